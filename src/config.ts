@@ -1,0 +1,89 @@
+// Owns the environment: every setting Signet reads is parsed and validated here, once,
+// into a typed Config. Nothing else reads process.env.
+
+export interface Config {
+  /** postgres://… when set; otherwise the embedded PGlite database in dataDir. */
+  databaseUrl: string | null;
+  dataDir: string;
+  databasePoolSize: number;
+  /** When set, rate-limit buckets live in Redis and are shared by every process. */
+  redisUrl: string | null;
+  host: string;
+  port: number;
+  /** Base of every public address the service prints (document urls, signing links). */
+  publicUrl: string;
+  trustProxy: boolean;
+  logLevel: string;
+  rateLimit: { burst: number; refillPerSecond: number };
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = readInteger(env, 'PORT', 3000, 0, 65535);
+  const databaseUrl = readOptional(env, 'DATABASE_URL');
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const redisUrl = readOptional(env, 'REDIS_URL');
+  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
+  }
+  const publicUrl = (readOptional(env, 'SIGNET_PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) {
+    throw new ConfigError('SIGNET_PUBLIC_URL must be an http(s) URL');
+  }
+  const logLevel = readOptional(env, 'LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
+  }
+  return {
+    databaseUrl,
+    dataDir: readOptional(env, 'SIGNET_DATA_DIR') ?? './data',
+    databasePoolSize: readInteger(env, 'SIGNET_DB_POOL_SIZE', 10, 1, 1000),
+    redisUrl,
+    host: readOptional(env, 'HOST') ?? '127.0.0.1',
+    port,
+    publicUrl,
+    trustProxy: readBoolean(env, 'SIGNET_TRUST_PROXY', false),
+    logLevel,
+    rateLimit: {
+      burst: readInteger(env, 'SIGNET_RATE_LIMIT_BURST', 120, 1, 1_000_000_000),
+      refillPerSecond: readNumber(env, 'SIGNET_RATE_LIMIT_REFILL_PER_SECOND', 1, 0.000001, 1_000_000_000),
+    },
+  };
+}
+
+function readOptional(env: Env, name: string): string | null {
+  const value = env[name]?.trim();
+  return value ? value : null;
+}
+
+function readInteger(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = readOptional(env, name);
+  if (raw === null) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function readNumber(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = readOptional(env, name);
+  if (raw === null) return fallback;
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function readBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = readOptional(env, name);
+  if (raw === null) return fallback;
+  if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}

@@ -1,0 +1,104 @@
+// Queries on documents, recipients and document events. Every query is scoped by
+// workspace id; nothing here decides what the API shows.
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { Database, DocumentStatus } from '../db/schema.ts';
+import type { CursorPosition } from './cursor.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+const documentColumns = [
+  'id',
+  'title',
+  'status',
+  'created_at',
+  'sent_at',
+  'signed_at',
+  'expires_at',
+  'value_amount',
+  'value_currency',
+] as const;
+
+export interface DocumentRow {
+  id: string;
+  title: string;
+  status: DocumentStatus;
+  created_at: Date;
+  sent_at: Date | null;
+  signed_at: Date | null;
+  expires_at: Date | null;
+  value_amount: string | null;
+  value_currency: string | null;
+}
+
+export interface DocumentsPageQuery {
+  workspaceId: string;
+  status: DocumentStatus | null;
+  after: CursorPosition | null;
+  limit: number;
+}
+
+/** Newest first by (created_at, id); a keyset seek, so any page costs what the first costs. */
+export function selectDocumentsPage(db: Db, query: DocumentsPageQuery) {
+  let q = db.selectFrom('documents').select(documentColumns).where('workspace_id', '=', query.workspaceId);
+  if (query.status) q = q.where('status', '=', query.status);
+  const after = query.after;
+  if (after) {
+    q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+  }
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit);
+}
+
+export async function findDocumentsPage(db: Db, query: DocumentsPageQuery): Promise<DocumentRow[]> {
+  return selectDocumentsPage(db, query).execute();
+}
+
+export async function findDocument(db: Db, workspaceId: string, id: string): Promise<DocumentRow | undefined> {
+  return db
+    .selectFrom('documents')
+    .select(documentColumns)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function findRecipients(db: Db, workspaceId: string, documentId: string) {
+  return db
+    .selectFrom('recipients')
+    .select(['id', 'email', 'full_name', 'role', 'signing_method', 'signing_order', 'signed_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('document_id', '=', documentId)
+    .orderBy('signing_order')
+    .orderBy('position')
+    .execute();
+}
+
+export type RecipientRow = Awaited<ReturnType<typeof findRecipients>>[number];
+
+export async function findEvents(db: Db, workspaceId: string, documentId: string) {
+  return db
+    .selectFrom('document_events')
+    .select(['id', 'type', 'recipient_email', 'created_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('document_id', '=', documentId)
+    .orderBy('created_at')
+    .orderBy('seq')
+    .execute();
+}
+
+export type EventRow = Awaited<ReturnType<typeof findEvents>>[number];
+
+export type NewDocumentRow = Insertable<Database['documents']>;
+export type NewRecipientRow = Insertable<Database['recipients']>;
+export type NewEventRow = Insertable<Database['document_events']>;
+
+export async function insertDocuments(db: Db, rows: NewDocumentRow[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('documents').values(rows).execute();
+}
+
+export async function insertRecipients(db: Db, rows: NewRecipientRow[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('recipients').values(rows).execute();
+}
+
+export async function insertEvents(db: Db, rows: NewEventRow[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('document_events').values(rows).execute();
+}

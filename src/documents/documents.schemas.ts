@@ -1,0 +1,77 @@
+// JSON schemas of the document read API: request validation and response serialisation,
+// and the source for docs/api.md.
+import { Type } from '@sinclair/typebox';
+import { errorEnvelope, listEnvelope, okEnvelope } from '../http/envelope.ts';
+
+const Timestamp = Type.String({ description: 'ISO 8601 UTC with milliseconds and Z' });
+const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+export const uuidPattern = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+export const DocumentStatusSchema = Type.Union(
+  ['draft', 'sent', 'viewed', 'signed', 'declined', 'expired'].map((s) => Type.Literal(s)),
+);
+
+export const MoneySchema = Type.Object({ amount: Type.Number(), currency: Type.String() });
+
+export const DocumentSchema = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  status: Type.String(),
+  url: Type.String(),
+  createdAt: Timestamp,
+  sentAt: NullableTimestamp,
+  signedAt: NullableTimestamp,
+  expiresAt: NullableTimestamp,
+  value: Type.Union([MoneySchema, Type.Null()]),
+});
+
+export const RecipientSchema = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  fullName: Type.String(),
+  role: Type.String(),
+  signingMethod: Type.String(),
+  signingOrder: Type.Integer(),
+  signedAt: NullableTimestamp,
+});
+
+export const DocumentEventSchema = Type.Object({
+  id: Type.String(),
+  type: Type.String(),
+  recipientEmail: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Timestamp,
+});
+
+export const DocumentDetailSchema = Type.Composite([
+  DocumentSchema,
+  Type.Object({ recipients: Type.Array(RecipientSchema), events: Type.Array(DocumentEventSchema) }),
+]);
+
+// Query values arrive as strings; a repeated parameter arrives as an array and fails
+// `type: string`. Patterns rather than coercion keep "010", "1.0" and "" out.
+export const ListDocumentsQuery = Type.Object(
+  {
+    limit: Type.String({ pattern: '^(100|[1-9][0-9]?)$' }),
+    cursor: Type.String({ minLength: 1, maxLength: 200 }),
+    status: DocumentStatusSchema,
+  },
+  { additionalProperties: false },
+);
+export const ListDocumentsQueryPartial = Type.Partial(ListDocumentsQuery, { additionalProperties: false });
+
+export const DocumentIdParams = Type.Object(
+  { id: Type.String({ pattern: uuidPattern }) },
+  { additionalProperties: false },
+);
+
+const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
+
+export const listDocumentsSchema = {
+  querystring: ListDocumentsQueryPartial,
+  response: { 200: listEnvelope(DocumentSchema), ...errors },
+};
+
+export const getDocumentSchema = {
+  params: DocumentIdParams,
+  response: { 200: okEnvelope(DocumentDetailSchema), ...errors },
+};

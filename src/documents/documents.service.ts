@@ -1,0 +1,130 @@
+// The document read API (spec, GET /documents and GET /documents/{id}): pages, cursors,
+// and turning rows into API objects.
+import type { Context } from '../context.ts';
+import type { DocumentStatus } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
+import {
+  type DocumentRow,
+  type EventRow,
+  findDocument,
+  findDocumentsPage,
+  findEvents,
+  findRecipients,
+  type RecipientRow,
+} from './documents.repository.ts';
+import { type Money, valueFromColumns } from './value.ts';
+
+export const documentStatuses: readonly DocumentStatus[] = ['draft', 'sent', 'viewed', 'signed', 'declined', 'expired'];
+
+export interface Document {
+  id: string;
+  title: string;
+  status: DocumentStatus;
+  url: string;
+  createdAt: string;
+  sentAt: string | null;
+  signedAt: string | null;
+  expiresAt: string | null;
+  value: Money | null;
+}
+
+export interface Recipient {
+  id: string;
+  email: string;
+  fullName: string;
+  role: string;
+  signingMethod: string;
+  signingOrder: number;
+  signedAt: string | null;
+}
+
+export interface DocumentEvent {
+  id: string;
+  type: string;
+  recipientEmail: string | null;
+  createdAt: string;
+}
+
+export interface DocumentDetail extends Document {
+  recipients: Recipient[];
+  events: DocumentEvent[];
+}
+
+/** The public signing address of a document; recipients' personal links live under it. */
+export function documentUrl(ctx: Context, documentId: string): string {
+  return `${ctx.config.publicUrl}/sign/${documentId}`;
+}
+
+export function documentRowToDocument(ctx: Context, row: DocumentRow): Document {
+  return {
+    id: row.id,
+    title: row.title,
+    status: row.status,
+    url: documentUrl(ctx, row.id),
+    createdAt: row.created_at.toISOString(),
+    sentAt: row.sent_at?.toISOString() ?? null,
+    signedAt: row.signed_at?.toISOString() ?? null,
+    expiresAt: row.expires_at?.toISOString() ?? null,
+    value: valueFromColumns(row.value_amount, row.value_currency),
+  };
+}
+
+function recipientRowToRecipient(row: RecipientRow): Recipient {
+  return {
+    id: row.id,
+    email: row.email,
+    fullName: row.full_name,
+    role: row.role,
+    signingMethod: row.signing_method,
+    signingOrder: row.signing_order,
+    signedAt: row.signed_at?.toISOString() ?? null,
+  };
+}
+
+function eventRowToEvent(row: EventRow): DocumentEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    recipientEmail: row.recipient_email,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+export interface ListDocumentsInput {
+  workspaceId: string;
+  limit: number;
+  cursor: string | null;
+  status: DocumentStatus | null;
+}
+
+export async function listDocuments(
+  ctx: Context,
+  input: ListDocumentsInput,
+): Promise<{ documents: Document[]; nextCursor: string | null }> {
+  const now = ctx.clock.now();
+  const scope = { workspaceId: input.workspaceId, status: input.status };
+  const after = input.cursor === null ? null : decodeCursor(ctx.cursorKey, input.cursor, scope, now);
+  if (input.cursor !== null && after === null) throw new ApiError('invalid-cursor');
+  // One row more than asked tells whether a next page exists without a count.
+  const rows = await findDocumentsPage(ctx.db, { ...scope, after, limit: input.limit + 1 });
+  const page = rows.slice(0, input.limit);
+  const last = page.at(-1);
+  const nextCursor =
+    rows.length > input.limit && last ? encodeCursor(ctx.cursorKey, { createdAt: last.created_at, id: last.id }, scope, now) : null;
+  return { documents: page.map((row) => documentRowToDocument(ctx, row)), nextCursor };
+}
+
+export async function getDocument(ctx: Context, workspaceId: string, id: string): Promise<DocumentDetail> {
+  const row = await findDocument(ctx.db, workspaceId, id);
+  if (!row) throw new ApiError('not-found');
+  const [recipients, events] = await Promise.all([
+    findRecipients(ctx.db, workspaceId, id),
+    findEvents(ctx.db, workspaceId, id),
+  ]);
+  return {
+    ...documentRowToDocument(ctx, row),
+    recipients: recipients.map(recipientRowToRecipient),
+    events: events.map(eventRowToEvent),
+  };
+}

@@ -1,0 +1,38 @@
+// The gate in front of every /v1 request, in the order the spec implies:
+// authenticate the key -> take a token from its bucket -> check the plan.
+// Requests without a valid key draw from a bucket of their client address, so a flood of
+// bad keys is limited too. Every response carries the rate-limit headers.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Context } from '../context.ts';
+import { authenticateApiKey, type KeyIdentity } from '../keys/keys.service.ts';
+import { ApiError } from './errors.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    identity: KeyIdentity | null;
+  }
+}
+
+const bearerPattern = /^Bearer +(\S+) *$/i;
+
+export function createApiGuard(ctx: Context, rateLimiter: RateLimiter) {
+  return async function apiGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const match = bearerPattern.exec(request.headers.authorization ?? '');
+    const identity = match?.[1] ? await authenticateApiKey(ctx, match[1]) : null;
+    const bucket = identity ? `key:${identity.keyId}` : `ip:${request.ip}`;
+    const limit = await rateLimiter.take(bucket, ctx.clock.now().getTime());
+    reply.header('X-RateLimit-Limit', String(rateLimiter.burst));
+    reply.header('X-RateLimit-Remaining', String(limit.remaining));
+    if (!limit.allowed) throw new ApiError('rate-limited', { 'Retry-After': String(limit.retryAfterSeconds) });
+    if (!identity) throw new ApiError('invalid-api-key');
+    if (identity.plan !== 'max') throw new ApiError('plan-required');
+    request.identity = identity;
+  };
+}
+
+/** The caller's workspace; only reachable behind the guard. */
+export function workspaceOf(request: FastifyRequest): string {
+  if (!request.identity) throw new ApiError('invalid-api-key');
+  return request.identity.workspaceId;
+}

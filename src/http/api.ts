@@ -1,0 +1,41 @@
+// The /v1 API as one Fastify plugin: the guard on every request (known route or not),
+// the route modules, and envelope answers for unknown paths (404 `not-found`) and known
+// paths with the wrong method (405 `method-not-allowed`, with an Allow header).
+import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { Context } from '../context.ts';
+import { documentsRoutes } from '../documents/documents.routes.ts';
+import { createApiGuard } from './api-guard.ts';
+import { ApiError } from './errors.ts';
+import type { RateLimiter } from './rate-limiter.ts';
+
+const allMethods: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+export function apiPlugin(ctx: Context, rateLimiter: RateLimiter) {
+  return async function register(api: FastifyInstance) {
+    const methodsByUrl = new Map<string, Set<string>>();
+    api.addHook('onRoute', (route) => {
+      const methods = methodsByUrl.get(route.url) ?? new Set<string>();
+      for (const method of [route.method].flat()) methods.add(method);
+      methodsByUrl.set(route.url, methods);
+    });
+    api.addHook('onRequest', createApiGuard(ctx, rateLimiter));
+
+    await api.register(documentsRoutes(ctx));
+
+    for (const [url, methods] of [...methodsByUrl]) {
+      const allow = [...methods].sort().join(', ');
+      const others = allMethods.filter((method) => !methods.has(method));
+      api.route({
+        method: others,
+        url: url.slice(api.prefix.length),
+        handler: async () => {
+          throw new ApiError('method-not-allowed', { Allow: allow });
+        },
+      });
+    }
+
+    api.setNotFoundHandler(async () => {
+      throw new ApiError('not-found');
+    });
+  };
+}

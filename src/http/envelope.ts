@@ -1,0 +1,21 @@
+// The response envelope (spec, Errors): `{ok: true, data}` for success, with `nextCursor`
+// beside `data` on lists; `{ok: false, error: <code>}` for failure. Schemas here are used
+// for serialisation and for docs, so responses can carry nothing undeclared.
+import { type TSchema, Type } from '@sinclair/typebox';
+
+export function okEnvelope<T extends TSchema>(data: T) {
+  return Type.Object({ ok: Type.Literal(true), data }, { additionalProperties: false });
+}
+
+export function listEnvelope<T extends TSchema>(item: T) {
+  return Type.Object(
+    { ok: Type.Literal(true), data: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()]) },
+    { additionalProperties: false },
+  );
+}
+
+export const errorEnvelope = Type.Object({ ok: Type.Literal(false), error: Type.String() }, { additionalProperties: false });
+
+export function ok<T>(data: T): { ok: true; data: T } {
+  return { ok: true, data };
+}

@@ -1,0 +1,49 @@
+// Turns every failure into the envelope: ApiErrors keep their code; schema failures get
+// the code of where they failed; Fastify's own HTTP errors get theirs; anything else is a
+// 500 `internal-error`, logged in full and never shown.
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type ErrorCode, errorStatus } from './errors.ts';
+
+const validationCodes: Record<string, ErrorCode> = {
+  querystring: 'invalid-query',
+  params: 'invalid-id',
+  body: 'invalid-body',
+  headers: 'invalid-query',
+};
+
+const fastifyCodes: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload-too-large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported-media-type',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid-json',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid-json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid-body',
+  FST_ERR_BAD_URL: 'not-found',
+};
+
+const statusCodes: Record<number, ErrorCode> = {
+  404: 'not-found',
+  405: 'method-not-allowed',
+  413: 'payload-too-large',
+  415: 'unsupported-media-type',
+};
+
+export function errorCodeFor(error: FastifyError | ApiError | Error): ErrorCode {
+  if (error instanceof ApiError) return error.code;
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) return validationCodes[fastifyError.validationContext ?? 'body'] ?? 'invalid-body';
+  if (fastifyError.code && fastifyCodes[fastifyError.code]) return fastifyCodes[fastifyError.code] as ErrorCode;
+  // JSON.parse failures surface as SyntaxError with a 400 status.
+  if (error instanceof SyntaxError && fastifyError.statusCode === 400) return 'invalid-json';
+  const status = fastifyError.statusCode ?? 500;
+  if (status >= 400 && status < 500) return statusCodes[status] ?? 'invalid-body';
+  return 'internal-error';
+}
+
+export function sendError(error: FastifyError | ApiError | Error, request: FastifyRequest, reply: FastifyReply) {
+  const code = errorCodeFor(error);
+  if (code === 'internal-error') {
+    request.log.error({ err: error }, 'unexpected failure');
+  }
+  if (error instanceof ApiError) reply.headers(error.headers);
+  return reply.code(errorStatus[code]).send({ ok: false, error: code });
+}

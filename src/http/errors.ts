@@ -1,0 +1,43 @@
+// The closed set of error codes and their HTTP statuses: the spec's table plus the few
+// codes every HTTP API needs for requests the spec does not describe (documented in
+// docs/api.md). Code throws `new ApiError(code)`; the error handler does the rest.
+
+export const errorStatus = {
+  'invalid-api-key': 401,
+  'plan-required': 403,
+  'rate-limited': 429,
+  'invalid-query': 400,
+  'invalid-cursor': 400,
+  'invalid-id': 400,
+  'not-found': 404,
+  'invalid-json': 400,
+  'invalid-body': 400,
+  'invalid-url': 400,
+  'unsafe-url': 400,
+  'limit-reached': 409,
+  // Beyond the spec's table: HTTP-level failures.
+  'method-not-allowed': 405,
+  'payload-too-large': 413,
+  'unsupported-media-type': 415,
+  'internal-error': 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, headers: Record<string, string> = {}) {
+    super(code);
+    this.name = 'ApiError';
+    this.code = code;
+    this.statusCode = errorStatus[code];
+    this.headers = headers;
+  }
+}
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(errorStatus, value);
+}

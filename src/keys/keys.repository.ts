@@ -1,0 +1,59 @@
+// Queries on the api_keys table.
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface ApiKeyRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  hint: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+const listColumns = ['id', 'workspace_id', 'name', 'hint', 'created_at', 'revoked_at'] as const;
+
+export async function insertApiKey(db: Db, row: ApiKeyRow & { secret_hash: string }): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute();
+}
+
+export async function countActiveApiKeys(db: Db, workspaceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('workspace_id', '=', workspaceId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function findApiKeys(db: Db, workspaceId: string): Promise<ApiKeyRow[]> {
+  return db
+    .selectFrom('api_keys')
+    .select(listColumns)
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function findApiKey(db: Db, id: string): Promise<ApiKeyRow | undefined> {
+  return db.selectFrom('api_keys').select(listColumns).where('id', '=', id).executeTakeFirst();
+}
+
+export async function markApiKeyRevoked(db: Db, id: string, at: Date): Promise<void> {
+  await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+}
+
+/** The one query on the request path: an active key by its hash, with its workspace's plan. */
+export async function findActiveKeyByHash(db: Db, secretHash: string) {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
+    .select(['api_keys.id as keyId', 'api_keys.workspace_id as workspaceId', 'workspaces.plan as plan'])
+    .where('api_keys.secret_hash', '=', secretHash)
+    .where('api_keys.revoked_at', 'is', null)
+    .executeTakeFirst();
+}

@@ -1,0 +1,35 @@
+// Workspaces: created by operators (CLI) and carrying the plan that gates the API.
+import type { Context } from '../context.ts';
+import type { Plan } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
+import { findWorkspace, insertWorkspace, updateWorkspacePlan } from './workspaces.repository.ts';
+
+export interface Workspace {
+  id: string;
+  name: string;
+  plan: Plan;
+  createdAt: string;
+}
+
+export const plans: readonly Plan[] = ['free', 'max'];
+
+export function isPlan(value: string): value is Plan {
+  return (plans as readonly string[]).includes(value);
+}
+
+export async function createWorkspace(ctx: Context, input: { name: string; plan: Plan }): Promise<Workspace> {
+  const row = { id: ctx.ids.uuid(), name: input.name, plan: input.plan, created_at: ctx.clock.now() };
+  await insertWorkspace(ctx.db, row);
+  return { id: row.id, name: row.name, plan: row.plan, createdAt: row.created_at.toISOString() };
+}
+
+export async function setWorkspacePlan(ctx: Context, id: string, plan: Plan): Promise<Workspace> {
+  if (!(await updateWorkspacePlan(ctx.db, id, plan))) throw new ApiError('not-found');
+  return getWorkspace(ctx, id);
+}
+
+export async function getWorkspace(ctx: Context, id: string): Promise<Workspace> {
+  const row = await findWorkspace(ctx.db, id);
+  if (!row) throw new ApiError('not-found');
+  return { id: row.id, name: row.name, plan: row.plan, createdAt: row.created_at.toISOString() };
+}

@@ -1,0 +1,167 @@
+// Test harness: a fresh database per suite (PGlite in memory, or a PostgreSQL database
+// cloned from the migrated template that test/run.ts prepares), a context with a clock
+// the test moves, and the app answering real HTTP requests through inject.
+import { randomUUID } from 'node:crypto';
+import { after, before, describe } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import { type Clock, type Context, createContext, createLogger } from '../src/context.ts';
+import { type DatabaseHandle, type DatabaseKind, openDatabase } from '../src/db/connect.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import type { Plan } from '../src/db/schema.ts';
+import { createMemoryRateLimiter, type RateLimiter } from '../src/http/rate-limiter.ts';
+import { createApiKey } from '../src/keys/keys.service.ts';
+import { createWorkspace } from '../src/workspaces/workspaces.service.ts';
+
+export const postgresAdminUrl = process.env.SIGNET_TEST_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
+
+export const databaseKinds = (process.env.SIGNET_TEST_DATABASES ?? 'pglite,postgres')
+  .split(',')
+  .map((kind) => kind.trim())
+  .filter((kind): kind is DatabaseKind => kind === 'pglite' || kind === 'postgres');
+
+export interface TestClock extends Clock {
+  advance(ms: number): void;
+  set(date: Date): void;
+}
+
+export function createTestClock(start = new Date('2026-03-01T12:00:00.000Z')): TestClock {
+  let now = start.getTime();
+  return {
+    now: () => new Date(now),
+    advance: (ms) => {
+      now += ms;
+    },
+    set: (date) => {
+      now = date.getTime();
+    },
+  };
+}
+
+function postgresUrlFor(database: string): string {
+  const url = new URL(postgresAdminUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function withAdminClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: postgresAdminUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A migrated, empty database of the given kind that is dropped on close. */
+export async function createTestDatabase(kind: DatabaseKind): Promise<DatabaseHandle> {
+  if (kind === 'pglite') {
+    const handle = await openDatabase({ url: null, dataDir: null });
+    await migrateToLatest(handle.db);
+    return handle;
+  }
+  const name = `signet_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  const template = process.env.SIGNET_TEST_PG_TEMPLATE;
+  await withAdminClient((c) => c.query(`create database ${name}${template ? ` template ${template}` : ''}`));
+  const handle = await openDatabase({ url: postgresUrlFor(name), dataDir: null, poolSize: 5 });
+  if (!template) await migrateToLatest(handle.db);
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close();
+      await withAdminClient((c) => c.query(`drop database if exists ${name} with (force)`));
+    },
+  };
+}
+
+export interface Harness {
+  kind: DatabaseKind;
+  ctx: Context;
+  clock: TestClock;
+  app: FastifyInstance;
+  rateLimiter: RateLimiter;
+  config: Config;
+}
+
+export interface HarnessOptions {
+  env?: Record<string, string>;
+  rateLimiter?: (config: Config) => RateLimiter | Promise<RateLimiter>;
+}
+
+/** Opens a harness for the enclosing suite; its fields are ready inside tests. */
+export function useHarness(kind: DatabaseKind, options: HarnessOptions = {}): Harness {
+  const harness = { kind } as Harness;
+  let database: DatabaseHandle;
+  before(async () => {
+    database = await createTestDatabase(kind);
+    harness.config = loadConfig({
+      SIGNET_PUBLIC_URL: 'https://sign.example.test',
+      SIGNET_RATE_LIMIT_BURST: '100000',
+      ...options.env,
+    });
+    harness.clock = createTestClock();
+    harness.ctx = await createContext(harness.config, database.db, {
+      clock: harness.clock,
+      log: createLogger(process.env.SIGNET_TEST_LOG_LEVEL ?? 'silent'),
+    });
+    harness.rateLimiter = options.rateLimiter
+      ? await options.rateLimiter(harness.config)
+      : createMemoryRateLimiter(harness.config.rateLimit);
+    harness.app = await buildApp(harness.ctx, { rateLimiter: harness.rateLimiter });
+    await harness.app.ready();
+  });
+  after(async () => {
+    await harness.app?.close();
+    await harness.rateLimiter?.close();
+    await database?.close();
+  });
+  return harness;
+}
+
+/** Runs a suite once per database kind under test. */
+export function describeEachDatabase(name: string, fn: (kind: DatabaseKind) => void): void {
+  for (const kind of databaseKinds) describe(`${name} [${kind}]`, () => fn(kind));
+}
+
+export interface TestWorkspace {
+  id: string;
+  apiKey: string;
+  keyId: string;
+}
+
+export async function createTestWorkspace(ctx: Context, plan: Plan = 'max'): Promise<TestWorkspace> {
+  const workspace = await createWorkspace(ctx, { name: `Workspace ${randomUUID().slice(0, 8)}`, plan });
+  const key = await createApiKey(ctx, { workspaceId: workspace.id, name: 'test' });
+  return { id: workspace.id, apiKey: key.secret, keyId: key.id };
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: { ok: boolean; data?: unknown; error?: string; nextCursor?: string | null } & Record<string, unknown>;
+}
+
+/** A request to the API as an integrator sends it, answered over the app's HTTP stack. */
+export async function callApi(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT' | 'HEAD' | 'OPTIONS',
+  url: string,
+  options: { key?: string | null; headers?: Record<string, string>; payload?: string | object } = {},
+): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  const response = await app.inject({
+    method,
+    url,
+    headers,
+    ...(options.payload === undefined ? {} : { payload: options.payload }),
+  });
+  return {
+    status: response.statusCode,
+    headers: response.headers,
+    body: response.body ? (JSON.parse(response.body) as ApiResponse['body']) : ({} as ApiResponse['body']),
+  };
+}
