@@ -31,7 +31,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
   }
-  const publicUrl = (readOptional(env, 'SIGNET_PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const publicUrl = (readOptional(env, 'SIGNET_PUBLIC_URL') ?? `http://localhost:${port}`).replace(
+    /\/+$/,
+    '',
+  );
   if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) {
     throw new ConfigError('SIGNET_PUBLIC_URL must be an http(s) URL');
   }

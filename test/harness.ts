@@ -63,7 +63,8 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<DatabaseHa
     await migrateToLatest(handle.db);
     return handle;
   }
-  const name = `signet_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  const prefix = process.env.SIGNET_TEST_PG_PREFIX ?? 'signet_test_';
+  const name = `${prefix}${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   const template = process.env.SIGNET_TEST_PG_TEMPLATE;
   await withAdminClient((c) => c.query(`create database ${name}${template ? ` template ${template}` : ''}`));
   const handle = await openDatabase({ url: postgresUrlFor(name), dataDir: null, poolSize: 5 });

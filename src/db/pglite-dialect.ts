@@ -90,4 +90,3 @@ class PGliteDriver implements Driver {
 
   async destroy(): Promise<void> {}
 }
-

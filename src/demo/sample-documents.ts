@@ -55,7 +55,16 @@ const titles = [
   'Employment offer',
   'Sponsorship agreement',
 ];
-const companies = ['Acme', 'Globex', 'Initech', 'Umbrella', 'Hooli', 'Stark Industries', 'Wayne Enterprises', 'Tyrell'];
+const companies = [
+  'Acme',
+  'Globex',
+  'Initech',
+  'Umbrella',
+  'Hooli',
+  'Stark Industries',
+  'Wayne Enterprises',
+  'Tyrell',
+];
 const people = [
   ['Ada', 'Lovelace'],
   ['Grace', 'Hopper'],
@@ -179,7 +188,7 @@ export function sampleDocument(random: () => number, ids: Ids, input: SampleDocu
     event('document.completed', at, null);
     signedAt = new Date(at);
   }
-  if (status === 'declined') event('document.declined', (at += 10 * minute), recipients[0] ?? null);
+  if (status === 'declined') event('document.declined', at + 10 * minute, recipients[0] ?? null);
   if (status === 'expired' && expiresAt) event('document.expired', expiresAt.getTime(), null);
 
   return {

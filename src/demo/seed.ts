@@ -16,7 +16,12 @@ const batchSize = 500;
 
 export async function seedWorkspace(
   ctx: Context,
-  input: { documents: number; name?: string; seed?: number; onProgress?: (done: number, total: number) => void },
+  input: {
+    documents: number;
+    name?: string;
+    seed?: number;
+    onProgress?: (done: number, total: number) => void;
+  },
 ): Promise<SeedResult> {
   const workspace = await createWorkspace(ctx, { name: input.name ?? 'Demo workspace', plan: 'max' });
   const apiKey = await createApiKey(ctx, { workspaceId: workspace.id, name: 'Demo key' });
@@ -24,7 +29,7 @@ export async function seedWorkspace(
   return { workspace, apiKey, documents: input.documents };
 }
 
-/** N documents created a few minutes apart, the newest one a minute ago. */
+/** N documents created three minutes apart. */
 export async function insertSampleDocuments(
   ctx: Context,
   workspaceId: string,
@@ -32,7 +37,8 @@ export async function insertSampleDocuments(
   options: { seed?: number; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<void> {
   const random = createRandom(options.seed ?? 1);
-  const newest = ctx.clock.now().getTime() - 60_000;
+  // Six hours back, so even the newest sample's history (sent, opened, signed) lies in the past.
+  const newest = ctx.clock.now().getTime() - 6 * 60 * 60_000;
   for (let start = 0; start < count; start += batchSize) {
     const graphs: DocumentGraph[] = [];
     for (let i = start; i < Math.min(count, start + batchSize); i++) {
@@ -40,9 +46,18 @@ export async function insertSampleDocuments(
       graphs.push(sampleDocument(random, ctx.ids, { workspaceId, createdAt }));
     }
     await ctx.db.transaction().execute(async (trx) => {
-      await insertDocuments(trx, graphs.map((g) => g.document));
-      await insertRecipients(trx, graphs.flatMap((g) => g.recipients));
-      await insertEvents(trx, graphs.flatMap((g) => g.events));
+      await insertDocuments(
+        trx,
+        graphs.map((g) => g.document),
+      );
+      await insertRecipients(
+        trx,
+        graphs.flatMap((g) => g.recipients),
+      );
+      await insertEvents(
+        trx,
+        graphs.flatMap((g) => g.events),
+      );
     });
     options.onProgress?.(Math.min(count, start + batchSize), count);
   }

@@ -39,7 +39,12 @@ export function encodeCursor(key: Buffer, position: CursorPosition, scope: Curso
 }
 
 /** The position a cursor points after, or null when this service did not issue it for this scope. */
-export function decodeCursor(key: Buffer, cursor: string, scope: CursorScope, now: Date): CursorPosition | null {
+export function decodeCursor(
+  key: Buffer,
+  cursor: string,
+  scope: CursorScope,
+  now: Date,
+): CursorPosition | null {
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
   const bytes = Buffer.from(cursor, 'base64url');
   if (bytes.length !== payloadLength + macLength || bytes.toString('base64url') !== cursor) return null;

@@ -52,7 +52,11 @@ export async function findDocumentsPage(db: Db, query: DocumentsPageQuery): Prom
   return selectDocumentsPage(db, query).execute();
 }
 
-export async function findDocument(db: Db, workspaceId: string, id: string): Promise<DocumentRow | undefined> {
+export async function findDocument(
+  db: Db,
+  workspaceId: string,
+  id: string,
+): Promise<DocumentRow | undefined> {
   return db
     .selectFrom('documents')
     .select(documentColumns)

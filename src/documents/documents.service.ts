@@ -15,7 +15,14 @@ import {
 } from './documents.repository.ts';
 import { type Money, valueFromColumns } from './value.ts';
 
-export const documentStatuses: readonly DocumentStatus[] = ['draft', 'sent', 'viewed', 'signed', 'declined', 'expired'];
+export const documentStatuses: readonly DocumentStatus[] = [
+  'draft',
+  'sent',
+  'viewed',
+  'signed',
+  'declined',
+  'expired',
+];
 
 export interface Document {
   id: string;
@@ -111,7 +118,9 @@ export async function listDocuments(
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
   const nextCursor =
-    rows.length > input.limit && last ? encodeCursor(ctx.cursorKey, { createdAt: last.created_at, id: last.id }, scope, now) : null;
+    rows.length > input.limit && last
+      ? encodeCursor(ctx.cursorKey, { createdAt: last.created_at, id: last.id }, scope, now)
+      : null;
   return { documents: page.map((row) => documentRowToDocument(ctx, row)), nextCursor };
 }
 

@@ -24,7 +24,8 @@ export function createApiGuard(ctx: Context, rateLimiter: RateLimiter) {
     const limit = await rateLimiter.take(bucket, ctx.clock.now().getTime());
     reply.header('X-RateLimit-Limit', String(rateLimiter.burst));
     reply.header('X-RateLimit-Remaining', String(limit.remaining));
-    if (!limit.allowed) throw new ApiError('rate-limited', { 'Retry-After': String(limit.retryAfterSeconds) });
+    if (!limit.allowed)
+      throw new ApiError('rate-limited', { 'Retry-After': String(limit.retryAfterSeconds) });
     if (!identity) throw new ApiError('invalid-api-key');
     if (identity.plan !== 'max') throw new ApiError('plan-required');
     request.identity = identity;

@@ -14,7 +14,10 @@ export function listEnvelope<T extends TSchema>(item: T) {
   );
 }
 
-export const errorEnvelope = Type.Object({ ok: Type.Literal(false), error: Type.String() }, { additionalProperties: false });
+export const errorEnvelope = Type.Object(
+  { ok: Type.Literal(false), error: Type.String() },
+  { additionalProperties: false },
+);
 
 export function ok<T>(data: T): { ok: true; data: T } {
   return { ok: true, data };

@@ -30,8 +30,10 @@ const statusCodes: Record<number, ErrorCode> = {
 export function errorCodeFor(error: FastifyError | ApiError | Error): ErrorCode {
   if (error instanceof ApiError) return error.code;
   const fastifyError = error as FastifyError;
-  if (fastifyError.validation) return validationCodes[fastifyError.validationContext ?? 'body'] ?? 'invalid-body';
-  if (fastifyError.code && fastifyCodes[fastifyError.code]) return fastifyCodes[fastifyError.code] as ErrorCode;
+  if (fastifyError.validation)
+    return validationCodes[fastifyError.validationContext ?? 'body'] ?? 'invalid-body';
+  if (fastifyError.code && fastifyCodes[fastifyError.code])
+    return fastifyCodes[fastifyError.code] as ErrorCode;
   // JSON.parse failures surface as SyntaxError with a 400 status.
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) return 'invalid-json';
   const status = fastifyError.statusCode ?? 500;
@@ -39,7 +41,11 @@ export function errorCodeFor(error: FastifyError | ApiError | Error): ErrorCode 
   return 'internal-error';
 }
 
-export function sendError(error: FastifyError | ApiError | Error, request: FastifyRequest, reply: FastifyReply) {
+export function sendError(
+  error: FastifyError | ApiError | Error,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   const code = errorCodeFor(error);
   if (code === 'internal-error') {
     request.log.error({ err: error }, 'unexpected failure');

@@ -105,7 +105,9 @@ export async function createRedisRateLimiter(
   try {
     await Promise.race([
       once(redis, 'ready'),
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`cannot reach Redis at REDIS_URL`)), 5000)),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`cannot reach Redis at REDIS_URL`)), 5000),
+      ),
     ]);
   } catch (error) {
     redis.disconnect();

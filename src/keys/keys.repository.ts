@@ -44,7 +44,12 @@ export async function findApiKey(db: Db, id: string): Promise<ApiKeyRow | undefi
 }
 
 export async function markApiKeyRevoked(db: Db, id: string, at: Date): Promise<void> {
-  await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('api_keys')
+    .set({ revoked_at: at })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /** The one query on the request path: an active key by its hash, with its workspace's plan. */

@@ -22,6 +22,11 @@ export async function findWorkspace(db: Db, id: string) {
 
 /** Takes the workspace's row lock, serialising limit checks (keys, endpoints) per workspace. */
 export async function lockWorkspace(db: Transaction<Database>, id: string): Promise<boolean> {
-  const row = await db.selectFrom('workspaces').select('id').where('id', '=', id).forUpdate().executeTakeFirst();
+  const row = await db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
   return row !== undefined;
 }

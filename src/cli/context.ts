@@ -1,0 +1,40 @@
+// Opens what an admin command needs (a migrated database and a context), runs it, and
+// closes everything again. Logs go to stderr so stdout stays clean for --json.
+import pino from 'pino';
+import type { Config } from '../config.ts';
+import { type Context, createContext, redactedPaths } from '../context.ts';
+import { openDatabase } from '../db/connect.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { UsageError } from './args.ts';
+
+export async function withContext<T>(config: Config, fn: (ctx: Context) => Promise<T>): Promise<T> {
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: 4 });
+  try {
+    await migrateToLatest(database.db);
+    const log = pino(
+      { level: 'warn', redact: { paths: redactedPaths, censor: '[redacted]' } },
+      pino.destination(2),
+    );
+    const ctx = await createContext(config, database.db, { log });
+    return await fn(ctx);
+  } finally {
+    await database.close();
+  }
+}
+
+export function print(json: boolean, value: unknown, human: string): void {
+  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human}\n`);
+}
+
+export async function migrateCommand(config: Config, argv: string[]): Promise<void> {
+  if (argv.length > 0) throw new UsageError(`unexpected argument "${argv[0]}"`);
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
+  try {
+    const applied = await migrateToLatest(database.db);
+    process.stdout.write(
+      applied.length ? `Applied ${applied.join(', ')}\n` : 'Database is up to date (nothing to apply)\n',
+    );
+  } finally {
+    await database.close();
+  }
+}

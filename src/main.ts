@@ -1,0 +1,61 @@
+// The `signet` command: parse argv and dispatch. Usage mistakes print one line and exit
+// 2; failures print one line and exit 1; nothing prints a stack trace at an operator.
+import { keyCommand, seedCommand, workspaceCommand } from './cli/admin.ts';
+import { UsageError } from './cli/args.ts';
+import { migrateCommand } from './cli/context.ts';
+import { serveCommand } from './cli/serve.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { ApiError } from './http/errors.ts';
+
+const usage = `usage: signet <command>
+
+  serve [--role all|api] [--demo]     run the service (migrates first)
+  migrate                             bring the database schema up to date
+  workspace create --name NAME [--plan max|free] [--json]
+  workspace set-plan ID max|free [--json]
+  key create --workspace ID [--name NAME] [--json]
+  key list --workspace ID [--json]
+  key revoke KEY_ID [--json]
+  seed [--documents N] [--json]      a Max workspace with a key and N sample documents
+
+Configuration comes from the environment: see docs/deployment.md.`;
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${usage}\n`);
+    return;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      return serveCommand(config, rest);
+    case 'migrate':
+      return migrateCommand(config, rest);
+    case 'workspace':
+      return workspaceCommand(config, rest);
+    case 'key':
+      return keyCommand(config, rest);
+    case 'seed':
+      return seedCommand(config, rest);
+    default:
+      throw new UsageError(`unknown command "${command}" (see signet --help)`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError || error instanceof ConfigError) {
+    process.stderr.write(`signet: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (error instanceof ApiError) {
+    const messages: Partial<Record<string, string>> = {
+      'not-found': 'no such record',
+      'limit-reached': 'the workspace already has the maximum number of active API keys (10)',
+    };
+    process.stderr.write(`signet: ${messages[error.code] ?? error.code}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`signet: ${(error as Error)?.message ?? String(error)}\n`);
+  process.exit(1);
+});
