@@ -1,26 +1,39 @@
 // buildApp(ctx): the whole HTTP surface as a Fastify instance that never listens by
-// itself, so tests inject requests or listen on a port of their choosing.
+// itself, so tests and benchmarks listen on a port of their choosing.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Context } from './context.ts';
 import { apiPlugin } from './http/api.ts';
+import { createApiGuard } from './http/api-guard.ts';
 import { sendError } from './http/error-handler.ts';
 import { ApiError } from './http/errors.ts';
 import type { RateLimiter } from './http/rate-limiter.ts';
 
 export const bodyLimitBytes = 1024 * 1024;
+export const apiPrefix = '/v1';
 
 export interface AppDeps {
   rateLimiter: RateLimiter;
 }
 
 export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInstance> {
+  const guard = createApiGuard(ctx, deps.rateLimiter);
   const app = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
     trustProxy: ctx.config.trustProxy,
     bodyLimit: bodyLimitBytes,
-    routerOptions: { maxParamLength: 1000 },
+    // Long enough that any path id the HTTP parser accepts reaches validation (invalid-id).
+    routerOptions: { maxParamLength: 16_384 },
     // Unknown fields must be seen and refused, never silently dropped.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: false } },
+    // A URL Fastify cannot even decode never reaches a route or a hook: it is still
+    // answered in the envelope, and under /v1 still authenticated and rate limited.
+    frameworkErrors: (error, request, reply) => {
+      const isApi = request.url === apiPrefix || request.url.startsWith(`${apiPrefix}/`);
+      (isApi ? guard(request, reply) : Promise.resolve()).then(
+        () => sendError(error, request, reply),
+        (guardError: Error) => sendError(guardError, request, reply),
+      );
+    },
   });
 
   app.setErrorHandler((error: Error, request, reply) => sendError(error, request, reply));
@@ -28,6 +41,6 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
     throw new ApiError('not-found');
   });
 
-  await app.register(apiPlugin(ctx, deps.rateLimiter), { prefix: '/v1' });
+  await app.register(apiPlugin(ctx, guard), { prefix: apiPrefix });
   return app;
 }

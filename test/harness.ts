@@ -11,6 +11,13 @@ import { type Clock, type Context, createContext, createLogger } from '../src/co
 import { type DatabaseHandle, type DatabaseKind, openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import type { Plan } from '../src/db/schema.ts';
+import {
+  createRandom,
+  type DocumentGraph,
+  type SampleDocumentInput,
+  sampleDocument,
+} from '../src/demo/sample-documents.ts';
+import { insertDocuments, insertEvents, insertRecipients } from '../src/documents/documents.repository.ts';
 import { createMemoryRateLimiter, type RateLimiter } from '../src/http/rate-limiter.ts';
 import { createApiKey } from '../src/keys/keys.service.ts';
 import { createWorkspace } from '../src/workspaces/workspaces.service.ts';
@@ -83,6 +90,8 @@ export interface Harness {
   ctx: Context;
   clock: TestClock;
   app: FastifyInstance;
+  /** Where the app listens: tests talk to it over real HTTP. */
+  baseUrl: string;
   rateLimiter: RateLimiter;
   config: Config;
 }
@@ -112,7 +121,9 @@ export function useHarness(kind: DatabaseKind, options: HarnessOptions = {}): Ha
       ? await options.rateLimiter(harness.config)
       : createMemoryRateLimiter(harness.config.rateLimit);
     harness.app = await buildApp(harness.ctx, { rateLimiter: harness.rateLimiter });
-    await harness.app.ready();
+    await harness.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = harness.app.server.address();
+    harness.baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   });
   after(async () => {
     await harness.app?.close();
@@ -141,28 +152,49 @@ export async function createTestWorkspace(ctx: Context, plan: Plan = 'max'): Pro
 
 export interface ApiResponse {
   status: number;
-  headers: Record<string, string | string[] | number | undefined>;
+  headers: Headers;
+  text: string;
   body: { ok: boolean; data?: unknown; error?: string; nextCursor?: string | null } & Record<string, unknown>;
 }
 
-/** A request to the API as an integrator sends it, answered over the app's HTTP stack. */
+export type ApiMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT' | 'HEAD' | 'OPTIONS';
+
+/** A request to the API as an integrator sends it, over HTTP to the listening app. */
 export async function callApi(
-  app: FastifyInstance,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT' | 'HEAD' | 'OPTIONS',
-  url: string,
-  options: { key?: string | null; headers?: Record<string, string>; payload?: string | object } = {},
+  h: Pick<Harness, 'baseUrl'>,
+  method: ApiMethod,
+  path: string,
+  options: { key?: string | null; headers?: Record<string, string>; body?: string | object } = {},
 ): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
-  const response = await app.inject({
-    method,
-    url,
-    headers,
-    ...(options.payload === undefined ? {} : { payload: options.payload }),
-  });
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(h.baseUrl + path, { method, headers, body });
+  const text = await response.text();
   return {
-    status: response.statusCode,
+    status: response.status,
     headers: response.headers,
-    body: response.body ? (JSON.parse(response.body) as ApiResponse['body']) : ({} as ApiResponse['body']),
+    text,
+    body: text ? (JSON.parse(text) as ApiResponse['body']) : ({} as ApiResponse['body']),
   };
+}
+
+const random = createRandom(42);
+
+/** Inserts one coherent document (recipients and history matching its status). */
+export async function createTestDocument(
+  ctx: Context,
+  input: Omit<SampleDocumentInput, 'createdAt'> & { createdAt?: Date },
+): Promise<DocumentGraph> {
+  const graph = sampleDocument(random, ctx.ids, { createdAt: ctx.clock.now(), ...input });
+  await ctx.db.transaction().execute(async (trx) => {
+    await insertDocuments(trx, [graph.document]);
+    await insertRecipients(trx, graph.recipients);
+    await insertEvents(trx, graph.events);
+  });
+  return graph;
 }

@@ -2,7 +2,7 @@
 // A cursor carries the last row's (createdAt, id) and an expiry, and is signed with
 // HMAC-SHA256 over those bytes plus the workspace id and the status filter, so a cursor
 // from another workspace, another filter, a client's own making or older than 24 hours
-// is refused. 60 base64url characters, well under the 200 the spec allows.
+// is refused. 66 base64url characters, well under the 200 the spec allows.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export const cursorLifetimeMs = 24 * 60 * 60 * 1000;

@@ -73,5 +73,7 @@ export const listDocumentsSchema = {
 
 export const getDocumentSchema = {
   params: DocumentIdParams,
+  // The detail view takes no parameters; any is refused rather than ignored.
+  querystring: Type.Object({}, { additionalProperties: false }),
   response: { 200: okEnvelope(DocumentDetailSchema), ...errors },
 };

@@ -29,7 +29,8 @@ export interface Money {
   currency: string;
 }
 
-// ISO 4217 minor units that differ from the usual 2.
+// ISO 4217 minor units that differ from the usual 2 (funds codes such as CLF are not
+// accepted as document currencies, so they are not listed).
 const minorUnitExceptions: Record<string, number> = {
   BIF: 0,
   CLP: 0,
@@ -42,7 +43,6 @@ const minorUnitExceptions: Record<string, number> = {
   PYG: 0,
   RWF: 0,
   UGX: 0,
-  UYI: 0,
   VND: 0,
   VUV: 0,
   XAF: 0,
@@ -55,8 +55,6 @@ const minorUnitExceptions: Record<string, number> = {
   LYD: 3,
   OMR: 3,
   TND: 3,
-  CLF: 4,
-  UYW: 4,
 };
 
 const knownCurrencies = new Set(Intl.supportedValuesOf('currency'));

@@ -1,16 +1,17 @@
 // The /v1 API as one Fastify plugin: the guard on every request (known route or not),
 // the route modules, and envelope answers for unknown paths (404 `not-found`) and known
 // paths with the wrong method (405 `method-not-allowed`, with an Allow header).
-import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Context } from '../context.ts';
 import { documentsRoutes } from '../documents/documents.routes.ts';
-import { createApiGuard } from './api-guard.ts';
 import { ApiError } from './errors.ts';
-import type { RateLimiter } from './rate-limiter.ts';
 
 const allMethods: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
-export function apiPlugin(ctx: Context, rateLimiter: RateLimiter) {
+export function apiPlugin(
+  ctx: Context,
+  guard: (request: FastifyRequest, reply: FastifyReply) => Promise<void>,
+) {
   return async function register(api: FastifyInstance) {
     const methodsByUrl = new Map<string, Set<string>>();
     api.addHook('onRoute', (route) => {
@@ -18,7 +19,7 @@ export function apiPlugin(ctx: Context, rateLimiter: RateLimiter) {
       for (const method of [route.method].flat()) methods.add(method);
       methodsByUrl.set(route.url, methods);
     });
-    api.addHook('onRequest', createApiGuard(ctx, rateLimiter));
+    api.addHook('onRequest', guard);
 
     await api.register(documentsRoutes(ctx));
 
@@ -28,6 +29,10 @@ export function apiPlugin(ctx: Context, rateLimiter: RateLimiter) {
       api.route({
         method: others,
         url: url.slice(api.prefix.length),
+        // Refused before any body is read: after the guard, ahead of parsing and validation.
+        onRequest: async () => {
+          throw new ApiError('method-not-allowed', { Allow: allow });
+        },
         handler: async () => {
           throw new ApiError('method-not-allowed', { Allow: allow });
         },

@@ -105,13 +105,11 @@ export async function createRedisRateLimiter(
   try {
     await Promise.race([
       once(redis, 'ready'),
-      new Promise((_, reject) =>
-        setTimeout(() => reject(new Error(`cannot reach Redis at REDIS_URL`)), 5000),
-      ),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('timed out after 5 s')), 5000)),
     ]);
   } catch (error) {
     redis.disconnect();
-    throw error;
+    throw new Error(`cannot reach Redis at REDIS_URL: ${(error as Error).message}`);
   }
   redis.defineCommand('signetTakeToken', { numberOfKeys: 1, lua: takeScript });
   // While Redis is down each process limits on its own rather than refusing every request.

@@ -3,7 +3,7 @@
 import type { Context } from '../context.ts';
 import type { Plan } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
-import { lockWorkspace } from '../workspaces/workspaces.repository.ts';
+import { findWorkspace, lockWorkspace } from '../workspaces/workspaces.repository.ts';
 import { apiKeyHint, generateApiKeySecret, hashApiKey, isWellFormedApiKey } from './api-key-secret.ts';
 import {
   type ApiKeyRow,
@@ -72,6 +72,7 @@ export async function createApiKey(
 }
 
 export async function listApiKeys(ctx: Context, workspaceId: string): Promise<ApiKey[]> {
+  if (!(await findWorkspace(ctx.db, workspaceId))) throw new ApiError('not-found');
   return (await findApiKeys(ctx.db, workspaceId)).map(apiKeyRowToApiKey);
 }
 
