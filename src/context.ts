@@ -1,12 +1,14 @@
 // The Context every domain function takes: database, clock, ids, logger, config and the
 // keys shared between processes. Nothing in src/ reaches for a global instead; tests build
 // as many contexts as they like, each with its own clock and database.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createSecretKey, type KeyObject, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
+import type { DatabaseHandle } from './db/connect.ts';
 import type { Database } from './db/schema.ts';
 import { loadServerSecret } from './db/server-secrets.ts';
+import { authChangesChannel, createKeyCache, type KeyCache } from './keys/key-cache.ts';
 
 export interface Clock {
   now(): Date;
@@ -24,7 +26,11 @@ export interface Context {
   log: Logger;
   config: Config;
   /** HMAC key for list cursors, shared by every process through the database. */
-  cursorKey: Buffer;
+  cursorKey: KeyObject;
+  /** Valid and invalid API key hashes, trusted only while auth changes are heard. */
+  keyCache: KeyCache;
+  /** Stops listening for changes; call once, when the process shuts down. */
+  close(): Promise<void>;
 }
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -46,14 +52,26 @@ export function createLogger(level: string): Logger {
   return pino({ level, redact: { paths: redactedPaths, censor: '[redacted]' } });
 }
 
+export interface ContextOptions extends Partial<Pick<Context, 'clock' | 'ids' | 'log'>> {
+  /** How to hear other processes' changes; without it nothing auth-related is cached. */
+  subscribe?: DatabaseHandle['subscribe'];
+}
+
 export async function createContext(
   config: Config,
   db: Kysely<Database>,
-  overrides: Partial<Pick<Context, 'clock' | 'ids' | 'log'>> = {},
+  options: ContextOptions = {},
 ): Promise<Context> {
-  const clock = overrides.clock ?? systemClock;
-  const ids = overrides.ids ?? systemIds;
-  const log = overrides.log ?? createLogger(config.logLevel);
-  const cursorKey = await loadServerSecret(db, 'cursor-hmac', { clock, ids });
-  return { db, clock, ids, log, config, cursorKey };
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? systemIds;
+  const log = options.log ?? createLogger(config.logLevel);
+  const cursorKey = createSecretKey(await loadServerSecret(db, 'cursor-hmac', { clock, ids }));
+  const keyCache = createKeyCache(clock);
+  const unsubscribe = options.subscribe
+    ? await options.subscribe(authChangesChannel, {
+        onNotify: () => keyCache.clear(),
+        onStateChange: (isListening) => keyCache.setListening(isListening),
+      })
+    : async () => {};
+  return { db, clock, ids, log, config, cursorKey, keyCache, close: unsubscribe };
 }

@@ -30,7 +30,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     poolSize: config.databasePoolSize,
   });
   await migrateToLatest(database.db);
-  const ctx = await createContext(config, database.db, { log });
+  const ctx = await createContext(config, database.db, { log, subscribe: database.subscribe });
   const rateLimiter = await createRateLimiter(ctx);
   const app = await buildApp(ctx, { rateLimiter });
   await app.listen({ host: config.host, port: config.port });
@@ -49,6 +49,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     close() {
       closing ??= (async () => {
         await app.close();
+        await ctx.close();
         await rateLimiter.close();
         await database.close();
       })();

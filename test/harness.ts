@@ -94,6 +94,8 @@ export interface Harness {
   baseUrl: string;
   rateLimiter: RateLimiter;
   config: Config;
+  /** The database's LISTEN, for tests that start a second "process" on the same database. */
+  subscribe: DatabaseHandle['subscribe'];
 }
 
 export interface HarnessOptions {
@@ -107,6 +109,7 @@ export function useHarness(kind: DatabaseKind, options: HarnessOptions = {}): Ha
   let database: DatabaseHandle;
   before(async () => {
     database = await createTestDatabase(kind);
+    harness.subscribe = database.subscribe;
     harness.config = loadConfig({
       SIGNET_PUBLIC_URL: 'https://sign.example.test',
       SIGNET_RATE_LIMIT_BURST: '100000',
@@ -116,6 +119,7 @@ export function useHarness(kind: DatabaseKind, options: HarnessOptions = {}): Ha
     harness.ctx = await createContext(harness.config, database.db, {
       clock: harness.clock,
       log: createLogger(process.env.SIGNET_TEST_LOG_LEVEL ?? 'silent'),
+      subscribe: database.subscribe,
     });
     harness.rateLimiter = options.rateLimiter
       ? await options.rateLimiter(harness.config)
@@ -127,6 +131,7 @@ export function useHarness(kind: DatabaseKind, options: HarnessOptions = {}): Ha
   });
   after(async () => {
     await harness.app?.close();
+    await harness.ctx?.close();
     await harness.rateLimiter?.close();
     await database?.close();
   });

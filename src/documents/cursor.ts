@@ -3,7 +3,7 @@
 // HMAC-SHA256 over those bytes plus the workspace id and the status filter, so a cursor
 // from another workspace, another filter, a client's own making or older than 24 hours
 // is refused. 66 base64url characters, well under the 200 the spec allows.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, type KeyObject, timingSafeEqual } from 'node:crypto';
 
 export const cursorLifetimeMs = 24 * 60 * 60 * 1000;
 
@@ -17,11 +17,14 @@ export interface CursorScope {
   status: string | null;
 }
 
+/** A KeyObject made once (createSecretKey) saves rebuilding one per request; a Buffer works too. */
+export type CursorKey = KeyObject | Buffer;
+
 const version = 1;
 const payloadLength = 1 + 8 + 16 + 8; // version, createdAt ms, id, expiry ms
 const macLength = 16;
 
-function mac(key: Buffer, payload: Buffer, scope: CursorScope): Buffer {
+function mac(key: CursorKey, payload: Buffer, scope: CursorScope): Buffer {
   return createHmac('sha256', key)
     .update(payload)
     .update(`\0${scope.workspaceId}\0${scope.status ?? ''}`)
@@ -29,7 +32,12 @@ function mac(key: Buffer, payload: Buffer, scope: CursorScope): Buffer {
     .subarray(0, macLength);
 }
 
-export function encodeCursor(key: Buffer, position: CursorPosition, scope: CursorScope, now: Date): string {
+export function encodeCursor(
+  key: CursorKey,
+  position: CursorPosition,
+  scope: CursorScope,
+  now: Date,
+): string {
   const payload = Buffer.alloc(payloadLength);
   payload.writeUInt8(version, 0);
   payload.writeBigInt64BE(BigInt(position.createdAt.getTime()), 1);
@@ -40,7 +48,7 @@ export function encodeCursor(key: Buffer, position: CursorPosition, scope: Curso
 
 /** The position a cursor points after, or null when this service did not issue it for this scope. */
 export function decodeCursor(
-  key: Buffer,
+  key: CursorKey,
   cursor: string,
   scope: CursorScope,
   now: Date,

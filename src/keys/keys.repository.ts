@@ -1,6 +1,7 @@
 // Queries on the api_keys table.
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { authChangesChannel } from './key-cache.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -61,4 +62,9 @@ export async function findActiveKeyByHash(db: Db, secretHash: string) {
     .where('api_keys.secret_hash', '=', secretHash)
     .where('api_keys.revoked_at', 'is', null)
     .executeTakeFirst();
+}
+
+/** Tells every process (on commit of `db`'s transaction) to forget what it cached about keys. */
+export async function notifyAuthChanged(db: Db): Promise<void> {
+  await sql`select pg_notify(${authChangesChannel}, '')`.execute(db);
 }

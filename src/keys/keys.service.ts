@@ -13,6 +13,7 @@ import {
   findApiKeys,
   insertApiKey,
   markApiKeyRevoked,
+  notifyAuthChanged,
 } from './keys.repository.ts';
 
 export const maxActiveKeysPerWorkspace = 10;
@@ -77,8 +78,12 @@ export async function listApiKeys(ctx: Context, workspaceId: string): Promise<Ap
 }
 
 export async function revokeApiKey(ctx: Context, keyId: string): Promise<ApiKey> {
-  await markApiKeyRevoked(ctx.db, keyId, ctx.clock.now());
-  const row = await findApiKey(ctx.db, keyId);
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    await markApiKeyRevoked(trx, keyId, ctx.clock.now());
+    await notifyAuthChanged(trx);
+    return findApiKey(trx, keyId);
+  });
+  ctx.keyCache.clear();
   if (!row) throw new ApiError('not-found');
   return apiKeyRowToApiKey(row);
 }
@@ -86,5 +91,11 @@ export async function revokeApiKey(ctx: Context, keyId: string): Promise<ApiKey>
 /** The identity behind a presented secret, or null for anything not an active key. */
 export async function authenticateApiKey(ctx: Context, secret: string): Promise<KeyIdentity | null> {
   if (!isWellFormedApiKey(secret)) return null;
-  return (await findActiveKeyByHash(ctx.db, hashApiKey(secret))) ?? null;
+  const hash = hashApiKey(secret);
+  const cached = ctx.keyCache.get(hash);
+  if (cached !== undefined) return cached;
+  const remember = ctx.keyCache.begin();
+  const identity = (await findActiveKeyByHash(ctx.db, hash)) ?? null;
+  remember(hash, identity);
+  return identity;
 }

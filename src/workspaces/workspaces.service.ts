@@ -2,6 +2,7 @@
 import type { Context } from '../context.ts';
 import type { Plan } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { notifyAuthChanged } from '../keys/keys.repository.ts';
 import { findWorkspace, insertWorkspace, updateWorkspacePlan } from './workspaces.repository.ts';
 
 export interface Workspace {
@@ -23,8 +24,15 @@ export async function createWorkspace(ctx: Context, input: { name: string; plan:
   return { id: row.id, name: row.name, plan: row.plan, createdAt: row.created_at.toISOString() };
 }
 
+/** Takes effect on the next request of every process, like a key revocation. */
 export async function setWorkspacePlan(ctx: Context, id: string, plan: Plan): Promise<Workspace> {
-  if (!(await updateWorkspacePlan(ctx.db, id, plan))) throw new ApiError('not-found');
+  const updated = await ctx.db.transaction().execute(async (trx) => {
+    const found = await updateWorkspacePlan(trx, id, plan);
+    if (found) await notifyAuthChanged(trx);
+    return found;
+  });
+  ctx.keyCache.clear();
+  if (!updated) throw new ApiError('not-found');
   return getWorkspace(ctx, id);
 }
 
