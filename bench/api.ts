@@ -3,7 +3,8 @@
 // Prints throughput, p50/p99 latency and the ratios; asserts nothing.
 //
 // Env: SIGNET_BENCH_POSTGRES_URL (admin connection, default postgres://root@127.0.0.1:5432/test),
-// SIGNET_BENCH_DOCUMENTS (100000), SIGNET_BENCH_SECONDS (10 per run), SIGNET_BENCH_CONNECTIONS (50).
+// SIGNET_BENCH_DOCUMENTS (100000), SIGNET_BENCH_SECONDS (5 per run),
+// SIGNET_BENCH_ROUNDS (3 interleaved rounds; the median round is reported), SIGNET_BENCH_CONNECTIONS (50).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -19,7 +20,8 @@ import { seedWorkspace } from '../src/demo/seed.ts';
 
 const adminUrl = process.env.SIGNET_BENCH_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const documents = Number(process.env.SIGNET_BENCH_DOCUMENTS ?? 100_000);
-const seconds = Number(process.env.SIGNET_BENCH_SECONDS ?? 10);
+const seconds = Number(process.env.SIGNET_BENCH_SECONDS ?? 5);
+const roundCount = Number(process.env.SIGNET_BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.SIGNET_BENCH_CONNECTIONS ?? 50);
 const root = join(import.meta.dirname, '..');
 
@@ -68,23 +70,45 @@ interface Figures {
   errors: number;
 }
 
-async function measure(
-  name: string,
-  url: string,
-  headers: Record<string, string>,
-  duration = seconds,
-): Promise<Figures> {
-  // A short warm-up so JIT and connection pools are hot before the measured run.
-  await autocannon({ url, connections, duration: 2, headers });
-  const result = await autocannon({ url, connections, duration, headers });
+interface Target {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+async function run(target: Target, duration: number): Promise<Figures> {
+  const result = await autocannon({ url: target.url, connections, duration, headers: target.headers });
   return {
-    name,
+    name: target.name,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
   };
+}
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+/**
+ * Runs the targets in interleaved rounds (A B C, A B C, …) and keeps each one's median
+ * round, so drift in a shared machine's speed falls on every target alike.
+ */
+async function measure(targets: Target[]): Promise<Figures[]> {
+  for (const target of targets) await run(target, 2); // warm-up: JIT, pools, caches
+  const rounds: Figures[][] = targets.map(() => []);
+  for (let round = 0; round < roundCount; round++) {
+    for (const [i, target] of targets.entries()) rounds[i]?.push(await run(target, seconds));
+  }
+  return rounds.map((figures) => ({
+    name: figures[0]?.name ?? '',
+    rps: median(figures.map((f) => f.rps)),
+    p50: median(figures.map((f) => f.p50)),
+    p99: median(figures.map((f) => f.p99)),
+    non2xx: figures.reduce((sum, f) => sum + f.non2xx, 0),
+    errors: figures.reduce((sum, f) => sum + f.errors, 0),
+  }));
 }
 
 const started = Date.now();
@@ -134,23 +158,20 @@ try {
     if (!cursor) throw new Error(`ran out of pages at ${page}`);
   }
 
-  const results: Figures[] = [];
-  results.push(await measure('bare Fastify + same SQL', 'http://127.0.0.1:4602/v1/documents', {}));
-  results.push(
-    await measure('signet GET /v1/documents', 'http://127.0.0.1:4601/v1/documents?limit=25', headers),
-  );
-  results.push(
-    await measure(
-      'signet page 1,000 (cursor)',
-      `http://127.0.0.1:4601/v1/documents?limit=25&cursor=${cursor}`,
+  const results = await measure([
+    { name: 'bare Fastify + same SQL', url: 'http://127.0.0.1:4602/v1/documents', headers: {} },
+    { name: 'signet GET /v1/documents', url: 'http://127.0.0.1:4601/v1/documents?limit=25', headers },
+    {
+      name: 'signet page 1,000 (cursor)',
+      url: `http://127.0.0.1:4601/v1/documents?limit=25&cursor=${cursor}`,
       headers,
-    ),
-  );
+    },
+  ]);
   const [baseline, page1, page1000] = results as [Figures, Figures, Figures];
 
   const pad = (s: string | number, n: number) => String(s).padStart(n);
   console.log(
-    `\n${documents.toLocaleString('en')} documents seeded in ${seedSeconds.toFixed(1)} s; ${connections} connections, ${seconds} s per run\n`,
+    `\n${documents.toLocaleString('en')} documents seeded in ${seedSeconds.toFixed(1)} s; ${connections} connections; median of ${roundCount} interleaved ${seconds} s runs\n`,
   );
   console.log(
     `${'run'.padEnd(30)}${pad('req/s', 10)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}${pad('non-2xx', 9)}${pad('errors', 8)}`,
