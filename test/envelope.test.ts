@@ -8,7 +8,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
-import { createContext, redactedPaths } from '../src/context.ts';
+import { redactedPaths } from '../src/context.ts';
 import type { Database } from '../src/db/schema.ts';
 import { insertSampleDocuments } from '../src/demo/seed.ts';
 import { errorStatus } from '../src/http/errors.ts';

@@ -69,7 +69,11 @@ describeEachDatabase('auth changes across processes', (kind) => {
     });
     const app = await buildApp(ctx, { rateLimiter: createMemoryRateLimiter(h.config.rateLimit) });
     const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
-    return { baseUrl, close: async () => (await app.close(), await ctx.close()) };
+    const close = async () => {
+      await app.close();
+      await ctx.close();
+    };
+    return { baseUrl, close };
   }
 
   async function statusWithin(baseUrl: string, key: string, expected: number, ms = 2000): Promise<number> {
