@@ -1,15 +1,15 @@
 // The baseline for `npm run bench:api`: a bare Fastify route that runs exactly the SQL
-// Signet's list endpoint runs (compiled from the same repository function) on a pg pool
-// of the same size and returns the rows. No auth, no rate limit, no cursor, no envelope
-// schema: what is left is the cost of HTTP and the query.
+// Signet's list endpoint runs (compiled from the same repository function) through the
+// same pg pool setup (size, prepared SELECTs, UTC timestamps) and returns the rows. No
+// auth, no rate limit, no cursor, no envelope schema: what is left is HTTP and the query.
 import Fastify from 'fastify';
 import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import { createPgPool } from '../src/db/connect.ts';
 import type { Database } from '../src/db/schema.ts';
 import { selectDocumentsPage } from '../src/documents/documents.repository.ts';
 
 const { DATABASE_URL, PORT, WORKSPACE_ID, SIGNET_DB_POOL_SIZE } = process.env;
-const pool = new pg.Pool({ connectionString: DATABASE_URL, max: Number(SIGNET_DB_POOL_SIZE ?? 10) });
+const pool = createPgPool(DATABASE_URL as string, Number(SIGNET_DB_POOL_SIZE ?? 10));
 const compiler = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 const query = selectDocumentsPage(compiler, {
   workspaceId: WORKSPACE_ID as string,
