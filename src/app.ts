@@ -7,6 +7,7 @@ import { createApiGuard } from './http/api-guard.ts';
 import { sendError } from './http/error-handler.ts';
 import { ApiError } from './http/errors.ts';
 import type { RateLimiter } from './http/rate-limiter.ts';
+import { signingRoutes } from './signing/signing.routes.ts';
 
 export const bodyLimitBytes = 1024 * 1024;
 export const apiPrefix = '/v1';
@@ -42,5 +43,6 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
   });
 
   await app.register(apiPlugin(ctx, guard), { prefix: apiPrefix });
+  await app.register(signingRoutes(ctx), { prefix: '/sign' });
   return app;
 }

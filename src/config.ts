@@ -15,6 +15,9 @@ export interface Config {
   trustProxy: boolean;
   logLevel: string;
   rateLimit: { burst: number; refillPerSecond: number };
+  /** smtp(s)://… to send mail; without it mail is logged and kept in the mails table. */
+  smtpUrl: string | null;
+  mailFrom: string;
 }
 
 export class ConfigError extends Error {}
@@ -38,6 +41,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (!URL.canParse(publicUrl) || !/^https?:$/.test(new URL(publicUrl).protocol)) {
     throw new ConfigError('SIGNET_PUBLIC_URL must be an http(s) URL');
   }
+  const smtpUrl = readOptional(env, 'SMTP_URL');
+  if (smtpUrl !== null && !/^smtps?:\/\//.test(smtpUrl)) {
+    throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
+  }
   const logLevel = readOptional(env, 'LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
@@ -56,6 +63,8 @@ export function loadConfig(env: Env = process.env): Config {
       burst: readInteger(env, 'SIGNET_RATE_LIMIT_BURST', 120, 1, 1_000_000_000),
       refillPerSecond: readNumber(env, 'SIGNET_RATE_LIMIT_REFILL_PER_SECOND', 1, 0.000001, 1_000_000_000),
     },
+    smtpUrl,
+    mailFrom: readOptional(env, 'SIGNET_MAIL_FROM') ?? 'Signet <no-reply@localhost>',
   };
 }
 

@@ -9,7 +9,7 @@ import { ApiError } from './http/errors.ts';
 
 const usage = `usage: signet <command>
 
-  serve [--role all|api] [--demo]     run the service (migrates first)
+  serve [--role all|api|worker] [--demo]   run the service (migrates first)
   migrate                             bring the database schema up to date
   workspace create --name NAME [--plan max|free] [--json]
   workspace set-plan ID max|free [--json]

@@ -1,6 +1,6 @@
-// `signet serve`: open the database, migrate, build the context and the app, listen, and
-// shut down cleanly on SIGINT/SIGTERM. The API is the only role so far; the web app and
-// the delivery worker join this process in later work, with --role to run them apart.
+// `signet serve`: open the database, migrate, build the context, then run the roles this
+// process has: `api` (HTTP: the /v1 API and the signing pages), `worker` (expiry, mail),
+// or `all` (both, the default). Shuts down cleanly on SIGINT/SIGTERM.
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
@@ -8,11 +8,17 @@ import { type Context, createContext, createLogger } from './context.ts';
 import { openDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
+import { createMailTransport } from './mail/mailer.ts';
+import { startWorker } from './worker/worker.ts';
+
+export const roles = ['all', 'api', 'worker'] as const;
+export type Role = (typeof roles)[number];
 
 export interface RunningServer {
   ctx: Context;
-  app: FastifyInstance;
-  url: string;
+  app: FastifyInstance | null;
+  /** Where HTTP is served; null for a worker-only process. */
+  url: string | null;
   close(): Promise<void>;
 }
 
@@ -22,7 +28,7 @@ export async function createRateLimiter(ctx: Context): Promise<RateLimiter> {
     : createMemoryRateLimiter(ctx.config.rateLimit);
 }
 
-export async function startServer(config: Config): Promise<RunningServer> {
+export async function startServer(config: Config, role: Role = 'all'): Promise<RunningServer> {
   const log = createLogger(config.logLevel);
   const database = await openDatabase({
     url: config.databaseUrl,
@@ -31,26 +37,48 @@ export async function startServer(config: Config): Promise<RunningServer> {
   });
   await migrateToLatest(database.db);
   const ctx = await createContext(config, database.db, { log, subscribe: database.subscribe });
-  const rateLimiter = await createRateLimiter(ctx);
-  const app = await buildApp(ctx, { rateLimiter });
-  await app.listen({ host: config.host, port: config.port });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  const stops: Array<() => Promise<void>> = [];
+
+  if (role === 'all' || role === 'worker') {
+    const transport = createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, log });
+    if (!config.smtpUrl)
+      log.warn('SMTP_URL is not set: mails are written to the log and kept in the mails table');
+    const worker = await startWorker(ctx, { transport, subscribe: database.subscribe });
+    stops.push(async () => {
+      await worker.stop();
+      transport.close();
+    });
+  }
+
+  let app: FastifyInstance | null = null;
+  let url: string | null = null;
+  if (role === 'all' || role === 'api') {
+    const rateLimiter = await createRateLimiter(ctx);
+    app = await buildApp(ctx, { rateLimiter });
+    await app.listen({ host: config.host, port: config.port });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    const listening = app;
+    stops.unshift(async () => {
+      await listening.close();
+      await rateLimiter.close();
+    });
+  }
   log.info(
-    { database: database.kind, rateLimits: config.redisUrl ? 'redis' : 'memory' },
-    'signet is serving',
+    { role, database: database.kind, rateLimits: config.redisUrl ? 'redis' : 'memory' },
+    'signet started',
   );
 
   let closing: Promise<void> | null = null;
   return {
     ctx,
     app,
-    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    url,
     close() {
       closing ??= (async () => {
-        await app.close();
+        for (const stop of stops) await stop();
         await ctx.close();
-        await rateLimiter.close();
         await database.close();
       })();
       return closing;

@@ -1,4 +1,4 @@
-// `signet serve [--role all|api] [--demo]`. With --demo (what `npm start` runs) the first
+// `signet serve [--role all|api|worker] [--demo]`. With --demo (what `npm start` runs) the first
 // start seeds a demo workspace and keeps its API key in the data folder, so every start
 // can print a key that works and a curl line to try it.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -7,10 +7,9 @@ import type { Config } from '../config.ts';
 import type { Context } from '../context.ts';
 import { seedWorkspace } from '../demo/seed.ts';
 import { authenticateApiKey } from '../keys/keys.service.ts';
-import { startServer } from '../server.ts';
+import { type Role, roles, startServer } from '../server.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 
-const roles = ['all', 'api'] as const;
 const demoDocuments = 60;
 
 interface DemoState {
@@ -37,7 +36,7 @@ export async function serveCommand(config: Config, argv: string[]): Promise<void
   if (!(roles as readonly string[]).includes(role))
     throw new UsageError(`--role must be one of ${roles.join(', ')}`);
 
-  const server = await startServer(config);
+  const server = await startServer(config, role as Role);
   const shutdown = () => {
     server.ctx.log.info('shutting down');
     server.close().then(
@@ -48,6 +47,10 @@ export async function serveCommand(config: Config, argv: string[]): Promise<void
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
 
+  if (!server.url) {
+    process.stdout.write('\nSignet worker is running (expiry and mail). Press Ctrl+C to stop.\n');
+    return;
+  }
   const lines = ['', `Signet is running at ${server.url}`, `  API base URL:  ${server.url}/v1`];
   if (values.demo) {
     const demo = await ensureDemoWorkspace(server.ctx);

@@ -41,6 +41,7 @@ export interface DocumentsTable {
   pricing: ColumnType<unknown, string | null, string | null> | null;
   value_amount: Decimal | null;
   value_currency: string | null;
+  expires_in_seconds: Generated<number>;
 }
 
 export interface RecipientsTable {
@@ -55,6 +56,15 @@ export interface RecipientsTable {
   signing_order: number;
   signed_at: Timestamp | null;
   created_at: Timestamp;
+  token_hash: string | null;
+  opened_at: Timestamp | null;
+  declined_at: Timestamp | null;
+  decline_reason: string | null;
+  signature_name: string | null;
+  code_hash: string | null;
+  code_expires_at: Timestamp | null;
+  code_attempts: Generated<number>;
+  code_sent_at: Timestamp | null;
 }
 
 export interface DocumentEventsTable {
@@ -74,6 +84,35 @@ export interface ServerSecretsTable {
   created_at: Timestamp;
 }
 
+export interface OutboxTable {
+  seq: Generated<number>;
+  event_id: string;
+  workspace_id: string;
+  type: string;
+  payload: ColumnType<unknown, string, string>;
+  created_at: Timestamp;
+  processed_at: Timestamp | null;
+}
+
+export type MailStatus = 'pending' | 'sent' | 'logged' | 'failed';
+
+export interface MailsTable {
+  id: string;
+  workspace_id: string;
+  document_id: string | null;
+  recipient_id: string | null;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  created_at: Timestamp;
+  status: Generated<MailStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  sent_at: Timestamp | null;
+  last_error: string | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -81,4 +120,6 @@ export interface Database {
   recipients: RecipientsTable;
   document_events: DocumentEventsTable;
   server_secrets: ServerSecretsTable;
+  outbox: OutboxTable;
+  mails: MailsTable;
 }

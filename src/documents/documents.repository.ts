@@ -1,6 +1,6 @@
 // Queries on documents, recipients and document events. Every query is scoped by
 // workspace id; nothing here decides what the API shows.
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { Database, DocumentStatus } from '../db/schema.ts';
 import type { CursorPosition } from './cursor.ts';
 
@@ -105,4 +105,104 @@ export async function insertRecipients(db: Db, rows: NewRecipientRow[]): Promise
 
 export async function insertEvents(db: Db, rows: NewEventRow[]): Promise<void> {
   if (rows.length > 0) await db.insertInto('document_events').values(rows).execute();
+}
+
+const fullDocumentColumns = [
+  ...documentColumns,
+  'workspace_id',
+  'body',
+  'pricing',
+  'expires_in_seconds',
+] as const;
+
+export type FullDocumentRow = DocumentRow & {
+  workspace_id: string;
+  body: string;
+  pricing: unknown;
+  expires_in_seconds: number;
+};
+
+/** The document with its row lock: every state change of one document is serialised here. */
+export async function lockDocument(
+  trx: Transaction<Database>,
+  workspaceId: string,
+  id: string,
+): Promise<FullDocumentRow | undefined> {
+  return trx
+    .selectFrom('documents')
+    .select(fullDocumentColumns)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function findFullDocument(
+  db: Db,
+  workspaceId: string,
+  id: string,
+): Promise<FullDocumentRow | undefined> {
+  return db
+    .selectFrom('documents')
+    .select(fullDocumentColumns)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function updateDocument(
+  db: Db,
+  id: string,
+  patch: Updateable<Database['documents']>,
+): Promise<void> {
+  await db.updateTable('documents').set(patch).where('id', '=', id).execute();
+}
+
+export async function findFullRecipients(db: Db, workspaceId: string, documentId: string) {
+  return db
+    .selectFrom('recipients')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('document_id', '=', documentId)
+    .orderBy('signing_order')
+    .orderBy('position')
+    .execute();
+}
+
+export type FullRecipientRow = Awaited<ReturnType<typeof findFullRecipients>>[number];
+
+export async function updateRecipient(
+  db: Db,
+  id: string,
+  patch: Updateable<Database['recipients']>,
+): Promise<void> {
+  await db.updateTable('recipients').set(patch).where('id', '=', id).execute();
+}
+
+/** The recipient a signing link belongs to, found by the hash of its token. */
+export async function findRecipientByTokenHash(db: Db, documentId: string, tokenHash: string) {
+  return db
+    .selectFrom('recipients')
+    .select(['id', 'workspace_id', 'document_id'])
+    .where('document_id', '=', documentId)
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/** Active documents whose expiry has passed, locked for this caller and skipped by others. */
+export async function lockDueDocuments(trx: Transaction<Database>, now: Date, limit: number) {
+  return trx
+    .selectFrom('documents')
+    .select(['id', 'workspace_id'])
+    .where('status', 'in', ['sent', 'viewed'])
+    .where('expires_at', '<=', now)
+    .orderBy('expires_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+export async function insertOutboxEvent(db: Db, row: Insertable<Database['outbox']>): Promise<void> {
+  await db.insertInto('outbox').values(row).execute();
 }

@@ -77,7 +77,7 @@ export function documentRowToDocument(ctx: Context, row: DocumentRow): Document 
   };
 }
 
-function recipientRowToRecipient(row: RecipientRow): Recipient {
+export function recipientRowToRecipient(row: RecipientRow): Recipient {
   return {
     id: row.id,
     email: row.email,

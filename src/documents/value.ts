@@ -68,7 +68,7 @@ export function minorUnitDigits(currency: string): number {
 }
 
 /** An exact rational number. */
-interface Fraction {
+export interface Fraction {
   num: bigint;
   den: bigint;
 }
@@ -79,7 +79,7 @@ export function isDecimalString(value: string): boolean {
   return decimalPattern.test(value);
 }
 
-function parseDecimal(value: string): Fraction {
+export function parseDecimal(value: string): Fraction {
   if (!isDecimalString(value)) throw new RangeError(`not a decimal: ${value}`);
   const [whole = '0', fraction = ''] = value.replace('-', '').split('.');
   const sign = value.startsWith('-') ? -1n : 1n;
@@ -98,20 +98,20 @@ function reduce(f: Fraction): Fraction {
   return { num: f.num / g, den: f.den / g };
 }
 
-function multiply(a: Fraction, b: Fraction): Fraction {
+export function multiply(a: Fraction, b: Fraction): Fraction {
   return reduce({ num: a.num * b.num, den: a.den * b.den });
 }
 
-function divide(a: Fraction, b: Fraction): Fraction {
+export function divide(a: Fraction, b: Fraction): Fraction {
   return reduce({ num: a.num * b.den, den: a.den * b.num });
 }
 
-function add(a: Fraction, b: Fraction): Fraction {
+export function add(a: Fraction, b: Fraction): Fraction {
   return reduce({ num: a.num * b.den + b.num * a.den, den: a.den * b.den });
 }
 
 /** Rounds half away from zero to `digits` decimals and prints it as a plain decimal string. */
-function toDecimalString(f: Fraction, digits: number): string {
+export function toDecimalString(f: Fraction, digits: number): string {
   const scale = 10n ** BigInt(digits);
   const negative = f.num < 0n;
   const num = negative ? -f.num : f.num;

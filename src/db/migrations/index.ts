@@ -2,7 +2,9 @@
 // migrator works the same from any working directory.
 import type { Migration } from 'kysely';
 import * as m0001 from './0001-initial.ts';
+import * as m0002 from './0002-lifecycle.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
+  '0002-lifecycle': m0002,
 };

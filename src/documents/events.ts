@@ -1,0 +1,79 @@
+// Document events: each one is written to the document's history and to the outbox in
+// the transaction of the change that caused it, so a change never exists without its
+// event and an event never exists without its change. The outbox row carries the webhook
+// body as it was at that moment (spec, Webhook delivery body).
+import type { Transaction } from 'kysely';
+import type { Context } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import {
+  type FullDocumentRow,
+  insertEvents,
+  insertOutboxEvent,
+  type RecipientRow,
+} from './documents.repository.ts';
+import {
+  type Document,
+  documentRowToDocument,
+  type Recipient,
+  recipientRowToRecipient,
+} from './documents.service.ts';
+
+export const documentEventTypes = [
+  'document.sent',
+  'document.opened',
+  'document.signed',
+  'document.completed',
+  'document.declined',
+  'document.expired',
+] as const;
+
+export type DocumentEventType = (typeof documentEventTypes)[number];
+
+export interface EventBody {
+  id: string;
+  type: DocumentEventType;
+  createdAt: string;
+  data: { document: Document; recipient: Recipient | null };
+}
+
+/** Records `type` for `document` (its state after the change) and queues it for delivery. */
+export async function recordDocumentEvent(
+  trx: Transaction<Database>,
+  ctx: Context,
+  input: {
+    document: FullDocumentRow;
+    type: DocumentEventType;
+    recipient: (RecipientRow & { email: string }) | null;
+    at: Date;
+  },
+): Promise<EventBody> {
+  const id = ctx.ids.uuid();
+  const body: EventBody = {
+    id,
+    type: input.type,
+    createdAt: input.at.toISOString(),
+    data: {
+      document: documentRowToDocument(ctx, input.document),
+      recipient: input.recipient ? recipientRowToRecipient(input.recipient) : null,
+    },
+  };
+  await insertEvents(trx, [
+    {
+      id,
+      workspace_id: input.document.workspace_id,
+      document_id: input.document.id,
+      type: input.type,
+      recipient_id: input.recipient?.id ?? null,
+      recipient_email: input.recipient?.email ?? null,
+      created_at: input.at,
+    },
+  ]);
+  await insertOutboxEvent(trx, {
+    event_id: id,
+    workspace_id: input.document.workspace_id,
+    type: input.type,
+    payload: JSON.stringify(body),
+    created_at: input.at,
+  });
+  return body;
+}

@@ -1,0 +1,349 @@
+// A document's pricing block: validation of untrusted input (CLI, JSON API), the per-line and
+// total breakdown shown on the signing page, and money formatting. All arithmetic is exact
+// (fractions of BigInts from value.ts); amounts are rounded half away from zero to the
+// currency's minor unit only when they are printed.
+
+import {
+  add,
+  type Billing,
+  type BillingInterval,
+  computeValueAmount,
+  divide,
+  type Fraction,
+  isCurrencyCode,
+  isDecimalString,
+  type LineItem,
+  minorUnitDigits,
+  multiply,
+  type PricingBlock,
+  parseDecimal,
+  toDecimalString,
+} from './value.ts';
+
+/** A pricing block was refused; `path` names the offending field, e.g. `items[2].quantity` ('' for the block itself). */
+export class PricingError extends Error {
+  readonly path: string;
+
+  constructor(path: string, reason: string) {
+    super(path === '' ? reason : `${path}: ${reason}`);
+    this.name = 'PricingError';
+    this.path = path;
+  }
+}
+
+const maxItems = 100;
+const maxNameLength = 200;
+const maxPeriods = 1200;
+/** |unitPrice| must stay below this. */
+const unitPriceLimit = 10n ** 12n;
+/**
+ * |net total| must stay below this, so the API's JSON number for `value` stays exact: at
+ * most 15 significant digits including the minor unit (10^13 for EUR, 10^12 for KWD).
+ */
+function totalLimit(currency: string): bigint {
+  return 10n ** BigInt(15 - minorUnitDigits(currency));
+}
+
+const intervals: readonly BillingInterval[] = ['week', 'month', 'quarter', 'year'];
+
+const zero: Fraction = { num: 0n, den: 1n };
+const hundred: Fraction = { num: 100n, den: 1n };
+
+function negate(f: Fraction): Fraction {
+  return { num: -f.num, den: f.den };
+}
+
+/** Sign of a − b (denominators from parseDecimal are positive). */
+function compare(a: Fraction, b: Fraction): number {
+  const difference = a.num * b.den - b.num * a.den;
+  return difference < 0n ? -1 : difference > 0n ? 1 : 0;
+}
+
+function absolute(f: Fraction): Fraction {
+  return f.num < 0n ? negate(f) : f;
+}
+
+// --- Validation -------------------------------------------------------------------------
+
+function childPath(path: string, key: string): string {
+  const segment = /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key);
+  if (segment !== key) return `${path}[${segment}]`;
+  return path === '' ? key : `${path}.${key}`;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/** A plain object whose own keys are all in `allowed`; every key in `allowed` must then be present. */
+function expectObject(value: unknown, path: string, allowed: readonly string[]): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new PricingError(path, `must be an object, not ${describe(value)}`);
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) {
+    throw new PricingError(path, 'must be a plain object');
+  }
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    if (!allowed.includes(key)) {
+      throw new PricingError(childPath(path, key), `unknown field (allowed: ${allowed.join(', ')})`);
+    }
+  }
+  for (const key of allowed) {
+    if (!Object.hasOwn(record, key)) throw new PricingError(childPath(path, key), 'is required');
+  }
+  return record;
+}
+
+function expectDecimal(value: unknown, path: string): Fraction {
+  if (typeof value !== 'string') {
+    const hint =
+      typeof value === 'number' ? ' (give numbers as strings, e.g. "1.5", so none loses precision)' : '';
+    throw new PricingError(path, `must be a decimal string, not ${describe(value)}${hint}`);
+  }
+  if (!isDecimalString(value)) {
+    throw new PricingError(
+      path,
+      'must be a decimal string such as "2", "-5" or "0.0125" (up to 15 digits before the point and 6 after)',
+    );
+  }
+  return parseDecimal(value);
+}
+
+function parseName(value: unknown, path: string): string {
+  if (typeof value !== 'string') throw new PricingError(path, `must be a string, not ${describe(value)}`);
+  const name = value.trim();
+  // Counted in code points, so an emoji is one character, not two UTF-16 units.
+  const length = [...name].length;
+  if (length === 0) throw new PricingError(path, 'must not be empty');
+  if (length > maxNameLength) throw new PricingError(path, `must be at most ${maxNameLength} characters`);
+  return name;
+}
+
+function parseBilling(value: unknown, path: string): Billing {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new PricingError(path, `must be an object, not ${describe(value)}`);
+  }
+  const type = Object.hasOwn(value, 'type') ? (value as { type: unknown }).type : undefined;
+  if (type === 'one-off') {
+    expectObject(value, path, ['type']);
+    return { type: 'one-off' };
+  }
+  if (type === 'recurring') {
+    const record = expectObject(value, path, ['type', 'interval', 'periods']);
+    const interval = record.interval;
+    if (!intervals.includes(interval as BillingInterval)) {
+      throw new PricingError(childPath(path, 'interval'), `must be one of ${intervals.join(', ')}`);
+    }
+    const periods = record.periods;
+    if (typeof periods !== 'number' || !Number.isInteger(periods) || periods < 1 || periods > maxPeriods) {
+      throw new PricingError(childPath(path, 'periods'), `must be a whole number from 1 to ${maxPeriods}`);
+    }
+    return { type: 'recurring', interval: interval as BillingInterval, periods };
+  }
+  throw new PricingError(childPath(path, 'type'), 'must be "one-off" or "recurring"');
+}
+
+function parseLineItem(value: unknown, path: string): LineItem {
+  const record = expectObject(value, path, ['name', 'quantity', 'unitPrice', 'vatRate', 'billing']);
+  const name = parseName(record.name, `${path}.name`);
+
+  const quantity = expectDecimal(record.quantity, `${path}.quantity`);
+  if (compare(quantity, zero) <= 0) throw new PricingError(`${path}.quantity`, 'must be greater than 0');
+
+  const unitPrice = expectDecimal(record.unitPrice, `${path}.unitPrice`);
+  if (compare(absolute(unitPrice), { num: unitPriceLimit, den: 1n }) >= 0) {
+    throw new PricingError(`${path}.unitPrice`, 'must be less than 1,000,000,000,000 in absolute value');
+  }
+
+  const vatRate = expectDecimal(record.vatRate, `${path}.vatRate`);
+  if (compare(vatRate, zero) < 0 || compare(vatRate, hundred) > 0) {
+    throw new PricingError(`${path}.vatRate`, 'must be a percentage from 0 to 100');
+  }
+
+  const billing = parseBilling(record.billing, `${path}.billing`);
+  return {
+    name,
+    quantity: record.quantity as string,
+    unitPrice: record.unitPrice as string,
+    vatRate: record.vatRate as string,
+    billing,
+  };
+}
+
+/**
+ * Validates an untrusted pricing block and returns a clean copy (known fields only, names
+ * trimmed). Throws PricingError on the first problem found.
+ */
+export function parsePricingBlock(input: unknown): PricingBlock {
+  const record = expectObject(input, '', ['currency', 'pricesIncludeVat', 'items']);
+
+  const currency = record.currency;
+  if (typeof currency !== 'string') {
+    throw new PricingError('currency', `must be a string, not ${describe(currency)}`);
+  }
+  if (!isCurrencyCode(currency)) {
+    throw new PricingError('currency', 'must be an ISO 4217 currency code in capitals, such as "EUR"');
+  }
+
+  const pricesIncludeVat = record.pricesIncludeVat;
+  if (typeof pricesIncludeVat !== 'boolean') {
+    throw new PricingError('pricesIncludeVat', `must be true or false, not ${describe(pricesIncludeVat)}`);
+  }
+
+  const rawItems = record.items;
+  if (!Array.isArray(rawItems))
+    throw new PricingError('items', `must be an array, not ${describe(rawItems)}`);
+  if (rawItems.length < 1 || rawItems.length > maxItems) {
+    throw new PricingError('items', `must hold from 1 to ${maxItems} items, not ${rawItems.length}`);
+  }
+  const items = rawItems.map((item, index) => parseLineItem(item, `items[${index}]`));
+
+  const block: PricingBlock = { currency, pricesIncludeVat, items };
+  // The rounded total is what the API sends as a JSON number.
+  const total = computeValueAmount(block);
+  const [whole = ''] = total.replace('-', '').split('.');
+  const limit = totalLimit(currency);
+  if (BigInt(whole) >= limit) {
+    throw new PricingError(
+      'items',
+      `the total net value ${total} must be less than ${limit.toLocaleString('en')} in absolute value`,
+    );
+  }
+  return block;
+}
+
+// --- Breakdown --------------------------------------------------------------------------
+
+export interface PricingLine {
+  name: string;
+  quantity: string;
+  unitPrice: string;
+  vatRate: string;
+  billing: Billing;
+  /** Decimal strings rounded half away from zero to the currency's minor unit. */
+  net: string;
+  vat: string;
+  gross: string;
+}
+
+export interface PricingBreakdown {
+  currency: string;
+  pricesIncludeVat: boolean;
+  lines: PricingLine[];
+  /** Exact sums of the lines, each rounded once; `net` always equals computeValueAmount(block). */
+  net: string;
+  vat: string;
+  gross: string;
+}
+
+/**
+ * Per-line and total net, VAT and gross of a (valid) pricing block.
+ *
+ * Rounding: every figure is computed exactly and rounded on its own, once, for display. The
+ * totals are the exact sums rounded, NOT the sums of the rounded lines, so the lines shown may
+ * not add up to the total by a minor unit or so (three lines of 10.00 incl. 21% VAT have a net
+ * of 8.26 each, 24.78 together, but the total net is 30 / 1.21 = 24.79). Likewise a line's or
+ * the total's rounded net + VAT may differ from its rounded gross by one minor unit. This is
+ * intended: the total net is the document's `value`, and it must not depend on how the
+ * document happens to be split into lines.
+ */
+export function computePricingBreakdown(block: PricingBlock): PricingBreakdown {
+  const digits = minorUnitDigits(block.currency);
+  let net = zero;
+  let vat = zero;
+  let gross = zero;
+  const lines = block.items.map((item): PricingLine => {
+    const periods = item.billing.type === 'recurring' ? BigInt(item.billing.periods) : 1n;
+    const amount = multiply(multiply(parseDecimal(item.quantity), parseDecimal(item.unitPrice)), {
+      num: periods,
+      den: 1n,
+    });
+    const rate = parseDecimal(item.vatRate);
+    let lineNet: Fraction;
+    let lineVat: Fraction;
+    let lineGross: Fraction;
+    if (block.pricesIncludeVat) {
+      lineGross = amount;
+      lineNet = divide(multiply(amount, hundred), add(hundred, rate));
+      lineVat = add(lineGross, negate(lineNet));
+    } else {
+      lineNet = amount;
+      lineVat = divide(multiply(amount, rate), hundred);
+      lineGross = add(lineNet, lineVat);
+    }
+    net = add(net, lineNet);
+    vat = add(vat, lineVat);
+    gross = add(gross, lineGross);
+    return {
+      name: item.name,
+      quantity: item.quantity,
+      unitPrice: item.unitPrice,
+      vatRate: item.vatRate,
+      billing: item.billing.type === 'recurring' ? { ...item.billing } : { type: 'one-off' },
+      net: toDecimalString(lineNet, digits),
+      vat: toDecimalString(lineVat, digits),
+      gross: toDecimalString(lineGross, digits),
+    };
+  });
+  return {
+    currency: block.currency,
+    pricesIncludeVat: block.pricesIncludeVat,
+    lines,
+    net: toDecimalString(net, digits),
+    vat: toDecimalString(vat, digits),
+    gross: toDecimalString(gross, digits),
+  };
+}
+
+// --- Display ----------------------------------------------------------------------------
+
+const plainDecimal = /^-?\d+(\.\d+)?$/;
+const formatters = new Map<string, Intl.NumberFormat>();
+
+/**
+ * An amount for display, e.g. formatMoney('1234.5', 'EUR') is '€1,234.50', with as many
+ * decimals as the currency's minor unit (JPY none, KWD three). The decimal string is formatted
+ * exactly (no conversion to a float), rounding half away from zero if it has more decimals,
+ * unless `keepDecimals` asks for every decimal it has (unit prices).
+ */
+export function formatMoney(
+  amount: string,
+  currency: string,
+  options: { keepDecimals?: boolean } = {},
+): string {
+  if (!plainDecimal.test(amount)) throw new RangeError(`not a decimal amount: ${amount}`);
+  if (!isCurrencyCode(currency)) throw new RangeError(`not a currency code: ${currency}`);
+  const minor = minorUnitDigits(currency);
+  // keepDecimals: a unit price of 0.0125 EUR shows as €0.0125, never rounded to €0.01.
+  const digits = options.keepDecimals ? Math.max(minor, amount.split('.')[1]?.length ?? 0) : minor;
+  const key = `${currency}:${digits}`;
+  let formatter = formatters.get(key);
+  if (formatter === undefined) {
+    formatter = new Intl.NumberFormat('en', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: minor,
+      maximumFractionDigits: digits,
+      // No minus sign on an amount that rounds to zero ('-0.001' is '€0.00', not '-€0.00').
+      signDisplay: 'negative',
+    });
+    formatters.set(key, formatter);
+  }
+  return formatter.format(amount as Intl.StringNumericLiteral);
+}
+
+const adverbs: Record<BillingInterval, string> = {
+  week: 'weekly',
+  month: 'monthly',
+  quarter: 'quarterly',
+  year: 'yearly',
+};
+
+/** 'one-off', or the interval and number of periods, e.g. 'monthly × 12'. */
+export function describeBilling(billing: Billing): string {
+  return billing.type === 'one-off' ? 'one-off' : `${adverbs[billing.interval]} × ${billing.periods}`;
+}

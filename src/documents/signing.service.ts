@@ -1,0 +1,497 @@
+// Documents that really get signed: create, send, open, sign, decline, expire, and the
+// one-time codes of the email-code method. Every change locks the document row, goes
+// through the state machine (lifecycle.ts) and records its event (events.ts) in the same
+// transaction. The CLI, the signing pages and the expiry job all call these functions.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { Context } from '../context.ts';
+import type { Database, RecipientRole, SigningMethod } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
+import { queueMail } from '../mail/mail.service.ts';
+import { signingCodeMail, signingRequestMail } from '../mail/templates.ts';
+import { findWorkspace } from '../workspaces/workspaces.repository.ts';
+import {
+  type FullDocumentRow,
+  type FullRecipientRow,
+  findFullDocument,
+  findFullRecipients,
+  findRecipientByTokenHash,
+  insertDocuments,
+  insertRecipients,
+  lockDocument,
+  lockDueDocuments,
+  updateDocument,
+  updateRecipient,
+} from './documents.repository.ts';
+import { documentUrl } from './documents.service.ts';
+import { recordDocumentEvent } from './events.ts';
+import {
+  DocumentActionError,
+  isActive,
+  isEverySignerDone,
+  isSameName,
+  nextStatus,
+  type Refusal,
+  signersAhead,
+} from './lifecycle.ts';
+import { parsePricingBlock } from './pricing.ts';
+import { computeValueAmount, type PricingBlock } from './value.ts';
+
+export const defaultExpirySeconds = 30 * 24 * 60 * 60;
+export const codeValidityMs = 10 * 60_000;
+export const codeResendIntervalMs = 60_000;
+export const maxCodeAttempts = 5;
+export const maxRecipients = 20;
+
+export class DocumentInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DocumentInputError';
+  }
+}
+
+export interface RecipientInput {
+  email: string;
+  fullName: string;
+  role: RecipientRole;
+  signingMethod: SigningMethod;
+  signingOrder: number;
+}
+
+export interface CreateDocumentInput {
+  workspaceId: string;
+  title: string;
+  body?: string;
+  recipients: RecipientInput[];
+  /** Untrusted pricing input, validated by parsePricingBlock; null for none. */
+  pricing: unknown;
+  /** How long after sending the document can be signed (default 30 days). */
+  expiresInSeconds?: number;
+}
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function validateCreateInput(input: CreateDocumentInput): { pricing: PricingBlock | null } {
+  const title = input.title.trim();
+  if (!title || title.length > 200) throw new DocumentInputError('title must be 1 to 200 characters');
+  if ((input.body ?? '').length > 50_000)
+    throw new DocumentInputError('body must be at most 50,000 characters');
+  if (input.recipients.length < 1 || input.recipients.length > maxRecipients) {
+    throw new DocumentInputError(`a document has 1 to ${maxRecipients} recipients`);
+  }
+  const emails = new Set<string>();
+  for (const [i, r] of input.recipients.entries()) {
+    const where = `recipient ${i + 1}`;
+    if (!emailPattern.test(r.email) || r.email.length > 254)
+      throw new DocumentInputError(`${where}: invalid email`);
+    if (emails.has(r.email.toLowerCase()))
+      throw new DocumentInputError(`${where}: ${r.email} is listed twice`);
+    emails.add(r.email.toLowerCase());
+    if (!r.fullName.trim() || r.fullName.trim().length > 200) {
+      throw new DocumentInputError(`${where}: full name must be 1 to 200 characters`);
+    }
+    if (r.role !== 'signer' && r.role !== 'viewer')
+      throw new DocumentInputError(`${where}: role must be signer or viewer`);
+    if (r.signingMethod !== 'standard' && r.signingMethod !== 'email-code') {
+      throw new DocumentInputError(`${where}: signing method must be standard or email-code`);
+    }
+    if (!Number.isInteger(r.signingOrder) || r.signingOrder < 1 || r.signingOrder > 100) {
+      throw new DocumentInputError(`${where}: signing order must be a whole number from 1 to 100`);
+    }
+  }
+  if (!input.recipients.some((r) => r.role === 'signer'))
+    throw new DocumentInputError('a document needs at least one signer');
+  const expires = input.expiresInSeconds ?? defaultExpirySeconds;
+  if (!Number.isInteger(expires) || expires < 60 || expires > 365 * 24 * 60 * 60) {
+    throw new DocumentInputError('expiry must be between 1 minute and 365 days');
+  }
+  try {
+    return {
+      pricing:
+        input.pricing === null || input.pricing === undefined ? null : parsePricingBlock(input.pricing),
+    };
+  } catch (error) {
+    throw new DocumentInputError(`pricing: ${(error as Error).message}`);
+  }
+}
+
+/** A new draft document. */
+export async function createDocument(ctx: Context, input: CreateDocumentInput): Promise<{ id: string }> {
+  const { pricing } = validateCreateInput(input);
+  const now = ctx.clock.now();
+  const id = ctx.ids.uuid();
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await findWorkspace(trx, input.workspaceId))) throw new ApiError('not-found');
+    await insertDocuments(trx, [
+      {
+        id,
+        workspace_id: input.workspaceId,
+        title: input.title.trim(),
+        body: input.body ?? '',
+        status: 'draft',
+        created_at: now,
+        sent_at: null,
+        signed_at: null,
+        expires_at: null,
+        pricing: pricing ? JSON.stringify(pricing) : null,
+        value_amount: pricing ? computeValueAmount(pricing) : null,
+        value_currency: pricing?.currency ?? null,
+        expires_in_seconds: input.expiresInSeconds ?? defaultExpirySeconds,
+      },
+    ]);
+    await insertRecipients(
+      trx,
+      input.recipients.map((r, position) => ({
+        id: ctx.ids.uuid(),
+        workspace_id: input.workspaceId,
+        document_id: id,
+        position,
+        email: r.email.trim(),
+        full_name: r.fullName.trim(),
+        role: r.role,
+        signing_method: r.signingMethod,
+        signing_order: r.signingOrder,
+        signed_at: null,
+        created_at: now,
+      })),
+    );
+  });
+  return { id };
+}
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function signingLink(ctx: Context, documentId: string, token: string): string {
+  return `${documentUrl(ctx, documentId)}/${token}`;
+}
+
+interface Locked {
+  document: FullDocumentRow;
+  recipients: FullRecipientRow[];
+}
+
+/**
+ * Runs `change` on the locked document. A document whose expiry has passed is expired
+ * first (and that is committed) whatever the action was; the action is then refused.
+ */
+async function withDocument<T>(
+  ctx: Context,
+  workspaceId: string,
+  documentId: string,
+  change: (trx: Transaction<Database>, locked: Locked, now: Date) => Promise<T>,
+): Promise<T> {
+  const outcome = await ctx.db.transaction().execute(async (trx) => {
+    const document = await lockDocument(trx, workspaceId, documentId);
+    if (!document) throw new ApiError('not-found');
+    const now = ctx.clock.now();
+    if (isActive(document.status) && document.expires_at && document.expires_at <= now) {
+      await expireLocked(trx, ctx, document, now);
+      return { expired: true as const };
+    }
+    const recipients = await findFullRecipients(trx, workspaceId, documentId);
+    return { expired: false as const, value: await change(trx, { document, recipients }, now) };
+  });
+  if (outcome.expired) throw new DocumentActionError('expired');
+  return outcome.value;
+}
+
+async function expireLocked(trx: Transaction<Database>, ctx: Context, document: FullDocumentRow, now: Date) {
+  const status = nextStatus(document.status, 'expire');
+  await updateDocument(trx, document.id, { status });
+  await recordDocumentEvent(trx, ctx, {
+    document: { ...document, status },
+    type: 'document.expired',
+    recipient: null,
+    at: now,
+  });
+}
+
+/** draft -> sent: every recipient gets a personal link by mail; the document starts to expire. */
+export async function sendDocument(
+  ctx: Context,
+  workspaceId: string,
+  documentId: string,
+): Promise<{ eventId: string }> {
+  return withDocument(ctx, workspaceId, documentId, async (trx, { document, recipients }, now) => {
+    const status = nextStatus(document.status, 'send');
+    if (!recipients.some((r) => r.role === 'signer')) throw new DocumentActionError('no-signers');
+    const expiresAt = new Date(now.getTime() + document.expires_in_seconds * 1000);
+    const sent = { ...document, status, sent_at: now, expires_at: expiresAt };
+    await updateDocument(trx, document.id, { status, sent_at: now, expires_at: expiresAt });
+    const event = await recordDocumentEvent(trx, ctx, {
+      document: sent,
+      type: 'document.sent',
+      recipient: null,
+      at: now,
+    });
+    const workspace = await findWorkspace(trx, workspaceId);
+    for (const recipient of recipients) {
+      const token = ctx.ids.randomBytes(32).toString('base64url');
+      await updateRecipient(trx, recipient.id, { token_hash: hashToken(token) });
+      const mail = signingRequestMail({
+        recipientName: recipient.full_name,
+        documentTitle: document.title,
+        workspaceName: workspace?.name ?? 'Signet',
+        link: signingLink(ctx, document.id, token),
+        role: recipient.role,
+        expiresAt,
+      });
+      await queueMail(trx, ctx, {
+        workspaceId,
+        documentId: document.id,
+        recipientId: recipient.id,
+        to: recipient.email,
+        ...mail,
+      });
+    }
+    return { eventId: event.id };
+  });
+}
+
+/** Who a signing link belongs to: the recipient, or null for a link that is not one of ours. */
+export async function findSigningSession(
+  ctx: Context,
+  documentId: string,
+  token: string,
+): Promise<{ workspaceId: string; documentId: string; recipientId: string } | null> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const row = await findRecipientByTokenHash(ctx.db, documentId, hashToken(token));
+  return row ? { workspaceId: row.workspace_id, documentId: row.document_id, recipientId: row.id } : null;
+}
+
+export type SigningSession = NonNullable<Awaited<ReturnType<typeof findSigningSession>>>;
+
+function recipientOf(locked: Locked, session: SigningSession): FullRecipientRow {
+  const recipient = locked.recipients.find((r) => r.id === session.recipientId);
+  if (!recipient) throw new ApiError('not-found');
+  return recipient;
+}
+
+async function recordOpened(
+  trx: Transaction<Database>,
+  ctx: Context,
+  locked: Locked,
+  recipient: FullRecipientRow,
+  now: Date,
+): Promise<FullDocumentRow> {
+  if (recipient.opened_at !== null || !isActive(locked.document.status)) return locked.document;
+  const status = nextStatus(locked.document.status, 'open');
+  const document = { ...locked.document, status };
+  if (status !== locked.document.status) await updateDocument(trx, document.id, { status });
+  await updateRecipient(trx, recipient.id, { opened_at: now });
+  recipient.opened_at = now;
+  await recordDocumentEvent(trx, ctx, { document, type: 'document.opened', recipient, at: now });
+  return document;
+}
+
+/**
+ * A recipient opened their link: the first time (while the document awaits signatures)
+ * records document.opened for them and moves a sent document to viewed.
+ */
+export async function openDocument(ctx: Context, session: SigningSession): Promise<void> {
+  try {
+    await withDocument(ctx, session.workspaceId, session.documentId, async (trx, locked, now) => {
+      await recordOpened(trx, ctx, locked, recipientOf(locked, session), now);
+    });
+  } catch (error) {
+    // Opening an overdue document expires it; the page then shows it as expired.
+    if (!(error instanceof DocumentActionError && error.refusal === 'expired')) throw error;
+  }
+}
+
+function checkCanSign(locked: Locked, recipient: FullRecipientRow): void {
+  if (!isActive(locked.document.status)) throw new DocumentActionError('not-allowed');
+  if (recipient.role !== 'signer') throw new DocumentActionError('not-a-signer');
+  if (recipient.signed_at !== null) throw new DocumentActionError('already-signed');
+  if (signersAhead(locked.recipients, recipient).length > 0) throw new DocumentActionError('not-your-turn');
+}
+
+function hashCode(recipientId: string, code: string): string {
+  return createHash('sha256').update(`${recipientId}:${code}`).digest('hex');
+}
+
+export interface SignInput {
+  fullName: string;
+  consent: boolean;
+  code?: string;
+}
+
+/**
+ * A signer signs. The last signer's signature completes the document (status signed,
+ * signedAt, document.completed). Parallel signers are serialised by the row lock, so
+ * exactly one of them completes it.
+ */
+export async function signDocument(
+  ctx: Context,
+  session: SigningSession,
+  input: SignInput,
+): Promise<{ completed: boolean; eventId: string }> {
+  // A wrong code must count even though the signature is refused: that update commits.
+  const outcome = await withDocument(
+    ctx,
+    session.workspaceId,
+    session.documentId,
+    async (trx, locked, now) => {
+      const recipient = recipientOf(locked, session);
+      checkCanSign(locked, recipient);
+      if (!input.consent) throw new DocumentActionError('consent-required');
+      if (!isSameName(input.fullName, recipient.full_name)) throw new DocumentActionError('name-mismatch');
+      if (recipient.signing_method === 'email-code') {
+        const refusal = await checkCode(trx, recipient, input.code ?? '', now);
+        if (refusal) return { refused: refusal };
+      }
+
+      let document = await recordOpened(trx, ctx, locked, recipient, now);
+      recipient.signed_at = now;
+      await updateRecipient(trx, recipient.id, {
+        signed_at: now,
+        signature_name: input.fullName.trim(),
+        code_hash: null,
+        code_expires_at: null,
+      });
+      const completed = isEverySignerDone(locked.recipients);
+      const status = nextStatus(document.status, completed ? 'complete' : 'sign');
+      document = { ...document, status, ...(completed ? { signed_at: now } : {}) };
+      await updateDocument(trx, document.id, completed ? { status, signed_at: now } : { status });
+      const signed = await recordDocumentEvent(trx, ctx, {
+        document,
+        type: 'document.signed',
+        recipient,
+        at: now,
+      });
+      if (completed) {
+        const done = await recordDocumentEvent(trx, ctx, {
+          document,
+          type: 'document.completed',
+          recipient: null,
+          at: now,
+        });
+        return { completed, eventId: done.id };
+      }
+      return { completed, eventId: signed.id };
+    },
+  );
+  if ('refused' in outcome) throw new DocumentActionError(outcome.refused as Refusal);
+  return outcome;
+}
+
+async function checkCode(
+  trx: Transaction<Database>,
+  recipient: FullRecipientRow,
+  code: string,
+  now: Date,
+): Promise<Refusal | null> {
+  if (!/^\d{6}$/.test(code.trim()) || recipient.code_sent_at === null) return 'code-required';
+  if (recipient.code_attempts >= maxCodeAttempts) return 'code-attempts-exceeded';
+  if (!recipient.code_hash || !recipient.code_expires_at || recipient.code_expires_at <= now)
+    return 'code-expired';
+  const matches = timingSafeEqual(
+    Buffer.from(hashCode(recipient.id, code.trim()), 'hex'),
+    Buffer.from(recipient.code_hash, 'hex'),
+  );
+  if (matches) return null;
+  const attempts = recipient.code_attempts + 1;
+  await updateRecipient(trx, recipient.id, {
+    code_attempts: attempts,
+    // Out of attempts: the code is void and a new one must be sent.
+    ...(attempts >= maxCodeAttempts ? { code_hash: null, code_expires_at: null } : {}),
+  });
+  return attempts >= maxCodeAttempts ? 'code-attempts-exceeded' : 'code-invalid';
+}
+
+/** Mails a fresh six-digit code to an email-code signer whose turn it is. */
+export async function requestSigningCode(ctx: Context, session: SigningSession): Promise<{ sentTo: string }> {
+  return withDocument(ctx, session.workspaceId, session.documentId, async (trx, locked, now) => {
+    const recipient = recipientOf(locked, session);
+    if (recipient.signing_method !== 'email-code') throw new DocumentActionError('not-email-code');
+    checkCanSign(locked, recipient);
+    if (recipient.code_sent_at && now.getTime() - recipient.code_sent_at.getTime() < codeResendIntervalMs) {
+      throw new DocumentActionError('code-too-soon');
+    }
+    const code = randomSixDigits(ctx);
+    await updateRecipient(trx, recipient.id, {
+      code_hash: hashCode(recipient.id, code),
+      code_expires_at: new Date(now.getTime() + codeValidityMs),
+      code_attempts: 0,
+      code_sent_at: now,
+    });
+    const mail = signingCodeMail({
+      code,
+      documentTitle: locked.document.title,
+      validMinutes: codeValidityMs / 60_000,
+    });
+    await queueMail(trx, ctx, {
+      workspaceId: session.workspaceId,
+      documentId: session.documentId,
+      recipientId: recipient.id,
+      to: recipient.email,
+      ...mail,
+    });
+    return { sentTo: recipient.email };
+  });
+}
+
+/** Uniform over 000000–999999 (rejection sampling, no modulo bias). */
+function randomSixDigits(ctx: Context): string {
+  for (;;) {
+    const n = ctx.ids.randomBytes(4).readUInt32BE(0);
+    if (n < 4_294_000_000) return String(n % 1_000_000).padStart(6, '0');
+  }
+}
+
+/** A signer declines, with an optional reason: the document is declined for everyone. */
+export async function declineDocument(
+  ctx: Context,
+  session: SigningSession,
+  input: { reason?: string },
+): Promise<{ eventId: string }> {
+  const reason = input.reason?.trim() ? input.reason.trim().slice(0, 1000) : null;
+  return withDocument(ctx, session.workspaceId, session.documentId, async (trx, locked, now) => {
+    const recipient = recipientOf(locked, session);
+    if (!isActive(locked.document.status)) throw new DocumentActionError('not-allowed');
+    if (recipient.role !== 'signer') throw new DocumentActionError('not-a-signer');
+    if (recipient.signed_at !== null) throw new DocumentActionError('already-signed');
+    let document = await recordOpened(trx, ctx, locked, recipient, now);
+    const status = nextStatus(document.status, 'decline');
+    document = { ...document, status };
+    await updateDocument(trx, document.id, { status });
+    await updateRecipient(trx, recipient.id, { declined_at: now, decline_reason: reason });
+    const event = await recordDocumentEvent(trx, ctx, {
+      document,
+      type: 'document.declined',
+      recipient,
+      at: now,
+    });
+    return { eventId: event.id };
+  });
+}
+
+/** Expires every active document whose expiry has passed; returns how many. */
+export async function expireDueDocuments(ctx: Context, batchSize = 100): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const expired = await ctx.db.transaction().execute(async (trx) => {
+      const now = ctx.clock.now();
+      const due = await lockDueDocuments(trx, now, batchSize);
+      for (const { id, workspace_id } of due) {
+        const document = await lockDocument(trx, workspace_id, id);
+        if (document) await expireLocked(trx, ctx, document, now);
+      }
+      return due.length;
+    });
+    total += expired;
+    if (expired < batchSize) return total;
+  }
+}
+
+/** Everything the signing page shows, read in one go. */
+export async function loadSigningView(ctx: Context, session: SigningSession) {
+  const document = await findFullDocument(ctx.db, session.workspaceId, session.documentId);
+  if (!document) throw new ApiError('not-found');
+  const recipients = await findFullRecipients(ctx.db, session.workspaceId, session.documentId);
+  const recipient = recipients.find((r) => r.id === session.recipientId);
+  if (!recipient) throw new ApiError('not-found');
+  return { document, recipients, recipient };
+}

@@ -1,0 +1,100 @@
+// Mail as an outbox: a mail is a row written in the transaction of the change that
+// needs it, so a failing mail server never loses one. Workers deliver due rows and retry
+// failures with growing delays; a worker that dies mid-send leaves its lease to expire
+// and the mail is sent again (at least once).
+import type { Transaction } from 'kysely';
+import type { Context } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import type { MailTransport } from './mailer.ts';
+import {
+  claimDueMails,
+  findMails,
+  insertMail,
+  markMailDelivered,
+  markMailFailed,
+} from './mails.repository.ts';
+
+/** Delays before the 2nd, 3rd, … attempt; after the last one the mail is marked failed. */
+export const mailRetryDelaysMs = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 6 * 60 * 60_000];
+const leaseMs = 2 * 60_000;
+
+export async function queueMail(
+  trx: Transaction<Database>,
+  ctx: Context,
+  mail: {
+    workspaceId: string;
+    documentId: string | null;
+    recipientId: string | null;
+    to: string;
+    subject: string;
+    text: string;
+  },
+): Promise<void> {
+  const now = ctx.clock.now();
+  await insertMail(trx, {
+    id: ctx.ids.uuid(),
+    workspace_id: mail.workspaceId,
+    document_id: mail.documentId,
+    recipient_id: mail.recipientId,
+    to_address: mail.to,
+    subject: mail.subject,
+    text_body: mail.text,
+    created_at: now,
+    next_attempt_at: now,
+  });
+}
+
+/** Sends every mail that is due now; returns how many were attempted. */
+export async function deliverDueMails(ctx: Context, transport: MailTransport, limit = 20): Promise<number> {
+  const mails = await claimDueMails(ctx.db, ctx.clock.now(), leaseMs, limit);
+  for (const mail of mails) {
+    try {
+      const outcome = await transport.send({
+        to: mail.to_address,
+        subject: mail.subject,
+        text: mail.text_body,
+      });
+      await markMailDelivered(ctx.db, mail.id, outcome, ctx.clock.now());
+    } catch (error) {
+      const delay = mailRetryDelaysMs[mail.attempts];
+      const retryAt = delay === undefined ? null : new Date(ctx.clock.now().getTime() + delay);
+      ctx.log.warn({ mailId: mail.id, attempt: mail.attempts + 1, err: error }, 'mail delivery failed');
+      await markMailFailed(ctx.db, mail.id, (error as Error)?.message ?? String(error), retryAt);
+    }
+  }
+  return mails.length;
+}
+
+export interface MailView {
+  id: string;
+  workspaceId: string;
+  documentId: string | null;
+  to: string;
+  subject: string;
+  text: string;
+  status: string;
+  attempts: number;
+  createdAt: string;
+  sentAt: string | null;
+  lastError: string | null;
+}
+
+export async function listMails(
+  ctx: Context,
+  filter: { workspaceId?: string; to?: string; limit?: number },
+): Promise<MailView[]> {
+  const rows = await findMails(ctx.db, { ...filter, limit: filter.limit ?? 50 });
+  return rows.map((r) => ({
+    id: r.id,
+    workspaceId: r.workspace_id,
+    documentId: r.document_id,
+    to: r.to_address,
+    subject: r.subject,
+    text: r.text_body,
+    status: r.status,
+    attempts: r.attempts,
+    createdAt: r.created_at.toISOString(),
+    sentAt: r.sent_at?.toISOString() ?? null,
+    lastError: r.last_error,
+  }));
+}

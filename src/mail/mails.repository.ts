@@ -1,0 +1,92 @@
+// Queries on the mails table: the mail outbox.
+import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export const mailChannel = 'signet_mail';
+
+export async function insertMail(db: Db, row: Insertable<Database['mails']>): Promise<void> {
+  await db.insertInto('mails').values(row).execute();
+  // Wakes mail workers in every process once the transaction commits.
+  await sql`select pg_notify(${mailChannel}, '')`.execute(db);
+}
+
+/** Claims due mails for `leaseMs`: another worker skips them until the lease runs out. */
+export async function claimDueMails(db: Kysely<Database>, now: Date, leaseMs: number, limit: number) {
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('mails')
+      .select(['id', 'to_address', 'subject', 'text_body', 'attempts'])
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+      .orderBy('next_attempt_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    if (rows.length > 0) {
+      await trx
+        .updateTable('mails')
+        .set({ locked_until: new Date(now.getTime() + leaseMs) })
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
+    }
+    return rows;
+  });
+}
+
+export type ClaimedMail = Awaited<ReturnType<typeof claimDueMails>>[number];
+
+export async function markMailDelivered(
+  db: Db,
+  id: string,
+  status: 'sent' | 'logged',
+  at: Date,
+): Promise<void> {
+  await db
+    .updateTable('mails')
+    .set({ status, sent_at: at, locked_until: null, attempts: sql`attempts + 1`, last_error: null })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function markMailFailed(db: Db, id: string, error: string, retryAt: Date | null): Promise<void> {
+  await db
+    .updateTable('mails')
+    .set({
+      status: retryAt ? 'pending' : 'failed',
+      next_attempt_at: retryAt ?? sql`next_attempt_at`,
+      locked_until: null,
+      attempts: sql`attempts + 1`,
+      last_error: error.slice(0, 500),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function findMails(db: Db, filter: { workspaceId?: string; to?: string; limit: number }) {
+  let q = db
+    .selectFrom('mails')
+    .select([
+      'id',
+      'workspace_id',
+      'document_id',
+      'to_address',
+      'subject',
+      'text_body',
+      'status',
+      'attempts',
+      'created_at',
+      'sent_at',
+      'last_error',
+    ]);
+  if (filter.workspaceId) q = q.where('workspace_id', '=', filter.workspaceId);
+  if (filter.to) q = q.where('to_address', '=', filter.to);
+  return q.orderBy('created_at', 'desc').orderBy('id').limit(filter.limit).execute();
+}

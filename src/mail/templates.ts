@@ -1,0 +1,49 @@
+// The texts of the mails Signet sends. Plain text: it reads well everywhere and carries
+// nothing a mail client could load behind the recipient's back.
+
+export function signingRequestMail(input: {
+  recipientName: string;
+  documentTitle: string;
+  workspaceName: string;
+  link: string;
+  role: 'signer' | 'viewer';
+  expiresAt: Date | null;
+}): { subject: string; text: string } {
+  const ask = input.role === 'signer' ? 'Please review and sign' : 'For your information:';
+  const expiry = input.expiresAt
+    ? `\nThe link works until ${input.expiresAt.toISOString().replace('T', ' ').slice(0, 16)} UTC.\n`
+    : '';
+  return {
+    subject:
+      input.role === 'signer'
+        ? `Please sign: ${input.documentTitle}`
+        : `Document shared with you: ${input.documentTitle}`,
+    text: `Hello ${input.recipientName},
+
+${input.workspaceName} sent you "${input.documentTitle}". ${ask}
+
+${input.link}
+${expiry}
+This link is personal: do not forward it.
+
+— Signet
+`,
+  };
+}
+
+export function signingCodeMail(input: { code: string; documentTitle: string; validMinutes: number }): {
+  subject: string;
+  text: string;
+} {
+  return {
+    subject: `Your signing code: ${input.code}`,
+    text: `Your code to sign "${input.documentTitle}" is:
+
+    ${input.code}
+
+It is valid for ${input.validMinutes} minutes. If you did not ask for it, ignore this mail.
+
+— Signet
+`,
+  };
+}

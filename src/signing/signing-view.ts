@@ -1,0 +1,86 @@
+// Turns what the signing service loaded into the page's view model: what this recipient
+// may do now, everyone's progress, and the pricing table formatted for people.
+import type { Context } from '../context.ts';
+import type { FullDocumentRow, FullRecipientRow } from '../documents/documents.repository.ts';
+import { isActive, signersAhead } from '../documents/lifecycle.ts';
+import { computePricingBreakdown, describeBilling, formatMoney } from '../documents/pricing.ts';
+import type { PricingBlock } from '../documents/value.ts';
+import type { SigningPageView } from './signing-page.ts';
+
+export function maskEmail(email: string): string {
+  const [local = '', domain = ''] = email.split('@');
+  const shown = local.length <= 2 ? local.slice(0, 1) : `${local.slice(0, 2)}`;
+  return `${shown}${'•'.repeat(Math.max(1, Math.min(6, local.length - shown.length)))}@${domain}`;
+}
+
+function pricingView(block: PricingBlock | null): SigningPageView['pricing'] {
+  if (!block) return null;
+  const breakdown = computePricingBreakdown(block);
+  const money = (amount: string) => formatMoney(amount, block.currency);
+  return {
+    pricesIncludeVat: block.pricesIncludeVat,
+    lines: breakdown.lines.map((line) => ({
+      name: line.name,
+      quantity: line.quantity,
+      unitPrice: formatMoney(line.unitPrice, block.currency, { keepDecimals: true }),
+      vatRate: line.vatRate,
+      billing: describeBilling(line.billing),
+      net: money(line.net),
+      vat: money(line.vat),
+      gross: money(line.gross),
+    })),
+    net: money(breakdown.net),
+    vat: money(breakdown.vat),
+    gross: money(breakdown.gross),
+  };
+}
+
+export function buildSigningView(
+  _ctx: Context,
+  loaded: { document: FullDocumentRow; recipients: FullRecipientRow[]; recipient: FullRecipientRow },
+  options: { basePath: string; notice: SigningPageView['notice'] },
+): SigningPageView {
+  const { document, recipients, recipient } = loaded;
+  const active = isActive(document.status);
+  const isSigner = recipient.role === 'signer';
+  const ahead = isSigner ? signersAhead(recipients, recipient) : [];
+  const mayAct = active && isSigner && recipient.signed_at === null && recipient.declined_at === null;
+  return {
+    document: {
+      title: document.title,
+      body: document.body,
+      status: document.status,
+      sentAt: document.sent_at?.toISOString() ?? null,
+      expiresAt: document.expires_at?.toISOString() ?? null,
+      signedAt: document.signed_at?.toISOString() ?? null,
+    },
+    pricing: pricingView(document.pricing as PricingBlock | null),
+    recipient: {
+      fullName: recipient.full_name,
+      email: recipient.email,
+      role: recipient.role,
+      signingMethod: recipient.signing_method,
+      signedAt: recipient.signed_at?.toISOString() ?? null,
+      declined: recipient.declined_at !== null,
+    },
+    recipients: recipients.map((r) => ({
+      fullName: r.full_name,
+      role: r.role,
+      signingOrder: r.signing_order,
+      state: r.role === 'viewer' ? 'viewer' : r.signed_at ? 'signed' : r.declined_at ? 'declined' : 'waiting',
+      signedAt: r.signed_at?.toISOString() ?? null,
+      isYou: r.id === recipient.id,
+    })),
+    actions: {
+      canSign: mayAct && ahead.length === 0,
+      canDecline: mayAct,
+      waitingFor: mayAct ? ahead.map((r) => r.full_name) : [],
+    },
+    emailCode:
+      isSigner && recipient.signing_method === 'email-code' && mayAct
+        ? { sentTo: maskEmail(recipient.email), codeSent: recipient.code_sent_at !== null }
+        : null,
+    basePath: options.basePath,
+    notice: options.notice,
+  };
+}

@@ -1,0 +1,183 @@
+// The recipients' signing pages under the document's public url:
+//   GET  /sign/{documentId}                 asks for the personal link
+//   GET  /sign/{documentId}/{token}         the document; the first GET records document.opened
+//   POST /sign/{documentId}/{token}/sign    typed name + consent (+ code)  -> 303 back
+//   POST /sign/{documentId}/{token}/decline optional reason                 -> 303 back
+//   POST /sign/{documentId}/{token}/code    mails a one-time code           -> 303 back
+// Plain HTML forms (no JavaScript), answered in HTML; refusals re-render the page with a
+// message. Links carry their secret in the path, so pages are never cached or referred.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Context } from '../context.ts';
+import { uuidPattern } from '../documents/documents.schemas.ts';
+import { DocumentActionError, type Refusal } from '../documents/lifecycle.ts';
+import {
+  declineDocument,
+  findSigningSession,
+  loadSigningView,
+  openDocument,
+  requestSigningCode,
+  type SigningSession,
+  signDocument,
+} from '../documents/signing.service.ts';
+import { pageContentSecurityPolicy } from '../web/html.ts';
+import { renderSigningMessagePage, renderSigningPage, type SigningPageView } from './signing-page.ts';
+import { buildSigningView } from './signing-view.ts';
+
+const uuid = new RegExp(uuidPattern);
+
+const doneNotices: Record<string, SigningPageView['notice']> = {
+  signed: { kind: 'success', text: 'You signed this document. Thank you!' },
+  declined: { kind: 'info', text: 'You declined this document. The sender has been told.' },
+  'code-sent': { kind: 'info', text: 'We emailed you a 6-digit code. It is valid for 10 minutes.' },
+};
+
+/** Refusals that are the visitor's input to correct (400) rather than the document's state (409). */
+const inputRefusals = new Set<Refusal>([
+  'consent-required',
+  'name-mismatch',
+  'code-required',
+  'code-invalid',
+]);
+
+type Params = { documentId: string; token: string };
+type Form = Record<string, string | undefined>;
+
+function sendHtml(reply: FastifyReply, status: number, body: string) {
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('referrer-policy', 'no-referrer')
+    .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', pageContentSecurityPolicy)
+    .send(body);
+}
+
+function notFoundPage(reply: FastifyReply) {
+  return sendHtml(
+    reply,
+    404,
+    renderSigningMessagePage({
+      title: 'Link not found',
+      heading: 'This signing link does not work',
+      message:
+        'Check that you opened the whole link from your email. If it still fails, ask the sender for a new one.',
+      status: 404,
+    }),
+  );
+}
+
+export function signingRoutes(ctx: Context) {
+  return async function register(app: FastifyInstance) {
+    // HTML forms post application/x-www-form-urlencoded; this scope alone accepts them.
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 16_384 },
+      (_req, body, done) => {
+        const form: Form = {};
+        for (const [key, value] of new URLSearchParams(body as string)) form[key] = value;
+        done(null, form);
+      },
+    );
+
+    app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
+      if (status === 500) request.log.error({ err: error }, 'signing page failed');
+      return sendHtml(
+        reply,
+        status,
+        renderSigningMessagePage({
+          title: status === 500 ? 'Something went wrong' : 'Request not accepted',
+          heading: status === 500 ? 'Something went wrong on our side' : 'We could not accept this request',
+          message:
+            status === 500 ? 'Please try again in a moment.' : 'Go back to your signing link and try again.',
+          status,
+        }),
+      );
+    });
+    app.setNotFoundHandler((_request, reply) => notFoundPage(reply));
+
+    async function sessionOf(params: Params): Promise<SigningSession | null> {
+      if (!uuid.test(params.documentId)) return null;
+      return findSigningSession(ctx, params.documentId.toLowerCase(), params.token);
+    }
+
+    async function renderPage(
+      reply: FastifyReply,
+      session: SigningSession,
+      params: Params,
+      status: number,
+      notice: SigningPageView['notice'],
+    ) {
+      const loaded = await loadSigningView(ctx, session);
+      const basePath = `/sign/${params.documentId}/${params.token}`;
+      return sendHtml(reply, status, renderSigningPage(buildSigningView(ctx, loaded, { basePath, notice })));
+    }
+
+    /** Runs a form action: success redirects back to the page (post/redirect/get), a refusal re-renders it. */
+    async function act(
+      request: FastifyRequest<{ Params: Params; Body: Form | undefined }>,
+      reply: FastifyReply,
+      done: string,
+      action: (session: SigningSession, form: Form) => Promise<unknown>,
+    ) {
+      const session = await sessionOf(request.params);
+      if (!session) return notFoundPage(reply);
+      try {
+        await action(session, request.body ?? {});
+      } catch (error) {
+        if (!(error instanceof DocumentActionError)) throw error;
+        const status = inputRefusals.has(error.refusal) ? 400 : 409;
+        return renderPage(reply, session, request.params, status, { kind: 'error', text: error.message });
+      }
+      const page = `/sign/${request.params.documentId}/${request.params.token}?done=${done}`;
+      return reply.header('cache-control', 'no-store').redirect(page, 303);
+    }
+
+    app.get<{ Params: { documentId: string } }>('/:documentId', (_request, reply) =>
+      sendHtml(
+        reply,
+        200,
+        renderSigningMessagePage({
+          title: 'Open your personal link',
+          heading: 'Open the link from your email',
+          message:
+            'Each recipient signs through a personal link sent by email. Open the link from your email to see the document.',
+        }),
+      ),
+    );
+
+    app.get<{ Params: Params; Querystring: { done?: string } }>(
+      '/:documentId/:token',
+      async (request, reply) => {
+        const session = await sessionOf(request.params);
+        if (!session) return notFoundPage(reply);
+        // HEAD (link previews, prefetchers asking for headers) does not count as opening.
+        if (request.method === 'GET') await openDocument(ctx, session);
+        const notice = doneNotices[request.query.done ?? ''] ?? null;
+        return renderPage(reply, session, request.params, 200, notice);
+      },
+    );
+
+    app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/sign', (request, reply) =>
+      act(request, reply, 'signed', (session, form) =>
+        signDocument(ctx, session, {
+          fullName: form.fullName ?? '',
+          consent: form.consent === 'yes',
+          code: form.code,
+        }),
+      ),
+    );
+
+    app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/decline', (request, reply) =>
+      act(request, reply, 'declined', (session, form) =>
+        declineDocument(ctx, session, { reason: form.reason }),
+      ),
+    );
+
+    app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/code', (request, reply) =>
+      act(request, reply, 'code-sent', (session) => requestSigningCode(ctx, session)),
+    );
+  };
+}
