@@ -3,8 +3,10 @@
 import { keyCommand, seedCommand, workspaceCommand } from './cli/admin.ts';
 import { UsageError } from './cli/args.ts';
 import { migrateCommand } from './cli/context.ts';
+import { documentCommand, mailCommand, triggerCommand } from './cli/documents.ts';
 import { serveCommand } from './cli/serve.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { DocumentActionError } from './documents/lifecycle.ts';
 import { ApiError } from './http/errors.ts';
 
 const usage = `usage: signet <command>
@@ -17,6 +19,12 @@ const usage = `usage: signet <command>
   key list --workspace ID [--json]
   key revoke KEY_ID [--json]
   seed [--documents N] [--json]      a Max workspace with a key and N sample documents
+  document create --workspace ID --title T --recipient "email,Full Name,signer|viewer,ORDER[,email-code]" ...
+                  [--price "item,qty,unitPrice,vatRate[,month,12]"] ... [--currency EUR]
+                  [--prices-include-vat] [--body TEXT] [--expires-in 30d] [--json]
+  document send ID [--json]
+  trigger EVENT_TYPE --workspace ID [--json]   drive a sample document until EVENT_TYPE happens
+  mail list [--workspace ID] [--document ID] [--to EMAIL] [--limit N] [--json]
 
 Configuration comes from the environment: see docs/deployment.md.`;
 
@@ -38,6 +46,12 @@ async function main(argv: string[]): Promise<void> {
       return keyCommand(config, rest);
     case 'seed':
       return seedCommand(config, rest);
+    case 'document':
+      return documentCommand(config, rest);
+    case 'trigger':
+      return triggerCommand(config, rest);
+    case 'mail':
+      return mailCommand(config, rest);
     default:
       throw new UsageError(`unknown command "${command}" (see signet --help)`);
   }
@@ -54,6 +68,10 @@ main(process.argv.slice(2)).catch((error: unknown) => {
       'limit-reached': 'the workspace already has the maximum number of active API keys (10)',
     };
     process.stderr.write(`signet: ${messages[error.code] ?? error.code}\n`);
+    process.exit(1);
+  }
+  if (error instanceof DocumentActionError) {
+    process.stderr.write(`signet: ${error.message}\n`);
     process.exit(1);
   }
   process.stderr.write(`signet: ${(error as Error)?.message ?? String(error)}\n`);

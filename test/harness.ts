@@ -18,6 +18,14 @@ import {
   sampleDocument,
 } from '../src/demo/sample-documents.ts';
 import { insertDocuments, insertEvents, insertRecipients } from '../src/documents/documents.repository.ts';
+import {
+  type CreateDocumentInput,
+  createDocument,
+  findSigningSession,
+  type RecipientInput,
+  type SigningSession,
+  sendDocument,
+} from '../src/documents/signing.service.ts';
 import { createMemoryRateLimiter, type RateLimiter } from '../src/http/rate-limiter.ts';
 import { createApiKey } from '../src/keys/keys.service.ts';
 import { createWorkspace } from '../src/workspaces/workspaces.service.ts';
@@ -202,4 +210,65 @@ export async function createTestDocument(
     await insertEvents(trx, graph.events);
   });
   return graph;
+}
+
+export interface SigningLink {
+  email: string;
+  /** Path of the personal signing page, e.g. /sign/{documentId}/{token}. */
+  path: string;
+  session: SigningSession;
+}
+
+/** The personal links mailed for a document, found the way a recipient finds them: in the mail. */
+export async function signingLinksOf(ctx: Context, documentId: string): Promise<Map<string, SigningLink>> {
+  const mails = await ctx.db
+    .selectFrom('mails')
+    .select(['to_address', 'text_body'])
+    .where('document_id', '=', documentId)
+    .orderBy('created_at')
+    .execute();
+  const links = new Map<string, SigningLink>();
+  for (const mail of mails) {
+    const match = /https?:\/\/\S+\/sign\/([0-9a-f-]{36})\/([A-Za-z0-9_-]{43})/.exec(mail.text_body);
+    if (!match) continue;
+    const session = await findSigningSession(ctx, match[1] as string, match[2] as string);
+    if (session) links.set(mail.to_address, { email: mail.to_address, path: `/sign/${match[1]}/${match[2]}`, session });
+  }
+  return links;
+}
+
+/** The newest one-time code mailed to `email`. */
+export async function latestCodeFor(ctx: Context, email: string): Promise<string> {
+  const mail = await ctx.db
+    .selectFrom('mails')
+    .select('text_body')
+    .where('to_address', '=', email)
+    .where('subject', 'like', 'Your signing code%')
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  return /\b(\d{6})\b/.exec(mail.text_body)?.[1] as string;
+}
+
+export const twoSigners: RecipientInput[] = [
+  { email: 'ann@client.example', fullName: 'Ann Lee', role: 'signer', signingMethod: 'standard', signingOrder: 1 },
+  { email: 'bob@client.example', fullName: 'Bob Ray', role: 'signer', signingMethod: 'standard', signingOrder: 2 },
+];
+
+/** A sent document and its recipients' links. */
+export async function createSentDocument(
+  ctx: Context,
+  workspaceId: string,
+  options: Partial<Omit<CreateDocumentInput, 'workspaceId'>> = {},
+): Promise<{ id: string; links: Map<string, SigningLink> }> {
+  const { id } = await createDocument(ctx, {
+    workspaceId,
+    title: options.title ?? 'Consulting agreement',
+    body: options.body ?? 'The parties agree.',
+    recipients: options.recipients ?? twoSigners,
+    pricing: options.pricing ?? null,
+    ...(options.expiresInSeconds ? { expiresInSeconds: options.expiresInSeconds } : {}),
+  });
+  await sendDocument(ctx, workspaceId, id);
+  return { id, links: await signingLinksOf(ctx, id) };
 }

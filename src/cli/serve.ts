@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import type { Context } from '../context.ts';
 import { seedWorkspace } from '../demo/seed.ts';
+import { createDocument, sendDocument } from '../documents/signing.service.ts';
 import { authenticateApiKey } from '../keys/keys.service.ts';
+import { listMails } from '../mail/mail.service.ts';
 import { type Role, roles, startServer } from '../server.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 
@@ -15,6 +17,56 @@ const demoDocuments = 60;
 interface DemoState {
   workspaceId: string;
   apiKey: string;
+  /** A real document sent to a demo signer: their personal link, to try signing. */
+  signingLink: string | null;
+}
+
+async function sendDemoDocument(ctx: Context, workspaceId: string): Promise<string | null> {
+  const { id } = await createDocument(ctx, {
+    workspaceId,
+    title: 'Website redesign — statement of work',
+    body: 'Signet Demo Ltd will redesign and rebuild the marketing website of Example Corp.\n\nDelivery within eight weeks of signature. Hosting and support are billed monthly for a year.',
+    recipients: [
+      {
+        email: 'you@example.com',
+        fullName: 'Demo Signer',
+        role: 'signer',
+        signingMethod: 'standard',
+        signingOrder: 1,
+      },
+      {
+        email: 'cfo@example.com',
+        fullName: 'Casey Finance',
+        role: 'viewer',
+        signingMethod: 'standard',
+        signingOrder: 2,
+      },
+    ],
+    pricing: {
+      currency: 'EUR',
+      pricesIncludeVat: false,
+      items: [
+        {
+          name: 'Design and build',
+          quantity: '1',
+          unitPrice: '12000.00',
+          vatRate: '21',
+          billing: { type: 'one-off' },
+        },
+        {
+          name: 'Hosting and support',
+          quantity: '1',
+          unitPrice: '249.00',
+          vatRate: '21',
+          billing: { type: 'recurring', interval: 'month', periods: 12 },
+        },
+      ],
+    },
+  });
+  await sendDocument(ctx, workspaceId, id);
+  // Found the way the signer finds it: in their mail.
+  const [mail] = await listMails(ctx, { documentId: id, to: 'you@example.com', limit: 1 });
+  return /https?:\/\/\S+\/sign\/\S+/.exec(mail?.text ?? '')?.[0] ?? null;
 }
 
 async function ensureDemoWorkspace(ctx: Context): Promise<{ state: DemoState; valid: boolean }> {
@@ -24,7 +76,8 @@ async function ensureDemoWorkspace(ctx: Context): Promise<{ state: DemoState; va
     return { state, valid: (await authenticateApiKey(ctx, state.apiKey)) !== null };
   }
   const seeded = await seedWorkspace(ctx, { documents: demoDocuments, name: 'Demo workspace' });
-  const state = { workspaceId: seeded.workspace.id, apiKey: seeded.apiKey.secret };
+  const signingLink = await sendDemoDocument(ctx, seeded.workspace.id);
+  const state = { workspaceId: seeded.workspace.id, apiKey: seeded.apiKey.secret, signingLink };
   writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return { state, valid: true };
@@ -61,6 +114,8 @@ export async function serveCommand(config: Config, argv: string[]): Promise<void
         'Try it:',
         `  curl -H "Authorization: Bearer ${demo.state.apiKey}" "${server.url}/v1/documents?limit=3"`,
       );
+      if (demo.state.signingLink)
+        lines.push('', 'Sign a demo document as its recipient:', `  ${demo.state.signingLink}`);
     } else {
       lines.push(
         '  The demo API key was revoked. Create a new one with:',

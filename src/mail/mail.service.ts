@@ -81,7 +81,7 @@ export interface MailView {
 
 export async function listMails(
   ctx: Context,
-  filter: { workspaceId?: string; to?: string; limit?: number },
+  filter: { workspaceId?: string; documentId?: string; to?: string; limit?: number },
 ): Promise<MailView[]> {
   const rows = await findMails(ctx.db, { ...filter, limit: filter.limit ?? 50 });
   return rows.map((r) => ({

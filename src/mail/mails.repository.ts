@@ -70,7 +70,10 @@ export async function markMailFailed(db: Db, id: string, error: string, retryAt:
     .execute();
 }
 
-export async function findMails(db: Db, filter: { workspaceId?: string; to?: string; limit: number }) {
+export async function findMails(
+  db: Db,
+  filter: { workspaceId?: string; documentId?: string; to?: string; limit: number },
+) {
   let q = db
     .selectFrom('mails')
     .select([
@@ -87,6 +90,7 @@ export async function findMails(db: Db, filter: { workspaceId?: string; to?: str
       'last_error',
     ]);
   if (filter.workspaceId) q = q.where('workspace_id', '=', filter.workspaceId);
+  if (filter.documentId) q = q.where('document_id', '=', filter.documentId);
   if (filter.to) q = q.where('to_address', '=', filter.to);
   return q.orderBy('created_at', 'desc').orderBy('id').limit(filter.limit).execute();
 }

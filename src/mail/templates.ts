@@ -9,7 +9,10 @@ export function signingRequestMail(input: {
   role: 'signer' | 'viewer';
   expiresAt: Date | null;
 }): { subject: string; text: string } {
-  const ask = input.role === 'signer' ? 'Please review and sign' : 'For your information:';
+  const ask =
+    input.role === 'signer'
+      ? 'Please review and sign it here:'
+      : 'It is shared with you for your information:';
   const expiry = input.expiresAt
     ? `\nThe link works until ${input.expiresAt.toISOString().replace('T', ' ').slice(0, 16)} UTC.\n`
     : '';

@@ -1,0 +1,201 @@
+// Document commands: create, send, trigger an event, and read the mail outbox. They call
+// the same domain functions as the signing pages, never around them.
+import type { Config } from '../config.ts';
+import type { Context } from '../context.ts';
+import type { RecipientRole, SigningMethod } from '../db/schema.ts';
+import { isDocumentEventType, triggerEvent } from '../demo/trigger.ts';
+import { findDocumentWorkspaceId } from '../documents/documents.repository.ts';
+import { getDocument } from '../documents/documents.service.ts';
+import {
+  createDocument,
+  DocumentInputError,
+  type RecipientInput,
+  sendDocument,
+} from '../documents/signing.service.ts';
+import type { LineItem } from '../documents/value.ts';
+import { ApiError } from '../http/errors.ts';
+import { listMails } from '../mail/mail.service.ts';
+import { parseCommandArgs, parseCount, requireText, requireUuid, UsageError } from './args.ts';
+import { print, withContext } from './context.ts';
+
+const json = { json: { type: 'boolean' } } as const;
+const methods: SigningMethod[] = ['standard', 'email-code'];
+const intervals = ['week', 'month', 'quarter', 'year'];
+
+/** "email,Full Name,role,order[,method]"; the name may itself contain commas. */
+export function parseRecipientArg(value: string): RecipientInput {
+  const parts = value.split(',').map((p) => p.trim());
+  const method = methods.includes(parts.at(-1) as SigningMethod)
+    ? (parts.pop() as SigningMethod)
+    : 'standard';
+  const [email, ...rest] = parts;
+  const order = rest.pop();
+  const role = rest.pop();
+  const fullName = rest.join(', ');
+  if (!email || !fullName || !role || !order) {
+    throw new UsageError(`--recipient "${value}" must look like "email,Full Name,signer,1[,email-code]"`);
+  }
+  if (role !== 'signer' && role !== 'viewer')
+    throw new UsageError(`--recipient "${value}": role must be signer or viewer`);
+  if (!/^\d{1,3}$/.test(order))
+    throw new UsageError(`--recipient "${value}": signing order must be a whole number`);
+  return { email, fullName, role: role as RecipientRole, signingMethod: method, signingOrder: Number(order) };
+}
+
+/** "item,qty,unitPrice,vatRate[,interval,periods]"; the item name may contain commas. */
+export function parsePriceArg(value: string): LineItem {
+  const parts = value.split(',').map((p) => p.trim());
+  let billing: LineItem['billing'] = { type: 'one-off' };
+  const last = parts.at(-1) ?? '';
+  if (parts.length >= 6 && /^\d+$/.test(last) && intervals.includes(parts.at(-2) ?? '')) {
+    const periods = Number(parts.pop());
+    billing = { type: 'recurring', interval: parts.pop() as 'month', periods };
+  }
+  const vatRate = parts.pop();
+  const unitPrice = parts.pop();
+  const quantity = parts.pop();
+  const name = parts.join(', ');
+  if (!name || !quantity || !unitPrice || !vatRate) {
+    throw new UsageError(`--price "${value}" must look like "item,qty,unitPrice,vatRate[,month,12]"`);
+  }
+  return { name, quantity, unitPrice, vatRate, billing };
+}
+
+/** "30d", "12h", "90m", "3600s" or plain seconds. */
+export function parseDuration(value: string): number {
+  const match = /^(\d+)([smhd]?)$/.exec(value.trim());
+  if (!match) throw new UsageError(`--expires-in "${value}" must look like 30d, 12h, 90m or 3600s`);
+  const factor = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'];
+  return Number(match[1]) * factor;
+}
+
+async function documentWorkspace(ctx: Context, id: string): Promise<string> {
+  const workspaceId = await findDocumentWorkspaceId(ctx.db, id);
+  if (!workspaceId) throw new ApiError('not-found');
+  return workspaceId;
+}
+
+function domainErrors<T>(promise: Promise<T>): Promise<T> {
+  return promise.catch((error: unknown) => {
+    if (error instanceof DocumentInputError) throw new UsageError(error.message);
+    throw error;
+  });
+}
+
+export async function documentCommand(config: Config, argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub === 'create') {
+    const { values } = parseCommandArgs(
+      rest,
+      {
+        workspace: { type: 'string' },
+        title: { type: 'string' },
+        body: { type: 'string' },
+        recipient: { type: 'string', multiple: true },
+        price: { type: 'string', multiple: true },
+        currency: { type: 'string' },
+        'prices-include-vat': { type: 'boolean' },
+        'expires-in': { type: 'string' },
+        ...json,
+      },
+      0,
+    );
+    const workspaceId = requireUuid(values.workspace, '--workspace');
+    const title = requireText(values.title, '--title');
+    const recipients = (values.recipient ?? []).map(parseRecipientArg);
+    if (recipients.length === 0) throw new UsageError('at least one --recipient is needed');
+    const items = (values.price ?? []).map(parsePriceArg);
+    if (values.currency && items.length === 0) throw new UsageError('--currency needs at least one --price');
+    const pricing = items.length
+      ? {
+          currency: (values.currency ?? 'EUR').toUpperCase(),
+          pricesIncludeVat: values['prices-include-vat'] === true,
+          items,
+        }
+      : null;
+    const expiresInSeconds = values['expires-in'] ? parseDuration(values['expires-in']) : undefined;
+    const document = await withContext(config, async (ctx) => {
+      const { id } = await domainErrors(
+        createDocument(ctx, {
+          workspaceId,
+          title,
+          body: values.body ?? '',
+          recipients,
+          pricing,
+          expiresInSeconds,
+        }),
+      );
+      return getDocument(ctx, workspaceId, id);
+    });
+    print(
+      !!values.json,
+      document,
+      `Created draft document ${document.id} (${document.title})\nSend it with: signet document send ${document.id}`,
+    );
+    return;
+  }
+  if (sub === 'send') {
+    const { values, positionals } = parseCommandArgs(rest, { ...json }, 1);
+    const id = requireUuid(positionals[0], 'document id');
+    const result = await withContext(config, async (ctx) => {
+      const workspaceId = await documentWorkspace(ctx, id);
+      const { eventId } = await sendDocument(ctx, workspaceId, id);
+      return { document: await getDocument(ctx, workspaceId, id), eventId };
+    });
+    print(
+      !!values.json,
+      result,
+      `Sent document ${id} (event ${result.eventId}); each recipient gets their signing link by mail.\nSee the mails with: signet mail list --document ${id}`,
+    );
+    return;
+  }
+  throw new UsageError(
+    'usage: signet document create --workspace ID --title T --recipient "email,Full Name,signer,1" ... | send ID',
+  );
+}
+
+export async function triggerCommand(config: Config, argv: string[]): Promise<void> {
+  const { values, positionals } = parseCommandArgs(argv, { workspace: { type: 'string' }, ...json }, 1);
+  const type = positionals[0] ?? '';
+  if (!isDocumentEventType(type)) {
+    throw new UsageError(
+      'event type must be one of document.sent, document.opened, document.signed, document.completed, document.declined, document.expired',
+    );
+  }
+  const workspaceId = requireUuid(values.workspace, '--workspace');
+  const result = await withContext(config, (ctx) => triggerEvent(ctx, workspaceId, type));
+  print(
+    !!values.json,
+    { type, ...result },
+    `Triggered ${type}: document ${result.documentId}, event ${result.eventId}`,
+  );
+}
+
+export async function mailCommand(config: Config, argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'list')
+    throw new UsageError('usage: signet mail list [--workspace ID] [--document ID] [--to EMAIL] [--limit N]');
+  const { values } = parseCommandArgs(
+    rest,
+    {
+      workspace: { type: 'string' },
+      document: { type: 'string' },
+      to: { type: 'string' },
+      limit: { type: 'string' },
+      ...json,
+    },
+    0,
+  );
+  const workspaceId = values.workspace ? requireUuid(values.workspace, '--workspace') : undefined;
+  const documentId = values.document ? requireUuid(values.document, '--document') : undefined;
+  const limit = parseCount(values.limit, '--limit', 20, 500);
+  const mails = await withContext(config, (ctx) =>
+    listMails(ctx, { workspaceId, documentId, to: values.to, limit }),
+  );
+  const human = mails
+    .map(
+      (m) => `── ${m.createdAt}  ${m.status}  to ${m.to}\n   ${m.subject}\n\n${m.text.replace(/^/gm, '   ')}`,
+    )
+    .join('\n');
+  print(!!values.json, mails, mails.length ? human : 'No mails.');
+}

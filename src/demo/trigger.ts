@@ -1,0 +1,115 @@
+// `signet trigger EVENT_TYPE`: make one event of a type happen, for real. A sample
+// document is created and driven through the same domain functions the signing pages
+// use until the event occurs (as a payment platform's CLI triggers test events).
+import type { Clock, Context } from '../context.ts';
+import { findFullRecipients } from '../documents/documents.repository.ts';
+import { type DocumentEventType, documentEventTypes } from '../documents/events.ts';
+import {
+  createDocument,
+  declineDocument,
+  expireDueDocuments,
+  openDocument,
+  type SigningSession,
+  sendDocument,
+  signDocument,
+} from '../documents/signing.service.ts';
+
+export function isDocumentEventType(value: string): value is DocumentEventType {
+  return (documentEventTypes as readonly string[]).includes(value);
+}
+
+const expiryForTrigger = 60;
+
+export async function triggerEvent(
+  ctx: Context,
+  workspaceId: string,
+  type: DocumentEventType,
+): Promise<{ documentId: string; eventId: string }> {
+  // For document.expired the document lives a minute in the past, so it is overdue now
+  // and every timestamp of its history is real (nothing dated in the future).
+  const past: Clock = { now: () => new Date(ctx.clock.now().getTime() - (expiryForTrigger + 1) * 1000) };
+  const setup = type === 'document.expired' ? { ...ctx, clock: past } : ctx;
+
+  const { id } = await createDocument(setup, {
+    workspaceId,
+    title: `Sample agreement (${type})`,
+    body: 'This sample document was created by `signet trigger`.\n\nIt is signed through the same steps as a real one.',
+    recipients: [
+      {
+        email: 'first.signer@example.com',
+        fullName: 'First Signer',
+        role: 'signer',
+        signingMethod: 'standard',
+        signingOrder: 1,
+      },
+      {
+        email: 'second.signer@example.com',
+        fullName: 'Second Signer',
+        role: 'signer',
+        signingMethod: 'standard',
+        signingOrder: 2,
+      },
+    ],
+    pricing: {
+      currency: 'EUR',
+      pricesIncludeVat: false,
+      items: [
+        {
+          name: 'Onboarding',
+          quantity: '1',
+          unitPrice: '1500.00',
+          vatRate: '21',
+          billing: { type: 'one-off' },
+        },
+        {
+          name: 'Subscription',
+          quantity: '1',
+          unitPrice: '99.00',
+          vatRate: '21',
+          billing: { type: 'recurring', interval: 'month', periods: 12 },
+        },
+      ],
+    },
+    expiresInSeconds: type === 'document.expired' ? expiryForTrigger : undefined,
+  });
+  const sent = await sendDocument(setup, workspaceId, id);
+  const [first, second] = (await findFullRecipients(ctx.db, workspaceId, id)).map(
+    (r): SigningSession => ({ workspaceId, documentId: id, recipientId: r.id }),
+  ) as [SigningSession, SigningSession];
+
+  switch (type) {
+    case 'document.sent':
+      return { documentId: id, eventId: sent.eventId };
+    case 'document.opened':
+      await openDocument(ctx, first);
+      break;
+    case 'document.signed':
+      return {
+        documentId: id,
+        eventId: (await signDocument(ctx, first, { fullName: 'First Signer', consent: true })).eventId,
+      };
+    case 'document.completed':
+      await signDocument(ctx, first, { fullName: 'First Signer', consent: true });
+      return {
+        documentId: id,
+        eventId: (await signDocument(ctx, second, { fullName: 'Second Signer', consent: true })).eventId,
+      };
+    case 'document.declined':
+      return {
+        documentId: id,
+        eventId: (await declineDocument(ctx, first, { reason: 'Triggered by signet trigger' })).eventId,
+      };
+    case 'document.expired':
+      await expireDueDocuments(ctx);
+      break;
+  }
+  const event = await ctx.db
+    .selectFrom('document_events')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('document_id', '=', id)
+    .where('type', '=', type)
+    .orderBy('seq', 'desc')
+    .executeTakeFirstOrThrow();
+  return { documentId: id, eventId: event.id };
+}
