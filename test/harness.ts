@@ -232,7 +232,8 @@ export async function signingLinksOf(ctx: Context, documentId: string): Promise<
     const match = /https?:\/\/\S+\/sign\/([0-9a-f-]{36})\/([A-Za-z0-9_-]{43})/.exec(mail.text_body);
     if (!match) continue;
     const session = await findSigningSession(ctx, match[1] as string, match[2] as string);
-    if (session) links.set(mail.to_address, { email: mail.to_address, path: `/sign/${match[1]}/${match[2]}`, session });
+    if (session)
+      links.set(mail.to_address, { email: mail.to_address, path: `/sign/${match[1]}/${match[2]}`, session });
   }
   return links;
 }
@@ -251,8 +252,20 @@ export async function latestCodeFor(ctx: Context, email: string): Promise<string
 }
 
 export const twoSigners: RecipientInput[] = [
-  { email: 'ann@client.example', fullName: 'Ann Lee', role: 'signer', signingMethod: 'standard', signingOrder: 1 },
-  { email: 'bob@client.example', fullName: 'Bob Ray', role: 'signer', signingMethod: 'standard', signingOrder: 2 },
+  {
+    email: 'ann@client.example',
+    fullName: 'Ann Lee',
+    role: 'signer',
+    signingMethod: 'standard',
+    signingOrder: 1,
+  },
+  {
+    email: 'bob@client.example',
+    fullName: 'Bob Ray',
+    role: 'signer',
+    signingMethod: 'standard',
+    signingOrder: 2,
+  },
 ];
 
 /** A sent document and its recipients' links. */

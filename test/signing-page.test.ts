@@ -190,14 +190,14 @@ test('sent document, standard signer: header, body, pricing, recipients, sign an
   );
 
   // Pricing: columns, net amounts (prices exclude VAT), totals and the note.
-  const table = element(out, '<table>', '</table>');
+  const table = element(out, '<table class="pricing">', '</table>');
   const headers = [...element(table, '<thead>', '</thead>').matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map(
     (m) => m[1],
   );
   assert.deepEqual(headers, ['Item', 'Billing', 'Qty', 'Unit price', 'VAT %', 'Amount']);
   const tbody = element(table, '<tbody>', '</tbody>');
   assert.equal(tbody.match(/<tr>/g)?.length, 2);
-  assert.ok(tbody.includes('<td class="num">€1,194.00</td></tr>'));
+  assert.ok(tbody.includes('<td class="num amount">€1,194.00</td></tr>'));
   assert.ok(tbody.includes('monthly × 12'));
   assert.ok(!tbody.includes('€1,444.74'), 'gross is not the amount when prices exclude VAT');
   const tfoot = textOf(element(table, '<tfoot>', '</tfoot>'));
@@ -208,7 +208,7 @@ test('sent document, standard signer: header, body, pricing, recipients, sign an
 
   // Recipients and their progress.
   const recipients = textOf(element(out, '<ul class="recipients">', '</ul>'));
-  assert.match(recipients, /Alice Example \(you\)Waiting/);
+  assert.match(recipients, /Alice Example \(you\)Your turn/);
   assert.match(recipients, /Bob Builder✓ Signed 21 Nov 2026, 14:05 UTC/);
   assert.match(recipients, /Carol CopyViewer \(receives a copy\)/);
 
@@ -249,8 +249,8 @@ test('prices including VAT show the gross amount and say so', () => {
   view.pricing.pricesIncludeVat = true;
   const out = renderSigningPage(view);
   const tbody = element(out, '<tbody>', '</tbody>');
-  assert.ok(tbody.includes('<td class="num">€1,444.74</td></tr>'));
-  assert.ok(tbody.includes('<td class="num">€605.00</td></tr>'));
+  assert.ok(tbody.includes('<td class="num amount">€1,444.74</td></tr>'));
+  assert.ok(tbody.includes('<td class="num amount">€605.00</td></tr>'));
   assert.ok(out.includes('Prices include VAT'));
   assert.ok(textOf(out).includes('Total€2,049.74'));
 });
@@ -303,7 +303,7 @@ test('a signer waiting for earlier signers sees who they wait for and no sign fo
   const out = renderSigningPage(
     sentView({ actions: { canSign: false, canDecline: true, waitingFor: ['Bob Builder', 'Dana Doe'] } }),
   );
-  assert.ok(out.includes('You can sign once Bob Builder, Dana Doe have signed.'));
+  assert.ok(out.includes('You can sign once Bob Builder and Dana Doe have signed.'));
   assert.ok(!out.includes(`action="${basePath}/sign"`));
   assert.ok(!out.includes('name="fullName"'));
   assert.ok(formFor(out, 'decline').includes('name="reason"'));
@@ -470,4 +470,16 @@ test('the message page shows the heading, the message and an error status', () =
       'Error',
     ),
   );
+});
+
+test('waiting for one signer reads "has signed"', () => {
+  const out = renderSigningPage(
+    sentView({ actions: { canSign: false, canDecline: true, waitingFor: ['Bob Builder'] } }),
+  );
+  assert.ok(out.includes('You can sign once Bob Builder has signed.'));
+});
+
+test('the recipient whose turn it is sees "Your turn", others waiting see "Waiting"', () => {
+  const out = renderSigningPage(sentView());
+  assert.ok(out.includes('Your turn'));
 });

@@ -159,21 +159,22 @@ function notice(view: SigningPageView): SafeHtml | null {
   return html`<div class="notice notice-${view.notice.kind}" role="${role}">${view.notice.text}</div>`;
 }
 
+const names = new Intl.ListFormat('en', { style: 'long', type: 'conjunction' });
+
 function pricingTable(pricing: NonNullable<SigningPageView['pricing']>): SafeHtml {
   const amountOf = (line: { net: string; gross: string }) =>
     pricing.pricesIncludeVat ? line.gross : line.net;
   return html`<section class="card" aria-labelledby="pricing-heading">
 <h2 id="pricing-heading">Pricing</h2>
-<p class="scroll-hint small muted">Scroll the table sideways to see all columns.</p>
 <div class="table-scroll" role="region" aria-labelledby="pricing-heading" tabindex="0">
-<table>
+<table class="pricing">
 <thead>
 <tr><th scope="col">Item</th><th scope="col">Billing</th><th scope="col" class="num">Qty</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">VAT %</th><th scope="col" class="num">Amount</th></tr>
 </thead>
 <tbody>
 ${pricing.lines.map(
   (line) =>
-    html`<tr><td class="item">${line.name}</td><td class="billing">${line.billing}</td><td class="num">${line.quantity}</td><td class="num">${line.unitPrice}</td><td class="num">${line.vatRate}</td><td class="num">${amountOf(line)}</td></tr>
+    html`<tr><td class="item">${line.name}</td><td class="billing" data-label="Billing">${line.billing}</td><td class="num" data-label="Qty">${line.quantity}</td><td class="num" data-label="Unit price">${line.unitPrice}</td><td class="num" data-label="VAT %">${line.vatRate}</td><td class="num amount">${amountOf(line)}</td></tr>
 `,
 )}</tbody>
 <tfoot>
@@ -187,14 +188,16 @@ ${pricing.lines.map(
 </section>`;
 }
 
-function recipientState(r: SigningPageView['recipients'][number]): SafeHtml {
+function recipientState(r: SigningPageView['recipients'][number], isTheirTurn: boolean): SafeHtml {
   switch (r.state) {
     case 'signed':
       return html`<span class="badge badge-success">✓ Signed</span>${r.signedAt && html` <span>${timestamp(r.signedAt)}</span>`}`;
     case 'declined':
       return html`<span class="badge badge-danger">Declined</span>`;
     case 'waiting':
-      return html`<span class="badge badge-pending">Waiting</span>`;
+      return isTheirTurn
+        ? html`<span class="badge badge-pending">Your turn</span>`
+        : html`<span class="badge badge-pending">Waiting</span>`;
     case 'viewer':
       return html`<span class="badge">Viewer</span> <span>(receives a copy)</span>`;
   }
@@ -207,7 +210,7 @@ function recipientsList(view: SigningPageView): SafeHtml | null {
 <ul class="recipients">
 ${view.recipients.map(
   (r) =>
-    html`<li><span class="recipient-name">${r.fullName}${r.isYou && html` <span class="you">(you)</span>`}</span><span class="state">${recipientState(r)}</span></li>
+    html`<li><span class="recipient-name">${r.fullName}${r.isYou && html` <span class="you">(you)</span>`}</span><span class="state">${recipientState(r, r.isYou && view.actions.canSign)}</span></li>
 `,
 )}</ul>
 </section>`;
@@ -293,7 +296,7 @@ function actionArea(view: SigningPageView): SafeHtml {
   const final = finalState(view);
   const waiting =
     actions.waitingFor.length > 0 &&
-    html`<div class="box box-info" role="status"><p>You can sign once ${actions.waitingFor.join(', ')} have signed.</p></div>
+    html`<div class="box box-info" role="status"><p>You can sign once ${names.format(actions.waitingFor)} ${actions.waitingFor.length === 1 ? 'has' : 'have'} signed.</p></div>
 `;
   const viewer =
     recipient.role === 'viewer' &&

@@ -70,7 +70,9 @@ function notFoundPage(reply: FastifyReply) {
 
 export function signingRoutes(ctx: Context) {
   return async function register(app: FastifyInstance) {
-    // HTML forms post application/x-www-form-urlencoded; this scope alone accepts them.
+    // HTML forms post application/x-www-form-urlencoded, and that is all this scope reads:
+    // JSON or text/plain bodies (which a cross-site form can send without a preflight) get 415.
+    app.removeAllContentTypeParsers();
     app.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: 16_384 },

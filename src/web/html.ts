@@ -128,6 +128,7 @@ a { color: var(--primary); }
 @media (min-width: 640px) { .card { padding: 1.75rem 2rem; } }
 .document-body { overflow-wrap: anywhere; }
 .document-body p { margin-bottom: 1.1rem; }
+.document-body p:last-child { margin-bottom: 0; }
 .badge {
   display: inline-block;
   padding: 0.125rem 0.625rem;
@@ -165,10 +166,24 @@ a { color: var(--primary); }
     radial-gradient(farthest-side at 0 50%, rgba(16, 24, 40, 0.16), rgba(16, 24, 40, 0)) left center / 0.875rem 100% no-repeat scroll,
     radial-gradient(farthest-side at 100% 50%, rgba(16, 24, 40, 0.16), rgba(16, 24, 40, 0)) right center / 0.875rem 100% no-repeat scroll;
 }
-.scroll-hint { display: none; margin: 0 0 0.5rem; }
-@media (max-width: 639px) { .scroll-hint { display: block; } }
 .table-scroll:focus-visible { outline: none; box-shadow: var(--focus); border-radius: 6px; }
-table { width: 100%; min-width: 560px; border-collapse: collapse; font-size: 0.9375rem; }
+table { width: 100%; border-collapse: collapse; font-size: 0.9375rem; }
+/* On a phone each pricing line becomes a small card: name and amount on top, details
+   below with their labels, totals as label/figure rows. Nothing needs sideways scrolling. */
+@media (max-width: 639px) {
+  table.pricing thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  table.pricing tbody tr { display: grid; grid-template-columns: 1fr auto; gap: 0.125rem 1rem; padding: 0.75rem 0; border-bottom: 1px solid var(--border); }
+  table.pricing tbody tr:last-child { border-bottom: none; }
+  table.pricing tbody td { display: block; padding: 0; border: none; text-align: left; }
+  table.pricing tbody td.item { grid-column: 1; grid-row: 1; font-weight: 600; }
+  table.pricing tbody td.amount { grid-column: 2; grid-row: 1; text-align: right; font-weight: 600; }
+  table.pricing tbody td[data-label] { grid-column: 1 / -1; font-size: 0.875rem; color: var(--muted); white-space: normal; }
+  table.pricing tbody td[data-label]::before { content: attr(data-label) ": "; }
+  table.pricing tfoot tr { display: flex; justify-content: space-between; gap: 1rem; }
+  table.pricing tfoot th, table.pricing tfoot td { display: block; padding-left: 0; padding-right: 0; text-align: left; }
+  table.pricing tfoot tr:first-child th, table.pricing tfoot tr:first-child td { border-top: none; }
+  table.pricing tfoot tr:first-child { border-top: 2px solid var(--border); margin-top: 0.25rem; padding-top: 0.5rem; }
+}
 caption { text-align: left; }
 th, td { padding: 0.625rem 0.5rem; text-align: left; vertical-align: top; border-bottom: 1px solid var(--border); }
 thead th { font-size: 0.8125rem; text-transform: uppercase; letter-spacing: 0.03em; color: var(--muted); font-weight: 600; white-space: nowrap; }
@@ -257,9 +272,7 @@ details.decline form { padding-top: 0.25rem; }
 @media print {
   body { background: #ffffff; }
   .card { border: none; box-shadow: none; padding: 0; }
-  .scroll-hint { display: none; }
   form, details.decline, .notice { display: none; }
-  table { min-width: 0; }
 }
 `;
 

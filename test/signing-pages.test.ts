@@ -1,0 +1,709 @@
+// The recipients' signing pages (src/signing/signing.routes.ts) over real HTTP: what a
+// recipient sees at their personal link, the forms that sign, decline and mail a code, the
+// refusals, and what each action records (checked through the read API and the database).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { type Refusal, refusalMessages } from '../src/documents/lifecycle.ts';
+import type { RecipientInput } from '../src/documents/signing.service.ts';
+import { escapeHtml } from '../src/web/html.ts';
+import {
+  callApi,
+  createSentDocument,
+  createTestWorkspace,
+  describeEachDatabase,
+  latestCodeFor,
+  type SigningLink,
+  type TestWorkspace,
+  twoSigners,
+  useHarness,
+} from './harness.ts';
+
+interface Detail {
+  id: string;
+  status: string;
+  signedAt: string | null;
+  recipients: Array<{ email: string; signedAt: string | null }>;
+  events: Array<{ id: string; type: string; recipientEmail: string | null; createdAt: string }>;
+}
+
+interface Page {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+const ann = 'ann@client.example';
+const bob = 'bob@client.example';
+
+const withViewer: RecipientInput[] = [
+  ...twoSigners,
+  {
+    email: 'val@client.example',
+    fullName: 'Val Kim',
+    role: 'viewer',
+    signingMethod: 'standard',
+    signingOrder: 1,
+  },
+];
+
+const parallelSigners: RecipientInput[] = [
+  {
+    email: 'ann@client.example',
+    fullName: 'Ann Lee',
+    role: 'signer',
+    signingMethod: 'standard',
+    signingOrder: 1,
+  },
+  {
+    email: 'bob@client.example',
+    fullName: 'Bob Ray',
+    role: 'signer',
+    signingMethod: 'standard',
+    signingOrder: 1,
+  },
+];
+
+const codeSigner: RecipientInput[] = [
+  {
+    email: 'cody@client.example',
+    fullName: 'Cody Fox',
+    role: 'signer',
+    signingMethod: 'email-code',
+    signingOrder: 1,
+  },
+];
+
+const pricing = {
+  currency: 'EUR',
+  pricesIncludeVat: false,
+  items: [
+    { name: 'Setup', quantity: '1', unitPrice: '500.00', vatRate: '21', billing: { type: 'one-off' } },
+    {
+      name: 'Hosting',
+      quantity: '2',
+      unitPrice: '10.00',
+      vatRate: '21',
+      billing: { type: 'recurring', interval: 'month', periods: 12 },
+    },
+  ],
+};
+
+function message(refusal: Refusal): string {
+  return escapeHtml(refusalMessages[refusal]);
+}
+
+function linkOf(links: Map<string, SigningLink>, email: string): string {
+  const link = links.get(email);
+  assert.ok(link, `no signing link mailed to ${email}`);
+  return link.path;
+}
+
+function assertHtml(page: Page, status: number): void {
+  assert.equal(page.status, status, page.text.slice(0, 500));
+  assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+  assert.match(page.text, /^<!doctype html>/);
+}
+
+/** A sign or decline form for this link is on the page. */
+function hasForm(page: Page, path: string, action: 'sign' | 'decline' | 'code'): boolean {
+  return page.text.includes(`action="${path}/${action}"`);
+}
+
+describeEachDatabase('signing pages over HTTP', (kind) => {
+  const h = useHarness(kind);
+
+  async function get(path: string, method: 'GET' | 'HEAD' = 'GET'): Promise<Page> {
+    const response = await fetch(h.baseUrl + path, { method, redirect: 'manual' });
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  }
+
+  async function post(path: string, fields: Record<string, string> = {}): Promise<Page> {
+    const response = await fetch(h.baseUrl + path, {
+      method: 'POST',
+      body: new URLSearchParams(fields),
+      redirect: 'manual',
+    });
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  }
+
+  async function sign(path: string, fullName: string, extra: Record<string, string> = {}): Promise<Page> {
+    return post(`${path}/sign`, { fullName, consent: 'yes', ...extra });
+  }
+
+  function assertRedirect(page: Page, path: string, done: string): void {
+    assert.equal(page.status, 303, page.text.slice(0, 500));
+    assert.equal(page.headers.get('location'), `${path}?done=${done}`);
+  }
+
+  async function detail(ws: TestWorkspace, id: string): Promise<Detail> {
+    const res = await callApi(h, 'GET', `/v1/documents/${id}`, { key: ws.apiKey });
+    assert.equal(res.status, 200, res.text);
+    return res.body.data as Detail;
+  }
+
+  function eventsOf(doc: Detail, type: string): Detail['events'] {
+    return doc.events.filter((e) => e.type === type);
+  }
+
+  test('the personal link answers an HTML page with the title, body, recipients and pricing totals', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { links } = await createSentDocument(h.ctx, ws.id, {
+      title: 'Website maintenance agreement',
+      body: 'The supplier maintains the website.\n\nEither party may end it with one month notice.',
+      pricing,
+    });
+    const page = await get(linkOf(links, ann));
+    assertHtml(page, 200);
+    assert.match(page.text, /<h1>Website maintenance agreement<\/h1>/);
+    assert.ok(page.text.includes('<title>Website maintenance agreement</title>'));
+    assert.ok(page.text.includes('The supplier maintains the website.'));
+    assert.ok(page.text.includes('Either party may end it with one month notice.'));
+    assert.ok(page.text.includes('Ann Lee'));
+    assert.ok(page.text.includes('Bob Ray'));
+    // 500.00 + 2 × 10.00 × 12 = 740.00 net, 21 % VAT = 155.40, 895.40 in all.
+    assert.ok(page.text.includes('Pricing'));
+    assert.ok(page.text.includes('€740.00'), 'net total');
+    assert.ok(page.text.includes('€155.40'), 'VAT total');
+    assert.ok(page.text.includes('€895.40'), 'gross total');
+    assert.ok(hasForm(page, linkOf(links, ann), 'sign'));
+    assert.ok(hasForm(page, linkOf(links, ann), 'decline'));
+  });
+
+  test('signing pages are not cached, not referred, not framed and allow nothing by default', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id);
+    for (const path of [linkOf(links, ann), `/sign/${id}`, `/sign/${id}/${'A'.repeat(43)}`]) {
+      const page = await get(path);
+      assert.equal(page.headers.get('cache-control'), 'no-store', path);
+      assert.equal(page.headers.get('referrer-policy'), 'no-referrer', path);
+      assert.equal(page.headers.get('x-frame-options'), 'DENY', path);
+      assert.equal(page.headers.get('x-content-type-options'), 'nosniff', path);
+      const csp = page.headers.get('content-security-policy') ?? '';
+      assert.ok(
+        csp.split(';').some((d) => d.trim() === "default-src 'none'"),
+        csp,
+      );
+      assert.ok(!csp.includes('script-src'), csp);
+    }
+  });
+
+  test("each recipient's first GET records one document.opened and moves the document to viewed", async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id);
+    assert.equal((await detail(ws, id)).status, 'sent');
+
+    assertHtml(await get(linkOf(links, ann)), 200);
+    let doc = await detail(ws, id);
+    assert.equal(doc.status, 'viewed');
+    assert.deepEqual(
+      eventsOf(doc, 'document.opened').map((e) => e.recipientEmail),
+      [ann],
+    );
+
+    assertHtml(await get(linkOf(links, ann)), 200);
+    doc = await detail(ws, id);
+    assert.equal(eventsOf(doc, 'document.opened').length, 1, 'a second GET records nothing');
+
+    assertHtml(await get(linkOf(links, bob)), 200);
+    doc = await detail(ws, id);
+    assert.equal(doc.status, 'viewed');
+    assert.deepEqual(
+      eventsOf(doc, 'document.opened').map((e) => e.recipientEmail),
+      [ann, bob],
+    );
+    assert.deepEqual(
+      doc.events.map((e) => e.type),
+      ['document.sent', 'document.opened', 'document.opened'],
+    );
+  });
+
+  test('HEAD of a personal link does not count as opening the document', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id);
+    const head = await get(linkOf(links, ann), 'HEAD');
+    assert.equal(head.status, 200);
+    assert.match(head.headers.get('content-type') ?? '', /^text\/html/);
+    assert.equal(head.text, '');
+    const doc = await detail(ws, id);
+    assert.equal(doc.status, 'sent');
+    assert.equal(eventsOf(doc, 'document.opened').length, 0);
+  });
+
+  test('links that are not a recipient’s answer a 404 HTML page without details', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id);
+    const other = await createSentDocument(h.ctx, ws.id);
+    const token = linkOf(links, ann).split('/')[3] as string;
+    const otherToken = linkOf(other.links, ann).split('/')[3] as string;
+    const cases: Record<string, string> = {
+      'unknown token': `/sign/${id}/${'A'.repeat(43)}`,
+      'token of another document': `/sign/${id}/${otherToken}`,
+      'malformed document id': `/sign/not-a-uuid/${token}`,
+      'document id with a character missing': `/sign/${id.slice(1)}/${token}`,
+      'truncated token': `/sign/${id}/${token.slice(0, 42)}`,
+      'token with an extra character': `/sign/${id}/${token}A`,
+      'path below a link': `/sign/${id}/${token}/more/parts`,
+    };
+    for (const [name, path] of Object.entries(cases)) {
+      const page = await get(path);
+      assertHtml(page, 404);
+      assert.ok(page.text.includes('This signing link does not work'), name);
+      assert.ok(page.text.includes('Error 404'), name);
+      assert.ok(!page.text.includes('"ok"'), `${name}: no JSON envelope`);
+      assert.ok(!/\bat .+\.ts:\d+/.test(page.text), `${name}: no stack trace`);
+      assert.ok(!page.text.includes(token) && !page.text.includes(otherToken), `${name}: no token echoed`);
+    }
+    const posted = await post(`/sign/${id}/${'A'.repeat(43)}/sign`, { fullName: 'Ann Lee', consent: 'yes' });
+    assertHtml(posted, 404);
+    const doc = await detail(ws, id);
+    assert.equal(doc.status, 'sent', 'none of these opened the document');
+  });
+
+  test('the document address without a token asks for the personal link', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id } = await createSentDocument(h.ctx, ws.id, { title: 'Secret merger terms' });
+    const page = await get(`/sign/${id}`);
+    assertHtml(page, 200);
+    assert.ok(page.text.includes('Open the link from your email'));
+    assert.ok(!page.text.includes('Secret merger terms'), 'shows nothing of the document');
+  });
+
+  test('signing with the typed name and consent redirects to a success notice and completes with the last signer', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id);
+    const annPath = linkOf(links, ann);
+    const signed = await sign(annPath, '  ann   LEE ');
+    assertRedirect(signed, annPath, 'signed');
+    assert.equal(signed.headers.get('cache-control'), 'no-store');
+
+    const after = await get(signed.headers.get('location') as string);
+    assertHtml(after, 200);
+    assert.ok(after.text.includes('You signed this document. Thank you!'));
+    assert.ok(after.text.includes('Other signers have not signed yet.'));
+    assert.ok(!hasForm(after, annPath, 'sign'), 'no second signature offered');
+    assert.ok(!hasForm(after, annPath, 'decline'));
+
+    let doc = await detail(ws, id);
+    assert.equal(doc.status, 'viewed');
+    assert.equal(doc.signedAt, null);
+    assert.equal(doc.recipients.find((r) => r.email === ann)?.signedAt, h.clock.now().toISOString());
+    assert.equal(doc.recipients.find((r) => r.email === bob)?.signedAt, null);
+    assert.deepEqual(
+      eventsOf(doc, 'document.signed').map((e) => e.recipientEmail),
+      [ann],
+    );
+    assert.equal(eventsOf(doc, 'document.completed').length, 0);
+    const stored = await h.ctx.db
+      .selectFrom('recipients')
+      .select('signature_name')
+      .where('document_id', '=', id)
+      .where('email', '=', ann)
+      .executeTakeFirstOrThrow();
+    assert.equal(stored.signature_name, 'ann   LEE');
+
+    h.clock.advance(5_000);
+    const bobPath = linkOf(links, bob);
+    assertRedirect(await sign(bobPath, 'Bob Ray'), bobPath, 'signed');
+    doc = await detail(ws, id);
+    assert.equal(doc.status, 'signed');
+    assert.equal(doc.signedAt, h.clock.now().toISOString());
+    assert.deepEqual(
+      doc.events.map((e) => [e.type, e.recipientEmail]),
+      [
+        ['document.sent', null],
+        ['document.opened', ann],
+        ['document.signed', ann],
+        ['document.opened', bob],
+        ['document.signed', bob],
+        ['document.completed', null],
+      ],
+    );
+    const final = await get(bobPath);
+    assert.ok(final.text.includes('This document was signed by everyone'));
+    assert.ok(!final.text.includes('<form'));
+  });
+
+  test('missing consent and a wrong name re-render the page with 400 and sign nothing', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id);
+    const path = linkOf(links, ann);
+
+    const noConsent = await post(`${path}/sign`, { fullName: 'Ann Lee' });
+    assertHtml(noConsent, 400);
+    assert.ok(noConsent.text.includes(message('consent-required')));
+    assert.ok(hasForm(noConsent, path, 'sign'), 'the form is offered again');
+    assert.equal(noConsent.headers.get('cache-control'), 'no-store');
+
+    const consentNotYes = await post(`${path}/sign`, { fullName: 'Ann Lee', consent: 'on' });
+    assertHtml(consentNotYes, 400);
+    assert.ok(consentNotYes.text.includes(message('consent-required')));
+
+    const wrongName = await sign(path, 'Ann Leigh');
+    assertHtml(wrongName, 400);
+    assert.ok(wrongName.text.includes(message('name-mismatch')));
+
+    const noName = await post(`${path}/sign`, { consent: 'yes' });
+    assertHtml(noName, 400);
+    assert.ok(noName.text.includes(message('name-mismatch')));
+
+    const doc = await detail(ws, id);
+    assert.equal(doc.recipients.find((r) => r.email === ann)?.signedAt, null);
+    assert.equal(eventsOf(doc, 'document.signed').length, 0);
+  });
+
+  test('a signer whose turn has not come is refused with 409 and sees whom they wait for', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id);
+    const bobPath = linkOf(links, bob);
+
+    const before = await get(bobPath);
+    assertHtml(before, 200);
+    assert.ok(before.text.includes('You can sign once Ann Lee has signed.'));
+    assert.ok(!hasForm(before, bobPath, 'sign'), 'no sign form before their turn');
+
+    const early = await sign(bobPath, 'Bob Ray');
+    assertHtml(early, 409);
+    assert.ok(early.text.includes(message('not-your-turn')));
+    assert.ok(!hasForm(early, bobPath, 'sign'));
+    const doc = await detail(ws, id);
+    assert.equal(doc.recipients.find((r) => r.email === bob)?.signedAt, null);
+    assert.equal(eventsOf(doc, 'document.signed').length, 0);
+
+    assertRedirect(await sign(linkOf(links, ann), 'Ann Lee'), linkOf(links, ann), 'signed');
+    const now = await get(bobPath);
+    assert.ok(!now.text.includes('You can sign once'));
+    assert.ok(hasForm(now, bobPath, 'sign'), 'their turn now');
+  });
+
+  test('signing twice and a viewer signing are refused with 409', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id, { recipients: withViewer });
+    const annPath = linkOf(links, ann);
+    assertRedirect(await sign(annPath, 'Ann Lee'), annPath, 'signed');
+    const again = await sign(annPath, 'Ann Lee');
+    assertHtml(again, 409);
+    assert.ok(again.text.includes(message('already-signed')));
+
+    const valPath = linkOf(links, 'val@client.example');
+    const viewerPage = await get(valPath);
+    assert.ok(viewerPage.text.includes('no signature is needed from you'));
+    assert.ok(!viewerPage.text.includes('<form'), 'a viewer is offered no form');
+    const viewer = await sign(valPath, 'Val Kim');
+    assertHtml(viewer, 409);
+    assert.ok(viewer.text.includes(message('not-a-signer')));
+    const viewerDecline = await post(`${valPath}/decline`, { reason: 'no' });
+    assertHtml(viewerDecline, 409);
+    assert.ok(viewerDecline.text.includes(message('not-a-signer')));
+
+    const doc = await detail(ws, id);
+    assert.deepEqual(
+      eventsOf(doc, 'document.signed').map((e) => e.recipientEmail),
+      [ann],
+    );
+    assert.equal(doc.status, 'viewed');
+  });
+
+  test('declining with a reason redirects, declines the document for everyone and stores the reason', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id, { recipients: withViewer });
+    const annPath = linkOf(links, ann);
+    const declined = await post(`${annPath}/decline`, { reason: '  The price is wrong.  ' });
+    assertRedirect(declined, annPath, 'declined');
+
+    const own = await get(declined.headers.get('location') as string);
+    assertHtml(own, 200);
+    assert.ok(own.text.includes('You declined this document. The sender has been told.'));
+    assert.ok(own.text.includes('You declined to sign this document.'));
+    assert.ok(!own.text.includes('<form'));
+
+    const doc = await detail(ws, id);
+    assert.equal(doc.status, 'declined');
+    assert.deepEqual(
+      eventsOf(doc, 'document.declined').map((e) => e.recipientEmail),
+      [ann],
+    );
+    const row = await h.ctx.db
+      .selectFrom('recipients')
+      .select(['decline_reason', 'declined_at'])
+      .where('document_id', '=', id)
+      .where('email', '=', ann)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.decline_reason, 'The price is wrong.');
+    assert.ok(row.declined_at);
+
+    for (const email of [bob, 'val@client.example']) {
+      const page = await get(linkOf(links, email));
+      assertHtml(page, 200);
+      assert.ok(page.text.includes('This document was declined.'), email);
+      assert.ok(!page.text.includes('<form'), `${email}: no forms on a declined document`);
+    }
+    const late = await sign(annPath, 'Ann Lee');
+    assertHtml(late, 409);
+    assert.ok(late.text.includes(message('not-allowed')));
+    const bobDeclines = await post(`${linkOf(links, bob)}/decline`, {});
+    assertHtml(bobDeclines, 409);
+    assert.equal(eventsOf(await detail(ws, id), 'document.declined').length, 1);
+  });
+
+  test('signing a declined document is refused with 409', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id, { recipients: parallelSigners });
+    assertRedirect(await post(`${linkOf(links, bob)}/decline`), linkOf(links, bob), 'declined');
+    const page = await sign(linkOf(links, ann), 'Ann Lee');
+    assertHtml(page, 409);
+    assert.ok(page.text.includes(message('not-allowed')));
+    assert.ok(page.text.includes('This document was declined.'));
+    const row = await h.ctx.db
+      .selectFrom('recipients')
+      .select('decline_reason')
+      .where('document_id', '=', id)
+      .where('email', '=', bob)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.decline_reason, null, 'no reason given is stored as null');
+    assert.equal((await detail(ws, id)).status, 'declined');
+  });
+
+  test('an email-code signer gets a code by mail, a wrong code is refused and the right one signs', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id, { recipients: codeSigner });
+    const email = 'cody@client.example';
+    const path = linkOf(links, email);
+
+    const page = await get(path);
+    assertHtml(page, 200);
+    assert.ok(page.text.includes('name="code"'), 'the code field');
+    assert.ok(hasForm(page, path, 'code'));
+    assert.ok(page.text.includes('>Send code</button>'));
+    assert.ok(page.text.includes('code sent to co••@client.example'), 'the code hint masks the address');
+
+    const noCode = await sign(path, 'Cody Fox');
+    assertHtml(noCode, 400);
+    assert.ok(noCode.text.includes(message('code-required')));
+
+    const sent = await post(`${path}/code`);
+    assertRedirect(sent, path, 'code-sent');
+    const notice = await get(sent.headers.get('location') as string);
+    assert.ok(notice.text.includes('We emailed you a 6-digit code.'));
+    assert.ok(notice.text.includes('>Send a new code</button>'));
+    const code = await latestCodeFor(h.ctx, email);
+    assert.match(code, /^\d{6}$/);
+
+    h.clock.advance(30_000);
+    const tooSoon = await post(`${path}/code`);
+    assertHtml(tooSoon, 409);
+    assert.ok(tooSoon.text.includes(message('code-too-soon')));
+    assert.equal(await latestCodeFor(h.ctx, email), code, 'no second code was mailed');
+
+    const wrong = code === '000000' ? '111111' : '000000';
+    const refused = await sign(path, 'Cody Fox', { code: wrong });
+    assertHtml(refused, 400);
+    assert.ok(refused.text.includes(message('code-invalid')));
+    assert.equal((await detail(ws, id)).recipients[0]?.signedAt, null);
+
+    const signed = await sign(path, 'Cody Fox', { code });
+    assertRedirect(signed, path, 'signed');
+    const doc = await detail(ws, id);
+    assert.equal(doc.status, 'signed');
+    assert.equal(eventsOf(doc, 'document.completed').length, 1);
+  });
+
+  test('a new code may be requested once a minute and replaces the previous one', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { links } = await createSentDocument(h.ctx, ws.id, {
+      recipients: [{ ...(codeSigner[0] as RecipientInput), email: 'cody2@client.example' }],
+    });
+    const email = 'cody2@client.example';
+    const path = linkOf(links, email);
+    assertRedirect(await post(`${path}/code`), path, 'code-sent');
+    const first = await latestCodeFor(h.ctx, email);
+    h.clock.advance(59_999);
+    assertHtml(await post(`${path}/code`), 409);
+    h.clock.advance(1);
+    assertRedirect(await post(`${path}/code`), path, 'code-sent');
+    const second = await latestCodeFor(h.ctx, email);
+    const mails = await h.ctx.db
+      .selectFrom('mails')
+      .select('subject')
+      .where('to_address', '=', email)
+      .where('subject', 'like', 'Your signing code%')
+      .execute();
+    assert.equal(mails.length, 2);
+    if (first !== second) {
+      const old = await sign(path, 'Cody Fox', { code: first });
+      assertHtml(old, 400);
+      assert.ok(old.text.includes(message('code-invalid')));
+    }
+    assertRedirect(await sign(path, 'Cody Fox', { code: second }), path, 'signed');
+  });
+
+  test('opening an overdue document expires it, and signing it is refused with 409', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id, { expiresInSeconds: 60 });
+    h.clock.advance(61_000);
+    const path = linkOf(links, ann);
+    const page = await get(path);
+    assertHtml(page, 200);
+    assert.ok(page.text.includes('This document expired'));
+    assert.ok(page.text.includes('>Expired</span>'));
+    assert.ok(!page.text.includes('<form'));
+
+    let doc = await detail(ws, id);
+    assert.equal(doc.status, 'expired');
+    assert.equal(eventsOf(doc, 'document.expired').length, 1);
+    assert.equal(eventsOf(doc, 'document.opened').length, 0, 'an expired document is not opened');
+
+    const signed = await sign(path, 'Ann Lee');
+    assertHtml(signed, 409);
+    assert.ok(signed.text.includes('This document expired'));
+    const declined = await post(`${path}/decline`);
+    assertHtml(declined, 409);
+    doc = await detail(ws, id);
+    assert.equal(doc.status, 'expired');
+    assert.equal(eventsOf(doc, 'document.expired').length, 1);
+    assert.equal(eventsOf(doc, 'document.signed').length, 0);
+  });
+
+  test('signing an overdue document that nobody opened expires it and answers 409 expired', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id, { expiresInSeconds: 60 });
+    h.clock.advance(60_000);
+    const page = await sign(linkOf(links, ann), 'Ann Lee');
+    assertHtml(page, 409);
+    assert.ok(page.text.includes(message('expired')));
+    const doc = await detail(ws, id);
+    assert.equal(doc.status, 'expired');
+    assert.equal(eventsOf(doc, 'document.expired').length, 1);
+  });
+
+  test('two parallel signers posting at the same moment both sign and the document completes once', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id, { recipients: parallelSigners });
+    const [first, second] = await Promise.all([
+      sign(linkOf(links, ann), 'Ann Lee'),
+      sign(linkOf(links, bob), 'Bob Ray'),
+    ]);
+    assertRedirect(first as Page, linkOf(links, ann), 'signed');
+    assertRedirect(second as Page, linkOf(links, bob), 'signed');
+    const doc = await detail(ws, id);
+    assert.equal(doc.status, 'signed');
+    assert.ok(doc.signedAt);
+    assert.equal(eventsOf(doc, 'document.completed').length, 1);
+    assert.deepEqual(
+      eventsOf(doc, 'document.signed')
+        .map((e) => e.recipientEmail)
+        .sort(),
+      [ann, bob],
+    );
+    assert.equal(doc.events.at(-1)?.type, 'document.completed');
+  });
+
+  test('a form body over 16 KB is refused with 413, not a server error', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id);
+    const path = linkOf(links, ann);
+    const page = await post(`${path}/decline`, { reason: 'x'.repeat(17_000) });
+    assert.equal(page.status, 413, page.text.slice(0, 300));
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    const signPage = await sign(path, 'Ann Lee', { padding: 'y'.repeat(16_400) });
+    assert.equal(signPage.status, 413);
+    const doc = await detail(ws, id);
+    assert.equal(doc.status, 'sent', 'nothing was declined or signed');
+  });
+
+  // Only form bodies are read on the signing pages: a JSON body could carry non-string
+  // fields, and a text/plain one can be sent cross-site without a preflight.
+  test('a JSON body on a signing form is refused with 415 and does nothing', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id);
+    const path = linkOf(links, ann);
+    const postJson = async (action: string, body: string) => {
+      const response = await fetch(`${h.baseUrl}${path}/${action}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        redirect: 'manual',
+      });
+      return { status: response.status, text: await response.text() };
+    };
+    const nonString = await postJson('sign', JSON.stringify({ fullName: ['Ann Lee'], consent: 'yes' }));
+    assert.notEqual(nonString.status, 500, 'a non-string field is not a server error');
+    assert.equal(nonString.status, 415, nonString.text.slice(0, 300));
+    const reason = await postJson('decline', JSON.stringify({ reason: 5 }));
+    assert.equal(reason.status, 415, reason.text.slice(0, 300));
+    const signed = await postJson('sign', JSON.stringify({ fullName: 'Ann Lee', consent: 'yes' }));
+    assert.equal(signed.status, 415, signed.text.slice(0, 300));
+    const doc = await detail(ws, id);
+    assert.equal(doc.recipients.find((r) => r.email === ann)?.signedAt, null, 'nothing was signed');
+  });
+
+  test('a text/plain body on a signing form is refused with 415 and does nothing', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id);
+    const response = await fetch(`${h.baseUrl}${linkOf(links, ann)}/decline`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'reason=whatever',
+      redirect: 'manual',
+    });
+    const text = await response.text();
+    assert.equal(response.status, 415, text.slice(0, 300));
+    assert.equal((await detail(ws, id)).status, 'sent', 'nothing was declined');
+  });
+
+  test('a body of a type no form sends is refused with 415 in HTML', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id);
+    const response = await fetch(`${h.baseUrl}${linkOf(links, ann)}/sign`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/xml' },
+      body: '<fullName>Ann Lee</fullName>',
+      redirect: 'manual',
+    });
+    const page = { status: response.status, headers: response.headers, text: await response.text() };
+    assertHtml(page, 415);
+    assert.ok(page.text.includes('We could not accept this request'));
+    assert.equal((await detail(ws, id)).recipients.find((r) => r.email === ann)?.signedAt, null);
+  });
+
+  test('a title and a recipient name containing a script tag are escaped on every page', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const evil = '<script>alert(1)</script>';
+    const { links } = await createSentDocument(h.ctx, ws.id, {
+      title: `Offer ${evil}`,
+      body: `Body ${evil}`,
+      recipients: [
+        {
+          email: 'eve@client.example',
+          fullName: `Eve ${evil}`,
+          role: 'signer',
+          signingMethod: 'standard',
+          signingOrder: 1,
+        },
+        {
+          email: 'bob@client.example',
+          fullName: 'Bob Ray',
+          role: 'signer',
+          signingMethod: 'standard',
+          signingOrder: 2,
+        },
+      ],
+    });
+    const escaped = '&lt;script&gt;alert(1)&lt;/script&gt;';
+    for (const email of ['eve@client.example', bob]) {
+      const page = await get(linkOf(links, email));
+      assertHtml(page, 200);
+      assert.ok(!page.text.toLowerCase().includes('<script'), `${email}: no raw <script>`);
+      assert.ok(page.text.includes(`Offer ${escaped}`), `${email}: the title, escaped`);
+      assert.ok(page.text.includes(`Eve ${escaped}`), `${email}: the name, escaped`);
+      assert.ok(page.text.includes(`Body ${escaped}`), `${email}: the body, escaped`);
+    }
+    // Eve is refused (wrong name) and waited for on Bob's page: both re-render her name.
+    const refused = await sign(linkOf(links, 'eve@client.example'), 'Eve');
+    assertHtml(refused, 400);
+    assert.ok(!refused.text.toLowerCase().includes('<script'));
+    const signed = await sign(linkOf(links, 'eve@client.example'), `Eve ${evil}`);
+    assert.equal(signed.status, 303);
+    const after = await get(linkOf(links, 'eve@client.example'));
+    assert.ok(!after.text.toLowerCase().includes('<script'));
+  });
+});
