@@ -24,8 +24,9 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
     bodyLimit: bodyLimitBytes,
     // Long enough that any path id the HTTP parser accepts reaches validation (invalid-id).
     routerOptions: { maxParamLength: 16_384 },
-    // Unknown fields must be seen and refused, never silently dropped.
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: false } },
+    // Unknown fields must be seen and refused, never silently dropped; a value of the wrong
+    // type is refused too, never coerced ("true" is not a boolean, 123 is not a URL).
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
     // A URL Fastify cannot even decode never reaches a route or a hook: it is still
     // answered in the envelope, and under /v1 still authenticated and rate limited.
     frameworkErrors: (error, request, reply) => {

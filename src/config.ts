@@ -18,6 +18,10 @@ export interface Config {
   /** smtp(s)://… to send mail; without it mail is logged and kept in the mails table. */
   smtpUrl: string | null;
   mailFrom: string;
+  webhooks: {
+    /** SIGNET_WEBHOOK_ALLOW_UNSAFE=1: http, any port, private addresses. Development only. */
+    allowUnsafe: boolean;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -65,6 +69,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
     smtpUrl,
     mailFrom: readOptional(env, 'SIGNET_MAIL_FROM') ?? 'Signet <no-reply@localhost>',
+    webhooks: {
+      allowUnsafe: readBoolean(env, 'SIGNET_WEBHOOK_ALLOW_UNSAFE', false),
+    },
   };
 }
 

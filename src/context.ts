@@ -9,6 +9,7 @@ import type { DatabaseHandle } from './db/connect.ts';
 import type { Database } from './db/schema.ts';
 import { loadServerSecret } from './db/server-secrets.ts';
 import { authChangesChannel, createKeyCache, type KeyCache } from './keys/key-cache.ts';
+import { type Resolver, systemResolver } from './webhooks/destination.ts';
 
 export interface Clock {
   now(): Date;
@@ -27,6 +28,8 @@ export interface Context {
   config: Config;
   /** HMAC key for list cursors, shared by every process through the database. */
   cursorKey: KeyObject;
+  /** DNS for webhook destinations; tests point names at any address. */
+  resolver: Resolver;
   /** Valid and invalid API key hashes, trusted only while auth changes are heard. */
   keyCache: KeyCache;
   /** Stops listening for changes; call once, when the process shuts down. */
@@ -52,7 +55,7 @@ export function createLogger(level: string): Logger {
   return pino({ level, redact: { paths: redactedPaths, censor: '[redacted]' } });
 }
 
-export interface ContextOptions extends Partial<Pick<Context, 'clock' | 'ids' | 'log'>> {
+export interface ContextOptions extends Partial<Pick<Context, 'clock' | 'ids' | 'log' | 'resolver'>> {
   /** How to hear other processes' changes; without it nothing auth-related is cached. */
   subscribe?: DatabaseHandle['subscribe'];
 }
@@ -73,5 +76,6 @@ export async function createContext(
         onStateChange: (isListening) => keyCache.setListening(isListening),
       })
     : async () => {};
-  return { db, clock, ids, log, config, cursorKey, keyCache, close: unsubscribe };
+  const resolver = options.resolver ?? systemResolver;
+  return { db, clock, ids, log, config, cursorKey, resolver, keyCache, close: unsubscribe };
 }

@@ -113,6 +113,20 @@ export interface MailsTable {
   last_error: string | null;
 }
 
+export interface WebhookEndpointsTable {
+  id: string;
+  workspace_id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  enabled: Generated<boolean>;
+  secret: string;
+  failure_count: Generated<number>;
+  disabled_reason: 'failures' | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -122,4 +136,5 @@ export interface Database {
   server_secrets: ServerSecretsTable;
   outbox: OutboxTable;
   mails: MailsTable;
+  webhook_endpoints: WebhookEndpointsTable;
 }

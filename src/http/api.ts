@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Context } from '../context.ts';
 import { documentsRoutes } from '../documents/documents.routes.ts';
+import { endpointsRoutes } from '../webhooks/endpoints.routes.ts';
 import { ApiError } from './errors.ts';
 
 const allMethods: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -22,6 +23,7 @@ export function apiPlugin(
     api.addHook('onRequest', guard);
 
     await api.register(documentsRoutes(ctx));
+    await api.register(endpointsRoutes(ctx));
 
     for (const [url, methods] of [...methodsByUrl]) {
       const allow = [...methods].sort().join(', ');

@@ -1,0 +1,102 @@
+// Queries on webhook_endpoints. Every query is scoped by workspace id.
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+const columns = [
+  'id',
+  'workspace_id',
+  'url',
+  'events',
+  'description',
+  'enabled',
+  'failure_count',
+  'disabled_reason',
+  'created_at',
+] as const;
+
+export interface EndpointRow {
+  id: string;
+  workspace_id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  enabled: boolean;
+  failure_count: number;
+  disabled_reason: 'failures' | null;
+  created_at: Date;
+}
+
+export async function insertEndpoint(db: Db, row: Insertable<Database['webhook_endpoints']>): Promise<void> {
+  await db.insertInto('webhook_endpoints').values(row).execute();
+}
+
+export async function countEndpoints(db: Db, workspaceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function findEndpoints(db: Db, workspaceId: string): Promise<EndpointRow[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(columns)
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function findEndpoint(
+  db: Db,
+  workspaceId: string,
+  id: string,
+): Promise<EndpointRow | undefined> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(columns)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function lockEndpoint(
+  trx: Transaction<Database>,
+  workspaceId: string,
+  id: string,
+): Promise<EndpointRow | undefined> {
+  return trx
+    .selectFrom('webhook_endpoints')
+    .select(columns)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function updateEndpoint(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  patch: Updateable<Database['webhook_endpoints']>,
+): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set(patch)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteEndpoint(db: Db, workspaceId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('webhook_endpoints')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

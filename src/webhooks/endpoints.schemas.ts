@@ -1,0 +1,72 @@
+// JSON schemas of the webhook-endpoint API: request validation and response
+// serialisation. The secret exists only in the create response's schema, so no other
+// response can carry it even by mistake.
+import { Type } from '@sinclair/typebox';
+import { DocumentIdParams } from '../documents/documents.schemas.ts';
+import { errorEnvelope, listEnvelope, okEnvelope } from '../http/envelope.ts';
+import { subscribableEventTypes } from './endpoints.service.ts';
+
+const EventType = Type.Union(subscribableEventTypes.map((type) => Type.Literal(type)));
+const Events = Type.Array(EventType, { minItems: 1, maxItems: 5, uniqueItems: true });
+const Description = Type.Union([Type.String({ maxLength: 500 }), Type.Null()]);
+
+export const CreateEndpointBody = Type.Object(
+  { url: Type.String(), events: Events, description: Type.Optional(Description) },
+  { additionalProperties: false },
+);
+
+export const UpdateEndpointBody = Type.Object(
+  {
+    url: Type.Optional(Type.String()),
+    events: Type.Optional(Events),
+    description: Type.Optional(Description),
+    enabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export const EndpointSchema = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  events: Type.Array(Type.String()),
+  enabled: Type.Boolean(),
+  description: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String(),
+  failureCount: Type.Integer(),
+  disabledReason: Type.Union([Type.Literal('failures'), Type.Null()]),
+});
+
+export const CreatedEndpointSchema = Type.Composite([EndpointSchema, Type.Object({ secret: Type.String() })]);
+
+export const EndpointIdParams = DocumentIdParams;
+const NoQuery = Type.Object({}, { additionalProperties: false });
+const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
+
+export const createEndpointSchema = {
+  querystring: NoQuery,
+  body: CreateEndpointBody,
+  response: { 201: okEnvelope(CreatedEndpointSchema), ...errors },
+};
+export const listEndpointsSchema = {
+  querystring: NoQuery,
+  response: { 200: listEnvelope(EndpointSchema), ...errors },
+};
+export const getEndpointSchema = {
+  params: EndpointIdParams,
+  querystring: NoQuery,
+  response: { 200: okEnvelope(EndpointSchema), ...errors },
+};
+export const updateEndpointSchema = {
+  params: EndpointIdParams,
+  querystring: NoQuery,
+  body: UpdateEndpointBody,
+  response: { 200: okEnvelope(EndpointSchema), ...errors },
+};
+export const deleteEndpointSchema = {
+  params: EndpointIdParams,
+  querystring: NoQuery,
+  response: {
+    200: okEnvelope(Type.Object({ id: Type.String(), deleted: Type.Literal(true) })),
+    ...errors,
+  },
+};

@@ -1,0 +1,145 @@
+// Webhook endpoints (spec, Webhook endpoint and /webhook-endpoints): at most 10 per
+// workspace, 1–5 subscribed event types, a destination that passes destination.ts, and a
+// secret shown exactly once, in the create response.
+import type { Context } from '../context.ts';
+import { documentEventTypes } from '../documents/events.ts';
+import { ApiError } from '../http/errors.ts';
+import { lockWorkspace } from '../workspaces/workspaces.repository.ts';
+import { checkDestination } from './destination.ts';
+import {
+  countEndpoints,
+  deleteEndpoint,
+  type EndpointRow,
+  findEndpoint,
+  findEndpoints,
+  insertEndpoint,
+  lockEndpoint,
+  updateEndpoint,
+} from './endpoints.repository.ts';
+
+export const maxEndpointsPerWorkspace = 10;
+/** What an endpoint can subscribe to: every document event; `ping` is sent only on request. */
+export const subscribableEventTypes = documentEventTypes;
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  description: string | null;
+  createdAt: string;
+  failureCount: number;
+  /** "failures" when the service switched the endpoint off after consecutive failures. */
+  disabledReason: 'failures' | null;
+}
+
+export interface CreateEndpointInput {
+  url: string;
+  events: string[];
+  description?: string | null;
+}
+
+export interface UpdateEndpointInput {
+  url?: string;
+  events?: string[];
+  description?: string | null;
+  enabled?: boolean;
+}
+
+export function endpointRowToEndpoint(row: EndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    enabled: row.enabled,
+    description: row.description,
+    createdAt: row.created_at.toISOString(),
+    failureCount: row.failure_count,
+    disabledReason: row.disabled_reason,
+  };
+}
+
+/** The normalised URL if the destination is acceptable, else the spec's error. */
+async function acceptedUrl(ctx: Context, raw: string): Promise<string> {
+  const verdict = await checkDestination(raw, ctx.config.webhooks, ctx.resolver);
+  if (!verdict.ok) throw new ApiError(verdict.code);
+  return verdict.url.href;
+}
+
+export async function createEndpoint(
+  ctx: Context,
+  workspaceId: string,
+  input: CreateEndpointInput,
+): Promise<WebhookEndpoint & { secret: string }> {
+  const url = await acceptedUrl(ctx, input.url);
+  const now = ctx.clock.now();
+  const secret = `whsec_${ctx.ids.randomBytes(32).toString('base64url')}`;
+  const row = {
+    id: ctx.ids.uuid(),
+    workspace_id: workspaceId,
+    url,
+    events: input.events,
+    description: input.description ?? null,
+    enabled: true,
+    failure_count: 0,
+    disabled_reason: null,
+    created_at: now,
+  };
+  await ctx.db.transaction().execute(async (trx) => {
+    // The workspace lock makes "at most 10" hold under concurrent creates.
+    await lockWorkspace(trx, workspaceId);
+    if ((await countEndpoints(trx, workspaceId)) >= maxEndpointsPerWorkspace)
+      throw new ApiError('limit-reached');
+    await insertEndpoint(trx, { ...row, secret, updated_at: now });
+  });
+  return { ...endpointRowToEndpoint(row), secret };
+}
+
+export async function listEndpoints(ctx: Context, workspaceId: string): Promise<WebhookEndpoint[]> {
+  return (await findEndpoints(ctx.db, workspaceId)).map(endpointRowToEndpoint);
+}
+
+export async function getEndpoint(ctx: Context, workspaceId: string, id: string): Promise<WebhookEndpoint> {
+  const row = await findEndpoint(ctx.db, workspaceId, id);
+  if (!row) throw new ApiError('not-found');
+  return endpointRowToEndpoint(row);
+}
+
+/**
+ * Changes only the fields given. A new url passes every destination check again.
+ * Re-enabling a disabled endpoint clears its failure count and disabledReason.
+ */
+export async function changeEndpoint(
+  ctx: Context,
+  workspaceId: string,
+  id: string,
+  input: UpdateEndpointInput,
+): Promise<WebhookEndpoint> {
+  if (!(await findEndpoint(ctx.db, workspaceId, id))) throw new ApiError('not-found');
+  // Resolve outside the transaction: no row lock is held across DNS.
+  const url = input.url === undefined ? undefined : await acceptedUrl(ctx, input.url);
+  return ctx.db.transaction().execute(async (trx) => {
+    const current = await lockEndpoint(trx, workspaceId, id);
+    if (!current) throw new ApiError('not-found');
+    const reenabled = input.enabled === true && !current.enabled;
+    const patch = {
+      ...(url === undefined ? {} : { url }),
+      ...(input.events === undefined ? {} : { events: input.events }),
+      ...(input.description === undefined ? {} : { description: input.description }),
+      ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
+      ...(reenabled ? { failure_count: 0, disabled_reason: null } : {}),
+      updated_at: ctx.clock.now(),
+    };
+    await updateEndpoint(trx, workspaceId, id, patch);
+    return endpointRowToEndpoint({ ...current, ...patch });
+  });
+}
+
+export async function removeEndpoint(
+  ctx: Context,
+  workspaceId: string,
+  id: string,
+): Promise<{ id: string; deleted: true }> {
+  if (!(await deleteEndpoint(ctx.db, workspaceId, id))) throw new ApiError('not-found');
+  return { id, deleted: true };
+}
