@@ -37,6 +37,11 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   });
   await migrateToLatest(database.db);
   const ctx = await createContext(config, database.db, { log, subscribe: database.subscribe });
+  if (config.webhooks.allowUnsafe) {
+    log.warn(
+      'SIGNET_WEBHOOK_ALLOW_UNSAFE is on: webhooks may target http, any port and private or loopback addresses. Never use this in production.',
+    );
+  }
   const stops: Array<() => Promise<void>> = [];
 
   if (role === 'all' || role === 'worker') {

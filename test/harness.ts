@@ -28,6 +28,7 @@ import {
 } from '../src/documents/signing.service.ts';
 import { createMemoryRateLimiter, type RateLimiter } from '../src/http/rate-limiter.ts';
 import { createApiKey } from '../src/keys/keys.service.ts';
+import type { Resolver } from '../src/webhooks/destination.ts';
 import { createWorkspace } from '../src/workspaces/workspaces.service.ts';
 
 export const postgresAdminUrl = process.env.SIGNET_TEST_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -108,7 +109,29 @@ export interface Harness {
 
 export interface HarnessOptions {
   env?: Record<string, string>;
+  /** DNS for webhook destinations; by default a table of test names (see `testResolver`). */
+  resolver?: Resolver;
   rateLimiter?: (config: Config) => RateLimiter | Promise<RateLimiter>;
+}
+
+/**
+ * A resolver that knows only the names it is given (tests never touch real DNS). By
+ * default public-looking names resolve to documentation-free public addresses.
+ */
+export function testResolver(names: Record<string, string[]> = {}): Resolver & { names: Record<string, string[]> } {
+  const table: Record<string, string[]> = {
+    'hooks.example.com': ['93.184.216.34'],
+    'api.example.org': ['93.184.216.35', '2606:2800:220:1:248:1893:25c8:1946'],
+    ...names,
+  };
+  return {
+    names: table,
+    async resolve(hostname) {
+      const addresses = table[hostname.toLowerCase()];
+      if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+      return addresses;
+    },
+  };
 }
 
 /** Opens a harness for the enclosing suite; its fields are ready inside tests. */
@@ -128,6 +151,7 @@ export function useHarness(kind: DatabaseKind, options: HarnessOptions = {}): Ha
       clock: harness.clock,
       log: createLogger(process.env.SIGNET_TEST_LOG_LEVEL ?? 'silent'),
       subscribe: database.subscribe,
+      resolver: options.resolver ?? testResolver(),
     });
     harness.rateLimiter = options.rateLimiter
       ? await options.rateLimiter(harness.config)
