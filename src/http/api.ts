@@ -21,6 +21,9 @@ export function apiPlugin(
       methodsByUrl.set(route.url, methods);
     });
     api.addHook('onRequest', guard);
+    // The API reads JSON only; a text/plain body is an unsupported media type (415),
+    // not a string to fail validation with.
+    api.removeContentTypeParser('text/plain');
 
     await api.register(documentsRoutes(ctx));
     await api.register(endpointsRoutes(ctx));

@@ -34,6 +34,8 @@ export function errorCodeFor(error: FastifyError | ApiError | Error): ErrorCode 
     return validationCodes[fastifyError.validationContext ?? 'body'] ?? 'invalid-body';
   if (fastifyError.code && fastifyCodes[fastifyError.code])
     return fastifyCodes[fastifyError.code] as ErrorCode;
+  // Text PostgreSQL cannot store (U+0000, broken encodings) that a schema let through.
+  if (fastifyError.code === '22021' || fastifyError.code === '22P05') return 'invalid-body';
   // JSON.parse failures surface as SyntaxError with a 400 status.
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) return 'invalid-json';
   const status = fastifyError.statusCode ?? 500;

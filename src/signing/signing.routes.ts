@@ -78,7 +78,9 @@ export function signingRoutes(ctx: Context) {
       { parseAs: 'string', bodyLimit: 16_384 },
       (_req, body, done) => {
         const form: Form = {};
-        for (const [key, value] of new URLSearchParams(body as string)) form[key] = value;
+        // U+0000 cannot be stored in PostgreSQL text and never belongs in a name or reason.
+        for (const [key, value] of new URLSearchParams(body as string))
+          form[key] = value.replaceAll('\u0000', '');
         done(null, form);
       },
     );

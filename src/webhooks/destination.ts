@@ -67,28 +67,44 @@ const refuse = (code: DestinationRefusal, reason: string): DestinationVerdict =>
 /** Whether an address (either family, any textual form ipaddr.js accepts) is public unicast. */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6') {
-    const v6 = parsed as ipaddr.IPv6;
-    if (v6.isIPv4MappedAddress()) {
-      parsed = v6.toIPv4Address();
-    } else {
-      const parts = v6.parts;
-      // IPv4-compatible (::a.b.c.d, deprecated) and the rest of ::/96 embed an IPv4 address.
-      if (parts.slice(0, 6).every((p) => p === 0)) return false;
-      // Only global unicast (2000::/3) is public; ipaddr's ranges then exclude
-      // documentation, Teredo, 6to4, NAT64 (64:ff9b::/96 is outside 2000::/3 anyway), ORCHID, …
-      if (((parts[0] ?? 0) & 0xe000) !== 0x2000) return false;
-      return v6.range() === 'unicast';
-    }
+  const parsed = ipaddr.parse(canonicalIPv6(address));
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  // Judged by its 16-bit groups, not by how it was written: ipaddr.js reads "::8.8.8.8"
+  // (IPv4-compatible) as if it were "::ffff:8.8.8.8" (IPv4-mapped).
+  const parts = v6.parts;
+  const zeroPrefix = parts.slice(0, 5).every((p) => p === 0);
+  if (zeroPrefix && parts[5] === 0xffff) {
+    // IPv4-mapped: as public as the IPv4 address it carries.
+    return (
+      ipaddr.IPv4.parse(
+        `${(parts[6] ?? 0) >> 8}.${(parts[6] ?? 0) & 255}.${(parts[7] ?? 0) >> 8}.${(parts[7] ?? 0) & 255}`,
+      ).range() === 'unicast'
+    );
   }
-  return parsed.range() === 'unicast';
+  // IPv4-compatible (::a.b.c.d, deprecated) and everything else in ::/96: never public.
+  if (zeroPrefix && parts[5] === 0) return false;
+  // Only global unicast (2000::/3) is public; ipaddr's ranges then exclude
+  // documentation, Teredo, 6to4, ORCHID, …; NAT64 (64:ff9b::/96) lies outside 2000::/3.
+  if (((parts[0] ?? 0) & 0xe000) !== 0x2000) return false;
+  return v6.range() === 'unicast';
 }
 
-/** The hostname without brackets (IPv6) and without a trailing dot. */
-function bareHost(url: URL): string {
+/**
+ * IPv6 text with an embedded dotted quad, rewritten in hex groups by the WHATWG URL parser
+ * ("::8.8.8.8" -> "::808:808"): ipaddr.js reads that notation as IPv4-mapped whatever the
+ * groups before it say.
+ */
+function canonicalIPv6(address: string): string {
+  if (!address.includes(':') || !address.includes('.') || !URL.canParse(`http://[${address}]/`))
+    return address;
+  return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+}
+
+/** The hostname without brackets (IPv6) and without trailing dots ("internal.." is "internal"). */
+export function bareHost(url: URL): string {
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  return host.endsWith('.') ? host.slice(0, -1) : host;
+  return host.replace(/\.+$/, '');
 }
 
 /** The checks that need no network: syntax, scheme, port, credentials, names. */

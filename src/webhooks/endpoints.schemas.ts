@@ -8,7 +8,8 @@ import { subscribableEventTypes } from './endpoints.service.ts';
 
 const EventType = Type.Union(subscribableEventTypes.map((type) => Type.Literal(type)));
 const Events = Type.Array(EventType, { minItems: 1, maxItems: 5, uniqueItems: true });
-const Description = Type.Union([Type.String({ maxLength: 500 }), Type.Null()]);
+// PostgreSQL text cannot hold U+0000: refused here as invalid-body rather than failing later.
+const Description = Type.Union([Type.String({ maxLength: 500, pattern: '^[^\\u0000]*$' }), Type.Null()]);
 
 export const CreateEndpointBody = Type.Object(
   { url: Type.String(), events: Events, description: Type.Optional(Description) },
