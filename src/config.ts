@@ -21,6 +21,17 @@ export interface Config {
   webhooks: {
     /** SIGNET_WEBHOOK_ALLOW_UNSAFE=1: http, any port, private addresses. Development only. */
     allowUnsafe: boolean;
+    /** Minimum waits before retry 1, 2, 3 (spec: about 5 minutes, 30 minutes, 2 hours). */
+    retryDelaysMs: number[];
+    /** How often the sweep sends due retries (spec: every 10 minutes). */
+    sweepIntervalMs: number;
+    /** The whole exchange of one attempt (spec: 10 seconds). */
+    timeoutMs: number;
+    /** Attempts in flight per process, in all and per endpoint. */
+    concurrency: number;
+    perEndpointConcurrency: number;
+    /** Deliveries and attempts older than this are pruned. */
+    retentionMs: number;
   };
 }
 
@@ -71,6 +82,12 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: readOptional(env, 'SIGNET_MAIL_FROM') ?? 'Signet <no-reply@localhost>',
     webhooks: {
       allowUnsafe: readBoolean(env, 'SIGNET_WEBHOOK_ALLOW_UNSAFE', false),
+      retryDelaysMs: readDurations(env, 'SIGNET_WEBHOOK_RETRY_DELAYS', '5m,30m,2h'),
+      sweepIntervalMs: readDuration(env, 'SIGNET_WEBHOOK_SWEEP_INTERVAL', '10m'),
+      timeoutMs: readDuration(env, 'SIGNET_WEBHOOK_TIMEOUT', '10s'),
+      concurrency: readInteger(env, 'SIGNET_WEBHOOK_CONCURRENCY', 32, 1, 10_000),
+      perEndpointConcurrency: readInteger(env, 'SIGNET_WEBHOOK_ENDPOINT_CONCURRENCY', 4, 1, 1000),
+      retentionMs: readDuration(env, 'SIGNET_WEBHOOK_RETENTION', '30d'),
     },
   };
 }
@@ -97,6 +114,35 @@ function readNumber(env: Env, name: string, fallback: number, min: number, max: 
     throw new ConfigError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
   }
   return value;
+}
+
+const durationUnits: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "250ms", "10s", "5m", "2h", "30d". */
+export function parseDurationMs(text: string): number | null {
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
+  if (!match) return null;
+  const value = Number(match[1]) * (durationUnits[match[2] as string] as number);
+  return value > 0 && value <= 365 * 86_400_000 ? value : null;
+}
+
+function readDuration(env: Env, name: string, fallback: string): number {
+  const raw = readOptional(env, name) ?? fallback;
+  const value = parseDurationMs(raw);
+  if (value === null)
+    throw new ConfigError(`${name} must be a duration such as 10s, 5m, 2h or 30d, got "${raw}"`);
+  return value;
+}
+
+function readDurations(env: Env, name: string, fallback: string): number[] {
+  const raw = readOptional(env, name) ?? fallback;
+  const values = raw.split(',').map(parseDurationMs);
+  if (values.length === 0 || values.some((v) => v === null)) {
+    throw new ConfigError(
+      `${name} must be a comma-separated list of durations such as 5m,30m,2h, got "${raw}"`,
+    );
+  }
+  return values as number[];
 }
 
 function readBoolean(env: Env, name: string, fallback: boolean): boolean {

@@ -5,6 +5,7 @@ import { UsageError } from './cli/args.ts';
 import { migrateCommand } from './cli/context.ts';
 import { documentCommand, mailCommand, triggerCommand } from './cli/documents.ts';
 import { serveCommand } from './cli/serve.ts';
+import { webhookCommand } from './cli/webhooks.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DocumentActionError } from './documents/lifecycle.ts';
 import { ApiError } from './http/errors.ts';
@@ -25,6 +26,8 @@ const usage = `usage: signet <command>
   document send ID [--json]
   trigger EVENT_TYPE --workspace ID [--json]   drive a sample document until EVENT_TYPE happens
   mail list [--workspace ID] [--document ID] [--to EMAIL] [--limit N] [--json]
+  webhook test ENDPOINT_ID [--json]       send a signed ping now and print the outcome
+  webhook deliveries ENDPOINT_ID [--limit N] [--json]   the endpoint's recent deliveries
 
 Configuration comes from the environment: see docs/deployment.md.`;
 
@@ -52,6 +55,8 @@ async function main(argv: string[]): Promise<void> {
       return triggerCommand(config, rest);
     case 'mail':
       return mailCommand(config, rest);
+    case 'webhook':
+      return webhookCommand(config, rest);
     default:
       throw new UsageError(`unknown command "${command}" (see signet --help)`);
   }

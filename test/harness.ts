@@ -118,7 +118,9 @@ export interface HarnessOptions {
  * A resolver that knows only the names it is given (tests never touch real DNS). By
  * default public-looking names resolve to documentation-free public addresses.
  */
-export function testResolver(names: Record<string, string[]> = {}): Resolver & { names: Record<string, string[]> } {
+export function testResolver(
+  names: Record<string, string[]> = {},
+): Resolver & { names: Record<string, string[]> } {
   const table: Record<string, string[]> = {
     'hooks.example.com': ['93.184.216.34'],
     'api.example.org': ['93.184.216.35', '2606:2800:220:1:248:1893:25c8:1946'],
@@ -128,7 +130,8 @@ export function testResolver(names: Record<string, string[]> = {}): Resolver & {
     names: table,
     async resolve(hostname) {
       const addresses = table[hostname.toLowerCase()];
-      if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+      if (!addresses)
+        throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
       return addresses;
     },
   };

@@ -127,6 +127,46 @@ export interface WebhookEndpointsTable {
   updated_at: Timestamp;
 }
 
+export type DeliveryStatus = 'pending' | 'delivered' | 'dropped';
+export type AttemptErrorClass =
+  | 'dns'
+  | 'blocked'
+  | 'connect'
+  | 'tls'
+  | 'timeout'
+  | 'redirect'
+  | 'http-status';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  workspace_id: string;
+  endpoint_id: string;
+  event_id: string | null;
+  event_type: string;
+  payload: ColumnType<unknown, string, string>;
+  status: Generated<DeliveryStatus>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  created_at: Timestamp;
+  last_attempt_at: Timestamp | null;
+  delivered_at: Timestamp | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  workspace_id: string;
+  endpoint_id: string;
+  attempt: number;
+  started_at: Timestamp;
+  duration_ms: number;
+  address: string | null;
+  status_code: number | null;
+  error_class: AttemptErrorClass | null;
+  response_body: string | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -137,4 +177,6 @@ export interface Database {
   outbox: OutboxTable;
   mails: MailsTable;
   webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

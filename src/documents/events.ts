@@ -5,6 +5,7 @@
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/schema.ts';
+import { notifyChannel, outboxChannel } from '../webhooks/deliveries.repository.ts';
 import {
   type FullDocumentRow,
   insertEvents,
@@ -75,5 +76,7 @@ export async function recordDocumentEvent(
     payload: JSON.stringify(body),
     created_at: input.at,
   });
+  // Wakes the webhook dispatchers of every process when this transaction commits.
+  await notifyChannel(trx, outboxChannel);
   return body;
 }

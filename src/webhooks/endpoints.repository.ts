@@ -100,3 +100,23 @@ export async function deleteEndpoint(db: Db, workspaceId: string, id: string): P
     .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
+
+/** The endpoint with its secret: only for signing deliveries, never for a response. */
+export async function findEndpointWithSecret(db: Db, workspaceId: string, id: string) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'url', 'secret', 'enabled'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Which workspace an endpoint belongs to: for operators' commands, which are not scoped. */
+export async function findEndpointWorkspaceId(db: Db, id: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select('workspace_id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.workspace_id;
+}

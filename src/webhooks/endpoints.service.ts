@@ -5,6 +5,7 @@ import type { Context } from '../context.ts';
 import { documentEventTypes } from '../documents/events.ts';
 import { ApiError } from '../http/errors.ts';
 import { lockWorkspace } from '../workspaces/workspaces.repository.ts';
+import { dropPendingDeliveries } from './deliveries.repository.ts';
 import { checkDestination } from './destination.ts';
 import {
   countEndpoints,
@@ -131,6 +132,8 @@ export async function changeEndpoint(
       updated_at: ctx.clock.now(),
     };
     await updateEndpoint(trx, workspaceId, id, patch);
+    // Switched off: its pending deliveries are dropped, nothing is replayed later.
+    if (input.enabled === false && current.enabled) await dropPendingDeliveries(trx, id);
     return endpointRowToEndpoint({ ...current, ...patch });
   });
 }

@@ -1,6 +1,6 @@
 // The background work of `signet serve` (role all or worker): expiring overdue documents
-// (every 30 s, so within a minute of their expiry) and delivering mail (woken at once by
-// NOTIFY from any process, and every 5 s regardless). Each loop runs one pass at a time
+// (every 30 s, so within a minute of their expiry), delivering mail (woken at once by
+// NOTIFY from any process, and every 5 s regardless) and webhooks (dispatcher.ts). Each loop runs one pass at a time
 // and survives its own errors; stop() waits for the pass in flight.
 import type { Context } from '../context.ts';
 import type { DatabaseHandle } from '../db/connect.ts';
@@ -8,6 +8,7 @@ import { expireDueDocuments } from '../documents/signing.service.ts';
 import { deliverDueMails } from '../mail/mail.service.ts';
 import type { MailTransport } from '../mail/mailer.ts';
 import { mailChannel } from '../mail/mails.repository.ts';
+import { type Dispatcher, startDispatcher } from '../webhooks/dispatcher.ts';
 
 export interface WorkerOptions {
   transport: MailTransport;
@@ -64,7 +65,10 @@ function startLoop(ctx: Context, name: string, intervalMs: number, pass: () => P
   };
 }
 
-export async function startWorker(ctx: Context, options: WorkerOptions): Promise<{ stop(): Promise<void> }> {
+export async function startWorker(
+  ctx: Context,
+  options: WorkerOptions,
+): Promise<{ dispatcher: Dispatcher; stop(): Promise<void> }> {
   const expiry = startLoop(ctx, 'expiry', options.expiryIntervalMs ?? 30_000, () => expireDueDocuments(ctx));
   const mail = startLoop(ctx, 'mail', options.mailIntervalMs ?? 5_000, async () => {
     // Drain: keep going while full batches come back.
@@ -74,10 +78,12 @@ export async function startWorker(ctx: Context, options: WorkerOptions): Promise
     onNotify: () => mail.wake(),
     onStateChange: () => {},
   });
+  const dispatcher = await startDispatcher(ctx, { subscribe: options.subscribe });
   return {
+    dispatcher,
     async stop() {
       await unsubscribe();
-      await Promise.all([expiry.stop(), mail.stop()]);
+      await Promise.all([expiry.stop(), mail.stop(), dispatcher.stop()]);
     },
   };
 }

@@ -21,13 +21,14 @@ const statements = [
      add column code_sent_at timestamptz(3)`,
 
   // Every document event, written in the transaction of the change that caused it, with
-  // the webhook body as it was at that moment. Dispatchers consume unprocessed rows.
+  // the webhook body as it was at that moment (json, not jsonb: the body keeps its key
+  // order). Dispatchers consume unprocessed rows.
   `create table outbox (
     seq bigint generated always as identity primary key,
     event_id uuid not null unique references document_events (id) on delete cascade,
     workspace_id uuid not null,
     type text not null,
-    payload jsonb not null,
+    payload json not null,
     created_at timestamptz(3) not null,
     processed_at timestamptz(3)
   )`,

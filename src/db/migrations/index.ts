@@ -4,9 +4,11 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001-initial.ts';
 import * as m0002 from './0002-lifecycle.ts';
 import * as m0003 from './0003-webhook-endpoints.ts';
+import * as m0004 from './0004-webhook-deliveries.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-lifecycle': m0002,
   '0003-webhook-endpoints': m0003,
+  '0004-webhook-deliveries': m0004,
 };

@@ -1,0 +1,51 @@
+// Webhook commands: `signet webhook test ENDPOINT_ID` sends a ping now and prints its
+// outcome; `signet webhook deliveries ENDPOINT_ID` prints the endpoint's delivery log.
+import type { Config } from '../config.ts';
+import type { Context } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
+import { listEndpointDeliveries, sendPing } from '../webhooks/deliveries.service.ts';
+import { findEndpointWorkspaceId } from '../webhooks/endpoints.repository.ts';
+import { parseCommandArgs, parseCount, requireUuid, UsageError } from './args.ts';
+import { print, withContext } from './context.ts';
+
+async function endpointWorkspace(ctx: Context, id: string): Promise<string> {
+  const workspaceId = await findEndpointWorkspaceId(ctx.db, id);
+  if (!workspaceId) throw new ApiError('not-found');
+  return workspaceId;
+}
+
+export async function webhookCommand(config: Config, argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub === 'test') {
+    const { values, positionals } = parseCommandArgs(rest, { json: { type: 'boolean' } }, 1);
+    const id = requireUuid(positionals[0], 'endpoint id');
+    const result = await withContext(config, async (ctx) =>
+      sendPing(ctx, await endpointWorkspace(ctx, id), id),
+    );
+    const outcome = result.ok
+      ? `delivered (HTTP ${result.statusCode}) in ${result.durationMs} ms`
+      : `failed: ${result.errorClass}${result.statusCode ? ` (HTTP ${result.statusCode})` : ''} after ${result.durationMs} ms`;
+    print(!!values.json, result, `Ping ${result.deliveryId}: ${outcome}`);
+    if (!result.ok) process.exitCode = 1;
+    return;
+  }
+  if (sub === 'deliveries') {
+    const { values, positionals } = parseCommandArgs(
+      rest,
+      { json: { type: 'boolean' }, limit: { type: 'string' } },
+      1,
+    );
+    const id = requireUuid(positionals[0], 'endpoint id');
+    const limit = parseCount(values.limit, '--limit', 20, 500);
+    const deliveries = await withContext(config, async (ctx) =>
+      listEndpointDeliveries(ctx, await endpointWorkspace(ctx, id), id, limit),
+    );
+    const human = deliveries.map((d) => {
+      const codes = d.attemptLog.map((a) => a.statusCode ?? a.errorClass).join(', ');
+      return `${d.createdAt}  ${d.eventType.padEnd(18)} ${d.status.padEnd(9)} attempts ${d.attempts}  [${codes}]  ${d.id}`;
+    });
+    print(!!values.json, deliveries, human.length ? human.join('\n') : 'No deliveries.');
+    return;
+  }
+  throw new UsageError('usage: signet webhook test ENDPOINT_ID | deliveries ENDPOINT_ID [--limit N]');
+}

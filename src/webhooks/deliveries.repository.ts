@@ -1,0 +1,244 @@
+// Queries of the delivery engine: the outbox, deliveries and attempts. Workers claim
+// rows with FOR UPDATE SKIP LOCKED and a lease, so any number of processes share the
+// work and a dead worker's rows come back when its lease ends. Times come from the
+// caller (ctx.clock), never from now(), so tests can move time.
+import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export const outboxChannel = 'signet_outbox';
+export const deliveriesChannel = 'signet_deliveries';
+
+/** uuid[] / int[] literals: PostgreSQL and PGlite both take them as text. */
+const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
+const intArray = (values: number[]) => `{${values.join(',')}}`;
+
+export async function notifyChannel(db: Db, channel: string): Promise<void> {
+  await sql`select pg_notify(${channel}, '')`.execute(db);
+}
+
+export async function lockPendingOutbox(trx: Transaction<Database>, limit: number) {
+  return trx
+    .selectFrom('outbox')
+    .select(['seq', 'event_id', 'workspace_id', 'type', 'payload'])
+    .where('processed_at', 'is', null)
+    .orderBy('seq')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}
+
+export async function findEnabledEndpointsOf(db: Db, workspaceIds: string[]) {
+  if (workspaceIds.length === 0) return [];
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'workspace_id', 'events'])
+    .where('workspace_id', 'in', workspaceIds)
+    .where('enabled', '=', true)
+    .execute();
+}
+
+/** One delivery per (event, endpoint), ever: a second fan-out of the same event inserts nothing. */
+export async function insertDeliveries(
+  db: Db,
+  rows: Insertable<Database['webhook_deliveries']>[],
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const inserted = await db
+    .insertInto('webhook_deliveries')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing())
+    .returning('id')
+    .execute();
+  return inserted.length;
+}
+
+export async function markOutboxProcessed(db: Db, seqs: number[], at: Date): Promise<void> {
+  if (seqs.length > 0)
+    await db.updateTable('outbox').set({ processed_at: at }).where('seq', 'in', seqs).execute();
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  workspace_id: string;
+  endpoint_id: string;
+  event_id: string | null;
+  event_type: string;
+  payload: unknown;
+  attempts: number;
+  url: string;
+  secret: string;
+}
+
+/**
+ * Claims up to `limit` due deliveries of enabled endpoints for a lease, at most
+ * `capacity(endpoint)` per endpoint, oldest first, skipping rows other workers hold.
+ * The attempt number is counted at claim time, so a worker that dies mid-send has
+ * still used that attempt.
+ */
+export async function claimDueDeliveries(
+  db: Kysely<Database>,
+  input: {
+    now: Date;
+    leaseUntil: Date;
+    limit: number;
+    perEndpoint: number;
+    /** Endpoints with attempts already in flight here, and how many more each may take. */
+    reduced: Array<{ endpointId: string; remaining: number }>;
+  },
+): Promise<ClaimedDelivery[]> {
+  const ids = input.reduced.map((r) => r.endpointId);
+  const remaining = input.reduced.map((r) => r.remaining);
+  const result = await sql<ClaimedDelivery>`
+    with candidates as (
+      select d.id,
+             row_number() over (partition by d.endpoint_id order by d.next_attempt_at, d.id) as rank,
+             coalesce(cap.remaining, ${input.perEndpoint}) as allowed
+      from webhook_deliveries d
+      join webhook_endpoints e on e.id = d.endpoint_id and e.enabled
+      left join unnest(${uuidArray(ids)}::uuid[], ${intArray(remaining)}::int[]) as cap(endpoint_id, remaining)
+        on cap.endpoint_id = d.endpoint_id
+      where d.status = 'pending'
+        and d.next_attempt_at <= ${input.now}
+        and (d.locked_until is null or d.locked_until <= ${input.now})
+      order by d.next_attempt_at, d.id
+      limit ${input.limit * 20}
+    ),
+    picked as (
+      select d.id
+      from webhook_deliveries d
+      where d.id in (select id from candidates where rank <= allowed)
+        and d.status = 'pending'
+        and (d.locked_until is null or d.locked_until <= ${input.now})
+      order by d.next_attempt_at, d.id
+      limit ${input.limit}
+      for update of d skip locked
+    )
+    update webhook_deliveries d
+    set locked_until = ${input.leaseUntil}, attempts = d.attempts + 1, last_attempt_at = ${input.now}
+    from picked, webhook_endpoints e
+    where d.id = picked.id and e.id = d.endpoint_id
+    returning d.id, d.workspace_id, d.endpoint_id, d.event_id, d.event_type, d.payload, d.attempts, e.url, e.secret
+  `.execute(db);
+  return result.rows;
+}
+
+export async function insertAttempt(db: Db, row: Insertable<Database['webhook_attempts']>): Promise<void> {
+  await db.insertInto('webhook_attempts').values(row).execute();
+}
+
+/** Settles a claimed delivery; false when it no longer exists (its endpoint was deleted). */
+export async function settleDelivery(
+  db: Db,
+  id: string,
+  outcome: { status: 'delivered' | 'dropped' | 'pending'; at: Date; nextAttemptAt?: Date },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({
+      status: outcome.status,
+      locked_until: null,
+      ...(outcome.status === 'delivered' ? { delivered_at: outcome.at } : {}),
+      ...(outcome.nextAttemptAt ? { next_attempt_at: outcome.nextAttemptAt } : {}),
+    })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function resetEndpointFailures(db: Db, endpointId: string): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ failure_count: 0 })
+    .where('id', '=', endpointId)
+    .where('failure_count', '<>', 0)
+    .execute();
+}
+
+/** Adds one consecutive failure; returns the new count and whether the endpoint is still on. */
+export async function addEndpointFailure(db: Db, endpointId: string) {
+  return db
+    .updateTable('webhook_endpoints')
+    .set({ failure_count: sql`failure_count + 1` })
+    .where('id', '=', endpointId)
+    .returning(['failure_count', 'enabled'])
+    .executeTakeFirst();
+}
+
+export async function disableEndpointForFailures(db: Db, endpointId: string, at: Date): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ enabled: false, disabled_reason: 'failures', updated_at: at })
+    .where('id', '=', endpointId)
+    .execute();
+}
+
+/** A paused endpoint's pending deliveries are dropped: nothing is replayed later. */
+export async function dropPendingDeliveries(db: Db, endpointId: string): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'dropped', locked_until: null })
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+export async function insertPingDelivery(
+  db: Db,
+  row: Insertable<Database['webhook_deliveries']>,
+): Promise<void> {
+  await db.insertInto('webhook_deliveries').values(row).execute();
+}
+
+/** Deletes deliveries (their attempts go with them) and processed outbox rows older than `before`. */
+export async function pruneDeliveries(db: Db, before: Date): Promise<{ deliveries: number; outbox: number }> {
+  const deliveries = await db
+    .deleteFrom('webhook_deliveries')
+    .where('created_at', '<', before)
+    .executeTakeFirst();
+  const outbox = await db.deleteFrom('outbox').where('processed_at', '<', before).executeTakeFirst();
+  return { deliveries: Number(deliveries.numDeletedRows), outbox: Number(outbox.numDeletedRows) };
+}
+
+export async function findRecentDeliveries(db: Db, workspaceId: string, endpointId: string, limit: number) {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select([
+      'id',
+      'event_id',
+      'event_type',
+      'status',
+      'attempts',
+      'created_at',
+      'next_attempt_at',
+      'delivered_at',
+    ])
+    .where('workspace_id', '=', workspaceId)
+    .where('endpoint_id', '=', endpointId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function findAttemptsOf(db: Db, deliveryIds: string[]) {
+  if (deliveryIds.length === 0) return [];
+  return db
+    .selectFrom('webhook_attempts')
+    .select([
+      'delivery_id',
+      'attempt',
+      'started_at',
+      'duration_ms',
+      'address',
+      'status_code',
+      'error_class',
+      'response_body',
+    ])
+    .where('delivery_id', 'in', deliveryIds)
+    .orderBy('delivery_id')
+    .orderBy('attempt')
+    .execute();
+}

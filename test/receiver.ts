@@ -1,0 +1,57 @@
+// A local HTTP receiver for webhook tests: records every request (headers and the raw
+// body) and answers with whatever the test's handler decides.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+  receivedAt: number;
+}
+
+export type ReceiverHandler = (request: ReceivedRequest, response: ServerResponse) => unknown;
+
+export interface Receiver {
+  url: string;
+  requests: ReceivedRequest[];
+  setHandler(handler: ReceiverHandler): void;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(
+  handler: ReceiverHandler = (_r, res) => res.end('ok'),
+): Promise<Receiver> {
+  let current = handler;
+  const requests: ReceivedRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const received: ReceivedRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
+      };
+      requests.push(received);
+      Promise.resolve(current(received, res)).catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    setHandler(next) {
+      current = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

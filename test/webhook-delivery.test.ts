@@ -1,0 +1,1234 @@
+// Webhook delivery (spec, Webhook delivery, Delivery request, Delivery outcome and retries,
+// Webhook endpoint enablement, Webhook delivery signature): what a receiver gets, how the
+// outcome of each attempt is judged and recorded, the retry schedule, the pause after 20
+// consecutive failures, fan-out, ping, DNS rebinding at connect time, the delivery log and
+// the running dispatcher. Every receiver is a local HTTP server on 127.0.0.1 started by
+// the test; every name goes through the fake resolver; the signature is checked by a
+// verifier written here from the documented scheme, not by src/webhooks/signature.ts.
+import assert from 'node:assert/strict';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import { test } from 'node:test';
+import { type Context, systemClock } from '../src/context.ts';
+import { triggerEvent } from '../src/demo/trigger.ts';
+import type { DocumentEventType } from '../src/documents/events.ts';
+import { type DeliveryView, listEndpointDeliveries, sendPing } from '../src/webhooks/deliveries.service.ts';
+import { deliverDue, fanOutEvents, startDispatcher } from '../src/webhooks/dispatcher.ts';
+import { removeEndpoint } from '../src/webhooks/endpoints.service.ts';
+import {
+  callApi,
+  createTestWorkspace,
+  describeEachDatabase,
+  type Harness,
+  type TestWorkspace,
+  testResolver,
+  useHarness,
+} from './harness.ts';
+import { type ReceivedRequest, type Receiver, type ReceiverHandler, startReceiver } from './receiver.ts';
+
+// ---------------------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------------------
+
+interface Endpoint {
+  id: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  description: string | null;
+  createdAt: string;
+  failureCount: number;
+  disabledReason: 'failures' | null;
+}
+
+interface CreatedEndpoint extends Endpoint {
+  secret: string;
+}
+
+const second = 1000;
+const minute = 60 * second;
+const hour = 60 * minute;
+const day = 24 * hour;
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const signaturePattern = /^t=(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z),v1=([0-9a-f]{64})$/;
+const documentKeys = [
+  'createdAt',
+  'expiresAt',
+  'id',
+  'sentAt',
+  'signedAt',
+  'status',
+  'title',
+  'url',
+  'value',
+];
+const recipientKeys = ['email', 'fullName', 'id', 'role', 'signedAt', 'signingMethod', 'signingOrder'];
+const allEventTypes: DocumentEventType[] = [
+  'document.sent',
+  'document.opened',
+  'document.signed',
+  'document.completed',
+  'document.declined',
+  'document.expired',
+];
+
+/**
+ * The receiver's check, written from the documented scheme (docs/api.md): the header is
+ * `t=<timestamp>,v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>`.
+ */
+function verifySignature(secret: string, header: string | undefined, rawBody: string): boolean {
+  const match = signaturePattern.exec(header ?? '');
+  if (!match) return false;
+  const expected = createHmac('sha256', secret).update(`${match[1]}.${rawBody}`).digest();
+  const given = Buffer.from(match[2] as string, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function signatureTime(header: string | string[] | undefined): string {
+  const match = signaturePattern.exec(typeof header === 'string' ? header : '');
+  assert.ok(match, `malformed x-service-signature: ${String(header)}`);
+  return match[1] as string;
+}
+
+const answer =
+  (status: number, body = '', headers: Record<string, string> = {}): ReceiverHandler =>
+  (_request, response) => {
+    response.writeHead(status, headers);
+    response.end(body);
+  };
+
+/** A receiver that reads the request and then never answers. */
+const neverAnswer: ReceiverHandler = () => {};
+
+/** Answers in turn with each handler, then keeps using the last one. */
+function inTurn(...handlers: ReceiverHandler[]): ReceiverHandler {
+  let calls = 0;
+  return (request, response) => {
+    const handler = handlers[Math.min(calls, handlers.length - 1)] as ReceiverHandler;
+    calls++;
+    return handler(request, response);
+  };
+}
+
+function header(request: ReceivedRequest, name: string): string {
+  const value = request.headers[name];
+  assert.equal(typeof value, 'string', `header ${name}`);
+  return value as string;
+}
+
+function bodyOf(request: ReceivedRequest): Record<string, unknown> & { data: Record<string, unknown> } {
+  return JSON.parse(request.body);
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Everything one test opens: its workspaces, receivers and endpoints, closed in `finally`. */
+interface Scope {
+  workspace(): Promise<TestWorkspace>;
+  receiver(handler?: ReceiverHandler): Promise<Receiver>;
+  endpoint(
+    ws: TestWorkspace,
+    url: string,
+    events?: string[],
+  ): Promise<CreatedEndpoint & { workspaceId: string }>;
+}
+
+async function withScope(h: Harness, body: (s: Scope) => Promise<void>): Promise<void> {
+  const receivers: Receiver[] = [];
+  const endpoints: Array<{ workspaceId: string; id: string }> = [];
+  const scope: Scope = {
+    workspace: () => createTestWorkspace(h.ctx),
+    async receiver(handler = answer(200, 'ok')) {
+      const receiver = await startReceiver(handler);
+      receivers.push(receiver);
+      return receiver;
+    },
+    async endpoint(ws, url, events = ['document.sent']) {
+      const created = await createEndpointApi(h, ws, url, events);
+      endpoints.push({ workspaceId: ws.id, id: created.id });
+      return { ...created, workspaceId: ws.id };
+    },
+  };
+  try {
+    await body(scope);
+  } finally {
+    // Deleting the endpoints takes their deliveries with them: nothing of this test is
+    // left due for the next one, whatever the clock says.
+    for (const e of endpoints) await removeEndpoint(h.ctx, e.workspaceId, e.id).catch(() => {});
+    for (const r of receivers) await r.close();
+  }
+}
+
+async function createEndpointApi(
+  h: Harness,
+  ws: TestWorkspace,
+  url: string,
+  events: string[],
+): Promise<CreatedEndpoint> {
+  const response = await callApi(h, 'POST', '/v1/webhook-endpoints', {
+    key: ws.apiKey,
+    body: { url, events, description: 'delivery test' },
+  });
+  assert.equal(response.status, 201, response.text);
+  return response.body.data as CreatedEndpoint;
+}
+
+async function getEndpointApi(h: Harness, ws: TestWorkspace, id: string): Promise<Endpoint> {
+  const response = await callApi(h, 'GET', `/v1/webhook-endpoints/${id}`, { key: ws.apiKey });
+  assert.equal(response.status, 200, response.text);
+  return response.body.data as Endpoint;
+}
+
+async function patchEndpointApi(
+  h: Harness,
+  ws: TestWorkspace,
+  id: string,
+  body: Record<string, unknown>,
+): Promise<Endpoint> {
+  const response = await callApi(h, 'PATCH', `/v1/webhook-endpoints/${id}`, { key: ws.apiKey, body });
+  assert.equal(response.status, 200, response.text);
+  return response.body.data as Endpoint;
+}
+
+async function deliveriesOf(
+  h: Harness,
+  endpoint: { id: string; workspaceId: string },
+): Promise<DeliveryView[]> {
+  return listEndpointDeliveries(h.ctx, endpoint.workspaceId, endpoint.id);
+}
+
+/** The one delivery of an endpoint that has exactly one. */
+async function onlyDelivery(
+  h: Harness,
+  endpoint: { id: string; workspaceId: string },
+): Promise<DeliveryView> {
+  const deliveries = await deliveriesOf(h, endpoint);
+  assert.equal(deliveries.length, 1, `deliveries: ${JSON.stringify(deliveries)}`);
+  return deliveries[0] as DeliveryView;
+}
+
+async function countDeliveries(h: Harness, endpointId: string): Promise<number> {
+  const row = await h.ctx.db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('endpoint_id', '=', endpointId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+// ---------------------------------------------------------------------------------------
+// Delivery with a test clock, http://127.0.0.1 receivers allowed
+// ---------------------------------------------------------------------------------------
+
+describeEachDatabase('webhook delivery', (kind) => {
+  const resolver = testResolver();
+  const h = useHarness(kind, {
+    env: { SIGNET_WEBHOOK_ALLOW_UNSAFE: '1', SIGNET_WEBHOOK_TIMEOUT: '1s' },
+    resolver,
+  });
+
+  // --- 1. Request shape ----------------------------------------------------------------
+
+  async function checkRequestShape(
+    s: Scope,
+    type: 'document.sent' | 'document.signed' | 'document.completed',
+  ): Promise<void> {
+    const ws = await s.workspace();
+    const receiver = await s.receiver();
+    const endpoint = await s.endpoint(ws, `${receiver.url}/hooks/signet?source=delivery-test`, [type]);
+    const { documentId, eventId } = await triggerEvent(h.ctx, ws.id, type);
+    await deliverDue(h.ctx);
+
+    assert.equal(receiver.requests.length, 1);
+    const request = receiver.requests[0] as ReceivedRequest;
+    assert.equal(request.method, 'POST');
+    assert.equal(request.url, '/hooks/signet?source=delivery-test');
+    assert.equal(header(request, 'content-type'), 'application/json');
+    assert.equal(header(request, 'user-agent'), 'Service-Webhooks/1.0');
+    const body = bodyOf(request);
+    assert.equal(header(request, 'x-service-event'), body.type);
+    assert.equal(body.type, type);
+    assert.match(header(request, 'x-service-delivery-id'), uuidPattern);
+    assert.equal(header(request, 'x-service-delivery-id'), (await onlyDelivery(h, endpoint)).id);
+    assert.match(header(request, 'x-service-signature'), signaturePattern);
+
+    assert.deepEqual(Object.keys(body).sort(), ['createdAt', 'data', 'id', 'type']);
+    assert.deepEqual(Object.keys(body.data).sort(), ['document', 'recipient']);
+    assert.equal(body.id, eventId);
+
+    const detail = await callApi(h, 'GET', `/v1/documents/${documentId}`, { key: ws.apiKey });
+    assert.equal(detail.status, 200, detail.text);
+    const { recipients, events, ...document } = detail.body.data as Record<string, unknown> & {
+      recipients: Array<Record<string, unknown>>;
+      events: Array<{ id: string; type: string; createdAt: string }>;
+    };
+    const event = events.find((e) => e.id === body.id);
+    assert.ok(event, `event ${String(body.id)} is not in the document's history`);
+    assert.equal(event.type, type);
+    assert.equal(body.createdAt, event.createdAt);
+
+    const sentDocument = body.data.document as Record<string, unknown>;
+    assert.deepEqual(Object.keys(sentDocument).sort(), documentKeys);
+    assert.deepEqual(sentDocument, document);
+    if (type === 'document.signed') {
+      const recipient = body.data.recipient as Record<string, unknown>;
+      assert.deepEqual(Object.keys(recipient).sort(), recipientKeys);
+      assert.deepEqual(
+        recipient,
+        recipients.find((r) => r.id === recipient.id),
+      );
+      assert.equal(recipient.email, 'first.signer@example.com');
+      assert.equal(recipient.signedAt, body.createdAt);
+    } else {
+      assert.equal(body.data.recipient, null);
+    }
+  }
+
+  test('a document.sent delivery is a POST to the endpoint URL with the documented headers and body, recipient null', () =>
+    withScope(h, (s) => checkRequestShape(s, 'document.sent')));
+
+  test('a document.signed delivery carries the document as listed and the signer as the read API shows it', () =>
+    withScope(h, (s) => checkRequestShape(s, 'document.signed')));
+
+  test('a document.completed delivery carries the completed document and recipient null', () =>
+    withScope(h, (s) => checkRequestShape(s, 'document.completed')));
+
+  // --- 2. Signature --------------------------------------------------------------------
+
+  test('the signature verifies with the secret from the create response and is timed at sending', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver();
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const other = await s.endpoint(ws, `${receiver.url}/other`, ['document.declined']);
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      h.clock.advance(7 * minute + 123);
+      const sentAt = h.clock.now().toISOString();
+      await deliverDue(h.ctx);
+
+      assert.equal(receiver.requests.length, 1);
+      const request = receiver.requests[0] as ReceivedRequest;
+      const signature = header(request, 'x-service-signature');
+      assert.equal(signatureTime(signature), sentAt);
+      assert.ok(verifySignature(endpoint.secret, signature, request.body), 'signature does not verify');
+
+      // Anything changed on the way makes it fail.
+      const tampered = request.body.replace('"document.sent"', '"document.signed"');
+      assert.notEqual(tampered, request.body);
+      assert.equal(verifySignature(endpoint.secret, signature, tampered), false);
+      assert.equal(verifySignature(endpoint.secret, signature, `${request.body} `), false);
+      assert.equal(verifySignature(other.secret, signature, request.body), false);
+      const otherTime = signature.replace(sentAt, iso(Date.parse(sentAt) + 1));
+      assert.equal(verifySignature(endpoint.secret, otherTime, request.body), false);
+    }));
+
+  // --- 3. Outcomes ---------------------------------------------------------------------
+
+  for (const status of [200, 201, 204]) {
+    test(`a ${status} answer delivers the event in one attempt and leaves failureCount at 0`, () =>
+      withScope(h, async (s) => {
+        const ws = await s.workspace();
+        const receiver = await s.receiver(answer(status, status === 204 ? '' : 'thanks'));
+        const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+        await triggerEvent(h.ctx, ws.id, 'document.sent');
+        await deliverDue(h.ctx);
+
+        const delivery = await onlyDelivery(h, endpoint);
+        assert.equal(delivery.status, 'delivered');
+        assert.equal(delivery.attempts, 1);
+        assert.equal(delivery.deliveredAt, h.clock.now().toISOString());
+        assert.equal(delivery.nextAttemptAt, null);
+        assert.equal(delivery.attemptLog.length, 1);
+        assert.equal(delivery.attemptLog[0]?.statusCode, status);
+        assert.equal(delivery.attemptLog[0]?.errorClass, null);
+        assert.equal((await getEndpointApi(h, ws, endpoint.id)).failureCount, 0);
+
+        h.clock.advance(day);
+        await deliverDue(h.ctx);
+        assert.equal(receiver.requests.length, 1);
+      }));
+  }
+
+  for (const status of [301, 302, 307]) {
+    test(`a ${status} with a Location is a redirect failure and the Location is not followed`, () =>
+      withScope(h, async (s) => {
+        const ws = await s.workspace();
+        const target = await s.receiver();
+        const receiver = await s.receiver(answer(status, '', { location: `${target.url}/moved` }));
+        const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+        await triggerEvent(h.ctx, ws.id, 'document.sent');
+        await deliverDue(h.ctx);
+
+        assert.equal(receiver.requests.length, 1);
+        assert.equal(target.requests.length, 0);
+        const delivery = await onlyDelivery(h, endpoint);
+        assert.equal(delivery.status, 'pending');
+        assert.equal(delivery.attemptLog[0]?.errorClass, 'redirect');
+        assert.equal(delivery.attemptLog[0]?.statusCode, status);
+        assert.equal((await getEndpointApi(h, ws, endpoint.id)).failureCount, 1);
+      }));
+  }
+
+  for (const status of [400, 404, 500, 503]) {
+    test(`a ${status} answer is an http-status failure with ${status} recorded`, () =>
+      withScope(h, async (s) => {
+        const ws = await s.workspace();
+        const receiver = await s.receiver(answer(status, `nope ${status}`));
+        const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+        await triggerEvent(h.ctx, ws.id, 'document.sent');
+        await deliverDue(h.ctx);
+
+        const delivery = await onlyDelivery(h, endpoint);
+        assert.equal(delivery.status, 'pending');
+        assert.equal(delivery.attempts, 1);
+        assert.deepEqual(
+          delivery.attemptLog.map((a) => [a.attempt, a.statusCode, a.errorClass, a.responseBody]),
+          [[1, status, 'http-status', `nope ${status}`]],
+        );
+        assert.equal((await getEndpointApi(h, ws, endpoint.id)).failureCount, 1);
+      }));
+  }
+
+  test('a receiver that never answers is a timeout failure after about 1 s (SIGNET_WEBHOOK_TIMEOUT)', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver(neverAnswer);
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      const started = performance.now();
+      await deliverDue(h.ctx);
+      const elapsed = performance.now() - started;
+
+      assert.equal(receiver.requests.length, 1);
+      assert.ok(elapsed >= 950 && elapsed < 2500, `deliverDue took ${elapsed} ms`);
+      const delivery = await onlyDelivery(h, endpoint);
+      assert.equal(delivery.status, 'pending');
+      const [attempt] = delivery.attemptLog;
+      assert.equal(attempt?.errorClass, 'timeout');
+      assert.equal(attempt?.statusCode, null);
+      assert.equal(attempt?.responseBody, null);
+      assert.ok(
+        (attempt?.durationMs ?? 0) >= 950 && (attempt?.durationMs ?? 0) < 2000,
+        `durationMs ${attempt?.durationMs}`,
+      );
+    }));
+
+  test('a refused connection (a closed receiver) is a connect failure', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver();
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      await receiver.close();
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+
+      const delivery = await onlyDelivery(h, endpoint);
+      assert.equal(delivery.status, 'pending');
+      assert.equal(delivery.attemptLog[0]?.errorClass, 'connect');
+      assert.equal(delivery.attemptLog[0]?.statusCode, null);
+      assert.equal(delivery.attemptLog[0]?.address, '127.0.0.1');
+    }));
+
+  test('only the first 4096 bytes of a 100 KB response body are recorded', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const big = 'abcdefghij'.repeat(10 * 1024);
+      const receiver = await s.receiver(answer(500, big));
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+
+      const [attempt] = (await onlyDelivery(h, endpoint)).attemptLog;
+      assert.equal(attempt?.statusCode, 500);
+      assert.equal(Buffer.byteLength(attempt?.responseBody ?? ''), 4096);
+      assert.equal(attempt?.responseBody, big.slice(0, 4096));
+    }));
+
+  test('a receiver streaming an endless body is cut off after 4 KB and the attempt is recorded', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const chunk = Buffer.alloc(16 * 1024, 'x');
+      const receiver = await s.receiver((_request, response: ServerResponse) => {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        const pump = () => {
+          while (!response.destroyed && response.write(chunk)) {}
+          if (!response.destroyed) response.once('drain', pump);
+        };
+        pump();
+      });
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      const memoryBefore = process.memoryUsage().rss;
+      const started = performance.now();
+      await deliverDue(h.ctx);
+      const elapsed = performance.now() - started;
+
+      assert.ok(elapsed < 2000, `deliverDue took ${elapsed} ms`);
+      assert.ok(process.memoryUsage().rss - memoryBefore < 200 * 1024 * 1024, 'memory grew by over 200 MB');
+      const [attempt] = (await onlyDelivery(h, endpoint)).attemptLog;
+      assert.equal(attempt?.statusCode, 200);
+      assert.equal(attempt?.responseBody?.length, 4096);
+    }));
+
+  test('a receiver trickling an endless body is cut off at the timeout and the attempt is recorded', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver((_request, response: ServerResponse) => {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        const timer = setInterval(() => response.write('x'), 20);
+        response.on('close', () => clearInterval(timer));
+      });
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      const started = performance.now();
+      await deliverDue(h.ctx);
+      const elapsed = performance.now() - started;
+
+      assert.ok(elapsed < 2000, `deliverDue took ${elapsed} ms`);
+      const delivery = await onlyDelivery(h, endpoint);
+      assert.equal(delivery.attemptLog.length, 1);
+      const [attempt] = delivery.attemptLog;
+      assert.ok((attempt?.durationMs ?? 0) < 2000, `durationMs ${attempt?.durationMs}`);
+      assert.ok((attempt?.responseBody?.length ?? 0) <= 4096);
+    }));
+
+  // --- 4. Retry schedule ---------------------------------------------------------------
+
+  test('a failing delivery is retried no sooner than 5 min, 30 min and 2 h after each failure, then dropped', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver(answer(500, 'down'));
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { eventId } = await triggerEvent(h.ctx, ws.id, 'document.sent');
+      const attemptTimes: string[] = [h.clock.now().toISOString()];
+      await deliverDue(h.ctx);
+      assert.equal(receiver.requests.length, 1);
+
+      let delivery = await onlyDelivery(h, endpoint);
+      assert.equal(delivery.status, 'pending');
+      assert.equal(delivery.attempts, 1);
+      assert.equal(delivery.nextAttemptAt, iso(h.clock.now().getTime() + 5 * minute));
+
+      for (const [attempt, delay] of [
+        [2, 5 * minute],
+        [3, 30 * minute],
+        [4, 2 * hour],
+      ] as const) {
+        h.clock.advance(delay - second);
+        assert.equal(await deliverDue(h.ctx), 0, `attempt ${attempt} went out a second early`);
+        assert.equal(receiver.requests.length, attempt - 1);
+        h.clock.advance(second);
+        attemptTimes.push(h.clock.now().toISOString());
+        await deliverDue(h.ctx);
+        assert.equal(receiver.requests.length, attempt, `attempt ${attempt} did not go out on time`);
+        delivery = await onlyDelivery(h, endpoint);
+        assert.equal(delivery.attempts, attempt);
+        if (attempt < 4) {
+          assert.equal(delivery.status, 'pending');
+          const next = attempt === 2 ? 30 * minute : 2 * hour;
+          assert.equal(delivery.nextAttemptAt, iso(h.clock.now().getTime() + next));
+        }
+      }
+      assert.equal(delivery.status, 'dropped');
+      assert.equal(delivery.nextAttemptAt, null);
+      assert.deepEqual(
+        delivery.attemptLog.map((a) => [a.attempt, a.startedAt, a.errorClass, a.statusCode]),
+        attemptTimes.map((t, i) => [i + 1, t, 'http-status', 500]),
+      );
+
+      for (let i = 0; i < 4; i++) {
+        h.clock.advance(day / 4);
+        await deliverDue(h.ctx);
+      }
+      assert.equal(receiver.requests.length, 4);
+
+      // Every attempt: the same delivery id and body, each signed at its own time.
+      const deliveryIds = new Set(receiver.requests.map((r) => header(r, 'x-service-delivery-id')));
+      assert.deepEqual([...deliveryIds], [delivery.id]);
+      assert.equal(new Set(receiver.requests.map((r) => r.body)).size, 1);
+      assert.equal(bodyOf(receiver.requests[0] as ReceivedRequest).id, eventId);
+      receiver.requests.forEach((r, i) => {
+        const signature = header(r, 'x-service-signature');
+        assert.equal(signatureTime(signature), attemptTimes[i]);
+        assert.ok(verifySignature(endpoint.secret, signature, r.body), `attempt ${i + 1} signature`);
+      });
+    }));
+
+  test('a success on retry 2 marks the delivery delivered and stops the retries', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver(inTurn(answer(503), answer(500), answer(200, 'finally')));
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      h.clock.advance(5 * minute);
+      await deliverDue(h.ctx);
+      assert.equal((await getEndpointApi(h, ws, endpoint.id)).failureCount, 2);
+      h.clock.advance(30 * minute);
+      await deliverDue(h.ctx);
+      assert.equal(receiver.requests.length, 3);
+
+      const delivery = await onlyDelivery(h, endpoint);
+      assert.equal(delivery.status, 'delivered');
+      assert.equal(delivery.attempts, 3);
+      assert.equal(delivery.deliveredAt, h.clock.now().toISOString());
+      assert.deepEqual(
+        delivery.attemptLog.map((a) => [a.attempt, a.statusCode, a.errorClass]),
+        [
+          [1, 503, 'http-status'],
+          [2, 500, 'http-status'],
+          [3, 200, null],
+        ],
+      );
+      assert.equal((await getEndpointApi(h, ws, endpoint.id)).failureCount, 0);
+
+      h.clock.advance(day);
+      await deliverDue(h.ctx);
+      assert.equal(receiver.requests.length, 3);
+      assert.equal(new Set(receiver.requests.map((r) => header(r, 'x-service-delivery-id'))).size, 1);
+      assert.equal(new Set(receiver.requests.map((r) => r.body)).size, 1);
+    }));
+
+  // --- 5. Auto-disable at exactly 20 ---------------------------------------------------
+
+  test('the 20th consecutive failure pauses the endpoint, drops its retries, and re-enabling replays nothing', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver(answer(500, 'down'));
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      for (let i = 0; i < 19; i++) await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      assert.equal(receiver.requests.length, 19);
+      let current = await getEndpointApi(h, ws, endpoint.id);
+      assert.equal(current.enabled, true);
+      assert.equal(current.failureCount, 19);
+      assert.equal(current.disabledReason, null);
+
+      h.clock.advance(second);
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      assert.equal(receiver.requests.length, 20);
+      current = await getEndpointApi(h, ws, endpoint.id);
+      assert.equal(current.enabled, false);
+      assert.equal(current.disabledReason, 'failures');
+      assert.equal(current.failureCount, 20);
+      const deliveries = await deliveriesOf(h, endpoint);
+      assert.equal(deliveries.length, 20);
+      assert.deepEqual(new Set(deliveries.map((d) => d.status)), new Set(['dropped']));
+
+      // While it is off: new events create no deliveries, nothing is sent, even much later.
+      receiver.setHandler(answer(200));
+      for (let i = 0; i < 3; i++) await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      assert.equal(await countDeliveries(h, endpoint.id), 20);
+      for (let i = 0; i < 4; i++) {
+        h.clock.advance(hour);
+        await deliverDue(h.ctx);
+      }
+      assert.equal(receiver.requests.length, 20);
+
+      const patched = await patchEndpointApi(h, ws, endpoint.id, { enabled: true });
+      assert.equal(patched.enabled, true);
+      assert.equal(patched.failureCount, 0);
+      assert.equal(patched.disabledReason, null);
+      current = await getEndpointApi(h, ws, endpoint.id);
+      assert.equal(current.failureCount, 0);
+      assert.equal(current.disabledReason, null);
+
+      const { eventId } = await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      for (let i = 0; i < 4; i++) {
+        h.clock.advance(hour);
+        await deliverDue(h.ctx);
+      }
+      assert.equal(receiver.requests.length, 21, 'a dropped delivery or a missed event was replayed');
+      assert.equal(bodyOf(receiver.requests[20] as ReceivedRequest).id, eventId);
+      assert.equal((await getEndpointApi(h, ws, endpoint.id)).failureCount, 0);
+    }));
+
+  test('a success before the 20th failure resets failureCount to 0, so failures must be consecutive', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver(answer(500));
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      for (let i = 0; i < 15; i++) await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      assert.equal((await getEndpointApi(h, ws, endpoint.id)).failureCount, 15);
+
+      receiver.setHandler(answer(200));
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      assert.equal((await getEndpointApi(h, ws, endpoint.id)).failureCount, 0);
+
+      receiver.setHandler(answer(500));
+      for (let i = 0; i < 15; i++) await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      const current = await getEndpointApi(h, ws, endpoint.id);
+      assert.equal(current.failureCount, 15);
+      assert.equal(current.enabled, true);
+    }));
+
+  test('deliveries in flight when the 20th failure pauses the endpoint are dropped too, never replayed', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver(answer(500));
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      // 25 first attempts at once: the 20th recorded failure pauses the endpoint while
+      // the other 5 are still in flight.
+      for (let i = 0; i < 25; i++) await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      assert.equal(receiver.requests.length, 25);
+      assert.equal((await getEndpointApi(h, ws, endpoint.id)).enabled, false);
+      const statuses = (await deliveriesOf(h, endpoint)).map((d) => d.status);
+      assert.deepEqual(
+        statuses.filter((status) => status !== 'dropped'),
+        [],
+        'deliveries still pending on a paused endpoint',
+      );
+
+      receiver.setHandler(answer(200));
+      await patchEndpointApi(h, ws, endpoint.id, { enabled: true });
+      h.clock.advance(day);
+      await deliverDue(h.ctx);
+      assert.equal(receiver.requests.length, 25, 'a delivery dropped by the pause was replayed');
+    }));
+
+  // --- 6. Who gets nothing -------------------------------------------------------------
+
+  test('an endpoint switched off with PATCH gets no delivery', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver();
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      await patchEndpointApi(h, ws, endpoint.id, { enabled: false });
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      h.clock.advance(day);
+      await deliverDue(h.ctx);
+      assert.equal(receiver.requests.length, 0);
+      assert.equal(await countDeliveries(h, endpoint.id), 0);
+    }));
+
+  test('an endpoint gets only the event types it subscribes to', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver();
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`, ['document.declined']);
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await triggerEvent(h.ctx, ws.id, 'document.signed');
+      await deliverDue(h.ctx);
+      assert.equal(receiver.requests.length, 0);
+      assert.equal(await countDeliveries(h, endpoint.id), 0);
+
+      const { eventId } = await triggerEvent(h.ctx, ws.id, 'document.declined');
+      await deliverDue(h.ctx);
+      assert.deepEqual(
+        receiver.requests.map((r) => [header(r, 'x-service-event'), bodyOf(r).id]),
+        [['document.declined', eventId]],
+      );
+    }));
+
+  test("another workspace's events never reach this workspace's endpoint", () =>
+    withScope(h, async (s) => {
+      const mine = await s.workspace();
+      const theirs = await s.workspace();
+      const myReceiver = await s.receiver();
+      const theirReceiver = await s.receiver();
+      const myEndpoint = await s.endpoint(mine, `${myReceiver.url}/hook`);
+      await s.endpoint(theirs, `${theirReceiver.url}/hook`);
+      const { eventId } = await triggerEvent(h.ctx, theirs.id, 'document.sent');
+      await deliverDue(h.ctx);
+      assert.equal(myReceiver.requests.length, 0);
+      assert.equal(await countDeliveries(h, myEndpoint.id), 0);
+      assert.deepEqual(
+        theirReceiver.requests.map((r) => bodyOf(r).id),
+        [eventId],
+      );
+    }));
+
+  test('an endpoint deleted between a failed attempt and its retry gets no retry', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver(answer(500));
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      assert.equal(receiver.requests.length, 1);
+
+      const deleted = await callApi(h, 'DELETE', `/v1/webhook-endpoints/${endpoint.id}`, { key: ws.apiKey });
+      assert.equal(deleted.status, 200, deleted.text);
+      receiver.setHandler(answer(200));
+      for (let i = 0; i < 4; i++) {
+        h.clock.advance(hour);
+        await deliverDue(h.ctx);
+      }
+      assert.equal(receiver.requests.length, 1);
+      assert.equal(await countDeliveries(h, endpoint.id), 0);
+    }));
+
+  test('an endpoint deleted while an attempt is in flight gets nothing more', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver(neverAnswer);
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      const pass = deliverDue(h.ctx);
+      await waitFor(() => receiver.requests.length === 1, 2000, 'the first attempt');
+      await removeEndpoint(h.ctx, ws.id, endpoint.id);
+      await pass;
+      receiver.setHandler(answer(200));
+      for (let i = 0; i < 4; i++) {
+        h.clock.advance(hour);
+        await deliverDue(h.ctx);
+      }
+      assert.equal(receiver.requests.length, 1);
+      assert.equal(await countDeliveries(h, endpoint.id), 0);
+    }));
+
+  test('an endpoint switched off while an attempt is in flight does not retry it after being switched on', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver(neverAnswer);
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      const pass = deliverDue(h.ctx);
+      await waitFor(() => receiver.requests.length === 1, 2000, 'the first attempt');
+      await patchEndpointApi(h, ws, endpoint.id, { enabled: false });
+      await pass; // the attempt times out after the endpoint was switched off
+      assert.equal((await onlyDelivery(h, endpoint)).status, 'dropped');
+
+      receiver.setHandler(answer(200));
+      await patchEndpointApi(h, ws, endpoint.id, { enabled: true });
+      h.clock.advance(day);
+      await deliverDue(h.ctx);
+      assert.equal(receiver.requests.length, 1, 'the delivery dropped by switching off was replayed');
+    }));
+
+  // --- 7. Fan-out once -----------------------------------------------------------------
+
+  test('fan-out creates exactly one delivery per (event, endpoint), called twice or concurrently', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const first = await s.receiver();
+      const second = await s.receiver();
+      const a = await s.endpoint(ws, `${first.url}/a`);
+      const b = await s.endpoint(ws, `${second.url}/b`);
+      const pairs = async () =>
+        (
+          await h.ctx.db
+            .selectFrom('webhook_deliveries')
+            .select(['event_id', 'endpoint_id'])
+            .where('endpoint_id', 'in', [a.id, b.id])
+            .execute()
+        )
+          .map((r) => `${r.event_id}/${r.endpoint_id}`)
+          .sort();
+      const expected = (eventIds: string[]) =>
+        eventIds.flatMap((id) => [`${id}/${a.id}`, `${id}/${b.id}`]).sort();
+
+      const eventIds: string[] = [];
+      for (let i = 0; i < 3; i++) eventIds.push((await triggerEvent(h.ctx, ws.id, 'document.sent')).eventId);
+      assert.equal(await fanOutEvents(h.ctx), 6);
+      assert.equal(await fanOutEvents(h.ctx), 0);
+      assert.deepEqual(await pairs(), expected(eventIds));
+
+      for (let i = 0; i < 3; i++) eventIds.push((await triggerEvent(h.ctx, ws.id, 'document.sent')).eventId);
+      const created = await Promise.all([fanOutEvents(h.ctx), fanOutEvents(h.ctx)]);
+      assert.equal(created[0] + created[1], 6);
+      assert.deepEqual(await pairs(), expected(eventIds));
+
+      // An outbox row handed out again (a worker that died before marking it) adds nothing.
+      await h.ctx.db
+        .updateTable('outbox')
+        .set({ processed_at: null })
+        .where('event_id', 'in', eventIds)
+        .execute();
+      assert.equal(await fanOutEvents(h.ctx), 0);
+      assert.deepEqual(await pairs(), expected(eventIds));
+
+      await deliverDue(h.ctx);
+      for (const receiver of [first, second]) {
+        assert.deepEqual(receiver.requests.map((r) => bodyOf(r).id as string).sort(), [...eventIds].sort());
+      }
+      // Each endpoint's delivery of an event has its own delivery id.
+      const ids = [...first.requests, ...second.requests].map((r) => header(r, 'x-service-delivery-id'));
+      assert.equal(new Set(ids).size, 12);
+    }));
+
+  // --- 8. Ping -------------------------------------------------------------------------
+
+  test('sendPing sends a signed ping and returns its outcome', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver(answer(200, 'pong'));
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const sentAt = h.clock.now().toISOString();
+      const result = await sendPing(h.ctx, ws.id, endpoint.id);
+
+      assert.equal(result.ok, true);
+      assert.equal(result.statusCode, 200);
+      assert.equal(result.errorClass, null);
+      assert.equal(typeof result.durationMs, 'number');
+      assert.equal(receiver.requests.length, 1);
+      const request = receiver.requests[0] as ReceivedRequest;
+      assert.equal(request.method, 'POST');
+      assert.equal(request.url, '/hook');
+      assert.equal(header(request, 'content-type'), 'application/json');
+      assert.equal(header(request, 'user-agent'), 'Service-Webhooks/1.0');
+      assert.equal(header(request, 'x-service-event'), 'ping');
+      assert.equal(header(request, 'x-service-delivery-id'), result.deliveryId);
+      assert.match(result.deliveryId, uuidPattern);
+      const signature = header(request, 'x-service-signature');
+      assert.equal(signatureTime(signature), sentAt);
+      assert.ok(verifySignature(endpoint.secret, signature, request.body), 'ping signature does not verify');
+
+      const body = bodyOf(request);
+      assert.deepEqual(Object.keys(body).sort(), ['createdAt', 'data', 'id', 'type']);
+      assert.equal(body.id, result.eventId);
+      assert.match(body.id as string, uuidPattern);
+      assert.equal(body.type, 'ping');
+      assert.equal(body.createdAt, sentAt);
+      assert.deepEqual(Object.keys(body.data), ['message']);
+      assert.equal(typeof body.data.message, 'string');
+
+      const delivery = await onlyDelivery(h, endpoint);
+      assert.equal(delivery.id, result.deliveryId);
+      assert.equal(delivery.eventType, 'ping');
+      assert.equal(delivery.status, 'delivered');
+      assert.equal(delivery.attemptLog[0]?.responseBody, 'pong');
+    }));
+
+  test('a failed ping is not retried and does not count as an endpoint failure', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver(answer(500, 'broken'));
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const result = await sendPing(h.ctx, ws.id, endpoint.id);
+      assert.equal(result.ok, false);
+      assert.equal(result.statusCode, 500);
+      assert.equal(result.errorClass, 'http-status');
+
+      receiver.setHandler(answer(200));
+      for (let i = 0; i < 6; i++) {
+        h.clock.advance(hour);
+        await deliverDue(h.ctx);
+      }
+      assert.equal(receiver.requests.length, 1);
+      assert.equal((await getEndpointApi(h, ws, endpoint.id)).failureCount, 0);
+      const delivery = await onlyDelivery(h, endpoint);
+      assert.equal(delivery.status, 'dropped');
+      assert.equal(delivery.attempts, 1);
+      assert.deepEqual(
+        delivery.attemptLog.map((a) => [a.attempt, a.statusCode, a.errorClass, a.responseBody]),
+        [[1, 500, 'http-status', 'broken']],
+      );
+    }));
+
+  test('a ping to a timing-out receiver reports a timeout', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver(neverAnswer);
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const result = await sendPing(h.ctx, ws.id, endpoint.id);
+      assert.equal(result.ok, false);
+      assert.equal(result.statusCode, null);
+      assert.equal(result.errorClass, 'timeout');
+      assert.equal((await getEndpointApi(h, ws, endpoint.id)).failureCount, 0);
+    }));
+
+  test('document events never send a ping, even to endpoints that subscribe to every event type', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver();
+      // At most 5 types per endpoint: two endpoints cover all six.
+      await s.endpoint(ws, `${receiver.url}/first`, allEventTypes.slice(0, 5));
+      await s.endpoint(ws, `${receiver.url}/second`, allEventTypes.slice(5));
+      for (const type of allEventTypes) await triggerEvent(h.ctx, ws.id, type);
+      await deliverDue(h.ctx);
+
+      assert.ok(receiver.requests.length >= allEventTypes.length);
+      const types = receiver.requests.map((r) => header(r, 'x-service-event'));
+      assert.ok(!types.includes('ping'), `a ping was sent: ${types.join(', ')}`);
+      assert.ok(!receiver.requests.some((r) => bodyOf(r).type === 'ping'));
+      assert.deepEqual([...new Set(types)].sort(), [...allEventTypes].sort());
+    }));
+
+  // --- 10. Delivery log ----------------------------------------------------------------
+
+  test('the delivery log lists deliveries newest first with every attempt and its details', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver(
+        inTurn(answer(200, 'accepted'), answer(503, 'busy'), answer(200, 'ok now'), answer(404, 'missing')),
+      );
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const t0 = h.clock.now().getTime();
+      const a = await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      h.clock.advance(minute);
+      const b = await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      h.clock.advance(5 * minute);
+      await deliverDue(h.ctx);
+      h.clock.advance(minute);
+      const c = await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      assert.equal(receiver.requests.length, 4);
+
+      const log = await listEndpointDeliveries(h.ctx, ws.id, endpoint.id);
+      const shape = log.map((d) => ({
+        eventId: d.eventId,
+        eventType: d.eventType,
+        status: d.status,
+        attempts: d.attempts,
+        createdAt: d.createdAt,
+        nextAttemptAt: d.nextAttemptAt,
+        deliveredAt: d.deliveredAt,
+        attemptLog: d.attemptLog.map(({ durationMs: _, ...rest }) => rest),
+      }));
+      const attempt = (n: number, at: number, statusCode: number, responseBody: string) => ({
+        attempt: n,
+        startedAt: iso(at),
+        address: '127.0.0.1',
+        statusCode,
+        errorClass: statusCode < 300 ? null : 'http-status',
+        responseBody,
+      });
+      assert.deepEqual(shape, [
+        {
+          eventId: c.eventId,
+          eventType: 'document.sent',
+          status: 'pending',
+          attempts: 1,
+          createdAt: iso(t0 + 7 * minute),
+          nextAttemptAt: iso(t0 + 12 * minute),
+          deliveredAt: null,
+          attemptLog: [attempt(1, t0 + 7 * minute, 404, 'missing')],
+        },
+        {
+          eventId: b.eventId,
+          eventType: 'document.sent',
+          status: 'delivered',
+          attempts: 2,
+          createdAt: iso(t0 + minute),
+          nextAttemptAt: null,
+          deliveredAt: iso(t0 + 6 * minute),
+          attemptLog: [attempt(1, t0 + minute, 503, 'busy'), attempt(2, t0 + 6 * minute, 200, 'ok now')],
+        },
+        {
+          eventId: a.eventId,
+          eventType: 'document.sent',
+          status: 'delivered',
+          attempts: 1,
+          createdAt: iso(t0),
+          nextAttemptAt: null,
+          deliveredAt: iso(t0),
+          attemptLog: [attempt(1, t0, 200, 'accepted')],
+        },
+      ]);
+      for (const delivery of log) {
+        assert.match(delivery.id, uuidPattern);
+        for (const entry of delivery.attemptLog) {
+          assert.ok(Number.isInteger(entry.durationMs) && entry.durationMs >= 0 && entry.durationMs < 1000);
+        }
+      }
+      // The log shows the delivery ids the receiver saw.
+      assert.deepEqual(
+        receiver.requests.map((r) => header(r, 'x-service-delivery-id')),
+        [log[2]?.id, log[1]?.id, log[1]?.id, log[0]?.id],
+      );
+    }));
+
+  test('the delivery log records timeouts and refused connections without a status code or body', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver(neverAnswer);
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      await receiver.close();
+      h.clock.advance(5 * minute);
+      await deliverDue(h.ctx);
+
+      const delivery = await onlyDelivery(h, endpoint);
+      assert.deepEqual(
+        delivery.attemptLog.map((a) => [a.attempt, a.address, a.statusCode, a.errorClass, a.responseBody]),
+        [
+          [1, '127.0.0.1', null, 'timeout', null],
+          [2, '127.0.0.1', null, 'connect', null],
+        ],
+      );
+    }));
+});
+
+// ---------------------------------------------------------------------------------------
+// 9. DNS rebinding: the real destination policy (no SIGNET_WEBHOOK_ALLOW_UNSAFE)
+// ---------------------------------------------------------------------------------------
+
+describeEachDatabase('webhook delivery checks the address again at connect time', (kind) => {
+  const resolver = testResolver({ 'rebind.test-hooks.net': ['93.184.216.40'] });
+  const h = useHarness(kind, { env: { SIGNET_WEBHOOK_TIMEOUT: '1s' }, resolver });
+  const url = 'https://rebind.test-hooks.net/hook';
+
+  for (const [label, addresses, reported] of [
+    ['127.0.0.1', ['127.0.0.1'], '127.0.0.1'],
+    ['127.0.0.1 among other loopback addresses', ['127.0.0.1', '127.0.0.2'], '127.0.0.1'],
+    ['an IPv4-mapped IPv6 loopback address', ['::ffff:127.0.0.1'], '::ffff:127.0.0.1'],
+  ] as const) {
+    test(`a name registered as public that now resolves to ${label} is blocked, and nothing is sent`, () =>
+      withScope(h, async (s) => {
+        const ws = await s.workspace();
+        const receiver = await s.receiver();
+        resolver.names['rebind.test-hooks.net'] = ['93.184.216.40'];
+        const endpoint = await s.endpoint(ws, url);
+        assert.equal(endpoint.url, url);
+
+        resolver.names['rebind.test-hooks.net'] = [...addresses];
+        await triggerEvent(h.ctx, ws.id, 'document.sent');
+        await deliverDue(h.ctx);
+
+        const delivery = await onlyDelivery(h, endpoint);
+        assert.equal(delivery.status, 'pending');
+        assert.deepEqual(
+          delivery.attemptLog.map((a) => [a.attempt, a.address, a.statusCode, a.errorClass, a.responseBody]),
+          [[1, reported, null, 'blocked', null]],
+        );
+        assert.equal(receiver.requests.length, 0);
+
+        // The retry is judged the same way.
+        h.clock.advance(5 * minute);
+        await deliverDue(h.ctx);
+        const again = await onlyDelivery(h, endpoint);
+        assert.equal(again.attemptLog[1]?.errorClass, 'blocked');
+        assert.equal(receiver.requests.length, 0);
+      }));
+  }
+
+  test('a name that stops resolving is a dns failure', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      resolver.names['gone.test-hooks.net'] = ['93.184.216.41'];
+      const endpoint = await s.endpoint(ws, 'https://gone.test-hooks.net/hook');
+      delete resolver.names['gone.test-hooks.net'];
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+
+      const delivery = await onlyDelivery(h, endpoint);
+      assert.equal(delivery.status, 'pending');
+      assert.deepEqual(
+        delivery.attemptLog.map((a) => [a.address, a.statusCode, a.errorClass]),
+        [[null, null, 'dns']],
+      );
+    }));
+
+  test('a name that resolves to no address at all is a dns failure', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      resolver.names['empty.test-hooks.net'] = ['93.184.216.42'];
+      const endpoint = await s.endpoint(ws, 'https://empty.test-hooks.net/hook');
+      resolver.names['empty.test-hooks.net'] = [];
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+
+      const delivery = await onlyDelivery(h, endpoint);
+      assert.equal(delivery.attemptLog[0]?.errorClass, 'dns');
+      assert.equal(delivery.attemptLog[0]?.statusCode, null);
+    }));
+});
+
+// ---------------------------------------------------------------------------------------
+// 11, 12. The running dispatcher, on the real clock
+// ---------------------------------------------------------------------------------------
+
+describeEachDatabase('the running webhook dispatcher', (kind) => {
+  const h = useHarness(kind, { env: { SIGNET_WEBHOOK_ALLOW_UNSAFE: '1', SIGNET_WEBHOOK_TIMEOUT: '2s' } });
+  const live = (): Context => ({ ...h.ctx, clock: systemClock });
+
+  test('the first attempt reaches the receiver well under 1 s after the event commits, woken by NOTIFY', () =>
+    withScope(h, async (s) => {
+      assert.equal(h.config.webhooks.sweepIntervalMs, 10 * minute);
+      const ctx = live();
+      const ws = await s.workspace();
+      const receiver = await s.receiver();
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const dispatcher = await startDispatcher(ctx, { subscribe: h.subscribe });
+      try {
+        await dispatcher.idle();
+        for (let i = 0; i < 3; i++) {
+          const started = Date.now();
+          const { eventId } = await triggerEvent(ctx, ws.id, 'document.sent');
+          await waitFor(() => receiver.requests.length === i + 1, 3000, `delivery ${i + 1}`);
+          const request = receiver.requests[i] as ReceivedRequest;
+          const latency = request.receivedAt - started;
+          assert.ok(latency < 1000, `delivery ${i + 1} took ${latency} ms`);
+          assert.equal(bodyOf(request).id, eventId);
+          assert.ok(verifySignature(endpoint.secret, header(request, 'x-service-signature'), request.body));
+        }
+        await dispatcher.idle();
+        const deliveries = await deliveriesOf(h, endpoint);
+        assert.deepEqual(
+          deliveries.map((d) => [d.status, d.attempts]),
+          [
+            ['delivered', 1],
+            ['delivered', 1],
+            ['delivered', 1],
+          ],
+        );
+      } finally {
+        await dispatcher.stop();
+      }
+    }));
+
+  async function slowReceiverCannotStarveOthers(concurrency: number | null): Promise<void> {
+    await withScope(h, async (s) => {
+      assert.equal(h.config.webhooks.perEndpointConcurrency, 4);
+      const ctx = live();
+      const config =
+        concurrency === null
+          ? ctx.config
+          : { ...ctx.config, webhooks: { ...ctx.config.webhooks, concurrency } };
+      const ws = await s.workspace();
+      const slow = await s.receiver(neverAnswer);
+      const fast = await s.receiver(answer(200));
+      const a = await s.endpoint(ws, `${slow.url}/a`);
+      const b = await s.endpoint(ws, `${fast.url}/b`);
+      for (let i = 0; i < 20; i++) await triggerEvent(ctx, ws.id, 'document.sent');
+
+      const started = Date.now();
+      const dispatcher = await startDispatcher({ ...ctx, config }, { subscribe: h.subscribe });
+      try {
+        await waitFor(() => fast.requests.length === 20, 1500, 'B to receive all 20 deliveries');
+        const elapsed = Date.now() - started;
+        assert.ok(elapsed < 1500, `B took ${elapsed} ms`);
+        // A's first attempts are still hanging: at most 4 at once, none finished.
+        assert.ok(slow.requests.length >= 1 && slow.requests.length <= 4, `A got ${slow.requests.length}`);
+        const attemptsOfA = await h.ctx.db
+          .selectFrom('webhook_attempts')
+          .select('id')
+          .where('endpoint_id', '=', a.id)
+          .execute();
+        assert.equal(attemptsOfA.length, 0);
+        assert.equal(new Set(fast.requests.map((r) => bodyOf(r).id)).size, 20);
+      } finally {
+        await dispatcher.stop();
+      }
+      const deliveredToB = (await deliveriesOf(h, b)).filter((d) => d.status === 'delivered');
+      assert.equal(deliveredToB.length, 20);
+    });
+  }
+
+  test('a receiver that never answers cannot starve another endpoint (per-endpoint concurrency 4)', () =>
+    slowReceiverCannotStarveOthers(null));
+
+  test('a slow endpoint cannot starve another even when its backlog exceeds the overall concurrency', () =>
+    slowReceiverCannotStarveOthers(8));
+});
