@@ -121,10 +121,15 @@ function bodyOf(request: ReceivedRequest): Record<string, unknown> & { data: Rec
   return JSON.parse(request.body);
 }
 
-async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+async function waitFor(
+  condition: () => boolean,
+  timeoutMs: number,
+  what: string | (() => string),
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
-    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > deadline)
+      assert.fail(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
@@ -689,17 +694,17 @@ describeEachDatabase('webhook delivery', (kind) => {
       assert.equal(receiver.requests.length, 25);
       assert.equal((await getEndpointApi(h, ws, endpoint.id)).enabled, false);
       const statuses = (await deliveriesOf(h, endpoint)).map((d) => d.status);
-      assert.deepEqual(
-        statuses.filter((status) => status !== 'dropped'),
-        [],
-        'deliveries still pending on a paused endpoint',
-      );
 
       receiver.setHandler(answer(200));
       await patchEndpointApi(h, ws, endpoint.id, { enabled: true });
       h.clock.advance(day);
       await deliverDue(h.ctx);
       assert.equal(receiver.requests.length, 25, 'a delivery dropped by the pause was replayed');
+      assert.deepEqual(
+        statuses.filter((status) => status !== 'dropped'),
+        [],
+        'deliveries still pending on a paused endpoint',
+      );
     }));
 
   // --- 6. Who gets nothing -------------------------------------------------------------
@@ -804,13 +809,16 @@ describeEachDatabase('webhook delivery', (kind) => {
       await waitFor(() => receiver.requests.length === 1, 2000, 'the first attempt');
       await patchEndpointApi(h, ws, endpoint.id, { enabled: false });
       await pass; // the attempt times out after the endpoint was switched off
-      assert.equal((await onlyDelivery(h, endpoint)).status, 'dropped');
+      const afterPass = await onlyDelivery(h, endpoint);
+      const failuresWhileOff = (await getEndpointApi(h, ws, endpoint.id)).failureCount;
 
       receiver.setHandler(answer(200));
       await patchEndpointApi(h, ws, endpoint.id, { enabled: true });
       h.clock.advance(day);
       await deliverDue(h.ctx);
       assert.equal(receiver.requests.length, 1, 'the delivery dropped by switching off was replayed');
+      assert.equal(afterPass.status, 'dropped');
+      assert.equal(failuresWhileOff, 0, 'a failure was counted against a switched-off endpoint');
     }));
 
   // --- 7. Fan-out once -----------------------------------------------------------------
@@ -931,6 +939,25 @@ describeEachDatabase('webhook delivery', (kind) => {
         delivery.attemptLog.map((a) => [a.attempt, a.statusCode, a.errorClass, a.responseBody]),
         [[1, 500, 'http-status', 'broken']],
       );
+    }));
+
+  test('a ping reaches an endpoint switched off for failures, without switching it back on', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver(answer(500));
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      for (let i = 0; i < 20; i++) await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      assert.equal((await getEndpointApi(h, ws, endpoint.id)).enabled, false);
+
+      receiver.setHandler(answer(200));
+      const result = await sendPing(h.ctx, ws.id, endpoint.id);
+      assert.equal(result.ok, true);
+      assert.equal(receiver.requests.length, 21);
+      assert.equal(header(receiver.requests[20] as ReceivedRequest, 'x-service-event'), 'ping');
+      const current = await getEndpointApi(h, ws, endpoint.id);
+      assert.equal(current.enabled, false);
+      assert.equal(current.disabledReason, 'failures');
     }));
 
   test('a ping to a timing-out receiver reports a timeout', () =>
@@ -1150,8 +1177,44 @@ describeEachDatabase('webhook delivery checks the address again at connect time'
 // ---------------------------------------------------------------------------------------
 
 describeEachDatabase('the running webhook dispatcher', (kind) => {
-  const h = useHarness(kind, { env: { SIGNET_WEBHOOK_ALLOW_UNSAFE: '1', SIGNET_WEBHOOK_TIMEOUT: '2s' } });
+  const resolver = testResolver();
+  const h = useHarness(kind, {
+    env: { SIGNET_WEBHOOK_ALLOW_UNSAFE: '1', SIGNET_WEBHOOK_TIMEOUT: '2s' },
+    resolver,
+  });
   const live = (): Context => ({ ...h.ctx, clock: systemClock });
+
+  test('the running dispatcher checks the address at connect time too: a name now resolving to 127.0.0.1 is blocked', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver();
+      resolver.names['rebind-live.test-hooks.net'] = ['93.184.216.43'];
+      const endpoint = await s.endpoint(ws, 'https://rebind-live.test-hooks.net/hook');
+      resolver.names['rebind-live.test-hooks.net'] = ['127.0.0.1'];
+      // The production policy (no SIGNET_WEBHOOK_ALLOW_UNSAFE) on the same database.
+      const ctx = live();
+      const strict: Context = {
+        ...ctx,
+        config: { ...ctx.config, webhooks: { ...ctx.config.webhooks, allowUnsafe: false } },
+      };
+      const dispatcher = await startDispatcher(strict, { subscribe: h.subscribe });
+      try {
+        await triggerEvent(strict, ws.id, 'document.sent');
+        let attempts: DeliveryView['attemptLog'] = [];
+        const deadline = Date.now() + 3000;
+        while (attempts.length === 0 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          attempts = (await deliveriesOf(h, endpoint))[0]?.attemptLog ?? [];
+        }
+        assert.deepEqual(
+          attempts.map((a) => [a.attempt, a.address, a.statusCode, a.errorClass]),
+          [[1, '127.0.0.1', null, 'blocked']],
+        );
+        assert.equal(receiver.requests.length, 0);
+      } finally {
+        await dispatcher.stop();
+      }
+    }));
 
   test('the first attempt reaches the receiver well under 1 s after the event commits, woken by NOTIFY', () =>
     withScope(h, async (s) => {
@@ -1188,7 +1251,10 @@ describeEachDatabase('the running webhook dispatcher', (kind) => {
       }
     }));
 
-  async function slowReceiverCannotStarveOthers(concurrency: number | null): Promise<void> {
+  async function slowReceiversCannotStarveOthers(
+    slowCount: number,
+    concurrency: number | null,
+  ): Promise<void> {
     await withScope(h, async (s) => {
       assert.equal(h.config.webhooks.perEndpointConcurrency, 4);
       const ctx = live();
@@ -1197,26 +1263,42 @@ describeEachDatabase('the running webhook dispatcher', (kind) => {
           ? ctx.config
           : { ...ctx.config, webhooks: { ...ctx.config.webhooks, concurrency } };
       const ws = await s.workspace();
-      const slow = await s.receiver(neverAnswer);
+      const slow: Receiver[] = [];
+      const slowEndpoints: string[] = [];
+      for (let i = 0; i < slowCount; i++) {
+        const receiver = await s.receiver(neverAnswer);
+        slow.push(receiver);
+        slowEndpoints.push((await s.endpoint(ws, `${receiver.url}/slow-${i}`)).id);
+      }
       const fast = await s.receiver(answer(200));
-      const a = await s.endpoint(ws, `${slow.url}/a`);
       const b = await s.endpoint(ws, `${fast.url}/b`);
       for (let i = 0; i < 20; i++) await triggerEvent(ctx, ws.id, 'document.sent');
+      const slowCounts = () => slow.map((r) => r.requests.length).join('/');
 
       const started = Date.now();
       const dispatcher = await startDispatcher({ ...ctx, config }, { subscribe: h.subscribe });
       try {
-        await waitFor(() => fast.requests.length === 20, 1500, 'B to receive all 20 deliveries');
+        await waitFor(
+          () => fast.requests.length === 20,
+          1500,
+          () =>
+            `B to receive all 20 deliveries (B got ${fast.requests.length}, slow ones got ${slowCounts()})`,
+        );
         const elapsed = Date.now() - started;
         assert.ok(elapsed < 1500, `B took ${elapsed} ms`);
-        // A's first attempts are still hanging: at most 4 at once, none finished.
-        assert.ok(slow.requests.length >= 1 && slow.requests.length <= 4, `A got ${slow.requests.length}`);
-        const attemptsOfA = await h.ctx.db
+        // The slow endpoints' first attempts are still hanging: at most 4 each, none finished.
+        for (const receiver of slow) {
+          assert.ok(
+            receiver.requests.length >= 1 && receiver.requests.length <= 4,
+            `slow receivers got ${slowCounts()}`,
+          );
+        }
+        const attemptsOfSlow = await h.ctx.db
           .selectFrom('webhook_attempts')
           .select('id')
-          .where('endpoint_id', '=', a.id)
+          .where('endpoint_id', 'in', slowEndpoints)
           .execute();
-        assert.equal(attemptsOfA.length, 0);
+        assert.equal(attemptsOfSlow.length, 0);
         assert.equal(new Set(fast.requests.map((r) => bodyOf(r).id)).size, 20);
       } finally {
         await dispatcher.stop();
@@ -1227,8 +1309,11 @@ describeEachDatabase('the running webhook dispatcher', (kind) => {
   }
 
   test('a receiver that never answers cannot starve another endpoint (per-endpoint concurrency 4)', () =>
-    slowReceiverCannotStarveOthers(null));
+    slowReceiversCannotStarveOthers(1, null));
+
+  test('three receivers that never answer cannot starve a fourth endpoint (default concurrency)', () =>
+    slowReceiversCannotStarveOthers(3, null));
 
   test('a slow endpoint cannot starve another even when its backlog exceeds the overall concurrency', () =>
-    slowReceiverCannotStarveOthers(8));
+    slowReceiversCannotStarveOthers(1, 8));
 });

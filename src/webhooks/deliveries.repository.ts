@@ -91,20 +91,29 @@ export async function claimDueDeliveries(
 ): Promise<ClaimedDelivery[]> {
   const ids = input.reduced.map((r) => r.endpointId);
   const remaining = input.reduced.map((r) => r.remaining);
+  const saturated = input.reduced.filter((r) => r.remaining <= 0).map((r) => r.endpointId);
   const result = await sql<ClaimedDelivery>`
-    with candidates as (
-      select d.id,
-             row_number() over (partition by d.endpoint_id order by d.next_attempt_at, d.id) as rank,
-             coalesce(cap.remaining, ${input.perEndpoint}) as allowed
+    with due as (
+      -- The oldest due rows first, through the partial index, before any per-endpoint
+      -- ranking: ranking every pending row made each claim cost the whole backlog.
+      select d.id, d.endpoint_id, d.next_attempt_at
       from webhook_deliveries d
-      join webhook_endpoints e on e.id = d.endpoint_id and e.enabled
-      left join unnest(${uuidArray(ids)}::uuid[], ${intArray(remaining)}::int[]) as cap(endpoint_id, remaining)
-        on cap.endpoint_id = d.endpoint_id
       where d.status = 'pending'
         and d.next_attempt_at <= ${input.now}
         and (d.locked_until is null or d.locked_until <= ${input.now})
+        -- Endpoints with no room left here stay out, or their backlog would fill this window.
+        and not (d.endpoint_id = any(${uuidArray(saturated)}::uuid[]))
       order by d.next_attempt_at, d.id
       limit ${input.limit * 20}
+    ),
+    candidates as (
+      select due.id,
+             row_number() over (partition by due.endpoint_id order by due.next_attempt_at, due.id) as rank,
+             coalesce(cap.remaining, ${input.perEndpoint}) as allowed
+      from due
+      join webhook_endpoints e on e.id = due.endpoint_id and e.enabled
+      left join unnest(${uuidArray(ids)}::uuid[], ${intArray(remaining)}::int[]) as cap(endpoint_id, remaining)
+        on cap.endpoint_id = due.endpoint_id
     ),
     picked as (
       select d.id
@@ -125,11 +134,25 @@ export async function claimDueDeliveries(
   return result.rows;
 }
 
+/** Gives claimed, unsent deliveries back (a worker stopping), undoing their attempt count. */
+export async function releaseDeliveries(db: Db, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ locked_until: null, attempts: sql`attempts - 1` })
+    .where('id', 'in', ids)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
 export async function insertAttempt(db: Db, row: Insertable<Database['webhook_attempts']>): Promise<void> {
   await db.insertInto('webhook_attempts').values(row).execute();
 }
 
-/** Settles a claimed delivery; false when it no longer exists (its endpoint was deleted). */
+/**
+ * Settles a claimed delivery that is still pending: false when it is gone (its endpoint
+ * was deleted) or was dropped meanwhile (its endpoint was paused): that stays as it is.
+ */
 export async function settleDelivery(
   db: Db,
   id: string,
@@ -144,16 +167,58 @@ export async function settleDelivery(
       ...(outcome.nextAttemptAt ? { next_attempt_at: outcome.nextAttemptAt } : {}),
     })
     .where('id', '=', id)
+    .where('status', '=', 'pending')
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
-export async function resetEndpointFailures(db: Db, endpointId: string): Promise<void> {
+/** Which of these deliveries still exist (an attempt is kept for each of them). */
+export async function existingDeliveries(db: Db, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('webhook_deliveries').select('id').where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Marks many claimed deliveries delivered; returns the ids that still existed. */
+export async function settleDeliveries(db: Db, ids: string[], at: Date): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'delivered', delivered_at: at, locked_until: null })
+    .where('id', 'in', ids)
+    .where('status', '=', 'pending')
+    .returning('id')
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function insertAttempts(
+  db: Db,
+  rows: Insertable<Database['webhook_attempts']>[],
+): Promise<void> {
+  if (rows.length > 0) await db.insertInto('webhook_attempts').values(rows).execute();
+}
+
+/** A success resets the consecutive-failure count of its endpoint. */
+export async function resetFailuresOf(db: Db, endpointIds: string[]): Promise<void> {
+  if (endpointIds.length === 0) return;
   await db
     .updateTable('webhook_endpoints')
     .set({ failure_count: 0 })
-    .where('id', '=', endpointId)
+    .where('id', 'in', endpointIds)
     .where('failure_count', '<>', 0)
+    .execute();
+}
+
+/** Row locks on endpoints, always in id order (no two transactions wait on each other). */
+export async function lockEndpoints(trx: Transaction<Database>, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await trx
+    .selectFrom('webhook_endpoints')
+    .select('id')
+    .where('id', 'in', [...ids].sort())
+    .orderBy('id')
+    .forUpdate()
     .execute();
 }
 

@@ -19,22 +19,29 @@ import {
   deliveriesChannel,
   disableEndpointForFailures,
   dropPendingDeliveries,
+  existingDeliveries,
   findEnabledEndpointsOf,
   insertAttempt,
+  insertAttempts,
   insertDeliveries,
+  lockEndpoints,
   lockPendingOutbox,
   markOutboxProcessed,
   notifyChannel,
   outboxChannel,
   pruneDeliveries,
-  resetEndpointFailures,
+  releaseDeliveries,
+  resetFailuresOf,
+  settleDeliveries,
   settleDelivery,
 } from './deliveries.repository.ts';
-import { type AttemptResult, sendWebhook } from './sender.ts';
+import { type AttemptResult, ConnectionPool, sendWebhook } from './sender.ts';
 import { signatureHeader } from './signature.ts';
 
 export const failuresBeforePause = 20;
 export const userAgent = 'Service-Webhooks/1.0';
+/** Claims reach this many rounds of sends ahead, so slots never wait for a claim query. */
+const prefetch = 4;
 
 /** A lease outlives the request's deadline by a wide margin: a shorter one would send duplicates. */
 export function leaseMs(timeoutMs: number): number {
@@ -103,14 +110,53 @@ function buildRequest(
 async function attempt(
   ctx: Context,
   delivery: ClaimedDelivery,
+  pool?: ConnectionPool,
 ): Promise<{ startedAt: Date; result: AttemptResult }> {
   const startedAt = ctx.clock.now();
   const result = await sendWebhook(buildRequest(ctx, delivery), {
     timeoutMs: ctx.config.webhooks.timeoutMs,
     policy: ctx.config.webhooks,
     resolver: ctx.resolver,
+    pool,
   });
   return { startedAt, result };
+}
+
+interface Outcome {
+  delivery: ClaimedDelivery;
+  startedAt: Date;
+  result: AttemptResult;
+}
+
+/**
+ * Records many successful attempts in one transaction: under load most attempts succeed,
+ * and one round of statements for a batch instead of one per attempt is what lets the
+ * engine keep up. Failures go through recordOutcome one by one.
+ */
+export async function recordSuccesses(ctx: Context, outcomes: Outcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  await ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.clock.now();
+    await lockEndpoints(trx, [...new Set(outcomes.map((o) => o.delivery.endpoint_id))]);
+    const settled = await settleDeliveries(
+      trx,
+      outcomes.map((o) => o.delivery.id),
+      now,
+    );
+    // Attempts are history: kept for every delivery that still exists, settled or dropped.
+    const existing = await existingDeliveries(
+      trx,
+      outcomes.map((o) => o.delivery.id),
+    );
+    await insertAttempts(
+      trx,
+      outcomes
+        .filter((o) => existing.has(o.delivery.id))
+        .map((o) => attemptRow(ctx, o.delivery, o.startedAt, o.result)),
+    );
+    const kept = outcomes.filter((o) => settled.has(o.delivery.id));
+    await resetFailuresOf(trx, [...new Set(kept.map((o) => o.delivery.endpoint_id))]);
+  });
 }
 
 function attemptRow(ctx: Context, delivery: ClaimedDelivery, startedAt: Date, result: AttemptResult) {
@@ -139,10 +185,13 @@ export async function recordOutcome(
   const delays = ctx.config.webhooks.retryDelaysMs;
   await ctx.db.transaction().execute(async (trx) => {
     const now = ctx.clock.now();
+    // Endpoint row first, then deliveries, in every path: the same order everywhere is
+    // what keeps concurrent outcomes (and a pause dropping deliveries) free of deadlocks.
+    await lockEndpoints(trx, [delivery.endpoint_id]);
     let settled: boolean;
     if (result.ok) {
       settled = await settleDelivery(trx, delivery.id, { status: 'delivered', at: now });
-      if (settled) await resetEndpointFailures(trx, delivery.endpoint_id);
+      if (settled) await resetFailuresOf(trx, [delivery.endpoint_id]);
     } else {
       const delay = delays[delivery.attempts - 1];
       settled = await settleDelivery(
@@ -164,8 +213,11 @@ export async function recordOutcome(
         }
       }
     }
-    // A delivery whose endpoint was deleted meanwhile is gone: nothing to record.
-    if (settled) await insertAttempt(trx, attemptRow(ctx, delivery, startedAt, result));
+    // The attempt is history even when the delivery was dropped meanwhile; only a delivery
+    // whose endpoint was deleted is gone with nothing to record.
+    if (settled || (await existingDeliveries(trx, [delivery.id])).size > 0) {
+      await insertAttempt(trx, attemptRow(ctx, delivery, startedAt, result));
+    }
   });
 }
 
@@ -188,39 +240,91 @@ export async function startDispatcher(
 ): Promise<Dispatcher> {
   const { concurrency, perEndpointConcurrency, sweepIntervalMs, timeoutMs, retentionMs } =
     ctx.config.webhooks;
+  const pool = new ConnectionPool({ resolver: ctx.resolver, policy: ctx.config.webhooks, timeoutMs });
   const inFlight = new Map<string, number>();
   let total = 0;
   let stopped = false;
+  let outboxPending = true;
   let pumping: Promise<void> | null = null;
   let pumpAgain = false;
+  let wakeQueued = false;
   const running = new Set<Promise<void>>();
+  const successes: Outcome[] = [];
+  let flushing: Promise<void> | null = null;
+
+  // Claimed but not yet started: one claim covers the next round of sends too, so the
+  // slots do not sit idle while the next claim query runs.
+  const queue: ClaimedDelivery[] = [];
+
+  function drain() {
+    for (let i = 0; i < queue.length && !stopped && total < concurrency; ) {
+      const delivery = queue[i] as ClaimedDelivery;
+      if ((inFlight.get(delivery.endpoint_id) ?? 0) >= perEndpointConcurrency) {
+        i++;
+        continue;
+      }
+      queue.splice(i, 1);
+      start(delivery);
+    }
+  }
 
   async function pumpOnce(): Promise<void> {
-    await fanOutEvents(ctx);
+    if (outboxPending) {
+      outboxPending = false;
+      await fanOutEvents(ctx);
+    }
     for (;;) {
-      const capacity = concurrency - total;
-      if (stopped || capacity <= 0) return;
+      const want = concurrency * prefetch - total - queue.length;
+      if (stopped || want <= 0) return;
+      const held = new Map(inFlight);
+      for (const d of queue) held.set(d.endpoint_id, (held.get(d.endpoint_id) ?? 0) + 1);
       const now = ctx.clock.now();
       const claimed = await claimDueDeliveries(ctx.db, {
         now,
         leaseUntil: new Date(now.getTime() + leaseMs(timeoutMs)),
-        limit: capacity,
-        perEndpoint: perEndpointConcurrency,
-        reduced: [...inFlight].map(([endpointId, n]) => ({
+        limit: want,
+        perEndpoint: perEndpointConcurrency * prefetch,
+        reduced: [...held].map(([endpointId, n]) => ({
           endpointId,
-          remaining: Math.max(0, perEndpointConcurrency - n),
+          remaining: Math.max(0, perEndpointConcurrency * prefetch - n),
         })),
       });
-      for (const delivery of claimed) start(delivery);
-      if (claimed.length < capacity) return;
+      queue.push(...claimed);
+      drain();
+      if (claimed.length < want) return;
     }
+  }
+
+  /** Writes queued successes; one flush at a time, and whatever queues meanwhile goes next. */
+  function flush(): Promise<void> {
+    if (flushing) return flushing;
+    flushing = (async () => {
+      while (successes.length > 0) {
+        const batch = successes.splice(0, 200);
+        await recordSuccesses(ctx, batch).catch((error) =>
+          ctx.log.error({ err: error, deliveries: batch.length }, 'recording webhook attempts failed'),
+        );
+      }
+    })().finally(() => {
+      flushing = null;
+    });
+    return flushing;
   }
 
   function start(delivery: ClaimedDelivery) {
     total++;
     inFlight.set(delivery.endpoint_id, (inFlight.get(delivery.endpoint_id) ?? 0) + 1);
-    const task = attempt(ctx, delivery)
-      .then(({ startedAt, result }) => recordOutcome(ctx, delivery, startedAt, result))
+    const task = attempt(ctx, delivery, pool)
+      .then(async ({ startedAt, result }) => {
+        if (result.ok) {
+          // The slot is free as soon as the receiver answered; the delivery stays leased
+          // until its batch is written, so a crash before that means a resend, not a loss.
+          successes.push({ delivery, startedAt, result });
+          void flush();
+        } else {
+          await recordOutcome(ctx, delivery, startedAt, result);
+        }
+      })
       .catch((error) =>
         ctx.log.error({ err: error, deliveryId: delivery.id }, 'recording a webhook attempt failed'),
       )
@@ -230,9 +334,21 @@ export async function startDispatcher(
         if (left === 0) inFlight.delete(delivery.endpoint_id);
         else inFlight.set(delivery.endpoint_id, left);
         running.delete(task);
-        wake();
+        drain();
+        // A slot the queue could not fill (empty, or only endpoints at their limit): claim more.
+        if (total < concurrency) queueWake();
       });
     running.add(task);
+  }
+
+  /** Completions in the same tick share one pass. */
+  function queueWake() {
+    if (wakeQueued) return;
+    wakeQueued = true;
+    setImmediate(() => {
+      wakeQueued = false;
+      wake();
+    });
   }
 
   function wake() {
@@ -252,8 +368,14 @@ export async function startDispatcher(
       });
   }
 
-  async function sweep() {
+  function newEvents() {
+    outboxPending = true;
     wake();
+  }
+
+  async function sweep() {
+    newEvents();
+    pool.prune();
     try {
       await pruneDeliveries(ctx.db, new Date(ctx.clock.now().getTime() - retentionMs));
     } catch (error) {
@@ -262,19 +384,22 @@ export async function startDispatcher(
   }
 
   const unsubscribers = [
-    await options.subscribe(outboxChannel, { onNotify: wake, onStateChange: (on) => on && wake() }),
+    await options.subscribe(outboxChannel, { onNotify: newEvents, onStateChange: (on) => on && newEvents() }),
     await options.subscribe(deliveriesChannel, { onNotify: wake, onStateChange: () => {} }),
   ];
   const sweeper = setInterval(() => void sweep(), sweepIntervalMs);
-  wake();
+  newEvents();
 
   return {
-    wake,
+    wake: newEvents,
     async idle() {
       for (;;) {
         if (pumping) await pumping;
         if (running.size > 0) await Promise.allSettled([...running]);
-        if (!pumping && running.size === 0 && !pumpAgain) return;
+        if (flushing) await flushing;
+        if (!pumping && running.size === 0 && queue.length === 0 && !pumpAgain && !wakeQueued && !flushing)
+          return;
+        await new Promise((resolve) => setImmediate(resolve));
       }
     },
     async stop() {
@@ -282,7 +407,14 @@ export async function startDispatcher(
       clearInterval(sweeper);
       for (const unsubscribe of unsubscribers) await unsubscribe();
       if (pumping) await pumping;
+      // Claimed but never started: handed back, with the attempt they did not make.
+      await releaseDeliveries(
+        ctx.db,
+        queue.splice(0).map((d) => d.id),
+      ).catch(() => {});
       await Promise.allSettled([...running]);
+      await flush();
+      await pool.close();
     },
   };
 }

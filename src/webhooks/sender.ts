@@ -9,7 +9,7 @@
 // to 4 KB and the connection dropped after that; the whole exchange has one deadline.
 import type { LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
-import { Agent, request } from 'undici';
+import { Agent, Client, request } from 'undici';
 import type { AttemptErrorClass } from '../db/schema.ts';
 import {
   bareHost,
@@ -78,44 +78,32 @@ function classify(error: unknown): AttemptErrorClass {
   return 'connect';
 }
 
-export async function sendWebhook(
-  message: OutgoingWebhook,
-  options: { timeoutMs: number; policy: DestinationPolicy; resolver: Resolver },
-): Promise<AttemptResult> {
-  const started = performance.now();
-  let address: string | null = null;
-  const done = (result: Omit<AttemptResult, 'durationMs' | 'address'>): AttemptResult => ({
-    ...result,
-    address,
-    durationMs: Math.round(performance.now() - started),
-  });
+type Lookup = (
+  hostname: string,
+  options: { all?: boolean },
+  callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+) => void;
 
-  const shape = checkUrlShape(message.url, options.policy);
-  if (!shape.ok) return done({ ok: false, statusCode: null, errorClass: 'blocked', responseBody: null });
-  const host = bareHost(shape.url);
-  if (ipaddr.isValid(host)) {
-    address = host;
-    if (checkAddresses([host], options.policy)) {
-      return done({ ok: false, statusCode: null, errorClass: 'blocked', responseBody: null });
-    }
-  }
-
-  const lookup = (
-    hostname: string,
-    lookupOptions: { all?: boolean },
-    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
-  ) => {
-    options.resolver.resolve(hostname.replace(/\.+$/, '')).then(
+/**
+ * A DNS lookup for net/tls.connect that refuses unless every address the name resolves
+ * to is allowed, then hands back exactly the address it checked (reported to `onAddress`).
+ */
+function checkedLookup(
+  resolver: Resolver,
+  policy: DestinationPolicy,
+  onAddress: (address: string) => void,
+): Lookup {
+  return (hostname, lookupOptions, callback) => {
+    resolver.resolve(hostname.replace(/\.+$/, '')).then(
       (addresses) => {
         if (addresses.length === 0) return callback(new DnsError(hostname), '');
-        const refusal = checkAddresses(addresses, options.policy);
-        if (refusal && !refusal.ok) {
-          address =
-            addresses.find((a) => !ipaddr.isValid(a) || refusal.reason.includes(a)) ?? addresses[0] ?? null;
-          return callback(new BlockedAddressError(address, refusal.reason), '');
+        const blocked = addresses.find((a) => checkAddresses([a], policy) !== null);
+        if (blocked !== undefined) {
+          onAddress(blocked);
+          return callback(new BlockedAddressError(blocked, `${hostname} resolves to ${blocked}`), '');
         }
         const chosen = addresses[0] as string;
-        address = chosen;
+        onAddress(chosen);
         const family = ipaddr.parse(chosen).kind() === 'ipv6' ? 6 : 4;
         if (lookupOptions.all) callback(null, [{ address: chosen, family }]);
         else callback(null, chosen, family);
@@ -123,21 +111,148 @@ export async function sendWebhook(
       () => callback(new DnsError(hostname), ''),
     );
   };
+}
 
-  // One connection per attempt: the address checked is the address used, and nothing
-  // from one endpoint's connection can leak into another attempt.
-  const agent = new Agent({ connect: { lookup, timeout: options.timeoutMs }, pipelining: 0 });
+interface PooledConnection {
+  client: Client;
+  busy: boolean;
+  /** The address this client's (single) connection was made to, after the checks. */
+  address: string | null;
+  lastUsed: number;
+}
+
+/**
+ * Keep-alive connections for a worker: one undici Client (one socket) per slot, so the
+ * address of every attempt is known exactly, and every new socket goes through
+ * checkedLookup, so a reconnect after the keep-alive expired is checked again.
+ */
+export class ConnectionPool {
+  readonly #byOrigin = new Map<string, PooledConnection[]>();
+  readonly #resolver: Resolver;
+  readonly #policy: DestinationPolicy;
+  readonly #timeoutMs: number;
+
+  constructor(options: { resolver: Resolver; policy: DestinationPolicy; timeoutMs: number }) {
+    this.#resolver = options.resolver;
+    this.#policy = options.policy;
+    this.#timeoutMs = options.timeoutMs;
+  }
+
+  acquire(origin: string, literalAddress: string | null): PooledConnection {
+    const connections = this.#byOrigin.get(origin) ?? [];
+    this.#byOrigin.set(origin, connections);
+    let connection = connections.find((c) => !c.busy && !c.client.closed && !c.client.destroyed);
+    if (!connection) {
+      const created: PooledConnection = {
+        client: null as unknown as Client,
+        busy: false,
+        address: literalAddress,
+        lastUsed: 0,
+      };
+      const lookup = checkedLookup(this.#resolver, this.#policy, (address) => {
+        created.address = address;
+      });
+      created.client = new Client(origin, {
+        connect: { lookup, timeout: this.#timeoutMs },
+        pipelining: 1,
+        keepAliveTimeout: 10_000,
+      });
+      connections.push(created);
+      connection = created;
+    }
+    connection.busy = true;
+    return connection;
+  }
+
+  release(connection: PooledConnection, reusable: boolean): void {
+    connection.busy = false;
+    connection.lastUsed = Date.now();
+    // After a timeout or a cut-off body the socket's state is unknown: start afresh.
+    if (!reusable) this.#drop(connection);
+  }
+
+  /** Closes clients idle for longer than `idleMs`. */
+  prune(idleMs = 60_000): void {
+    for (const connections of this.#byOrigin.values()) {
+      for (const c of [...connections]) if (!c.busy && Date.now() - c.lastUsed > idleMs) this.#drop(c);
+    }
+  }
+
+  #drop(connection: PooledConnection) {
+    for (const [origin, connections] of this.#byOrigin) {
+      const i = connections.indexOf(connection);
+      if (i >= 0) connections.splice(i, 1);
+      if (connections.length === 0) this.#byOrigin.delete(origin);
+    }
+    connection.client.destroy().catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.#byOrigin.values()].flat();
+    this.#byOrigin.clear();
+    await Promise.allSettled(all.map((c) => c.client.destroy()));
+  }
+}
+
+export async function sendWebhook(
+  message: OutgoingWebhook,
+  options: { timeoutMs: number; policy: DestinationPolicy; resolver: Resolver; pool?: ConnectionPool },
+): Promise<AttemptResult> {
+  const started = performance.now();
+  let address: string | null = null;
+  let pooled: PooledConnection | null = null;
+  const done = (result: Omit<AttemptResult, 'durationMs' | 'address'>): AttemptResult => ({
+    ...result,
+    address: pooled?.address ?? address,
+    durationMs: Math.round(performance.now() - started),
+  });
+
+  const shape = checkUrlShape(message.url, options.policy);
+  if (!shape.ok) return done({ ok: false, statusCode: null, errorClass: 'blocked', responseBody: null });
+  const host = bareHost(shape.url);
+  const literal = ipaddr.isValid(host) ? host : null;
+  if (literal !== null) {
+    address = literal;
+    if (checkAddresses([literal], options.policy)) {
+      return done({ ok: false, statusCode: null, errorClass: 'blocked', responseBody: null });
+    }
+  }
+
+  // A pooled keep-alive connection, or (pings, one-off tools) a connection of its own.
+  pooled = options.pool?.acquire(shape.url.origin, literal) ?? null;
+  const ownAgent = pooled
+    ? null
+    : new Agent({
+        connect: {
+          lookup: checkedLookup(options.resolver, options.policy, (a) => {
+            address = a;
+          }),
+          timeout: options.timeoutMs,
+        },
+        pipelining: 0,
+      });
+  let reusable = false;
   const signal = AbortSignal.timeout(options.timeoutMs);
   try {
-    const response = await request(shape.url, {
-      method: 'POST',
+    const requestOptions = {
+      method: 'POST' as const,
+      path: `${shape.url.pathname}${shape.url.search}`,
       headers: message.headers,
       body: message.body,
-      dispatcher: agent,
       signal,
-    });
+    };
+    const response = pooled
+      ? await pooled.client.request(requestOptions)
+      : await request(shape.url, {
+          method: requestOptions.method,
+          headers: requestOptions.headers,
+          body: requestOptions.body,
+          signal,
+          dispatcher: ownAgent as Agent,
+        });
     const chunks: Buffer[] = [];
     let size = 0;
+    let complete = false;
     try {
       for await (const chunk of response.body) {
         const buffer = chunk as Buffer;
@@ -145,11 +260,13 @@ export async function sendWebhook(
         size += Math.min(buffer.length, maxResponseBytes - size);
         if (size >= maxResponseBytes) break;
       }
+      complete = size < maxResponseBytes;
     } catch {
       // A body cut short (deadline, reset) still leaves the status code as the outcome.
     } finally {
       response.body.destroy();
     }
+    reusable = complete;
     const status = response.statusCode;
     const responseBody = Buffer.concat(chunks).toString('utf8');
     if (status >= 200 && status < 300)
@@ -168,6 +285,7 @@ export async function sendWebhook(
       responseBody: null,
     });
   } finally {
-    agent.destroy().catch(() => {});
+    if (pooled) options.pool?.release(pooled, reusable);
+    ownAgent?.destroy().catch(() => {});
   }
 }
