@@ -113,6 +113,7 @@ export function checkUrlShape(raw: string, policy: DestinationPolicy): Destinati
   if (
     raw.length === 0 ||
     raw.length > maxUrlLength ||
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is refused
     /[\u0000-\u0020\u007f]/.test(raw) ||
     !URL.canParse(raw)
   ) {
