@@ -21,7 +21,7 @@ export async function notifyChannel(db: Db, channel: string): Promise<void> {
 export async function lockPendingOutbox(trx: Transaction<Database>, limit: number) {
   return trx
     .selectFrom('outbox')
-    .select(['seq', 'event_id', 'workspace_id', 'type', 'payload'])
+    .select(['seq', 'event_id', 'workspace_id', 'type', sql<string>`payload::text`.as('payload')])
     .where('processed_at', 'is', null)
     .orderBy('seq')
     .limit(limit)
@@ -66,7 +66,8 @@ export interface ClaimedDelivery {
   endpoint_id: string;
   event_id: string | null;
   event_type: string;
-  payload: unknown;
+  /** The body exactly as stored (JSON text): sent as is, never parsed and re-serialised. */
+  payload: string;
   attempts: number;
   url: string;
   secret: string;
@@ -129,7 +130,8 @@ export async function claimDueDeliveries(
     set locked_until = ${input.leaseUntil}, attempts = d.attempts + 1, last_attempt_at = ${input.now}
     from picked, webhook_endpoints e
     where d.id = picked.id and e.id = d.endpoint_id
-    returning d.id, d.workspace_id, d.endpoint_id, d.event_id, d.event_type, d.payload, d.attempts, e.url, e.secret
+    returning d.id, d.workspace_id, d.endpoint_id, d.event_id, d.event_type, d.payload::text as payload, d.attempts,
+              e.url, e.secret
   `.execute(db);
   return result.rows;
 }

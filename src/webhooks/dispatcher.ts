@@ -69,7 +69,7 @@ export async function fanOutEvents(ctx: Context, batchSize = 200): Promise<numbe
             endpoint_id: endpoint.id,
             event_id: event.event_id,
             event_type: event.type,
-            payload: JSON.stringify(event.payload),
+            payload: event.payload,
             next_attempt_at: now,
             created_at: now,
           })),
@@ -92,7 +92,7 @@ function buildRequest(
   ctx: Context,
   delivery: Pick<ClaimedDelivery, 'id' | 'url' | 'secret' | 'event_type' | 'payload'>,
 ) {
-  const body = JSON.stringify(delivery.payload);
+  const body = delivery.payload;
   const timestamp = ctx.clock.now().toISOString();
   return {
     url: delivery.url,
@@ -144,10 +144,8 @@ export async function recordSuccesses(ctx: Context, outcomes: Outcome[]): Promis
       now,
     );
     // Attempts are history: kept for every delivery that still exists, settled or dropped.
-    const existing = await existingDeliveries(
-      trx,
-      outcomes.map((o) => o.delivery.id),
-    );
+    const unsettled = outcomes.map((o) => o.delivery.id).filter((id) => !settled.has(id));
+    const existing = new Set([...settled, ...(await existingDeliveries(trx, unsettled))]);
     await insertAttempts(
       trx,
       outcomes
