@@ -3,16 +3,13 @@
 // work and a dead worker's rows come back when its lease ends. Times come from the
 // caller (ctx.clock), never from now(), so tests can move time.
 import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
+import { pgArray } from '../db/arrays.ts';
 import type { Database } from '../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 export const outboxChannel = 'signet_outbox';
 export const deliveriesChannel = 'signet_deliveries';
-
-/** uuid[] / int[] literals: PostgreSQL and PGlite both take them as text. */
-const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;
-const intArray = (values: number[]) => `{${values.join(',')}}`;
 
 export async function notifyChannel(db: Db, channel: string): Promise<void> {
   await sql`select pg_notify(${channel}, '')`.execute(db);
@@ -43,16 +40,32 @@ export async function findEnabledEndpointsOf(db: Db, workspaceIds: string[]) {
 /** One delivery per (event, endpoint), ever: a second fan-out of the same event inserts nothing. */
 export async function insertDeliveries(
   db: Db,
-  rows: Insertable<Database['webhook_deliveries']>[],
+  rows: Array<{
+    id: string;
+    workspace_id: string;
+    endpoint_id: string;
+    event_id: string;
+    event_type: string;
+    payload: string;
+    next_attempt_at: Date;
+    created_at: Date;
+  }>,
 ): Promise<number> {
   if (rows.length === 0) return 0;
-  const inserted = await db
-    .insertInto('webhook_deliveries')
-    .values(rows)
-    .onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing())
-    .returning('id')
-    .execute();
-  return inserted.length;
+  const column = <K extends keyof (typeof rows)[number]>(key: K) =>
+    pgArray(rows.map((r) => r[key] as string));
+  const result = await sql<{ id: string }>`
+    insert into webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, payload, next_attempt_at, created_at)
+    select * from unnest(
+      ${column('id')}::uuid[], ${column('workspace_id')}::uuid[], ${column('endpoint_id')}::uuid[],
+      ${column('event_id')}::uuid[], ${column('event_type')}::text[], ${column('payload')}::json[],
+      ${pgArray(rows.map((r) => r.next_attempt_at.toISOString()))}::timestamptz[],
+      ${pgArray(rows.map((r) => r.created_at.toISOString()))}::timestamptz[]
+    )
+    on conflict (event_id, endpoint_id) do nothing
+    returning id
+  `.execute(db);
+  return result.rows.length;
 }
 
 export async function markOutboxProcessed(db: Db, seqs: number[], at: Date): Promise<void> {
@@ -103,7 +116,7 @@ export async function claimDueDeliveries(
         and d.next_attempt_at <= ${input.now}
         and (d.locked_until is null or d.locked_until <= ${input.now})
         -- Endpoints with no room left here stay out, or their backlog would fill this window.
-        and not (d.endpoint_id = any(${uuidArray(saturated)}::uuid[]))
+        and not (d.endpoint_id = any(${pgArray(saturated)}::uuid[]))
       order by d.next_attempt_at, d.id
       limit ${input.limit * 20}
     ),
@@ -113,7 +126,7 @@ export async function claimDueDeliveries(
              coalesce(cap.remaining, ${input.perEndpoint}) as allowed
       from due
       join webhook_endpoints e on e.id = due.endpoint_id and e.enabled
-      left join unnest(${uuidArray(ids)}::uuid[], ${intArray(remaining)}::int[]) as cap(endpoint_id, remaining)
+      left join unnest(${pgArray(ids)}::uuid[], ${pgArray(remaining)}::int[]) as cap(endpoint_id, remaining)
         on cap.endpoint_id = due.endpoint_id
     ),
     picked as (
@@ -177,51 +190,57 @@ export async function settleDelivery(
 /** Which of these deliveries still exist (an attempt is kept for each of them). */
 export async function existingDeliveries(db: Db, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom('webhook_deliveries').select('id').where('id', 'in', ids).execute();
-  return new Set(rows.map((r) => r.id));
+  const result = await sql<{ id: string }>`
+    select id from webhook_deliveries where id = any(${pgArray(ids)}::uuid[])
+  `.execute(db);
+  return new Set(result.rows.map((r) => r.id));
 }
 
-/** Marks many claimed deliveries delivered; returns the ids that still existed. */
+/** Marks many claimed, still pending deliveries delivered; returns the ids it settled. */
 export async function settleDeliveries(db: Db, ids: string[], at: Date): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db
-    .updateTable('webhook_deliveries')
-    .set({ status: 'delivered', delivered_at: at, locked_until: null })
-    .where('id', 'in', ids)
-    .where('status', '=', 'pending')
-    .returning('id')
-    .execute();
-  return new Set(rows.map((r) => r.id));
+  const result = await sql<{ id: string }>`
+    update webhook_deliveries set status = 'delivered', delivered_at = ${at}, locked_until = null
+    where id = any(${pgArray(ids)}::uuid[]) and status = 'pending'
+    returning id
+  `.execute(db);
+  return new Set(result.rows.map((r) => r.id));
 }
 
-export async function insertAttempts(
-  db: Db,
-  rows: Insertable<Database['webhook_attempts']>[],
-): Promise<void> {
-  if (rows.length > 0) await db.insertInto('webhook_attempts').values(rows).execute();
+export type AttemptRow = Insertable<Database['webhook_attempts']>;
+
+export async function insertAttempts(db: Db, rows: AttemptRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const column = (pick: (row: AttemptRow) => string | number | null | undefined) =>
+    pgArray(rows.map((row) => pick(row) ?? null));
+  await sql`
+    insert into webhook_attempts
+      (id, delivery_id, workspace_id, endpoint_id, attempt, started_at, duration_ms, address, status_code, error_class, response_body)
+    select * from unnest(
+      ${column((r) => r.id)}::uuid[], ${column((r) => r.delivery_id)}::uuid[], ${column((r) => r.workspace_id)}::uuid[],
+      ${column((r) => r.endpoint_id)}::uuid[], ${column((r) => r.attempt)}::int[],
+      ${column((r) => (r.started_at as Date).toISOString())}::timestamptz[], ${column((r) => r.duration_ms)}::int[],
+      ${column((r) => r.address)}::text[], ${column((r) => r.status_code)}::int[], ${column((r) => r.error_class)}::text[],
+      ${column((r) => r.response_body)}::text[]
+    )
+  `.execute(db);
 }
 
 /** A success resets the consecutive-failure count of its endpoint. */
 export async function resetFailuresOf(db: Db, endpointIds: string[]): Promise<void> {
   if (endpointIds.length === 0) return;
-  await db
-    .updateTable('webhook_endpoints')
-    .set({ failure_count: 0 })
-    .where('id', 'in', endpointIds)
-    .where('failure_count', '<>', 0)
-    .execute();
+  await sql`
+    update webhook_endpoints set failure_count = 0
+    where id = any(${pgArray(endpointIds)}::uuid[]) and failure_count <> 0
+  `.execute(db);
 }
 
 /** Row locks on endpoints, always in id order (no two transactions wait on each other). */
 export async function lockEndpoints(trx: Transaction<Database>, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
-  await trx
-    .selectFrom('webhook_endpoints')
-    .select('id')
-    .where('id', 'in', [...ids].sort())
-    .orderBy('id')
-    .forUpdate()
-    .execute();
+  await sql`
+    select id from webhook_endpoints where id = any(${pgArray(ids)}::uuid[]) order by id for update
+  `.execute(trx);
 }
 
 /** Adds one consecutive failure; returns the new count and whether the endpoint is still on. */

@@ -268,7 +268,8 @@ export async function sendWebhook(
     }
     reusable = complete;
     const status = response.statusCode;
-    const responseBody = Buffer.concat(chunks).toString('utf8');
+    // Kept as text; U+0000 is dropped because PostgreSQL text cannot hold it.
+    const responseBody = Buffer.concat(chunks).toString('utf8').replaceAll('\u0000', '');
     if (status >= 200 && status < 300)
       return done({ ok: true, statusCode: status, errorClass: null, responseBody });
     return done({
