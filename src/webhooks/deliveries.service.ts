@@ -9,10 +9,9 @@ import {
   insertPingDelivery,
   settleDelivery,
 } from './deliveries.repository.ts';
-import { leaseMs, userAgent } from './dispatcher.ts';
+import { buildRequest, leaseMs } from './dispatcher.ts';
 import { findEndpointWithSecret } from './endpoints.repository.ts';
 import { sendWebhook } from './sender.ts';
-import { signatureHeader } from './signature.ts';
 
 export interface PingResult {
   deliveryId: string;
@@ -35,39 +34,34 @@ export async function sendPing(ctx: Context, workspaceId: string, endpointId: st
   const now = ctx.clock.now();
   const deliveryId = ctx.ids.uuid();
   const eventId = ctx.ids.uuid();
-  const payload = {
+  const body = JSON.stringify({
     id: eventId,
     type: 'ping',
     createdAt: now.toISOString(),
     data: { message: 'Test delivery from Signet: this endpoint can receive webhooks.' },
-  };
+  });
   await insertPingDelivery(ctx.db, {
     id: deliveryId,
     workspace_id: workspaceId,
     endpoint_id: endpointId,
     event_id: null,
     event_type: 'ping',
-    payload: JSON.stringify(payload),
+    payload: body,
     attempts: 1,
     next_attempt_at: now,
     locked_until: new Date(now.getTime() + leaseMs(ctx.config.webhooks.timeoutMs)),
     last_attempt_at: now,
     created_at: now,
   });
-  const body = JSON.stringify(payload);
   const startedAt = ctx.clock.now();
   const result = await sendWebhook(
-    {
+    buildRequest(ctx, {
+      id: deliveryId,
       url: endpoint.url,
-      body,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': userAgent,
-        'x-service-event': 'ping',
-        'x-service-delivery-id': deliveryId,
-        'x-service-signature': signatureHeader(endpoint.secret, startedAt.toISOString(), body),
-      },
-    },
+      secret: endpoint.secret,
+      event_type: 'ping',
+      payload: body,
+    }),
     { timeoutMs: ctx.config.webhooks.timeoutMs, policy: ctx.config.webhooks, resolver: ctx.resolver },
   );
   await ctx.db.transaction().execute(async (trx) => {

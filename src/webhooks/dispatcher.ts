@@ -88,7 +88,8 @@ export async function fanOutEvents(ctx: Context, batchSize = 200): Promise<numbe
   }
 }
 
-function buildRequest(
+/** The request of one attempt (spec, Delivery request), signed at the time it is made. */
+export function buildRequest(
   ctx: Context,
   delivery: Pick<ClaimedDelivery, 'id' | 'url' | 'secret' | 'event_type' | 'payload'>,
 ) {
