@@ -328,12 +328,14 @@ export async function signDocument(
   session: SigningSession,
   input: SignInput,
 ): Promise<{ completed: boolean; eventId: string }> {
-  // A wrong code must count even though the signature is refused: that update commits.
+  // A wrong code must count even though the signature is refused: that update commits,
+  // and the refusal is thrown only after it.
+  type Outcome = { refused: Refusal } | { refused: null; completed: boolean; eventId: string };
   const outcome = await withDocument(
     ctx,
     session.workspaceId,
     session.documentId,
-    async (trx, locked, now) => {
+    async (trx, locked, now): Promise<Outcome> => {
       const recipient = recipientOf(locked, session);
       checkCanSign(locked, recipient);
       if (!input.consent) throw new DocumentActionError('consent-required');
@@ -368,13 +370,13 @@ export async function signDocument(
           recipient: null,
           at: now,
         });
-        return { completed, eventId: done.id };
+        return { refused: null, completed, eventId: done.id };
       }
-      return { completed, eventId: signed.id };
+      return { refused: null, completed, eventId: signed.id };
     },
   );
-  if ('refused' in outcome) throw new DocumentActionError(outcome.refused as Refusal);
-  return outcome;
+  if (outcome.refused) throw new DocumentActionError(outcome.refused);
+  return { completed: outcome.completed, eventId: outcome.eventId };
 }
 
 async function checkCode(
