@@ -252,18 +252,32 @@ export async function startDispatcher(
   let flushing: Promise<void> | null = null;
 
   // Claimed but not yet started: one claim covers the next round of sends too, so the
-  // slots do not sit idle while the next claim query runs.
-  const queue: ClaimedDelivery[] = [];
+  // slots do not sit idle while the next claim query runs. An entry must start early
+  // enough to finish inside its lease; one that waited too long (its endpoint is slow) is
+  // handed back instead, so no other worker can claim it while this one still sends it.
+  const queue: Array<{ delivery: ClaimedDelivery; startBy: number }> = [];
 
   function drain() {
+    const stale: string[] = [];
+    const now = ctx.clock.now().getTime();
     for (let i = 0; i < queue.length && !stopped && total < concurrency; ) {
-      const delivery = queue[i] as ClaimedDelivery;
-      if ((inFlight.get(delivery.endpoint_id) ?? 0) >= perEndpointConcurrency) {
+      const entry = queue[i] as (typeof queue)[number];
+      if (entry.startBy < now) {
+        queue.splice(i, 1);
+        stale.push(entry.delivery.id);
+        continue;
+      }
+      if ((inFlight.get(entry.delivery.endpoint_id) ?? 0) >= perEndpointConcurrency) {
         i++;
         continue;
       }
       queue.splice(i, 1);
-      start(delivery);
+      start(entry.delivery);
+    }
+    if (stale.length > 0) {
+      releaseDeliveries(ctx.db, stale).then(queueWake, (error) =>
+        ctx.log.error({ err: error }, 'handing back unsent webhook deliveries failed'),
+      );
     }
   }
 
@@ -276,7 +290,8 @@ export async function startDispatcher(
       const want = concurrency * prefetch - total - queue.length;
       if (stopped || want <= 0) return;
       const held = new Map(inFlight);
-      for (const d of queue) held.set(d.endpoint_id, (held.get(d.endpoint_id) ?? 0) + 1);
+      for (const { delivery } of queue)
+        held.set(delivery.endpoint_id, (held.get(delivery.endpoint_id) ?? 0) + 1);
       const now = ctx.clock.now();
       const claimed = await claimDueDeliveries(ctx.db, {
         now,
@@ -288,7 +303,8 @@ export async function startDispatcher(
           remaining: Math.max(0, perEndpointConcurrency * prefetch - n),
         })),
       });
-      queue.push(...claimed);
+      const startBy = now.getTime() + leaseMs(timeoutMs) - timeoutMs - 1000;
+      for (const delivery of claimed) queue.push({ delivery, startBy });
       drain();
       if (claimed.length < want) return;
     }
@@ -409,7 +425,7 @@ export async function startDispatcher(
       // Claimed but never started: handed back, with the attempt they did not make.
       await releaseDeliveries(
         ctx.db,
-        queue.splice(0).map((d) => d.id),
+        queue.splice(0).map((entry) => entry.delivery.id),
       ).catch(() => {});
       await Promise.allSettled([...running]);
       await flush();
