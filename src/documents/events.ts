@@ -4,8 +4,9 @@
 // body as it was at that moment (spec, Webhook delivery body).
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
+import { notifyChannel } from '../db/notify.ts';
 import type { Database } from '../db/schema.ts';
-import { notifyChannel, outboxChannel } from '../webhooks/deliveries.repository.ts';
+import { outboxChannel } from '../webhooks/deliveries.repository.ts';
 import {
   type FullDocumentRow,
   insertEvents,

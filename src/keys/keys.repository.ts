@@ -1,5 +1,6 @@
 // Queries on the api_keys table.
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import { notifyChannel } from '../db/notify.ts';
 import type { Database } from '../db/schema.ts';
 import { authChangesChannel } from './key-cache.ts';
 
@@ -66,5 +67,5 @@ export async function findActiveKeyByHash(db: Db, secretHash: string) {
 
 /** Tells every process (on commit of `db`'s transaction) to forget what it cached about keys. */
 export async function notifyAuthChanged(db: Db): Promise<void> {
-  await sql`select pg_notify(${authChangesChannel}, '')`.execute(db);
+  await notifyChannel(db, authChangesChannel);
 }

@@ -1,5 +1,6 @@
 // Queries on the mails table: the mail outbox.
 import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
+import { notifyChannel } from '../db/notify.ts';
 import type { Database } from '../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -9,7 +10,7 @@ export const mailChannel = 'signet_mail';
 export async function insertMail(db: Db, row: Insertable<Database['mails']>): Promise<void> {
   await db.insertInto('mails').values(row).execute();
   // Wakes mail workers in every process once the transaction commits.
-  await sql`select pg_notify(${mailChannel}, '')`.execute(db);
+  await notifyChannel(db, mailChannel);
 }
 
 /** Claims due mails for `leaseMs`: another worker skips them until the lease runs out. */

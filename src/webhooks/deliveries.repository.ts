@@ -11,10 +11,6 @@ type Db = Kysely<Database> | Transaction<Database>;
 export const outboxChannel = 'signet_outbox';
 export const deliveriesChannel = 'signet_deliveries';
 
-export async function notifyChannel(db: Db, channel: string): Promise<void> {
-  await sql`select pg_notify(${channel}, '')`.execute(db);
-}
-
 export async function lockPendingOutbox(trx: Transaction<Database>, limit: number) {
   return trx
     .selectFrom('outbox')

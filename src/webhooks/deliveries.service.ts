@@ -9,7 +9,7 @@ import {
   insertPingDelivery,
   settleDelivery,
 } from './deliveries.repository.ts';
-import { buildRequest, leaseMs } from './dispatcher.ts';
+import { attemptRow, buildRequest, leaseMs } from './dispatcher.ts';
 import { findEndpointWithSecret } from './endpoints.repository.ts';
 import { sendWebhook } from './sender.ts';
 
@@ -67,19 +67,8 @@ export async function sendPing(ctx: Context, workspaceId: string, endpointId: st
   await ctx.db.transaction().execute(async (trx) => {
     const at = ctx.clock.now();
     if (await settleDelivery(trx, deliveryId, { status: result.ok ? 'delivered' : 'dropped', at })) {
-      await insertAttempt(trx, {
-        id: ctx.ids.uuid(),
-        delivery_id: deliveryId,
-        workspace_id: workspaceId,
-        endpoint_id: endpointId,
-        attempt: 1,
-        started_at: startedAt,
-        duration_ms: result.durationMs,
-        address: result.address,
-        status_code: result.statusCode,
-        error_class: result.errorClass,
-        response_body: result.responseBody,
-      });
+      const ping = { id: deliveryId, workspace_id: workspaceId, endpoint_id: endpointId, attempts: 1 };
+      await insertAttempt(trx, attemptRow(ctx, ping, startedAt, result));
     }
   });
   return {

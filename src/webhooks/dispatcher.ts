@@ -12,6 +12,7 @@
 // retries go out with the sweep, every 10 minutes.
 import type { Context } from '../context.ts';
 import type { DatabaseHandle } from '../db/connect.ts';
+import { notifyChannel } from '../db/notify.ts';
 import {
   addEndpointFailure,
   type ClaimedDelivery,
@@ -27,7 +28,6 @@ import {
   lockEndpoints,
   lockPendingOutbox,
   markOutboxProcessed,
-  notifyChannel,
   outboxChannel,
   pruneDeliveries,
   releaseDeliveries,
@@ -158,7 +158,13 @@ export async function recordSuccesses(ctx: Context, outcomes: Outcome[]): Promis
   });
 }
 
-function attemptRow(ctx: Context, delivery: ClaimedDelivery, startedAt: Date, result: AttemptResult) {
+/** The attempts row of one attempt of `delivery` (its number is the claim's count). */
+export function attemptRow(
+  ctx: Context,
+  delivery: Pick<ClaimedDelivery, 'id' | 'workspace_id' | 'endpoint_id' | 'attempts'>,
+  startedAt: Date,
+  result: AttemptResult,
+) {
   return {
     id: ctx.ids.uuid(),
     delivery_id: delivery.id,
