@@ -11,6 +11,7 @@
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -99,6 +100,38 @@ async function commitEvents(
   return committed;
 }
 
+/**
+ * CPU time (ms) used so far by the worker, the receiver and all PostgreSQL processes, read
+ * from /proc (Linux; empty elsewhere): where the burst's CPU goes, per delivery.
+ */
+function cpuTimes(): Record<'worker' | 'receiver' | 'postgres', number> | null {
+  const ticksOf = (pid: number | string) => {
+    try {
+      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return 0;
+    }
+  };
+  let postgres = 0;
+  try {
+    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') postgres += ticksOf(pid);
+      } catch {}
+    }
+  } catch {
+    return null;
+  }
+  const ms = 10; // USER_HZ is 100 on Linux
+  return {
+    worker: ticksOf(worker?.pid ?? 0) * ms,
+    receiver: ticksOf(receiverPid) * ms,
+    postgres: postgres * ms,
+  };
+}
+
 let worker: ChildProcess | null = null;
 
 /** The real `signet serve --role worker`, in its own process. */
@@ -146,6 +179,7 @@ const handle = await openDatabase({ url: databaseUrl, dataDir: null, poolSize: 4
 const receiver = fork(join(import.meta.dirname, 'receiver.ts'), {
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
+const receiverPid = receiver.pid ?? 0;
 try {
   await migrateToLatest(handle.db);
   const ctx = await createContext(loadConfig({ SIGNET_WEBHOOK_ALLOW_UNSAFE: '1' }), handle.db, {
@@ -247,7 +281,9 @@ try {
   const bareBefore = await bareLoop();
 
   await startWorker(databaseUrl);
+  const cpuBefore = cpuTimes();
   const burstArrivals = await waitForArrivals(receiver, burstEvents.length, new Map(), 120_000);
+  const cpuAfter = cpuTimes();
   const times = [...burstArrivals.values()];
   const burstSeconds = (Math.max(...times) - Math.min(...times)) / 1000;
   const signetRate = (burstArrivals.size - 1) / burstSeconds;
@@ -275,6 +311,13 @@ try {
     `  bare undici loop:           ${bareRate.toFixed(0)} requests/s (mean of a run before and one after)`,
   );
   console.log(`  ratio signet / bare:        ${(signetRate / bareRate).toFixed(2)}   (target >= 0.5)`);
+  if (cpuBefore && cpuAfter) {
+    const per = (key: keyof typeof cpuBefore) => {
+      const ms = cpuAfter[key] - cpuBefore[key];
+      return `${key} ${ms} ms (${((ms * 1000) / burstArrivals.size).toFixed(0)} us/event)`;
+    };
+    console.log(`  CPU during the drain:       ${per('worker')}, ${per('postgres')}, ${per('receiver')}`);
+  }
   console.log(`attempts recorded: ${attempts.rows[0]?.n}`);
 } finally {
   await stopWorker();
