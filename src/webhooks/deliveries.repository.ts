@@ -11,62 +11,88 @@ type Db = Kysely<Database> | Transaction<Database>;
 export const outboxChannel = 'signet_outbox';
 export const deliveriesChannel = 'signet_deliveries';
 
-export async function lockPendingOutbox(trx: Transaction<Database>, limit: number) {
-  return trx
-    .selectFrom('outbox')
-    .select(['seq', 'event_id', 'workspace_id', 'type', sql<string>`payload::text`.as('payload')])
-    .where('processed_at', 'is', null)
-    .orderBy('seq')
-    .limit(limit)
-    .forUpdate()
-    .skipLocked()
-    .execute();
+/** Per-endpoint room of a claim: endpoints with attempts already held here get less. */
+export interface ClaimCaps {
+  /** How many deliveries of one endpoint a claim may take when none is held here. */
+  perEndpoint: number;
+  /** Endpoints with deliveries already in flight or queued here, and how many more each may take. */
+  reduced: Array<{ endpointId: string; remaining: number }>;
 }
 
-export async function findEnabledEndpointsOf(db: Db, workspaceIds: string[]) {
-  if (workspaceIds.length === 0) return [];
-  return db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'workspace_id', 'events'])
-    .where('workspace_id', 'in', workspaceIds)
-    .where('enabled', '=', true)
-    .execute();
-}
-
-/** One delivery per (event, endpoint), ever: a second fan-out of the same event inserts nothing. */
-export async function insertDeliveries(
-  db: Db,
-  rows: Array<{
-    id: string;
-    workspace_id: string;
-    endpoint_id: string;
-    event_id: string;
-    event_type: string;
-    payload: string;
-    next_attempt_at: Date;
-    created_at: Date;
-  }>,
-): Promise<number> {
-  if (rows.length === 0) return 0;
-  const column = <K extends keyof (typeof rows)[number]>(key: K) =>
-    pgArray(rows.map((r) => r[key] as string));
-  const result = await sql<{ id: string }>`
-    insert into webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, payload, next_attempt_at, created_at)
-    select * from unnest(
-      ${column('id')}::uuid[], ${column('workspace_id')}::uuid[], ${column('endpoint_id')}::uuid[],
-      ${column('event_id')}::uuid[], ${column('event_type')}::text[], ${column('payload')}::json[],
-      ${pgArray(rows.map((r) => r.next_attempt_at.toISOString()))}::timestamptz[],
-      ${pgArray(rows.map((r) => r.created_at.toISOString()))}::timestamptz[]
+/**
+ * Fan-out, in one statement: takes up to `events` pending outbox events (SKIP LOCKED, so
+ * concurrent workers take different ones), marks them processed and inserts one delivery
+ * per (event, enabled endpoint of its workspace subscribed to its type), once ever (a
+ * second fan-out of the same event inserts nothing). Up to `claim` of the new deliveries,
+ * within the per-endpoint caps, are inserted already claimed by the caller (lease, attempt
+ * 1) and returned ready to send: the first attempt costs no claim query, and the body
+ * never travels to the database and back. The others are inserted unclaimed, for
+ * `claimDueDeliveries`. Delivery ids are random UUIDs drawn by the database.
+ */
+export async function fanOutAndClaim(
+  db: Kysely<Database>,
+  input: { now: Date; leaseUntil: Date; events: number; claim: number; caps: ClaimCaps },
+): Promise<{ events: number; unclaimed: number; claimed: ClaimedDelivery[] }> {
+  const { now, leaseUntil, caps } = input;
+  const result = await sql<{ events: number; unclaimed: number } & Partial<ClaimedDelivery>>`
+    with events as (
+      select seq, event_id, workspace_id, type, payload
+      from outbox
+      where processed_at is null
+      order by seq
+      limit ${input.events}
+      for update skip locked
+    ),
+    marked as (
+      update outbox set processed_at = ${now}
+      where seq in (select seq from events)
+      returning seq
+    ),
+    pairs as (
+      select ev.seq, ev.event_id, ev.workspace_id, ev.type, ev.payload, e.id as endpoint_id,
+             row_number() over (order by ev.seq, e.id) <= ${input.claim}
+               and row_number() over (partition by e.id order by ev.seq)
+                   <= coalesce(cap.remaining, ${caps.perEndpoint}) as claimed
+      from events ev
+      join webhook_endpoints e
+        on e.workspace_id = ev.workspace_id and e.enabled and ev.type = any(e.events)
+      left join unnest(
+        ${pgArray(caps.reduced.map((r) => r.endpointId))}::uuid[],
+        ${pgArray(caps.reduced.map((r) => r.remaining))}::int[]
+      ) as cap(endpoint_id, remaining) on cap.endpoint_id = e.id
+    ),
+    inserted as (
+      insert into webhook_deliveries
+        (id, workspace_id, endpoint_id, event_id, event_type, payload, next_attempt_at, created_at,
+         locked_until, attempts, last_attempt_at)
+      select gen_random_uuid(), workspace_id, endpoint_id, event_id, type, payload,
+             ${now}::timestamptz, ${now}::timestamptz,
+             case when claimed then ${leaseUntil}::timestamptz end,
+             case when claimed then 1 else 0 end,
+             case when claimed then ${now}::timestamptz end
+      from pairs
+      order by seq, endpoint_id
+      on conflict (event_id, endpoint_id) do nothing
+      returning id, workspace_id, endpoint_id, event_id, event_type, payload, attempts, locked_until
+    ),
+    summary as (
+      select (select count(*) from marked)::int as events,
+             (select count(*) from inserted where locked_until is null)::int as unclaimed
     )
-    on conflict (event_id, endpoint_id) do nothing
-    returning id
+    select s.events, s.unclaimed, i.id, i.workspace_id, i.endpoint_id, i.event_id, i.event_type,
+           i.payload::text as payload, i.attempts, e.url, e.secret
+    from summary s
+    left join (inserted i join webhook_endpoints e on e.id = i.endpoint_id)
+      on i.locked_until is not null
   `.execute(db);
-  return result.rows.length;
-}
-
-export async function markOutboxProcessed(db: Db, seqs: number[], at: Date): Promise<void> {
-  if (seqs.length > 0)
-    await db.updateTable('outbox').set({ processed_at: at }).where('seq', 'in', seqs).execute();
+  const first = result.rows[0];
+  return {
+    events: first?.events ?? 0,
+    unclaimed: first?.unclaimed ?? 0,
+    claimed: result.rows
+      .filter((row) => row.id)
+      .map(({ events: _, unclaimed: __, ...delivery }) => delivery as ClaimedDelivery),
+  };
 }
 
 export interface ClaimedDelivery {
@@ -94,34 +120,35 @@ export async function claimDueDeliveries(
     now: Date;
     leaseUntil: Date;
     limit: number;
-    perEndpoint: number;
-    /** Endpoints with attempts already in flight here, and how many more each may take. */
-    reduced: Array<{ endpointId: string; remaining: number }>;
+    caps: ClaimCaps;
   },
 ): Promise<ClaimedDelivery[]> {
-  const ids = input.reduced.map((r) => r.endpointId);
-  const remaining = input.reduced.map((r) => r.remaining);
-  const saturated = input.reduced.filter((r) => r.remaining <= 0).map((r) => r.endpointId);
+  const { reduced, perEndpoint } = input.caps;
+  const ids = reduced.map((r) => r.endpointId);
+  const remaining = reduced.map((r) => r.remaining);
+  const saturated = reduced.filter((r) => r.remaining <= 0).map((r) => r.endpointId);
   const result = await sql<ClaimedDelivery>`
     with due as (
-      -- The oldest due rows first, through the partial index, before any per-endpoint
-      -- ranking: ranking every pending row made each claim cost the whole backlog.
+      -- A window of the earliest pending rows, walked in the order of the partial index
+      -- and cut by the limit, before any per-endpoint ranking. Due rows come first in that
+      -- order, so the due test is applied to the window, outside the scan: as an index
+      -- condition it let the planner read and sort every due row of a backlog instead.
       select d.id, d.endpoint_id, d.next_attempt_at
       from webhook_deliveries d
       where d.status = 'pending'
-        and d.next_attempt_at <= ${input.now}
         and (d.locked_until is null or d.locked_until <= ${input.now})
         -- Endpoints with no room left here stay out, or their backlog would fill this window.
         and not (d.endpoint_id = any(${pgArray(saturated)}::uuid[]))
-      order by d.next_attempt_at, d.id
+      order by d.next_attempt_at
       limit ${input.limit * 20}
     ),
     candidates as (
       select due.id,
              row_number() over (partition by due.endpoint_id order by due.next_attempt_at, due.id) as rank,
-             coalesce(cap.remaining, ${input.perEndpoint}) as allowed
+             coalesce(cap.remaining, ${perEndpoint}) as allowed
       from due
       join webhook_endpoints e on e.id = due.endpoint_id and e.enabled
+        and due.next_attempt_at <= ${input.now}
       left join unnest(${pgArray(ids)}::uuid[], ${pgArray(remaining)}::int[]) as cap(endpoint_id, remaining)
         on cap.endpoint_id = due.endpoint_id
     ),
@@ -231,11 +258,16 @@ export async function resetFailuresOf(db: Db, endpointIds: string[]): Promise<vo
   `.execute(db);
 }
 
-/** Row locks on endpoints, always in id order (no two transactions wait on each other). */
+/**
+ * Row locks on endpoints, always in id order (no two transactions wait on each other).
+ * FOR NO KEY UPDATE, the lock an UPDATE of the row takes anyway: it serialises outcomes
+ * of one endpoint but lets fan-out go on, whose foreign-key checks hold FOR KEY SHARE on
+ * the same row (FOR UPDATE made every fan-out wait for the outcomes being written).
+ */
 export async function lockEndpoints(trx: Transaction<Database>, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await sql`
-    select id from webhook_endpoints where id = any(${pgArray(ids)}::uuid[]) order by id for update
+    select id from webhook_endpoints where id = any(${pgArray(ids)}::uuid[]) order by id for no key update
   `.execute(trx);
 }
 

@@ -15,19 +15,17 @@ import type { DatabaseHandle } from '../db/connect.ts';
 import { notifyChannel } from '../db/notify.ts';
 import {
   addEndpointFailure,
+  type ClaimCaps,
   type ClaimedDelivery,
   claimDueDeliveries,
   deliveriesChannel,
   disableEndpointForFailures,
   dropPendingDeliveries,
   existingDeliveries,
-  findEnabledEndpointsOf,
+  fanOutAndClaim,
   insertAttempt,
   insertAttempts,
-  insertDeliveries,
   lockEndpoints,
-  lockPendingOutbox,
-  markOutboxProcessed,
   outboxChannel,
   pruneDeliveries,
   releaseDeliveries,
@@ -48,44 +46,27 @@ export function leaseMs(timeoutMs: number): number {
   return timeoutMs + Math.max(5_000, timeoutMs);
 }
 
-/** Moves pending outbox events into deliveries; returns how many deliveries were created. */
+/**
+ * Moves every pending outbox event into deliveries, claiming none (they wait for
+ * `claimDueDeliveries`); returns how many deliveries were created. The dispatcher instead
+ * fans out only what it can send at once, and claims those deliveries as it creates them.
+ */
 export async function fanOutEvents(ctx: Context, batchSize = 200): Promise<number> {
   let created = 0;
   for (;;) {
-    const { events, deliveries } = await ctx.db.transaction().execute(async (trx) => {
-      const events = await lockPendingOutbox(trx, batchSize);
-      if (events.length === 0) return { events: 0, deliveries: 0 };
-      const now = ctx.clock.now();
-      const endpoints = await findEnabledEndpointsOf(trx, [...new Set(events.map((e) => e.workspace_id))]);
-      const rows = events.flatMap((event) =>
-        endpoints
-          .filter(
-            (endpoint) =>
-              endpoint.workspace_id === event.workspace_id && endpoint.events.includes(event.type),
-          )
-          .map((endpoint) => ({
-            id: ctx.ids.uuid(),
-            workspace_id: event.workspace_id,
-            endpoint_id: endpoint.id,
-            event_id: event.event_id,
-            event_type: event.type,
-            payload: event.payload,
-            next_attempt_at: now,
-            created_at: now,
-          })),
-      );
-      const inserted = await insertDeliveries(trx, rows);
-      await markOutboxProcessed(
-        trx,
-        events.map((e) => e.seq),
-        now,
-      );
-      if (inserted > 0) await notifyChannel(trx, deliveriesChannel);
-      return { events: events.length, deliveries: inserted };
+    const now = ctx.clock.now();
+    const { events, unclaimed } = await fanOutAndClaim(ctx.db, {
+      now,
+      leaseUntil: now,
+      events: batchSize,
+      claim: 0,
+      caps: { perEndpoint: 0, reduced: [] },
     });
-    created += deliveries;
-    if (events < batchSize) return created;
+    created += unclaimed;
+    if (events < batchSize) break;
   }
+  if (created > 0) await notifyChannel(ctx.db, deliveriesChannel);
+  return created;
 }
 
 /** The request of one attempt (spec, Delivery request), signed at the time it is made. */
@@ -250,6 +231,7 @@ export async function startDispatcher(
   let total = 0;
   let stopped = false;
   let outboxPending = true;
+  let deliveriesPending = true;
   let pumping: Promise<void> | null = null;
   let pumpAgain = false;
   let wakeQueued = false;
@@ -281,38 +263,73 @@ export async function startDispatcher(
       start(entry.delivery);
     }
     if (stale.length > 0) {
-      releaseDeliveries(ctx.db, stale).then(queueWake, (error) =>
+      handBack(stale).then(queueWake, (error) =>
         ctx.log.error({ err: error }, 'handing back unsent webhook deliveries failed'),
       );
     }
   }
 
+  /** Per-endpoint room for a claim, counting what is in flight or queued here. */
+  function capsNow(): ClaimCaps & { saturated: boolean } {
+    const cap = perEndpointConcurrency * prefetch;
+    const held = new Map(inFlight);
+    for (const { delivery } of queue)
+      held.set(delivery.endpoint_id, (held.get(delivery.endpoint_id) ?? 0) + 1);
+    const reduced = [...held].map(([endpointId, n]) => ({ endpointId, remaining: Math.max(0, cap - n) }));
+    return { perEndpoint: cap, reduced, saturated: reduced.some((r) => r.remaining === 0) };
+  }
+
+  /** Gives claimed, unsent deliveries back and tells every worker (this one too) to look. */
+  async function handBack(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await releaseDeliveries(ctx.db, ids);
+    deliveriesPending = true;
+    await notifyChannel(ctx.db, deliveriesChannel);
+  }
+
+  /**
+   * Fills the queue up to `concurrency × prefetch`: new events first (fanned out and
+   * claimed in one statement), then deliveries already waiting (retries that are due,
+   * leases of dead workers, deliveries handed back or left unclaimed by a fan-out), which
+   * are looked for only when something says there may be some: the sweep, a NOTIFY, a
+   * fan-out that left some unclaimed, or an endpoint at its cap here.
+   */
   async function pumpOnce(): Promise<void> {
-    if (outboxPending) {
-      outboxPending = false;
-      await fanOutEvents(ctx);
-    }
     for (;;) {
-      const want = concurrency * prefetch - total - queue.length;
+      let want = concurrency * prefetch - total - queue.length;
       if (stopped || want <= 0) return;
-      const held = new Map(inFlight);
-      for (const { delivery } of queue)
-        held.set(delivery.endpoint_id, (held.get(delivery.endpoint_id) ?? 0) + 1);
       const now = ctx.clock.now();
-      const claimed = await claimDueDeliveries(ctx.db, {
-        now,
-        leaseUntil: new Date(now.getTime() + leaseMs(timeoutMs)),
-        limit: want,
-        perEndpoint: perEndpointConcurrency * prefetch,
-        reduced: [...held].map(([endpointId, n]) => ({
-          endpointId,
-          remaining: Math.max(0, perEndpointConcurrency * prefetch - n),
-        })),
-      });
-      const startBy = now.getTime() + leaseMs(timeoutMs) - timeoutMs - 1000;
-      for (const delivery of claimed) queue.push({ delivery, startBy });
-      drain();
-      if (claimed.length < want) return;
+      const leaseUntil = new Date(now.getTime() + leaseMs(timeoutMs));
+      const startBy = leaseUntil.getTime() - timeoutMs - 1000;
+      let more = false;
+      if (outboxPending) {
+        const fanned = await fanOutAndClaim(ctx.db, {
+          now,
+          leaseUntil,
+          events: want,
+          claim: want,
+          caps: capsNow(),
+        });
+        if (fanned.events < want) outboxPending = false;
+        else more = true;
+        if (fanned.unclaimed > 0) {
+          deliveriesPending = true;
+          await notifyChannel(ctx.db, deliveriesChannel);
+        }
+        for (const delivery of fanned.claimed) queue.push({ delivery, startBy });
+        want -= fanned.claimed.length;
+        drain();
+      }
+      if (want > 0 && deliveriesPending && !stopped) {
+        const caps = capsNow();
+        const claimed = await claimDueDeliveries(ctx.db, { now, leaseUntil, limit: want, caps });
+        for (const delivery of claimed) queue.push({ delivery, startBy });
+        // Fewer than asked means nothing more is due, unless an endpoint's cap held some back.
+        if (claimed.length === want) more = true;
+        else deliveriesPending = capsNow().saturated;
+        drain();
+      }
+      if (!more) return;
     }
   }
 
@@ -394,8 +411,19 @@ export async function startDispatcher(
     wake();
   }
 
+  function deliveriesWaiting() {
+    deliveriesPending = true;
+    wake();
+  }
+
+  /** Everything may be waiting: after a missed notification, on the sweep, or when asked. */
+  function lookEverywhere() {
+    outboxPending = true;
+    deliveriesWaiting();
+  }
+
   async function sweep() {
-    newEvents();
+    lookEverywhere();
     pool.prune();
     try {
       await pruneDeliveries(ctx.db, new Date(ctx.clock.now().getTime() - retentionMs));
@@ -405,14 +433,17 @@ export async function startDispatcher(
   }
 
   const unsubscribers = [
-    await options.subscribe(outboxChannel, { onNotify: newEvents, onStateChange: (on) => on && newEvents() }),
-    await options.subscribe(deliveriesChannel, { onNotify: wake, onStateChange: () => {} }),
+    await options.subscribe(outboxChannel, {
+      onNotify: newEvents,
+      onStateChange: (on) => on && lookEverywhere(),
+    }),
+    await options.subscribe(deliveriesChannel, { onNotify: deliveriesWaiting, onStateChange: () => {} }),
   ];
   const sweeper = setInterval(() => void sweep(), sweepIntervalMs);
-  newEvents();
+  lookEverywhere();
 
   return {
-    wake: newEvents,
+    wake: lookEverywhere,
     async idle() {
       for (;;) {
         if (pumping) await pumping;
@@ -429,10 +460,7 @@ export async function startDispatcher(
       for (const unsubscribe of unsubscribers) await unsubscribe();
       if (pumping) await pumping;
       // Claimed but never started: handed back, with the attempt they did not make.
-      await releaseDeliveries(
-        ctx.db,
-        queue.splice(0).map((entry) => entry.delivery.id),
-      ).catch(() => {});
+      await handBack(queue.splice(0).map((entry) => entry.delivery.id)).catch(() => {});
       await Promise.allSettled([...running]);
       await flush();
       await pool.close();
@@ -451,8 +479,7 @@ export async function deliverDue(ctx: Context, limit = 100): Promise<number> {
     now,
     leaseUntil: new Date(now.getTime() + leaseMs(ctx.config.webhooks.timeoutMs)),
     limit,
-    perEndpoint: limit,
-    reduced: [],
+    caps: { perEndpoint: limit, reduced: [] },
   });
   await Promise.all(
     claimed.map(async (delivery) => {
