@@ -854,13 +854,25 @@ describeEachDatabase('webhook delivery', (kind) => {
       assert.equal(created[0] + created[1], 6);
       assert.deepEqual(await pairs(), expected(eventIds));
 
-      // An outbox row handed out again (a worker that died before marking it) adds nothing.
+      // The same events in the outbox again (as if written twice) add nothing.
       await h.ctx.db
-        .updateTable('outbox')
-        .set({ processed_at: null })
-        .where('event_id', 'in', eventIds)
+        .insertInto('outbox')
+        .columns(['event_id', 'workspace_id', 'type', 'payload', 'created_at'])
+        .expression(
+          h.ctx.db
+            .selectFrom('webhook_deliveries')
+            .distinctOn('event_id')
+            .select(['event_id', 'workspace_id', 'event_type', 'payload', 'created_at'])
+            .where('event_id', 'in', eventIds),
+        )
         .execute();
       assert.equal(await fanOutEvents(h.ctx), 0);
+      assert.equal(
+        (await h.ctx.db.selectFrom('outbox').select('seq').where('event_id', 'in', eventIds).execute())
+          .length,
+        0,
+        'fan-out leaves the events it took in the outbox',
+      );
       assert.deepEqual(await pairs(), expected(eventIds));
 
       await deliverDue(h.ctx);

@@ -91,7 +91,6 @@ export interface OutboxTable {
   type: string;
   payload: ColumnType<unknown, string, string>;
   created_at: Timestamp;
-  processed_at: Timestamp | null;
 }
 
 export type MailStatus = 'pending' | 'sent' | 'logged' | 'failed';

@@ -20,8 +20,8 @@ export interface ClaimCaps {
 }
 
 /**
- * Fan-out, in one statement: takes up to `events` pending outbox events (SKIP LOCKED, so
- * concurrent workers take different ones), marks them processed and inserts one delivery
+ * Fan-out, in one statement: takes up to `events` outbox events (SKIP LOCKED, so
+ * concurrent workers take different ones), deletes them and inserts one delivery
  * per (event, enabled endpoint of its workspace subscribed to its type), once ever (a
  * second fan-out of the same event inserts nothing). Up to `claim` of the new deliveries,
  * within the per-endpoint caps, are inserted already claimed by the caller (lease, attempt
@@ -38,14 +38,12 @@ export async function fanOutAndClaim(
     with events as (
       select seq, event_id, workspace_id, type, payload
       from outbox
-      where processed_at is null
       order by seq
       limit ${input.events}
       for update skip locked
     ),
-    marked as (
-      update outbox set processed_at = ${now}
-      where seq in (select seq from events)
+    taken as (
+      delete from outbox where seq in (select seq from events)
       returning seq
     ),
     pairs as (
@@ -76,7 +74,7 @@ export async function fanOutAndClaim(
       returning id, workspace_id, endpoint_id, event_id, event_type, payload, attempts, locked_until
     ),
     summary as (
-      select (select count(*) from marked)::int as events,
+      select (select count(*) from taken)::int as events,
              (select count(*) from inserted where locked_until is null)::int as unclaimed
     )
     select s.events, s.unclaimed, i.id, i.workspace_id, i.endpoint_id, i.event_id, i.event_type,
@@ -306,14 +304,13 @@ export async function insertPingDelivery(
   await db.insertInto('webhook_deliveries').values(row).execute();
 }
 
-/** Deletes deliveries (their attempts go with them) and processed outbox rows older than `before`. */
-export async function pruneDeliveries(db: Db, before: Date): Promise<{ deliveries: number; outbox: number }> {
-  const deliveries = await db
+/** Deletes deliveries created before `before`; their attempts go with them. */
+export async function pruneDeliveries(db: Db, before: Date): Promise<number> {
+  const result = await db
     .deleteFrom('webhook_deliveries')
     .where('created_at', '<', before)
     .executeTakeFirst();
-  const outbox = await db.deleteFrom('outbox').where('processed_at', '<', before).executeTakeFirst();
-  return { deliveries: Number(deliveries.numDeletedRows), outbox: Number(outbox.numDeletedRows) };
+  return Number(result.numDeletedRows);
 }
 
 export async function findRecentDeliveries(db: Db, workspaceId: string, endpointId: string, limit: number) {
