@@ -93,6 +93,14 @@ export async function fanOutAndClaim(
   };
 }
 
+/**
+ * "Still pending" for statements that find their rows by id: written so that it does not
+ * match the due index's predicate (status is one of three values, by its check), so the
+ * planner cannot pair the primary key with a scan of the whole due index, whose dead
+ * entries pile up under load. It did, and each batch of outcomes cost the whole backlog.
+ */
+const stillPending = sql<boolean>`status not in ('delivered', 'dropped')`;
+
 export interface ClaimedDelivery {
   id: string;
   workspace_id: string;
@@ -154,7 +162,7 @@ export async function claimDueDeliveries(
       select d.id
       from webhook_deliveries d
       where d.id in (select id from candidates where rank <= allowed)
-        and d.status = 'pending'
+        and d.status not in ('delivered', 'dropped') -- still pending (see stillPending)
         and (d.locked_until is null or d.locked_until <= ${input.now})
       order by d.next_attempt_at, d.id
       limit ${input.limit}
@@ -177,7 +185,7 @@ export async function releaseDeliveries(db: Db, ids: string[]): Promise<void> {
     .updateTable('webhook_deliveries')
     .set({ locked_until: null, attempts: sql`attempts - 1` })
     .where('id', 'in', ids)
-    .where('status', '=', 'pending')
+    .where(stillPending)
     .execute();
 }
 
@@ -203,7 +211,7 @@ export async function settleDelivery(
       ...(outcome.nextAttemptAt ? { next_attempt_at: outcome.nextAttemptAt } : {}),
     })
     .where('id', '=', id)
-    .where('status', '=', 'pending')
+    .where(stillPending)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -222,7 +230,7 @@ export async function settleDeliveries(db: Db, ids: string[], at: Date): Promise
   if (ids.length === 0) return new Set();
   const result = await sql<{ id: string }>`
     update webhook_deliveries set status = 'delivered', delivered_at = ${at}, locked_until = null
-    where id = any(${pgArray(ids)}::uuid[]) and status = 'pending'
+    where id = any(${pgArray(ids)}::uuid[]) and ${stillPending}
     returning id
   `.execute(db);
   return new Set(result.rows.map((r) => r.id));
