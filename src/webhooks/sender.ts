@@ -194,6 +194,44 @@ export class ConnectionPool {
   }
 }
 
+/** Where a URL sends to, and whether the checks that need no network refuse it. */
+interface Target {
+  blocked: boolean;
+  origin: string;
+  path: string;
+  /** The host when it is an IP address (judged here, never resolved). */
+  literal: string | null;
+}
+
+const targets = new Map<string, Target>();
+
+/**
+ * The URL's shape checks and, for an IP-literal host, its address check: pure functions of
+ * the URL and the policy, so a worker computes them once per endpoint URL, not per attempt.
+ * Names are still resolved and judged on every new connection (checkedLookup).
+ */
+function targetOf(raw: string, policy: DestinationPolicy): Target {
+  const key = `${policy.allowUnsafe ? 'unsafe' : 'safe'} ${raw}`;
+  let target = targets.get(key);
+  if (target) return target;
+  const shape = checkUrlShape(raw, policy);
+  if (!shape.ok) {
+    target = { blocked: true, origin: '', path: '', literal: null };
+  } else {
+    const host = bareHost(shape.url);
+    const literal = ipaddr.isValid(host) ? host : null;
+    target = {
+      blocked: literal !== null && checkAddresses([literal], policy) !== null,
+      origin: shape.url.origin,
+      path: `${shape.url.pathname}${shape.url.search}`,
+      literal,
+    };
+  }
+  if (targets.size >= 1000) targets.clear();
+  targets.set(key, target);
+  return target;
+}
+
 export async function sendWebhook(
   message: OutgoingWebhook,
   options: { timeoutMs: number; policy: DestinationPolicy; resolver: Resolver; pool?: ConnectionPool },
@@ -207,19 +245,12 @@ export async function sendWebhook(
     durationMs: Math.round(performance.now() - started),
   });
 
-  const shape = checkUrlShape(message.url, options.policy);
-  if (!shape.ok) return done({ ok: false, statusCode: null, errorClass: 'blocked', responseBody: null });
-  const host = bareHost(shape.url);
-  const literal = ipaddr.isValid(host) ? host : null;
-  if (literal !== null) {
-    address = literal;
-    if (checkAddresses([literal], options.policy)) {
-      return done({ ok: false, statusCode: null, errorClass: 'blocked', responseBody: null });
-    }
-  }
+  const target = targetOf(message.url, options.policy);
+  address = target.literal;
+  if (target.blocked) return done({ ok: false, statusCode: null, errorClass: 'blocked', responseBody: null });
 
   // A pooled keep-alive connection, or (pings, one-off tools) a connection of its own.
-  pooled = options.pool?.acquire(shape.url.origin, literal) ?? null;
+  pooled = options.pool?.acquire(target.origin, target.literal) ?? null;
   const ownAgent = pooled
     ? null
     : new Agent({
@@ -236,14 +267,14 @@ export async function sendWebhook(
   try {
     const requestOptions = {
       method: 'POST' as const,
-      path: `${shape.url.pathname}${shape.url.search}`,
+      path: target.path,
       headers: message.headers,
       body: message.body,
       signal,
     };
     const response = pooled
       ? await pooled.client.request(requestOptions)
-      : await request(shape.url, {
+      : await request(`${target.origin}${target.path}`, {
           method: requestOptions.method,
           headers: requestOptions.headers,
           body: requestOptions.body,

@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 
 export function signatureHeader(secret: string, timestamp: string, rawBody: string): string {
   // A string key is read as UTF-8; passing it as is skips a Buffer-to-key conversion
-  // that cost three times the HMAC itself.
-  const digest = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex');
+  // that cost three times the HMAC itself. The parts are fed in turn, never joined.
+  const digest = createHmac('sha256', secret).update(timestamp).update('.').update(rawBody).digest('hex');
   return `t=${timestamp},v1=${digest}`;
 }
