@@ -100,36 +100,49 @@ async function commitEvents(
   return committed;
 }
 
+type Role = 'worker' | 'postgres' | 'receiver';
+type CpuSnapshot = Map<number, { role: Role; user: number; system: number }>;
+
 /**
- * CPU time (ms) used so far by the worker, the receiver and all PostgreSQL processes, read
- * from /proc (Linux; empty elsewhere): where the burst's CPU goes, per delivery.
+ * CPU time (ms, user and system) used so far by the worker, the receiver and each
+ * PostgreSQL process, read from /proc (Linux; null elsewhere): where the burst's CPU goes.
  */
-function cpuTimes(): Record<'worker' | 'receiver' | 'postgres', number> | null {
-  const ticksOf = (pid: number | string) => {
+function cpuSnapshot(): CpuSnapshot | null {
+  const snapshot: CpuSnapshot = new Map();
+  const read = (pid: number, role: Role) => {
     try {
-      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th,
+      // in ticks of 10 ms (USER_HZ is 100 on Linux).
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      return Number(fields[11]) + Number(fields[12]);
-    } catch {
-      return 0;
-    }
+      snapshot.set(pid, { role, user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 });
+    } catch {}
   };
-  let postgres = 0;
   try {
-    for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
       try {
-        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') postgres += ticksOf(pid);
+        if (readFileSync(`/proc/${name}/comm`, 'utf8').trim() === 'postgres') read(Number(name), 'postgres');
       } catch {}
     }
   } catch {
     return null;
   }
-  const ms = 10; // USER_HZ is 100 on Linux
-  return {
-    worker: ticksOf(worker?.pid ?? 0) * ms,
-    receiver: ticksOf(receiverPid) * ms,
-    postgres: postgres * ms,
-  };
+  if (worker?.pid) read(worker.pid, 'worker');
+  read(receiverPid, 'receiver');
+  return snapshot;
+}
+
+/** CPU used between two snapshots, by role (a process that exited meanwhile is not counted). */
+function cpuUsed(before: CpuSnapshot, after: CpuSnapshot) {
+  const used = new Map<Role, { user: number; system: number }>();
+  for (const [pid, now] of after) {
+    const then = before.get(pid) ?? { user: 0, system: 0 };
+    const sum = used.get(now.role) ?? { user: 0, system: 0 };
+    used.set(now.role, {
+      user: sum.user + now.user - then.user,
+      system: sum.system + now.system - then.system,
+    });
+  }
+  return used;
 }
 
 let worker: ChildProcess | null = null;
@@ -249,10 +262,12 @@ try {
       )
       .execute()
   ).map((row) => JSON.stringify(row.payload));
+  let bareCpuMicros = 0;
   async function bareLoop(): Promise<number> {
     const dispatcher = new Agent({ connections: concurrency });
     let next = 0;
     const started = Date.now();
+    const cpu = process.cpuUsage();
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
         while (next < payloads.length) {
@@ -276,14 +291,16 @@ try {
     );
     await dispatcher.close();
     await askArrivals(receiver);
+    const { user, system } = process.cpuUsage(cpu);
+    bareCpuMicros += user + system;
     return payloads.length / ((Date.now() - started) / 1000);
   }
   const bareBefore = await bareLoop();
 
   await startWorker(databaseUrl);
-  const cpuBefore = cpuTimes();
+  const cpuBefore = cpuSnapshot();
   const burstArrivals = await waitForArrivals(receiver, burstEvents.length, new Map(), 120_000);
-  const cpuAfter = cpuTimes();
+  const cpuAfter = cpuSnapshot();
   const times = [...burstArrivals.values()];
   const burstSeconds = (Math.max(...times) - Math.min(...times)) / 1000;
   const signetRate = (burstArrivals.size - 1) / burstSeconds;
@@ -308,15 +325,17 @@ try {
     `  signet fan-out + delivery:  ${signetRate.toFixed(0)} events/s (${burstSeconds.toFixed(2)} s from first to last arrival)`,
   );
   console.log(
-    `  bare undici loop:           ${bareRate.toFixed(0)} requests/s (mean of a run before and one after)`,
+    `  bare undici loop:           ${bareRate.toFixed(0)} requests/s (mean of a run before and one after), ${(bareCpuMicros / (2 * payloads.length)).toFixed(0)} us CPU per request`,
   );
   console.log(`  ratio signet / bare:        ${(signetRate / bareRate).toFixed(2)}   (target >= 0.5)`);
   if (cpuBefore && cpuAfter) {
-    const per = (key: keyof typeof cpuBefore) => {
-      const ms = cpuAfter[key] - cpuBefore[key];
-      return `${key} ${ms} ms (${((ms * 1000) / burstArrivals.size).toFixed(0)} us/event)`;
-    };
-    console.log(`  CPU during the drain:       ${per('worker')}, ${per('postgres')}, ${per('receiver')}`);
+    const used = cpuUsed(cpuBefore, cpuAfter);
+    const perEvent = (ms: number) => `${((ms * 1000) / burstArrivals.size).toFixed(0)} us`;
+    const line = (['worker', 'postgres', 'receiver'] as const).map((role) => {
+      const { user, system } = used.get(role) ?? { user: 0, system: 0 };
+      return `${role} ${perEvent(user + system)} (user ${perEvent(user)}, system ${perEvent(system)})`;
+    });
+    console.log(`  CPU per event in the drain: ${line.join(', ')}`);
   }
   console.log(`attempts recorded: ${attempts.rows[0]?.n}`);
 } finally {
