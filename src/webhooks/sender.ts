@@ -9,7 +9,7 @@
 // to 4 KB and the connection dropped after that; the whole exchange has one deadline.
 import type { LookupAddress } from 'node:dns';
 import ipaddr from 'ipaddr.js';
-import { Agent, Client, request } from 'undici';
+import { Agent, Client, type Dispatcher } from 'undici';
 import type { AttemptErrorClass } from '../db/schema.ts';
 import {
   bareHost,
@@ -232,92 +232,126 @@ function targetOf(raw: string, policy: DestinationPolicy): Target {
   return target;
 }
 
-export async function sendWebhook(
+/** What a response status means (spec, Delivery outcome): 2xx success, a redirect is never followed. */
+function statusOutcome(
+  statusCode: number,
+  responseBody: string,
+): Omit<AttemptResult, 'durationMs' | 'address'> {
+  if (statusCode >= 200 && statusCode < 300) return { ok: true, statusCode, errorClass: null, responseBody };
+  return {
+    ok: false,
+    statusCode,
+    errorClass: statusCode >= 300 && statusCode < 400 ? 'redirect' : 'http-status',
+    responseBody,
+  };
+}
+
+class DeadlineError extends Error {
+  constructor() {
+    super('the webhook exchange passed its deadline');
+    this.name = 'TimeoutError';
+  }
+}
+
+/**
+ * Sends one request through undici's dispatch API (callbacks, no response stream): the
+ * first 4 KB of the body are kept, and a longer body is cut off there; the whole exchange
+ * (connect, headers, body) has one deadline. Once a status has arrived it is the outcome,
+ * even if the body is then cut short. Never rejects.
+ */
+export function sendWebhook(
   message: OutgoingWebhook,
   options: { timeoutMs: number; policy: DestinationPolicy; resolver: Resolver; pool?: ConnectionPool },
 ): Promise<AttemptResult> {
   const started = performance.now();
-  let address: string | null = null;
-  let pooled: PooledConnection | null = null;
-  const done = (result: Omit<AttemptResult, 'durationMs' | 'address'>): AttemptResult => ({
-    ...result,
-    address: pooled?.address ?? address,
-    durationMs: Math.round(performance.now() - started),
-  });
-
   const target = targetOf(message.url, options.policy);
-  address = target.literal;
-  if (target.blocked) return done({ ok: false, statusCode: null, errorClass: 'blocked', responseBody: null });
-
+  let lookedUp: string | null = null;
+  const pooled = target.blocked ? null : (options.pool?.acquire(target.origin, target.literal) ?? null);
   // A pooled keep-alive connection, or (pings, one-off tools) a connection of its own.
-  pooled = options.pool?.acquire(target.origin, target.literal) ?? null;
-  const ownAgent = pooled
-    ? null
-    : new Agent({
-        connect: {
-          lookup: checkedLookup(options.resolver, options.policy, (a) => {
-            address = a;
-          }),
-          timeout: options.timeoutMs,
-        },
-        pipelining: 0,
-      });
-  let reusable = false;
-  const signal = AbortSignal.timeout(options.timeoutMs);
-  try {
-    const requestOptions = {
-      method: 'POST' as const,
-      path: target.path,
-      headers: message.headers,
-      body: message.body,
-      signal,
-    };
-    const response = pooled
-      ? await pooled.client.request(requestOptions)
-      : await request(`${target.origin}${target.path}`, {
-          method: requestOptions.method,
-          headers: requestOptions.headers,
-          body: requestOptions.body,
-          signal,
-          dispatcher: ownAgent as Agent,
+  const ownAgent =
+    target.blocked || pooled
+      ? null
+      : new Agent({
+          connect: {
+            lookup: checkedLookup(options.resolver, options.policy, (a) => {
+              lookedUp = a;
+            }),
+            timeout: options.timeoutMs,
+          },
+          pipelining: 0,
         });
+
+  return new Promise<AttemptResult>((resolve) => {
+    let settled = false;
+    let controller: Dispatcher.DispatchController | null = null;
+    let statusCode = 0;
     const chunks: Buffer[] = [];
     let size = 0;
-    let complete = false;
-    try {
-      for await (const chunk of response.body) {
-        const buffer = chunk as Buffer;
-        chunks.push(buffer.subarray(0, maxResponseBytes - size));
-        size += Math.min(buffer.length, maxResponseBytes - size);
-        if (size >= maxResponseBytes) break;
-      }
-      complete = size < maxResponseBytes;
-    } catch {
-      // A body cut short (deadline, reset) still leaves the status code as the outcome.
-    } finally {
-      response.body.destroy();
-    }
-    reusable = complete;
-    const status = response.statusCode;
+
+    const finish = (outcome: Omit<AttemptResult, 'durationMs' | 'address'>, reusable: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      // After a timeout or a cut-off body the socket's state is unknown: start afresh.
+      if (pooled) options.pool?.release(pooled, reusable);
+      ownAgent?.destroy().catch(() => {});
+      resolve({
+        ...outcome,
+        address: pooled?.address ?? lookedUp ?? target.literal,
+        durationMs: Math.round(performance.now() - started),
+      });
+    };
     // Kept as text; U+0000 is dropped because PostgreSQL text cannot hold it.
-    const responseBody = Buffer.concat(chunks).toString('utf8').replaceAll('\u0000', '');
-    if (status >= 200 && status < 300)
-      return done({ ok: true, statusCode: status, errorClass: null, responseBody });
-    return done({
-      ok: false,
-      statusCode: status,
-      errorClass: status >= 300 && status < 400 ? 'redirect' : 'http-status',
-      responseBody,
-    });
-  } catch (error) {
-    return done({
-      ok: false,
-      statusCode: null,
-      errorClass: signal.aborted ? 'timeout' : classify(error),
-      responseBody: null,
-    });
-  } finally {
-    if (pooled) options.pool?.release(pooled, reusable);
-    ownAgent?.destroy().catch(() => {});
-  }
+    const responded = (reusable: boolean) =>
+      finish(
+        statusOutcome(statusCode, Buffer.concat(chunks).toString('utf8').replaceAll('\u0000', '')),
+        reusable,
+      );
+    const failed = (errorClass: AttemptErrorClass) =>
+      finish({ ok: false, statusCode: null, errorClass, responseBody: null }, false);
+
+    const deadline = setTimeout(() => {
+      if (statusCode > 0) responded(false);
+      else failed('timeout');
+      controller?.abort(new DeadlineError());
+    }, options.timeoutMs);
+
+    if (target.blocked) return failed('blocked');
+    const dispatcher = (pooled?.client ?? ownAgent) as Dispatcher;
+    dispatcher.dispatch(
+      {
+        origin: target.origin,
+        path: target.path,
+        method: 'POST',
+        headers: message.headers,
+        body: message.body,
+      },
+      {
+        onRequestStart(c) {
+          controller = c;
+          if (settled) c.abort(new DeadlineError());
+        },
+        onResponseStart(_c, code) {
+          statusCode = code;
+        },
+        onResponseData(c, chunk) {
+          const room = maxResponseBytes - size;
+          chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+          size += Math.min(chunk.length, room);
+          if (size >= maxResponseBytes) {
+            responded(false);
+            c.abort(new Error('response body cut at 4 KB'));
+          }
+        },
+        onResponseEnd() {
+          responded(true);
+        },
+        onResponseError(_c, error) {
+          // A body cut short (reset) still leaves the status code as the outcome.
+          if (statusCode > 0) responded(false);
+          else failed(classify(error));
+        },
+      },
+    );
+  });
 }
