@@ -38,8 +38,18 @@ import { signatureHeader } from './signature.ts';
 
 export const failuresBeforePause = 20;
 export const userAgent = 'Service-Webhooks/1.0';
-/** Claims reach this many rounds of sends ahead, so slots never wait for a claim query. */
-const prefetch = 4;
+/**
+ * Claims reach this many rounds of sends ahead (overall, and per endpoint), so slots never
+ * wait for a claim query. A slow endpoint's deliveries that cannot start within their
+ * lease are handed back (startBy).
+ */
+const prefetchRounds = 8;
+/**
+ * A claim is made once fewer than this many rounds are queued (or a slot is free that no
+ * queued delivery can take), so under load claims are few and large: a claim's cost is
+ * mostly per statement, and one statement at a time was what held the engine back.
+ */
+const refillRounds = 4;
 
 /** A lease outlives the request's deadline by a wide margin: a shorter one would send duplicates. */
 export function leaseMs(timeoutMs: number): number {
@@ -207,6 +217,11 @@ export async function recordOutcome(
   });
 }
 
+/** Deletes deliveries (and their attempts) older than the retention period (30 days). */
+export function pruneOldDeliveries(ctx: Context): Promise<number> {
+  return pruneDeliveries(ctx.db, new Date(ctx.clock.now().getTime() - ctx.config.webhooks.retentionMs));
+}
+
 export interface Dispatcher {
   /** Fan out pending events and send whatever is due now. */
   wake(): void;
@@ -224,8 +239,7 @@ export async function startDispatcher(
   ctx: Context,
   options: { subscribe: DatabaseHandle['subscribe'] },
 ): Promise<Dispatcher> {
-  const { concurrency, perEndpointConcurrency, sweepIntervalMs, timeoutMs, retentionMs } =
-    ctx.config.webhooks;
+  const { concurrency, perEndpointConcurrency, sweepIntervalMs, timeoutMs } = ctx.config.webhooks;
   const pool = new ConnectionPool({ resolver: ctx.resolver, policy: ctx.config.webhooks, timeoutMs });
   const inFlight = new Map<string, number>();
   let total = 0;
@@ -269,14 +283,24 @@ export async function startDispatcher(
     }
   }
 
+  /** Whether a claim took as many deliveries of some endpoint as its caps allowed. */
+  function reachedCap(claimed: ClaimedDelivery[], caps: ClaimCaps): boolean {
+    const taken = new Map<string, number>();
+    for (const d of claimed) taken.set(d.endpoint_id, (taken.get(d.endpoint_id) ?? 0) + 1);
+    const allowed = new Map(caps.reduced.map((r) => [r.endpointId, r.remaining]));
+    if (caps.reduced.some((r) => r.remaining === 0)) return true;
+    for (const [endpointId, n] of taken) if (n >= (allowed.get(endpointId) ?? caps.perEndpoint)) return true;
+    return false;
+  }
+
   /** Per-endpoint room for a claim, counting what is in flight or queued here. */
-  function capsNow(): ClaimCaps & { saturated: boolean } {
-    const cap = perEndpointConcurrency * prefetch;
+  function capsNow(): ClaimCaps {
+    const cap = perEndpointConcurrency * prefetchRounds;
     const held = new Map(inFlight);
     for (const { delivery } of queue)
       held.set(delivery.endpoint_id, (held.get(delivery.endpoint_id) ?? 0) + 1);
     const reduced = [...held].map(([endpointId, n]) => ({ endpointId, remaining: Math.max(0, cap - n) }));
-    return { perEndpoint: cap, reduced, saturated: reduced.some((r) => r.remaining === 0) };
+    return { perEndpoint: cap, reduced };
   }
 
   /** Gives claimed, unsent deliveries back and tells every worker (this one too) to look. */
@@ -287,17 +311,24 @@ export async function startDispatcher(
     await notifyChannel(ctx.db, deliveriesChannel);
   }
 
+  /** Whether some slot is free that no queued delivery can take (their endpoints are at their limit). */
+  function slotsIdle(): boolean {
+    if (total >= concurrency) return false;
+    return queue.every(({ delivery }) => (inFlight.get(delivery.endpoint_id) ?? 0) >= perEndpointConcurrency);
+  }
+
   /**
-   * Fills the queue up to `concurrency × prefetch`: new events first (fanned out and
-   * claimed in one statement), then deliveries already waiting (retries that are due,
-   * leases of dead workers, deliveries handed back or left unclaimed by a fan-out), which
-   * are looked for only when something says there may be some: the sweep, a NOTIFY, a
-   * fan-out that left some unclaimed, or an endpoint at its cap here.
+   * Tops the queue up to `concurrency × prefetchRounds` once it runs low: new events first
+   * (fanned out and claimed in one statement), then deliveries already waiting (retries
+   * that are due, leases of dead workers, deliveries handed back or left unclaimed by a
+   * fan-out), which are looked for only when something says there may be some: the sweep,
+   * a NOTIFY, a fan-out that left some unclaimed, or a claim cut short by an endpoint's cap.
    */
   async function pumpOnce(): Promise<void> {
     for (;;) {
-      let want = concurrency * prefetch - total - queue.length;
-      if (stopped || want <= 0) return;
+      if (stopped || (queue.length >= concurrency * refillRounds && !slotsIdle())) return;
+      let want = concurrency * prefetchRounds - total - queue.length;
+      if (want <= 0) return;
       const now = ctx.clock.now();
       const leaseUntil = new Date(now.getTime() + leaseMs(timeoutMs));
       const startBy = leaseUntil.getTime() - timeoutMs - 1000;
@@ -326,7 +357,7 @@ export async function startDispatcher(
         for (const delivery of claimed) queue.push({ delivery, startBy });
         // Fewer than asked means nothing more is due, unless an endpoint's cap held some back.
         if (claimed.length === want) more = true;
-        else deliveriesPending = capsNow().saturated;
+        else deliveriesPending = reachedCap(claimed, caps);
         drain();
       }
       if (!more) return;
@@ -373,8 +404,8 @@ export async function startDispatcher(
         else inFlight.set(delivery.endpoint_id, left);
         running.delete(task);
         drain();
-        // A slot the queue could not fill (empty, or only endpoints at their limit): claim more.
-        if (total < concurrency) queueWake();
+        // The queue is running low, or a slot is left it could not fill: claim more.
+        if (total < concurrency || queue.length < concurrency * refillRounds) queueWake();
       });
     running.add(task);
   }
@@ -426,7 +457,7 @@ export async function startDispatcher(
     lookEverywhere();
     pool.prune();
     try {
-      await pruneDeliveries(ctx.db, new Date(ctx.clock.now().getTime() - retentionMs));
+      await pruneOldDeliveries(ctx);
     } catch (error) {
       ctx.log.error({ err: error }, 'pruning old webhook deliveries failed');
     }
