@@ -6,14 +6,14 @@
 // the test; every name goes through the fake resolver; the signature is checked by a
 // verifier written here from the documented scheme, not by src/webhooks/signature.ts.
 import assert from 'node:assert/strict';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { test } from 'node:test';
 import { type Context, systemClock } from '../src/context.ts';
 import { triggerEvent } from '../src/demo/trigger.ts';
 import type { DocumentEventType } from '../src/documents/events.ts';
 import { type DeliveryView, listEndpointDeliveries, sendPing } from '../src/webhooks/deliveries.service.ts';
-import { deliverDue, fanOutEvents, startDispatcher } from '../src/webhooks/dispatcher.ts';
+import { deliverDue, fanOutEvents, pruneOldDeliveries, startDispatcher } from '../src/webhooks/dispatcher.ts';
 import { removeEndpoint } from '../src/webhooks/endpoints.service.ts';
 import {
   callApi,
@@ -109,6 +109,19 @@ function inTurn(...handlers: ReceiverHandler[]): ReceiverHandler {
     calls++;
     return handler(request, response);
   };
+}
+
+/**
+ * A version 3 (name-based, MD5) UUID over two UUIDs' bytes, computed independently of the
+ * database function that names deliveries (webhook_delivery_id).
+ */
+function nameBasedUuid(namespace: string, name: string): string {
+  const bytes = (uuid: string) => Buffer.from(uuid.replaceAll('-', ''), 'hex');
+  const digest = createHash('md5').update(bytes(namespace)).update(bytes(name)).digest();
+  digest[6] = ((digest[6] as number) & 0x0f) | 0x30;
+  digest[8] = ((digest[8] as number) & 0x3f) | 0x80;
+  const hex = digest.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function header(request: ReceivedRequest, name: string): string {
@@ -879,9 +892,57 @@ describeEachDatabase('webhook delivery', (kind) => {
       for (const receiver of [first, second]) {
         assert.deepEqual(receiver.requests.map((r) => bodyOf(r).id as string).sort(), [...eventIds].sort());
       }
-      // Each endpoint's delivery of an event has its own delivery id.
+      // Each endpoint's delivery of an event has its own delivery id, named after the two.
       const ids = [...first.requests, ...second.requests].map((r) => header(r, 'x-service-delivery-id'));
       assert.equal(new Set(ids).size, 12);
+      for (const [receiver, endpoint] of [
+        [first, a],
+        [second, b],
+      ] as const) {
+        for (const request of receiver.requests) {
+          assert.equal(
+            header(request, 'x-service-delivery-id'),
+            nameBasedUuid(endpoint.id, bodyOf(request).id as string),
+          );
+        }
+      }
+    }));
+
+  test('deliveries and their attempts are pruned once older than the retention period (30 days)', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver();
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const deliveryIds = async () =>
+        (
+          await h.ctx.db
+            .selectFrom('webhook_deliveries')
+            .select('id')
+            .where('endpoint_id', '=', endpoint.id)
+            .orderBy('created_at')
+            .execute()
+        ).map((r) => r.id);
+      const attemptsOf = async (id: string) =>
+        (await h.ctx.db.selectFrom('webhook_attempts').select('id').where('delivery_id', '=', id).execute())
+          .length;
+
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      const [old] = await deliveryIds();
+      h.clock.advance(30 * day - minute);
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      const [, recent] = await deliveryIds();
+      assert.ok(old && recent);
+      assert.equal(await attemptsOf(old), 1);
+
+      await pruneOldDeliveries(h.ctx);
+      assert.deepEqual(await deliveryIds(), [old, recent], 'pruned before 30 days had passed');
+      h.clock.advance(2 * minute);
+      await pruneOldDeliveries(h.ctx);
+      assert.deepEqual(await deliveryIds(), [recent]);
+      assert.equal(await attemptsOf(old), 0, 'the attempts of a pruned delivery are left behind');
+      assert.equal(await attemptsOf(recent), 1);
     }));
 
   // --- 8. Ping -------------------------------------------------------------------------

@@ -27,7 +27,8 @@ export interface ClaimCaps {
  * within the per-endpoint caps, are inserted already claimed by the caller (lease, attempt
  * 1) and returned ready to send: the first attempt costs no claim query, and the body
  * never travels to the database and back. The others are inserted unclaimed, for
- * `claimDueDeliveries`. Delivery ids are random UUIDs drawn by the database.
+ * `claimDueDeliveries`. A delivery's id is derived from its endpoint and event
+ * (webhook_delivery_id, migration 0006), so the primary key makes fan-out happen once.
  */
 export async function fanOutAndClaim(
   db: Kysely<Database>,
@@ -63,14 +64,14 @@ export async function fanOutAndClaim(
       insert into webhook_deliveries
         (id, workspace_id, endpoint_id, event_id, event_type, payload, next_attempt_at, created_at,
          locked_until, attempts, last_attempt_at)
-      select gen_random_uuid(), workspace_id, endpoint_id, event_id, type, payload,
+      select webhook_delivery_id(endpoint_id, event_id), workspace_id, endpoint_id, event_id, type, payload,
              ${now}::timestamptz, ${now}::timestamptz,
              case when claimed then ${leaseUntil}::timestamptz end,
              case when claimed then 1 else 0 end,
              case when claimed then ${now}::timestamptz end
       from pairs
       order by seq, endpoint_id
-      on conflict (event_id, endpoint_id) do nothing
+      on conflict (id) do nothing
       returning id, workspace_id, endpoint_id, event_id, event_type, payload, attempts, locked_until
     ),
     summary as (

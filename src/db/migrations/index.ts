@@ -6,6 +6,7 @@ import * as m0002 from './0002-lifecycle.ts';
 import * as m0003 from './0003-webhook-endpoints.ts';
 import * as m0004 from './0004-webhook-deliveries.ts';
 import * as m0005 from './0005-outbox-queue.ts';
+import * as m0006 from './0006-delivery-ids.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0003-webhook-endpoints': m0003,
   '0004-webhook-deliveries': m0004,
   '0005-outbox-queue': m0005,
+  '0006-delivery-ids': m0006,
 };
