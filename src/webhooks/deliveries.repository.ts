@@ -11,6 +11,19 @@ type Db = Kysely<Database> | Transaction<Database>;
 export const outboxChannel = 'signet_outbox';
 export const deliveriesChannel = 'signet_deliveries';
 
+/**
+ * Lets the current transaction commit without waiting for its WAL to reach the disk
+ * (synchronous_commit = off, this transaction only). Only for writes that at-least-once
+ * delivery absorbs if a PostgreSQL crash loses the last moments of them: a fan-out (its
+ * events come back to the outbox and are fanned out again, under the same delivery ids)
+ * and recorded successes (those deliveries are sent again, under the same ids). Failures,
+ * retry schedules and pauses commit durably, and any durable commit flushes what came
+ * before it. Worth a fifth of the engine's throughput (docs/performance.md).
+ */
+export async function relaxDurability(trx: Transaction<Database>): Promise<void> {
+  await sql`select set_config('synchronous_commit', 'off', true)`.execute(trx);
+}
+
 /** Per-endpoint room of a claim: endpoints with attempts already held here get less. */
 export interface ClaimCaps {
   /** How many deliveries of one endpoint a claim may take when none is held here. */
@@ -35,8 +48,13 @@ export async function fanOutAndClaim(
   input: { now: Date; leaseUntil: Date; events: number; claim: number; caps: ClaimCaps },
 ): Promise<{ events: number; unclaimed: number; claimed: ClaimedDelivery[] }> {
   const { now, leaseUntil, caps } = input;
-  const result = await sql<{ events: number; unclaimed: number } & Partial<ClaimedDelivery>>`
-    with events as (
+  const result = await sql<{ events: number; unclaimed: number; relaxed: string } & Partial<ClaimedDelivery>>`
+    with relaxed as (
+      -- This statement is its own transaction, committed without waiting for the WAL flush
+      -- (see relaxDurability); selected below, so that it runs.
+      select set_config('synchronous_commit', 'off', true) as setting
+    ),
+    events as (
       select seq, event_id, workspace_id, type, payload
       from outbox
       order by seq
@@ -76,9 +94,10 @@ export async function fanOutAndClaim(
     ),
     summary as (
       select (select count(*) from taken)::int as events,
-             (select count(*) from inserted where locked_until is null)::int as unclaimed
+             (select count(*) from inserted where locked_until is null)::int as unclaimed,
+             (select setting from relaxed) as relaxed
     )
-    select s.events, s.unclaimed, i.id, i.workspace_id, i.endpoint_id, i.event_id, i.event_type,
+    select s.events, s.unclaimed, s.relaxed, i.id, i.workspace_id, i.endpoint_id, i.event_id, i.event_type,
            i.payload::text as payload, i.attempts, e.url, e.secret
     from summary s
     left join (inserted i join webhook_endpoints e on e.id = i.endpoint_id)
@@ -90,7 +109,7 @@ export async function fanOutAndClaim(
     unclaimed: first?.unclaimed ?? 0,
     claimed: result.rows
       .filter((row) => row.id)
-      .map(({ events: _, unclaimed: __, ...delivery }) => delivery as ClaimedDelivery),
+      .map(({ events: _, unclaimed: __, relaxed: ___, ...delivery }) => delivery as ClaimedDelivery),
   };
 }
 

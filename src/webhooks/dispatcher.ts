@@ -28,6 +28,7 @@ import {
   lockEndpoints,
   outboxChannel,
   pruneDeliveries,
+  relaxDurability,
   releaseDeliveries,
   resetFailuresOf,
   settleDeliveries,
@@ -129,6 +130,7 @@ export async function recordSuccesses(ctx: Context, outcomes: Outcome[]): Promis
   if (outcomes.length === 0) return;
   await ctx.db.transaction().execute(async (trx) => {
     const now = ctx.clock.now();
+    await relaxDurability(trx);
     await lockEndpoints(trx, [...new Set(outcomes.map((o) => o.delivery.endpoint_id))]);
     const settled = await settleDeliveries(
       trx,
