@@ -2,12 +2,15 @@
 // a bare undici loop posting the same signed payloads to the same local receiver.
 //  1. Latency: events committed at a steady 200/s for 10 s; for each, the time from its
 //     commit to the arrival of its first attempt at the receiver (p50, p99).
-//  2. Throughput: a burst of events waiting in the outbox, fanned out and delivered by a
-//     fresh worker (events per second), against the bare loop's requests per second.
+//  2. Throughput: in interleaved rounds, a bare undici loop posts a burst's payloads, then
+//     the workers, paused meanwhile, fan the burst (waiting in the outbox) out and deliver it; events per
+//     second against requests per second, the median of the rounds, with the CPU per event
+//     that the workers, PostgreSQL and the receiver used.
 // The worker is the real `signet serve --role worker` in its own process. Asserts nothing.
 //
 // Env: SIGNET_BENCH_POSTGRES_URL, SIGNET_BENCH_RATE (200), SIGNET_BENCH_SECONDS (10),
-// SIGNET_BENCH_BURST (10000), SIGNET_BENCH_CONCURRENCY (32).
+// SIGNET_BENCH_BURST (10000), SIGNET_BENCH_ROUNDS (5), SIGNET_BENCH_CONCURRENCY (32),
+// SIGNET_BENCH_WORKERS (1), SIGNET_BENCH_PROFILE (CPU profiles of the workers).
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -32,6 +35,8 @@ const rate = Number(process.env.SIGNET_BENCH_RATE ?? 200);
 const seconds = Number(process.env.SIGNET_BENCH_SECONDS ?? 10);
 const burst = Number(process.env.SIGNET_BENCH_BURST ?? 10_000);
 const concurrency = Number(process.env.SIGNET_BENCH_CONCURRENCY ?? 32);
+const workerCount = Number(process.env.SIGNET_BENCH_WORKERS ?? 1);
+const roundCount = Number(process.env.SIGNET_BENCH_ROUNDS ?? 5);
 const root = join(import.meta.dirname, '..');
 
 const database = `signet_bench_${randomUUID().replaceAll('-', '').slice(0, 10)}`;
@@ -126,7 +131,7 @@ function cpuSnapshot(): CpuSnapshot | null {
   } catch {
     return null;
   }
-  if (worker?.pid) read(worker.pid, 'worker');
+  for (const worker of workers) if (worker.pid) read(worker.pid, 'worker');
   read(receiverPid, 'receiver');
   return snapshot;
 }
@@ -145,46 +150,54 @@ function cpuUsed(before: CpuSnapshot, after: CpuSnapshot) {
   return used;
 }
 
-let worker: ChildProcess | null = null;
+let workers: ChildProcess[] = [];
 
-/** The real `signet serve --role worker`, in its own process. */
-async function startWorker(url: string) {
-  worker = spawn(
-    process.execPath,
-    [
-      ...(process.env.SIGNET_BENCH_PROFILE
-        ? ['--cpu-prof', '--cpu-prof-dir=/tmp/signet-worker-profile']
-        : []),
-      'src/main.ts',
-      'serve',
-      '--role',
-      'worker',
-    ],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: url,
-        LOG_LEVEL: 'error',
-        SIGNET_WEBHOOK_ALLOW_UNSAFE: '1',
-        SIGNET_WEBHOOK_CONCURRENCY: String(concurrency),
-        SIGNET_WEBHOOK_ENDPOINT_CONCURRENCY: String(concurrency),
+/**
+ * The real `signet serve --role worker`, in processes of their own: SIGNET_BENCH_WORKERS of
+ * them (1 by default), sharing the concurrency of the bare loop between them.
+ */
+async function startWorkers(url: string) {
+  workers = Array.from({ length: workerCount }, (_, i) =>
+    spawn(
+      process.execPath,
+      [
+        ...(process.env.SIGNET_BENCH_PROFILE
+          ? ['--cpu-prof', '--cpu-prof-dir=/tmp/signet-worker-profile']
+          : []),
+        'src/main.ts',
+        'serve',
+        '--role',
+        'worker',
+      ],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          DATABASE_URL: url,
+          LOG_LEVEL: 'error',
+          SIGNET_WEBHOOK_ALLOW_UNSAFE: '1',
+          SIGNET_WEBHOOK_CONCURRENCY: String(Math.ceil((concurrency - i) / workerCount)),
+          SIGNET_WEBHOOK_ENDPOINT_CONCURRENCY: String(Math.ceil((concurrency - i) / workerCount)),
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
       },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+    ),
   );
-  const started = worker;
-  await new Promise<void>((resolve) =>
-    started.stdout?.on('data', (chunk) => String(chunk).includes('worker is running') && resolve()),
+  await Promise.all(
+    workers.map(
+      (started) =>
+        new Promise<void>((resolve) =>
+          started.stdout?.on('data', (chunk) => String(chunk).includes('worker is running') && resolve()),
+        ),
+    ),
   );
 }
 
-async function stopWorker() {
-  if (!worker) return;
-  const stopping = worker;
-  worker = null;
-  stopping.kill('SIGTERM');
-  if (stopping.exitCode === null) await once(stopping, 'exit');
+async function stopWorkers() {
+  const stopping = workers;
+  workers = [];
+  for (const worker of stopping) worker.kill('SIGTERM');
+  await Promise.all(stopping.map((worker) => (worker.exitCode === null ? once(worker, 'exit') : null)));
 }
 
 await admin(`create database ${database}`);
@@ -222,48 +235,14 @@ try {
     },
   });
 
-  await startWorker(databaseUrl);
+  await startWorkers(databaseUrl);
 
   // Warm-up: JIT, connections, prepared statements.
   const warm = await commitEvents(ctx, workspace.id, documentId, 200, 10);
   await waitForArrivals(receiver, warm.length, new Map(), 30_000);
 
-  // 1. Latency at a steady rate: one event per transaction, spaced 1/rate apart.
-  const steady: Array<[string, number]> = [];
-  const started = Date.now();
-  for (let i = 0; i < rate * seconds; i++) {
-    const due = started + (i * 1000) / rate;
-    const wait = due - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    steady.push(...(await commitEvents(ctx, workspace.id, documentId, 1, 1)));
-  }
-  const steadySeconds = (Date.now() - started) / 1000;
-  const arrivals = await waitForArrivals(receiver, steady.length, new Map(), 60_000);
-  const latencies = steady.map(([id, committedAt]) => (arrivals.get(id) ?? Number.NaN) - committedAt);
-  const missing = latencies.filter(Number.isNaN).length;
-
-  // 2. Throughput: the events wait in the outbox while no worker runs (committing them is
-  // the generator's cost, not the engine's), then a fresh worker fans them out and
-  // delivers them; the rate is taken between the first and the last arrival.
-  await stopWorker();
-  const burstEvents = await commitEvents(ctx, workspace.id, documentId, burst, 50);
-
-  // Baseline: a bare undici loop posting the same payloads (the outbox bodies of the burst),
-  // signed the same way, at the same concurrency, to the same receiver; run before and
-  // after the engine's drain and averaged, so drift in the machine's speed cancels out.
-  const payloads = (
-    await handle.db
-      .selectFrom('outbox')
-      .select('payload')
-      .where(
-        'event_id',
-        'in',
-        burstEvents.map(([id]) => id),
-      )
-      .execute()
-  ).map((row) => JSON.stringify(row.payload));
-  let bareCpuMicros = 0;
-  async function bareLoop(): Promise<number> {
+  /** The baseline: the same payloads posted by a bare undici loop; rate and CPU per request. */
+  async function bareLoop(payloads: string[]) {
     const dispatcher = new Agent({ connections: concurrency });
     let next = 0;
     const started = Date.now();
@@ -289,30 +268,77 @@ try {
         }
       }),
     );
+    const { user, system } = process.cpuUsage(cpu);
+    const rate = payloads.length / ((Date.now() - started) / 1000);
     await dispatcher.close();
     await askArrivals(receiver);
-    const { user, system } = process.cpuUsage(cpu);
-    bareCpuMicros += user + system;
-    return payloads.length / ((Date.now() - started) / 1000);
+    return { rate, cpuMicrosPerRequest: (user + system) / payloads.length };
   }
-  const bareBefore = await bareLoop();
 
-  await startWorker(databaseUrl);
-  const cpuBefore = cpuSnapshot();
-  const burstArrivals = await waitForArrivals(receiver, burstEvents.length, new Map(), 120_000);
-  const cpuAfter = cpuSnapshot();
-  const times = [...burstArrivals.values()];
-  const burstSeconds = (Math.max(...times) - Math.min(...times)) / 1000;
-  const signetRate = (burstArrivals.size - 1) / burstSeconds;
+  // 1. Latency at a steady rate: one event per transaction, spaced 1/rate apart.
+  const steady: Array<[string, number]> = [];
+  const started = Date.now();
+  for (let i = 0; i < rate * seconds; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    steady.push(...(await commitEvents(ctx, workspace.id, documentId, 1, 1)));
+  }
+  const steadySeconds = (Date.now() - started) / 1000;
+  const arrivals = await waitForArrivals(receiver, steady.length, new Map(), 60_000);
+  const latencies = steady.map(([id, committedAt]) => (arrivals.get(id) ?? Number.NaN) - committedAt);
+  const missing = latencies.filter(Number.isNaN).length;
 
-  const bareRate = (bareBefore + (await bareLoop())) / 2;
-  await askArrivals(receiver);
+  // 2. Throughput, in interleaved rounds (the machine's speed drifts; each round measures
+  // both sides within seconds of each other). In each round the burst waits in the outbox
+  // while the workers are paused (SIGSTOP: committing it is the generator's cost, not the
+  // engine's, and the workers stay warm, as the bare loop does); a bare undici loop posts
+  // the same payloads (the outbox bodies), signed the same way, at the same concurrency,
+  // to the same receiver; then the workers resume (SIGCONT), fan the burst out and deliver
+  // it, the rate taken between the first and the last arrival.
+  const rounds: Array<{
+    signet: number;
+    bare: number;
+    bareCpu: number;
+    cpu: ReturnType<typeof cpuUsed> | null;
+  }> = [];
+  for (let round = 0; round < roundCount; round++) {
+    for (const worker of workers) worker.kill('SIGSTOP');
+    const burstEvents = await commitEvents(ctx, workspace.id, documentId, burst, 50);
+    const payloads = (
+      await handle.db
+        .selectFrom('outbox')
+        .select('payload')
+        .where(
+          'event_id',
+          'in',
+          burstEvents.map(([id]) => id),
+        )
+        .execute()
+    ).map((row) => JSON.stringify(row.payload));
+    // The bare loop warms up first, as the workers did in the latency phase.
+    if (round === 0) await bareLoop(payloads);
+    const bare = await bareLoop(payloads);
 
+    const cpuBefore = cpuSnapshot();
+    for (const worker of workers) worker.kill('SIGCONT');
+    const burstArrivals = await waitForArrivals(receiver, burstEvents.length, new Map(), 120_000);
+    const cpuAfter = cpuSnapshot();
+    const times = [...burstArrivals.values()];
+    const signet = (burstArrivals.size - 1) / ((Math.max(...times) - Math.min(...times)) / 1000);
+    const cpu = cpuBefore && cpuAfter ? cpuUsed(cpuBefore, cpuAfter) : null;
+    if (cpu)
+      for (const [role, used] of cpu)
+        cpu.set(role, { user: used.user / burstArrivals.size, system: used.system / burstArrivals.size });
+    rounds.push({ signet, bare: bare.rate, bareCpu: bare.cpuMicrosPerRequest, cpu });
+  }
+
+  await stopWorkers(); // they write the outcomes they still hold as they stop
   const attempts = await sql<{ n: number }>`select count(*)::int as n from webhook_attempts`.execute(
     handle.db,
   );
   console.log(
-    `\nwebhook engine on PostgreSQL: one worker process (concurrency ${concurrency}), receiver in its own process\n`,
+    `\nwebhook engine on PostgreSQL: ${workerCount} worker process(es) (concurrency ${concurrency} in all), receiver in its own process\n`,
   );
   console.log(
     `steady ${rate} events/s for ${steadySeconds.toFixed(1)} s: ${steady.length} events, ${missing} not delivered`,
@@ -320,26 +346,34 @@ try {
   console.log(
     `  event commit -> first attempt received: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${Math.max(...latencies.filter(Number.isFinite))} ms   (target p99 <= 250 ms)`,
   );
-  console.log(`burst of ${burst} events waiting in the outbox, then one worker started:`);
   console.log(
-    `  signet fan-out + delivery:  ${signetRate.toFixed(0)} events/s (${burstSeconds.toFixed(2)} s from first to last arrival)`,
+    `bursts of ${burst} events waiting in the outbox, ${roundCount} rounds (bare loop, then the paused workers resumed):`,
   );
-  console.log(
-    `  bare undici loop:           ${bareRate.toFixed(0)} requests/s (mean of a run before and one after), ${(bareCpuMicros / (2 * payloads.length)).toFixed(0)} us CPU per request`,
-  );
-  console.log(`  ratio signet / bare:        ${(signetRate / bareRate).toFixed(2)}   (target >= 0.5)`);
-  if (cpuBefore && cpuAfter) {
-    const used = cpuUsed(cpuBefore, cpuAfter);
-    const perEvent = (ms: number) => `${((ms * 1000) / burstArrivals.size).toFixed(0)} us`;
-    const line = (['worker', 'postgres', 'receiver'] as const).map((role) => {
-      const { user, system } = used.get(role) ?? { user: 0, system: 0 };
-      return `${role} ${perEvent(user + system)} (user ${perEvent(user)}, system ${perEvent(system)})`;
-    });
-    console.log(`  CPU per event in the drain: ${line.join(', ')}`);
+  const us = (ms: number) => `${(ms * 1000).toFixed(0)} us`;
+  for (const [n, r] of rounds.entries()) {
+    const cpu = r.cpu
+      ? (['worker', 'postgres', 'receiver'] as const)
+          .map((role) => {
+            const { user, system } = r.cpu?.get(role) ?? { user: 0, system: 0 };
+            return `${role} ${us(user + system)}`;
+          })
+          .join(', ')
+      : 'n/a';
+    console.log(
+      `  round ${n + 1}: signet ${r.signet.toFixed(0)} events/s, bare ${r.bare.toFixed(0)} requests/s, ratio ${(r.signet / r.bare).toFixed(2)}; CPU per event: ${cpu}; bare loop ${r.bareCpu.toFixed(0)} us per request`,
+    );
   }
+  const median = (values: number[]) => percentile(values, 50);
+  const signetRate = median(rounds.map((r) => r.signet));
+  const bareRate = median(rounds.map((r) => r.bare));
+  console.log(`  signet fan-out + delivery:  ${signetRate.toFixed(0)} events/s (median of the rounds)`);
+  console.log(`  bare undici loop:           ${bareRate.toFixed(0)} requests/s (median of the rounds)`);
+  console.log(
+    `  ratio signet / bare:        ${median(rounds.map((r) => r.signet / r.bare)).toFixed(2)} (median of the rounds' ratios)   (target >= 0.5)`,
+  );
   console.log(`attempts recorded: ${attempts.rows[0]?.n}`);
 } finally {
-  await stopWorker();
+  await stopWorkers();
   receiver.send({ type: 'stop' });
   await handle.close();
   await admin(`drop database if exists ${database} with (force)`);
