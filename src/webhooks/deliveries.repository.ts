@@ -182,7 +182,7 @@ export async function claimDueDeliveries(
       select d.id
       from webhook_deliveries d
       where d.id in (select id from candidates where rank <= allowed)
-        and d.status not in ('delivered', 'dropped') -- still pending (see stillPending)
+        and ${stillPending}
         and (d.locked_until is null or d.locked_until <= ${input.now})
       order by d.next_attempt_at, d.id
       limit ${input.limit}
@@ -332,13 +332,18 @@ export async function insertPingDelivery(
   await db.insertInto('webhook_deliveries').values(row).execute();
 }
 
-/** Deletes deliveries created before `before`; their attempts go with them. */
+/**
+ * Deletes deliveries created before `before`; their attempts go with them. Endpoint by
+ * endpoint, through the (endpoint_id, created_at) index (migration 0006 dropped the one on
+ * created_at alone): every delivery has an endpoint, deleting one deletes its deliveries.
+ */
 export async function pruneDeliveries(db: Db, before: Date): Promise<number> {
-  const result = await db
-    .deleteFrom('webhook_deliveries')
-    .where('created_at', '<', before)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const result = await sql`
+    delete from webhook_deliveries d
+    using webhook_endpoints e
+    where d.endpoint_id = e.id and d.created_at < ${before}
+  `.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }
 
 export async function findRecentDeliveries(db: Db, workspaceId: string, endpointId: string, limit: number) {
