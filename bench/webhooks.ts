@@ -307,10 +307,10 @@ try {
     const burstEvents = await commitEvents(ctx, workspace.id, documentId, burst, 50);
     const payloads = (
       await handle.db
-        .selectFrom('outbox')
+        .selectFrom('webhook_events')
         .select('payload')
         .where(
-          'event_id',
+          'id',
           'in',
           burstEvents.map(([id]) => id),
         )

@@ -72,19 +72,25 @@ async function withAdminClient<T>(fn: (client: pg.Client) => Promise<T>): Promis
   }
 }
 
-/** A migrated, empty database of the given kind that is dropped on close. */
-export async function createTestDatabase(kind: DatabaseKind): Promise<DatabaseHandle> {
+/**
+ * A migrated, empty database of the given kind that is dropped on close; with
+ * `migrated: false`, one with no schema at all (migration tests).
+ */
+export async function createTestDatabase(
+  kind: DatabaseKind,
+  { migrated = true }: { migrated?: boolean } = {},
+): Promise<DatabaseHandle> {
   if (kind === 'pglite') {
     const handle = await openDatabase({ url: null, dataDir: null });
-    await migrateToLatest(handle.db);
+    if (migrated) await migrateToLatest(handle.db);
     return handle;
   }
   const prefix = process.env.SIGNET_TEST_PG_PREFIX ?? 'signet_test_';
   const name = `${prefix}${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  const template = process.env.SIGNET_TEST_PG_TEMPLATE;
+  const template = migrated ? process.env.SIGNET_TEST_PG_TEMPLATE : undefined;
   await withAdminClient((c) => c.query(`create database ${name}${template ? ` template ${template}` : ''}`));
   const handle = await openDatabase({ url: postgresUrlFor(name), dataDir: null, poolSize: 5 });
-  if (!template) await migrateToLatest(handle.db);
+  if (migrated && !template) await migrateToLatest(handle.db);
   return {
     ...handle,
     close: async () => {

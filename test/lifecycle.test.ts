@@ -126,7 +126,14 @@ describeEachDatabase('document lifecycle', (kind) => {
       .execute();
     assert.equal(outbox.length, 1);
     assert.equal(outbox[0]?.event_id, d.events[0]?.id);
-    const payload = outbox[0]?.payload as {
+    // The webhook body is stored once, beside the outbox row, in the same transaction.
+    const body = await h.ctx.db
+      .selectFrom('webhook_events')
+      .selectAll()
+      .where('id', '=', outbox[0]?.event_id ?? '')
+      .executeTakeFirstOrThrow();
+    assert.equal(body.type, 'document.sent');
+    const payload = body.payload as {
       id: string;
       type: string;
       data: { document: { status: string }; recipient: null };

@@ -870,12 +870,12 @@ describeEachDatabase('webhook delivery', (kind) => {
       // The same events in the outbox again (as if written twice) add nothing.
       await h.ctx.db
         .insertInto('outbox')
-        .columns(['event_id', 'workspace_id', 'type', 'payload', 'created_at'])
+        .columns(['event_id', 'workspace_id', 'type', 'created_at'])
         .expression(
           h.ctx.db
             .selectFrom('webhook_deliveries')
             .distinctOn('event_id')
-            .select(['event_id', 'workspace_id', 'event_type', 'payload', 'created_at'])
+            .select(['event_id', 'workspace_id', 'event_type', 'created_at'])
             .where('event_id', 'in', eventIds),
         )
         .execute();
@@ -908,7 +908,7 @@ describeEachDatabase('webhook delivery', (kind) => {
       }
     }));
 
-  test('deliveries and their attempts are pruned once older than the retention period (30 days)', () =>
+  test('deliveries, their attempts and webhook bodies are pruned once older than the retention period (30 days)', () =>
     withScope(h, async (s) => {
       const ws = await s.workspace();
       const receiver = await s.receiver();
@@ -923,26 +923,56 @@ describeEachDatabase('webhook delivery', (kind) => {
             .execute()
         ).map((r) => r.id);
       const attemptsOf = async (id: string) =>
-        (await h.ctx.db.selectFrom('webhook_attempts').select('id').where('delivery_id', '=', id).execute())
-          .length;
+        (
+          await h.ctx.db
+            .selectFrom('webhook_attempts')
+            .select('attempt')
+            .where('delivery_id', '=', id)
+            .execute()
+        ).length;
 
-      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      const bodies = async () =>
+        (
+          await h.ctx.db
+            .selectFrom('webhook_events')
+            .select('id')
+            .where('workspace_id', '=', ws.id)
+            .orderBy('created_at')
+            .execute()
+        ).map((r) => r.id);
+      const queued = async () =>
+        (
+          await h.ctx.db.selectFrom('outbox').select('event_id').where('workspace_id', '=', ws.id).execute()
+        ).map((r) => r.event_id);
+
+      const oldEvent = (await triggerEvent(h.ctx, ws.id, 'document.sent')).eventId;
       await deliverDue(h.ctx);
       const [old] = await deliveryIds();
+      const oldTime = h.clock.now();
       h.clock.advance(30 * day - minute);
-      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      const recentEvent = (await triggerEvent(h.ctx, ws.id, 'document.sent')).eventId;
       await deliverDue(h.ctx);
       const [, recent] = await deliveryIds();
       assert.ok(old && recent);
       assert.equal(await attemptsOf(old), 1);
+      assert.deepEqual(await bodies(), [oldEvent, recentEvent]);
+      // An event that waited in the outbox all along (no worker ran): queued at the old time.
+      await h.ctx.db
+        .insertInto('outbox')
+        .values({ event_id: oldEvent, workspace_id: ws.id, type: 'document.sent', created_at: oldTime })
+        .execute();
 
       await pruneOldDeliveries(h.ctx);
       assert.deepEqual(await deliveryIds(), [old, recent], 'pruned before 30 days had passed');
+      assert.deepEqual(await bodies(), [oldEvent, recentEvent]);
+      assert.deepEqual(await queued(), [oldEvent]);
       h.clock.advance(2 * minute);
       await pruneOldDeliveries(h.ctx);
       assert.deepEqual(await deliveryIds(), [recent]);
       assert.equal(await attemptsOf(old), 0, 'the attempts of a pruned delivery are left behind');
       assert.equal(await attemptsOf(recent), 1);
+      assert.deepEqual(await bodies(), [recentEvent], 'the old body is left behind');
+      assert.deepEqual(await queued(), [], 'an event 30 days in the outbox is still queued');
     }));
 
   // --- 8. Ping -------------------------------------------------------------------------
@@ -1368,7 +1398,7 @@ describeEachDatabase('the running webhook dispatcher', (kind) => {
         }
         const attemptsOfSlow = await h.ctx.db
           .selectFrom('webhook_attempts')
-          .select('id')
+          .select('attempt')
           .where('endpoint_id', 'in', slowEndpoints)
           .execute();
         assert.equal(attemptsOfSlow.length, 0);

@@ -89,6 +89,14 @@ export interface OutboxTable {
   event_id: string;
   workspace_id: string;
   type: string;
+  created_at: Timestamp;
+}
+
+/** A webhook body, stored once for all of its deliveries (migration 0007). */
+export interface WebhookEventsTable {
+  id: string;
+  workspace_id: string;
+  type: string;
   payload: ColumnType<unknown, string, string>;
   created_at: Timestamp;
 }
@@ -140,9 +148,8 @@ export interface WebhookDeliveriesTable {
   id: string;
   workspace_id: string;
   endpoint_id: string;
-  event_id: string | null;
+  event_id: string;
   event_type: string;
-  payload: ColumnType<unknown, string, string>;
   status: Generated<DeliveryStatus>;
   attempts: Generated<number>;
   next_attempt_at: Timestamp;
@@ -153,7 +160,6 @@ export interface WebhookDeliveriesTable {
 }
 
 export interface WebhookAttemptsTable {
-  id: string;
   delivery_id: string;
   workspace_id: string;
   endpoint_id: string;
@@ -174,6 +180,7 @@ export interface Database {
   document_events: DocumentEventsTable;
   server_secrets: ServerSecretsTable;
   outbox: OutboxTable;
+  webhook_events: WebhookEventsTable;
   mails: MailsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -203,10 +203,6 @@ export async function lockDueDocuments(trx: Transaction<Database>, now: Date, li
     .execute();
 }
 
-export async function insertOutboxEvent(db: Db, row: Insertable<Database['outbox']>): Promise<void> {
-  await db.insertInto('outbox').values(row).execute();
-}
-
 /** Which workspace a document belongs to: for operators' commands, which are not scoped. */
 export async function findDocumentWorkspaceId(db: Db, id: string): Promise<string | undefined> {
   const row = await db.selectFrom('documents').select('workspace_id').where('id', '=', id).executeTakeFirst();

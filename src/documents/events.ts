@@ -1,18 +1,13 @@
 // Document events: each one is written to the document's history and to the outbox in
 // the transaction of the change that caused it, so a change never exists without its
-// event and an event never exists without its change. The outbox row carries the webhook
-// body as it was at that moment (spec, Webhook delivery body).
+// event and an event never exists without its change. The webhook body is stored as it
+// was at that moment (spec, Webhook delivery body), and the event queued for fan-out.
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import { notifyChannel } from '../db/notify.ts';
 import type { Database } from '../db/schema.ts';
-import { outboxChannel } from '../webhooks/deliveries.repository.ts';
-import {
-  type FullDocumentRow,
-  insertEvents,
-  insertOutboxEvent,
-  type RecipientRow,
-} from './documents.repository.ts';
+import { outboxChannel, queueWebhookEvent } from '../webhooks/deliveries.repository.ts';
+import { type FullDocumentRow, insertEvents, type RecipientRow } from './documents.repository.ts';
 import {
   type Document,
   documentRowToDocument,
@@ -70,8 +65,8 @@ export async function recordDocumentEvent(
       created_at: input.at,
     },
   ]);
-  await insertOutboxEvent(trx, {
-    event_id: id,
+  await queueWebhookEvent(trx, {
+    id,
     workspace_id: input.document.workspace_id,
     type: input.type,
     payload: JSON.stringify(body),

@@ -24,6 +24,25 @@ export async function relaxDurability(trx: Transaction<Database>): Promise<void>
   await sql`select set_config('synchronous_commit', 'off', true)`.execute(trx);
 }
 
+export type WebhookEventRow = Insertable<Database['webhook_events']>;
+
+/** Stores a webhook body once, for every delivery of it (pings too). */
+export async function insertWebhookEvent(db: Db, row: WebhookEventRow): Promise<void> {
+  await db.insertInto('webhook_events').values(row).execute();
+}
+
+/** Stores an event's webhook body and queues the event for fan-out, in one statement. */
+export async function queueWebhookEvent(db: Db, row: WebhookEventRow): Promise<void> {
+  await sql`
+    with body as (
+      insert into webhook_events (id, workspace_id, type, payload, created_at)
+      values (${row.id}, ${row.workspace_id}, ${row.type}, ${row.payload}, ${row.created_at})
+    )
+    insert into outbox (event_id, workspace_id, type, created_at)
+    values (${row.id}, ${row.workspace_id}, ${row.type}, ${row.created_at})
+  `.execute(db);
+}
+
 /** Per-endpoint room of a claim: endpoints with attempts already held here get less. */
 export interface ClaimCaps {
   /** How many deliveries of one endpoint a claim may take when none is held here. */
@@ -38,8 +57,8 @@ export interface ClaimCaps {
  * per (event, enabled endpoint of its workspace subscribed to its type), once ever (a
  * second fan-out of the same event inserts nothing). Up to `claim` of the new deliveries,
  * within the per-endpoint caps, are inserted already claimed by the caller (lease, attempt
- * 1) and returned ready to send: the first attempt costs no claim query, and the body
- * never travels to the database and back. The others are inserted unclaimed, for
+ * 1) and returned ready to send, with their body (webhook_events): the first attempt
+ * costs no claim query. The others are inserted unclaimed, for
  * `claimDueDeliveries`. A delivery's id is derived from its endpoint and event
  * (webhook_delivery_id, migration 0006), so the primary key makes fan-out happen once.
  */
@@ -55,7 +74,7 @@ export async function fanOutAndClaim(
       select set_config('synchronous_commit', 'off', true) as setting
     ),
     events as (
-      select seq, event_id, workspace_id, type, payload
+      select seq, event_id, workspace_id, type
       from outbox
       order by seq
       limit ${input.events}
@@ -66,7 +85,7 @@ export async function fanOutAndClaim(
       returning seq
     ),
     pairs as (
-      select ev.seq, ev.event_id, ev.workspace_id, ev.type, ev.payload, e.id as endpoint_id,
+      select ev.seq, ev.event_id, ev.workspace_id, ev.type, e.id as endpoint_id,
              row_number() over (order by ev.seq, e.id) <= ${input.claim}
                and row_number() over (partition by e.id order by ev.seq)
                    <= coalesce(cap.remaining, ${caps.perEndpoint}) as claimed
@@ -80,9 +99,9 @@ export async function fanOutAndClaim(
     ),
     inserted as (
       insert into webhook_deliveries
-        (id, workspace_id, endpoint_id, event_id, event_type, payload, next_attempt_at, created_at,
+        (id, workspace_id, endpoint_id, event_id, event_type, next_attempt_at, created_at,
          locked_until, attempts, last_attempt_at)
-      select webhook_delivery_id(endpoint_id, event_id), workspace_id, endpoint_id, event_id, type, payload,
+      select webhook_delivery_id(endpoint_id, event_id), workspace_id, endpoint_id, event_id, type,
              ${now}::timestamptz, ${now}::timestamptz,
              case when claimed then ${leaseUntil}::timestamptz end,
              case when claimed then 1 else 0 end,
@@ -90,7 +109,7 @@ export async function fanOutAndClaim(
       from pairs
       order by seq, endpoint_id
       on conflict (id) do nothing
-      returning id, workspace_id, endpoint_id, event_id, event_type, payload, attempts, locked_until
+      returning id, workspace_id, endpoint_id, event_id, event_type, attempts, locked_until
     ),
     summary as (
       select (select count(*) from taken)::int as events,
@@ -98,10 +117,13 @@ export async function fanOutAndClaim(
              (select setting from relaxed) as relaxed
     )
     select s.events, s.unclaimed, s.relaxed, i.id, i.workspace_id, i.endpoint_id, i.event_id, i.event_type,
-           i.payload::text as payload, i.attempts, e.url, e.secret
+           b.payload::text as payload, i.attempts, e.url, e.secret
     from summary s
-    left join (inserted i join webhook_endpoints e on e.id = i.endpoint_id)
-      on i.locked_until is not null
+    left join (
+      inserted i
+      join webhook_endpoints e on e.id = i.endpoint_id
+      join webhook_events b on b.id = i.event_id
+    ) on i.locked_until is not null
   `.execute(db);
   const first = result.rows[0];
   return {
@@ -125,7 +147,7 @@ export interface ClaimedDelivery {
   id: string;
   workspace_id: string;
   endpoint_id: string;
-  event_id: string | null;
+  event_id: string;
   event_type: string;
   /** The body exactly as stored (JSON text): sent as is, never parsed and re-serialised. */
   payload: string;
@@ -190,9 +212,9 @@ export async function claimDueDeliveries(
     )
     update webhook_deliveries d
     set locked_until = ${input.leaseUntil}, attempts = d.attempts + 1, last_attempt_at = ${input.now}
-    from picked, webhook_endpoints e
-    where d.id = picked.id and e.id = d.endpoint_id
-    returning d.id, d.workspace_id, d.endpoint_id, d.event_id, d.event_type, d.payload::text as payload, d.attempts,
+    from picked, webhook_endpoints e, webhook_events b
+    where d.id = picked.id and e.id = d.endpoint_id and b.id = d.event_id
+    returning d.id, d.workspace_id, d.endpoint_id, d.event_id, d.event_type, b.payload::text as payload, d.attempts,
               e.url, e.secret
   `.execute(db);
   return result.rows;
@@ -209,8 +231,16 @@ export async function releaseDeliveries(db: Db, ids: string[]): Promise<void> {
     .execute();
 }
 
+/**
+ * Attempts are numbered by the claims that made them, so (delivery, attempt) never repeats;
+ * if it ever did, the first record stands rather than the outcome's transaction failing.
+ */
 export async function insertAttempt(db: Db, row: Insertable<Database['webhook_attempts']>): Promise<void> {
-  await db.insertInto('webhook_attempts').values(row).execute();
+  await db
+    .insertInto('webhook_attempts')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
 /**
@@ -264,14 +294,15 @@ export async function insertAttempts(db: Db, rows: AttemptRow[]): Promise<void> 
     pgArray(rows.map((row) => pick(row) ?? null));
   await sql`
     insert into webhook_attempts
-      (id, delivery_id, workspace_id, endpoint_id, attempt, started_at, duration_ms, address, status_code, error_class, response_body)
+      (delivery_id, workspace_id, endpoint_id, attempt, started_at, duration_ms, address, status_code, error_class, response_body)
     select * from unnest(
-      ${column((r) => r.id)}::uuid[], ${column((r) => r.delivery_id)}::uuid[], ${column((r) => r.workspace_id)}::uuid[],
+      ${column((r) => r.delivery_id)}::uuid[], ${column((r) => r.workspace_id)}::uuid[],
       ${column((r) => r.endpoint_id)}::uuid[], ${column((r) => r.attempt)}::int[],
       ${column((r) => (r.started_at as Date).toISOString())}::timestamptz[], ${column((r) => r.duration_ms)}::int[],
       ${column((r) => r.address)}::text[], ${column((r) => r.status_code)}::int[], ${column((r) => r.error_class)}::text[],
       ${column((r) => r.response_body)}::text[]
     )
+    on conflict do nothing
   `.execute(db);
 }
 
@@ -343,6 +374,19 @@ export async function pruneDeliveries(db: Db, before: Date): Promise<number> {
     using webhook_endpoints e
     where d.endpoint_id = e.id and d.created_at < ${before}
   `.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * Deletes webhook bodies stored before `before` (through the BRIN index on created_at),
+ * and events that waited that long in the outbox (no worker ran for the whole retention
+ * period): they are not delivered any more. A delivery is created when its event is
+ * fanned out, normally within milliseconds, and is retried for under three hours, so a
+ * body this old has nothing left to send.
+ */
+export async function pruneWebhookEvents(db: Db, before: Date): Promise<number> {
+  await sql`delete from outbox where created_at < ${before}`.execute(db);
+  const result = await sql`delete from webhook_events where created_at < ${before}`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
 

@@ -7,6 +7,7 @@ import {
   findRecentDeliveries,
   insertAttempt,
   insertPingDelivery,
+  insertWebhookEvent,
   settleDelivery,
 } from './deliveries.repository.ts';
 import { attemptRow, buildRequest, leaseMs } from './dispatcher.ts';
@@ -40,13 +41,19 @@ export async function sendPing(ctx: Context, workspaceId: string, endpointId: st
     createdAt: now.toISOString(),
     data: { message: 'Test delivery from Signet: this endpoint can receive webhooks.' },
   });
+  await insertWebhookEvent(ctx.db, {
+    id: eventId,
+    workspace_id: workspaceId,
+    type: 'ping',
+    payload: body,
+    created_at: now,
+  });
   await insertPingDelivery(ctx.db, {
     id: deliveryId,
     workspace_id: workspaceId,
     endpoint_id: endpointId,
-    event_id: null,
+    event_id: eventId,
     event_type: 'ping',
-    payload: body,
     attempts: 1,
     next_attempt_at: now,
     locked_until: new Date(now.getTime() + leaseMs(ctx.config.webhooks.timeoutMs)),
@@ -68,7 +75,7 @@ export async function sendPing(ctx: Context, workspaceId: string, endpointId: st
     const at = ctx.clock.now();
     if (await settleDelivery(trx, deliveryId, { status: result.ok ? 'delivered' : 'dropped', at })) {
       const ping = { id: deliveryId, workspace_id: workspaceId, endpoint_id: endpointId, attempts: 1 };
-      await insertAttempt(trx, attemptRow(ctx, ping, startedAt, result));
+      await insertAttempt(trx, attemptRow(ping, startedAt, result));
     }
   });
   return {
@@ -93,7 +100,7 @@ export interface DeliveryAttemptView {
 
 export interface DeliveryView {
   id: string;
-  eventId: string | null;
+  eventId: string;
   eventType: string;
   status: string;
   attempts: number;

@@ -28,6 +28,7 @@ import {
   lockEndpoints,
   outboxChannel,
   pruneDeliveries,
+  pruneWebhookEvents,
   relaxDurability,
   releaseDeliveries,
   resetFailuresOf,
@@ -144,7 +145,7 @@ export async function recordSuccesses(ctx: Context, outcomes: Outcome[]): Promis
       trx,
       outcomes
         .filter((o) => existing.has(o.delivery.id))
-        .map((o) => attemptRow(ctx, o.delivery, o.startedAt, o.result)),
+        .map((o) => attemptRow(o.delivery, o.startedAt, o.result)),
     );
     const kept = outcomes.filter((o) => settled.has(o.delivery.id));
     await resetFailuresOf(trx, [...new Set(kept.map((o) => o.delivery.endpoint_id))]);
@@ -153,13 +154,11 @@ export async function recordSuccesses(ctx: Context, outcomes: Outcome[]): Promis
 
 /** The attempts row of one attempt of `delivery` (its number is the claim's count). */
 export function attemptRow(
-  ctx: Context,
   delivery: Pick<ClaimedDelivery, 'id' | 'workspace_id' | 'endpoint_id' | 'attempts'>,
   startedAt: Date,
   result: AttemptResult,
 ) {
   return {
-    id: ctx.ids.uuid(),
     delivery_id: delivery.id,
     workspace_id: delivery.workspace_id,
     endpoint_id: delivery.endpoint_id,
@@ -214,14 +213,20 @@ export async function recordOutcome(
     // The attempt is history even when the delivery was dropped meanwhile; only a delivery
     // whose endpoint was deleted is gone with nothing to record.
     if (settled || (await existingDeliveries(trx, [delivery.id])).size > 0) {
-      await insertAttempt(trx, attemptRow(ctx, delivery, startedAt, result));
+      await insertAttempt(trx, attemptRow(delivery, startedAt, result));
     }
   });
 }
 
-/** Deletes deliveries (and their attempts) older than the retention period (30 days). */
-export function pruneOldDeliveries(ctx: Context): Promise<number> {
-  return pruneDeliveries(ctx.db, new Date(ctx.clock.now().getTime() - ctx.config.webhooks.retentionMs));
+/**
+ * Deletes deliveries (and their attempts) and webhook bodies older than the retention
+ * period (30 days); returns how many deliveries went.
+ */
+export async function pruneOldDeliveries(ctx: Context): Promise<number> {
+  const before = new Date(ctx.clock.now().getTime() - ctx.config.webhooks.retentionMs);
+  const deliveries = await pruneDeliveries(ctx.db, before);
+  await pruneWebhookEvents(ctx.db, before);
+  return deliveries;
 }
 
 export interface Dispatcher {

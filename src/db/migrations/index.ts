@@ -7,6 +7,7 @@ import * as m0003 from './0003-webhook-endpoints.ts';
 import * as m0004 from './0004-webhook-deliveries.ts';
 import * as m0005 from './0005-outbox-queue.ts';
 import * as m0006 from './0006-delivery-ids.ts';
+import * as m0007 from './0007-webhook-events.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0004-webhook-deliveries': m0004,
   '0005-outbox-queue': m0005,
   '0006-delivery-ids': m0006,
+  '0007-webhook-events': m0007,
 };
