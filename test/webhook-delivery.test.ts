@@ -791,6 +791,12 @@ describeEachDatabase('webhook delivery', (kind) => {
       }
       assert.equal(receiver.requests.length, 1);
       assert.equal(await countDeliveries(h, endpoint.id), 0);
+      const attempts = await h.ctx.db
+        .selectFrom('webhook_attempts')
+        .select('attempt')
+        .where('endpoint_id', '=', endpoint.id)
+        .execute();
+      assert.equal(attempts.length, 0, 'attempts of the deleted endpoint were left behind');
     }));
 
   test('an endpoint deleted while an attempt is in flight gets nothing more', () =>
@@ -810,6 +816,12 @@ describeEachDatabase('webhook delivery', (kind) => {
       }
       assert.equal(receiver.requests.length, 1);
       assert.equal(await countDeliveries(h, endpoint.id), 0);
+      const attempts = await h.ctx.db
+        .selectFrom('webhook_attempts')
+        .select('attempt')
+        .where('endpoint_id', '=', endpoint.id)
+        .execute();
+      assert.equal(attempts.length, 0, 'attempts of the deleted endpoint were left behind');
     }));
 
   test('an endpoint switched off while an attempt is in flight does not retry it after being switched on', () =>

@@ -81,8 +81,17 @@ export async function fanOutAndClaim(
       for update skip locked
     ),
     taken as (
-      delete from outbox where seq in (select seq from events)
+      -- = any(array(...)): through the primary key; "in" was a hash join over the whole outbox.
+      delete from outbox where seq = any(array(select seq from events))
       returning seq
+    ),
+    endpoints as (
+      -- Each endpoint fanned out to, locked once (FOR KEY SHARE, as a foreign key would for
+      -- every row): deleting it waits for this statement, then deletes what it wrote.
+      select id, workspace_id, events
+      from webhook_endpoints
+      where enabled and workspace_id in (select workspace_id from events)
+      for key share
     ),
     pairs as (
       select ev.seq, ev.event_id, ev.workspace_id, ev.type, e.id as endpoint_id,
@@ -90,8 +99,7 @@ export async function fanOutAndClaim(
                and row_number() over (partition by e.id order by ev.seq)
                    <= coalesce(cap.remaining, ${caps.perEndpoint}) as claimed
       from events ev
-      join webhook_endpoints e
-        on e.workspace_id = ev.workspace_id and e.enabled and ev.type = any(e.events)
+      join endpoints e on e.workspace_id = ev.workspace_id and ev.type = any(e.events)
       left join unnest(
         ${pgArray(caps.reduced.map((r) => r.endpointId))}::uuid[],
         ${pgArray(caps.reduced.map((r) => r.remaining))}::int[]
@@ -364,17 +372,34 @@ export async function insertPingDelivery(
 }
 
 /**
- * Deletes deliveries created before `before`; their attempts go with them. Endpoint by
- * endpoint, through the (endpoint_id, created_at) index (migration 0006 dropped the one on
+ * Deletes deliveries created before `before`, and their attempts. Endpoint by endpoint,
+ * through the (endpoint_id, created_at) index (migration 0006 dropped the one on
  * created_at alone): every delivery has an endpoint, deleting one deletes its deliveries.
  */
 export async function pruneDeliveries(db: Db, before: Date): Promise<number> {
-  const result = await sql`
-    delete from webhook_deliveries d
-    using webhook_endpoints e
-    where d.endpoint_id = e.id and d.created_at < ${before}
+  const result = await sql<{ deliveries: number }>`
+    with gone as (
+      delete from webhook_deliveries d
+      using webhook_endpoints e
+      where d.endpoint_id = e.id and d.created_at < ${before}
+      returning d.id
+    ),
+    attempts as (
+      delete from webhook_attempts where delivery_id in (select id from gone)
+    )
+    select count(*)::int as deliveries from gone
   `.execute(db);
-  return Number(result.numAffectedRows ?? 0);
+  return result.rows[0]?.deliveries ?? 0;
+}
+
+/** Deletes every delivery of an endpoint and their attempts (the endpoint is being deleted). */
+export async function deleteDeliveriesOf(db: Db, endpointId: string): Promise<void> {
+  await sql`
+    with gone as (
+      delete from webhook_deliveries where endpoint_id = ${endpointId} returning id
+    )
+    delete from webhook_attempts where delivery_id in (select id from gone)
+  `.execute(db);
 }
 
 /**

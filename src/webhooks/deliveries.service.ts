@@ -8,6 +8,7 @@ import {
   insertAttempt,
   insertPingDelivery,
   insertWebhookEvent,
+  lockEndpoints,
   settleDelivery,
 } from './deliveries.repository.ts';
 import { attemptRow, buildRequest, leaseMs } from './dispatcher.ts';
@@ -30,8 +31,6 @@ export interface PingResult {
  * too, so an operator can check a receiver before switching it back on.
  */
 export async function sendPing(ctx: Context, workspaceId: string, endpointId: string): Promise<PingResult> {
-  const endpoint = await findEndpointWithSecret(ctx.db, workspaceId, endpointId);
-  if (!endpoint) throw new ApiError('not-found');
   const now = ctx.clock.now();
   const deliveryId = ctx.ids.uuid();
   const eventId = ctx.ids.uuid();
@@ -41,24 +40,32 @@ export async function sendPing(ctx: Context, workspaceId: string, endpointId: st
     createdAt: now.toISOString(),
     data: { message: 'Test delivery from Signet: this endpoint can receive webhooks.' },
   });
-  await insertWebhookEvent(ctx.db, {
-    id: eventId,
-    workspace_id: workspaceId,
-    type: 'ping',
-    payload: body,
-    created_at: now,
-  });
-  await insertPingDelivery(ctx.db, {
-    id: deliveryId,
-    workspace_id: workspaceId,
-    endpoint_id: endpointId,
-    event_id: eventId,
-    event_type: 'ping',
-    attempts: 1,
-    next_attempt_at: now,
-    locked_until: new Date(now.getTime() + leaseMs(ctx.config.webhooks.timeoutMs)),
-    last_attempt_at: now,
-    created_at: now,
+  // Under the endpoint's row lock: its deletion cannot slip between the look-up and the
+  // insert (it deletes the deliveries it finds once this commits).
+  const endpoint = await ctx.db.transaction().execute(async (trx) => {
+    await lockEndpoints(trx, [endpointId]);
+    const found = await findEndpointWithSecret(trx, workspaceId, endpointId);
+    if (!found) throw new ApiError('not-found');
+    await insertWebhookEvent(trx, {
+      id: eventId,
+      workspace_id: workspaceId,
+      type: 'ping',
+      payload: body,
+      created_at: now,
+    });
+    await insertPingDelivery(trx, {
+      id: deliveryId,
+      workspace_id: workspaceId,
+      endpoint_id: endpointId,
+      event_id: eventId,
+      event_type: 'ping',
+      attempts: 1,
+      next_attempt_at: now,
+      locked_until: new Date(now.getTime() + leaseMs(ctx.config.webhooks.timeoutMs)),
+      last_attempt_at: now,
+      created_at: now,
+    });
+    return found;
   });
   const startedAt = ctx.clock.now();
   const result = await sendWebhook(

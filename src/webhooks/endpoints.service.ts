@@ -5,7 +5,7 @@ import type { Context } from '../context.ts';
 import { documentEventTypes } from '../documents/events.ts';
 import { ApiError } from '../http/errors.ts';
 import { lockWorkspace } from '../workspaces/workspaces.repository.ts';
-import { dropPendingDeliveries } from './deliveries.repository.ts';
+import { deleteDeliveriesOf, dropPendingDeliveries } from './deliveries.repository.ts';
 import { checkDestination } from './destination.ts';
 import {
   countEndpoints,
@@ -143,6 +143,11 @@ export async function removeEndpoint(
   workspaceId: string,
   id: string,
 ): Promise<{ id: string; deleted: true }> {
-  if (!(await deleteEndpoint(ctx.db, workspaceId, id))) throw new ApiError('not-found');
+  await ctx.db.transaction().execute(async (trx) => {
+    // Waits for a fan-out or an outcome being written for it (they lock the endpoint's row),
+    // then takes its deliveries and their attempts with it.
+    if (!(await deleteEndpoint(trx, workspaceId, id))) throw new ApiError('not-found');
+    await deleteDeliveriesOf(trx, id);
+  });
   return { id, deleted: true };
 }
