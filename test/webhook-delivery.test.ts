@@ -12,8 +12,15 @@ import { test } from 'node:test';
 import { type Context, systemClock } from '../src/context.ts';
 import { triggerEvent } from '../src/demo/trigger.ts';
 import type { DocumentEventType } from '../src/documents/events.ts';
+import { claimDueDeliveries } from '../src/webhooks/deliveries.repository.ts';
 import { type DeliveryView, listEndpointDeliveries, sendPing } from '../src/webhooks/deliveries.service.ts';
-import { deliverDue, fanOutEvents, pruneOldDeliveries, startDispatcher } from '../src/webhooks/dispatcher.ts';
+import {
+  deliverDue,
+  fanOutEvents,
+  pruneOldDeliveries,
+  recordSuccesses,
+  startDispatcher,
+} from '../src/webhooks/dispatcher.ts';
 import { removeEndpoint } from '../src/webhooks/endpoints.service.ts';
 import {
   callApi,
@@ -771,6 +778,74 @@ describeEachDatabase('webhook delivery', (kind) => {
         theirReceiver.requests.map((r) => bodyOf(r).id),
         [eventId],
       );
+    }));
+
+  test('a batch of successes: settled and reset where pending, history kept where dropped, nothing where deleted', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver();
+      const [kept, paused, deleted] = [
+        await s.endpoint(ws, `${receiver.url}/kept`),
+        await s.endpoint(ws, `${receiver.url}/paused`),
+        await s.endpoint(ws, `${receiver.url}/deleted`),
+      ];
+      await h.ctx.db
+        .updateTable('webhook_endpoints')
+        .set({ failure_count: 3 })
+        .where('id', 'in', [kept.id, paused.id])
+        .execute();
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await fanOutEvents(h.ctx);
+      const now = h.clock.now();
+      const claimed = await claimDueDeliveries(h.ctx.db, {
+        now,
+        leaseUntil: new Date(now.getTime() + minute),
+        limit: 10,
+        caps: { perEndpoint: 10, reduced: [] },
+      });
+      assert.equal(claimed.length, 3);
+      // While the attempts are in flight, one endpoint is switched off and one deleted.
+      await patchEndpointApi(h, ws, paused.id, { enabled: false });
+      await removeEndpoint(h.ctx, ws.id, deleted.id);
+
+      const result = {
+        ok: true,
+        statusCode: 200,
+        errorClass: null,
+        address: '127.0.0.1',
+        durationMs: 4,
+        responseBody: 'ok',
+      };
+      await recordSuccesses(
+        h.ctx,
+        claimed.map((delivery) => ({ delivery, startedAt: now, result })),
+      );
+
+      const keptDelivery = await onlyDelivery(h, kept);
+      assert.equal(keptDelivery.status, 'delivered');
+      assert.equal(keptDelivery.deliveredAt, h.clock.now().toISOString());
+      assert.deepEqual(
+        keptDelivery.attemptLog.map((a) => [
+          a.attempt,
+          a.statusCode,
+          a.address,
+          a.durationMs,
+          a.responseBody,
+        ]),
+        [[1, 200, '127.0.0.1', 4, 'ok']],
+      );
+      assert.equal((await getEndpointApi(h, ws, kept.id)).failureCount, 0, 'a success resets the count');
+      const pausedDelivery = await onlyDelivery(h, paused);
+      assert.equal(pausedDelivery.status, 'dropped', 'a dropped delivery was settled anyway');
+      assert.equal(pausedDelivery.attemptLog.length, 1, 'the attempt of a dropped delivery was not kept');
+      assert.equal((await getEndpointApi(h, ws, paused.id)).failureCount, 3);
+      assert.equal(await countDeliveries(h, deleted.id), 0);
+      const orphans = await h.ctx.db
+        .selectFrom('webhook_attempts')
+        .select('attempt')
+        .where('endpoint_id', '=', deleted.id)
+        .execute();
+      assert.equal(orphans.length, 0, 'an attempt was written for a deleted endpoint');
     }));
 
   test('an endpoint deleted between a failed attempt and its retry gets no retry', () =>

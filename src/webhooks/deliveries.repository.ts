@@ -12,17 +12,16 @@ export const outboxChannel = 'signet_outbox';
 export const deliveriesChannel = 'signet_deliveries';
 
 /**
- * Lets the current transaction commit without waiting for its WAL to reach the disk
- * (synchronous_commit = off, this transaction only). Only for writes that at-least-once
+ * A CTE body that lets the statement's transaction commit without waiting for its WAL to
+ * reach the disk (synchronous_commit = off, this transaction only); the statement must
+ * select from it, or it does not run. Only for writes that at-least-once
  * delivery absorbs if a PostgreSQL crash loses the last moments of them: a fan-out (its
  * events come back to the outbox and are fanned out again, under the same delivery ids)
  * and recorded successes (those deliveries are sent again, under the same ids). Failures,
  * retry schedules and pauses commit durably, and any durable commit flushes what came
  * before it. Worth a fifth of the engine's throughput (docs/performance.md).
  */
-export async function relaxDurability(trx: Transaction<Database>): Promise<void> {
-  await sql`select set_config('synchronous_commit', 'off', true)`.execute(trx);
-}
+const relaxedCommit = sql<string>`select set_config('synchronous_commit', 'off', true) as setting`;
 
 export type WebhookEventRow = Insertable<Database['webhook_events']>;
 
@@ -68,11 +67,7 @@ export async function fanOutAndClaim(
 ): Promise<{ events: number; unclaimed: number; claimed: ClaimedDelivery[] }> {
   const { now, leaseUntil, caps } = input;
   const result = await sql<{ events: number; unclaimed: number; relaxed: string } & Partial<ClaimedDelivery>>`
-    with relaxed as (
-      -- This statement is its own transaction, committed without waiting for the WAL flush
-      -- (see relaxDurability); selected below, so that it runs.
-      select set_config('synchronous_commit', 'off', true) as setting
-    ),
+    with relaxed as (${relaxedCommit}),
     events as (
       select seq, event_id, workspace_id, type
       from outbox
@@ -283,34 +278,56 @@ export async function existingDeliveries(db: Db, ids: string[]): Promise<Set<str
   return new Set(result.rows.map((r) => r.id));
 }
 
-/** Marks many claimed, still pending deliveries delivered; returns the ids it settled. */
-export async function settleDeliveries(db: Db, ids: string[], at: Date): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const result = await sql<{ id: string }>`
-    update webhook_deliveries set status = 'delivered', delivered_at = ${at}, locked_until = null
-    where id = any(${pgArray(ids)}::uuid[]) and ${stillPending}
-    returning id
-  `.execute(db);
-  return new Set(result.rows.map((r) => r.id));
-}
-
 export type AttemptRow = Insertable<Database['webhook_attempts']>;
 
-export async function insertAttempts(db: Db, rows: AttemptRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const column = (pick: (row: AttemptRow) => string | number | null | undefined) =>
-    pgArray(rows.map((row) => pick(row) ?? null));
+/**
+ * Records many successful attempts in one statement, inside the caller's transaction
+ * (which holds their endpoints' row locks): marks the deliveries that are still pending
+ * delivered, keeps an attempt for every delivery that still exists (one dropped meanwhile
+ * keeps its history; one whose endpoint was deleted is gone), and resets the failure count
+ * of the endpoints of the deliveries it settled. The transaction commits without waiting
+ * for the WAL flush (relaxedCommit). Each attempt's workspace and endpoint come from
+ * its delivery, so only the attempt's own fields travel.
+ */
+export async function recordDelivered(
+  db: Db,
+  attempts: Array<Omit<AttemptRow, 'workspace_id' | 'endpoint_id'>>,
+  at: Date,
+): Promise<void> {
+  if (attempts.length === 0) return;
+  const column = (pick: (row: (typeof attempts)[number]) => string | number | null | undefined) =>
+    pgArray(attempts.map((row) => pick(row) ?? null));
   await sql`
-    insert into webhook_attempts
-      (delivery_id, workspace_id, endpoint_id, attempt, started_at, duration_ms, address, status_code, error_class, response_body)
-    select * from unnest(
-      ${column((r) => r.delivery_id)}::uuid[], ${column((r) => r.workspace_id)}::uuid[],
-      ${column((r) => r.endpoint_id)}::uuid[], ${column((r) => r.attempt)}::int[],
-      ${column((r) => (r.started_at as Date).toISOString())}::timestamptz[], ${column((r) => r.duration_ms)}::int[],
-      ${column((r) => r.address)}::text[], ${column((r) => r.status_code)}::int[], ${column((r) => r.error_class)}::text[],
-      ${column((r) => r.response_body)}::text[]
+    with relaxed as (${relaxedCommit}),
+    input as (
+      select * from unnest(
+        ${column((r) => r.delivery_id)}::uuid[], ${column((r) => r.attempt)}::int[],
+        ${column((r) => (r.started_at as Date).toISOString())}::timestamptz[], ${column((r) => r.duration_ms)}::int[],
+        ${column((r) => r.address)}::text[], ${column((r) => r.status_code)}::int[],
+        ${column((r) => r.error_class)}::text[], ${column((r) => r.response_body)}::text[]
+      ) as a(delivery_id, attempt, started_at, duration_ms, address, status_code, error_class, response_body)
+    ),
+    settled as (
+      update webhook_deliveries set status = 'delivered', delivered_at = ${at}, locked_until = null
+      where id = any(array(select delivery_id from input)) and ${stillPending}
+      returning endpoint_id
+    ),
+    attempts as (
+      -- Every statement of a WITH sees the rows as they were before it: settled deliveries
+      -- are found here too.
+      insert into webhook_attempts
+        (delivery_id, workspace_id, endpoint_id, attempt, started_at, duration_ms, address, status_code, error_class, response_body)
+      select a.delivery_id, d.workspace_id, d.endpoint_id, a.attempt, a.started_at, a.duration_ms, a.address,
+             a.status_code, a.error_class, a.response_body
+      from input a
+      join webhook_deliveries d on d.id = a.delivery_id
+      on conflict do nothing
+    ),
+    reset as (
+      update webhook_endpoints set failure_count = 0
+      where id in (select endpoint_id from settled) and failure_count <> 0
     )
-    on conflict do nothing
+    select setting from relaxed
   `.execute(db);
 }
 

@@ -24,15 +24,13 @@ import {
   existingDeliveries,
   fanOutAndClaim,
   insertAttempt,
-  insertAttempts,
   lockEndpoints,
   outboxChannel,
   pruneDeliveries,
   pruneWebhookEvents,
-  relaxDurability,
+  recordDelivered,
   releaseDeliveries,
   resetFailuresOf,
-  settleDeliveries,
   settleDelivery,
 } from './deliveries.repository.ts';
 import { type AttemptResult, ConnectionPool, sendWebhook } from './sender.ts';
@@ -130,25 +128,12 @@ interface Outcome {
 export async function recordSuccesses(ctx: Context, outcomes: Outcome[]): Promise<void> {
   if (outcomes.length === 0) return;
   await ctx.db.transaction().execute(async (trx) => {
-    const now = ctx.clock.now();
-    await relaxDurability(trx);
     await lockEndpoints(trx, [...new Set(outcomes.map((o) => o.delivery.endpoint_id))]);
-    const settled = await settleDeliveries(
+    await recordDelivered(
       trx,
-      outcomes.map((o) => o.delivery.id),
-      now,
+      outcomes.map((o) => attemptRow(o.delivery, o.startedAt, o.result)),
+      ctx.clock.now(),
     );
-    // Attempts are history: kept for every delivery that still exists, settled or dropped.
-    const unsettled = outcomes.map((o) => o.delivery.id).filter((id) => !settled.has(id));
-    const existing = new Set([...settled, ...(await existingDeliveries(trx, unsettled))]);
-    await insertAttempts(
-      trx,
-      outcomes
-        .filter((o) => existing.has(o.delivery.id))
-        .map((o) => attemptRow(o.delivery, o.startedAt, o.result)),
-    );
-    const kept = outcomes.filter((o) => settled.has(o.delivery.id));
-    await resetFailuresOf(trx, [...new Set(kept.map((o) => o.delivery.endpoint_id))]);
   });
 }
 
