@@ -5,7 +5,8 @@
 //  2. Throughput: in interleaved rounds, a bare undici loop posts a burst's payloads, then
 //     the workers, paused meanwhile, fan the burst (waiting in the outbox) out and deliver it; events per
 //     second against requests per second, the median of the rounds, with the CPU per event
-//     that the workers, PostgreSQL and the receiver used.
+//     that the workers, PostgreSQL (its autovacuum apart) and the receiver used, and the
+//     WAL written per event (the database's write volume, steadier than CPU here).
 // The worker is the real `signet serve --role worker` in its own process. Asserts nothing.
 //
 // Env: SIGNET_BENCH_POSTGRES_URL, SIGNET_BENCH_RATE (200), SIGNET_BENCH_SECONDS (10),
@@ -105,7 +106,17 @@ async function commitEvents(
   return committed;
 }
 
-type Role = 'worker' | 'postgres' | 'receiver';
+/** Where the WAL ends (bytes) and how many checkpoints have run: the database's write volume. */
+async function walPosition(db: Context['db']): Promise<{ lsn: bigint; checkpoints: number }> {
+  const result = await sql<{ lsn: string; checkpoints: number }>`
+    select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as lsn,
+           (select (checkpoints_timed + checkpoints_req)::int from pg_stat_bgwriter) as checkpoints
+  `.execute(db);
+  const row = result.rows[0] as { lsn: string; checkpoints: number };
+  return { lsn: BigInt(row.lsn.split('.')[0] as string), checkpoints: row.checkpoints };
+}
+
+type Role = 'worker' | 'postgres' | 'autovacuum' | 'receiver';
 type CpuSnapshot = Map<number, { role: Role; user: number; system: number }>;
 
 /**
@@ -125,7 +136,10 @@ function cpuSnapshot(): CpuSnapshot | null {
   try {
     for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
       try {
-        if (readFileSync(`/proc/${name}/comm`, 'utf8').trim() === 'postgres') read(Number(name), 'postgres');
+        if (readFileSync(`/proc/${name}/comm`, 'utf8').trim() !== 'postgres') continue;
+        // PostgreSQL's own housekeeping of the tables the burst churned, apart.
+        const autovacuum = readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('autovacuum worker');
+        read(Number(name), autovacuum ? 'autovacuum' : 'postgres');
       } catch {}
     }
   } catch {
@@ -300,6 +314,8 @@ try {
     signet: number;
     bare: number;
     bareCpu: number;
+    walBytes: number;
+    checkpoints: number;
     cpu: ReturnType<typeof cpuUsed> | null;
   }> = [];
   for (let round = 0; round < roundCount; round++) {
@@ -320,17 +336,26 @@ try {
     if (round === 0) await bareLoop(payloads);
     const bare = await bareLoop(payloads);
 
+    const walBefore = await walPosition(handle.db);
     const cpuBefore = cpuSnapshot();
     for (const worker of workers) worker.kill('SIGCONT');
     const burstArrivals = await waitForArrivals(receiver, burstEvents.length, new Map(), 120_000);
     const cpuAfter = cpuSnapshot();
+    const walAfter = await walPosition(handle.db);
     const times = [...burstArrivals.values()];
     const signet = (burstArrivals.size - 1) / ((Math.max(...times) - Math.min(...times)) / 1000);
     const cpu = cpuBefore && cpuAfter ? cpuUsed(cpuBefore, cpuAfter) : null;
     if (cpu)
       for (const [role, used] of cpu)
         cpu.set(role, { user: used.user / burstArrivals.size, system: used.system / burstArrivals.size });
-    rounds.push({ signet, bare: bare.rate, bareCpu: bare.cpuMicrosPerRequest, cpu });
+    rounds.push({
+      signet,
+      bare: bare.rate,
+      bareCpu: bare.cpuMicrosPerRequest,
+      cpu,
+      walBytes: Number(walAfter.lsn - walBefore.lsn) / burstArrivals.size,
+      checkpoints: walAfter.checkpoints - walBefore.checkpoints,
+    });
   }
 
   await stopWorkers(); // they write the outcomes they still hold as they stop
@@ -352,7 +377,7 @@ try {
   const us = (ms: number) => `${(ms * 1000).toFixed(0)} us`;
   for (const [n, r] of rounds.entries()) {
     const cpu = r.cpu
-      ? (['worker', 'postgres', 'receiver'] as const)
+      ? (['worker', 'postgres', 'autovacuum', 'receiver'] as const)
           .map((role) => {
             const { user, system } = r.cpu?.get(role) ?? { user: 0, system: 0 };
             return `${role} ${us(user + system)}`;
@@ -360,7 +385,7 @@ try {
           .join(', ')
       : 'n/a';
     console.log(
-      `  round ${n + 1}: signet ${r.signet.toFixed(0)} events/s, bare ${r.bare.toFixed(0)} requests/s, ratio ${(r.signet / r.bare).toFixed(2)}; CPU per event: ${cpu}; bare loop ${r.bareCpu.toFixed(0)} us per request`,
+      `  round ${n + 1}: signet ${r.signet.toFixed(0)} events/s, bare ${r.bare.toFixed(0)} requests/s, ratio ${(r.signet / r.bare).toFixed(2)}; CPU per event: ${cpu}; WAL ${r.walBytes.toFixed(0)} bytes per event${r.checkpoints > 0 ? ` (a checkpoint ran)` : ''}; bare loop ${r.bareCpu.toFixed(0)} us per request`,
     );
   }
   const median = (values: number[]) => percentile(values, 50);
@@ -371,7 +396,15 @@ try {
   console.log(
     `  ratio signet / bare:        ${median(rounds.map((r) => r.signet / r.bare)).toFixed(2)} (median of the rounds' ratios)   (target >= 0.5)`,
   );
-  console.log(`attempts recorded: ${attempts.rows[0]?.n}`);
+  // A first attempt that failed (and waits for its retry) shows here, with why.
+  const failed = await sql<{ error_class: string; status_code: number | null; n: number }>`
+    select error_class, status_code, count(*)::int as n from webhook_attempts
+    where error_class is not null group by 1, 2 order by 3 desc
+  `.execute(handle.db);
+  const failures = failed.rows.map(
+    (r) => `${r.n} ${r.error_class}${r.status_code ? ` ${r.status_code}` : ''}`,
+  );
+  console.log(`attempts recorded: ${attempts.rows[0]?.n}; failed: ${failures.join(', ') || 'none'}`);
 } finally {
   await stopWorkers();
   receiver.send({ type: 'stop' });
