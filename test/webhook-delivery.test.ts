@@ -848,6 +848,19 @@ describeEachDatabase('webhook delivery', (kind) => {
       assert.equal(orphans.length, 0, 'an attempt was written for a deleted endpoint');
     }));
 
+  test('a waiting delivery whose body retention removed is dropped, not sent', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver();
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { eventId } = await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await fanOutEvents(h.ctx);
+      await h.ctx.db.deleteFrom('webhook_events').where('id', '=', eventId).execute();
+      assert.equal(await deliverDue(h.ctx), 0);
+      assert.equal(receiver.requests.length, 0);
+      assert.equal((await onlyDelivery(h, endpoint)).status, 'dropped');
+    }));
+
   test('an endpoint deleted between a failed attempt and its retry gets no retry', () =>
     withScope(h, async (s) => {
       const ws = await s.workspace();

@@ -120,13 +120,12 @@ export async function fanOutAndClaim(
              (select setting from relaxed) as relaxed
     )
     select s.events, s.unclaimed, s.relaxed, i.id, i.workspace_id, i.endpoint_id, i.event_id, i.event_type,
-           b.payload::text as payload, i.attempts, e.url, e.secret
+           -- A subquery per row (a primary-key probe), never flattened into a join that stale
+           -- statistics could turn into a scan of every body.
+           (select b.payload::text from webhook_events b where b.id = i.event_id) as payload,
+           i.attempts, e.url, e.secret
     from summary s
-    left join (
-      inserted i
-      join webhook_endpoints e on e.id = i.endpoint_id
-      join webhook_events b on b.id = i.event_id
-    ) on i.locked_until is not null
+    left join (inserted i join webhook_endpoints e on e.id = i.endpoint_id) on i.locked_until is not null
   `.execute(db);
   const first = result.rows[0];
   return {
@@ -215,12 +214,22 @@ export async function claimDueDeliveries(
     )
     update webhook_deliveries d
     set locked_until = ${input.leaseUntil}, attempts = d.attempts + 1, last_attempt_at = ${input.now}
-    from picked, webhook_endpoints e, webhook_events b
-    where d.id = picked.id and e.id = d.endpoint_id and b.id = d.event_id
-    returning d.id, d.workspace_id, d.endpoint_id, d.event_id, d.event_type, b.payload::text as payload, d.attempts,
+    from picked, webhook_endpoints e
+    where d.id = picked.id and e.id = d.endpoint_id
+    returning d.id, d.workspace_id, d.endpoint_id, d.event_id, d.event_type,
+              (select b.payload::text from webhook_events b where b.id = d.event_id) as payload, d.attempts,
               e.url, e.secret
   `.execute(db);
-  return result.rows;
+  // A body pruned by retention (its event waited longer than that): nothing left to send.
+  const bodiless = result.rows.filter((row) => row.payload === null).map((row) => row.id);
+  if (bodiless.length > 0) {
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'dropped', locked_until: null })
+      .where('id', 'in', bodiless)
+      .execute();
+  }
+  return result.rows.filter((row) => row.payload !== null);
 }
 
 /** Gives claimed, unsent deliveries back (a worker stopping), undoing their attempt count. */
@@ -307,6 +316,12 @@ export async function recordDelivered(
         ${column((r) => r.error_class)}::text[], ${column((r) => r.response_body)}::text[]
       ) as a(delivery_id, attempt, started_at, duration_ms, address, status_code, error_class, response_body)
     ),
+    existing as (
+      -- = any(array(...)) is a primary-key lookup whatever the statistics say; a join let the
+      -- planner scan the whole table when they were stale, as a queue table's often are.
+      select id, workspace_id, endpoint_id from webhook_deliveries
+      where id = any(array(select delivery_id from input))
+    ),
     settled as (
       update webhook_deliveries set status = 'delivered', delivered_at = ${at}, locked_until = null
       where id = any(array(select delivery_id from input)) and ${stillPending}
@@ -320,7 +335,7 @@ export async function recordDelivered(
       select a.delivery_id, d.workspace_id, d.endpoint_id, a.attempt, a.started_at, a.duration_ms, a.address,
              a.status_code, a.error_class, a.response_body
       from input a
-      join webhook_deliveries d on d.id = a.delivery_id
+      join existing d on d.id = a.delivery_id
       on conflict do nothing
     ),
     reset as (
