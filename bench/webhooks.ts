@@ -18,7 +18,6 @@ import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/config.ts';
 import { type Context, createContext, createLogger } from '../src/context.ts';
@@ -26,10 +25,8 @@ import { openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { recordDocumentEvent } from '../src/documents/events.ts';
-import { createDocument } from '../src/documents/signing.service.ts';
-import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { signatureHeader } from '../src/webhooks/signature.ts';
-import { createWorkspace } from '../src/workspaces/workspaces.service.ts';
+import { benchDatabase, createBenchScene, vacuumEngineTables } from './webhook-setup.ts';
 
 const adminUrl = process.env.SIGNET_BENCH_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const rate = Number(process.env.SIGNET_BENCH_RATE ?? 200);
@@ -40,14 +37,8 @@ const workerCount = Number(process.env.SIGNET_BENCH_WORKERS ?? 1);
 const roundCount = Number(process.env.SIGNET_BENCH_ROUNDS ?? 5);
 const root = join(import.meta.dirname, '..');
 
-const database = `signet_bench_${randomUUID().replaceAll('-', '').slice(0, 10)}`;
-const databaseUrl = Object.assign(new URL(adminUrl), { pathname: `/${database}` }).toString();
-
-async function admin(text: string) {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  await client.query(text).finally(() => client.end());
-}
+const database = benchDatabase(adminUrl);
+const databaseUrl = database.url;
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -104,24 +95,6 @@ async function commitEvents(
     for (const id of ids) committed.push([id, at]);
   }
   return committed;
-}
-
-/**
- * What autovacuum does between bursts on a server where it is on (the default; the
- * PostgreSQL of this project's machines runs with it off): dead rows of the last burst
- * cleared, statistics brought up to date (so prepared statements are planned for the
- * tables' real size). Run while nothing is measured; its CPU is in no figure.
- */
-async function vacuumEngineTables(db: Context['db']) {
-  for (const table of [
-    'outbox',
-    'webhook_events',
-    'webhook_deliveries',
-    'webhook_attempts',
-    'webhook_endpoints',
-  ]) {
-    await sql.raw(`vacuum (analyze) ${table}`).execute(db);
-  }
 }
 
 /** Where the WAL ends (bytes) and how many checkpoints have run: the database's write volume. */
@@ -232,7 +205,7 @@ async function stopWorkers() {
   await Promise.all(stopping.map((worker) => (worker.exitCode === null ? once(worker, 'exit') : null)));
 }
 
-await admin(`create database ${database}`);
+await database.create();
 const handle = await openDatabase({ url: databaseUrl, dataDir: null, poolSize: 4 });
 const receiver = fork(join(import.meta.dirname, 'receiver.ts'), {
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -246,26 +219,7 @@ try {
   const [{ port }] = (await once(receiver, 'message')) as [{ port: number }];
   const url = `http://127.0.0.1:${port}/hooks`;
 
-  const workspace = await createWorkspace(ctx, { name: 'Bench', plan: 'max' });
-  const endpoint = await createEndpoint(ctx, workspace.id, { url, events: ['document.opened'] });
-  const { id: documentId } = await createDocument(ctx, {
-    workspaceId: workspace.id,
-    title: 'Bench agreement',
-    recipients: [
-      {
-        email: 'bench@x.example',
-        fullName: 'Bench',
-        role: 'signer',
-        signingMethod: 'standard',
-        signingOrder: 1,
-      },
-    ],
-    pricing: {
-      currency: 'EUR',
-      pricesIncludeVat: false,
-      items: [{ name: 'Work', quantity: '1', unitPrice: '100', vatRate: '21', billing: { type: 'one-off' } }],
-    },
-  });
+  const { workspace, endpoint, documentId } = await createBenchScene(ctx, url);
 
   await startWorkers(databaseUrl);
 
@@ -428,5 +382,5 @@ try {
   await stopWorkers();
   receiver.send({ type: 'stop' });
   await handle.close();
-  await admin(`drop database if exists ${database} with (force)`);
+  await database.drop();
 }
