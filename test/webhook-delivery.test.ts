@@ -914,6 +914,35 @@ describeEachDatabase('webhook delivery', (kind) => {
       );
     }));
 
+  test('a delivery queued for an endpoint as it was switched off is not sent when it is switched back on', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver();
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      await patchEndpointApi(h, ws, endpoint.id, { enabled: false });
+      // A fan-out that read the endpoint as enabled just before: its delivery lands after the drop.
+      const { eventId } = await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await fanOutEvents(h.ctx);
+      const now = h.clock.now();
+      await h.ctx.db
+        .insertInto('webhook_deliveries')
+        .values({
+          id: h.ctx.ids.uuid(),
+          workspace_id: ws.id,
+          endpoint_id: endpoint.id,
+          event_id: eventId,
+          event_type: 'document.sent',
+          next_attempt_at: now,
+          created_at: now,
+        })
+        .execute();
+
+      await patchEndpointApi(h, ws, endpoint.id, { enabled: true });
+      await deliverDue(h.ctx);
+      assert.equal(receiver.requests.length, 0, 'an event from while it was off was replayed');
+      assert.equal((await onlyDelivery(h, endpoint)).status, 'dropped');
+    }));
+
   test('an endpoint switched off while an attempt is in flight does not retry it after being switched on', () =>
     withScope(h, async (s) => {
       const ws = await s.workspace();

@@ -132,8 +132,10 @@ export async function changeEndpoint(
       updated_at: ctx.clock.now(),
     };
     await updateEndpoint(trx, workspaceId, id, patch);
-    // Switched off: its pending deliveries are dropped, nothing is replayed later.
-    if (input.enabled === false && current.enabled) await dropPendingDeliveries(trx, id);
+    // Switched off: its pending deliveries are dropped, nothing is replayed later. Switched
+    // back on: dropped again, for a fan-out that read the endpoint as enabled just before it
+    // was switched off may have queued some after the first drop.
+    if ((input.enabled === false && current.enabled) || reenabled) await dropPendingDeliveries(trx, id);
     return endpointRowToEndpoint({ ...current, ...patch });
   });
 }
