@@ -1,7 +1,7 @@
 // The webhook delivery engine (spec, Webhook delivery, Delivery outcome and retries,
 // Webhook endpoint enablement):
 // - fan-out: each outbox event becomes one delivery per enabled, subscribed endpoint of
-//   its workspace, once (unique (event, endpoint), outbox rows locked SKIP LOCKED);
+//   its workspace, once (its id is named after the pair; outbox rows locked SKIP LOCKED);
 // - dispatch: due deliveries are claimed with a lease and sent with bounded concurrency,
 //   overall and per endpoint, so one slow receiver cannot starve the others;
 // - outcome: success resets the endpoint's consecutive failures; a failure counts one,
