@@ -2,7 +2,7 @@
 // rows with FOR UPDATE SKIP LOCKED and a lease, so any number of processes share the
 // work and a dead worker's rows come back when its lease ends. Times come from the
 // caller (ctx.clock), never from now(), so tests can move time.
-import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
+import { type Insertable, type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { pgArray } from '../db/arrays.ts';
 import type { Database } from '../db/schema.ts';
 
@@ -408,30 +408,34 @@ export async function insertPingDelivery(
  * through the (endpoint_id, created_at) index (migration 0006 dropped the one on
  * created_at alone): every delivery has an endpoint, deleting one deletes its deliveries.
  */
-export async function pruneDeliveries(db: Db, before: Date): Promise<number> {
-  const result = await sql<{ deliveries: number }>`
-    with gone as (
-      delete from webhook_deliveries d
-      using webhook_endpoints e
-      where d.endpoint_id = e.id and d.created_at < ${before}
-      returning d.id
-    ),
-    attempts as (
-      delete from webhook_attempts where delivery_id in (select id from gone)
-    )
-    select count(*)::int as deliveries from gone
-  `.execute(db);
-  return result.rows[0]?.deliveries ?? 0;
+export function pruneDeliveries(db: Db, before: Date): Promise<number> {
+  return deleteWithAttempts(
+    db,
+    sql`delete from webhook_deliveries d using webhook_endpoints e
+        where d.endpoint_id = e.id and d.created_at < ${before} returning d.id`,
+  );
 }
 
 /** Deletes every delivery of an endpoint and their attempts (the endpoint is being deleted). */
 export async function deleteDeliveriesOf(db: Db, endpointId: string): Promise<void> {
-  await sql`
-    with gone as (
-      delete from webhook_deliveries where endpoint_id = ${endpointId} returning id
-    )
-    delete from webhook_attempts where delivery_id in (select id from gone)
+  await deleteWithAttempts(
+    db,
+    sql`delete from webhook_deliveries where endpoint_id = ${endpointId} returning id`,
+  );
+}
+
+/**
+ * Runs `deleteDeliveries` (a DELETE of deliveries returning their ids) and deletes their
+ * attempts in the same statement: what the dropped foreign key's cascade did (migration
+ * 0008). Returns how many deliveries went.
+ */
+async function deleteWithAttempts(db: Db, deleteDeliveries: RawBuilder<unknown>): Promise<number> {
+  const result = await sql<{ deliveries: number }>`
+    with gone as (${deleteDeliveries}),
+    attempts as (delete from webhook_attempts where delivery_id in (select id from gone))
+    select count(*)::int as deliveries from gone
   `.execute(db);
+  return result.rows[0]?.deliveries ?? 0;
 }
 
 /**
