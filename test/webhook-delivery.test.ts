@@ -239,6 +239,21 @@ async function onlyDelivery(
   return deliveries[0] as DeliveryView;
 }
 
+/**
+ * After its endpoint was deleted following one attempt: hours of passes, with the receiver
+ * now answering 200, send it nothing more, and none of its deliveries or attempts is left.
+ */
+async function assertDeletedEndpointGetsNothing(h: Harness, receiver: Receiver, endpointId: string) {
+  receiver.setHandler(answer(200));
+  for (let i = 0; i < 4; i++) {
+    h.clock.advance(hour);
+    await deliverDue(h.ctx);
+  }
+  assert.equal(receiver.requests.length, 1);
+  assert.equal(await countDeliveries(h, endpointId), 0);
+  assert.equal(await countAttempts(h, endpointId), 0, 'attempts of the deleted endpoint were left behind');
+}
+
 async function countAttempts(h: Harness, endpointId: string): Promise<number> {
   const rows = await h.ctx.db
     .selectFrom('webhook_attempts')
@@ -876,18 +891,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
       const deleted = await callApi(h, 'DELETE', `/v1/webhook-endpoints/${endpoint.id}`, { key: ws.apiKey });
       assert.equal(deleted.status, 200, deleted.text);
-      receiver.setHandler(answer(200));
-      for (let i = 0; i < 4; i++) {
-        h.clock.advance(hour);
-        await deliverDue(h.ctx);
-      }
-      assert.equal(receiver.requests.length, 1);
-      assert.equal(await countDeliveries(h, endpoint.id), 0);
-      assert.equal(
-        await countAttempts(h, endpoint.id),
-        0,
-        'attempts of the deleted endpoint were left behind',
-      );
+      await assertDeletedEndpointGetsNothing(h, receiver, endpoint.id);
     }));
 
   test('an endpoint deleted while an attempt is in flight gets nothing more', () =>
@@ -900,18 +904,7 @@ describeEachDatabase('webhook delivery', (kind) => {
       await waitFor(() => receiver.requests.length === 1, 2000, 'the first attempt');
       await removeEndpoint(h.ctx, ws.id, endpoint.id);
       await pass;
-      receiver.setHandler(answer(200));
-      for (let i = 0; i < 4; i++) {
-        h.clock.advance(hour);
-        await deliverDue(h.ctx);
-      }
-      assert.equal(receiver.requests.length, 1);
-      assert.equal(await countDeliveries(h, endpoint.id), 0);
-      assert.equal(
-        await countAttempts(h, endpoint.id),
-        0,
-        'attempts of the deleted endpoint were left behind',
-      );
+      await assertDeletedEndpointGetsNothing(h, receiver, endpoint.id);
     }));
 
   test('a delivery queued for an endpoint as it was switched off is not sent when it is switched back on', () =>
