@@ -1,7 +1,8 @@
 // What bench:webhooks and bench:webhooks-db share: a fresh database, the workspace,
-// endpoint and document whose events they deliver (the same bodies in both), and the
-// stand-in for autovacuum.
+// endpoint and document whose events they deliver (the same bodies in both), the
+// stand-in for autovacuum, and the measures: WAL position and CPU read from /proc.
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { Context } from '../src/context.ts';
@@ -67,4 +68,42 @@ export async function vacuumEngineTables(db: Kysely<Database>) {
   ]) {
     await sql.raw(`vacuum (analyze) ${table}`).execute(db);
   }
+}
+
+/** Where the WAL ends (bytes) and how many checkpoints have run: the database's write volume. */
+export async function walPosition(db: Kysely<Database>): Promise<{ lsn: bigint; checkpoints: number }> {
+  const result = await sql<{ lsn: string; checkpoints: number }>`
+    select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as lsn,
+           (select (checkpoints_timed + checkpoints_req)::int from pg_stat_bgwriter) as checkpoints
+  `.execute(db);
+  const row = result.rows[0] as { lsn: string; checkpoints: number };
+  return { lsn: BigInt(row.lsn.split('.')[0] as string), checkpoints: row.checkpoints };
+}
+
+/**
+ * CPU time (ms, user and system) a process has used so far, read from /proc (Linux);
+ * null when it cannot be read.
+ */
+export function processCpuMs(pid: number): { user: number; system: number } | null {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th,
+    // in ticks of 10 ms (USER_HZ is 100 on Linux).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+  } catch {
+    return null;
+  }
+}
+
+/** PostgreSQL's processes on this machine, autovacuum workers marked (throws without /proc). */
+export function postgresProcesses(): Array<{ pid: number; autovacuum: boolean }> {
+  const found: Array<{ pid: number; autovacuum: boolean }> = [];
+  for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (readFileSync(`/proc/${name}/comm`, 'utf8').trim() !== 'postgres') continue;
+      const autovacuum = readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('autovacuum worker');
+      found.push({ pid: Number(name), autovacuum });
+    } catch {}
+  }
+  return found;
 }

@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { createContext, createLogger } from '../src/context.ts';
 import { openDatabase } from '../src/db/connect.ts';
@@ -8,7 +6,14 @@ import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { recordDocumentEvent } from '../src/documents/events.ts';
 import { fanOutAndClaim } from '../src/webhooks/deliveries.repository.ts';
 import { recordSuccesses } from '../src/webhooks/dispatcher.ts';
-import { benchDatabase, createBenchScene, vacuumEngineTables } from './webhook-setup.ts';
+import {
+  benchDatabase,
+  createBenchScene,
+  postgresProcesses,
+  processCpuMs,
+  vacuumEngineTables,
+  walPosition,
+} from './webhook-setup.ts';
 
 const adminUrl = process.env.SIGNET_BENCH_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const burst = Number(process.env.SIGNET_BENCH_BURST ?? 10_000);
@@ -19,12 +24,9 @@ const databaseUrl = database.url;
 /** CPU (ms) used so far by PostgreSQL's processes, read from /proc (Linux). */
 function postgresCpuMs(): number {
   let total = 0;
-  for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      if (readFileSync(`/proc/${name}/comm`, 'utf8').trim() !== 'postgres') continue;
-      const fields = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      total += (Number(fields[11]) + Number(fields[12])) * 10;
-    } catch {}
+  for (const { pid } of postgresProcesses()) {
+    const used = processCpuMs(pid);
+    if (used) total += used.user + used.system;
   }
   return total;
 }
@@ -39,14 +41,7 @@ try {
   const { workspace, documentId } = await createBenchScene(ctx, 'http://127.0.0.1:9/hooks');
   const document = await findFullDocument(ctx.db, workspace.id, documentId);
   if (!document) throw new Error('bench document missing');
-  const walBytes = async () =>
-    BigInt(
-      (
-        await sql<{ lsn: string }>`select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as lsn`.execute(
-          ctx.db,
-        )
-      ).rows[0]?.lsn.split('.')[0] ?? '0',
-    );
+  const walBytes = async () => (await walPosition(ctx.db)).lsn;
   const result = {
     ok: true,
     statusCode: 200,

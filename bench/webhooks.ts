@@ -15,7 +15,6 @@
 import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { Agent, request } from 'undici';
@@ -26,7 +25,14 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { recordDocumentEvent } from '../src/documents/events.ts';
 import { signatureHeader } from '../src/webhooks/signature.ts';
-import { benchDatabase, createBenchScene, vacuumEngineTables } from './webhook-setup.ts';
+import {
+  benchDatabase,
+  createBenchScene,
+  postgresProcesses,
+  processCpuMs,
+  vacuumEngineTables,
+  walPosition,
+} from './webhook-setup.ts';
 
 const adminUrl = process.env.SIGNET_BENCH_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const rate = Number(process.env.SIGNET_BENCH_RATE ?? 200);
@@ -97,16 +103,6 @@ async function commitEvents(
   return committed;
 }
 
-/** Where the WAL ends (bytes) and how many checkpoints have run: the database's write volume. */
-async function walPosition(db: Context['db']): Promise<{ lsn: bigint; checkpoints: number }> {
-  const result = await sql<{ lsn: string; checkpoints: number }>`
-    select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as lsn,
-           (select (checkpoints_timed + checkpoints_req)::int from pg_stat_bgwriter) as checkpoints
-  `.execute(db);
-  const row = result.rows[0] as { lsn: string; checkpoints: number };
-  return { lsn: BigInt(row.lsn.split('.')[0] as string), checkpoints: row.checkpoints };
-}
-
 type Role = 'worker' | 'postgres' | 'autovacuum' | 'receiver';
 type CpuSnapshot = Map<number, { role: Role; user: number; system: number }>;
 
@@ -117,22 +113,12 @@ type CpuSnapshot = Map<number, { role: Role; user: number; system: number }>;
 function cpuSnapshot(): CpuSnapshot | null {
   const snapshot: CpuSnapshot = new Map();
   const read = (pid: number, role: Role) => {
-    try {
-      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th,
-      // in ticks of 10 ms (USER_HZ is 100 on Linux).
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      snapshot.set(pid, { role, user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 });
-    } catch {}
+    const used = processCpuMs(pid);
+    if (used) snapshot.set(pid, { role, ...used });
   };
   try {
-    for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-      try {
-        if (readFileSync(`/proc/${name}/comm`, 'utf8').trim() !== 'postgres') continue;
-        // PostgreSQL's own housekeeping of the tables the burst churned, apart.
-        const autovacuum = readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('autovacuum worker');
-        read(Number(name), autovacuum ? 'autovacuum' : 'postgres');
-      } catch {}
-    }
+    // PostgreSQL's own housekeeping of the tables the burst churned, apart.
+    for (const { pid, autovacuum } of postgresProcesses()) read(pid, autovacuum ? 'autovacuum' : 'postgres');
   } catch {
     return null;
   }
