@@ -1,3 +1,10 @@
+// `npm run bench:webhooks-db`: the delivery engine's database work alone, without HTTP:
+// bursts of events committed to the outbox, then fanned out and claimed, and recorded as
+// delivered, in batches the size the dispatcher uses under load; PostgreSQL's CPU, this
+// process's CPU and the WAL written, per event.
+//
+// Env: SIGNET_BENCH_POSTGRES_URL, SIGNET_BENCH_BURST (10000), SIGNET_BENCH_ROUNDS (5),
+// SIGNET_BENCH_CLAIM (512 deliveries a claim), SIGNET_BENCH_RECORD (256 successes a record).
 import { loadConfig } from '../src/config.ts';
 import { createContext, createLogger } from '../src/context.ts';
 import { openDatabase } from '../src/db/connect.ts';
@@ -18,6 +25,8 @@ import {
 const adminUrl = process.env.SIGNET_BENCH_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const burst = Number(process.env.SIGNET_BENCH_BURST ?? 10_000);
 const roundCount = Number(process.env.SIGNET_BENCH_ROUNDS ?? 5);
+const claimSize = Number(process.env.SIGNET_BENCH_CLAIM ?? 512);
+const recordSize = Number(process.env.SIGNET_BENCH_RECORD ?? 256);
 const database = benchDatabase(adminUrl);
 const databaseUrl = database.url;
 
@@ -51,7 +60,9 @@ try {
     responseBody: 'ok',
   };
 
-  console.log(`\nwebhook engine, database work only: bursts of ${burst} events, one endpoint\n`);
+  console.log(
+    `\nwebhook engine, database work only: bursts of ${burst} events, one endpoint, claims of ${claimSize}, records of ${recordSize}\n`,
+  );
   for (let round = 0; round < roundCount; round++) {
     for (let done = 0; done < burst; done += 50) {
       await ctx.db.transaction().execute(async (trx) => {
@@ -76,13 +87,13 @@ try {
       const fanned = await fanOutAndClaim(ctx.db, {
         now,
         leaseUntil: new Date(now.getTime() + 20_000),
-        events: 256,
-        claim: 256,
-        caps: { perEndpoint: 256, reduced: [] },
+        events: claimSize,
+        claim: claimSize,
+        caps: { perEndpoint: claimSize, endpoints: [] },
       });
       if (fanned.events === 0) break;
-      for (let i = 0; i < fanned.claimed.length; i += 200) {
-        const batch = fanned.claimed.slice(i, i + 200);
+      for (let i = 0; i < fanned.claimed.length; i += recordSize) {
+        const batch = fanned.claimed.slice(i, i + recordSize);
         await recordSuccesses(
           ctx,
           batch.map((delivery) => ({ delivery, startedAt: now, result })),

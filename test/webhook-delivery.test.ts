@@ -17,8 +17,10 @@ import { type DeliveryView, listEndpointDeliveries, sendPing } from '../src/webh
 import {
   deliverDue,
   fanOutEvents,
+  prefetchLimit,
   pruneOldDeliveries,
   recordSuccesses,
+  roundsAhead,
   startDispatcher,
 } from '../src/webhooks/dispatcher.ts';
 import { removeEndpoint } from '../src/webhooks/endpoints.service.ts';
@@ -142,12 +144,12 @@ function bodyOf(request: ReceivedRequest): Record<string, unknown> & { data: Rec
 }
 
 async function waitFor(
-  condition: () => boolean,
+  condition: () => boolean | Promise<boolean>,
   timeoutMs: number,
   what: string | (() => string),
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline)
       assert.fail(`timed out after ${timeoutMs} ms waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -825,7 +827,7 @@ describeEachDatabase('webhook delivery', (kind) => {
         now,
         leaseUntil: new Date(now.getTime() + minute),
         limit: 10,
-        caps: { perEndpoint: 10, reduced: [] },
+        caps: { perEndpoint: 10, endpoints: [] },
       });
       assert.equal(claimed.length, 3);
       // While the attempts are in flight, one endpoint is switched off and one deleted.
@@ -1478,6 +1480,31 @@ describeEachDatabase('the running webhook dispatcher', (kind) => {
       }
     }));
 
+  test('a lone success is recorded without waiting for a full batch', () =>
+    withScope(h, async (s) => {
+      const ctx = live();
+      const ws = await s.workspace();
+      const receiver = await s.receiver();
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const dispatcher = await startDispatcher(ctx, { subscribe: h.subscribe });
+      try {
+        await triggerEvent(ctx, ws.id, 'document.sent');
+        await waitFor(() => receiver.requests.length === 1, 3000, 'the delivery');
+        // No idle() here: that would write the batch itself.
+        let statuses: string[] = [];
+        await waitFor(
+          async () => {
+            statuses = (await deliveriesOf(h, endpoint)).map((d) => d.status);
+            return statuses.join() === 'delivered';
+          },
+          2000,
+          () => `the delivery to be recorded delivered (it is ${statuses.join() || 'missing'})`,
+        );
+      } finally {
+        await dispatcher.stop();
+      }
+    }));
+
   async function slowReceiversCannotStarveOthers(
     slowCount: number,
     concurrency: number | null,
@@ -1543,4 +1570,33 @@ describeEachDatabase('the running webhook dispatcher', (kind) => {
 
   test('a slow endpoint cannot starve another even when its backlog exceeds the overall concurrency', () =>
     slowReceiversCannotStarveOthers(1, 8));
+});
+
+// The engine's pacing rules, as tables (the running dispatcher's tests above show them at work).
+test('claims reach 8 rounds ahead of an endpoint of unknown pace, then as many as start in half the wait, 1 to 32', () => {
+  const window = 9000; // 20 s lease - 10 s timeout - 1 s margin, the defaults
+  const cases: Array<[number | null, number]> = [
+    [null, 8],
+    [0, 32],
+    [1, 32], // a fast local receiver: 4,500 rounds would start in time; 32 is the most
+    [140, 32],
+    [150, 30],
+    [500, 9],
+    [1000, 4],
+    [4500, 1],
+    [10_000, 1], // an endpoint that times out still gets its slots filled once
+  ];
+  for (const [pace, rounds] of cases) assert.equal(roundsAhead(pace, window), rounds, `pace ${pace} ms`);
+});
+
+test('the claim queue holds 32 rounds of the slots, but at most 4,096 deliveries unless 2 rounds are more', () => {
+  const cases: Array<[number, number]> = [
+    [1, 32],
+    [32, 1024],
+    [128, 4096],
+    [1000, 4096],
+    [4000, 8000],
+  ];
+  for (const [concurrency, limit] of cases)
+    assert.equal(prefetchLimit(concurrency), limit, `concurrency ${concurrency}`);
 });

@@ -42,12 +42,15 @@ export async function queueWebhookEvent(db: Db, row: WebhookEventRow): Promise<v
   `.execute(db);
 }
 
-/** Per-endpoint room of a claim: endpoints with attempts already held here get less. */
+/** Per-endpoint room of a claim. */
 export interface ClaimCaps {
-  /** How many deliveries of one endpoint a claim may take when none is held here. */
+  /** How many deliveries a claim may take of an endpoint not listed in `endpoints`. */
   perEndpoint: number;
-  /** Endpoints with deliveries already in flight or queued here, and how many more each may take. */
-  reduced: Array<{ endpointId: string; remaining: number }>;
+  /**
+   * Endpoints with a room of their own (deliveries already held here, or a pace the worker
+   * has measured), and how many more each may take.
+   */
+  endpoints: Array<{ endpointId: string; remaining: number }>;
 }
 
 /**
@@ -96,8 +99,8 @@ export async function fanOutAndClaim(
       from events ev
       join endpoints e on e.workspace_id = ev.workspace_id and ev.type = any(e.events)
       left join unnest(
-        ${pgArray(caps.reduced.map((r) => r.endpointId))}::uuid[],
-        ${pgArray(caps.reduced.map((r) => r.remaining))}::int[]
+        ${pgArray(caps.endpoints.map((r) => r.endpointId))}::uuid[],
+        ${pgArray(caps.endpoints.map((r) => r.remaining))}::int[]
       ) as cap(endpoint_id, remaining) on cap.endpoint_id = e.id
     ),
     inserted as (
@@ -173,10 +176,10 @@ export async function claimDueDeliveries(
     caps: ClaimCaps;
   },
 ): Promise<ClaimedDelivery[]> {
-  const { reduced, perEndpoint } = input.caps;
-  const ids = reduced.map((r) => r.endpointId);
-  const remaining = reduced.map((r) => r.remaining);
-  const saturated = reduced.filter((r) => r.remaining <= 0).map((r) => r.endpointId);
+  const { endpoints, perEndpoint } = input.caps;
+  const ids = endpoints.map((r) => r.endpointId);
+  const remaining = endpoints.map((r) => r.remaining);
+  const saturated = endpoints.filter((r) => r.remaining <= 0).map((r) => r.endpointId);
   const result = await sql<ClaimedDelivery>`
     with due as (
       -- A window of the earliest pending rows, walked in the order of the partial index

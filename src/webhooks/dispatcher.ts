@@ -39,17 +39,36 @@ import { signatureHeader } from './signature.ts';
 export const failuresBeforePause = 20;
 export const userAgent = 'Service-Webhooks/1.0';
 /**
- * Claims reach this many rounds of sends ahead (overall, and per endpoint), so slots never
- * wait for a claim query. A slow endpoint's deliveries that cannot start within their
- * lease are handed back (startBy).
+ * Claims reach ahead of the slots, so slots never wait for a claim query, and under load
+ * claims are few and large: a statement's cost is mostly fixed (PostgreSQL spent 50 us a
+ * delivery on claims and records of 64, 30 us on claims and records of 512;
+ * docs/performance.md). The queue holds up to `prefetchLimit` claimed deliveries and is
+ * topped up once it is half empty (or a slot is free that no queued delivery can take).
  */
-const prefetchRounds = 8;
+export function prefetchLimit(concurrency: number): number {
+  return Math.max(2 * concurrency, Math.min(32 * concurrency, 4096));
+}
 /**
- * A claim is made once fewer than this many rounds are queued (or a slot is free that no
- * queued delivery can take), so under load claims are few and large: a claim's cost is
- * mostly per statement, and one statement at a time was what held the engine back.
+ * How many rounds of an endpoint's slots a claim may reach ahead: 8 until its pace (the
+ * recent duration of its attempts) is known, then as many rounds as start within half the
+ * time a claimed delivery may wait for a slot, from 1 to 32. A slow endpoint gets few
+ * (a delivery that still cannot start in time is handed back: startBy), a fast one many.
  */
-const refillRounds = 4;
+export function roundsAhead(paceMs: number | null, startWindowMs: number): number {
+  if (paceMs === null) return 8;
+  return Math.min(32, Math.max(1, Math.floor(startWindowMs / 2 / Math.max(paceMs, 1))));
+}
+/**
+ * Successes are written in batches of at least this many, or once the oldest has waited
+ * `flushDelayMs` (a delivery stays leased until its batch is written, so waiting costs no
+ * slot, and a crash meanwhile means a resend, never a loss). At most `maxFlushBatch` a
+ * statement.
+ */
+const flushBatch = 256;
+const maxFlushBatch = 512;
+const flushDelayMs = 20;
+/** How much the latest attempt weighs in an endpoint's pace (an exponential moving average). */
+const paceWeight = 0.2;
 
 /** A lease outlives the request's deadline by a wide margin: a shorter one would send duplicates. */
 export function leaseMs(timeoutMs: number): number {
@@ -70,7 +89,7 @@ export async function fanOutEvents(ctx: Context, batchSize = 200): Promise<numbe
       leaseUntil: now,
       events: batchSize,
       claim: 0,
-      caps: { perEndpoint: 0, reduced: [] },
+      caps: { perEndpoint: 0, endpoints: [] },
     });
     created += unclaimed;
     if (events < batchSize) break;
@@ -233,7 +252,12 @@ export async function startDispatcher(
 ): Promise<Dispatcher> {
   const { concurrency, perEndpointConcurrency, sweepIntervalMs, timeoutMs } = ctx.config.webhooks;
   const pool = new ConnectionPool({ resolver: ctx.resolver, policy: ctx.config.webhooks, timeoutMs });
+  const queueLimit = prefetchLimit(concurrency);
+  // How long a claimed delivery may wait for a slot and still finish inside its lease.
+  const startWindowMs = leaseMs(timeoutMs) - timeoutMs - 1000;
   const inFlight = new Map<string, number>();
+  /** Each endpoint's recent attempt duration (ms), and when it was last measured. */
+  const pace = new Map<string, { ms: number; at: number }>();
   let total = 0;
   let stopped = false;
   let outboxPending = true;
@@ -244,6 +268,7 @@ export async function startDispatcher(
   const running = new Set<Promise<void>>();
   const successes: Outcome[] = [];
   let flushing: Promise<void> | null = null;
+  let flushTimer: ReturnType<typeof setTimeout> | null = null;
 
   // Claimed but not yet started: one claim covers the next round of sends too, so the
   // slots do not sit idle while the next claim query runs. An entry must start early
@@ -279,20 +304,32 @@ export async function startDispatcher(
   function reachedCap(claimed: ClaimedDelivery[], caps: ClaimCaps): boolean {
     const taken = new Map<string, number>();
     for (const d of claimed) taken.set(d.endpoint_id, (taken.get(d.endpoint_id) ?? 0) + 1);
-    const allowed = new Map(caps.reduced.map((r) => [r.endpointId, r.remaining]));
-    if (caps.reduced.some((r) => r.remaining === 0)) return true;
+    const allowed = new Map(caps.endpoints.map((r) => [r.endpointId, r.remaining]));
+    if (caps.endpoints.some((r) => r.remaining === 0)) return true;
     for (const [endpointId, n] of taken) if (n >= (allowed.get(endpointId) ?? caps.perEndpoint)) return true;
     return false;
   }
 
-  /** Per-endpoint room for a claim, counting what is in flight or queued here. */
+  function notePace(endpointId: string, durationMs: number) {
+    const previous = pace.get(endpointId);
+    const ms = previous ? previous.ms + paceWeight * (durationMs - previous.ms) : durationMs;
+    pace.set(endpointId, { ms, at: ctx.clock.now().getTime() });
+  }
+
+  /** Per-endpoint room for a claim, by pace, less what is in flight or queued here. */
   function capsNow(): ClaimCaps {
-    const cap = perEndpointConcurrency * prefetchRounds;
     const held = new Map(inFlight);
     for (const { delivery } of queue)
       held.set(delivery.endpoint_id, (held.get(delivery.endpoint_id) ?? 0) + 1);
-    const reduced = [...held].map(([endpointId, n]) => ({ endpointId, remaining: Math.max(0, cap - n) }));
-    return { perEndpoint: cap, reduced };
+    const endpoints = [...new Set([...held.keys(), ...pace.keys()])].map((endpointId) => ({
+      endpointId,
+      remaining: Math.max(
+        0,
+        perEndpointConcurrency * roundsAhead(pace.get(endpointId)?.ms ?? null, startWindowMs) -
+          (held.get(endpointId) ?? 0),
+      ),
+    }));
+    return { perEndpoint: perEndpointConcurrency * roundsAhead(null, startWindowMs), endpoints };
   }
 
   /** Gives claimed, unsent deliveries back and tells every worker (this one too) to look. */
@@ -310,7 +347,7 @@ export async function startDispatcher(
   }
 
   /**
-   * Tops the queue up to `concurrency × prefetchRounds` once it runs low: new events first
+   * Tops the queue up to `queueLimit` once it is half empty: new events first
    * (fanned out and claimed in one statement), then deliveries already waiting (retries
    * that are due, leases of dead workers, deliveries handed back or left unclaimed by a
    * fan-out), which are looked for only when something says there may be some: the sweep,
@@ -318,8 +355,8 @@ export async function startDispatcher(
    */
   async function pumpOnce(): Promise<void> {
     for (;;) {
-      if (stopped || (queue.length >= concurrency * refillRounds && !slotsIdle())) return;
-      let want = concurrency * prefetchRounds - total - queue.length;
+      if (stopped || (queue.length >= queueLimit / 2 && !slotsIdle())) return;
+      let want = queueLimit - total - queue.length;
       if (want <= 0) return;
       const now = ctx.clock.now();
       const leaseUntil = new Date(now.getTime() + leaseMs(timeoutMs));
@@ -356,20 +393,32 @@ export async function startDispatcher(
     }
   }
 
-  /** Writes queued successes; one flush at a time, and whatever queues meanwhile goes next. */
-  function flush(): Promise<void> {
-    if (flushing) return flushing;
+  /**
+   * Writes queued successes, one flush at a time: full batches as they fill, and the rest
+   * `flushDelayMs` after it queued, or at once when `all` (idle, stop).
+   */
+  function flush(all = false): Promise<void> {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = null;
+    if (flushing) return all ? flushing.then(() => flush(true)) : flushing;
     flushing = (async () => {
-      while (successes.length > 0) {
-        const batch = successes.splice(0, 200);
+      while (successes.length >= (all ? 1 : flushBatch)) {
+        const batch = successes.splice(0, maxFlushBatch);
         await recordSuccesses(ctx, batch).catch((error) =>
           ctx.log.error({ err: error, deliveries: batch.length }, 'recording webhook attempts failed'),
         );
       }
     })().finally(() => {
       flushing = null;
+      if (successes.length > 0) scheduleFlush();
     });
     return flushing;
+  }
+
+  function scheduleFlush() {
+    if (successes.length >= flushBatch) void flush();
+    else if (!flushTimer && !flushing && !stopped)
+      flushTimer = setTimeout(() => void flush(true), flushDelayMs);
   }
 
   function start(delivery: ClaimedDelivery) {
@@ -377,11 +426,12 @@ export async function startDispatcher(
     inFlight.set(delivery.endpoint_id, (inFlight.get(delivery.endpoint_id) ?? 0) + 1);
     const task = attempt(ctx, delivery, pool)
       .then(async ({ startedAt, result }) => {
+        notePace(delivery.endpoint_id, result.durationMs);
         if (result.ok) {
           // The slot is free as soon as the receiver answered; the delivery stays leased
           // until its batch is written, so a crash before that means a resend, not a loss.
           successes.push({ delivery, startedAt, result });
-          void flush();
+          scheduleFlush();
         } else {
           await recordOutcome(ctx, delivery, startedAt, result);
         }
@@ -397,7 +447,7 @@ export async function startDispatcher(
         running.delete(task);
         drain();
         // The queue is running low, or a slot is left it could not fill: claim more.
-        if (total < concurrency || queue.length < concurrency * refillRounds) queueWake();
+        if (total < concurrency || queue.length < queueLimit / 2) queueWake();
       });
     running.add(task);
   }
@@ -448,6 +498,9 @@ export async function startDispatcher(
   async function sweep() {
     lookEverywhere();
     pool.prune();
+    // Paces of endpoints not heard from in a sweep's time are forgotten.
+    const forgetBefore = ctx.clock.now().getTime() - sweepIntervalMs;
+    for (const [endpointId, measured] of pace) if (measured.at < forgetBefore) pace.delete(endpointId);
     try {
       await pruneOldDeliveries(ctx);
     } catch (error) {
@@ -471,8 +524,16 @@ export async function startDispatcher(
       for (;;) {
         if (pumping) await pumping;
         if (running.size > 0) await Promise.allSettled([...running]);
-        if (flushing) await flushing;
-        if (!pumping && running.size === 0 && queue.length === 0 && !pumpAgain && !wakeQueued && !flushing)
+        if (flushing || successes.length > 0) await flush(true);
+        if (
+          !pumping &&
+          running.size === 0 &&
+          queue.length === 0 &&
+          !pumpAgain &&
+          !wakeQueued &&
+          !flushing &&
+          successes.length === 0
+        )
           return;
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -485,7 +546,7 @@ export async function startDispatcher(
       // Claimed but never started: handed back, with the attempt they did not make.
       await handBack(queue.splice(0).map((entry) => entry.delivery.id)).catch(() => {});
       await Promise.allSettled([...running]);
-      await flush();
+      await flush(true);
       await pool.close();
     },
   };
@@ -502,7 +563,7 @@ export async function deliverDue(ctx: Context, limit = 100): Promise<number> {
     now,
     leaseUntil: new Date(now.getTime() + leaseMs(ctx.config.webhooks.timeoutMs)),
     limit,
-    caps: { perEndpoint: limit, reduced: [] },
+    caps: { perEndpoint: limit, endpoints: [] },
   });
   await Promise.all(
     claimed.map(async (delivery) => {
