@@ -319,26 +319,27 @@ export async function recordDelivered(
         ${column((r) => r.error_class)}::text[], ${column((r) => r.response_body)}::text[]
       ) as a(delivery_id, attempt, started_at, duration_ms, address, status_code, error_class, response_body)
     ),
-    existing as (
+    settled as (
       -- = any(array(...)) is a primary-key lookup whatever the statistics say; a join let the
       -- planner scan the whole table when they were stale, as a queue table's often are.
-      select id, workspace_id, endpoint_id from webhook_deliveries
-      where id = any(array(select delivery_id from input))
-    ),
-    settled as (
       update webhook_deliveries set status = 'delivered', delivered_at = ${at}, locked_until = null
       where id = any(array(select delivery_id from input)) and ${stillPending}
-      returning endpoint_id
+      returning id, workspace_id, endpoint_id
+    ),
+    unsettled as (
+      -- Deliveries the update did not settle: dropped meanwhile (the attempt stays as
+      -- history) or gone with their endpoint (not found, nothing kept). Under load there are
+      -- none, and the deliveries are looked up once, by the update.
+      select id, workspace_id, endpoint_id from webhook_deliveries
+      where id = any(array(select delivery_id from input except select id from settled))
     ),
     attempts as (
-      -- Every statement of a WITH sees the rows as they were before it: settled deliveries
-      -- are found here too.
       insert into webhook_attempts
         (delivery_id, workspace_id, endpoint_id, attempt, started_at, duration_ms, address, status_code, error_class, response_body)
       select a.delivery_id, d.workspace_id, d.endpoint_id, a.attempt, a.started_at, a.duration_ms, a.address,
              a.status_code, a.error_class, a.response_body
       from input a
-      join existing d on d.id = a.delivery_id
+      join (select * from settled union all select * from unsettled) d on d.id = a.delivery_id
       on conflict do nothing
     ),
     reset as (
