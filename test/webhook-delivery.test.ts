@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { type Context, systemClock } from '../src/context.ts';
 import { triggerEvent } from '../src/demo/trigger.ts';
 import type { DocumentEventType } from '../src/documents/events.ts';
-import { claimDueDeliveries } from '../src/webhooks/deliveries.repository.ts';
+import { claimDueDeliveries, releaseDeliveries } from '../src/webhooks/deliveries.repository.ts';
 import { type DeliveryView, listEndpointDeliveries, sendPing } from '../src/webhooks/deliveries.service.ts';
 import {
   deliverDue,
@@ -867,6 +867,47 @@ describeEachDatabase('webhook delivery', (kind) => {
       assert.equal((await getEndpointApi(h, ws, paused.id)).failureCount, 3);
       assert.equal(await countDeliveries(h, deleted.id), 0);
       assert.equal(await countAttempts(h, deleted.id), 0, 'an attempt was written for a deleted endpoint');
+    }));
+
+  test('a hand-back after the lease ran out leaves the claim another worker made since', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver();
+      await s.endpoint(ws, `${receiver.url}/hook`);
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await fanOutEvents(h.ctx);
+      const claim = async (leaseMs: number) => {
+        const now = h.clock.now();
+        const leaseUntil = new Date(now.getTime() + leaseMs);
+        const claimed = await claimDueDeliveries(h.ctx.db, {
+          now,
+          leaseUntil,
+          limit: 10,
+          caps: { perEndpoint: 10, endpoints: [] },
+        });
+        assert.equal(claimed.length, 1);
+        return { id: (claimed[0] as { id: string }).id, leaseUntil };
+      };
+      const row = (id: string) =>
+        h.ctx.db
+          .selectFrom('webhook_deliveries')
+          .select(['attempts', 'locked_until'])
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+
+      const first = await claim(minute); // worker A
+      h.clock.advance(minute + second); // A's lease runs out while A still holds the delivery
+      const second_ = await claim(minute); // worker B
+      assert.equal(second_.id, first.id);
+      await releaseDeliveries(h.ctx.db, [first]); // A hands it back, too late
+      const afterLate = await row(first.id);
+      assert.equal(afterLate.attempts, 2, "B's attempt is still counted");
+      assert.equal(afterLate.locked_until?.getTime(), second_.leaseUntil.getTime(), 'B still holds it');
+
+      await releaseDeliveries(h.ctx.db, [second_]); // B hands it back under its own lease
+      const afterOwn = await row(first.id);
+      assert.equal(afterOwn.attempts, 1);
+      assert.equal(afterOwn.locked_until, null);
     }));
 
   test('a waiting delivery whose body retention removed is dropped, not sent', () =>

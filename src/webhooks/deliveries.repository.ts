@@ -235,15 +235,31 @@ export async function claimDueDeliveries(
   return result.rows.filter((row) => row.payload !== null);
 }
 
-/** Gives claimed, unsent deliveries back (a worker stopping), undoing their attempt count. */
-export async function releaseDeliveries(db: Db, ids: string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable('webhook_deliveries')
-    .set({ locked_until: null, attempts: sql`attempts - 1` })
-    .where('id', 'in', ids)
-    .where(stillPending)
-    .execute();
+/**
+ * Gives claimed, unsent deliveries back (a worker stopping, or one that waited too long for
+ * a slot), undoing their attempt count: only those still held under the lease this worker
+ * took (`leaseUntil`), so a hand-back that comes after the lease ran out and another
+ * worker claimed the delivery leaves that claim alone.
+ */
+export async function releaseDeliveries(
+  db: Db,
+  deliveries: Array<{ id: string; leaseUntil: Date }>,
+): Promise<void> {
+  const byLease = new Map<number, string[]>();
+  for (const { id, leaseUntil } of deliveries) {
+    const ids = byLease.get(leaseUntil.getTime()) ?? [];
+    ids.push(id);
+    byLease.set(leaseUntil.getTime(), ids);
+  }
+  for (const [lease, ids] of byLease) {
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ locked_until: null, attempts: sql`attempts - 1` })
+      .where('id', 'in', ids)
+      .where('locked_until', '=', new Date(lease))
+      .where(stillPending)
+      .execute();
+  }
 }
 
 /**

@@ -274,16 +274,16 @@ export async function startDispatcher(
   // slots do not sit idle while the next claim query runs. An entry must start early
   // enough to finish inside its lease; one that waited too long (its endpoint is slow) is
   // handed back instead, so no other worker can claim it while this one still sends it.
-  const queue: Array<{ delivery: ClaimedDelivery; startBy: number }> = [];
+  const queue: Array<{ delivery: ClaimedDelivery; leaseUntil: Date; startBy: number }> = [];
 
   function drain() {
-    const stale: string[] = [];
+    const stale: typeof queue = [];
     const now = ctx.clock.now().getTime();
     for (let i = 0; i < queue.length && !stopped && total < concurrency; ) {
       const entry = queue[i] as (typeof queue)[number];
       if (entry.startBy < now) {
         queue.splice(i, 1);
-        stale.push(entry.delivery.id);
+        stale.push(entry);
         continue;
       }
       if ((inFlight.get(entry.delivery.endpoint_id) ?? 0) >= perEndpointConcurrency) {
@@ -333,9 +333,12 @@ export async function startDispatcher(
   }
 
   /** Gives claimed, unsent deliveries back and tells every worker (this one too) to look. */
-  async function handBack(ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await releaseDeliveries(ctx.db, ids);
+  async function handBack(entries: typeof queue): Promise<void> {
+    if (entries.length === 0) return;
+    await releaseDeliveries(
+      ctx.db,
+      entries.map(({ delivery, leaseUntil }) => ({ id: delivery.id, leaseUntil })),
+    );
     deliveriesPending = true;
     await notifyChannel(ctx.db, deliveriesChannel);
   }
@@ -376,14 +379,14 @@ export async function startDispatcher(
           deliveriesPending = true;
           await notifyChannel(ctx.db, deliveriesChannel);
         }
-        for (const delivery of fanned.claimed) queue.push({ delivery, startBy });
+        for (const delivery of fanned.claimed) queue.push({ delivery, leaseUntil, startBy });
         want -= fanned.claimed.length;
         drain();
       }
       if (want > 0 && deliveriesPending && !stopped) {
         const caps = capsNow();
         const claimed = await claimDueDeliveries(ctx.db, { now, leaseUntil, limit: want, caps });
-        for (const delivery of claimed) queue.push({ delivery, startBy });
+        for (const delivery of claimed) queue.push({ delivery, leaseUntil, startBy });
         // Fewer than asked means nothing more is due, unless an endpoint's cap held some back.
         if (claimed.length === want) more = true;
         else deliveriesPending = reachedCap(claimed, caps);
@@ -544,7 +547,7 @@ export async function startDispatcher(
       for (const unsubscribe of unsubscribers) await unsubscribe();
       if (pumping) await pumping;
       // Claimed but never started: handed back, with the attempt they did not make.
-      await handBack(queue.splice(0).map((entry) => entry.delivery.id)).catch(() => {});
+      await handBack(queue.splice(0)).catch(() => {});
       await Promise.allSettled([...running]);
       await flush(true);
       await pool.close();
