@@ -1486,14 +1486,20 @@ describeEachDatabase('the running webhook dispatcher', (kind) => {
       }
     }));
 
+  /** A workspace with one endpoint at a fresh receiver, and a dispatcher running on the real clock. */
+  async function liveScene(s: Scope) {
+    const ctx = live();
+    const ws = await s.workspace();
+    const receiver = await s.receiver();
+    const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+    const dispatcher = await startDispatcher(ctx, { subscribe: h.subscribe });
+    return { ctx, ws, receiver, endpoint, dispatcher };
+  }
+
   test('the first attempt reaches the receiver well under 1 s after the event commits, woken by NOTIFY', () =>
     withScope(h, async (s) => {
       assert.equal(h.config.webhooks.sweepIntervalMs, 10 * minute);
-      const ctx = live();
-      const ws = await s.workspace();
-      const receiver = await s.receiver();
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
-      const dispatcher = await startDispatcher(ctx, { subscribe: h.subscribe });
+      const { ctx, ws, receiver, endpoint, dispatcher } = await liveScene(s);
       try {
         await dispatcher.idle();
         for (let i = 0; i < 3; i++) {
@@ -1523,11 +1529,7 @@ describeEachDatabase('the running webhook dispatcher', (kind) => {
 
   test('a lone success is recorded without waiting for a full batch', () =>
     withScope(h, async (s) => {
-      const ctx = live();
-      const ws = await s.workspace();
-      const receiver = await s.receiver();
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
-      const dispatcher = await startDispatcher(ctx, { subscribe: h.subscribe });
+      const { ctx, ws, receiver, endpoint, dispatcher } = await liveScene(s);
       try {
         await triggerEvent(ctx, ws.id, 'document.sent');
         await waitFor(() => receiver.requests.length === 1, 3000, 'the delivery');
