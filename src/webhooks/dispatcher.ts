@@ -69,6 +69,8 @@ const maxFlushBatch = 512;
 const flushDelayMs = 20;
 /** How much the latest attempt weighs in an endpoint's pace (an exponential moving average). */
 const paceWeight = 0.2;
+/** A pace not measured again for this long is forgotten (the endpoint starts over at 8 rounds). */
+const paceMemoryMs = 60_000;
 
 /** A lease outlives the request's deadline by a wide margin: a shorter one would send duplicates. */
 export function leaseMs(timeoutMs: number): number {
@@ -316,20 +318,28 @@ export async function startDispatcher(
     pace.set(endpointId, { ms, at: ctx.clock.now().getTime() });
   }
 
-  /** Per-endpoint room for a claim, by pace, less what is in flight or queued here. */
+  /**
+   * Per-endpoint room for a claim, by pace, less what is in flight or queued here. Only
+   * endpoints whose room is not the default are listed: those held here, and those whose
+   * recent pace gives them more or fewer rounds.
+   */
   function capsNow(): ClaimCaps {
+    const perEndpoint = perEndpointConcurrency * roundsAhead(null, startWindowMs);
+    const rooms = new Map<string, number>();
+    const forgetBefore = ctx.clock.now().getTime() - paceMemoryMs;
+    for (const [endpointId, measured] of pace) {
+      if (measured.at < forgetBefore) pace.delete(endpointId);
+      else rooms.set(endpointId, perEndpointConcurrency * roundsAhead(measured.ms, startWindowMs));
+    }
     const held = new Map(inFlight);
     for (const { delivery } of queue)
       held.set(delivery.endpoint_id, (held.get(delivery.endpoint_id) ?? 0) + 1);
-    const endpoints = [...new Set([...held.keys(), ...pace.keys()])].map((endpointId) => ({
-      endpointId,
-      remaining: Math.max(
-        0,
-        perEndpointConcurrency * roundsAhead(pace.get(endpointId)?.ms ?? null, startWindowMs) -
-          (held.get(endpointId) ?? 0),
-      ),
-    }));
-    return { perEndpoint: perEndpointConcurrency * roundsAhead(null, startWindowMs), endpoints };
+    for (const [endpointId, n] of held)
+      rooms.set(endpointId, Math.max(0, (rooms.get(endpointId) ?? perEndpoint) - n));
+    const endpoints = [...rooms]
+      .filter(([endpointId, remaining]) => held.has(endpointId) || remaining !== perEndpoint)
+      .map(([endpointId, remaining]) => ({ endpointId, remaining }));
+    return { perEndpoint, endpoints };
   }
 
   /** Gives claimed, unsent deliveries back and tells every worker (this one too) to look. */
@@ -501,9 +511,6 @@ export async function startDispatcher(
   async function sweep() {
     lookEverywhere();
     pool.prune();
-    // Paces of endpoints not heard from in a sweep's time are forgotten.
-    const forgetBefore = ctx.clock.now().getTime() - sweepIntervalMs;
-    for (const [endpointId, measured] of pace) if (measured.at < forgetBefore) pace.delete(endpointId);
     try {
       await pruneOldDeliveries(ctx);
     } catch (error) {
