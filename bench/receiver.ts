@@ -1,6 +1,6 @@
 // The webhook receiver of `npm run bench:webhooks`, in its own process so it does not
 // share a core's event loop with what it measures. Answers 200 at once and remembers when
-// each request arrived; the parent asks for the log over IPC.
+// each request arrived; the parent asks over IPC how many have arrived, and for the log.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -22,5 +22,6 @@ server.listen(0, '127.0.0.1', () => {
 });
 process.on('message', (message: { type: string }) => {
   if (message.type === 'arrivals') process.send?.({ arrivals: arrivals.splice(0) });
+  if (message.type === 'count') process.send?.({ count: arrivals.length });
   if (message.type === 'stop') server.close(() => process.exit(0));
 });
