@@ -280,10 +280,10 @@ try {
   // engine's, and the workers stay warm, as the bare loop does); a bare undici loop posts
   // the same payloads (the outbox bodies), signed the same way, at the same concurrency,
   // to the same receiver; then the workers resume (SIGCONT), fan the burst out and deliver
-  // it, the rate taken between the first and the last arrival. A first round warms both
+  // it, the rate taken between the first and the last arrival. Two first rounds warm both
   // sides up (JIT, heap, connections, the large-batch paths the latency phase does not
-  // reach) and is not counted; the bare loop, slower to reach its pace, runs twice in it.
-  async function throughputRound(barePasses = 1) {
+  // reach) and are not counted: either side measured a round still short of its pace.
+  async function throughputRound() {
     for (const worker of workers) worker.kill('SIGSTOP');
     const burstEvents = await commitEvents(ctx, workspace.id, documentId, burst, 50);
     await vacuumEngineTables(handle.db);
@@ -298,8 +298,7 @@ try {
         )
         .execute()
     ).map((row) => JSON.stringify(row.payload));
-    let bare = await bareLoop(payloads);
-    for (let pass = 1; pass < barePasses; pass++) bare = await bareLoop(payloads);
+    const bare = await bareLoop(payloads);
 
     const walBefore = await walPosition(handle.db);
     const cpuBefore = cpuSnapshot();
@@ -322,7 +321,7 @@ try {
       checkpoints: walAfter.checkpoints - walBefore.checkpoints,
     };
   }
-  const warmUp = await throughputRound(2);
+  const warmUp = [await throughputRound(), await throughputRound()];
   const rounds: Array<Awaited<ReturnType<typeof throughputRound>>> = [];
   for (let round = 0; round < roundCount; round++) rounds.push(await throughputRound());
 
@@ -343,7 +342,7 @@ try {
     `bursts of ${burst} events waiting in the outbox, ${roundCount} rounds (bare loop, then the paused workers resumed):`,
   );
   console.log(
-    `  warm-up round, not counted: signet ${warmUp.signet.toFixed(0)} events/s, bare ${warmUp.bare.toFixed(0)} requests/s`,
+    `  warm-up rounds, not counted: signet ${warmUp.map((r) => r.signet.toFixed(0)).join(', ')} events/s, bare ${warmUp.map((r) => r.bare.toFixed(0)).join(', ')} requests/s`,
   );
   const us = (ms: number) => `${(ms * 1000).toFixed(0)} us`;
   for (const [n, r] of rounds.entries()) {
