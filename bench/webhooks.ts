@@ -302,6 +302,7 @@ try {
 
     const walBefore = await walPosition(handle.db);
     const cpuBefore = cpuSnapshot();
+    const resumedAt = Date.now();
     for (const worker of workers) worker.kill('SIGCONT');
     const burstArrivals = await waitForArrivals(receiver, burstEvents.length, new Map(), 120_000);
     const cpuAfter = cpuSnapshot();
@@ -314,6 +315,8 @@ try {
         cpu.set(role, { user: used.user / burstArrivals.size, system: used.system / burstArrivals.size });
     return {
       signet,
+      // Not in the rate: the workers waking up and the burst's first claim.
+      firstArrivalMs: Math.min(...times) - resumedAt,
       bare: bare.rate,
       bareCpu: bare.cpuMicrosPerRequest,
       cpu,
@@ -355,7 +358,7 @@ try {
           .join(', ')
       : 'n/a';
     console.log(
-      `  round ${n + 1}: signet ${r.signet.toFixed(0)} events/s, bare ${r.bare.toFixed(0)} requests/s, ratio ${(r.signet / r.bare).toFixed(2)}; CPU per event: ${cpu}; WAL ${r.walBytes.toFixed(0)} bytes per event${r.checkpoints > 0 ? ` (a checkpoint ran)` : ''}; bare loop ${r.bareCpu.toFixed(0)} us per request`,
+      `  round ${n + 1}: signet ${r.signet.toFixed(0)} events/s, bare ${r.bare.toFixed(0)} requests/s, ratio ${(r.signet / r.bare).toFixed(2)} (first delivery ${r.firstArrivalMs} ms after resuming); CPU per event: ${cpu}; WAL ${r.walBytes.toFixed(0)} bytes per event${r.checkpoints > 0 ? ` (a checkpoint ran)` : ''}; bare loop ${r.bareCpu.toFixed(0)} us per request`,
     );
   }
   const median = (values: number[]) => percentile(values, 50);
