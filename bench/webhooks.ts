@@ -2,9 +2,10 @@
 // a bare undici loop posting the same signed payloads to the same local receiver.
 //  1. Latency: events committed at a steady 200/s for 10 s; for each, the time from its
 //     commit to the arrival of its first attempt at the receiver (p50, p99).
-//  2. Throughput: in interleaved rounds, a bare undici loop posts a burst's payloads, then
-//     the workers, paused meanwhile, fan the burst (waiting in the outbox) out and deliver it; events per
-//     second against requests per second, the median of the rounds, with the CPU per event
+//  2. Throughput: in interleaved rounds (after two uncounted warm-up rounds), a bare undici
+//     loop posts a burst's payloads, then the workers, paused meanwhile, fan the burst
+//     (waiting in the outbox) out and deliver it; events per second against requests per
+//     second, the median of the rounds, with the CPU per event
 //     that the workers, PostgreSQL (its autovacuum apart) and the receiver used, and the
 //     WAL written per event (the database's write volume, steadier than CPU here).
 // The worker is the real `signet serve --role worker` in its own process. Asserts nothing.
