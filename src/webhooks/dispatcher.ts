@@ -41,7 +41,7 @@ export const userAgent = 'Service-Webhooks/1.0';
 /**
  * Claims reach ahead of the slots, so slots never wait for a claim query, and under load
  * claims are few and large: a statement's cost is mostly fixed (PostgreSQL spent 50 us a
- * delivery on claims and records of 64, 30 us on claims and records of 512;
+ * delivery on claims and records of 64, 30 us on claims of 512 and records of 256;
  * docs/performance.md). The queue holds up to `prefetchLimit` claimed deliveries and is
  * topped up once it is half empty (or a slot is free that no queued delivery can take).
  */
@@ -373,7 +373,7 @@ export async function startDispatcher(
       if (want <= 0) return;
       const now = ctx.clock.now();
       const leaseUntil = new Date(now.getTime() + leaseMs(timeoutMs));
-      const startBy = leaseUntil.getTime() - timeoutMs - 1000;
+      const startBy = now.getTime() + startWindowMs;
       let more = false;
       if (outboxPending) {
         const fanned = await fanOutAndClaim(ctx.db, {
