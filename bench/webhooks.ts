@@ -5,7 +5,7 @@
 //  2. Throughput: in interleaved rounds (after two uncounted warm-up rounds), a bare undici
 //     loop posts a burst's payloads, then the workers, paused meanwhile, fan the burst
 //     (waiting in the outbox) out and deliver it; events per second against requests per
-//     second, the median of the rounds, with the CPU per event
+//     second, the median of the rounds, with the CPU per event (and the kernel's part of it)
 //     that the workers, PostgreSQL (its autovacuum apart) and the receiver used, and the
 //     WAL written per event (the database's write volume, steadier than CPU here).
 // The worker is the real `signet serve --role worker` in its own process. Asserts nothing.
@@ -258,7 +258,11 @@ try {
     const rate = payloads.length / ((Date.now() - started) / 1000);
     await dispatcher.close();
     await askArrivals(receiver);
-    return { rate, cpuMicrosPerRequest: (user + system) / payloads.length };
+    return {
+      rate,
+      cpuMicrosPerRequest: (user + system) / payloads.length,
+      kernelMicrosPerRequest: system / payloads.length,
+    };
   }
 
   // 1. Latency at a steady rate: one event per transaction, spaced 1/rate apart.
@@ -320,6 +324,7 @@ try {
       firstArrivalMs: Math.min(...times) - resumedAt,
       bare: bare.rate,
       bareCpu: bare.cpuMicrosPerRequest,
+      bareKernel: bare.kernelMicrosPerRequest,
       cpu,
       walBytes: Number(walAfter.lsn - walBefore.lsn) / burstArrivals.size,
       checkpoints: walAfter.checkpoints - walBefore.checkpoints,
@@ -354,12 +359,12 @@ try {
       ? (['worker', 'postgres', 'autovacuum', 'receiver'] as const)
           .map((role) => {
             const { user, system } = r.cpu?.get(role) ?? { user: 0, system: 0 };
-            return `${role} ${us(user + system)}`;
+            return `${role} ${us(user + system)} (kernel ${us(system)})`;
           })
           .join(', ')
       : 'n/a';
     console.log(
-      `  round ${n + 1}: signet ${r.signet.toFixed(0)} events/s, bare ${r.bare.toFixed(0)} requests/s, ratio ${(r.signet / r.bare).toFixed(2)} (first delivery ${r.firstArrivalMs} ms after resuming); CPU per event: ${cpu}; WAL ${r.walBytes.toFixed(0)} bytes per event${r.checkpoints > 0 ? ` (a checkpoint ran)` : ''}; bare loop ${r.bareCpu.toFixed(0)} us per request`,
+      `  round ${n + 1}: signet ${r.signet.toFixed(0)} events/s, bare ${r.bare.toFixed(0)} requests/s, ratio ${(r.signet / r.bare).toFixed(2)} (first delivery ${r.firstArrivalMs} ms after resuming); CPU per event: ${cpu}; WAL ${r.walBytes.toFixed(0)} bytes per event${r.checkpoints > 0 ? ` (a checkpoint ran)` : ''}; bare loop ${r.bareCpu.toFixed(0)} us per request (kernel ${r.bareKernel.toFixed(0)} us)`,
     );
   }
   const median = (values: number[]) => percentile(values, 50);
