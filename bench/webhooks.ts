@@ -6,8 +6,9 @@
 //     loop posts a burst's payloads, then the workers, paused meanwhile, fan the burst
 //     (waiting in the outbox) out and deliver it; events per second against requests per
 //     second, the median of the rounds, with the CPU per event (and the kernel's part of it)
-//     that the workers, PostgreSQL (its autovacuum apart) and the receiver used, and the
-//     WAL written per event (the database's write volume, steadier than CPU here).
+//     that the workers, PostgreSQL (its autovacuum apart) and the receiver used (and the
+//     receiver's per request of the bare loop, beside it), and the WAL written per event
+//     (the database's write volume, steadier than CPU here).
 // The worker is the real `signet serve --role worker` in its own process. Asserts nothing.
 //
 // Env: SIGNET_BENCH_POSTGRES_URL, SIGNET_BENCH_RATE (200), SIGNET_BENCH_SECONDS (10),
@@ -227,12 +228,19 @@ try {
   const warm = await commitEvents(ctx, workspace.id, documentId, 200, 10);
   await waitForArrivals(receiver, warm.length, new Map(), 30_000);
 
+  /** The receiver's CPU time so far (ms, user and system; NaN where /proc cannot be read). */
+  const receiverCpuMs = () => {
+    const used = processCpuMs(receiverPid);
+    return used ? used.user + used.system : Number.NaN;
+  };
+
   /** The baseline: the same payloads posted by a bare undici loop; rate and CPU per request. */
   async function bareLoop(payloads: string[]) {
     const dispatcher = new Agent({ connections: concurrency });
     let next = 0;
     const started = Date.now();
     const cpu = process.cpuUsage();
+    const receiverBefore = receiverCpuMs();
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
         while (next < payloads.length) {
@@ -255,6 +263,7 @@ try {
       }),
     );
     const { user, system } = process.cpuUsage(cpu);
+    const receiverUsed = receiverCpuMs() - receiverBefore;
     const rate = payloads.length / ((Date.now() - started) / 1000);
     await dispatcher.close();
     await askArrivals(receiver);
@@ -262,6 +271,9 @@ try {
       rate,
       cpuMicrosPerRequest: (user + system) / payloads.length,
       kernelMicrosPerRequest: system / payloads.length,
+      // The receiver's CPU per request of the bare loop, to set beside its CPU per event of
+      // the engine's: the same requests should cost it the same.
+      receiverMicrosPerRequest: (receiverUsed * 1000) / payloads.length,
     };
   }
 
@@ -325,6 +337,7 @@ try {
       bare: bare.rate,
       bareCpu: bare.cpuMicrosPerRequest,
       bareKernel: bare.kernelMicrosPerRequest,
+      bareReceiver: bare.receiverMicrosPerRequest,
       cpu,
       walBytes: Number(walAfter.lsn - walBefore.lsn) / burstArrivals.size,
       checkpoints: walAfter.checkpoints - walBefore.checkpoints,
@@ -364,7 +377,7 @@ try {
           .join(', ')
       : 'n/a';
     console.log(
-      `  round ${n + 1}: signet ${r.signet.toFixed(0)} events/s, bare ${r.bare.toFixed(0)} requests/s, ratio ${(r.signet / r.bare).toFixed(2)} (first delivery ${r.firstArrivalMs} ms after resuming); CPU per event: ${cpu}; WAL ${r.walBytes.toFixed(0)} bytes per event${r.checkpoints > 0 ? ` (a checkpoint ran)` : ''}; bare loop ${r.bareCpu.toFixed(0)} us per request (kernel ${r.bareKernel.toFixed(0)} us)`,
+      `  round ${n + 1}: signet ${r.signet.toFixed(0)} events/s, bare ${r.bare.toFixed(0)} requests/s, ratio ${(r.signet / r.bare).toFixed(2)} (first delivery ${r.firstArrivalMs} ms after resuming); CPU per event: ${cpu}; WAL ${r.walBytes.toFixed(0)} bytes per event${r.checkpoints > 0 ? ` (a checkpoint ran)` : ''}; bare loop ${r.bareCpu.toFixed(0)} us per request (kernel ${r.bareKernel.toFixed(0)} us), its receiver ${r.bareReceiver.toFixed(0)} us`,
     );
   }
   const median = (values: number[]) => percentile(values, 50);
