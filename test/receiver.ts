@@ -1,6 +1,8 @@
 // A local HTTP receiver for webhook tests: records every request (headers and the raw
-// body) and answers with whatever the test's handler decides.
+// body) and answers with whatever the test's handler decides. With `tls`, it serves HTTPS
+// with the given key and certificate (test/fixtures holds a self-signed one no client trusts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedRequest {
@@ -22,10 +24,11 @@ export interface Receiver {
 
 export async function startReceiver(
   handler: ReceiverHandler = (_r, res) => res.end('ok'),
+  options: { tls?: { key: string; cert: string } } = {},
 ): Promise<Receiver> {
   let current = handler;
   const requests: ReceivedRequest[] = [];
-  const server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -39,11 +42,12 @@ export async function startReceiver(
       requests.push(received);
       Promise.resolve(current(received, res)).catch(() => res.destroy());
     });
-  });
+  };
+  const server = options.tls ? createTlsServer(options.tls, listener) : createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     requests,
     setHandler(next) {
       current = next;

@@ -7,7 +7,9 @@
 // verifier written here from the documented scheme, not by src/webhooks/signature.ts.
 import assert from 'node:assert/strict';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { type Context, systemClock } from '../src/context.ts';
 import { triggerEvent } from '../src/demo/trigger.ts';
@@ -53,6 +55,13 @@ interface Endpoint {
 interface CreatedEndpoint extends Endpoint {
   secret: string;
 }
+
+/** A self-signed certificate for 127.0.0.1 (test only): valid, but no client trusts it. */
+const fixtures = join(import.meta.dirname, 'fixtures');
+const selfSigned = {
+  key: readFileSync(join(fixtures, 'self-signed.key'), 'utf8'),
+  cert: readFileSync(join(fixtures, 'self-signed.crt'), 'utf8'),
+};
 
 const second = 1000;
 const minute = 60 * second;
@@ -159,7 +168,7 @@ async function waitFor(
 /** Everything one test opens: its workspaces, receivers and endpoints, closed in `finally`. */
 interface Scope {
   workspace(): Promise<TestWorkspace>;
-  receiver(handler?: ReceiverHandler): Promise<Receiver>;
+  receiver(handler?: ReceiverHandler, options?: Parameters<typeof startReceiver>[1]): Promise<Receiver>;
   endpoint(
     ws: TestWorkspace,
     url: string,
@@ -172,8 +181,8 @@ async function withScope(h: Harness, body: (s: Scope) => Promise<void>): Promise
   const endpoints: Array<{ workspaceId: string; id: string }> = [];
   const scope: Scope = {
     workspace: () => createTestWorkspace(h.ctx),
-    async receiver(handler = answer(200, 'ok')) {
-      const receiver = await startReceiver(handler);
+    async receiver(handler = answer(200, 'ok'), options = {}) {
+      const receiver = await startReceiver(handler, options);
       receivers.push(receiver);
       return receiver;
     },
@@ -487,6 +496,37 @@ describeEachDatabase('webhook delivery', (kind) => {
       assert.equal(delivery.attemptLog[0]?.errorClass, 'connect');
       assert.equal(delivery.attemptLog[0]?.statusCode, null);
       assert.equal(delivery.attemptLog[0]?.address, '127.0.0.1');
+    }));
+
+  test('an https URL whose server answers in plain HTTP is a tls failure, and nothing is received', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver();
+      const endpoint = await s.endpoint(ws, `${receiver.url.replace('http:', 'https:')}/hook`);
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+
+      const delivery = await onlyDelivery(h, endpoint);
+      assert.equal(delivery.status, 'pending');
+      assert.equal(delivery.attemptLog[0]?.errorClass, 'tls');
+      assert.equal(delivery.attemptLog[0]?.statusCode, null);
+      assert.equal(receiver.requests.length, 0);
+    }));
+
+  test('a certificate no client trusts (self-signed) is a tls failure, and nothing is received', () =>
+    withScope(h, async (s) => {
+      const ws = await s.workspace();
+      const receiver = await s.receiver(answer(200, 'ok'), { tls: selfSigned });
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+
+      const delivery = await onlyDelivery(h, endpoint);
+      assert.equal(delivery.status, 'pending');
+      assert.equal(delivery.attemptLog[0]?.errorClass, 'tls');
+      assert.equal(delivery.attemptLog[0]?.statusCode, null);
+      assert.equal(delivery.attemptLog[0]?.address, '127.0.0.1');
+      assert.equal(receiver.requests.length, 0);
     }));
 
   test('only the first 4096 bytes of a 100 KB response body are recorded', () =>
