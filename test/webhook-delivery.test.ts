@@ -103,6 +103,27 @@ function verifySignature(secret: string, header: string | undefined, rawBody: st
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+type DocumentedVerifier = (
+  rawBody: string | Buffer,
+  header: string | undefined,
+  secret: string,
+  now?: number,
+) => boolean;
+
+/**
+ * The receiver example of docs/api.md ("Verifying the signature"), imported exactly as
+ * published, so the documentation cannot drift from what Signet sends.
+ */
+async function documentedVerifier(): Promise<DocumentedVerifier> {
+  const docs = readFileSync(join(import.meta.dirname, '..', 'docs', 'api.md'), 'utf8');
+  const section = docs.slice(docs.indexOf('### Verifying the signature'));
+  const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
+  assert.ok(code, 'docs/api.md has no js block under "Verifying the signature"');
+  const module = await import(`data:text/javascript,${encodeURIComponent(code)}`);
+  assert.equal(typeof module.verifySignet, 'function');
+  return module.verifySignet;
+}
+
 function signatureTime(header: string | string[] | undefined): string {
   const match = signaturePattern.exec(typeof header === 'string' ? header : '');
   assert.ok(match, `malformed x-service-signature: ${String(header)}`);
@@ -389,6 +410,36 @@ describeEachDatabase('webhook delivery', (kind) => {
       assert.equal(verifySignature(other.secret, signature, request.body), false);
       const otherTime = signature.replace(sentAt, iso(Date.parse(sentAt) + 1));
       assert.equal(verifySignature(endpoint.secret, otherTime, request.body), false);
+    }));
+
+  test('the verifier published in docs/api.md accepts a real delivery and refuses tampering, replays and unreadable times', () =>
+    withScope(h, async (s) => {
+      const verifySignet = await documentedVerifier();
+      const ws = await s.workspace();
+      const receiver = await s.receiver();
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+
+      const request = receiver.requests[0] as ReceivedRequest;
+      const signature = header(request, 'x-service-signature');
+      const signedAt = signatureTime(signature);
+      const sentAt = Date.parse(signedAt);
+      const { body } = request;
+      assert.equal(verifySignet(body, signature, endpoint.secret, sentAt), true);
+      assert.equal(verifySignet(Buffer.from(body, 'utf8'), signature, endpoint.secret, sentAt), true);
+      // The tolerance is 5 minutes either way, to the millisecond.
+      assert.equal(verifySignet(body, signature, endpoint.secret, sentAt + 5 * minute), true);
+      assert.equal(verifySignet(body, signature, endpoint.secret, sentAt - 5 * minute), true);
+      assert.equal(verifySignet(body, signature, endpoint.secret, sentAt + 5 * minute + 1), false);
+      assert.equal(verifySignet(body, signature, endpoint.secret, sentAt - 5 * minute - 1), false);
+      assert.equal(verifySignet(`${body} `, signature, endpoint.secret, sentAt), false);
+      assert.equal(verifySignet(body, signature, `${endpoint.secret}x`, sentAt), false);
+      assert.equal(verifySignet(body, undefined, endpoint.secret, sentAt), false);
+      // A correctly signed time that is no date must not slip past the tolerance as NaN.
+      const impossible = '2026-13-45T25:61:61.000Z';
+      const mac = createHmac('sha256', endpoint.secret).update(`${impossible}.${body}`).digest('hex');
+      assert.equal(verifySignet(body, `t=${impossible},v1=${mac}`, endpoint.secret, sentAt), false);
     }));
 
   // --- 3. Outcomes ---------------------------------------------------------------------
