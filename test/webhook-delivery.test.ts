@@ -272,6 +272,24 @@ async function onlyDelivery(
 }
 
 /**
+ * One document.sent for an endpoint at `url`: its first attempt fails with `errorClass`
+ * after connecting to 127.0.0.1 (or trying to), with no status code, and the delivery
+ * waits for its retry.
+ */
+async function assertFirstAttemptFails(h: Harness, s: Scope, url: string, errorClass: string) {
+  const ws = await s.workspace();
+  const endpoint = await s.endpoint(ws, url);
+  await triggerEvent(h.ctx, ws.id, 'document.sent');
+  await deliverDue(h.ctx);
+
+  const delivery = await onlyDelivery(h, endpoint);
+  assert.equal(delivery.status, 'pending');
+  assert.equal(delivery.attemptLog[0]?.errorClass, errorClass);
+  assert.equal(delivery.attemptLog[0]?.statusCode, null);
+  assert.equal(delivery.attemptLog[0]?.address, '127.0.0.1');
+}
+
+/**
  * After its endpoint was deleted following one attempt: hours of passes, with the receiver
  * now answering 200, send it nothing more, and none of its deliveries or attempts is left.
  */
@@ -535,48 +553,22 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('a refused connection (a closed receiver) is a connect failure', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
       const receiver = await s.receiver();
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
       await receiver.close();
-      await triggerEvent(h.ctx, ws.id, 'document.sent');
-      await deliverDue(h.ctx);
-
-      const delivery = await onlyDelivery(h, endpoint);
-      assert.equal(delivery.status, 'pending');
-      assert.equal(delivery.attemptLog[0]?.errorClass, 'connect');
-      assert.equal(delivery.attemptLog[0]?.statusCode, null);
-      assert.equal(delivery.attemptLog[0]?.address, '127.0.0.1');
+      await assertFirstAttemptFails(h, s, `${receiver.url}/hook`, 'connect');
     }));
 
   test('an https URL whose server answers in plain HTTP is a tls failure, and nothing is received', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
       const receiver = await s.receiver();
-      const endpoint = await s.endpoint(ws, `${receiver.url.replace('http:', 'https:')}/hook`);
-      await triggerEvent(h.ctx, ws.id, 'document.sent');
-      await deliverDue(h.ctx);
-
-      const delivery = await onlyDelivery(h, endpoint);
-      assert.equal(delivery.status, 'pending');
-      assert.equal(delivery.attemptLog[0]?.errorClass, 'tls');
-      assert.equal(delivery.attemptLog[0]?.statusCode, null);
+      await assertFirstAttemptFails(h, s, `${receiver.url.replace('http:', 'https:')}/hook`, 'tls');
       assert.equal(receiver.requests.length, 0);
     }));
 
   test('a certificate no client trusts (self-signed) is a tls failure, and nothing is received', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
       const receiver = await s.receiver(answer(200, 'ok'), { tls: selfSigned });
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
-      await triggerEvent(h.ctx, ws.id, 'document.sent');
-      await deliverDue(h.ctx);
-
-      const delivery = await onlyDelivery(h, endpoint);
-      assert.equal(delivery.status, 'pending');
-      assert.equal(delivery.attemptLog[0]?.errorClass, 'tls');
-      assert.equal(delivery.attemptLog[0]?.statusCode, null);
-      assert.equal(delivery.attemptLog[0]?.address, '127.0.0.1');
+      await assertFirstAttemptFails(h, s, `${receiver.url}/hook`, 'tls');
       assert.equal(receiver.requests.length, 0);
     }));
 
