@@ -2,9 +2,10 @@
 // Webhook endpoint enablement, Webhook delivery signature): what a receiver gets, how the
 // outcome of each attempt is judged and recorded, the retry schedule, the pause after 20
 // consecutive failures, fan-out, ping, DNS rebinding at connect time, the delivery log and
-// the running dispatcher. Every receiver is a local HTTP server on 127.0.0.1 started by
-// the test; every name goes through the fake resolver; the signature is checked by a
-// verifier written here from the documented scheme, not by src/webhooks/signature.ts.
+// the running dispatcher. Every receiver is a local HTTP (or HTTPS) server on 127.0.0.1
+// started by the test; every name goes through the fake resolver; the signature is checked
+// by a verifier written here from the documented scheme, not by src/webhooks/signature.ts,
+// and by the receiver example of docs/api.md itself.
 import assert from 'node:assert/strict';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -441,8 +442,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
       const request = receiver.requests[0] as ReceivedRequest;
       const signature = header(request, 'x-service-signature');
-      const signedAt = signatureTime(signature);
-      const sentAt = Date.parse(signedAt);
+      const sentAt = Date.parse(signatureTime(signature));
       const { body } = request;
       assert.equal(verifySignet(body, signature, endpoint.secret, sentAt), true);
       assert.equal(verifySignet(Buffer.from(body, 'utf8'), signature, endpoint.secret, sentAt), true);
