@@ -15,6 +15,11 @@ export interface ReceivedRequest {
 
 export type ReceiverHandler = (request: ReceivedRequest, response: ServerResponse) => unknown;
 
+/** `tls`: serve HTTPS with this key and certificate (PEM). */
+export interface ReceiverOptions {
+  tls?: { key: string; cert: string };
+}
+
 export interface Receiver {
   url: string;
   requests: ReceivedRequest[];
@@ -24,7 +29,7 @@ export interface Receiver {
 
 export async function startReceiver(
   handler: ReceiverHandler = (_r, res) => res.end('ok'),
-  options: { tls?: { key: string; cert: string } } = {},
+  options: ReceiverOptions = {},
 ): Promise<Receiver> {
   let current = handler;
   const requests: ReceivedRequest[] = [];

@@ -36,7 +36,13 @@ import {
   testResolver,
   useHarness,
 } from './harness.ts';
-import { type ReceivedRequest, type Receiver, type ReceiverHandler, startReceiver } from './receiver.ts';
+import {
+  type ReceivedRequest,
+  type Receiver,
+  type ReceiverHandler,
+  type ReceiverOptions,
+  startReceiver,
+} from './receiver.ts';
 
 // ---------------------------------------------------------------------------------------
 // Helpers
@@ -190,7 +196,7 @@ async function waitFor(
 /** Everything one test opens: its workspaces, receivers and endpoints, closed in `finally`. */
 interface Scope {
   workspace(): Promise<TestWorkspace>;
-  receiver(handler?: ReceiverHandler, options?: Parameters<typeof startReceiver>[1]): Promise<Receiver>;
+  receiver(handler?: ReceiverHandler, options?: ReceiverOptions): Promise<Receiver>;
   endpoint(
     ws: TestWorkspace,
     url: string,
