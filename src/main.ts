@@ -1,7 +1,11 @@
 // The `signet` command: parse argv and dispatch. Usage mistakes print one line and exit
 // 2; failures print one line and exit 1; nothing prints a stack trace at an operator.
+// `signet --help` prints every command, `signet COMMAND --help` that command's lines.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { keyCommand, seedCommand, workspaceCommand } from './cli/admin.ts';
 import { UsageError } from './cli/args.ts';
+import { backupCommand, restoreCommand } from './cli/backup.ts';
 import { migrateCommand } from './cli/context.ts';
 import { documentCommand, mailCommand, triggerCommand } from './cli/documents.ts';
 import { serveCommand } from './cli/serve.ts';
@@ -28,13 +32,46 @@ const usage = `usage: signet <command>
   mail list [--workspace ID] [--document ID] [--to EMAIL] [--limit N] [--json]
   webhook test ENDPOINT_ID [--json]       send a signed ping now and print the outcome
   webhook deliveries ENDPOINT_ID [--limit N] [--json]   the endpoint's recent deliveries
+  backup FILE [--json]                a consistent snapshot of the embedded database (works while serving)
+  restore FILE [--force] [--json]     load a backup into SIGNET_DATA_DIR (the server must be stopped)
 
-Configuration comes from the environment: see docs/deployment.md.`;
+Every command that uses the embedded database works while \`signet serve\` runs: it goes
+through the server. Configuration comes from the environment: see docs/deployment.md.`;
+
+/** The usage lines of one command: its own lines and their continuations. */
+function commandUsage(command: string): string | null {
+  const lines = usage.split('\n');
+  const picked: string[] = [];
+  let inCommand = false;
+  for (const line of lines) {
+    if (/^ {2}\S/.test(line)) inCommand = line.startsWith(`  ${command} `) || line === `  ${command}`;
+    else if (!/^ {3,}\S/.test(line)) inCommand = false;
+    if (inCommand) picked.push(/^ {2}\S/.test(line) ? `  signet ${line.slice(2)}` : `       ${line}`);
+  }
+  return picked.length ? `usage:\n${picked.join('\n')}` : null;
+}
+
+function version(): string {
+  const manifest = join(import.meta.dirname, '..', 'package.json');
+  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
+const helpFlags = ['--help', '-h'];
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  if (!command || command === 'help' || command === '--help' || command === '-h') {
+  if (!command || command === 'help' || helpFlags.includes(command)) {
     process.stdout.write(`${usage}\n`);
+    return;
+  }
+  if (command === '--version' || command === '-v') {
+    process.stdout.write(`signet ${version()}\n`);
+    return;
+  }
+  if (rest.some((arg) => helpFlags.includes(arg))) {
+    const help = commandUsage(command);
+    if (!help) throw new UsageError(`unknown command "${command}" (see signet --help)`);
+    process.stdout.write(`${help}\n`);
     return;
   }
   const config = loadConfig();
@@ -57,6 +94,10 @@ async function main(argv: string[]): Promise<void> {
       return mailCommand(config, rest);
     case 'webhook':
       return webhookCommand(config, rest);
+    case 'backup':
+      return backupCommand(config, rest);
+    case 'restore':
+      return restoreCommand(config, rest);
     default:
       throw new UsageError(`unknown command "${command}" (see signet --help)`);
   }

@@ -34,9 +34,19 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
     url: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
+    exclusive: true,
+    purpose: 'serve',
   });
-  await migrateToLatest(database.db);
-  const ctx = await createContext(config, database.db, { log, subscribe: database.subscribe });
+  let ctx: Context;
+  try {
+    await migrateToLatest(database.db);
+    ctx = await createContext(config, database.db, { log, subscribe: database.subscribe });
+    // An embedded data folder: the CLI reaches this process's database from now on.
+    await database.share?.(log);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   if (config.webhooks.allowUnsafe) {
     log.warn(
       'SIGNET_WEBHOOK_ALLOW_UNSAFE is on: webhooks may target http, any port and private or loopback addresses. Never use this in production.',

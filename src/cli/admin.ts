@@ -21,11 +21,13 @@ export async function workspaceCommand(config: Config, argv: string[]): Promise<
     const { values } = parseCommandArgs(
       rest,
       { name: { type: 'string' }, plan: { type: 'string' }, ...json },
-      0,
+      [],
     );
     const name = requireText(values.name, '--name');
     const plan = requirePlan(values.plan ?? 'max');
-    const workspace = await withContext(config, (ctx) => createWorkspace(ctx, { name, plan }));
+    const workspace = await withContext(config, 'workspace create', (ctx) =>
+      createWorkspace(ctx, { name, plan }),
+    );
     print(
       !!values.json,
       workspace,
@@ -34,10 +36,12 @@ export async function workspaceCommand(config: Config, argv: string[]): Promise<
     return;
   }
   if (sub === 'set-plan') {
-    const { values, positionals } = parseCommandArgs(rest, { ...json }, 2);
+    const { values, positionals } = parseCommandArgs(rest, { ...json }, ['WORKSPACE_ID', 'PLAN']);
     const id = requireUuid(positionals[0], 'workspace id');
     const plan = requirePlan(positionals[1]);
-    const workspace = await withContext(config, (ctx) => setWorkspacePlan(ctx, id, plan));
+    const workspace = await withContext(config, 'workspace set-plan', (ctx) =>
+      setWorkspacePlan(ctx, id, plan),
+    );
     print(!!values.json, workspace, `Workspace ${workspace.id} is now on plan ${workspace.plan}`);
     return;
   }
@@ -50,11 +54,11 @@ export async function keyCommand(config: Config, argv: string[]): Promise<void> 
     const { values } = parseCommandArgs(
       rest,
       { workspace: { type: 'string' }, name: { type: 'string' }, ...json },
-      0,
+      [],
     );
     const workspaceId = requireUuid(values.workspace, '--workspace');
     const name = requireText(values.name ?? 'API key', '--name');
-    const key = await withContext(config, (ctx) => createApiKey(ctx, { workspaceId, name }));
+    const key = await withContext(config, 'key create', (ctx) => createApiKey(ctx, { workspaceId, name }));
     print(
       !!values.json,
       key,
@@ -63,9 +67,9 @@ export async function keyCommand(config: Config, argv: string[]): Promise<void> 
     return;
   }
   if (sub === 'list') {
-    const { values } = parseCommandArgs(rest, { workspace: { type: 'string' }, ...json }, 0);
+    const { values } = parseCommandArgs(rest, { workspace: { type: 'string' }, ...json }, []);
     const workspaceId = requireUuid(values.workspace, '--workspace');
-    const keys = await withContext(config, (ctx) => listApiKeys(ctx, workspaceId));
+    const keys = await withContext(config, 'key list', (ctx) => listApiKeys(ctx, workspaceId));
     const lines = keys.map(
       (k) =>
         `${k.id}  …${k.hint}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}  ${k.createdAt}  ${k.name}`,
@@ -74,9 +78,9 @@ export async function keyCommand(config: Config, argv: string[]): Promise<void> 
     return;
   }
   if (sub === 'revoke') {
-    const { values, positionals } = parseCommandArgs(rest, { ...json }, 1);
+    const { values, positionals } = parseCommandArgs(rest, { ...json }, ['KEY_ID']);
     const keyId = requireUuid(positionals[0], 'key id');
-    const key = await withContext(config, (ctx) => revokeApiKey(ctx, keyId));
+    const key = await withContext(config, 'key revoke', (ctx) => revokeApiKey(ctx, keyId));
     print(!!values.json, key, `Revoked API key ${key.id} (${key.name})`);
     return;
   }
@@ -86,10 +90,10 @@ export async function keyCommand(config: Config, argv: string[]): Promise<void> 
 }
 
 export async function seedCommand(config: Config, argv: string[]): Promise<void> {
-  const { values } = parseCommandArgs(argv, { documents: { type: 'string' }, ...json }, 0);
-  const documents = parseCount(values.documents, '--documents', 100, 10_000_000);
+  const { values } = parseCommandArgs(argv, { documents: { type: 'string' }, ...json }, []);
+  const documents = parseCount(values.documents, '--documents', 100, 10_000_000, 1);
   const bar = createProgressBar(process.stderr, documents);
-  const result = await withContext(config, (ctx) =>
+  const result = await withContext(config, 'seed', (ctx) =>
     seedWorkspace(ctx, { documents, name: 'Seeded workspace', onProgress: (done) => bar.update(done) }),
   );
   bar.done();

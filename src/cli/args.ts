@@ -6,22 +6,34 @@ export class UsageError extends Error {}
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-export function parseCommandArgs<O extends Options>(argv: string[], options: O, positionals: number) {
+/** `positionals` names the arguments the command takes, in order, for the usage message. */
+export function parseCommandArgs<O extends Options>(argv: string[], options: O, positionals: string[]) {
   let parsed: ReturnType<
     typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>
   >;
+  // `--documents -5` is a value, not an option: give it to the option so the command can
+  // say what the value must be.
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const next = argv[i + 1];
+    if (arg.startsWith('--') && options[arg.slice(2)]?.type === 'string' && next && /^-\d/.test(next)) {
+      args.push(`${arg}=${next}`);
+      i++;
+    } else {
+      args.push(arg);
+    }
+  }
   try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError((error as Error).message.split('\n')[0]);
   }
-  if (parsed.positionals.length !== positionals) {
-    throw new UsageError(
-      parsed.positionals.length > positionals
-        ? `unexpected argument "${parsed.positionals[positionals]}"`
-        : 'missing argument',
-    );
-  }
+  const given = parsed.positionals.length;
+  if (given > positionals.length)
+    throw new UsageError(`unexpected argument "${parsed.positionals[positionals.length]}"`);
+  if (given < positionals.length)
+    throw new UsageError(`missing argument ${positionals.slice(given).join(' ')}`);
   return parsed;
 }
 
@@ -39,9 +51,21 @@ export function requireText(value: string | undefined, what: string, max = 200):
   return text;
 }
 
-export function parseCount(value: string | undefined, what: string, fallback: number, max: number): number {
+export function parseCount(
+  value: string | undefined,
+  what: string,
+  fallback: number,
+  max: number,
+  min = 0,
+): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) > max)
-    throw new UsageError(`${what} must be a whole number from 0 to ${max}`);
+  if (!/^\d+$/.test(value) || Number(value) > max || Number(value) < min) {
+    const range = `from ${min} to ${max}`;
+    throw new UsageError(
+      min === 1
+        ? `${what} must be a positive whole number (${range})`
+        : `${what} must be a whole number ${range}`,
+    );
+  }
   return Number(value);
 }

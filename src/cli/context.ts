@@ -1,5 +1,7 @@
 // Opens what an admin command needs (a migrated database and a context), runs it, and
-// closes everything again. Logs go to stderr so stdout stays clean for --json.
+// closes everything again. Logs go to stderr so stdout stays clean for --json. On a PGlite
+// data folder that `signet serve` owns, the database is reached through the server's
+// socket (db/pglite-folder.ts): same SQL, and the server sees every write at once.
 import pino from 'pino';
 import type { Config } from '../config.ts';
 import { type Context, createContext, redactedPaths } from '../context.ts';
@@ -7,8 +9,18 @@ import { openDatabase } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { UsageError } from './args.ts';
 
-export async function withContext<T>(config: Config, fn: (ctx: Context) => Promise<T>): Promise<T> {
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: 4 });
+/** `purpose` names the command in the data folder's lock, for anyone who finds it busy. */
+export async function withContext<T>(
+  config: Config,
+  purpose: string,
+  fn: (ctx: Context) => Promise<T>,
+): Promise<T> {
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: 4,
+    purpose,
+  });
   try {
     await migrateToLatest(database.db);
     const log = pino(
@@ -28,7 +40,12 @@ export function print(json: boolean, value: unknown, human: string): void {
 
 export async function migrateCommand(config: Config, argv: string[]): Promise<void> {
   if (argv.length > 0) throw new UsageError(`unexpected argument "${argv[0]}"`);
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolSize: 1 });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: 1,
+    purpose: 'migrate',
+  });
   try {
     const applied = await migrateToLatest(database.db);
     process.stdout.write(

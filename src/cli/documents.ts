@@ -98,7 +98,7 @@ export async function documentCommand(config: Config, argv: string[]): Promise<v
         'expires-in': { type: 'string' },
         ...json,
       },
-      0,
+      [],
     );
     const workspaceId = requireUuid(values.workspace, '--workspace');
     const title = requireText(values.title, '--title');
@@ -114,7 +114,7 @@ export async function documentCommand(config: Config, argv: string[]): Promise<v
         }
       : null;
     const expiresInSeconds = values['expires-in'] ? parseDuration(values['expires-in']) : undefined;
-    const document = await withContext(config, async (ctx) => {
+    const document = await withContext(config, 'document create', async (ctx) => {
       const { id } = await domainErrors(
         createDocument(ctx, {
           workspaceId,
@@ -135,9 +135,9 @@ export async function documentCommand(config: Config, argv: string[]): Promise<v
     return;
   }
   if (sub === 'send') {
-    const { values, positionals } = parseCommandArgs(rest, { ...json }, 1);
+    const { values, positionals } = parseCommandArgs(rest, { ...json }, ['DOCUMENT_ID']);
     const id = requireUuid(positionals[0], 'document id');
-    const result = await withContext(config, async (ctx) => {
+    const result = await withContext(config, 'document send', async (ctx) => {
       const workspaceId = await documentWorkspace(ctx, id);
       const { eventId } = await sendDocument(ctx, workspaceId, id);
       return { document: await getDocument(ctx, workspaceId, id), eventId };
@@ -155,7 +155,9 @@ export async function documentCommand(config: Config, argv: string[]): Promise<v
 }
 
 export async function triggerCommand(config: Config, argv: string[]): Promise<void> {
-  const { values, positionals } = parseCommandArgs(argv, { workspace: { type: 'string' }, ...json }, 1);
+  const { values, positionals } = parseCommandArgs(argv, { workspace: { type: 'string' }, ...json }, [
+    'EVENT_TYPE',
+  ]);
   const type = positionals[0] ?? '';
   if (!isDocumentEventType(type)) {
     throw new UsageError(
@@ -163,7 +165,7 @@ export async function triggerCommand(config: Config, argv: string[]): Promise<vo
     );
   }
   const workspaceId = requireUuid(values.workspace, '--workspace');
-  const result = await withContext(config, (ctx) => triggerEvent(ctx, workspaceId, type));
+  const result = await withContext(config, 'trigger', (ctx) => triggerEvent(ctx, workspaceId, type));
   print(
     !!values.json,
     { type, ...result },
@@ -184,12 +186,12 @@ export async function mailCommand(config: Config, argv: string[]): Promise<void>
       limit: { type: 'string' },
       ...json,
     },
-    0,
+    [],
   );
   const workspaceId = values.workspace ? requireUuid(values.workspace, '--workspace') : undefined;
   const documentId = values.document ? requireUuid(values.document, '--document') : undefined;
   const limit = parseCount(values.limit, '--limit', 20, 500);
-  const mails = await withContext(config, (ctx) =>
+  const mails = await withContext(config, 'mail list', (ctx) =>
     listMails(ctx, { workspaceId, documentId, to: values.to, limit }),
   );
   const human = mails

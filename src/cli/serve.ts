@@ -84,7 +84,7 @@ async function ensureDemoWorkspace(ctx: Context): Promise<{ state: DemoState; va
 }
 
 export async function serveCommand(config: Config, argv: string[]): Promise<void> {
-  const { values } = parseCommandArgs(argv, { role: { type: 'string' }, demo: { type: 'boolean' } }, 0);
+  const { values } = parseCommandArgs(argv, { role: { type: 'string' }, demo: { type: 'boolean' } }, []);
   const role = values.role ?? 'all';
   if (!(roles as readonly string[]).includes(role))
     throw new UsageError(`--role must be one of ${roles.join(', ')}`);

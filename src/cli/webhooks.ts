@@ -17,9 +17,9 @@ async function endpointWorkspace(ctx: Context, id: string): Promise<string> {
 export async function webhookCommand(config: Config, argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub === 'test') {
-    const { values, positionals } = parseCommandArgs(rest, { json: { type: 'boolean' } }, 1);
+    const { values, positionals } = parseCommandArgs(rest, { json: { type: 'boolean' } }, ['ENDPOINT_ID']);
     const id = requireUuid(positionals[0], 'endpoint id');
-    const result = await withContext(config, async (ctx) =>
+    const result = await withContext(config, 'webhook test', async (ctx) =>
       sendPing(ctx, await endpointWorkspace(ctx, id), id),
     );
     const outcome = result.ok
@@ -33,11 +33,11 @@ export async function webhookCommand(config: Config, argv: string[]): Promise<vo
     const { values, positionals } = parseCommandArgs(
       rest,
       { json: { type: 'boolean' }, limit: { type: 'string' } },
-      1,
+      ['ENDPOINT_ID'],
     );
     const id = requireUuid(positionals[0], 'endpoint id');
     const limit = parseCount(values.limit, '--limit', 20, 500);
-    const deliveries = await withContext(config, async (ctx) =>
+    const deliveries = await withContext(config, 'webhook deliveries', async (ctx) =>
       listEndpointDeliveries(ctx, await endpointWorkspace(ctx, id), id, limit),
     );
     const human = deliveries.map((d) => {

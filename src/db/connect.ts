@@ -2,11 +2,11 @@
 // set, otherwise the embedded PGlite in a data folder. Both speak the same SQL and run
 // the same migrations; callers only ever see a Kysely<Database>.
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { createPGliteDialect } from './pglite-dialect.ts';
+import type { Logger } from 'pino';
+import { getPgTypeParser } from './pg-types.ts';
+import { openPGlite } from './pglite-folder.ts';
 import type { Database } from './schema.ts';
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -23,6 +23,13 @@ export interface DatabaseHandle {
   kind: DatabaseKind;
   /** LISTEN on a channel: notifications sent with pg_notify by any process reach `subscription`. */
   subscribe(channel: string, subscription: Subscription): Promise<() => Promise<void>>;
+  /**
+   * PGlite data folder owned by this process: serve it to the folder's other users (the
+   * CLI) over Unix sockets until close. Absent elsewhere.
+   */
+  share?(log: Logger): Promise<void>;
+  /** PGlite data folder: a consistent gzipped snapshot, taken by whichever process owns it. */
+  backup?(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -32,22 +39,16 @@ export interface DatabaseOptions {
   /** PGlite data folder; null keeps the embedded database in memory (tests). */
   dataDir: string | null;
   poolSize?: number;
+  /**
+   * PGlite data folder: true to require ownership (`signet serve`, `signet restore`);
+   * otherwise a folder a live server owns is reached through its socket.
+   */
+  exclusive?: boolean;
+  /** What this process runs, recorded in the folder's lock (`serve`, `key create`, …). */
+  purpose?: string;
+  /** How long to wait for a short command that holds the folder (default 30 s). */
+  waitMs?: number;
 }
-
-const timestamptzOid = 1184;
-const generalTimestampParser = pg.types.getTypeParser(timestamptzOid);
-const utcTimestamp = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?\+00$/;
-
-function parseTimestamptz(value: string): Date {
-  return utcTimestamp.test(value)
-    ? new Date(`${value.slice(0, 10)}T${value.slice(11, -3)}Z`)
-    : (generalTimestampParser(value) as Date);
-}
-
-const getPgTypeParser = ((oid: number, format?: string) =>
-  oid === timestamptzOid && format !== 'binary'
-    ? parseTimestamptz
-    : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser;
 
 const preparedStatementLimit = 500;
 const statementNames = new Map<string, string>();
@@ -114,26 +115,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       close: () => db.destroy(),
     };
   }
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const pglite = await PGlite.create(options.dataDir ?? undefined);
-  const db = new Kysely<Database>({ dialect: createPGliteDialect(pglite) });
-  return {
-    db,
-    kind: 'pglite',
-    // Call before serving: PGlite runs LISTEN on its single connection.
-    subscribe: async (channel, subscription) => {
-      const unlisten = await pglite.listen(channel, (payload) => subscription.onNotify(payload));
-      subscription.onStateChange(true);
-      return async () => {
-        subscription.onStateChange(false);
-        await unlisten();
-      };
-    },
-    close: async () => {
-      await db.destroy();
-      await pglite.close();
-    },
-  };
+  return openPGlite(options);
 }
 
 /**

@@ -1,6 +1,8 @@
 // A Kysely dialect for the embedded PGlite database. PGlite is one PostgreSQL backend in
 // this process, so the "pool" is a single connection handed out under a mutex: a
-// transaction holds it from BEGIN to COMMIT and no other query can interleave.
+// transaction holds it from BEGIN to COMMIT and no other query can interleave. The same
+// mutex is taken by the clients that reach this backend through its socket
+// (pglite-share.ts), so their transactions and this process's never mix either.
 import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
@@ -15,10 +17,33 @@ import {
   type TransactionSettings,
 } from 'kysely';
 
-export function createPGliteDialect(pglite: PGlite): Dialect {
+/** A FIFO mutex over the one PGlite backend: `acquire` resolves with its release. */
+export class BackendMutex {
+  #queue: Promise<void> = Promise.resolve();
+
+  acquire(): Promise<() => void> {
+    const previous = this.#queue;
+    let release!: () => void;
+    this.#queue = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    return previous.then(() => release);
+  }
+
+  async runExclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const release = await this.acquire();
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  }
+}
+
+export function createPGliteDialect(pglite: PGlite, mutex = new BackendMutex()): Dialect {
   return {
     createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new PGliteDriver(pglite),
+    createDriver: () => new PGliteDriver(pglite, mutex),
     createIntrospector: (db: Kysely<unknown>) => new PostgresIntrospector(db),
     createQueryCompiler: () => new PostgresQueryCompiler(),
   };
@@ -47,23 +72,18 @@ class PGliteConnection implements DatabaseConnection {
 
 class PGliteDriver implements Driver {
   readonly #connection: PGliteConnection;
-  #queue: Promise<void> = Promise.resolve();
+  readonly #mutex: BackendMutex;
   #release: (() => void) | null = null;
 
-  constructor(pglite: PGlite) {
+  constructor(pglite: PGlite, mutex: BackendMutex) {
     this.#connection = new PGliteConnection(pglite);
+    this.#mutex = mutex;
   }
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const previous = this.#queue;
-    let release!: () => void;
-    this.#queue = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await previous;
-    this.#release = release;
+    this.#release = await this.#mutex.acquire();
     return this.#connection;
   }
 
