@@ -137,7 +137,7 @@ async function api(server: Server, key: string, path: string, init: RequestInit 
   });
   return {
     status: response.status,
-    body: (await response.json()) as { ok: boolean; data?: any; error?: string },
+    body: (await response.json()) as ApiBody,
   };
 }
 
