@@ -49,7 +49,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError('REDIS_URL must start with redis:// or rediss://');
   }
-  const publicUrl = (readOptional(env, 'SIGNET_PUBLIC_URL') ?? `http://localhost:${port}`).replace(
+  const host = readOptional(env, 'HOST') ?? '127.0.0.1';
+  // By default links name the address the server listens on, as its startup lines do;
+  // a wildcard address is not one to browse to.
+  const listenHost =
+    host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const publicUrl = (readOptional(env, 'SIGNET_PUBLIC_URL') ?? `http://${listenHost}:${port}`).replace(
     /\/+$/,
     '',
   );
@@ -69,7 +74,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: readOptional(env, 'SIGNET_DATA_DIR') ?? './data',
     databasePoolSize: readInteger(env, 'SIGNET_DB_POOL_SIZE', 10, 1, 1000),
     redisUrl,
-    host: readOptional(env, 'HOST') ?? '127.0.0.1',
+    host,
     port,
     publicUrl,
     trustProxy: readBoolean(env, 'SIGNET_TRUST_PROXY', false),

@@ -23,25 +23,26 @@ describe('signet webhook commands', () => {
   let receiver: Receiver;
   let endpointId: string;
   let secret: string;
-  const env = () => {
+  const env = (allowUnsafe: boolean) => {
     const e: NodeJS.ProcessEnv = {
       ...process.env,
       SIGNET_DATA_DIR: dir,
       LOG_LEVEL: 'warn',
-      SIGNET_WEBHOOK_ALLOW_UNSAFE: '1',
+      SIGNET_WEBHOOK_ALLOW_UNSAFE: allowUnsafe ? '1' : '0',
     };
     delete e.DATABASE_URL;
     return e;
   };
-  const signet = async (...args: string[]) => {
+  const signetWith = async (allowUnsafe: boolean, args: string[]) => {
     try {
-      const { stdout, stderr } = await run(process.execPath, [main, ...args], { env: env() });
+      const { stdout, stderr } = await run(process.execPath, [main, ...args], { env: env(allowUnsafe) });
       return { code: 0, stdout, stderr };
     } catch (error) {
       const e = error as { code: number; stdout: string; stderr: string };
       return { code: e.code, stdout: e.stdout, stderr: e.stderr };
     }
   };
+  const signet = (...args: string[]) => signetWith(true, args);
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'signet-cli-webhooks-'));
@@ -94,7 +95,17 @@ describe('signet webhook commands', () => {
     assert.match(result.stdout, /failed: http-status \(HTTP 503\)/);
   });
 
-  test('webhook deliveries lists both pings with their status codes', async () => {
+  test('a ping the destination rules block says which rule refused it, and where the setting applies', async () => {
+    const before = receiver.requests.length;
+    const result = await signetWith(false, ['webhook', 'test', endpointId]);
+    assert.equal(result.code, 1);
+    assert.match(result.stdout, /failed: blocked after \d+ ms: only https URLs are allowed\n$/);
+    assert.match(result.stderr, /SIGNET_WEBHOOK_ALLOW_UNSAFE=1 in the environment of the process that sends/);
+    assert.match(result.stderr, /this command sends the ping itself \(it is not set here\)/);
+    assert.equal(receiver.requests.length, before, 'nothing was sent');
+  });
+
+  test('webhook deliveries lists the pings with their status codes', async () => {
     const result = await signet('webhook', 'deliveries', endpointId, '--json');
     assert.equal(result.code, 0, result.stderr);
     const deliveries = JSON.parse(result.stdout) as Array<{
@@ -106,6 +117,7 @@ describe('signet webhook commands', () => {
       deliveries.map((d) => [d.eventType, d.status, d.attemptLog.map((a) => a.statusCode)]).sort(),
       [
         ['ping', 'delivered', [200]],
+        ['ping', 'dropped', [null]],
         ['ping', 'dropped', [503]],
       ],
     );

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -357,22 +357,88 @@ describe('signet seed', () => {
 describe('signet usage errors', () => {
   const dir = useDataDir();
   const someId = randomUUID();
-  const cases: Array<[string, string[]]> = [
-    ['an unknown command', ['frobnicate']],
-    ['workspace without a subcommand', ['workspace']],
-    ['workspace create without --name', ['workspace', 'create']],
-    ['workspace create with an unknown plan', ['workspace', 'create', '--name', 'X', '--plan', 'gold']],
-    ['key create with a workspace id that is not a UUID', ['key', 'create', '--workspace', 'not-a-uuid']],
-    ['key create with an unknown option', ['key', 'create', '--workspace', someId, '--bogus']],
-    ['seed with a negative document count', ['seed', '--documents', '-5']],
-    ['seed with a non-numeric document count', ['seed', '--documents', 'abc']],
-    ['key revoke without a key id', ['key', 'revoke']],
-    ['workspace set-plan without a plan', ['workspace', 'set-plan', someId]],
+  // [label, argv, what the one line must say]
+  const cases: Array<[string, string[], RegExp]> = [
+    ['an unknown command', ['frobnicate'], /unknown command "frobnicate"/],
+    ['workspace without a subcommand', ['workspace'], /usage: signet workspace/],
+    ['workspace create without --name', ['workspace', 'create'], /--name must not be empty/],
+    [
+      'workspace create with an unknown plan',
+      ['workspace', 'create', '--name', 'X', '--plan', 'gold'],
+      /plan must be max or free/,
+    ],
+    [
+      'key create with a workspace id that is not a UUID',
+      ['key', 'create', '--workspace', 'not-a-uuid'],
+      /--workspace must be a UUID/,
+    ],
+    ['key create with an unknown option', ['key', 'create', '--workspace', someId, '--bogus'], /--bogus/],
+    [
+      'seed with a negative document count',
+      ['seed', '--documents', '-5'],
+      /--documents must be a positive whole number/,
+    ],
+    [
+      'seed with a zero document count',
+      ['seed', '--documents', '0'],
+      /--documents must be a positive whole number/,
+    ],
+    [
+      'seed with a non-numeric document count',
+      ['seed', '--documents', 'abc'],
+      /--documents must be a positive whole number/,
+    ],
+    ['key revoke without a key id', ['key', 'revoke'], /missing argument KEY_ID$/],
+    ['workspace set-plan without a plan', ['workspace', 'set-plan', someId], /missing argument PLAN$/],
+    ['webhook test without an endpoint id', ['webhook', 'test'], /missing argument ENDPOINT_ID$/],
+    ['backup without a file', ['backup'], /missing argument FILE$/],
+    ['restore without a file', ['restore'], /missing argument FILE$/],
   ];
 
-  for (const [label, args] of cases) {
-    test(`${label} exits 2 with one "signet: " line on stderr`, async () => {
-      expectOneLineFailure(await runCli(dir.path, args), 2);
+  for (const [label, args, says] of cases) {
+    test(`${label} exits 2 with one "signet: " line on stderr that says why`, async () => {
+      assert.match(expectOneLineFailure(await runCli(dir.path, args), 2), says);
     });
   }
+});
+
+describe('signet COMMAND --help and --version', () => {
+  const dir = useDataDir();
+  const commands: Array<[string, string[]]> = [
+    ['serve', ['serve']],
+    ['migrate', ['migrate']],
+    ['workspace', ['workspace create', 'workspace set-plan']],
+    ['key', ['key create', 'key list', 'key revoke']],
+    ['seed', ['seed']],
+    ['document', ['document create', 'document send']],
+    ['trigger', ['trigger']],
+    ['mail', ['mail list']],
+    ['webhook', ['webhook test', 'webhook deliveries']],
+    ['backup', ['backup FILE']],
+    ['restore', ['restore FILE']],
+  ];
+  for (const [command, lines] of commands) {
+    test(`${command} --help prints only that command's usage and exits 0`, async () => {
+      const result = await runCli(dir.path, [command, '--help']);
+      assert.equal(result.code, 0, describeRun(result));
+      assert.equal(result.stderr, '');
+      assert.match(result.stdout, /^usage:\n/);
+      for (const line of lines) assert.ok(result.stdout.includes(`  signet ${line}`), result.stdout);
+      const others = commands.filter(([other]) => other !== command).map(([other]) => `  signet ${other} `);
+      for (const other of others) assert.ok(!result.stdout.includes(other), `${other} in ${result.stdout}`);
+    });
+  }
+
+  test('a subcommand with --help prints its command usage too', async () => {
+    const result = await runCli(dir.path, ['key', 'create', '--help']);
+    assert.equal(result.code, 0, describeRun(result));
+    assert.match(result.stdout, /signet key create --workspace ID/);
+  });
+
+  test('--version prints the version of package.json', async () => {
+    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'package.json'), 'utf8'));
+    const result = await runCli(dir.path, ['--version']);
+    assert.equal(result.code, 0, describeRun(result));
+    assert.equal(result.stdout, `signet ${version}\n`);
+  });
 });

@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { demoSampleDocuments } from '../src/cli/serve.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 
 const mainScript = join(import.meta.dirname, '..', 'src', 'main.ts');
@@ -84,8 +85,8 @@ function exited(child: ChildProcess): Promise<number | null> {
 }
 
 /** Starts `signet serve` on `dir` and resolves once it prints where it listens. */
-function startServe(dir: string): Promise<Server> {
-  const child = spawn(process.execPath, [mainScript, 'serve'], {
+function startServe(dir: string, args: string[] = []): Promise<Server> {
+  const child = spawn(process.execPath, [mainScript, 'serve', ...args], {
     env: environment(dir),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -97,7 +98,7 @@ function startServe(dir: string): Promise<Server> {
     const onData = (chunk: string) => {
       output += chunk;
       const match = /Signet is running at (http:\/\/\S+)/.exec(output);
-      if (match) {
+      if (match && /Press Ctrl\+C to stop/.test(output)) {
         clearTimeout(timer);
         resolve({
           url: match[1] as string,
@@ -124,7 +125,7 @@ function startServe(dir: string): Promise<Server> {
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read whatever the API returned
-type ApiBody = { ok: boolean; data?: any; error?: string };
+type ApiBody = { ok: boolean; data?: any; error?: string; nextCursor?: string | null };
 
 async function api(server: Server, key: string, path: string, init: RequestInit = {}) {
   const response = await fetch(`${server.url}/v1${path}`, {
@@ -442,5 +443,50 @@ describe('backup while the server answers writes, restored into a new folder', (
     const first = originalDocuments[0] as { id: string };
     assert.equal((await api(copy, key, `/documents/${first.id}`)).status, 200);
     assert.equal(await copy.stop(), 0);
+  });
+});
+
+describe('npm start (signet serve --demo)', () => {
+  const dir = useDataDir();
+
+  function demoOf(server: Server): { key: string; link: string } {
+    const key = /Demo API key: +(sgn_\S+)/.exec(server.output())?.[1];
+    const link = /^ +(http:\/\/\S+\/sign\/\S+)$/m.exec(server.output())?.[1];
+    assert.ok(key && link, server.output());
+    return { key, link };
+  }
+
+  async function countDocuments(server: Server, key: string): Promise<number> {
+    const page = await api(server, key, '/documents?limit=100');
+    assert.equal(page.body.nextCursor, null);
+    return page.body.data.length;
+  }
+
+  test('every start prints a signing link that can still be signed', async () => {
+    let server = await startServe(dir.path, ['--demo']);
+    const first = demoOf(server);
+    assert.equal(await countDocuments(server, first.key), demoSampleDocuments + 1);
+    const signed = await fetch(`${first.link.replace(/^http:\/\/[^/]+/, server.url)}/sign`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ fullName: 'Demo Signer', consent: 'yes' }),
+      redirect: 'manual',
+    });
+    assert.equal(signed.status, 303);
+    assert.equal(await server.stop(), 0);
+
+    server = await startServe(dir.path, ['--demo']);
+    const second = demoOf(server);
+    assert.equal(second.key, first.key);
+    assert.notEqual(second.link, first.link, 'a signed document is not offered again');
+    const page = await fetch(second.link.replace(/^http:\/\/[^/]+/, server.url));
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /name="consent"/);
+    assert.equal(await countDocuments(server, first.key), demoSampleDocuments + 2);
+    assert.equal(await server.stop(), 0);
+
+    server = await startServe(dir.path, ['--demo']);
+    assert.equal(demoOf(server).link, second.link, 'an unsigned link is kept');
+    assert.equal(await server.stop(), 0);
   });
 });

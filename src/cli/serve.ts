@@ -1,24 +1,44 @@
 // `signet serve [--role all|api|worker] [--demo]`. With --demo (what `npm start` runs) the first
 // start seeds a demo workspace and keeps its API key in the data folder, so every start
-// can print a key that works and a curl line to try it.
+// can print a key that works and a curl line to try it, and a signing link that can still
+// be signed: once the demo signer has signed (or declined) the last one, a fresh demo
+// document is sent.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import type { Context } from '../context.ts';
 import { seedWorkspace } from '../demo/seed.ts';
+import { getDocument } from '../documents/documents.service.ts';
+import { isActive } from '../documents/lifecycle.ts';
 import { createDocument, sendDocument } from '../documents/signing.service.ts';
+import { ApiError } from '../http/errors.ts';
 import { authenticateApiKey } from '../keys/keys.service.ts';
 import { listMails } from '../mail/mail.service.ts';
 import { type Role, roles, startServer } from '../server.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 
-const demoDocuments = 60;
+export const demoSampleDocuments = 60;
+const demoSignerEmail = 'you@example.com';
 
 interface DemoState {
   workspaceId: string;
   apiKey: string;
   /** A real document sent to a demo signer: their personal link, to try signing. */
   signingLink: string | null;
+}
+
+/** Whether the demo signer can still sign the document behind the link. */
+async function isSignable(ctx: Context, state: DemoState): Promise<boolean> {
+  const documentId = /\/sign\/([0-9a-f-]{36})\//.exec(state.signingLink ?? '')?.[1];
+  if (!documentId) return false;
+  try {
+    const document = await getDocument(ctx, state.workspaceId, documentId);
+    const signer = document.recipients.find((r) => r.email === demoSignerEmail);
+    return isActive(document.status) && !signer?.signedAt;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'not-found') return false;
+    throw error;
+  }
 }
 
 async function sendDemoDocument(ctx: Context, workspaceId: string): Promise<string | null> {
@@ -28,7 +48,7 @@ async function sendDemoDocument(ctx: Context, workspaceId: string): Promise<stri
     body: 'Signet Demo Ltd will redesign and rebuild the marketing website of Example Corp.\n\nDelivery within eight weeks of signature. Hosting and support are billed monthly for a year.',
     recipients: [
       {
-        email: 'you@example.com',
+        email: demoSignerEmail,
         fullName: 'Demo Signer',
         role: 'signer',
         signingMethod: 'standard',
@@ -65,21 +85,29 @@ async function sendDemoDocument(ctx: Context, workspaceId: string): Promise<stri
   });
   await sendDocument(ctx, workspaceId, id);
   // Found the way the signer finds it: in their mail.
-  const [mail] = await listMails(ctx, { documentId: id, to: 'you@example.com', limit: 1 });
+  const [mail] = await listMails(ctx, { documentId: id, to: demoSignerEmail, limit: 1 });
   return /https?:\/\/\S+\/sign\/\S+/.exec(mail?.text ?? '')?.[0] ?? null;
 }
 
 async function ensureDemoWorkspace(ctx: Context): Promise<{ state: DemoState; valid: boolean }> {
   const file = join(ctx.config.dataDir, 'demo.json');
+  const save = (state: DemoState) => {
+    writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+  };
   if (existsSync(file)) {
     const state = JSON.parse(readFileSync(file, 'utf8')) as DemoState;
-    return { state, valid: (await authenticateApiKey(ctx, state.apiKey)) !== null };
+    const valid = (await authenticateApiKey(ctx, state.apiKey)) !== null;
+    if (valid && !(await isSignable(ctx, state))) {
+      state.signingLink = await sendDemoDocument(ctx, state.workspaceId);
+      save(state);
+    }
+    return { state, valid };
   }
-  const seeded = await seedWorkspace(ctx, { documents: demoDocuments, name: 'Demo workspace' });
+  const seeded = await seedWorkspace(ctx, { documents: demoSampleDocuments, name: 'Demo workspace' });
   const signingLink = await sendDemoDocument(ctx, seeded.workspace.id);
   const state = { workspaceId: seeded.workspace.id, apiKey: seeded.apiKey.secret, signingLink };
-  writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
+  save(state);
   return { state, valid: true };
 }
 

@@ -24,8 +24,14 @@ export async function webhookCommand(config: Config, argv: string[]): Promise<vo
     );
     const outcome = result.ok
       ? `delivered (HTTP ${result.statusCode}) in ${result.durationMs} ms`
-      : `failed: ${result.errorClass}${result.statusCode ? ` (HTTP ${result.statusCode})` : ''} after ${result.durationMs} ms`;
+      : `failed: ${result.errorClass}${result.statusCode ? ` (HTTP ${result.statusCode})` : ''} after ${result.durationMs} ms${result.refusal ? `: ${result.refusal}` : ''}`;
     print(!!values.json, result, `Ping ${result.deliveryId}: ${outcome}`);
+    if (result.errorClass === 'blocked') {
+      // This command sends the ping from its own process, with its own environment.
+      process.stderr.write(
+        `signet: webhooks go only to public https addresses on port 443. For local development, set SIGNET_WEBHOOK_ALLOW_UNSAFE=1 in the environment of the process that sends: this command sends the ping itself${config.webhooks.allowUnsafe ? '' : ' (it is not set here)'}, and signet serve sends every other delivery.\n`,
+      );
+    }
     if (!result.ok) process.exitCode = 1;
     return;
   }

@@ -22,6 +22,8 @@ export interface PingResult {
   statusCode: number | null;
   errorClass: string | null;
   durationMs: number;
+  /** For `blocked`: which destination rule refused which address. */
+  refusal?: string;
 }
 
 /**
@@ -92,6 +94,7 @@ export async function sendPing(ctx: Context, workspaceId: string, endpointId: st
     statusCode: result.statusCode,
     errorClass: result.errorClass,
     durationMs: result.durationMs,
+    ...(result.refusal ? { refusal: result.refusal } : {}),
   };
 }
 

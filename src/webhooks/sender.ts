@@ -36,6 +36,8 @@ export interface AttemptResult {
   durationMs: number;
   /** The first 4 KB of the response body, as text. */
   responseBody: string | null;
+  /** For `blocked`: which destination rule refused which address, in words. */
+  refusal?: string;
 }
 
 class BlockedAddressError extends Error {
@@ -54,9 +56,20 @@ class DnsError extends Error {
   }
 }
 
-function classify(error: unknown): AttemptErrorClass {
+/** The error and what caused it, outermost first. */
+function causeChain(error: unknown): unknown[] {
   const chain: unknown[] = [];
   for (let e: unknown = error; e && chain.length < 5; e = (e as { cause?: unknown }).cause) chain.push(e);
+  return chain;
+}
+
+/** The destination rule behind a `blocked` failure, if that is what it was. */
+function refusalOf(error: unknown): string | undefined {
+  return causeChain(error).find((e): e is BlockedAddressError => e instanceof BlockedAddressError)?.message;
+}
+
+function classify(error: unknown): AttemptErrorClass {
+  const chain = causeChain(error);
   for (const e of chain) {
     if (e instanceof BlockedAddressError) return 'blocked';
     if (e instanceof DnsError) return 'dns';
@@ -100,7 +113,8 @@ function checkedLookup(
         const blocked = addresses.find((a) => checkAddresses([a], policy) !== null);
         if (blocked !== undefined) {
           onAddress(blocked);
-          return callback(new BlockedAddressError(blocked, `${hostname} resolves to ${blocked}`), '');
+          const reason = `${hostname} resolves to ${blocked}, which is not a public address`;
+          return callback(new BlockedAddressError(blocked, reason), '');
         }
         const chosen = addresses[0] as string;
         onAddress(chosen);
@@ -197,6 +211,8 @@ export class ConnectionPool {
 /** Where a URL sends to, and whether the checks that need no network refuse it. */
 interface Target {
   blocked: boolean;
+  /** Why the checks that need no network refuse it. */
+  refusal: string | null;
   origin: string;
   path: string;
   /** The host when it is an IP address (judged here, never resolved). */
@@ -216,12 +232,14 @@ function targetOf(raw: string, policy: DestinationPolicy): Target {
   if (target) return target;
   const shape = checkUrlShape(raw, policy);
   if (!shape.ok) {
-    target = { blocked: true, origin: '', path: '', literal: null };
+    target = { blocked: true, refusal: shape.reason, origin: '', path: '', literal: null };
   } else {
     const host = bareHost(shape.url);
     const literal = ipaddr.isValid(host) ? host : null;
+    const verdict = literal === null ? null : checkAddresses([literal], policy);
     target = {
-      blocked: literal !== null && checkAddresses([literal], policy) !== null,
+      blocked: verdict !== null,
+      refusal: verdict && !verdict.ok ? `${literal} is not a public address` : null,
       origin: shape.url.origin,
       path: `${shape.url.pathname}${shape.url.search}`,
       literal,
@@ -307,8 +325,11 @@ export function sendWebhook(
         statusOutcome(statusCode, Buffer.concat(chunks).toString('utf8').replaceAll('\u0000', '')),
         reusable,
       );
-    const failed = (errorClass: AttemptErrorClass) =>
-      finish({ ok: false, statusCode: null, errorClass, responseBody: null }, false);
+    const failed = (errorClass: AttemptErrorClass, refusal?: string) =>
+      finish(
+        { ok: false, statusCode: null, errorClass, responseBody: null, ...(refusal ? { refusal } : {}) },
+        false,
+      );
 
     const deadline = setTimeout(() => {
       if (statusCode > 0) responded(false);
@@ -316,7 +337,7 @@ export function sendWebhook(
       controller?.abort(new DeadlineError());
     }, options.timeoutMs);
 
-    if (target.blocked) return failed('blocked');
+    if (target.blocked) return failed('blocked', target.refusal ?? undefined);
     const dispatcher = (pooled?.client ?? ownAgent) as Dispatcher;
     dispatcher.dispatch(
       {
@@ -349,7 +370,7 @@ export function sendWebhook(
         onResponseError(_c, error) {
           // A body cut short (reset) still leaves the status code as the outcome.
           if (statusCode > 0) responded(false);
-          else failed(classify(error));
+          else failed(classify(error), refusalOf(error));
         },
       },
     );
