@@ -21,6 +21,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 
 export interface LockOwner {
@@ -143,7 +144,8 @@ export async function tryLockDataDir(lockPath: string, command: string): Promise
     controlSocket: null,
     startedAt: new Date().toISOString(),
   };
-  const draft = `${lockPath}.${process.pid}.tmp`;
+  // A draft of its own per attempt: several attempts may run at once in one process.
+  const draft = `${lockPath}.${process.pid}.${randomUUID()}.tmp`;
   writeFileSync(draft, `${JSON.stringify(owner)}\n`, { mode: 0o600 });
   try {
     for (let attempt = 0; attempt < 50; attempt++) {
@@ -187,7 +189,7 @@ function createLock(path: string, initial: LockOwner): DataDirLock {
       owner = { ...owner, ...endpoints };
       text = `${JSON.stringify(owner)}\n`;
       // Replace the record atomically: readers see the old one or the new one.
-      const draft = `${path}.${process.pid}.tmp`;
+      const draft = `${path}.${process.pid}.${randomUUID()}.tmp`;
       writeFileSync(draft, text, { mode: 0o600 });
       renameSync(draft, path);
     },
