@@ -2,18 +2,22 @@
 // itself, so tests and benchmarks listen on a port of their choosing.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Context } from './context.ts';
+import { loadServerSecret } from './db/server-secrets.ts';
 import { apiPlugin } from './http/api.ts';
 import { createApiGuard } from './http/api-guard.ts';
 import { sendError } from './http/error-handler.ts';
 import { ApiError } from './http/errors.ts';
-import type { RateLimiter } from './http/rate-limiter.ts';
+import { createMemoryRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
+import { loginAttempts, webPlugin } from './web/web.plugin.ts';
 
 export const bodyLimitBytes = 1024 * 1024;
 export const apiPrefix = '/v1';
 
 export interface AppDeps {
   rateLimiter: RateLimiter;
+  /** Sign-in attempts of the web application; in memory unless given (Redis: shared). */
+  loginLimiter?: RateLimiter;
 }
 
 export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInstance> {
@@ -45,5 +49,11 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
 
   await app.register(apiPlugin(ctx, guard), { prefix: apiPrefix });
   await app.register(signingRoutes(ctx), { prefix: '/sign' });
+  await app.register(
+    webPlugin(ctx, {
+      loginLimiter: deps.loginLimiter ?? createMemoryRateLimiter(loginAttempts),
+      csrfKey: await loadServerSecret(ctx.db, 'csrf-hmac', ctx),
+    }),
+  );
   return app;
 }

@@ -9,6 +9,7 @@ import { openDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { createMailTransport } from './mail/mailer.ts';
+import { loginAttempts } from './web/web.plugin.ts';
 import { startWorker } from './worker/worker.ts';
 
 export const roles = ['all', 'api', 'worker'] as const;
@@ -22,10 +23,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function createRateLimiter(ctx: Context): Promise<RateLimiter> {
+export async function createRateLimiter(ctx: Context, shape = ctx.config.rateLimit): Promise<RateLimiter> {
   return ctx.config.redisUrl
-    ? createRedisRateLimiter(ctx.config.rateLimit, ctx.config.redisUrl, ctx.log)
-    : createMemoryRateLimiter(ctx.config.rateLimit);
+    ? createRedisRateLimiter(shape, ctx.config.redisUrl, ctx.log)
+    : createMemoryRateLimiter(shape);
 }
 
 export async function startServer(config: Config, role: Role = 'all'): Promise<RunningServer> {
@@ -69,7 +70,8 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   let url: string | null = null;
   if (role === 'all' || role === 'api') {
     const rateLimiter = await createRateLimiter(ctx);
-    app = await buildApp(ctx, { rateLimiter });
+    const loginLimiter = await createRateLimiter(ctx, loginAttempts);
+    app = await buildApp(ctx, { rateLimiter, loginLimiter });
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -78,6 +80,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
     stops.unshift(async () => {
       await listening.close();
       await rateLimiter.close();
+      await loginLimiter.close();
     });
   }
   log.info(

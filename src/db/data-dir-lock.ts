@@ -11,6 +11,7 @@
 // (mkdir is atomic) and only if the file still holds the very record found stale, so two
 // processes racing for a dead owner's folder cannot both win.
 
+import { randomUUID } from 'node:crypto';
 import {
   linkSync,
   mkdirSync,
@@ -21,7 +22,6 @@ import {
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 
 export interface LockOwner {

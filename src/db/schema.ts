@@ -105,7 +105,8 @@ export type MailStatus = 'pending' | 'sent' | 'logged' | 'failed';
 
 export interface MailsTable {
   id: string;
-  workspace_id: string;
+  /** Null for account mails sent before there is a workspace (sign-up confirmation). */
+  workspace_id: string | null;
   document_id: string | null;
   recipient_id: string | null;
   to_address: string;
@@ -172,6 +173,60 @@ export interface WebhookAttemptsTable {
   response_body: string | null;
 }
 
+export type MemberRole = 'owner' | 'member';
+
+export interface UsersTable {
+  id: string;
+  /** As the person typed it (trimmed). */
+  email: string;
+  /** Lower-cased: what makes two addresses the same account. */
+  email_key: string;
+  password_hash: string;
+  created_at: Timestamp;
+  password_changed_at: Timestamp;
+}
+
+export interface MembershipsTable {
+  workspace_id: string;
+  user_id: string;
+  role: MemberRole;
+  created_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  workspace_id: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+  /** The absolute end (7 days after sign-in); idle expiry is counted from last_seen_at. */
+  expires_at: Timestamp;
+}
+
+export interface SignupRequestsTable {
+  id: string;
+  token_hash: string;
+  email: string;
+  password_hash: string;
+  workspace_name: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface InvitationsTable {
+  id: string;
+  workspace_id: string;
+  email: string;
+  role: MemberRole;
+  token_hash: string;
+  invited_by: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  accepted_at: Timestamp | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -185,4 +240,9 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  sessions: SessionsTable;
+  signup_requests: SignupRequestsTable;
+  invitations: InvitationsTable;
 }

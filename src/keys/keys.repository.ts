@@ -41,17 +41,30 @@ export async function findApiKeys(db: Db, workspaceId: string): Promise<ApiKeyRo
     .execute();
 }
 
-export async function findApiKey(db: Db, id: string): Promise<ApiKeyRow | undefined> {
-  return db.selectFrom('api_keys').select(listColumns).where('id', '=', id).executeTakeFirst();
+/** `workspaceId` null: any workspace's (operators' commands); otherwise only that workspace's. */
+export async function findApiKey(
+  db: Db,
+  id: string,
+  workspaceId: string | null,
+): Promise<ApiKeyRow | undefined> {
+  let query = db.selectFrom('api_keys').select(listColumns).where('id', '=', id);
+  if (workspaceId !== null) query = query.where('workspace_id', '=', workspaceId);
+  return query.executeTakeFirst();
 }
 
-export async function markApiKeyRevoked(db: Db, id: string, at: Date): Promise<void> {
-  await db
+export async function markApiKeyRevoked(
+  db: Db,
+  id: string,
+  workspaceId: string | null,
+  at: Date,
+): Promise<void> {
+  let query = db
     .updateTable('api_keys')
     .set({ revoked_at: at })
     .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .execute();
+    .where('revoked_at', 'is', null);
+  if (workspaceId !== null) query = query.where('workspace_id', '=', workspaceId);
+  await query.execute();
 }
 
 /** The one query on the request path: an active key by its hash, with its workspace's plan. */

@@ -72,16 +72,31 @@ export async function createApiKey(
   return { ...apiKeyRowToApiKey(row), secret };
 }
 
+/** One key of a workspace (never its secret); not-found for another workspace's. */
+export async function getApiKey(ctx: Context, workspaceId: string, keyId: string): Promise<ApiKey> {
+  const row = await findApiKey(ctx.db, keyId, workspaceId);
+  if (!row) throw new ApiError('not-found');
+  return apiKeyRowToApiKey(row);
+}
+
 export async function listApiKeys(ctx: Context, workspaceId: string): Promise<ApiKey[]> {
   if (!(await findWorkspace(ctx.db, workspaceId))) throw new ApiError('not-found');
   return (await findApiKeys(ctx.db, workspaceId)).map(apiKeyRowToApiKey);
 }
 
-export async function revokeApiKey(ctx: Context, keyId: string): Promise<ApiKey> {
+/**
+ * Revokes a key; with `workspaceId` (the web application), only that workspace's: another
+ * workspace's key is not-found, exactly like a missing one. Operators pass null.
+ */
+export async function revokeApiKey(
+  ctx: Context,
+  keyId: string,
+  workspaceId: string | null = null,
+): Promise<ApiKey> {
   const row = await ctx.db.transaction().execute(async (trx) => {
-    await markApiKeyRevoked(trx, keyId, ctx.clock.now());
+    await markApiKeyRevoked(trx, keyId, workspaceId, ctx.clock.now());
     await notifyAuthChanged(trx);
-    return findApiKey(trx, keyId);
+    return findApiKey(trx, keyId, workspaceId);
   });
   ctx.keyCache.clear();
   if (!row) throw new ApiError('not-found');

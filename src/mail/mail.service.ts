@@ -22,7 +22,7 @@ export async function queueMail(
   trx: Transaction<Database>,
   ctx: Context,
   mail: {
-    workspaceId: string;
+    workspaceId: string | null;
     documentId: string | null;
     recipientId: string | null;
     to: string;
@@ -67,7 +67,7 @@ export async function deliverDueMails(ctx: Context, transport: MailTransport, li
 
 export interface MailView {
   id: string;
-  workspaceId: string;
+  workspaceId: string | null;
   documentId: string | null;
   to: string;
   subject: string;

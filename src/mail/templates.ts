@@ -50,3 +50,41 @@ It is valid for ${input.validMinutes} minutes. If you did not ask for it, ignore
 `,
   };
 }
+
+export function signupConfirmationMail(input: { link: string; workspaceName: string; validHours: number }): {
+  subject: string;
+  text: string;
+} {
+  return {
+    subject: 'Confirm your Signet account',
+    text: `Hello,
+
+Someone (we hope you) signed up for Signet with this address, to create the workspace
+"${input.workspaceName}". To confirm and sign in, open:
+
+${input.link}
+
+The link works once, for ${input.validHours} hours. If you did not sign up, ignore this mail:
+no account is created without it.
+
+— Signet
+`,
+  };
+}
+
+export function accountExistsMail(input: { signInLink: string }): { subject: string; text: string } {
+  return {
+    subject: 'You already have a Signet account',
+    text: `Hello,
+
+Someone (we hope you) tried to sign up for Signet with this address, which already has an
+account. Sign in here instead:
+
+${input.signInLink}
+
+If it was not you, you can ignore this mail: nothing was changed.
+
+— Signet
+`,
+  };
+}

@@ -103,7 +103,7 @@ function formAction(basePath: string, action: 'sign' | 'decline' | 'code'): stri
   return `${basePath.replace(/\/+$/, '')}/${action}`;
 }
 
-const statusBadges: Record<DocumentStatus, { label: string; tone: string }> = {
+export const statusBadges: Record<DocumentStatus, { label: string; tone: string }> = {
   draft: { label: 'Draft', tone: 'badge-neutral' },
   sent: { label: 'Awaiting signatures', tone: 'badge-pending' },
   viewed: { label: 'Awaiting signatures', tone: 'badge-pending' },

@@ -69,7 +69,7 @@ export function renderToString(x: SafeHtml): string {
   return x.html;
 }
 
-const styles = `
+export const baseStyles = `
 :root {
   color-scheme: light;
   --bg: #f4f5f7;
@@ -277,7 +277,7 @@ details.decline form { padding-top: 0.25rem; }
 `;
 
 /** The sha256 source of the inline style, for a Content-Security-Policy without 'unsafe-inline'. */
-const styleHash = `sha256-${createHash('sha256').update(styles).digest('base64')}`;
+const styleHash = `sha256-${createHash('sha256').update(baseStyles).digest('base64')}`;
 
 /**
  * A Content-Security-Policy that fits pages made by `page()`: no scripts at all, only the one
@@ -302,7 +302,7 @@ export function page(options: { title: string; body: SafeHtml }): string {
 <meta name="robots" content="noindex">
 <meta name="referrer" content="no-referrer">
 <title>${options.title}</title>
-<style>${raw(styles)}</style>
+<style>${raw(baseStyles)}</style>
 </head>
 <body>
 <div class="container">

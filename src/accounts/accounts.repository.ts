@@ -1,0 +1,138 @@
+// Queries on users, memberships, sessions and sign-up requests.
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, MemberRole } from '../db/schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface UserRow {
+  id: string;
+  email: string;
+  email_key: string;
+  password_hash: string;
+  created_at: Date;
+  password_changed_at: Date;
+}
+
+export async function insertUser(db: Db, row: UserRow): Promise<void> {
+  await db.insertInto('users').values(row).execute();
+}
+
+export async function findUserByEmailKey(db: Db, emailKey: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email_key', '=', emailKey).executeTakeFirst();
+}
+
+export async function findUser(db: Db, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updatePasswordHash(db: Db, userId: string, hash: string, at: Date): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ password_hash: hash, password_changed_at: at })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function insertMembership(
+  db: Db,
+  row: { workspace_id: string; user_id: string; role: MemberRole; created_at: Date },
+): Promise<void> {
+  await db.insertInto('memberships').values(row).execute();
+}
+
+/** The user's first workspace (oldest membership): where a sign-in lands. */
+export async function findFirstMembership(db: Db, userId: string) {
+  return db
+    .selectFrom('memberships')
+    .select(['workspace_id', 'role'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('workspace_id')
+    .executeTakeFirst();
+}
+
+export interface SessionRow {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  workspace_id: string;
+  created_at: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+}
+
+export async function insertSession(db: Db, row: SessionRow): Promise<void> {
+  await db.insertInto('sessions').values(row).execute();
+}
+
+/** A session with who it belongs to, their role and the workspace, in one round trip. */
+export async function findSessionByTokenHash(db: Db, tokenHash: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .innerJoin('memberships', (join) =>
+      join
+        .onRef('memberships.user_id', '=', 'sessions.user_id')
+        .onRef('memberships.workspace_id', '=', 'sessions.workspace_id'),
+    )
+    .innerJoin('workspaces', 'workspaces.id', 'sessions.workspace_id')
+    .select([
+      'sessions.id as session_id',
+      'sessions.user_id',
+      'sessions.workspace_id',
+      'sessions.last_seen_at',
+      'sessions.expires_at',
+      'users.email',
+      'memberships.role',
+      'workspaces.name as workspace_name',
+      'workspaces.plan',
+    ])
+    .where('sessions.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+export async function touchSession(db: Db, sessionId: string, at: Date): Promise<void> {
+  await db.updateTable('sessions').set({ last_seen_at: at }).where('id', '=', sessionId).execute();
+}
+
+export async function deleteSession(db: Db, sessionId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+}
+
+export async function deleteSessionByTokenHash(db: Db, tokenHash: string): Promise<void> {
+  await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+}
+
+export async function deleteSessionsOfUser(db: Db, userId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+}
+
+export interface SignupRequestRow {
+  id: string;
+  token_hash: string;
+  email: string;
+  password_hash: string;
+  workspace_name: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+export async function insertSignupRequest(db: Db, row: SignupRequestRow): Promise<void> {
+  await db.insertInto('signup_requests').values(row).execute();
+}
+
+export async function findSignupRequest(db: Db, tokenHash: string): Promise<SignupRequestRow | undefined> {
+  return db.selectFrom('signup_requests').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+/** Marks the request used, unless it already was (two clicks at once create one account). */
+export async function useSignupRequest(db: Db, id: string, at: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('signup_requests')
+    .set({ used_at: at })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

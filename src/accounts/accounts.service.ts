@@ -1,0 +1,293 @@
+// Accounts of the web application: sign-up (confirmed by mail), sign-in, sessions and
+// passwords. Rules:
+// - A session is a random token in the browser's cookie; the database keeps only its
+//   SHA-256, so every process shares sessions and a stolen database holds no usable one.
+//   It ends after 12 hours unused or 7 days after sign-in, at sign-out, and for every
+//   browser of the user when the password changes.
+// - Nothing says whether an email is registered: sign-in failures read the same (and take
+//   as long) for unknown addresses and wrong passwords, and a sign-up always answers
+//   "check your inbox"; the mail tells an existing account holder to sign in instead.
+import { createHash } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { Context } from '../context.ts';
+import type { Database, MemberRole, Plan } from '../db/schema.ts';
+import { queueMail } from '../mail/mail.service.ts';
+import { accountExistsMail, signupConfirmationMail } from '../mail/templates.ts';
+import { insertWorkspace } from '../workspaces/workspaces.repository.ts';
+import {
+  deleteSession,
+  deleteSessionByTokenHash,
+  deleteSessionsOfUser,
+  findFirstMembership,
+  findSessionByTokenHash,
+  findSignupRequest,
+  findUser,
+  findUserByEmailKey,
+  insertMembership,
+  insertSession,
+  insertSignupRequest,
+  insertUser,
+  touchSession,
+  updatePasswordHash,
+  useSignupRequest,
+} from './accounts.repository.ts';
+import { hashPassword, passwordProblem, unmatchableHash, verifyPassword } from './passwords.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export const sessionIdleMs = 12 * 60 * 60 * 1000;
+export const sessionLifetimeMs = 7 * 24 * 60 * 60 * 1000;
+/** last_seen_at is written at most this often per session, not on every request. */
+const touchEveryMs = 60 * 1000;
+export const signupValidityMs = 24 * 60 * 60 * 1000;
+
+/** Form input the rules refuse: a sentence per field, shown next to it. */
+export class AccountInputError extends Error {
+  readonly fields: Record<string, string>;
+  constructor(fields: Record<string, string>) {
+    super(Object.values(fields).join(' '));
+    this.fields = fields;
+  }
+}
+
+export interface SessionUser {
+  sessionId: string;
+  userId: string;
+  email: string;
+  workspaceId: string;
+  workspaceName: string;
+  plan: Plan;
+  role: MemberRole;
+}
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function newToken(ctx: Context): string {
+  return ctx.ids.randomBytes(32).toString('base64url');
+}
+
+export function emailKey(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function checkEmail(email: string): string | null {
+  const trimmed = email.trim();
+  return emailPattern.test(trimmed) && trimmed.length <= 254
+    ? null
+    : 'Enter an email address like name@example.com.';
+}
+
+function checkWorkspaceName(name: string): string | null {
+  const trimmed = name.trim();
+  if (!trimmed) return 'Give your workspace a name.';
+  return trimmed.length > 100 ? 'Use at most 100 characters.' : null;
+}
+
+/**
+ * Step one of sign-up: validates, then mails a confirmation link (or, for an address that
+ * already has an account, a note to sign in). The answer is the same either way.
+ */
+export async function requestSignup(
+  ctx: Context,
+  input: { email: string; password: string; workspaceName: string },
+): Promise<void> {
+  const problems: Record<string, string> = {};
+  const emailIssue = checkEmail(input.email);
+  if (emailIssue) problems.email = emailIssue;
+  const passwordIssue = passwordProblem(input.password);
+  if (passwordIssue) problems.password = passwordIssue;
+  const nameIssue = checkWorkspaceName(input.workspaceName);
+  if (nameIssue) problems.workspaceName = nameIssue;
+  if (Object.keys(problems).length) throw new AccountInputError(problems);
+
+  const email = input.email.trim();
+  const now = ctx.clock.now();
+  const passwordHash = await hashPassword(input.password, ctx.ids.randomBytes(16));
+  const token = newToken(ctx);
+  await ctx.db.transaction().execute(async (trx) => {
+    const existing = await findUserByEmailKey(trx, emailKey(email));
+    const mail = existing
+      ? accountExistsMail({ signInLink: `${ctx.config.publicUrl}/login` })
+      : signupConfirmationMail({
+          link: `${ctx.config.publicUrl}/signup/confirm/${token}`,
+          workspaceName: input.workspaceName.trim(),
+          validHours: signupValidityMs / 3_600_000,
+        });
+    if (!existing) {
+      await insertSignupRequest(trx, {
+        id: ctx.ids.uuid(),
+        token_hash: hashToken(token),
+        email,
+        password_hash: passwordHash,
+        workspace_name: input.workspaceName.trim(),
+        created_at: now,
+        expires_at: new Date(now.getTime() + signupValidityMs),
+        used_at: null,
+      });
+    }
+    await queueMail(trx, ctx, { workspaceId: null, documentId: null, recipientId: null, to: email, ...mail });
+  });
+}
+
+/** The pending sign-up behind a confirmation link, if it can still be confirmed. */
+export async function findPendingSignup(
+  ctx: Context,
+  token: string,
+): Promise<{ email: string; workspaceName: string } | null> {
+  const row = await findSignupRequest(ctx.db, hashToken(token));
+  if (!row || row.used_at || row.expires_at <= ctx.clock.now()) return null;
+  return { email: row.email, workspaceName: row.workspace_name };
+}
+
+/**
+ * Step two: the link's owner confirms. Creates the user, a workspace on the Free plan
+ * that they own, and a session. Null when the link is unknown, used or expired, or the
+ * address got an account meanwhile.
+ */
+export async function confirmSignup(ctx: Context, token: string): Promise<{ sessionToken: string } | null> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await findSignupRequest(trx, hashToken(token));
+    if (!row || row.used_at || row.expires_at <= now) return null;
+    if (!(await useSignupRequest(trx, row.id, now))) return null;
+    if (await findUserByEmailKey(trx, emailKey(row.email))) return null;
+    const { userId, workspaceId } = await insertAccount(trx, ctx, {
+      email: row.email,
+      passwordHash: row.password_hash,
+      workspaceName: row.workspace_name,
+      plan: 'free',
+    });
+    return { sessionToken: await startSession(trx, ctx, userId, workspaceId) };
+  });
+}
+
+/** A user who owns a new workspace (sign-up, `signet user create`, the demo login). */
+async function insertAccount(
+  trx: Db,
+  ctx: Context,
+  input: { email: string; passwordHash: string; workspaceName: string; plan: Plan },
+): Promise<{ userId: string; workspaceId: string }> {
+  const now = ctx.clock.now();
+  const userId = ctx.ids.uuid();
+  const workspaceId = ctx.ids.uuid();
+  await insertWorkspace(trx, {
+    id: workspaceId,
+    name: input.workspaceName,
+    plan: input.plan,
+    created_at: now,
+  });
+  await insertUser(trx, {
+    id: userId,
+    email: input.email,
+    email_key: emailKey(input.email),
+    password_hash: input.passwordHash,
+    created_at: now,
+    password_changed_at: now,
+  });
+  await insertMembership(trx, { workspace_id: workspaceId, user_id: userId, role: 'owner', created_at: now });
+  return { userId, workspaceId };
+}
+
+async function startSession(db: Db, ctx: Context, userId: string, workspaceId: string): Promise<string> {
+  const now = ctx.clock.now();
+  const token = newToken(ctx);
+  await insertSession(db, {
+    id: ctx.ids.uuid(),
+    token_hash: hashToken(token),
+    user_id: userId,
+    workspace_id: workspaceId,
+    created_at: now,
+    last_seen_at: now,
+    expires_at: new Date(now.getTime() + sessionLifetimeMs),
+  });
+  return token;
+}
+
+/** A session token for the right email and password; null otherwise, in the same time. */
+export async function logIn(
+  ctx: Context,
+  input: { email: string; password: string },
+): Promise<{ sessionToken: string } | null> {
+  const user = await findUserByEmailKey(ctx.db, emailKey(input.email));
+  const matches = await verifyPassword(input.password, user?.password_hash ?? unmatchableHash);
+  if (!user || !matches) return null;
+  const membership = await findFirstMembership(ctx.db, user.id);
+  if (!membership) return null;
+  return { sessionToken: await startSession(ctx.db, ctx, user.id, membership.workspace_id) };
+}
+
+/** Who a session token belongs to, if the session is still valid. */
+export async function resolveSession(ctx: Context, token: string): Promise<SessionUser | null> {
+  if (!token || token.length > 100) return null;
+  const row = await findSessionByTokenHash(ctx.db, hashToken(token));
+  if (!row) return null;
+  const now = ctx.clock.now();
+  if (row.expires_at <= now || row.last_seen_at.getTime() + sessionIdleMs <= now.getTime()) {
+    await deleteSession(ctx.db, row.session_id);
+    return null;
+  }
+  if (now.getTime() - row.last_seen_at.getTime() >= touchEveryMs)
+    await touchSession(ctx.db, row.session_id, now);
+  return {
+    sessionId: row.session_id,
+    userId: row.user_id,
+    email: row.email,
+    workspaceId: row.workspace_id,
+    workspaceName: row.workspace_name,
+    plan: row.plan,
+    role: row.role,
+  };
+}
+
+export async function logOut(ctx: Context, token: string): Promise<void> {
+  await deleteSessionByTokenHash(ctx.db, hashToken(token));
+}
+
+/** Ends every session of the user and starts a new one for the browser that changed it. */
+export async function changePassword(
+  ctx: Context,
+  session: SessionUser,
+  input: { currentPassword: string; newPassword: string },
+): Promise<{ sessionToken: string }> {
+  const user = await findUser(ctx.db, session.userId);
+  if (!user || !(await verifyPassword(input.currentPassword, user.password_hash))) {
+    throw new AccountInputError({ currentPassword: 'That is not your current password.' });
+  }
+  const problem = passwordProblem(input.newPassword);
+  if (problem) throw new AccountInputError({ newPassword: problem });
+  const hash = await hashPassword(input.newPassword, ctx.ids.randomBytes(16));
+  return ctx.db.transaction().execute(async (trx) => {
+    await updatePasswordHash(trx, user.id, hash, ctx.clock.now());
+    await deleteSessionsOfUser(trx, user.id);
+    return { sessionToken: await startSession(trx, ctx, user.id, session.workspaceId) };
+  });
+}
+
+/** For operators (`signet user create`) and the demo: an account without the mail step. */
+export async function createAccount(
+  ctx: Context,
+  input: { email: string; password: string; workspaceName: string; plan: Plan },
+): Promise<{ userId: string; workspaceId: string }> {
+  const problems: Record<string, string> = {};
+  const emailIssue = checkEmail(input.email);
+  if (emailIssue) problems.email = emailIssue;
+  const passwordIssue = passwordProblem(input.password);
+  if (passwordIssue) problems.password = passwordIssue;
+  if (Object.keys(problems).length) throw new AccountInputError(problems);
+  const passwordHash = await hashPassword(input.password, ctx.ids.randomBytes(16));
+  return ctx.db.transaction().execute(async (trx) => {
+    if (await findUserByEmailKey(trx, emailKey(input.email))) {
+      throw new AccountInputError({ email: 'An account with this email already exists.' });
+    }
+    return insertAccount(trx, ctx, {
+      email: input.email.trim(),
+      passwordHash,
+      workspaceName: input.workspaceName,
+      plan: input.plan,
+    });
+  });
+}

@@ -1,0 +1,54 @@
+// Passwords: scrypt from node:crypto (memory-hard, no native addon), a random salt per
+// password, parameters stored with the hash so they can be raised later without breaking
+// old hashes. Comparison in constant time. Passwords are never logged or stored in clear.
+import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+
+export const minPasswordLength = 10;
+export const maxPasswordLength = 200;
+
+/** N = 2^15, r = 8: about 32 MB and tens of milliseconds per hash on a server core. */
+const defaults = { N: 32_768, r: 8, p: 1 };
+const keyLength = 32;
+
+function derive(
+  password: string,
+  salt: Buffer,
+  options: { N: number; r: number; p: number },
+): Promise<Buffer> {
+  const params: ScryptOptions = { ...options, maxmem: 128 * options.N * options.r * 2 };
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFKC'), salt, keyLength, params, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
+}
+
+/** Why a new password is refused, in words, or null. */
+export function passwordProblem(password: string): string | null {
+  if (password.length < minPasswordLength) return `Use at least ${minPasswordLength} characters.`;
+  if (password.length > maxPasswordLength) return `Use at most ${maxPasswordLength} characters.`;
+  return null;
+}
+
+export async function hashPassword(password: string, salt: Buffer = randomBytes(16)): Promise<string> {
+  const key = await derive(password, salt, defaults);
+  return `scrypt$${defaults.N}$${defaults.r}$${defaults.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, key] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !key) return false;
+  const expected = Buffer.from(key, 'base64');
+  const actual = await derive(password, Buffer.from(salt, 'base64'), {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+  });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/**
+ * A hash no password matches, verified when an email is unknown so that a failed log-in
+ * takes as long whether the account exists or not.
+ */
+export const unmatchableHash = `scrypt$${defaults.N}$${defaults.r}$${defaults.p}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(keyLength).toString('base64')}`;

@@ -1,0 +1,252 @@
+// Sign-up, sign-in, sign-out and the account page (change password).
+//   GET/POST /signup                     email, password, workspace name → "check your inbox"
+//   GET/POST /signup/confirm/{token}     the mailed link: a button (links are prefetched) → signed in
+//   GET/POST /login                      limited per account and per address
+//   POST     /logout
+//   GET/POST /settings/account           change password (ends every other session)
+// Messages never say whether an address has an account (accounts.service.ts).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  AccountInputError,
+  changePassword,
+  confirmSignup,
+  emailKey,
+  findPendingSignup,
+  logIn,
+  logOut,
+  requestSignup,
+} from '../accounts/accounts.service.ts';
+import { minPasswordLength } from '../accounts/passwords.ts';
+import { html, type SafeHtml } from './html.ts';
+import { csrfField, fieldError, invalidAttrs, notice } from './layout.ts';
+import { requireMember, sessionCookie, type Web } from './web.plugin.ts';
+
+type Form = Record<string, string | undefined>;
+
+function text(form: Form | undefined, name: string): string {
+  const value = form?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** Only a path on this site: never an open redirect. */
+function safeNext(value: unknown): string {
+  return typeof value === 'string' && /^\/(?![/\\])/.test(value) ? value : '/documents';
+}
+
+function input(options: {
+  id: string;
+  label: string;
+  type: string;
+  value?: string;
+  autocomplete: string;
+  error?: string;
+  hint?: string;
+}): SafeHtml {
+  return html`<div class="field">
+<label for="${options.id}">${options.label}</label>
+${options.hint ? html`<span class="hint" id="${options.id}-hint">${options.hint}</span>` : ''}
+<input id="${options.id}" name="${options.id}" type="${options.type}" value="${options.value ?? ''}" autocomplete="${options.autocomplete}" required ${invalidAttrs(options.id, options.error)}>
+${fieldError(options.id, options.error)}
+</div>`;
+}
+
+export function authPages(web: Web) {
+  const { ctx } = web;
+
+  function signupPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    form: Form,
+    errors: Form,
+  ) {
+    return web.render(request, reply, status, {
+      title: 'Sign up',
+      body: (csrf) => html`<div class="narrow">
+<h1>Create your Signet workspace</h1>
+<div class="card">
+<form method="post" action="/signup" novalidate>
+${csrfField(csrf)}
+${input({ id: 'email', label: 'Email', type: 'email', value: text(form, 'email'), autocomplete: 'email', error: errors.email })}
+${input({ id: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', error: errors.password, hint: `At least ${minPasswordLength} characters.` })}
+${input({ id: 'workspaceName', label: 'Workspace name', type: 'text', value: text(form, 'workspaceName'), autocomplete: 'organization', error: errors.workspaceName, hint: 'Your company or team, as recipients will see it.' })}
+<div class="actions"><button class="button button-primary" type="submit">Sign up</button></div>
+</form>
+</div>
+<p>Already have an account? <a href="/login">Log in</a></p>
+</div>`,
+    });
+  }
+
+  function loginPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    form: Form,
+    message: SafeHtml | null,
+  ) {
+    const next = safeNext(text(form, 'next') || (request.query as Form)?.next);
+    return web.render(request, reply, status, {
+      title: 'Log in',
+      body: (csrf) => html`<div class="narrow">
+<h1>Log in to Signet</h1>
+${message}
+<div class="card">
+<form method="post" action="/login" novalidate>
+${csrfField(csrf)}
+<input type="hidden" name="next" value="${next}">
+${input({ id: 'email', label: 'Email', type: 'email', value: text(form, 'email'), autocomplete: 'username' })}
+${input({ id: 'password', label: 'Password', type: 'password', autocomplete: 'current-password' })}
+<div class="actions"><button class="button button-primary" type="submit">Log in</button></div>
+</form>
+</div>
+<p>New to Signet? <a href="/signup">Create a workspace</a></p>
+</div>`,
+    });
+  }
+
+  function accountPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    errors: Form,
+    done: boolean,
+  ) {
+    return web.render(request, reply, status, {
+      title: 'Account',
+      current: 'account',
+      body: (csrf) => html`<h1>Your account</h1>
+${done ? notice('success', 'Your password was changed. Every other browser was signed out.') : ''}
+<div class="card">
+<p>Signed in as <strong>${request.member?.email}</strong>, ${request.member?.role} of ${request.member?.workspaceName}.</p>
+</div>
+<div class="card">
+<h2>Change password</h2>
+<form method="post" action="/settings/account/password" novalidate>
+${csrfField(csrf)}
+${input({ id: 'currentPassword', label: 'Current password', type: 'password', autocomplete: 'current-password', error: errors.currentPassword })}
+${input({ id: 'newPassword', label: 'New password', type: 'password', autocomplete: 'new-password', error: errors.newPassword, hint: `At least ${minPasswordLength} characters.` })}
+<div class="actions"><button class="button button-primary" type="submit">Change password</button></div>
+</form>
+</div>`,
+    });
+  }
+
+  return async function register(app: FastifyInstance) {
+    app.get('/signup', (request, reply) => signupPage(request, reply, 200, {}, {}));
+    app.post<{ Body: Form }>('/signup', async (request, reply) => {
+      const form = request.body ?? {};
+      try {
+        await requestSignup(ctx, {
+          email: text(form, 'email'),
+          password: text(form, 'password'),
+          workspaceName: text(form, 'workspaceName'),
+        });
+      } catch (error) {
+        if (error instanceof AccountInputError) return signupPage(request, reply, 400, form, error.fields);
+        throw error;
+      }
+      return web.render(request, reply, 200, {
+        title: 'Check your inbox',
+        body: () => html`<div class="card narrow"><h1>Check your inbox</h1>
+<p>We sent a mail to <strong>${text(form, 'email').trim()}</strong>. Open the link in it to finish signing up.</p>
+<p class="muted small">Running Signet yourself without SMTP? The mail is in the log, and <code>npx signet mail list</code> shows it.</p></div>`,
+      });
+    });
+
+    const expiredLink = (request: FastifyRequest, reply: FastifyReply) =>
+      web.render(request, reply, 404, {
+        title: 'Link expired',
+        body: () =>
+          html`<div class="card narrow"><h1>This link cannot be used</h1><p>It was used already, or it expired. <a href="/signup">Sign up again</a> or <a href="/login">log in</a>.</p></div>`,
+      });
+
+    app.get<{ Params: { token: string } }>('/signup/confirm/:token', async (request, reply) => {
+      const pending = await findPendingSignup(ctx, request.params.token);
+      if (!pending) return expiredLink(request, reply);
+      return web.render(request, reply, 200, {
+        title: 'Confirm sign-up',
+        body: (csrf) => html`<div class="card narrow"><h1>Create your workspace</h1>
+<p>Create the workspace <strong>${pending.workspaceName}</strong> for <strong>${pending.email}</strong>?</p>
+<form method="post" action="/signup/confirm/${request.params.token}">${csrfField(csrf)}
+<div class="actions"><button class="button button-primary" type="submit">Create workspace and log in</button></div></form></div>`,
+      });
+    });
+    app.post<{ Params: { token: string } }>('/signup/confirm/:token', async (request, reply) => {
+      const confirmed = await confirmSignup(ctx, request.params.token);
+      if (!confirmed) return expiredLink(request, reply);
+      web.setSessionCookie(request, reply, confirmed.sessionToken);
+      return reply.redirect('/settings/integrations', 303);
+    });
+
+    app.get('/login', (request, reply) => {
+      if (request.member) return reply.redirect('/documents', 303);
+      return loginPage(request, reply, 200, {}, null);
+    });
+    app.post<{ Body: Form }>('/login', async (request, reply) => {
+      const form = request.body ?? {};
+      const now = ctx.clock.now().getTime();
+      const [byAccount, byAddress] = await Promise.all([
+        web.deps.loginLimiter.take(`login:account:${emailKey(text(form, 'email'))}`, now),
+        web.deps.loginLimiter.take(`login:address:${request.ip}`, now),
+      ]);
+      if (!byAccount.allowed || !byAddress.allowed) {
+        const wait = Math.max(
+          byAccount.allowed ? 0 : byAccount.retryAfterSeconds,
+          byAddress.allowed ? 0 : byAddress.retryAfterSeconds,
+        );
+        reply.header('retry-after', String(wait));
+        return loginPage(
+          request,
+          reply,
+          429,
+          form,
+          notice(
+            'error',
+            `Too many attempts to log in. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? 's' : ''}.`,
+          ),
+        );
+      }
+      const result = await logIn(ctx, { email: text(form, 'email'), password: text(form, 'password') });
+      if (!result) {
+        return loginPage(request, reply, 401, form, notice('error', 'The email or password is not right.'));
+      }
+      web.setSessionCookie(request, reply, result.sessionToken);
+      return reply.redirect(safeNext(text(form, 'next')), 303);
+    });
+
+    app.post('/logout', async (request, reply) => {
+      const token = request.cookies[sessionCookie];
+      if (token) await logOut(ctx, token);
+      web.clearSessionCookie(reply);
+      return reply.redirect('/login', 303);
+    });
+
+    app.get('/settings/account', { preHandler: requireMember }, (request, reply) =>
+      accountPage(request, reply, 200, {}, (request.query as Form)?.done === 'password'),
+    );
+    app.post<{ Body: Form }>(
+      '/settings/account/password',
+      { preHandler: requireMember },
+      async (request, reply) => {
+        const form = request.body ?? {};
+        try {
+          const { sessionToken } = await changePassword(
+            ctx,
+            request.member as NonNullable<typeof request.member>,
+            {
+              currentPassword: text(form, 'currentPassword'),
+              newPassword: text(form, 'newPassword'),
+            },
+          );
+          web.setSessionCookie(request, reply, sessionToken);
+        } catch (error) {
+          if (error instanceof AccountInputError)
+            return accountPage(request, reply, 400, error.fields, false);
+          throw error;
+        }
+        return reply.redirect('/settings/account?done=password', 303);
+      },
+    );
+  };
+}
