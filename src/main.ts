@@ -9,6 +9,7 @@ import { backupCommand, restoreCommand } from './cli/backup.ts';
 import { migrateCommand } from './cli/context.ts';
 import { documentCommand, mailCommand, triggerCommand } from './cli/documents.ts';
 import { serveCommand } from './cli/serve.ts';
+import { userCommand } from './cli/users.ts';
 import { webhookCommand } from './cli/webhooks.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DocumentActionError } from './documents/lifecycle.ts';
@@ -32,6 +33,8 @@ const usage = `usage: signet <command>
   mail list [--workspace ID] [--document ID] [--to EMAIL] [--limit N] [--json]
   webhook test ENDPOINT_ID [--json]       send a signed ping now and print the outcome
   webhook deliveries ENDPOINT_ID [--limit N] [--json]   the endpoint's recent deliveries
+  user create --email EMAIL --password-stdin [--workspace ID] [--role owner|member]
+              [--workspace-name NAME] [--json]   a web application login (password on stdin)
   backup FILE [--json]                a consistent snapshot of the embedded database (works while serving)
   restore FILE [--force] [--json]     load a backup into SIGNET_DATA_DIR (the server must be stopped)
 
@@ -94,6 +97,8 @@ async function main(argv: string[]): Promise<void> {
       return mailCommand(config, rest);
     case 'webhook':
       return webhookCommand(config, rest);
+    case 'user':
+      return userCommand(config, rest);
     case 'backup':
       return backupCommand(config, rest);
     case 'restore':

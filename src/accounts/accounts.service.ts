@@ -11,9 +11,10 @@ import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database, MemberRole, Plan } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { accountExistsMail, signupConfirmationMail } from '../mail/templates.ts';
-import { insertWorkspace } from '../workspaces/workspaces.repository.ts';
+import { findWorkspace, insertWorkspace } from '../workspaces/workspaces.repository.ts';
 import {
   deleteSession,
   deleteSessionByTokenHash,
@@ -267,27 +268,59 @@ export async function changePassword(
   });
 }
 
-/** For operators (`signet user create`) and the demo: an account without the mail step. */
+/**
+ * For operators (`signet user create`) and the demo: an account without the mail step,
+ * owning a new workspace, or (`workspaceId`) joining an existing one with `role`.
+ */
 export async function createAccount(
   ctx: Context,
-  input: { email: string; password: string; workspaceName: string; plan: Plan },
-): Promise<{ userId: string; workspaceId: string }> {
+  input: { email: string; password: string } & (
+    | { workspaceName: string; plan: Plan }
+    | { workspaceId: string; role: MemberRole }
+  ),
+): Promise<{ userId: string; workspaceId: string; role: MemberRole }> {
   const problems: Record<string, string> = {};
   const emailIssue = checkEmail(input.email);
   if (emailIssue) problems.email = emailIssue;
   const passwordIssue = passwordProblem(input.password);
   if (passwordIssue) problems.password = passwordIssue;
+  if ('workspaceName' in input) {
+    const nameIssue = checkWorkspaceName(input.workspaceName);
+    if (nameIssue) problems.workspaceName = nameIssue;
+  }
   if (Object.keys(problems).length) throw new AccountInputError(problems);
   const passwordHash = await hashPassword(input.password, ctx.ids.randomBytes(16));
+  const email = input.email.trim();
   return ctx.db.transaction().execute(async (trx) => {
-    if (await findUserByEmailKey(trx, emailKey(input.email))) {
+    if (await findUserByEmailKey(trx, emailKey(email))) {
       throw new AccountInputError({ email: 'An account with this email already exists.' });
     }
-    return insertAccount(trx, ctx, {
-      email: input.email.trim(),
-      passwordHash,
-      workspaceName: input.workspaceName,
-      plan: input.plan,
+    if ('workspaceName' in input) {
+      const account = await insertAccount(trx, ctx, {
+        email,
+        passwordHash,
+        workspaceName: input.workspaceName.trim(),
+        plan: input.plan,
+      });
+      return { ...account, role: 'owner' as const };
+    }
+    if (!(await findWorkspace(trx, input.workspaceId))) throw new ApiError('not-found');
+    const now = ctx.clock.now();
+    const userId = ctx.ids.uuid();
+    await insertUser(trx, {
+      id: userId,
+      email,
+      email_key: emailKey(email),
+      password_hash: passwordHash,
+      created_at: now,
+      password_changed_at: now,
     });
+    await insertMembership(trx, {
+      workspace_id: input.workspaceId,
+      user_id: userId,
+      role: input.role,
+      created_at: now,
+    });
+    return { userId, workspaceId: input.workspaceId, role: input.role };
   });
 }

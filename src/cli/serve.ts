@@ -5,6 +5,7 @@
 // document is sent.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createAccount } from '../accounts/accounts.service.ts';
 import type { Config } from '../config.ts';
 import type { Context } from '../context.ts';
 import { seedWorkspace } from '../demo/seed.ts';
@@ -25,6 +26,17 @@ interface DemoState {
   apiKey: string;
   /** A real document sent to a demo signer: their personal link, to try signing. */
   signingLink: string | null;
+  /** The demo workspace's owner in the web application (added to older demo.json files). */
+  login?: { email: string; password: string };
+}
+
+const demoLoginEmail = 'demo@example.com';
+
+/** The demo owner's login: a random password, kept only in demo.json (mode 0600). */
+async function createDemoLogin(ctx: Context, workspaceId: string): Promise<DemoState['login']> {
+  const password = ctx.ids.randomBytes(12).toString('base64url');
+  await createAccount(ctx, { email: demoLoginEmail, password, workspaceId, role: 'owner' });
+  return { email: demoLoginEmail, password };
 }
 
 /** Whether the demo signer can still sign the document behind the link. */
@@ -102,11 +114,16 @@ async function ensureDemoWorkspace(ctx: Context): Promise<{ state: DemoState; va
       state.signingLink = await sendDemoDocument(ctx, state.workspaceId);
       save(state);
     }
+    if (!state.login) {
+      state.login = await createDemoLogin(ctx, state.workspaceId);
+      save(state);
+    }
     return { state, valid };
   }
   const seeded = await seedWorkspace(ctx, { documents: demoSampleDocuments, name: 'Demo workspace' });
   const signingLink = await sendDemoDocument(ctx, seeded.workspace.id);
-  const state = { workspaceId: seeded.workspace.id, apiKey: seeded.apiKey.secret, signingLink };
+  const login = await createDemoLogin(ctx, seeded.workspace.id);
+  const state = { workspaceId: seeded.workspace.id, apiKey: seeded.apiKey.secret, signingLink, login };
   save(state);
   return { state, valid: true };
 }
@@ -135,6 +152,12 @@ export async function serveCommand(config: Config, argv: string[]): Promise<void
   const lines = ['', `Signet is running at ${server.url}`, `  API base URL:  ${server.url}/v1`];
   if (values.demo) {
     const demo = await ensureDemoWorkspace(server.ctx);
+    if (demo.state.login) {
+      lines.push(
+        `  Web app:       ${server.url}/login`,
+        `                 email ${demo.state.login.email}, password ${demo.state.login.password}`,
+      );
+    }
     if (demo.valid) {
       lines.push(
         `  Demo API key:  ${demo.state.apiKey}   (kept in ${join(config.dataDir, 'demo.json')})`,

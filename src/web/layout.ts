@@ -11,7 +11,7 @@ const appStyles = `
 .site-nav { background: #ffffff; border-bottom: 1px solid var(--border); }
 .site-nav .inner { max-width: 1040px; margin: 0 auto; padding: 0.5rem 1rem; display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 1rem; }
 .site-nav .brand { font-weight: 700; margin-right: auto; color: var(--text); text-decoration: none; padding: 0.5rem 0; overflow-wrap: anywhere; }
-.site-nav .brand span { font-weight: 400; color: var(--muted); }
+.site-nav .brand span { font-weight: 400; color: var(--muted); margin-left: 0.375rem; }
 .site-nav ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 0 0.25rem; }
 .site-nav a, .site-nav button.link { display: inline-flex; align-items: center; min-height: 44px; padding: 0 0.625rem; border-radius: 6px; color: var(--text); text-decoration: none; font: inherit; font-weight: 500; background: none; border: none; cursor: pointer; }
 .site-nav a[aria-current="page"] { color: var(--primary); text-decoration: underline; text-underline-offset: 0.3em; }
@@ -37,6 +37,7 @@ pre.shell { background: #1b1f24; color: #f4f5f7; padding: 1rem; border-radius: 8
 .filters { display: flex; flex-wrap: wrap; gap: 0.5rem; margin: 0 0 1rem; padding: 0; list-style: none; }
 .filters a { display: inline-flex; align-items: center; min-height: 40px; padding: 0 0.875rem; border: 1px solid var(--border); border-radius: 999px; background: #ffffff; text-decoration: none; color: var(--text); }
 .filters a[aria-current="page"] { background: var(--primary); border-color: var(--primary); color: #ffffff; }
+.table-scroll { position: relative; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 
@@ -97,12 +98,11 @@ function navLink(href: string, label: string, area: NavArea, current: NavArea | 
 function navigation(session: SessionUser, csrfToken: string, current: NavArea | undefined): SafeHtml {
   return html`<nav class="site-nav" aria-label="Main">
 <div class="inner">
-<a class="brand" href="/documents">Signet <span>· ${session.workspaceName}</span></a>
+<a class="brand" href="/documents">Signet <span>&middot; ${session.workspaceName}</span></a>
 <ul>
 ${navLink('/documents', 'Documents', 'documents', current)}
 ${navLink('/settings/integrations', 'Integrations', 'integrations', current)}
 ${navLink('/settings/billing', 'Billing', 'billing', current)}
-${navLink('/settings/members', 'Members', 'members', current)}
 ${navLink('/settings/account', 'Account', 'account', current)}
 <li><form method="post" action="/logout">${csrfField(csrfToken)}<button class="link" type="submit">Log out</button></form></li>
 </ul>
@@ -118,6 +118,7 @@ export function appPage(options: PageOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${options.title} · Signet</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/app.css">
 <script src="/assets/app.js" defer></script>
 </head>

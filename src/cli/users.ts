@@ -1,0 +1,73 @@
+// `signet user create --email E --password-stdin [--workspace ID] [--role owner|member]
+// [--workspace-name NAME]`: an account for the web application, made by an operator
+// without the mail confirmation. Without --workspace the user owns a new workspace on the
+// Free plan; with it, they join that workspace with --role (member by default). The
+// password is read from standard input, never from the command line (where `ps` and
+// shell history would keep it).
+
+import { AccountInputError, createAccount } from '../accounts/accounts.service.ts';
+import type { Config } from '../config.ts';
+import type { MemberRole } from '../db/schema.ts';
+import { parseCommandArgs, requireText, requireUuid, UsageError } from './args.ts';
+import { print, withContext } from './context.ts';
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY)
+    throw new UsageError('--password-stdin reads the password from standard input: pipe it in');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+export async function userCommand(config: Config, argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'create') {
+    throw new UsageError(
+      'usage: signet user create --email EMAIL --password-stdin [--workspace ID] [--role owner|member]',
+    );
+  }
+  const { values } = parseCommandArgs(
+    rest,
+    {
+      email: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
+      workspace: { type: 'string' },
+      'workspace-name': { type: 'string' },
+      role: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    [],
+  );
+  const email = requireText(values.email, '--email', 254);
+  if (!values['password-stdin'])
+    throw new UsageError('--password-stdin is required (the password is read from standard input)');
+  const role = values.role ?? (values.workspace ? 'member' : 'owner');
+  if (role !== 'owner' && role !== 'member') throw new UsageError('--role must be owner or member');
+  if (!values.workspace && role !== 'owner') throw new UsageError('--role member needs --workspace');
+  if (values.workspace && values['workspace-name'])
+    throw new UsageError('--workspace-name is for a new workspace, not with --workspace');
+  const workspaceId = values.workspace ? requireUuid(values.workspace, '--workspace') : null;
+  const password = await readStdin();
+  try {
+    const account = await withContext(config, 'user create', (ctx) =>
+      workspaceId
+        ? createAccount(ctx, { email, password, workspaceId, role: role as MemberRole })
+        : createAccount(ctx, {
+            email,
+            password,
+            workspaceName: values['workspace-name'] ?? `${email}'s workspace`,
+            plan: 'free',
+          }),
+    );
+    print(
+      !!values.json,
+      { ...account, email },
+      `Created user ${email} (${account.role} of workspace ${account.workspaceId}); they can log in at ${config.publicUrl}/login`,
+    );
+  } catch (error) {
+    if (error instanceof AccountInputError) throw new UsageError(error.message);
+    throw error;
+  }
+}
