@@ -4,7 +4,6 @@
 // folder in-process after the CLI has exited and closes it before the next run, because a
 // PGlite data folder belongs to one process at a time.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,44 +15,18 @@ import { openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { authenticateApiKey, createApiKey, listApiKeys } from '../src/keys/keys.service.ts';
 import { createWorkspace } from '../src/workspaces/workspaces.service.ts';
+import { type CliResult, describeRun, runSignet } from './cli-process.ts';
 
-const mainScript = join(import.meta.dirname, '..', 'src', 'main.ts');
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const secretPattern = /^sgn_[0-9A-Za-z]{43}$/;
 const isoPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const runTimeoutMs = 60_000;
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `signet ...args` against the PGlite data folder `dir`. */
 function runCli(dir: string, args: string[]): Promise<CliResult> {
   const env: NodeJS.ProcessEnv = { ...process.env, SIGNET_DATA_DIR: dir, LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [mainScript, ...args], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: runTimeoutMs,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-function describeRun(result: CliResult): string {
-  return `exit ${result.code}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`;
+  return runSignet(args, env, runTimeoutMs);
 }
 
 /** Exit 0, nothing on stderr, and stdout parsed as JSON. */

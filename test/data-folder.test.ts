@@ -11,16 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { demoSampleDocuments } from '../src/cli/serve.ts';
+import { type CliResult, describeRun, mainScript, runSignet } from './cli-process.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 
-const mainScript = join(import.meta.dirname, '..', 'src', 'main.ts');
 const secretPattern = /^sgn_[0-9A-Za-z]{43}$/;
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 function environment(dir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
@@ -38,32 +32,12 @@ function environment(dir: string): NodeJS.ProcessEnv {
 }
 
 function signet(dir: string, args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [mainScript, ...args], {
-      env: environment(dir),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 60_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-function explain(result: CliResult): string {
-  return `exit ${result.code}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`;
+  return runSignet(args, environment(dir));
 }
 
 async function signetJson<T>(dir: string, args: string[]): Promise<T> {
   const result = await signet(dir, [...args, '--json']);
-  assert.equal(result.code, 0, explain(result));
+  assert.equal(result.code, 0, describeRun(result));
   return JSON.parse(result.stdout) as T;
 }
 
@@ -201,7 +175,7 @@ describe('CLI commands while signet serve runs on the same data folder', () => {
 
   test('migrate goes through the server and finds nothing to apply', async () => {
     const result = await signet(dir.path, ['migrate']);
-    assert.equal(result.code, 0, explain(result));
+    assert.equal(result.code, 0, describeRun(result));
     assert.match(result.stdout, /nothing to apply/);
   });
 
@@ -328,6 +302,43 @@ describe('CLI commands while signet serve runs on the same data folder', () => {
     assert.equal(page.body.data.length, 12);
   });
 
+  test('user create: the new login works on the running server at once', async () => {
+    const created = await runSignet(
+      [
+        'user',
+        'create',
+        '--email',
+        'ops@example.com',
+        '--password-stdin',
+        '--workspace',
+        workspaceId,
+        '--json',
+      ],
+      environment(dir.path),
+      60_000,
+      'a long enough password\n',
+    );
+    assert.equal(created.code, 0, describeRun(created));
+    const login = await fetch(`${server.url}/login`);
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await login.text())?.[1] ?? '';
+    const signedIn = await fetch(`${server.url}/login`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        _csrf: csrf,
+        email: 'ops@example.com',
+        password: 'a long enough password',
+      }),
+      redirect: 'manual',
+    });
+    assert.equal(signedIn.status, 303);
+    assert.equal(signedIn.headers.get('location'), '/documents');
+  });
+
   test('everything written through the server is still there after it restarts', async () => {
     assert.equal(await server.stop(), 0, server.output());
     assert.equal(existsSync(join(dir.path, 'signet.lock')), false, 'a clean stop releases the folder');
@@ -342,10 +353,10 @@ describe('CLI commands while signet serve runs on the same data folder', () => {
 
   test('a second signet serve on the folder exits non-zero with one line naming the owner; the first keeps serving', async () => {
     const second = await signet(dir.path, ['serve']);
-    assert.notEqual(second.code, 0, explain(second));
+    assert.notEqual(second.code, 0, describeRun(second));
     assert.equal(second.stdout, '');
     const lines = second.stderr.trimEnd().split('\n');
-    assert.equal(lines.length, 1, explain(second));
+    assert.equal(lines.length, 1, describeRun(second));
     assert.match(lines[0] as string, /^signet: the data folder .* is in use by "signet serve" \(pid \d+/);
     assert.ok(lines[0]?.includes(`pid ${server.child.pid}`));
     assert.equal((await api(server, liveKey, '/documents')).status, 200);
@@ -423,7 +434,7 @@ describe('backup while the server answers writes, restored into a new folder', (
     const backup = await signet(dir.path, ['backup', file]);
     writing = false;
     await writer;
-    assert.equal(backup.code, 0, explain(backup));
+    assert.equal(backup.code, 0, describeRun(backup));
     assert.match(backup.stdout, /^Backed up .* to .*backup\.tar\.gz/);
     assert.ok(written.length > 0, 'writes went on during the backup');
 
@@ -432,7 +443,7 @@ describe('backup while the server answers writes, restored into a new folder', (
 
     const target = join(restored.path, 'data');
     const restore = await signet(target, ['restore', file]);
-    assert.equal(restore.code, 0, explain(restore));
+    assert.equal(restore.code, 0, describeRun(restore));
     assert.match(restore.stdout, /1 workspaces, 40 documents/);
     const again = await signet(target, ['restore', file]);
     assert.equal(again.code, 1, 'a folder that holds a database is not overwritten without --force');
