@@ -131,6 +131,8 @@ export interface WebhookEndpointsTable {
   secret: string;
   failure_count: Generated<number>;
   disabled_reason: 'failures' | null;
+  /** When the service paused it after consecutive failures; null while enabled. */
+  paused_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

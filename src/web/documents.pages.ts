@@ -9,8 +9,7 @@ import { formatMoney } from '../documents/pricing.ts';
 import { ApiError } from '../http/errors.ts';
 import { statusBadges } from '../signing/signing-page.ts';
 import { html, raw } from './html.ts';
-import { formatTime } from './integrations.pages.ts';
-import { notice } from './layout.ts';
+import { formatTime, notice } from './layout.ts';
 import { requireMember, type Web } from './web.plugin.ts';
 
 const pageSize = 25;

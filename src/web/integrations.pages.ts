@@ -18,16 +18,14 @@ import {
   maxActiveKeysPerWorkspace,
   revokeApiKey,
 } from '../keys/keys.service.ts';
+import { listEndpoints, type WebhookEndpoint } from '../webhooks/endpoints.service.ts';
+import { type EndpointErrors, endpointsSection } from './endpoints.views.ts';
 import { html, type SafeHtml } from './html.ts';
-import { csrfField, fieldError, invalidAttrs, notice } from './layout.ts';
+import { csrfField, fieldError, formatTime, invalidAttrs, notice } from './layout.ts';
 import { requireMember, type Web } from './web.plugin.ts';
 
 type Form = Record<string, string | undefined>;
 const uuid = new RegExp(uuidPattern);
-
-export function formatTime(iso: string): string {
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-}
 
 function planNotice(member: SessionUser): SafeHtml {
   if (member.plan === 'max') return html``;
@@ -60,27 +58,66 @@ function curlLine(baseUrl: string, secret: string): SafeHtml {
   return html`<pre class="shell" id="curl-line">curl -H "Authorization: Bearer ${secret}" "${baseUrl}/v1/documents?limit=3"</pre>`;
 }
 
-export function integrationsPages(web: Web) {
-  const { ctx } = web;
+export interface IntegrationsPageOptions {
+  form?: Form;
+  errors?: Form;
+  created?: CreatedApiKey;
+  done?: string;
+  /** The add-endpoint form as posted, with what was wrong with it. */
+  endpointForm?: { form: Record<string, string | string[] | undefined>; errors: EndpointErrors };
+  createdEndpoint?: WebhookEndpoint & { secret: string };
+}
 
-  async function listPage(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    status: number,
-    options: { form?: Form; errors?: Form; created?: CreatedApiKey; done?: string } = {},
-  ) {
-    const member = request.member as SessionUser;
-    const keys = await listApiKeys(ctx, member.workspaceId);
-    const active = keys.filter((k) => !k.revokedAt).length;
-    const { created, errors = {} } = options;
-    if (created) reply.header('cache-control', 'no-store');
-    return web.render(request, reply, status, {
-      title: 'Integrations',
-      current: 'integrations',
-      body: (csrf) => html`<h1>Integrations</h1>
+const doneNotices: Record<string, string> = {
+  revoked: 'The key was revoked. Requests with it are refused from now on.',
+  'endpoint-deleted': 'The endpoint was deleted with its delivery log.',
+};
+
+function formValues(form: Record<string, string | string[] | undefined> | undefined) {
+  const value = (name: string) => (typeof form?.[name] === 'string' ? (form[name] as string) : '');
+  const events = form?.events;
+  return {
+    url: value('url'),
+    events: events === undefined ? [] : [events].flat(),
+    description: value('description'),
+  };
+}
+
+/** The integrations page: keys and endpoints, with whatever a form just did. */
+export async function renderIntegrationsPage(
+  web: Web,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  options: IntegrationsPageOptions = {},
+) {
+  const { ctx } = web;
+  const member = request.member as SessionUser;
+  const [keys, endpoints] = await Promise.all([
+    listApiKeys(ctx, member.workspaceId),
+    listEndpoints(ctx, member.workspaceId),
+  ]);
+  const active = keys.filter((k) => !k.revokedAt).length;
+  const { created, createdEndpoint, errors = {} } = options;
+  // A secret is on this page: never store it anywhere.
+  if (created || createdEndpoint) reply.header('cache-control', 'no-store');
+  return web.render(request, reply, status, {
+    title: 'Integrations',
+    current: 'integrations',
+    body: (csrf) => html`<h1>Integrations</h1>
 <p class="muted">API keys read every document of ${member.workspaceName} through the REST API at <code>${ctx.config.publicUrl}/v1</code>. Keep them on your servers: never in a browser app or a public repository.</p>
 ${planNotice(member)}
-${options.done === 'revoked' ? notice('success', 'The key was revoked. Requests with it are refused from now on.') : ''}
+${options.done && doneNotices[options.done] ? notice('success', doneNotices[options.done] as string) : ''}
+${
+  createdEndpoint
+    ? html`<div class="card" role="status">
+<h2>Your new endpoint's signing secret</h2>
+<p>Webhooks to <strong>${createdEndpoint.url}</strong> are signed with this secret. <strong>Copy it now: it cannot be shown again.</strong> If you lose it, delete the endpoint and create a new one.</p>
+<div class="secret"><code id="new-secret">${createdEndpoint.secret}</code><button class="button button-secondary button-small" type="button" data-copy="new-secret">Copy</button></div>
+<p><a href="/settings/integrations/endpoints/${createdEndpoint.id}">Open the endpoint</a> to send a test ping.</p>
+</div>`
+    : ''
+}
 ${
   created
     ? html`<div class="card" role="status">
@@ -111,9 +148,22 @@ ${fieldError('key-name', errors.name)}
 </div>
 <div class="actions"><button class="button button-primary" type="submit">Create API key</button></div>
 </form>
-</section>`,
-    });
-  }
+</section>
+${endpointsSection(endpoints, csrf, {
+  values: formValues(options.endpointForm?.form),
+  errors: options.endpointForm?.errors ?? {},
+})}`,
+  });
+}
+
+export function integrationsPages(web: Web) {
+  const { ctx } = web;
+  const listPage = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    options: IntegrationsPageOptions = {},
+  ) => renderIntegrationsPage(web, request, reply, status, options);
 
   /** The workspace's key for the URL's id, or null (wrong shape, missing, another workspace's). */
   async function keyOf(request: FastifyRequest<{ Params: { id: string } }>): Promise<ApiKey | null> {

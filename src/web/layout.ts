@@ -38,6 +38,17 @@ pre.shell { background: #1b1f24; color: #f4f5f7; padding: 1rem; border-radius: 8
 .filters a { display: inline-flex; align-items: center; min-height: 40px; padding: 0 0.875rem; border: 1px solid var(--border); border-radius: 999px; background: #ffffff; text-decoration: none; color: var(--text); }
 .filters a[aria-current="page"] { background: var(--primary); border-color: var(--primary); color: #ffffff; }
 .table-scroll { position: relative; }
+fieldset { border: none; padding: 0; min-width: 0; }
+legend { padding: 0; }
+.checkbox code { font-size: 0.9375rem; }
+ul.plain { list-style: none; margin: 0; padding: 0; }
+ul.plain li { margin-bottom: 0.25rem; overflow-wrap: anywhere; }
+.chart { margin: 0 0 1rem; }
+.chart svg { display: block; background: var(--bg); border-radius: 8px; }
+.url-title { font-size: 1.375rem; overflow-wrap: anywhere; }
+pre.shell { white-space: pre-wrap; overflow-wrap: anywhere; }
+.notice p { margin: 0 0 0.5rem; }
+.notice .actions { margin-top: 0.5rem; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 
@@ -71,6 +82,11 @@ export interface PageOptions {
   session: SessionUser | null;
   csrfToken: string;
   current?: NavArea;
+}
+
+/** An API timestamp for people: "2026-11-25 14:03 UTC" (with seconds where they matter). */
+export function formatTime(iso: string, withSeconds = false): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, withSeconds ? 19 : 16)} UTC`;
 }
 
 /** A hidden field carrying the form's CSRF token. */

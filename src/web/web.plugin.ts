@@ -21,6 +21,7 @@ import type { RateLimiter } from '../http/rate-limiter.ts';
 import { authPages } from './auth.pages.ts';
 import { billingPages } from './billing.pages.ts';
 import { documentsPages } from './documents.pages.ts';
+import { endpointsPages } from './endpoints.pages.ts';
 import { html, type SafeHtml } from './html.ts';
 import { integrationsPages } from './integrations.pages.ts';
 import { appPage, appScript, appStylesheet, type PageOptions } from './layout.ts';
@@ -177,6 +178,7 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
     await app.register(authPages(web));
     await app.register(documentsPages(web));
     await app.register(integrationsPages(web));
+    await app.register(endpointsPages(web));
     await app.register(billingPages(web));
   };
 }

@@ -401,7 +401,7 @@ export async function addEndpointFailure(db: Db, endpointId: string) {
 export async function disableEndpointForFailures(db: Db, endpointId: string, at: Date): Promise<void> {
   await db
     .updateTable('webhook_endpoints')
-    .set({ enabled: false, disabled_reason: 'failures', updated_at: at })
+    .set({ enabled: false, disabled_reason: 'failures', paused_at: at, updated_at: at })
     .where('id', '=', endpointId)
     .execute();
 }
@@ -471,8 +471,15 @@ export async function pruneWebhookEvents(db: Db, before: Date): Promise<number> 
   return Number(result.numAffectedRows ?? 0);
 }
 
-export async function findRecentDeliveries(db: Db, workspaceId: string, endpointId: string, limit: number) {
-  return db
+/** Newest first; `before` continues after the last delivery of the previous page. */
+export async function findRecentDeliveries(
+  db: Db,
+  workspaceId: string,
+  endpointId: string,
+  limit: number,
+  before: { createdAt: Date; id: string } | null = null,
+) {
+  let query = db
     .selectFrom('webhook_deliveries')
     .select([
       'id',
@@ -485,10 +492,65 @@ export async function findRecentDeliveries(db: Db, workspaceId: string, endpoint
       'delivered_at',
     ])
     .where('workspace_id', '=', workspaceId)
-    .where('endpoint_id', '=', endpointId)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit)
+    .where('endpoint_id', '=', endpointId);
+  if (before) {
+    query = query.where(({ eb, refTuple, tuple }) =>
+      eb(refTuple('created_at', 'id'), '<', tuple(before.createdAt, before.id)),
+    );
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+/** One delivery of an endpoint with the body it sends (stored once per event). */
+export async function findDeliveryWithBody(db: Db, workspaceId: string, endpointId: string, id: string) {
+  return db
+    .selectFrom('webhook_deliveries')
+    .leftJoin('webhook_events', 'webhook_events.id', 'webhook_deliveries.event_id')
+    .select([
+      'webhook_deliveries.id',
+      'webhook_deliveries.event_id',
+      'webhook_deliveries.event_type',
+      'webhook_deliveries.status',
+      'webhook_deliveries.attempts',
+      'webhook_deliveries.created_at',
+      'webhook_deliveries.next_attempt_at',
+      'webhook_deliveries.delivered_at',
+      // As text: the exact bytes that were sent (json keeps them; parsing would not).
+      sql<string | null>`webhook_events.payload::text`.as('payload'),
+    ])
+    .where('webhook_deliveries.workspace_id', '=', workspaceId)
+    .where('webhook_deliveries.endpoint_id', '=', endpointId)
+    .where('webhook_deliveries.id', '=', id)
+    .executeTakeFirst();
+}
+
+/**
+ * Attempts of an endpoint since `since`, counted per hour and by outcome. Read through
+ * the deliveries created since `createdSince` (their index), which must reach back far
+ * enough to hold every delivery that can still have been attempted after `since`.
+ */
+export async function countAttemptsByHour(
+  db: Db,
+  workspaceId: string,
+  endpointId: string,
+  since: Date,
+  createdSince: Date,
+) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_attempts as a', 'a.delivery_id', 'd.id')
+    .select([
+      sql<Date>`date_trunc('hour', a.started_at)`.as('hour'),
+      sql<number>`count(*) filter (where a.status_code between 200 and 299)::int`.as('delivered'),
+      sql<number>`count(*) filter (where a.status_code is null or a.status_code not between 200 and 299)::int`.as(
+        'failed',
+      ),
+    ])
+    .where('d.workspace_id', '=', workspaceId)
+    .where('d.endpoint_id', '=', endpointId)
+    .where('d.created_at', '>=', createdSince)
+    .where('a.started_at', '>=', since)
+    .groupBy(sql`date_trunc('hour', a.started_at)`)
     .execute();
 }
 

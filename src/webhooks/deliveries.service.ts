@@ -3,7 +3,9 @@
 import type { Context } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import {
+  countAttemptsByHour,
   findAttemptsOf,
+  findDeliveryWithBody,
   findRecentDeliveries,
   insertAttempt,
   insertPingDelivery,
@@ -71,13 +73,10 @@ export async function sendPing(ctx: Context, workspaceId: string, endpointId: st
   });
   const startedAt = ctx.clock.now();
   const result = await sendWebhook(
-    buildRequest(ctx, {
-      id: deliveryId,
-      url: endpoint.url,
-      secret: endpoint.secret,
-      event_type: 'ping',
-      payload: body,
-    }),
+    buildRequest(
+      { id: deliveryId, url: endpoint.url, secret: endpoint.secret, event_type: 'ping', payload: body },
+      startedAt,
+    ),
     { timeoutMs: ctx.config.webhooks.timeoutMs, policy: ctx.config.webhooks, resolver: ctx.resolver },
   );
   await ctx.db.transaction().execute(async (trx) => {
@@ -126,13 +125,20 @@ export async function listEndpointDeliveries(
   workspaceId: string,
   endpointId: string,
   limit = 50,
+  before: { createdAt: Date; id: string } | null = null,
 ): Promise<DeliveryView[]> {
-  const deliveries = await findRecentDeliveries(ctx.db, workspaceId, endpointId, limit);
+  const deliveries = await findRecentDeliveries(ctx.db, workspaceId, endpointId, limit, before);
   const attempts = await findAttemptsOf(
     ctx.db,
     deliveries.map((d) => d.id),
   );
-  return deliveries.map((d) => ({
+  return deliveries.map((d) => toDeliveryView(d, attempts));
+}
+
+type DeliveryRow = Awaited<ReturnType<typeof findRecentDeliveries>>[number];
+
+function toDeliveryView(d: DeliveryRow, attempts: Awaited<ReturnType<typeof findAttemptsOf>>): DeliveryView {
+  return {
     id: d.id,
     eventId: d.event_id,
     eventType: d.event_type,
@@ -152,5 +158,110 @@ export async function listEndpointDeliveries(
         errorClass: a.error_class,
         responseBody: a.response_body,
       })),
-  }));
+  };
+}
+
+/** `<createdAt ISO>_<id>` of a page's last delivery: where the next page starts. */
+function pageCursor(view: DeliveryView): string {
+  return `${view.createdAt}_${view.id}`;
+}
+
+function parsePageCursor(cursor: string | null): { createdAt: Date; id: string } | null {
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([0-9a-f-]{36})$/.exec(cursor ?? '');
+  if (!match) return null;
+  const createdAt = new Date(match[1] as string);
+  return Number.isNaN(createdAt.getTime()) ? null : { createdAt, id: match[2] as string };
+}
+
+/** A page of the delivery log (web application), and the cursor of the next one. */
+export async function pageEndpointDeliveries(
+  ctx: Context,
+  workspaceId: string,
+  endpointId: string,
+  options: { limit: number; cursor: string | null },
+): Promise<{ deliveries: DeliveryView[]; nextCursor: string | null }> {
+  const views = await listEndpointDeliveries(
+    ctx,
+    workspaceId,
+    endpointId,
+    options.limit + 1,
+    parsePageCursor(options.cursor),
+  );
+  const deliveries = views.slice(0, options.limit);
+  const last = deliveries.at(-1);
+  return { deliveries, nextCursor: views.length > options.limit && last ? pageCursor(last) : null };
+}
+
+export interface DeliveryDetail extends DeliveryView {
+  /** The body every attempt sent, byte for byte; null once retention pruned it. */
+  body: string | null;
+  /** The headers each attempt sent, signature included, rebuilt from its start time. */
+  requests: Array<{ attempt: number; headers: Record<string, string> }>;
+}
+
+/** One delivery with the exact requests it made, so a receiver can verify by hand. */
+export async function getDeliveryDetail(
+  ctx: Context,
+  workspaceId: string,
+  endpointId: string,
+  deliveryId: string,
+): Promise<DeliveryDetail> {
+  const endpoint = await findEndpointWithSecret(ctx.db, workspaceId, endpointId);
+  const row = endpoint ? await findDeliveryWithBody(ctx.db, workspaceId, endpointId, deliveryId) : undefined;
+  if (!endpoint || !row) throw new ApiError('not-found');
+  const view = toDeliveryView(row, await findAttemptsOf(ctx.db, [row.id]));
+  const body = row.payload;
+  return {
+    ...view,
+    body,
+    requests:
+      body === null
+        ? []
+        : view.attemptLog.map((attempt) => ({
+            attempt: attempt.attempt,
+            headers: buildRequest(
+              {
+                id: row.id,
+                url: endpoint.url,
+                secret: endpoint.secret,
+                event_type: row.event_type,
+                payload: body,
+              },
+              new Date(attempt.startedAt),
+            ).headers,
+          })),
+  };
+}
+
+export interface HourlyAttempts {
+  hour: string;
+  delivered: number;
+  failed: number;
+}
+
+/** Retries come at most about 3 hours after a delivery is created (5 min, 30 min, 2 h and sweeps). */
+const retryReachMs = 4 * 60 * 60 * 1000;
+
+/** Delivered and failed attempts per hour over the last 24 hours, oldest first, 24 entries. */
+export async function hourlyAttempts(
+  ctx: Context,
+  workspaceId: string,
+  endpointId: string,
+): Promise<HourlyAttempts[]> {
+  const now = ctx.clock.now();
+  const currentHour = Math.floor(now.getTime() / 3_600_000) * 3_600_000;
+  const since = new Date(currentHour - 23 * 3_600_000);
+  const rows = await countAttemptsByHour(
+    ctx.db,
+    workspaceId,
+    endpointId,
+    since,
+    new Date(since.getTime() - retryReachMs),
+  );
+  const byHour = new Map(rows.map((r) => [new Date(r.hour).getTime(), r]));
+  return Array.from({ length: 24 }, (_, i) => {
+    const hour = since.getTime() + i * 3_600_000;
+    const row = byHour.get(hour);
+    return { hour: new Date(hour).toISOString(), delivered: row?.delivered ?? 0, failed: row?.failed ?? 0 };
+  });
 }

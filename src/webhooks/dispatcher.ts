@@ -101,12 +101,16 @@ export async function fanOutEvents(ctx: Context, batchSize = 200): Promise<numbe
 }
 
 /** The request of one attempt (spec, Delivery request), signed at the time it is made. */
+/**
+ * The request of one attempt, signed with the attempt's start time: the same instant is
+ * recorded as the attempt's `started_at`, so its exact headers can be shown again later.
+ */
 export function buildRequest(
-  ctx: Context,
   delivery: Pick<ClaimedDelivery, 'id' | 'url' | 'secret' | 'event_type' | 'payload'>,
+  startedAt: Date,
 ) {
   const body = delivery.payload;
-  const timestamp = ctx.clock.now().toISOString();
+  const timestamp = startedAt.toISOString();
   return {
     url: delivery.url,
     body,
@@ -126,7 +130,7 @@ async function attempt(
   pool?: ConnectionPool,
 ): Promise<{ startedAt: Date; result: AttemptResult }> {
   const startedAt = ctx.clock.now();
-  const result = await sendWebhook(buildRequest(ctx, delivery), {
+  const result = await sendWebhook(buildRequest(delivery, startedAt), {
     timeoutMs: ctx.config.webhooks.timeoutMs,
     policy: ctx.config.webhooks,
     resolver: ctx.resolver,

@@ -13,6 +13,7 @@ const columns = [
   'enabled',
   'failure_count',
   'disabled_reason',
+  'paused_at',
   'created_at',
 ] as const;
 
@@ -25,6 +26,7 @@ export interface EndpointRow {
   enabled: boolean;
   failure_count: number;
   disabled_reason: 'failures' | null;
+  paused_at: Date | null;
   created_at: Date;
 }
 

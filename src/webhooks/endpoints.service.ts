@@ -32,6 +32,8 @@ export interface WebhookEndpoint {
   failureCount: number;
   /** "failures" when the service switched the endpoint off after consecutive failures. */
   disabledReason: 'failures' | null;
+  /** When that happened (the web application's banner; not part of the API's object). */
+  pausedAt: string | null;
 }
 
 export interface CreateEndpointInput {
@@ -57,6 +59,7 @@ export function endpointRowToEndpoint(row: EndpointRow): WebhookEndpoint {
     createdAt: row.created_at.toISOString(),
     failureCount: row.failure_count,
     disabledReason: row.disabled_reason,
+    pausedAt: row.paused_at?.toISOString() ?? null,
   };
 }
 
@@ -84,6 +87,7 @@ export async function createEndpoint(
     enabled: true,
     failure_count: 0,
     disabled_reason: null,
+    paused_at: null,
     created_at: now,
   };
   await ctx.db.transaction().execute(async (trx) => {
@@ -128,7 +132,7 @@ export async function changeEndpoint(
       ...(input.events === undefined ? {} : { events: input.events }),
       ...(input.description === undefined ? {} : { description: input.description }),
       ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
-      ...(reenabled ? { failure_count: 0, disabled_reason: null } : {}),
+      ...(reenabled ? { failure_count: 0, disabled_reason: null, paused_at: null } : {}),
       updated_at: ctx.clock.now(),
     };
     await updateEndpoint(trx, workspaceId, id, patch);

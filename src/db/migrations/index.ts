@@ -10,6 +10,7 @@ import * as m0006 from './0006-delivery-ids.ts';
 import * as m0007 from './0007-webhook-events.ts';
 import * as m0008 from './0008-delivery-foreign-keys.ts';
 import * as m0009 from './0009-accounts.ts';
+import * as m0010 from './0010-endpoint-paused-at.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '0007-webhook-events': m0007,
   '0008-delivery-foreign-keys': m0008,
   '0009-accounts': m0009,
+  '0010-endpoint-paused-at': m0010,
 };

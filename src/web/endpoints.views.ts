@@ -1,0 +1,147 @@
+// The views of webhook endpoints: the integrations page's endpoints card, the pause
+// banner (spec: shown when 20 consecutive failures paused an endpoint), the endpoint form,
+// the hourly chart (inline SVG, drawn here: bars need no chart library), the delivery log.
+import type { DeliveryView, HourlyAttempts, PingResult } from '../webhooks/deliveries.service.ts';
+import {
+  maxEndpointsPerWorkspace,
+  subscribableEventTypes,
+  type WebhookEndpoint,
+} from '../webhooks/endpoints.service.ts';
+import { html, type SafeHtml } from './html.ts';
+import { csrfField, fieldError, formatTime, invalidAttrs, notice } from './layout.ts';
+
+export type EndpointErrors = Partial<Record<'url' | 'events' | 'description' | 'form', string>>;
+
+export function stateBadge(endpoint: WebhookEndpoint): SafeHtml {
+  if (endpoint.enabled) return html`<span class="badge badge-success">Enabled</span>`;
+  return endpoint.disabledReason === 'failures'
+    ? html`<span class="badge badge-danger">Paused</span>`
+    : html`<span class="badge badge-neutral">Disabled</span>`;
+}
+
+/** The banner of an endpoint paused by failures (spec: shown in the web application). */
+export function pauseBanner(endpoint: WebhookEndpoint, csrf: string, showLink: boolean): SafeHtml {
+  if (endpoint.enabled || endpoint.disabledReason !== 'failures') return html``;
+  return html`<div class="notice notice-error" role="alert">
+<p><strong>${endpoint.url} is paused.</strong> Signet switched it off${endpoint.pausedAt ? html` on ${formatTime(endpoint.pausedAt)}` : ''} after 20 consecutive failed deliveries.</p>
+<p>Events that happened while it was paused are not sent later: once it is back on, fetch what you missed through <code>GET /v1/documents</code>.</p>
+<form method="post" action="/settings/integrations/endpoints/${endpoint.id}/enabled" class="actions">${csrfField(csrf)}<input type="hidden" name="enabled" value="true"><button class="button button-primary button-small" type="submit">Turn it back on</button>${showLink ? html`<a href="/settings/integrations/endpoints/${endpoint.id}">See its deliveries</a>` : ''}</form>
+</div>`;
+}
+
+export function endpointFields(
+  values: { url: string; events: string[]; description: string },
+  errors: EndpointErrors,
+  idPrefix: string,
+): SafeHtml {
+  return html`<div class="field">
+<label for="${idPrefix}-url">URL</label>
+<span class="hint">A public https address on port 443.</span>
+<input id="${idPrefix}-url" name="url" type="url" value="${values.url}" required ${invalidAttrs(`${idPrefix}-url`, errors.url)}>
+${fieldError(`${idPrefix}-url`, errors.url)}
+</div>
+<fieldset class="field" ${invalidAttrs(`${idPrefix}-events`, errors.events)}>
+<legend class="label">Events (1 to 5)</legend>
+${subscribableEventTypes.map(
+  (type) =>
+    html`<label class="checkbox"><input type="checkbox" name="events" value="${type}"${values.events.includes(type) ? html` checked` : ''}> <code>${type}</code></label>`,
+)}
+${fieldError(`${idPrefix}-events`, errors.events)}
+</fieldset>
+<div class="field">
+<label for="${idPrefix}-description">Description <span class="muted">(optional)</span></label>
+<input id="${idPrefix}-description" name="description" type="text" maxlength="500" value="${values.description}" ${invalidAttrs(`${idPrefix}-description`, errors.description)}>
+${fieldError(`${idPrefix}-description`, errors.description)}
+</div>`;
+}
+
+/** The endpoints card of the integrations page. */
+export function endpointsSection(
+  endpoints: WebhookEndpoint[],
+  csrf: string,
+  form: { values: { url: string; events: string[]; description: string }; errors: EndpointErrors },
+): SafeHtml {
+  return html`<section class="card" aria-labelledby="endpoints-title">
+<div class="section-title"><h2 id="endpoints-title">Webhook endpoints</h2><span class="muted small">${endpoints.length} of ${maxEndpointsPerWorkspace}</span></div>
+<p class="muted">Signet sends a signed POST to each endpoint when one of its events happens.</p>
+${endpoints.map((e) => pauseBanner(e, csrf, true))}
+${
+  endpoints.length
+    ? html`<ul class="recipients">${endpoints.map(
+        (e) =>
+          html`<li><div><a class="recipient-name" href="/settings/integrations/endpoints/${e.id}">${e.url}</a><div class="small muted">${e.events.join(', ')}${e.description ? html` · ${e.description}` : ''}</div></div><div class="state">${stateBadge(e)}${e.failureCount ? html`<span>${e.failureCount} consecutive failures</span>` : ''}</div></li>`,
+      )}</ul>`
+    : html`<div class="empty"><p><strong>No webhook endpoints yet.</strong></p><p class="muted">Add one below to be told when documents are sent, opened, signed, completed or declined.</p></div>`
+}
+<form method="post" action="/settings/integrations/endpoints" novalidate>
+${csrfField(csrf)}
+<h3>Add an endpoint</h3>
+${form.errors.form ? notice('error', form.errors.form) : ''}
+${endpointFields(form.values, form.errors, 'new-endpoint')}
+<div class="actions"><button class="button button-primary" type="submit">Add endpoint</button></div>
+</form>
+</section>`;
+}
+
+export function outcomeText(result: PingResult): string {
+  if (result.ok) return `The ping was delivered: HTTP ${result.statusCode} in ${result.durationMs} ms.`;
+  const status = result.statusCode ? ` (HTTP ${result.statusCode})` : '';
+  return `The ping failed: ${result.errorClass}${status} after ${result.durationMs} ms${result.refusal ? `: ${result.refusal}` : ''}.`;
+}
+
+export function chart(hours: HourlyAttempts[]): SafeHtml {
+  const max = Math.max(1, ...hours.map((h) => h.delivered + h.failed));
+  const width = 24 * 20;
+  const height = 120;
+  const total = hours.reduce((sum, h) => ({ d: sum.d + h.delivered, f: sum.f + h.failed }), { d: 0, f: 0 });
+  const bars = hours.map((h, i) => {
+    const delivered = (h.delivered / max) * (height - 20);
+    const failed = (h.failed / max) * (height - 20);
+    const x = i * 20 + 3;
+    return html`<g><title>${h.hour.slice(11, 16)} UTC: ${h.delivered} delivered, ${h.failed} failed</title>
+<rect x="${x}" y="${height - delivered}" width="14" height="${delivered}" fill="#146c2e"></rect>
+<rect x="${x}" y="${height - delivered - failed}" width="14" height="${failed}" fill="#b42318"></rect></g>`;
+  });
+  return html`<figure class="chart">
+<svg viewBox="0 0 ${width} ${height}" width="100%" height="${height}" role="img" aria-labelledby="chart-caption" preserveAspectRatio="none">${bars}</svg>
+<figcaption id="chart-caption" class="small muted">Attempts per hour over the last 24 hours: ${total.d} delivered (green), ${total.f} failed (red).</figcaption>
+</figure>`;
+}
+
+export function deliveryState(d: DeliveryView): SafeHtml {
+  if (d.eventType === 'ping') {
+    return html`<span class="badge ${d.status === 'delivered' ? 'badge-success' : 'badge-danger'}">ping ${d.status === 'delivered' ? 'delivered' : 'failed'}</span>`;
+  }
+  if (d.status === 'delivered') return html`<span class="badge badge-success">delivered</span>`;
+  if (d.status === 'dropped') return html`<span class="badge badge-danger">dropped</span>`;
+  return html`<span class="badge badge-pending">retrying</span>${d.nextAttemptAt ? html` <span class="small">next at ${formatTime(d.nextAttemptAt)}</span>` : ''}`;
+}
+
+export function attemptLine(a: DeliveryView['attemptLog'][number]): SafeHtml {
+  return html`<li>#${a.attempt} ${formatTime(a.startedAt)}: <strong>${a.statusCode ?? a.errorClass}</strong> in ${a.durationMs} ms${a.responseBody ? html` <code class="small">${a.responseBody.slice(0, 120)}</code>` : ''}</li>`;
+}
+
+export function deliveryLog(
+  endpointId: string,
+  deliveries: DeliveryView[],
+  nextCursor: string | null,
+  cursor: string | null,
+) {
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-label="Delivery log">
+<table>
+<thead><tr><th scope="col">Created</th><th scope="col">Event</th><th scope="col">State</th><th scope="col">Attempts</th></tr></thead>
+<tbody>
+${deliveries.map(
+  (d) => html`<tr>
+<td><a href="/settings/integrations/endpoints/${endpointId}/deliveries/${d.id}">${formatTime(d.createdAt)}</a></td>
+<td><code>${d.eventType}</code><div class="small muted">event ${d.eventId}<br>delivery ${d.id}</div></td>
+<td>${deliveryState(d)}</td>
+<td><ul class="plain small">${d.attemptLog.map(attemptLine)}</ul></td>
+</tr>`,
+)}
+</tbody>
+</table>
+</div>
+${deliveries.length === 0 ? html`<p class="muted">No deliveries yet. Press Test to send a ping.</p>` : ''}
+<nav class="pager" aria-label="Delivery log pages">${cursor ? html`<a href="/settings/integrations/endpoints/${endpointId}#log">Newest</a>` : ''}${nextCursor ? html`<a href="/settings/integrations/endpoints/${endpointId}?cursor=${encodeURIComponent(nextCursor)}#log">Older deliveries</a>` : ''}</nav>`;
+}
