@@ -1,5 +1,5 @@
 // Queries on users, memberships, sessions and sign-up requests.
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database, MemberRole } from '../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -133,6 +133,133 @@ export async function useSignupRequest(db: Db, id: string, at: Date): Promise<bo
     .set({ used_at: at })
     .where('id', '=', id)
     .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function findMembers(db: Db, workspaceId: string) {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select(['users.id as user_id', 'users.email', 'memberships.role', 'memberships.created_at'])
+    .where('memberships.workspace_id', '=', workspaceId)
+    .orderBy('memberships.created_at')
+    .orderBy('users.id')
+    .execute();
+}
+
+export async function findMembership(db: Db, workspaceId: string, userId: string) {
+  return db
+    .selectFrom('memberships')
+    .select(['user_id', 'role'])
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+export async function countOwners(db: Db, workspaceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('memberships')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('workspace_id', '=', workspaceId)
+    .where('role', '=', 'owner')
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function updateMemberRole(
+  db: Db,
+  workspaceId: string,
+  userId: string,
+  role: MemberRole,
+): Promise<void> {
+  await db
+    .updateTable('memberships')
+    .set({ role })
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** Removes the membership and the sessions it opened in that workspace. */
+export async function deleteMembership(db: Db, workspaceId: string, userId: string): Promise<void> {
+  await db
+    .deleteFrom('memberships')
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .execute();
+  await db
+    .deleteFrom('sessions')
+    .where('workspace_id', '=', workspaceId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export interface InvitationRow {
+  id: string;
+  workspace_id: string;
+  email: string;
+  role: MemberRole;
+  token_hash: string;
+  invited_by: string | null;
+  created_at: Date;
+  expires_at: Date;
+  accepted_at: Date | null;
+}
+
+export async function insertInvitation(db: Db, row: InvitationRow): Promise<void> {
+  await db.insertInto('invitations').values(row).execute();
+}
+
+/** Open invitations of a workspace (not accepted, not expired), newest first. */
+export async function findOpenInvitations(db: Db, workspaceId: string, now: Date) {
+  return db
+    .selectFrom('invitations')
+    .select(['id', 'email', 'role', 'created_at', 'expires_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('accepted_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+export async function findInvitationByTokenHash(db: Db, tokenHash: string) {
+  return db
+    .selectFrom('invitations')
+    .innerJoin('workspaces', 'workspaces.id', 'invitations.workspace_id')
+    .selectAll('invitations')
+    .select('workspaces.name as workspace_name')
+    .where('invitations.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/** Withdraws open invitations of an address (a new one replaces them). */
+export async function deleteOpenInvitations(db: Db, workspaceId: string, email: string): Promise<void> {
+  await db
+    .deleteFrom('invitations')
+    .where('workspace_id', '=', workspaceId)
+    .where(sql`lower(email)`, '=', email.toLowerCase())
+    .where('accepted_at', 'is', null)
+    .execute();
+}
+
+export async function deleteInvitation(db: Db, workspaceId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('invitations')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('accepted_at', 'is', null)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Marks it accepted unless it already was (one click of two wins). */
+export async function acceptInvitationRow(db: Db, id: string, at: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('invitations')
+    .set({ accepted_at: at })
+    .where('id', '=', id)
+    .where('accepted_at', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }

@@ -193,7 +193,13 @@ async function insertAccount(
   return { userId, workspaceId };
 }
 
-async function startSession(db: Db, ctx: Context, userId: string, workspaceId: string): Promise<string> {
+/** A new session of `userId` in `workspaceId`; returns the token for the cookie. */
+export async function startSession(
+  db: Db,
+  ctx: Context,
+  userId: string,
+  workspaceId: string,
+): Promise<string> {
   const now = ctx.clock.now();
   const token = newToken(ctx);
   await insertSession(db, {

@@ -88,3 +88,28 @@ If it was not you, you can ignore this mail: nothing was changed.
 `,
   };
 }
+
+export function invitationMail(input: {
+  workspaceName: string;
+  inviter: string;
+  link: string;
+  validDays: number;
+}): {
+  subject: string;
+  text: string;
+} {
+  return {
+    subject: `You are invited to ${input.workspaceName} on Signet`,
+    text: `Hello,
+
+${input.inviter} invited you to join the workspace "${input.workspaceName}" on Signet, where
+documents are sent for signature. To accept, open:
+
+${input.link}
+
+The link works once, for ${input.validDays} days. If you did not expect it, ignore this mail.
+
+— Signet
+`,
+  };
+}

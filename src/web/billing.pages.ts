@@ -1,5 +1,4 @@
-// Settings › Billing: the workspace's plan (spec: the API requires Max). Owners switch it;
-// members see it. There is no payment provider: `setWorkspacePlan` below is the single
+// Settings › Billing (owners only): the workspace's plan (spec: the API requires Max). There is no payment provider: `setWorkspacePlan` below is the single
 // place where one would be called before the plan changes. The change reaches every
 // process's API at once, like a key revocation.
 //   GET  /settings/billing
@@ -9,7 +8,7 @@ import type { SessionUser } from '../accounts/accounts.service.ts';
 import { isPlan, setWorkspacePlan } from '../workspaces/workspaces.service.ts';
 import { html } from './html.ts';
 import { csrfField, notice } from './layout.ts';
-import { requireMember, requireOwner, type Web } from './web.plugin.ts';
+import { requireOwner, type Web } from './web.plugin.ts';
 
 const planText = {
   free: {
@@ -24,7 +23,7 @@ export function billingPages(web: Web) {
   return async function register(app: FastifyInstance) {
     app.get<{ Querystring: Record<string, string | undefined> }>(
       '/settings/billing',
-      { preHandler: requireMember },
+      { preHandler: requireOwner(web) },
       (request, reply) => {
         const member = request.member as SessionUser;
         const current = planText[member.plan];

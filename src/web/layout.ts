@@ -41,6 +41,8 @@ pre.shell { background: #1b1f24; color: #f4f5f7; padding: 1rem; border-radius: 8
 fieldset { border: none; padding: 0; min-width: 0; }
 legend { padding: 0; }
 .checkbox code { font-size: 0.9375rem; }
+form.inline { display: inline-flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0; }
+form.inline select { width: auto; min-height: 40px; padding: 0.25rem 0.5rem; }
 ul.plain { list-style: none; margin: 0; padding: 0; }
 ul.plain li { margin-bottom: 0.25rem; overflow-wrap: anywhere; }
 .chart { margin: 0 0 1rem; }
@@ -118,7 +120,8 @@ function navigation(session: SessionUser, csrfToken: string, current: NavArea | 
 <ul>
 ${navLink('/documents', 'Documents', 'documents', current)}
 ${navLink('/settings/integrations', 'Integrations', 'integrations', current)}
-${navLink('/settings/billing', 'Billing', 'billing', current)}
+${session.role === 'owner' ? navLink('/settings/billing', 'Billing', 'billing', current) : ''}
+${navLink('/settings/members', 'Members', 'members', current)}
 ${navLink('/settings/account', 'Account', 'account', current)}
 <li><form method="post" action="/logout">${csrfField(csrfToken)}<button class="link" type="submit">Log out</button></form></li>
 </ul>

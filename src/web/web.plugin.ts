@@ -25,6 +25,7 @@ import { endpointsPages } from './endpoints.pages.ts';
 import { html, type SafeHtml } from './html.ts';
 import { integrationsPages } from './integrations.pages.ts';
 import { appPage, appScript, appStylesheet, type PageOptions } from './layout.ts';
+import { membersPages } from './members.pages.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -180,6 +181,7 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
     await app.register(integrationsPages(web));
     await app.register(endpointsPages(web));
     await app.register(billingPages(web));
+    await app.register(membersPages(web));
   };
 }
 
