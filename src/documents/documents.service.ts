@@ -10,10 +10,11 @@ import {
   findDocument,
   findDocumentsPage,
   findEvents,
+  findFullDocument,
   findRecipients,
   type RecipientRow,
 } from './documents.repository.ts';
-import { type Money, valueFromColumns } from './value.ts';
+import { type Money, type PricingBlock, valueFromColumns } from './value.ts';
 
 export const documentStatuses: readonly DocumentStatus[] = [
   'draft',
@@ -136,4 +137,18 @@ export async function getDocument(ctx: Context, workspaceId: string, id: string)
     recipients: recipients.map(recipientRowToRecipient),
     events: events.map(eventRowToEvent),
   };
+}
+
+/** The document as its owner sees it in the web application: the detail, body and pricing block. */
+export async function getDocumentForOwner(
+  ctx: Context,
+  workspaceId: string,
+  id: string,
+): Promise<DocumentDetail & { body: string; pricing: PricingBlock | null }> {
+  const [detail, full] = await Promise.all([
+    getDocument(ctx, workspaceId, id),
+    findFullDocument(ctx.db, workspaceId, id),
+  ]);
+  if (!full) throw new ApiError('not-found');
+  return { ...detail, body: full.body, pricing: full.pricing as PricingBlock | null };
 }

@@ -161,7 +161,7 @@ function notice(view: SigningPageView): SafeHtml | null {
 
 const names = new Intl.ListFormat('en', { style: 'long', type: 'conjunction' });
 
-function pricingTable(pricing: NonNullable<SigningPageView['pricing']>): SafeHtml {
+export function pricingTable(pricing: NonNullable<SigningPageView['pricing']>): SafeHtml {
   const amountOf = (line: { net: string; gross: string }) =>
     pricing.pricesIncludeVat ? line.gross : line.net;
   return html`<section class="card" aria-labelledby="pricing-heading">

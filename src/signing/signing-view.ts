@@ -13,7 +13,7 @@ export function maskEmail(email: string): string {
   return `${shown}${'•'.repeat(Math.max(1, Math.min(6, local.length - shown.length)))}@${domain}`;
 }
 
-function pricingView(block: PricingBlock | null): SigningPageView['pricing'] {
+export function pricingView(block: PricingBlock | null): SigningPageView['pricing'] {
   if (!block) return null;
   const breakdown = computePricingBreakdown(block);
   const money = (amount: string) => formatMoney(amount, block.currency);

@@ -1,6 +1,12 @@
 // Documents: the workspace's list, newest first, filtered by status and paged with the
-// same signed keyset cursors as GET /v1/documents (listDocuments).
-//   GET /documents?status=…&cursor=…
+// same signed keyset cursors as GET /v1/documents (listDocuments); creating and sending
+// through the same signing service as the CLI; a detail page; the mail outbox.
+//   GET  /documents?status=…&cursor=…
+//   GET  /documents/new                 the form (no JavaScript needed)
+//   POST /documents                     preview=1: show the value; otherwise create the draft
+//   GET  /documents/{id}                status, recipients' progress, timeline, signing links
+//   POST /documents/{id}/send
+//   GET  /mails                         the workspace's mail outbox (local development)
 import type { FastifyInstance } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import type { DocumentStatus } from '../db/schema.ts';
@@ -8,6 +14,7 @@ import { type Document, documentStatuses, listDocuments } from '../documents/doc
 import { formatMoney } from '../documents/pricing.ts';
 import { ApiError } from '../http/errors.ts';
 import { statusBadges } from '../signing/signing-page.ts';
+import { documentFormPages } from './document-form.pages.ts';
 import { html, raw } from './html.ts';
 import { formatTime, notice } from './layout.ts';
 import { requireMember, type Web } from './web.plugin.ts';
@@ -31,7 +38,7 @@ function documentsTable(documents: Document[]) {
 ${documents.map((d) => {
   const badge = statusBadges[d.status as DocumentStatus];
   return html`<tr>
-<td>${d.title}</td>
+<td><a href="/documents/${d.id}">${d.title}</a></td>
 <td><span class="badge ${badge.tone}">${d.status}</span></td>
 <td>${formatTime(d.createdAt)}</td>
 <td class="num">${d.value ? formatMoney(String(d.value.amount), d.value.currency) : '—'}</td>
@@ -45,6 +52,8 @@ ${documents.map((d) => {
 export function documentsPages(web: Web) {
   const { ctx } = web;
   return async function register(app: FastifyInstance) {
+    await app.register(documentFormPages(web));
+
     app.get<{ Querystring: Record<string, string | undefined> }>(
       '/documents',
       { preHandler: requireMember },
@@ -79,7 +88,7 @@ export function documentsPages(web: Web) {
         return web.render(request, reply, 200, {
           title: 'Documents',
           current: 'documents',
-          body: () => html`<h1>Documents</h1>
+          body: () => html`<div class="section-title"><h1>Documents</h1><span class="actions"><a href="/mails">Mail outbox</a><a class="button button-primary button-small" href="/documents/new">New document</a></span></div>
 ${stale ? notice('info', 'That page link had expired, so this is the first page again.') : ''}
 ${statusFilter(status)}
 <div class="card">

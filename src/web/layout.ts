@@ -43,8 +43,21 @@ legend { padding: 0; }
 .checkbox code { font-size: 0.9375rem; }
 form.inline { display: inline-flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; margin: 0; }
 form.inline select { width: auto; min-height: 40px; padding: 0.25rem 0.5rem; }
-ul.plain { list-style: none; margin: 0; padding: 0; }
-ul.plain li { margin-bottom: 0.25rem; overflow-wrap: anywhere; }
+table.form-rows td { padding: 0.375rem 0.25rem; }
+table.form-rows input, table.form-rows select { min-height: 44px; font-size: 1rem; padding: 0.375rem 0.5rem; }
+table.form-rows input[type="email"], table.form-rows td:first-child input { min-width: 12rem; }
+table.form-rows input[type="text"] { min-width: 6rem; }
+table.form-rows input[type="number"] { min-width: 4.5rem; }
+@media (max-width: 639px) {
+  table.form-rows thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  table.form-rows tr { display: grid; grid-template-columns: 1fr 1fr; gap: 0.25rem 0.75rem; padding: 0.75rem 0; border-bottom: 1px solid var(--border); }
+  table.form-rows td { display: block; border: none; padding: 0; }
+  table.form-rows td:first-child { grid-column: 1 / -1; }
+  table.form-rows td::before { content: attr(data-label); display: block; font-size: 0.8125rem; font-weight: 600; color: var(--muted); }
+  table.form-rows input, table.form-rows select, table.form-rows input[type="email"], table.form-rows td:first-child input { min-width: 0; width: 100%; }
+}
+ul.plain, ol.plain { list-style: none; margin: 0; padding: 0; }
+ul.plain li, ol.plain li { margin-bottom: 0.25rem; overflow-wrap: anywhere; }
 .chart { margin: 0 0 1rem; }
 .chart svg { display: block; background: var(--bg); border-radius: 8px; }
 .url-title { font-size: 1.375rem; overflow-wrap: anywhere; }
