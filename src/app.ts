@@ -12,6 +12,12 @@ import { signingRoutes } from './signing/signing.routes.ts';
 import { loginAttempts, webPlugin } from './web/web.plugin.ts';
 
 export const bodyLimitBytes = 1024 * 1024;
+
+const notFoundPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Not found · Signet</title><link rel="stylesheet" href="/assets/app.css"></head>
+<body><main class="container"><div class="card"><h1>Not found</h1><p>There is nothing at this address.</p><p><a href="/">Go to the start page</a></p></div></main></body></html>
+`;
 export const apiPrefix = '/v1';
 
 export interface AppDeps {
@@ -43,8 +49,14 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
   });
 
   app.setErrorHandler((error: Error, request, reply) => sendError(error, request, reply));
-  app.setNotFoundHandler(async () => {
-    throw new ApiError('not-found');
+  // The API answers in its envelope; anything else is a page a person asked for.
+  app.setNotFoundHandler(async (request, reply) => {
+    if (request.url === apiPrefix || request.url.startsWith(`${apiPrefix}/`)) throw new ApiError('not-found');
+    return reply
+      .code(404)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', "default-src 'none'; style-src 'self'; frame-ancestors 'none'")
+      .send(notFoundPage);
   });
 
   await app.register(apiPlugin(ctx, guard), { prefix: apiPrefix });

@@ -28,9 +28,15 @@ function text(form: Form | undefined, name: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** Only a path on this site: never an open redirect. */
+/**
+ * Only a path on this site: never an open redirect. Printable ASCII only, since browsers
+ * drop tabs and line breaks from URLs ("/\t/evil.example" would become "//evil.example")
+ * and a Location header cannot carry other characters; one leading slash, not two.
+ */
 function safeNext(value: unknown): string {
-  return typeof value === 'string' && /^\/(?![/\\])/.test(value) ? value : '/documents';
+  return typeof value === 'string' && value.length <= 2000 && /^\/(?![/\\])[\x21-\x7e]*$/.test(value)
+    ? value
+    : '/documents';
 }
 
 function input(options: {
