@@ -1,0 +1,788 @@
+// Settings › Members (src/web/members.pages.ts) over real HTTP, as browsers use it:
+// invitations by mail and their single-use links, accepting with a new or an existing
+// account, roles and removal with the workspace always keeping an owner, what a member
+// (not an owner) is refused, what an owner of another workspace can reach, and CSRF.
+//
+// The app runs behind a "proxy" here (SIGNET_TRUST_PROXY=1) and each browser() sends its
+// own X-Forwarded-For address, so the per-address sign-in limit counts one browser only.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { test } from 'node:test';
+import { createAccount, emailKey } from '../src/accounts/accounts.service.ts';
+import { invitationValidityMs } from '../src/accounts/members.service.ts';
+import type { MemberRole, Plan } from '../src/db/schema.ts';
+import { escapeHtml } from '../src/web/html.ts';
+import { describeEachDatabase, useHarness } from './harness.ts';
+import { createWebClient, mailsTo, type WebClient, type WebResponse, withoutCsrf } from './web-client.ts';
+
+const password = 'correct horse battery staple';
+const minute = 60_000;
+const formExpired = 'This form has expired';
+const ownersOnly = 'Only owners can do this';
+const notFoundText = 'There is nothing here, or it belongs to another workspace.';
+const invitationGone = 'This invitation cannot be used';
+const lastOwner = 'A workspace needs at least one owner: make another member an owner first.';
+const badEmail = 'Enter an email address like name@example.com.';
+
+let emailCount = 0;
+function uniqueEmail(label: string): string {
+  emailCount++;
+  return `${label}-${emailCount}-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+interface Account {
+  email: string;
+  userId: string;
+  workspaceId: string;
+  workspaceName: string;
+}
+
+function assertPage(res: WebResponse, status: number): void {
+  assert.equal(res.status, status, res.text.slice(0, 800));
+  assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+  assert.match(res.text, /^<!doctype html>/);
+}
+
+function assertRedirect(res: WebResponse, location: string): void {
+  assert.equal(res.status, 303, res.text.slice(0, 800));
+  assert.equal(res.location, location);
+}
+
+function assertIncludes(res: WebResponse, text: string): void {
+  assert.ok(res.text.includes(escapeHtml(text)), `expected «${text}» in ${res.text.slice(0, 1500)}`);
+}
+
+function setsSession(res: WebResponse): boolean {
+  return res.headers.getSetCookie().some((c) => /^signet_session=[^;]+/.test(c));
+}
+
+/** The path of the invitation link in a mail's text: /invitations/<token>. */
+function invitationPathIn(text: string): string | null {
+  return /https:\/\/sign\.example\.test(\/invitations\/[A-Za-z0-9_-]{43})\s/.exec(text)?.[1] ?? null;
+}
+
+describeEachDatabase('member pages over HTTP', (kind) => {
+  const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1' } });
+
+  let clientCount = 0;
+  /** A new browser with an empty cookie jar and an address of its own. */
+  function browser(): WebClient {
+    clientCount++;
+    return createWebClient(h.baseUrl, { address: `10.1.${clientCount >> 8}.${clientCount & 255}` });
+  }
+
+  async function newOwner(plan: Plan = 'max'): Promise<Account> {
+    const email = uniqueEmail('owner');
+    const workspaceName = `Acme ${randomUUID().slice(0, 6)}`;
+    const { userId, workspaceId } = await createAccount(h.ctx, { email, password, workspaceName, plan });
+    return { email, userId, workspaceId, workspaceName };
+  }
+
+  /** A user who joins the owner's workspace with `role` (and has no other workspace). */
+  async function newMember(owner: Account, role: MemberRole = 'member'): Promise<Account> {
+    const email = uniqueEmail(role);
+    const { userId } = await createAccount(h.ctx, { email, password, workspaceId: owner.workspaceId, role });
+    return { ...owner, email, userId };
+  }
+
+  /** Opens /login and submits it, as a person does. */
+  async function logIn(client: WebClient, email: string, next?: string): Promise<WebResponse> {
+    assertPage(await client.get(next ? `/login?next=${encodeURIComponent(next)}` : '/login'), 200);
+    return client.post('/login', { email, password, ...(next ? { next } : {}) });
+  }
+
+  async function signedIn(account: Account): Promise<WebClient> {
+    const client = browser();
+    assertRedirect(await logIn(client, account.email), '/documents');
+    return client;
+  }
+
+  /** Who the browser is signed in as, from the account page: "<email>, <role> of <workspace>". */
+  async function whoAmI(client: WebClient): Promise<string | null> {
+    const res = await client.get('/settings/account');
+    if (res.status !== 200) return null;
+    const match = /Signed in as <strong>([^<]+)<\/strong>, (owner|member) of ([^<]+)\.<\/p>/.exec(res.text);
+    return match ? `${match[1]}, ${match[2]} of ${match[3]}` : null;
+  }
+
+  async function rolesOf(workspaceId: string): Promise<Record<string, MemberRole>> {
+    const rows = await h.ctx.db
+      .selectFrom('memberships')
+      .select(['user_id', 'role'])
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('user_id')
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.user_id, r.role]));
+  }
+
+  /** Everything about a workspace a member page could change. */
+  async function stateOf(workspaceId: string) {
+    const [members, invitations, workspace, mails, sessions] = await Promise.all([
+      rolesOf(workspaceId),
+      h.ctx.db
+        .selectFrom('invitations')
+        .select(['id', 'email', 'role', 'token_hash', 'expires_at', 'accepted_at'])
+        .where('workspace_id', '=', workspaceId)
+        .orderBy('id')
+        .execute(),
+      h.ctx.db
+        .selectFrom('workspaces')
+        .select('plan')
+        .where('id', '=', workspaceId)
+        .executeTakeFirstOrThrow(),
+      h.ctx.db
+        .selectFrom('mails')
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .orderBy('id')
+        .execute(),
+      h.ctx.db
+        .selectFrom('sessions')
+        .select(['id', 'user_id'])
+        .where('workspace_id', '=', workspaceId)
+        .orderBy('id')
+        .execute(),
+    ]);
+    return { members, invitations, plan: workspace.plan, mails: mails.map((m) => m.id), sessions };
+  }
+
+  async function usersWithEmail(email: string): Promise<number> {
+    const rows = await h.ctx.db
+      .selectFrom('users')
+      .select('id')
+      .where('email_key', '=', emailKey(email))
+      .execute();
+    return rows.length;
+  }
+
+  async function openInvitations(workspaceId: string) {
+    return h.ctx.db
+      .selectFrom('invitations')
+      .select(['id', 'email', 'role'])
+      .where('workspace_id', '=', workspaceId)
+      .where('accepted_at', 'is', null)
+      .orderBy('created_at')
+      .execute();
+  }
+
+  /** The owner invites `email` on the members page; returns the invitation's id and mailed link. */
+  async function invite(
+    owner: WebClient,
+    email: string,
+    role: MemberRole = 'member',
+  ): Promise<{ id: string; path: string }> {
+    assertPage(await owner.get('/settings/members'), 200);
+    const before = (await mailsTo(h.ctx, email)).length;
+    assertRedirect(
+      await owner.post('/settings/members/invitations', { email, role }),
+      '/settings/members?done=invited',
+    );
+    const mails = await mailsTo(h.ctx, email);
+    assert.equal(mails.length, before + 1, 'one mail per invitation');
+    const path = invitationPathIn(mails[0]?.text ?? '');
+    assert.ok(path, `an invitation link in ${mails[0]?.text}`);
+    const rows = await h.ctx.db
+      .selectFrom('invitations')
+      .select(['id', 'email'])
+      .where('accepted_at', 'is', null)
+      .execute();
+    const row = rows.find((r) => r.email.toLowerCase() === email.toLowerCase());
+    assert.ok(row, `an open invitation of ${email}`);
+    return { id: row.id, path };
+  }
+
+  /** A valid CSRF token of another browser's session. */
+  async function tokenOfAnotherSession(): Promise<string> {
+    const other = await signedIn(await newOwner());
+    assertPage(await other.get('/settings/account'), 200);
+    assert.ok(other.csrfToken);
+    return other.csrfToken;
+  }
+
+  // ---------------------------------------------------------------- invitations
+
+  test('invitations: an owner invites an address as member and as owner; each gets one mail with a single-use /invitations/<token> link, and the members page lists the open invitations', async () => {
+    const owner = await newOwner();
+    const client = await signedIn(owner);
+    const asMember = uniqueEmail('invited');
+    const asOwner = uniqueEmail('invited');
+    const first = await invite(client, asMember, 'member');
+    const second = await invite(client, asOwner, 'owner');
+    assert.notEqual(first.path, second.path);
+
+    for (const [email, path] of [
+      [asMember, first.path],
+      [asOwner, second.path],
+    ] as const) {
+      const [mail, ...others] = await mailsTo(h.ctx, email);
+      assert.ok(mail);
+      assert.equal(others.length, 0, 'exactly one mail');
+      assert.equal(mail.workspaceId, owner.workspaceId);
+      assert.equal(mail.subject, `You are invited to ${owner.workspaceName} on Signet`);
+      assert.ok(mail.text.includes(`${owner.email} invited you`), mail.text);
+      assert.ok(mail.text.includes(`https://sign.example.test${path}\n`), mail.text);
+      assert.ok(mail.text.includes('The link works once, for 7 days.'), mail.text);
+    }
+
+    const page = await client.get('/settings/members?done=invited');
+    assertPage(page, 200);
+    assertIncludes(page, 'The invitation is on its way. The link works once, for 7 days.');
+    assertIncludes(page, `${asMember} (member), invited`);
+    assertIncludes(page, `${asOwner} (owner), invited`);
+    assert.ok(page.text.includes(`action="/settings/members/invitations/${first.id}/withdraw"`));
+    assert.ok(page.text.includes(`action="/settings/members/invitations/${second.id}/withdraw"`));
+
+    assert.deepEqual(
+      (await openInvitations(owner.workspaceId)).map((i) => [i.email, i.role]),
+      [
+        [asMember, 'member'],
+        [asOwner, 'owner'],
+      ],
+    );
+    const link = await browser().get(first.path);
+    assertPage(link, 200);
+    assertIncludes(link, `Join ${owner.workspaceName}`);
+    assertIncludes(link, `You are invited to ${owner.workspaceName} on Signet as`);
+  });
+
+  test('invitations: an invalid email is refused with 400 and a sentence next to the field, and nothing is mailed', async () => {
+    const owner = await newOwner();
+    const client = await signedIn(owner);
+    const before = await stateOf(owner.workspaceId);
+    for (const email of ['', 'not-an-email', 'two words@example.com', 'ann@example']) {
+      assertPage(await client.get('/settings/members'), 200);
+      const res = await client.post('/settings/members/invitations', { email, role: 'member' });
+      assertPage(res, 400);
+      assert.ok(
+        res.text.includes(`<span class="field-error" id="invite-email-error">${escapeHtml(badEmail)}</span>`),
+        `${email}: ${res.text.slice(0, 400)}`,
+      );
+      assert.ok(res.text.includes('aria-describedby="invite-email-error"'), email);
+      assert.ok(res.text.includes(`value="${escapeHtml(email)}"`), `${email}: what was typed is kept`);
+    }
+    assert.deepEqual(await stateOf(owner.workspaceId), before, 'no invitation, no mail');
+  });
+
+  test('invitations: inviting an address that is already a member (in any case) is refused with 400 and a sentence', async () => {
+    const owner = await newOwner();
+    const member = await newMember(owner);
+    const client = await signedIn(owner);
+    const before = await stateOf(owner.workspaceId);
+    for (const email of [member.email, member.email.toUpperCase(), owner.email]) {
+      assertPage(await client.get('/settings/members'), 200);
+      const res = await client.post('/settings/members/invitations', { email, role: 'owner' });
+      assertPage(res, 400);
+      assertIncludes(res, `${email} is already a member of ${owner.workspaceName}.`);
+    }
+    assert.deepEqual(await stateOf(owner.workspaceId), before, 'no invitation, no mail, roles kept');
+  });
+
+  test('invitations: a second invitation of the same address replaces the first, whose link then no longer works', async () => {
+    const owner = await newOwner();
+    const client = await signedIn(owner);
+    const email = uniqueEmail('twice');
+    const first = await invite(client, email, 'owner');
+    h.clock.advance(minute);
+    const second = await invite(client, email.toUpperCase(), 'member');
+    assert.notEqual(first.path, second.path);
+    assert.notEqual(first.id, second.id);
+
+    const open = await openInvitations(owner.workspaceId);
+    assert.deepEqual(
+      open.map((i) => [i.id, i.role]),
+      [[second.id, 'member']],
+      'only the newer invitation is open',
+    );
+    const page = await client.get('/settings/members');
+    assert.ok(!page.text.includes(first.id), 'the first is not listed');
+    assert.ok(page.text.includes(second.id));
+
+    const visitor = browser();
+    const old = await visitor.get(first.path);
+    assertPage(old, 404);
+    assertIncludes(old, invitationGone);
+    const oldPost = await visitor.post(first.path, { password });
+    assertPage(oldPost, 404);
+    assert.equal(setsSession(oldPost), false);
+    assert.equal(await usersWithEmail(email), 0, 'the first link made no account');
+
+    assertPage(await visitor.get(second.path), 200);
+    assertRedirect(await visitor.post(second.path, { password }), '/documents');
+    assert.equal(await whoAmI(visitor), `${email.toUpperCase()}, member of ${owner.workspaceName}`);
+  });
+
+  // ---------------------------------------------------------------- accepting
+
+  test('accepting: a visitor without an account chooses a password (too short: 400 with the sentence) and lands signed in with the invited role; the link then answers 404', async () => {
+    const owner = await newOwner();
+    const client = await signedIn(owner);
+    for (const role of ['member', 'owner'] as const) {
+      const email = uniqueEmail(`new-${role}`);
+      const { path } = await invite(client, email, role);
+      const visitor = browser();
+      const page = await visitor.get(path);
+      assertPage(page, 200);
+      assertIncludes(page, `as ${role}`);
+      assert.ok(page.text.includes('name="password"'), 'a password field');
+
+      const short = await visitor.post(path, { password: 'short' });
+      assertPage(short, 400);
+      assert.ok(
+        short.text.includes(
+          '<span class="field-error" id="password-error">Use at least 10 characters.</span>',
+        ),
+        short.text.slice(0, 1500),
+      );
+      assert.equal(setsSession(short), false);
+      assert.equal(await usersWithEmail(email), 0, 'no account yet');
+
+      const accepted = await visitor.post(path, { password });
+      assertRedirect(accepted, '/documents');
+      assert.ok(setsSession(accepted));
+      assertPage(await visitor.get('/documents'), 200);
+      assert.equal(await whoAmI(visitor), `${email}, ${role} of ${owner.workspaceName}`);
+      const user = await h.ctx.db
+        .selectFrom('users')
+        .select('id')
+        .where('email_key', '=', emailKey(email))
+        .executeTakeFirstOrThrow();
+      assert.equal((await rolesOf(owner.workspaceId))[user.id], role);
+
+      const again = await browser().get(path);
+      assertPage(again, 404);
+      assertIncludes(again, invitationGone);
+      const repost = await visitor.post(path, { password: 'another long password' });
+      assertPage(repost, 404);
+      assert.equal(setsSession(repost), false);
+
+      // The new account logs in with the password it chose.
+      assert.equal(
+        await whoAmI(await signedIn({ ...owner, email })),
+        `${email}, ${role} of ${owner.workspaceName}`,
+      );
+    }
+    assert.deepEqual(await openInvitations(owner.workspaceId), [], 'both were used');
+  });
+
+  test('accepting: a link is refused once its 7 days are over and joins nobody', async () => {
+    const owner = await newOwner();
+    const client = await signedIn(owner);
+    const email = uniqueEmail('late');
+    const { path } = await invite(client, email);
+    h.clock.advance(invitationValidityMs - minute);
+    assertPage(await browser().get(path), 200);
+    h.clock.advance(minute);
+    const visitor = browser();
+    const expired = await visitor.get(path);
+    assertPage(expired, 404);
+    assertIncludes(expired, invitationGone);
+    const posted = await visitor.post(path, { password });
+    assertPage(posted, 404);
+    assert.equal(setsSession(posted), false);
+    assert.equal(await usersWithEmail(email), 0);
+    assert.equal(Object.keys(await rolesOf(owner.workspaceId)).length, 1);
+  });
+
+  test('accepting: a withdrawn invitation’s link is refused', async () => {
+    const owner = await newOwner();
+    const client = await signedIn(owner);
+    const email = uniqueEmail('withdrawn');
+    const { id, path } = await invite(client, email);
+    assertPage(await client.get('/settings/members'), 200);
+    assertRedirect(
+      await client.post(`/settings/members/invitations/${id}/withdraw`),
+      '/settings/members?done=withdrawn',
+    );
+    const page = await client.get('/settings/members?done=withdrawn');
+    assertIncludes(page, 'The invitation was withdrawn: its link no longer works.');
+    assert.ok(!page.text.includes(email));
+    assert.deepEqual(await openInvitations(owner.workspaceId), []);
+
+    const visitor = browser();
+    assertPage(await visitor.get(path), 404);
+    const posted = await visitor.post(path, { password });
+    assertPage(posted, 404);
+    assertIncludes(posted, invitationGone);
+    assert.equal(await usersWithEmail(email), 0);
+
+    // Withdrawing it again finds nothing.
+    assertPage(await client.get('/settings/members'), 200);
+    const twice = await client.post(`/settings/members/invitations/${id}/withdraw`);
+    assertPage(twice, 404);
+    assertIncludes(twice, notFoundText);
+  });
+
+  test('accepting: an address that already has an account must log in as that address; a visitor and another signed-in user are refused with a sentence; then it joins', async () => {
+    const owner = await newOwner();
+    const client = await signedIn(owner);
+    const existing = await newOwner(); // owns a workspace of their own
+    const { path } = await invite(client, existing.email, 'member');
+    const refusal = `Log in as ${existing.email} to accept this invitation.`;
+
+    const visitor = browser();
+    const page = await visitor.get(path);
+    assertPage(page, 200);
+    assertIncludes(page, 'You already have an account');
+    assert.ok(page.text.includes(`href="/login?next=${encodeURIComponent(path)}"`), 'a link to log in');
+    assert.ok(!page.text.includes('name="password"'), 'no way to set a password');
+    const visitorPost = await visitor.post(path, { password });
+    assertPage(visitorPost, 400);
+    assertIncludes(visitorPost, refusal);
+    assert.equal(setsSession(visitorPost), false);
+
+    const stranger = await signedIn(await newOwner());
+    const strangerPage = await stranger.get(path);
+    assertPage(strangerPage, 200);
+    assert.ok(!strangerPage.text.includes(`action="${path}"`), 'no form to join for another user');
+    const strangerPost = await stranger.post(path);
+    assertPage(strangerPost, 400);
+    assertIncludes(strangerPost, refusal);
+    assert.equal(setsSession(strangerPost), false);
+    assert.deepEqual(Object.keys(await rolesOf(owner.workspaceId)), [owner.userId], 'nobody joined');
+    assert.equal((await openInvitations(owner.workspaceId)).length, 1, 'still open');
+
+    // The invited address logs in from the link and comes back to it.
+    const invited = browser();
+    assertRedirect(await logIn(invited, existing.email, path), path);
+    assert.equal(await whoAmI(invited), `${existing.email}, owner of ${existing.workspaceName}`);
+    const join = await invited.get(path);
+    assertPage(join, 200);
+    assert.ok(join.text.includes(`action="${path}"`), 'a form to join');
+    assertIncludes(join, `Join ${owner.workspaceName}`);
+    const joined = await invited.post(path);
+    assertRedirect(joined, '/documents');
+    assert.ok(setsSession(joined));
+    assert.equal(await whoAmI(invited), `${existing.email}, member of ${owner.workspaceName}`);
+    assert.equal((await rolesOf(owner.workspaceId))[existing.userId], 'member');
+    assert.equal(
+      (await rolesOf(existing.workspaceId))[existing.userId],
+      'owner',
+      'keeps their own workspace',
+    );
+    assertPage(await browser().get(path), 404);
+  });
+
+  // ---------------------------------------------------------------- roles and removal
+
+  test('roles: an owner makes a member an owner and back', async () => {
+    const owner = await newOwner();
+    const member = await newMember(owner);
+    const client = await signedIn(owner);
+    const memberClient = await signedIn(member);
+
+    const page = await client.get('/settings/members');
+    assertPage(page, 200);
+    assert.ok(page.text.includes(`action="/settings/members/${member.userId}/role"`));
+    assertRedirect(
+      await client.post(`/settings/members/${member.userId}/role`, { role: 'owner' }),
+      '/settings/members?done=role',
+    );
+    assert.equal((await rolesOf(owner.workspaceId))[member.userId], 'owner');
+    assert.equal(await whoAmI(memberClient), `${member.email}, owner of ${owner.workspaceName}`);
+    assertIncludes(await client.get('/settings/members?done=role'), 'The role was changed.');
+    assertPage(await memberClient.get('/settings/billing'), 200);
+
+    assertRedirect(
+      await client.post(`/settings/members/${member.userId}/role`, { role: 'member' }),
+      '/settings/members?done=role',
+    );
+    assert.deepEqual(await rolesOf(owner.workspaceId), {
+      [owner.userId]: 'owner',
+      [member.userId]: 'member',
+    });
+    assert.equal(await whoAmI(memberClient), `${member.email}, member of ${owner.workspaceName}`);
+    assertPage(await memberClient.get('/settings/billing'), 403);
+  });
+
+  test('roles: the last owner can neither demote themselves nor leave; the page says why and nothing changes', async () => {
+    const owner = await newOwner();
+    await newMember(owner);
+    const client = await signedIn(owner);
+    const before = await stateOf(owner.workspaceId);
+
+    assertPage(await client.get('/settings/members'), 200);
+    const demote = await client.post(`/settings/members/${owner.userId}/role`, { role: 'member' });
+    assertPage(demote, 400);
+    assertIncludes(demote, lastOwner);
+
+    const confirm = await client.get(`/settings/members/${owner.userId}/remove`);
+    assertPage(confirm, 200);
+    assertIncludes(confirm, `Leave ${owner.workspaceName}?`);
+    const leave = await client.post(`/settings/members/${owner.userId}/remove`);
+    assertPage(leave, 400);
+    assertIncludes(leave, lastOwner);
+    assert.ok(client.cookies.has('signet_session'), 'still signed in');
+
+    assert.deepEqual(await stateOf(owner.workspaceId), before);
+    assert.equal(await whoAmI(client), `${owner.email}, owner of ${owner.workspaceName}`);
+  });
+
+  test('roles: with two owners, one can leave (to /login, signed out of the workspace) and the other then cannot', async () => {
+    const owner = await newOwner();
+    const second = await newMember(owner, 'owner');
+    const client = await signedIn(owner);
+    const leaving = await signedIn(second);
+    const oldSession = leaving.cookies.get('signet_session');
+    assert.ok(oldSession);
+
+    const confirm = await leaving.get(`/settings/members/${second.userId}/remove`);
+    assertPage(confirm, 200);
+    assertIncludes(confirm, `Leave ${owner.workspaceName}?`);
+    assertRedirect(await leaving.post(`/settings/members/${second.userId}/remove`), '/login');
+    assert.ok(!leaving.cookies.has('signet_session'), 'the cookie is cleared');
+    assert.deepEqual(await rolesOf(owner.workspaceId), { [owner.userId]: 'owner' });
+    const replay = browser();
+    replay.cookies.set('signet_session', oldSession);
+    assertRedirect(await replay.get('/documents'), `/login?next=${encodeURIComponent('/documents')}`);
+
+    assertPage(await client.get('/settings/members'), 200);
+    const last = await client.post(`/settings/members/${owner.userId}/remove`);
+    assertPage(last, 400);
+    assertIncludes(last, lastOwner);
+    assert.deepEqual(await rolesOf(owner.workspaceId), { [owner.userId]: 'owner' });
+  });
+
+  test('removal: an owner removes a member through the confirmation page; the member’s session in that workspace stops working at once', async () => {
+    const owner = await newOwner();
+    const member = await newMember(owner);
+    const client = await signedIn(owner);
+    const memberClient = await signedIn(member);
+    assertPage(await memberClient.get('/documents'), 200);
+
+    const confirm = await client.get(`/settings/members/${member.userId}/remove`);
+    assertPage(confirm, 200);
+    assertIncludes(confirm, `Remove ${member.email}?`);
+    assertRedirect(
+      await client.post(`/settings/members/${member.userId}/remove`),
+      '/settings/members?done=removed',
+    );
+    const page = await client.get('/settings/members?done=removed');
+    assertIncludes(page, 'The member was removed and signed out of this workspace.');
+    assert.ok(!page.text.includes(member.email));
+    assert.deepEqual(await rolesOf(owner.workspaceId), { [owner.userId]: 'owner' });
+
+    assertRedirect(await memberClient.get('/documents'), `/login?next=${encodeURIComponent('/documents')}`);
+    assertRedirect(
+      await memberClient.get('/settings/members'),
+      `/login?next=${encodeURIComponent('/settings/members')}`,
+    );
+    const sessions = await h.ctx.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', member.userId)
+      .execute();
+    assert.equal(sessions.length, 0);
+    // Without another workspace the removed user can no longer log in.
+    assert.equal((await logIn(browser(), member.email)).status, 401);
+  });
+
+  test('removal: a member leaves through the confirmation page, is sent to /login and the membership is gone', async () => {
+    const owner = await newOwner();
+    const member = await newMember(owner);
+    const memberClient = await signedIn(member);
+    const page = await memberClient.get('/settings/members');
+    assertPage(page, 200);
+    assert.ok(page.text.includes(`href="/settings/members/${member.userId}/remove">Leave</a>`));
+
+    const confirm = await memberClient.get(`/settings/members/${member.userId}/remove`);
+    assertPage(confirm, 200);
+    assertIncludes(confirm, `Leave ${owner.workspaceName}?`);
+    assertRedirect(await memberClient.post(`/settings/members/${member.userId}/remove`), '/login');
+    assert.ok(!memberClient.cookies.has('signet_session'));
+    assert.deepEqual(await rolesOf(owner.workspaceId), { [owner.userId]: 'owner' });
+    assertRedirect(await memberClient.get('/documents'), `/login?next=${encodeURIComponent('/documents')}`);
+  });
+
+  // ---------------------------------------------------------------- members are not owners
+
+  test('members: a member is refused with 403 on every owner-only page and action, and nothing changes', async () => {
+    const owner = await newOwner();
+    const member = await newMember(owner);
+    const other = await newMember(owner);
+    const ownerClient = await signedIn(owner);
+    const invitation = await invite(ownerClient, uniqueEmail('pending'));
+    const client = await signedIn(member);
+
+    const page = await client.get('/settings/members');
+    assertPage(page, 200);
+    assert.ok(!page.text.includes('action="/settings/members/invitations"'), 'no invitation form');
+    assert.ok(!page.text.includes('/role"'), 'no role forms');
+    assert.ok(!page.text.includes(`/settings/members/${other.userId}/remove`), 'no removal links');
+    assert.ok(!page.text.includes('href="/settings/billing"'), 'no Billing in the navigation');
+
+    const before = await stateOf(owner.workspaceId);
+    const requests: Array<[string, 'GET' | 'POST', string, Record<string, string>?]> = [
+      ['billing page', 'GET', '/settings/billing'],
+      ['switching the plan', 'POST', '/settings/billing/plan', { plan: 'free' }],
+      ['inviting', 'POST', '/settings/members/invitations', { email: uniqueEmail('x'), role: 'owner' }],
+      ['withdrawing', 'POST', `/settings/members/invitations/${invitation.id}/withdraw`],
+      ['promoting themselves', 'POST', `/settings/members/${member.userId}/role`, { role: 'owner' }],
+      ['promoting another member', 'POST', `/settings/members/${other.userId}/role`, { role: 'owner' }],
+      ['demoting the owner', 'POST', `/settings/members/${owner.userId}/role`, { role: 'member' }],
+      ['the removal page of another member', 'GET', `/settings/members/${other.userId}/remove`],
+      ['the removal page of the owner', 'GET', `/settings/members/${owner.userId}/remove`],
+      ['removing another member', 'POST', `/settings/members/${other.userId}/remove`],
+      ['removing the owner', 'POST', `/settings/members/${owner.userId}/remove`],
+    ];
+    for (const [label, method, path, fields] of requests) {
+      assertPage(await client.get('/settings/members'), 200);
+      const res = method === 'GET' ? await client.get(path) : await client.post(path, fields);
+      assertPage(res, 403);
+      assertIncludes(res, ownersOnly);
+      assert.equal(res.location, null, label);
+    }
+    assert.deepEqual(await stateOf(owner.workspaceId), before, 'nothing changed');
+    assertPage(await browser().get(invitation.path), 200);
+  });
+
+  // ---------------------------------------------------------------- isolation
+
+  test('isolation: an owner of another workspace gets the same 404 page for that workspace’s ids, a random UUID and a non-UUID on every route with an id, and nothing changes', async () => {
+    const ownerA = await newOwner();
+    const memberA = await newMember(ownerA);
+    const clientA = await signedIn(ownerA);
+    const invitationA = await invite(clientA, uniqueEmail('a-invited'));
+    const memberClientA = await signedIn(memberA);
+    const ownerB = await newOwner();
+    const memberB = await newMember(ownerB);
+    const client = await signedIn(ownerB);
+    const beforeA = await stateOf(ownerA.workspaceId);
+    const beforeB = await stateOf(ownerB.workspaceId);
+
+    const routes: Array<{
+      method: 'GET' | 'POST';
+      path: (id: string) => string;
+      foreignId: string;
+      fields?: Record<string, string>;
+    }> = [
+      {
+        method: 'POST',
+        path: (id) => `/settings/members/invitations/${id}/withdraw`,
+        foreignId: invitationA.id,
+      },
+      {
+        method: 'POST',
+        path: (id) => `/settings/members/${id}/role`,
+        foreignId: memberA.userId,
+        fields: { role: 'owner' },
+      },
+      {
+        method: 'POST',
+        path: (id) => `/settings/members/${id}/role`,
+        foreignId: ownerA.userId,
+        fields: { role: 'member' },
+      },
+      { method: 'GET', path: (id) => `/settings/members/${id}/remove`, foreignId: memberA.userId },
+      { method: 'POST', path: (id) => `/settings/members/${id}/remove`, foreignId: memberA.userId },
+      { method: 'POST', path: (id) => `/settings/members/${id}/remove`, foreignId: ownerA.userId },
+    ];
+    for (const route of routes) {
+      const ids: Record<string, string> = {
+        'an id of workspace A': route.foreignId,
+        'the same id in upper case': route.foreignId.toUpperCase(),
+        'a random UUID': randomUUID(),
+        'a string that is not a UUID': 'not-a-uuid',
+      };
+      const answers: Array<[string, number, string]> = [];
+      for (const [label, id] of Object.entries(ids)) {
+        assertPage(await client.get('/settings/members'), 200); // a fresh token, as from a page
+        const res =
+          route.method === 'GET'
+            ? await client.get(route.path(id))
+            : await client.post(route.path(id), route.fields);
+        answers.push([label, res.status, withoutCsrf(res.text)]);
+      }
+      const name = `${route.method} ${route.path('{id}')} (${route.fields?.role ?? ''})`;
+      const [first] = answers;
+      assert.ok(first);
+      assert.equal(first[1], 404, `${name} with ${first[0]}: ${first[2].slice(0, 400)}`);
+      assert.ok(first[2].includes(notFoundText), name);
+      for (const [label, status, text] of answers) {
+        assert.equal(status, first[1], `${name} with ${label}`);
+        assert.equal(text, first[2], `${name} with ${label}: the same page`);
+      }
+      assert.ok(!first[2].includes(ownerA.workspaceName), `${name}: nothing of workspace A`);
+      assert.ok(!first[2].includes(memberA.email), `${name}: nothing of workspace A`);
+    }
+    assert.deepEqual(await stateOf(ownerA.workspaceId), beforeA, 'nothing of workspace A changed');
+    assert.deepEqual(await stateOf(ownerB.workspaceId), beforeB, 'nor of workspace B');
+    assertPage(await memberClientA.get('/documents'), 200);
+    assertPage(await browser().get(invitationA.path), 200);
+    // The same routes do work for workspace B's own member.
+    assertPage(await client.get(`/settings/members/${memberB.userId}/remove`), 200);
+  });
+
+  // ---------------------------------------------------------------- CSRF
+
+  test('CSRF: every member form POST without a token or with another session’s token is 403 and changes nothing', async () => {
+    const owner = await newOwner();
+    const member = await newMember(owner);
+    const ownerClient = await signedIn(owner);
+    const memberClient = await signedIn(member);
+    const newcomer = uniqueEmail('newcomer');
+    const invitation = await invite(ownerClient, newcomer);
+    const visitor = browser();
+    assertPage(await visitor.get(invitation.path), 200);
+    const otherToken = await tokenOfAnotherSession();
+    const before = await stateOf(owner.workspaceId);
+
+    const posts: Array<[string, WebClient, string, Record<string, string>, string]> = [
+      [
+        'invite',
+        ownerClient,
+        '/settings/members/invitations',
+        { email: uniqueEmail('csrf'), role: 'owner' },
+        '/settings/members',
+      ],
+      [
+        'withdraw',
+        ownerClient,
+        `/settings/members/invitations/${invitation.id}/withdraw`,
+        {},
+        '/settings/members',
+      ],
+      [
+        'change a role',
+        ownerClient,
+        `/settings/members/${member.userId}/role`,
+        { role: 'owner' },
+        '/settings/members',
+      ],
+      [
+        'remove a member',
+        ownerClient,
+        `/settings/members/${member.userId}/remove`,
+        {},
+        `/settings/members/${member.userId}/remove`,
+      ],
+      [
+        'leave',
+        memberClient,
+        `/settings/members/${member.userId}/remove`,
+        {},
+        `/settings/members/${member.userId}/remove`,
+      ],
+      ['switch the plan', ownerClient, '/settings/billing/plan', { plan: 'free' }, '/settings/billing'],
+      ['accept an invitation', visitor, invitation.path, { password }, invitation.path],
+    ];
+    for (const [label, client, path, fields, formPage] of posts) {
+      assertPage(await client.get(formPage), 200);
+      assert.ok(client.csrfToken, `${label}: the browser holds a token of its own`);
+      const forgeries: Array<[string, string | false]> = [
+        ['no token', false],
+        ['a token of another session', otherToken],
+      ];
+      for (const [forgery, csrf] of forgeries) {
+        const res = await client.post(path, fields, { csrf });
+        assertPage(res, 403);
+        assert.ok(res.text.includes(formExpired), `${label}, ${forgery}: ${res.text.slice(0, 400)}`);
+        assert.equal(res.location, null, `${label}, ${forgery}`);
+        assert.equal(setsSession(res), false, `${label}, ${forgery}`);
+      }
+    }
+    assert.deepEqual(await stateOf(owner.workspaceId), before, 'nothing changed');
+    assert.equal(await usersWithEmail(newcomer), 0, 'no account made');
+    assertPage(await memberClient.get('/documents'), 200);
+    assertPage(await browser().get(invitation.path), 200);
+  });
+});
