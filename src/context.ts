@@ -9,6 +9,7 @@ import type { DatabaseHandle } from './db/connect.ts';
 import type { Database } from './db/schema.ts';
 import { loadServerSecret } from './db/server-secrets.ts';
 import { authChangesChannel, createKeyCache, type KeyCache } from './keys/key-cache.ts';
+import { createKeyUsage, type KeyUsage } from './keys/key-usage.ts';
 import { type Resolver, systemResolver } from './webhooks/destination.ts';
 
 export interface Clock {
@@ -32,6 +33,8 @@ export interface Context {
   resolver: Resolver;
   /** Valid and invalid API key hashes, trusted only while auth changes are heard. */
   keyCache: KeyCache;
+  /** Records, at most once a minute per key, when a key was last used. */
+  keyUsage: KeyUsage;
   /** Stops listening for changes; call once, when the process shuts down. */
   close(): Promise<void>;
 }
@@ -77,5 +80,6 @@ export async function createContext(
       })
     : async () => {};
   const resolver = options.resolver ?? systemResolver;
-  return { db, clock, ids, log, config, cursorKey, resolver, keyCache, close: unsubscribe };
+  const keyUsage = createKeyUsage(db, clock, log);
+  return { db, clock, ids, log, config, cursorKey, resolver, keyCache, keyUsage, close: unsubscribe };
 }

@@ -178,6 +178,7 @@ describeEachDatabase('the web application in a browser', (kind) => {
     await look(page, 'signup-sent', 'desktop');
     const link = await latestMailTo(admin.email, /https?:\/\/\S+\/signup\/confirm\/\S+/);
     await page.goto(local(link));
+    await look(page, 'signup-confirm', 'desktop');
     await page.getByRole('button', { name: 'Create workspace and log in' }).click();
     await page.getByRole('heading', { level: 1, name: 'Integrations' }).waitFor();
     assert.ok(await page.getByText('This workspace is on the Free plan').isVisible());
@@ -199,6 +200,12 @@ describeEachDatabase('the web application in a browser', (kind) => {
       headers: { authorization: `Bearer ${secret}` },
     });
     assert.equal(response.status, 200);
+    // The keys list says when the key was last used (never, until a moment ago).
+    const row = page.getByRole('row', { name: /CRM sync/ });
+    await until('the last use shown', async () => {
+      await page.goto(`${h.baseUrl}/settings/integrations`);
+      return !(await row.getByText('never').isVisible());
+    });
   });
 
   test('an endpoint at a local receiver: Test sends a signed ping, and the log shows 200', async () => {
@@ -228,6 +235,11 @@ describeEachDatabase('the web application in a browser', (kind) => {
     assert.ok((await page.locator('#delivery-body').innerText()).includes('"type":"ping"'));
     assert.ok(await page.getByText(String(ping.headers['x-service-signature'])).isVisible());
     await look(page, 'delivery', 'desktop');
+    await page.goto(`${h.baseUrl}${endpointPath}/delete`);
+    await look(page, 'endpoint-delete', 'desktop');
+    await page.goto(`${h.baseUrl}/settings/integrations`);
+    await page.getByRole('link', { name: 'Revoke CRM sync' }).click();
+    await look(page, 'key-revoke', 'desktop');
   });
 
   test('a receiver that keeps failing gets the endpoint paused: the banner, then the switch clears the count', async () => {
@@ -307,6 +319,23 @@ describeEachDatabase('the web application in a browser', (kind) => {
       await page.goto(h.baseUrl + path);
       await look(page, path.split('/').at(-1) as string, 'desktop');
     }
+    await page.goto(`${h.baseUrl}/settings/members`);
+    await page.getByLabel('Email').fill('tom.bakker@northwind.example');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByText('The invitation is on its way').waitFor();
+    const invitation = await latestMailTo('tom.bakker@northwind.example', /https?:\/\/\S+\/invitations\/\S+/);
+    const invitee = await newPage('phone');
+    await invitee.page.goto(local(invitation));
+    await look(invitee.page, 'invitation', 'phone');
+    await invitee.page.getByLabel('Choose a password').fill('another long password');
+    await invitee.page.getByRole('button', { name: 'Create account and join' }).click();
+    await invitee.page.waitForURL(/\/documents$/);
+    assert.equal(
+      await invitee.page.getByRole('link', { name: 'Billing' }).count(),
+      0,
+      'members see no Billing',
+    );
+    await invitee.context.close();
   });
 
   test('every page visited is usable on a phone too', async () => {
@@ -319,8 +348,15 @@ describeEachDatabase('the web application in a browser', (kind) => {
     await phone.page.waitForURL(/\/documents$/);
     for (const [name, url] of visited) {
       // Pages that answer a form (or show a state that is gone) were seen on the desktop only.
-      if (['login', 'signup', 'signup-sent', 'integrations-new-key', 'endpoint-paused'].includes(name))
-        continue;
+      const onceOnly = [
+        'login',
+        'signup',
+        'signup-sent',
+        'signup-confirm',
+        'integrations-new-key',
+        'endpoint-paused',
+      ];
+      if (onceOnly.includes(name)) continue;
       await phone.page.goto(url);
       await look(phone.page, name, 'phone');
     }

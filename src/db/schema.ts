@@ -26,6 +26,8 @@ export interface ApiKeysTable {
   hint: string;
   created_at: Timestamp;
   revoked_at: Timestamp | null;
+  /** Within a minute; null until the key authenticates a request. */
+  last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface DocumentsTable {

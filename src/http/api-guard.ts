@@ -27,6 +27,7 @@ export function createApiGuard(ctx: Context, rateLimiter: RateLimiter) {
     if (!limit.allowed)
       throw new ApiError('rate-limited', { 'Retry-After': String(limit.retryAfterSeconds) });
     if (!identity) throw new ApiError('invalid-api-key');
+    ctx.keyUsage.touch(identity.keyId);
     if (identity.plan !== 'max') throw new ApiError('plan-required');
     request.identity = identity;
   };

@@ -4,7 +4,7 @@ import { notifyChannel } from '../db/notify.ts';
 import type { Database } from '../db/schema.ts';
 import { authChangesChannel } from './key-cache.ts';
 
-type Db = Kysely<Database> | Transaction<Database>;
+export type Db = Kysely<Database> | Transaction<Database>;
 
 export interface ApiKeyRow {
   id: string;
@@ -13,9 +13,28 @@ export interface ApiKeyRow {
   hint: string;
   created_at: Date;
   revoked_at: Date | null;
+  last_used_at: Date | null;
 }
 
-const listColumns = ['id', 'workspace_id', 'name', 'hint', 'created_at', 'revoked_at'] as const;
+const listColumns = [
+  'id',
+  'workspace_id',
+  'name',
+  'hint',
+  'created_at',
+  'revoked_at',
+  'last_used_at',
+] as const;
+
+/** Sets last_used_at to `at` unless it is already later than `unlessAfter`. */
+export async function touchApiKeyLastUsed(db: Db, id: string, at: Date, unlessAfter: Date): Promise<void> {
+  await db
+    .updateTable('api_keys')
+    .set({ last_used_at: at })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', unlessAfter)]))
+    .execute();
+}
 
 export async function insertApiKey(db: Db, row: ApiKeyRow & { secret_hash: string }): Promise<void> {
   await db.insertInto('api_keys').values(row).execute();

@@ -25,6 +25,8 @@ export interface ApiKey {
   hint: string;
   createdAt: string;
   revokedAt: string | null;
+  /** When it last authenticated a request (to the minute), or null. */
+  lastUsedAt: string | null;
 }
 
 export interface CreatedApiKey extends ApiKey {
@@ -46,6 +48,7 @@ function apiKeyRowToApiKey(row: ApiKeyRow): ApiKey {
     hint: row.hint,
     createdAt: row.created_at.toISOString(),
     revokedAt: row.revoked_at?.toISOString() ?? null,
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
   };
 }
 
@@ -61,6 +64,7 @@ export async function createApiKey(
     hint: apiKeyHint(secret),
     created_at: ctx.clock.now(),
     revoked_at: null,
+    last_used_at: null,
   };
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await lockWorkspace(trx, input.workspaceId))) throw new ApiError('not-found');

@@ -38,13 +38,14 @@ function planNotice(member: SessionUser): SafeHtml {
 function keysTable(keys: ApiKey[]): SafeHtml {
   return html`<div class="table-scroll" tabindex="0" role="region" aria-label="API keys">
 <table>
-<thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>
 ${keys.map(
   (key) => html`<tr>
 <td>${key.name}</td>
 <td><code>sgn_…${key.hint}</code></td>
 <td>${formatTime(key.createdAt)}</td>
+<td>${key.lastUsedAt ? formatTime(key.lastUsedAt) : html`<span class="muted">never</span>`}</td>
 <td>${key.revokedAt ? html`<span class="badge badge-neutral">Revoked ${formatTime(key.revokedAt)}</span>` : html`<span class="badge badge-success">Active</span>`}</td>
 <td>${key.revokedAt ? '' : html`<a href="/settings/integrations/keys/${key.id}/revoke">Revoke<span class="visually-hidden"> ${key.name}</span></a>`}</td>
 </tr>`,

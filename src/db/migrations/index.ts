@@ -11,6 +11,7 @@ import * as m0007 from './0007-webhook-events.ts';
 import * as m0008 from './0008-delivery-foreign-keys.ts';
 import * as m0009 from './0009-accounts.ts';
 import * as m0010 from './0010-endpoint-paused-at.ts';
+import * as m0011 from './0011-api-key-last-used.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '0008-delivery-foreign-keys': m0008,
   '0009-accounts': m0009,
   '0010-endpoint-paused-at': m0010,
+  '0011-api-key-last-used': m0011,
 };
