@@ -2,7 +2,6 @@
 // itself, so tests and benchmarks listen on a port of their choosing.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Context } from './context.ts';
-import { loadServerSecret } from './db/server-secrets.ts';
 import { apiPlugin } from './http/api.ts';
 import { createApiGuard } from './http/api-guard.ts';
 import { sendError } from './http/error-handler.ts';
@@ -64,7 +63,6 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
   await app.register(
     webPlugin(ctx, {
       loginLimiter: deps.loginLimiter ?? createMemoryRateLimiter(loginAttempts),
-      csrfKey: await loadServerSecret(ctx.db, 'csrf-hmac', ctx),
     }),
   );
   return app;

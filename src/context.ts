@@ -29,6 +29,8 @@ export interface Context {
   config: Config;
   /** HMAC key for list cursors, shared by every process through the database. */
   cursorKey: KeyObject;
+  /** HMAC key for the web application's CSRF tokens, shared likewise. */
+  csrfKey: Buffer;
   /** DNS for webhook destinations; tests point names at any address. */
   resolver: Resolver;
   /** Valid and invalid API key hashes, trusted only while auth changes are heard. */
@@ -72,6 +74,7 @@ export async function createContext(
   const ids = options.ids ?? systemIds;
   const log = options.log ?? createLogger(config.logLevel);
   const cursorKey = createSecretKey(await loadServerSecret(db, 'cursor-hmac', { clock, ids }));
+  const csrfKey = await loadServerSecret(db, 'csrf-hmac', { clock, ids });
   const keyCache = createKeyCache(clock);
   const unsubscribe = options.subscribe
     ? await options.subscribe(authChangesChannel, {
@@ -81,5 +84,17 @@ export async function createContext(
     : async () => {};
   const resolver = options.resolver ?? systemResolver;
   const keyUsage = createKeyUsage(db, clock, log);
-  return { db, clock, ids, log, config, cursorKey, resolver, keyCache, keyUsage, close: unsubscribe };
+  return {
+    db,
+    clock,
+    ids,
+    log,
+    config,
+    cursorKey,
+    csrfKey,
+    resolver,
+    keyCache,
+    keyUsage,
+    close: unsubscribe,
+  };
 }

@@ -90,6 +90,7 @@ interface KeyJson {
   hint: string;
   createdAt: string;
   revokedAt: string | null;
+  lastUsedAt?: string | null;
   secret?: string;
 }
 
@@ -211,6 +212,7 @@ describe('signet key', () => {
       hint: key.secret.slice(-4),
       createdAt: key.createdAt,
       revokedAt: null,
+      lastUsedAt: null,
     });
     assert.ok(!result.stdout.includes(key.secret), 'the secret must not appear in key list output');
     assert.ok(!result.stdout.includes(key.secret.slice(4, 20)), 'no part of the secret body is printed');

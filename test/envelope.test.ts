@@ -47,9 +47,6 @@ describeEachDatabase('the envelope', (kind) => {
     ['GET', '/v1/document'],
     ['GET', '/v1/documents/0b8e9c52-7c1f-4e1d-9a6b-3f1e2d4c5b6a/recipients'],
     ['POST', '/v1/unknown'],
-    ['GET', '/v2/documents'],
-    ['GET', '/'],
-    ['GET', '/favicon.ico'],
   ];
   for (const [method, path] of unknown) {
     test(`${method} ${path} is 404 not-found in the envelope`, async () => {
@@ -57,6 +54,16 @@ describeEachDatabase('the envelope', (kind) => {
       assert.equal(res.status, 404);
       assert.deepEqual(res.body, { ok: false, error: 'not-found' });
       assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    });
+  }
+
+  // Outside /v1 are the web application and the signing pages: a person's browser.
+  for (const path of ['/v2/documents', '/favicon.ico', '/documents/x/y']) {
+    test(`GET ${path}, outside the API, is an HTML 404 page`, async () => {
+      const res = await fetch(h.baseUrl + path);
+      assert.equal(res.status, 404);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+      assert.match(await res.text(), /<h1>Not found<\/h1>/);
     });
   }
 

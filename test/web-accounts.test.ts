@@ -19,10 +19,13 @@ import { escapeHtml } from '../src/web/html.ts';
 import { createEndpoint, getEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { callApi, describeEachDatabase, twoSigners, useHarness } from './harness.ts';
 import {
+  assertPage,
+  assertRedirect,
   confirmationLinkFor,
   confirmationLinkIn,
   createWebClient,
   mailsTo,
+  uniqueEmail,
   type WebClient,
   type WebResponse,
   withoutCsrf,
@@ -44,29 +47,12 @@ const memberPages = [
   '/settings/account',
 ];
 
-let emailCount = 0;
-function uniqueEmail(label: string): string {
-  emailCount++;
-  return `${label}-${emailCount}-${randomUUID().slice(0, 8)}@example.com`;
-}
-
 interface Account {
   email: string;
   password: string;
   userId: string;
   workspaceId: string;
   workspaceName: string;
-}
-
-function assertPage(res: WebResponse, status: number): void {
-  assert.equal(res.status, status, res.text.slice(0, 800));
-  assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
-  assert.match(res.text, /^<!doctype html>/);
-}
-
-function assertRedirect(res: WebResponse, location: string): void {
-  assert.equal(res.status, 303, res.text.slice(0, 800));
-  assert.equal(res.location, location);
 }
 
 function inputTag(text: string, id: string): string {

@@ -2,6 +2,8 @@
 // follows redirects and, like a browser submitting a form, sends the `_csrf` hidden field
 // of the last HTML page it fetched with every POST. Also the mails the app queued, read
 // the way a person reads them: the sign-up confirmation link is found in the mail's text.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import type { Context } from '../src/context.ts';
 import { listMails, type MailView } from '../src/mail/mail.service.ts';
 
@@ -137,4 +139,24 @@ export async function confirmationLinkFor(ctx: Context, address: string): Promis
     if (link) return link;
   }
   throw new Error(`no sign-up confirmation link was mailed to ${address}`);
+}
+
+let emailCount = 0;
+/** An address no other test of the run uses. */
+export function uniqueEmail(label: string): string {
+  emailCount++;
+  return `${label}-${emailCount}-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+/** A whole HTML page with this status. */
+export function assertPage(res: WebResponse, status: number): void {
+  assert.equal(res.status, status, res.text.slice(0, 800));
+  assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+  assert.match(res.text, /^<!doctype html>/);
+}
+
+/** A 303 to exactly this location. */
+export function assertRedirect(res: WebResponse, location: string): void {
+  assert.equal(res.status, 303, res.text.slice(0, 800));
+  assert.equal(res.location, location);
 }

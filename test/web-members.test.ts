@@ -13,7 +13,16 @@ import { invitationValidityMs } from '../src/accounts/members.service.ts';
 import type { MemberRole, Plan } from '../src/db/schema.ts';
 import { escapeHtml } from '../src/web/html.ts';
 import { describeEachDatabase, useHarness } from './harness.ts';
-import { createWebClient, mailsTo, type WebClient, type WebResponse, withoutCsrf } from './web-client.ts';
+import {
+  assertPage,
+  assertRedirect,
+  createWebClient,
+  mailsTo,
+  uniqueEmail,
+  type WebClient,
+  type WebResponse,
+  withoutCsrf,
+} from './web-client.ts';
 
 const password = 'correct horse battery staple';
 const minute = 60_000;
@@ -24,28 +33,11 @@ const invitationGone = 'This invitation cannot be used';
 const lastOwner = 'A workspace needs at least one owner: make another member an owner first.';
 const badEmail = 'Enter an email address like name@example.com.';
 
-let emailCount = 0;
-function uniqueEmail(label: string): string {
-  emailCount++;
-  return `${label}-${emailCount}-${randomUUID().slice(0, 8)}@example.com`;
-}
-
 interface Account {
   email: string;
   userId: string;
   workspaceId: string;
   workspaceName: string;
-}
-
-function assertPage(res: WebResponse, status: number): void {
-  assert.equal(res.status, status, res.text.slice(0, 800));
-  assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
-  assert.match(res.text, /^<!doctype html>/);
-}
-
-function assertRedirect(res: WebResponse, location: string): void {
-  assert.equal(res.status, 303, res.text.slice(0, 800));
-  assert.equal(res.location, location);
 }
 
 function assertIncludes(res: WebResponse, text: string): void {
@@ -282,6 +274,9 @@ describeEachDatabase('member pages over HTTP', (kind) => {
     const client = await signedIn(owner);
     const email = uniqueEmail('twice');
     const first = await invite(client, email, 'owner');
+    // The invited person opens the first link and leaves the form open.
+    const visitor = browser();
+    assertPage(await visitor.get(first.path), 200);
     h.clock.advance(minute);
     const second = await invite(client, email.toUpperCase(), 'member');
     assert.notEqual(first.path, second.path);
@@ -297,14 +292,14 @@ describeEachDatabase('member pages over HTTP', (kind) => {
     assert.ok(!page.text.includes(first.id), 'the first is not listed');
     assert.ok(page.text.includes(second.id));
 
-    const visitor = browser();
+    const oldPost = await visitor.post(first.path, { password });
+    assertPage(oldPost, 404);
+    assertIncludes(oldPost, invitationGone);
+    assert.equal(setsSession(oldPost), false);
+    assert.equal(await usersWithEmail(email), 0, 'the first link made no account');
     const old = await visitor.get(first.path);
     assertPage(old, 404);
     assertIncludes(old, invitationGone);
-    const oldPost = await visitor.post(first.path, { password });
-    assertPage(oldPost, 404);
-    assert.equal(setsSession(oldPost), false);
-    assert.equal(await usersWithEmail(email), 0, 'the first link made no account');
 
     assertPage(await visitor.get(second.path), 200);
     assertRedirect(await visitor.post(second.path, { password }), '/documents');
@@ -322,7 +317,7 @@ describeEachDatabase('member pages over HTTP', (kind) => {
       const visitor = browser();
       const page = await visitor.get(path);
       assertPage(page, 200);
-      assertIncludes(page, `as ${role}`);
+      assert.ok(page.text.includes(`as <strong>${role}</strong>`), page.text);
       assert.ok(page.text.includes('name="password"'), 'a password field');
 
       const short = await visitor.post(path, { password: 'short' });
@@ -370,15 +365,16 @@ describeEachDatabase('member pages over HTTP', (kind) => {
     const email = uniqueEmail('late');
     const { path } = await invite(client, email);
     h.clock.advance(invitationValidityMs - minute);
-    assertPage(await browser().get(path), 200);
-    h.clock.advance(minute);
     const visitor = browser();
-    const expired = await visitor.get(path);
-    assertPage(expired, 404);
-    assertIncludes(expired, invitationGone);
+    assertPage(await visitor.get(path), 200); // still valid: the form is shown
+    h.clock.advance(minute);
     const posted = await visitor.post(path, { password });
     assertPage(posted, 404);
+    assertIncludes(posted, invitationGone);
     assert.equal(setsSession(posted), false);
+    const expired = await browser().get(path);
+    assertPage(expired, 404);
+    assertIncludes(expired, invitationGone);
     assert.equal(await usersWithEmail(email), 0);
     assert.equal(Object.keys(await rolesOf(owner.workspaceId)).length, 1);
   });
@@ -388,6 +384,8 @@ describeEachDatabase('member pages over HTTP', (kind) => {
     const client = await signedIn(owner);
     const email = uniqueEmail('withdrawn');
     const { id, path } = await invite(client, email);
+    const visitor = browser();
+    assertPage(await visitor.get(path), 200); // the form is open in the invited person's browser
     assertPage(await client.get('/settings/members'), 200);
     assertRedirect(
       await client.post(`/settings/members/invitations/${id}/withdraw`),
@@ -398,12 +396,12 @@ describeEachDatabase('member pages over HTTP', (kind) => {
     assert.ok(!page.text.includes(email));
     assert.deepEqual(await openInvitations(owner.workspaceId), []);
 
-    const visitor = browser();
-    assertPage(await visitor.get(path), 404);
     const posted = await visitor.post(path, { password });
     assertPage(posted, 404);
     assertIncludes(posted, invitationGone);
+    assert.equal(setsSession(posted), false);
     assert.equal(await usersWithEmail(email), 0);
+    assertPage(await visitor.get(path), 404);
 
     // Withdrawing it again finds nothing.
     assertPage(await client.get('/settings/members'), 200);
@@ -425,6 +423,8 @@ describeEachDatabase('member pages over HTTP', (kind) => {
     assertIncludes(page, 'You already have an account');
     assert.ok(page.text.includes(`href="/login?next=${encodeURIComponent(path)}"`), 'a link to log in');
     assert.ok(!page.text.includes('name="password"'), 'no way to set a password');
+    // The page has no form; a POST made anyway (with a token of this browser's /login page) is refused.
+    assertPage(await visitor.get('/login'), 200);
     const visitorPost = await visitor.post(path, { password });
     assertPage(visitorPost, 400);
     assertIncludes(visitorPost, refusal);

@@ -5,7 +5,7 @@
 //   database holds its hash (accounts.service.ts). `request.member` is the signed-in
 //   member or null; `requireMember` sends visitors to /login.
 // - CSRF: @fastify/csrf-protection, a secret in its own cookie and tokens bound to the
-//   session (userInfo) and signed with a key every process shares (server_secrets), so a
+//   session (userInfo) and signed with a key every process shares (ctx.csrfKey), so a
 //   token from another session or a tossed cookie is refused. Checked on every POST.
 // - Headers: @fastify/helmet with a CSP that allows this origin's stylesheet and script
 //   only, no inline script or style, no framing; no-referrer; nosniff.
@@ -41,8 +41,6 @@ export const loginAttempts = { burst: 10, refillPerSecond: 1 / 60 };
 export interface WebDeps {
   /** Sign-in attempts, per account and per client address. */
   loginLimiter: RateLimiter;
-  /** Signs CSRF tokens; the same in every process. */
-  csrfKey: Buffer;
 }
 
 /** A page's title, its place in the navigation, and its body given the form token. */
@@ -74,7 +72,7 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
       cookieKey: 'signet_csrf',
       cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true },
       getUserInfo: (request: FastifyRequest) => request.member?.sessionId ?? 'visitor',
-      csrfOpts: { hmacKey: deps.csrfKey },
+      csrfOpts: { hmacKey: ctx.csrfKey },
     });
     await app.register(helmet, {
       contentSecurityPolicy: {
