@@ -96,6 +96,7 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
 
     app.decorateRequest('member', null);
     app.addHook('onRequest', async (request) => {
+      if (request.url.startsWith('/assets/')) return; // the same for everyone: no session needed
       const token = request.cookies[sessionCookie];
       request.member = token ? await resolveSession(ctx, token) : null;
     });
