@@ -288,6 +288,8 @@ describeEachDatabase('the web application in a browser', (kind) => {
     await page.getByLabel('Line 1 VAT rate').fill('21');
     await page.getByLabel('Line 1 billing').selectOption('month');
     await page.getByLabel('Line 1 periods').fill('12');
+    // The live value (JavaScript) appears as the pricing is typed, computed by the server.
+    await page.locator('#live-value').getByText('€3,000.00').waitFor();
     await page.getByRole('button', { name: 'Show the value' }).click();
     await page.getByText('€3,000.00').waitFor();
     await look(page, 'document-new', 'desktop');

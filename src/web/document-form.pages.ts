@@ -118,7 +118,7 @@ function documentForm(
   const priceRows = rowCount(form, 'priceRows', 2, maxPriceRows);
   const recipients = Array.from({ length: recipientRows }, (_, i) => i);
   const prices = Array.from({ length: priceRows }, (_, i) => i);
-  return html`<form method="post" action="/documents" novalidate>
+  return html`<form method="post" action="/documents" novalidate data-live-value="/documents/value">
 ${csrfField(csrf)}
 <input type="hidden" name="recipientRows" value="${recipientRows}">
 <input type="hidden" name="priceRows" value="${priceRows}">
@@ -162,6 +162,7 @@ ${recipientRows < maxRecipients ? html`<div class="actions"><button class="butto
 </tr>`,
   )}</tbody></table></div>
 <p class="small muted">A recurring line counts for its whole contract: unit price × quantity × periods.</p>
+<p id="live-value" class="small" aria-live="polite"></p>
 <div class="actions">${priceRows < maxPriceRows ? html`<button class="button button-secondary button-small" type="submit" name="more" value="prices">More pricing rows</button>` : ''}<button class="button button-secondary button-small" type="submit" name="preview" value="1">Show the value</button></div>
 ${preview}
 </section>
@@ -287,6 +288,14 @@ ${document.events.length ? html`<ol class="plain">${document.events.map((e) => h
         }
         throw error;
       }
+    });
+
+    // The live value under the pricing table (app.js posts the form here as it is typed):
+    // the same computation as "Show the value", as text for the page to show.
+    app.post<{ Body: Form }>('/documents/value', async (request, reply) => {
+      const form = request.body ?? {};
+      const value = previewValue(pricingOf(form, rowCount(form, 'priceRows', 2, maxPriceRows)));
+      return reply.header('cache-control', 'no-store').send(value);
     });
 
     app.get<{ Params: { id: string } }>('/documents/:id', (request, reply) =>

@@ -70,7 +70,11 @@ pre.shell { white-space: pre-wrap; overflow-wrap: anywhere; }
 /** The stylesheet every application page links: /assets/app.css. */
 export const appStylesheet = `${baseStyles}${appStyles}`;
 
-/** Copy buttons: progressive enhancement; without JavaScript the text stays selectable. */
+/**
+ * Progressive enhancement only; every page works without it. Copy buttons (the text stays
+ * selectable without them), and the live value of a document's pricing: the form is posted
+ * to the server as it is typed, which computes it exactly as the API will.
+ */
 export const appScript = `document.addEventListener('click', function (event) {
   var button = event.target.closest && event.target.closest('[data-copy]');
   if (!button || !navigator.clipboard) return;
@@ -82,10 +86,26 @@ export const appScript = `document.addEventListener('click', function (event) {
     setTimeout(function () { button.textContent = label; }, 1500);
   });
 });
-document.addEventListener('submit', function (event) {
-  var message = event.target.getAttribute && event.target.getAttribute('data-confirm');
-  if (message && !window.confirm(message)) event.preventDefault();
-});
+var valueForm = document.querySelector('form[data-live-value]');
+var valueOutput = document.getElementById('live-value');
+if (valueForm && valueOutput && window.fetch) {
+  var valueTimer;
+  valueForm.addEventListener('input', function (event) {
+    if (!event.target.name || !/^(p\\d+_|currency$|vatMode$)/.test(event.target.name)) return;
+    clearTimeout(valueTimer);
+    valueTimer = setTimeout(function () {
+      fetch(valueForm.getAttribute('data-live-value'), {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(new FormData(valueForm)),
+      })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (result) { if (result) valueOutput.textContent = result.text; })
+        .catch(function () {});
+    }, 300);
+  });
+}
 `;
 
 export type NavArea = 'documents' | 'integrations' | 'billing' | 'members' | 'account' | null;
