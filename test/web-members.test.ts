@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
+import { insertMembership } from '../src/accounts/accounts.repository.ts';
 import { createAccount, emailKey } from '../src/accounts/accounts.service.ts';
 import { invitationValidityMs } from '../src/accounts/members.service.ts';
 import type { MemberRole, Plan } from '../src/db/schema.ts';
@@ -594,6 +595,32 @@ describeEachDatabase('member pages over HTTP', (kind) => {
   });
 
   // ---------------------------------------------------------------- members are not owners
+
+  test('workspaces: a user of two workspaces switches between them on the account page; a workspace they are not in is 404', async () => {
+    const first = await newOwner();
+    const second = await newOwner();
+    const stranger = await newOwner();
+    await insertMembership(h.ctx.db, {
+      workspace_id: second.workspaceId,
+      user_id: first.userId,
+      role: 'member',
+      // Joined later: signing in lands in the first workspace, the oldest membership.
+      created_at: new Date(h.clock.now().getTime() + 60_000),
+    });
+    const client = await signedIn(first);
+    assert.equal(await whoAmI(client), `${first.email}, owner of ${first.workspaceName}`);
+    const account = await client.get('/settings/account');
+    assertIncludes(account, second.workspaceName);
+    assertRedirect(
+      await client.post('/settings/account/workspace', { workspaceId: second.workspaceId }),
+      '/documents',
+    );
+    assert.equal(await whoAmI(client), `${first.email}, member of ${second.workspaceName}`);
+    assertPage(await client.get('/settings/account'), 200);
+    const refused = await client.post('/settings/account/workspace', { workspaceId: stranger.workspaceId });
+    assertPage(refused, 404);
+    assert.equal(await whoAmI(client), `${first.email}, member of ${second.workspaceName}`);
+  });
 
   test('members: a member is refused with 403 on every owner-only page and action, and nothing changes', async () => {
     const owner = await newOwner();

@@ -263,3 +263,20 @@ export async function acceptInvitationRow(db: Db, id: string, at: Date): Promise
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** Every workspace the user belongs to, oldest membership first. */
+export async function findWorkspacesOfUser(db: Db, userId: string) {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('workspaces', 'workspaces.id', 'memberships.workspace_id')
+    .select(['workspaces.id', 'workspaces.name', 'memberships.role'])
+    .where('memberships.user_id', '=', userId)
+    .orderBy('memberships.created_at')
+    .orderBy('workspaces.id')
+    .execute();
+}
+
+/** Moves a session to another workspace of its user. */
+export async function moveSession(db: Db, sessionId: string, workspaceId: string): Promise<void> {
+  await db.updateTable('sessions').set({ workspace_id: workspaceId }).where('id', '=', sessionId).execute();
+}

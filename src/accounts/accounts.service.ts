@@ -24,10 +24,12 @@ import {
   findSignupRequest,
   findUser,
   findUserByEmailKey,
+  findWorkspacesOfUser,
   insertMembership,
   insertSession,
   insertSignupRequest,
   insertUser,
+  moveSession,
   touchSession,
   updatePasswordHash,
   useSignupRequest,
@@ -329,4 +331,25 @@ export async function createAccount(
     });
     return { userId, workspaceId: input.workspaceId, role: input.role };
   });
+}
+
+export interface WorkspaceChoice {
+  id: string;
+  name: string;
+  role: MemberRole;
+}
+
+export async function listWorkspacesOf(ctx: Context, userId: string): Promise<WorkspaceChoice[]> {
+  return (await findWorkspacesOfUser(ctx.db, userId)).map((w) => ({ id: w.id, name: w.name, role: w.role }));
+}
+
+/** Moves the session to another workspace its user belongs to; not-found otherwise. */
+export async function switchWorkspace(
+  ctx: Context,
+  session: SessionUser,
+  workspaceId: string,
+): Promise<void> {
+  const workspaces = await findWorkspacesOfUser(ctx.db, session.userId);
+  if (!workspaces.some((w) => w.id === workspaceId)) throw new ApiError('not-found');
+  await moveSession(ctx.db, session.sessionId, workspaceId);
 }

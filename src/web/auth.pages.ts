@@ -4,6 +4,7 @@
 //   GET/POST /login                      limited per account and per address
 //   POST     /logout
 //   GET/POST /settings/account           change password (ends every other session)
+//   POST     /settings/account/workspace  move the session to another workspace of the user
 // Messages never say whether an address has an account (accounts.service.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -12,11 +13,15 @@ import {
   confirmSignup,
   emailKey,
   findPendingSignup,
+  listWorkspacesOf,
   logIn,
   logOut,
   requestSignup,
+  type SessionUser,
+  switchWorkspace,
 } from '../accounts/accounts.service.ts';
 import { minPasswordLength } from '../accounts/passwords.ts';
+import { ApiError } from '../http/errors.ts';
 import { html, type SafeHtml } from './html.ts';
 import { csrfField, fieldError, invalidAttrs, notice } from './layout.ts';
 import { requireMember, sessionCookie, type Web } from './web.plugin.ts';
@@ -111,21 +116,38 @@ ${input({ id: 'password', label: 'Password', type: 'password', autocomplete: 'cu
     });
   }
 
-  function accountPage(
+  async function accountPage(
     request: FastifyRequest,
     reply: FastifyReply,
     status: number,
     errors: Form,
     done: boolean,
   ) {
+    const member = request.member as SessionUser;
+    const workspaces = await listWorkspacesOf(ctx, member.userId);
     return web.render(request, reply, status, {
       title: 'Account',
       current: 'account',
       body: (csrf) => html`<h1>Your account</h1>
 ${done ? notice('success', 'Your password was changed. Every other browser was signed out.') : ''}
 <div class="card">
-<p>Signed in as <strong>${request.member?.email}</strong>, ${request.member?.role} of ${request.member?.workspaceName}.</p>
+<p>Signed in as <strong>${member.email}</strong>, ${member.role} of ${member.workspaceName}.</p>
 </div>
+${
+  workspaces.length > 1
+    ? html`<section class="card" aria-labelledby="workspaces-title">
+<h2 id="workspaces-title">Your workspaces</h2>
+<ul class="plain">${workspaces.map(
+        (w) =>
+          html`<li>${
+            w.id === member.workspaceId
+              ? html`<strong>${w.name}</strong> (${w.role}, current)`
+              : html`<form method="post" action="/settings/account/workspace" class="inline">${csrfField(csrf)}<input type="hidden" name="workspaceId" value="${w.id}">${w.name} (${w.role}) <button class="button button-secondary button-small" type="submit">Switch<span class="visually-hidden"> to ${w.name}</span></button></form>`
+          }</li>`,
+      )}</ul>
+</section>`
+    : ''
+}
 <div class="card">
 <h2>Change password</h2>
 <form method="post" action="/settings/account/password" novalidate>
@@ -231,6 +253,20 @@ ${input({ id: 'newPassword', label: 'New password', type: 'password', autocomple
     app.get('/settings/account', { preHandler: requireMember }, (request, reply) =>
       accountPage(request, reply, 200, {}, (request.query as Form)?.done === 'password'),
     );
+    app.post<{ Body: Form }>(
+      '/settings/account/workspace',
+      { preHandler: requireMember },
+      async (request, reply) => {
+        try {
+          await switchWorkspace(ctx, request.member as SessionUser, text(request.body, 'workspaceId'));
+        } catch (error) {
+          if (error instanceof ApiError && error.code === 'not-found') return web.notFound(request, reply);
+          throw error;
+        }
+        return reply.redirect('/documents', 303);
+      },
+    );
+
     app.post<{ Body: Form }>(
       '/settings/account/password',
       { preHandler: requireMember },
