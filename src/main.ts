@@ -1,10 +1,8 @@
 // The `signet` command: parse argv and dispatch. Usage mistakes print one line and exit
 // 2; failures print one line and exit 1; nothing prints a stack trace at an operator.
 // `signet --help` prints every command, `signet COMMAND --help` that command's lines.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { keyCommand, seedCommand, workspaceCommand } from './cli/admin.ts';
-import { UsageError } from './cli/args.ts';
+import { parseCommandArgs, UsageError } from './cli/args.ts';
 import { backupCommand, restoreCommand } from './cli/backup.ts';
 import { migrateCommand } from './cli/context.ts';
 import { documentCommand, mailCommand, triggerCommand } from './cli/documents.ts';
@@ -14,6 +12,8 @@ import { webhookCommand } from './cli/webhooks.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DocumentActionError } from './documents/lifecycle.ts';
 import { ApiError } from './http/errors.ts';
+import { buildOpenApiDocument } from './http/openapi.ts';
+import { signetVersion } from './version.ts';
 
 const usage = `usage: signet <command>
 
@@ -35,6 +35,7 @@ const usage = `usage: signet <command>
   webhook deliveries ENDPOINT_ID [--limit N] [--json]   the endpoint's recent deliveries
   user create --email EMAIL --password-stdin [--workspace ID] [--role owner|member]
               [--workspace-name NAME] [--json]   a web application login (password on stdin)
+  openapi [--server URL]              print the API's OpenAPI 3.1 document (default server: SIGNET_PUBLIC_URL/v1)
   backup FILE [--json]                a consistent snapshot of the embedded database (works while serving)
   restore FILE [--force] [--json]     load a backup into SIGNET_DATA_DIR (the server must be stopped)
 
@@ -54,11 +55,6 @@ function commandUsage(command: string): string | null {
   return picked.length ? `usage:\n${picked.join('\n')}` : null;
 }
 
-function version(): string {
-  const manifest = join(import.meta.dirname, '..', 'package.json');
-  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
-}
-
 const helpFlags = ['--help', '-h'];
 
 async function main(argv: string[]): Promise<void> {
@@ -68,7 +64,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === '--version' || command === '-v') {
-    process.stdout.write(`signet ${version()}\n`);
+    process.stdout.write(`signet ${signetVersion}\n`);
     return;
   }
   if (rest.some((arg) => helpFlags.includes(arg))) {
@@ -99,6 +95,13 @@ async function main(argv: string[]): Promise<void> {
       return webhookCommand(config, rest);
     case 'user':
       return userCommand(config, rest);
+    case 'openapi': {
+      const { values } = parseCommandArgs(rest, { server: { type: 'string' } }, []);
+      const serverUrl = values.server ?? `${config.publicUrl}/v1`;
+      const document = buildOpenApiDocument({ serverUrl, version: signetVersion });
+      process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+      return;
+    }
     case 'backup':
       return backupCommand(config, rest);
     case 'restore':

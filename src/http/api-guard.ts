@@ -16,9 +16,15 @@ declare module 'fastify' {
 
 const bearerPattern = /^Bearer +(\S+) *$/i;
 
+/** Readable without a key: the contract itself. Limited per client address, never per key. */
+export const publicApiPaths = new Set(['/v1/openapi.json']);
+
 export function createApiGuard(ctx: Context, rateLimiter: RateLimiter) {
   return async function apiGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const match = bearerPattern.exec(request.headers.authorization ?? '');
+    const isPublic =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      publicApiPaths.has(request.url.split('?')[0] ?? '');
+    const match = isPublic ? null : bearerPattern.exec(request.headers.authorization ?? '');
     const identity = match?.[1] ? await authenticateApiKey(ctx, match[1]) : null;
     const bucket = identity ? `key:${identity.keyId}` : `ip:${request.ip}`;
     const limit = await rateLimiter.take(bucket, ctx.clock.now().getTime());
@@ -26,6 +32,7 @@ export function createApiGuard(ctx: Context, rateLimiter: RateLimiter) {
     reply.header('X-RateLimit-Remaining', String(limit.remaining));
     if (!limit.allowed)
       throw new ApiError('rate-limited', { 'Retry-After': String(limit.retryAfterSeconds) });
+    if (isPublic) return;
     if (!identity) throw new ApiError('invalid-api-key');
     ctx.keyUsage.touch(identity.keyId);
     if (identity.plan !== 'max') throw new ApiError('plan-required');

@@ -4,8 +4,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Context } from '../context.ts';
 import { documentsRoutes } from '../documents/documents.routes.ts';
+import { signetVersion } from '../version.ts';
 import { endpointsRoutes } from '../webhooks/endpoints.routes.ts';
 import { ApiError } from './errors.ts';
+import { buildOpenApiDocument } from './openapi.ts';
 
 const allMethods: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -27,6 +29,15 @@ export function apiPlugin(
 
     await api.register(documentsRoutes(ctx));
     await api.register(endpointsRoutes(ctx));
+    // The contract, without a key (see publicApiPaths): built once from the route schemas.
+    const contract = JSON.stringify(
+      buildOpenApiDocument({ serverUrl: `${ctx.config.publicUrl}/v1`, version: signetVersion }),
+    );
+    api.get(
+      '/openapi.json',
+      { schema: { querystring: { type: 'object', additionalProperties: false } } },
+      (_request, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(contract),
+    );
 
     for (const [url, methods] of [...methodsByUrl]) {
       const allow = [...methods].sort().join(', ');

@@ -1,0 +1,344 @@
+// The OpenAPI 3.1 contract of /v1, assembled from the very schemas that validate requests
+// and serialise responses (documents.schemas.ts, endpoints.schemas.ts, envelope.ts) and
+// from the one table of error codes (errors.ts): nothing here restates a field or a rule.
+// Served at GET /v1/openapi.json and committed as docs/openapi.json (`npm run openapi`);
+// a test fails when the two differ. Deliveries are described as OpenAPI `webhooks`.
+import type { TSchema } from '@sinclair/typebox';
+import {
+  DocumentDetailSchema,
+  DocumentEventSchema,
+  DocumentSchema,
+  ListDocumentsQuery,
+  RecipientSchema,
+  uuidPattern,
+} from '../documents/documents.schemas.ts';
+import { documentEventTypes } from '../documents/events.ts';
+import {
+  CreatedEndpointSchema,
+  CreateEndpointBody,
+  EndpointSchema,
+  UpdateEndpointBody,
+} from '../webhooks/endpoints.schemas.ts';
+import { type ErrorCode, errorStatus } from './errors.ts';
+
+/** A TypeBox schema as plain JSON Schema (TypeBox's symbol keys dropped). */
+function json(schema: TSchema): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const rateLimitHeaders = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+};
+
+/** Every request can meet these, whatever the operation. */
+const commonErrors: ErrorCode[] = ['invalid-api-key', 'plan-required', 'rate-limited', 'internal-error'];
+
+/** Responses for the error codes an operation can answer, grouped by HTTP status. */
+function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of [...codes, ...commonErrors]) {
+    const status = errorStatus[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<string, unknown> = {};
+  for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(status)] = {
+      description: group.join(', '),
+      headers: {
+        ...rateLimitHeaders,
+        ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
+      },
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['ok', 'error'],
+            properties: { ok: { const: false }, error: { enum: group } },
+          },
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+function success(status: number, description: string, schema: Record<string, unknown>) {
+  return {
+    [String(status)]: {
+      description,
+      headers: rateLimitHeaders,
+      content: { 'application/json': { schema } },
+    },
+  };
+}
+
+function envelope(data: Record<string, unknown>, list = false): Record<string, unknown> {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: list ? ['ok', 'data', 'nextCursor'] : ['ok', 'data'],
+    properties: {
+      ok: { const: true },
+      data: list ? { type: 'array', items: data } : data,
+      ...(list ? { nextCursor: { anyOf: [{ type: 'string' }, { type: 'null' }] } } : {}),
+    },
+  };
+}
+
+const idParameter = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: uuidPattern },
+  description: 'A UUID; anything else is 400 invalid-id.',
+};
+
+function queryParameters(): unknown[] {
+  const query = json(ListDocumentsQuery) as { properties: Record<string, Record<string, unknown>> };
+  const descriptions: Record<string, string> = {
+    limit: 'Page size, a whole number from 1 to 100; 25 when absent.',
+    cursor:
+      'The nextCursor of the previous page, as issued (at most 200 characters); never built by clients.',
+    status: 'Only documents with this status.',
+  };
+  return Object.entries(query.properties).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: false,
+    schema,
+    description: descriptions[name],
+  }));
+}
+
+function jsonBody(schema: TSchema) {
+  return { required: true, content: { 'application/json': { schema: json(schema) } } };
+}
+
+const deliveryHeaders = {
+  'X-Service-Event': {
+    description: 'The event type, as `type` in the body.',
+    schema: { type: 'string' },
+    required: true,
+  },
+  'X-Service-Delivery-Id': {
+    description: 'Unique per delivery (UUID) and the same for every attempt of it: the idempotency key.',
+    schema: { type: 'string', format: 'uuid' },
+    required: true,
+  },
+  'X-Service-Signature': {
+    description:
+      '`t=<timestamp>,v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>" keyed with the endpoint secret>`; <timestamp> is the attempt time (ISO 8601 UTC with milliseconds).',
+    schema: { type: 'string', pattern: '^t=[^,]+,v1=[0-9a-f]{64}$' },
+    required: true,
+  },
+  'User-Agent': { schema: { const: 'Service-Webhooks/1.0' }, required: true },
+};
+
+function webhook(type: string, data: Record<string, unknown>) {
+  return {
+    post: {
+      summary: type === 'ping' ? 'A test delivery (the Test button)' : `Delivered when ${type} happens`,
+      parameters: Object.entries(deliveryHeaders).map(([name, header]) => ({
+        name,
+        in: 'header',
+        ...header,
+      })),
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['id', 'type', 'createdAt', 'data'],
+              properties: {
+                id: { type: 'string', format: 'uuid', description: 'The event id.' },
+                type: { const: type },
+                createdAt: { type: 'string' },
+                data,
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        '2XX': {
+          description:
+            'Delivered. Anything else, a timeout (10 s) or a redirect is a failure, retried 3 times.',
+        },
+      },
+    },
+  };
+}
+
+export function buildOpenApiDocument(options: {
+  serverUrl: string;
+  version: string;
+}): Record<string, unknown> {
+  const documentEvent = {
+    type: 'object',
+    required: ['document', 'recipient'],
+    properties: { document: ref('Document'), recipient: { anyOf: [ref('Recipient'), { type: 'null' }] } },
+  };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Signet API',
+      version: options.version,
+      description:
+        'Read a workspace’s documents and manage webhook endpoints. Every response is JSON with a boolean `ok`; errors carry a stable `error` code and no message. Keys are created in the web application.',
+    },
+    servers: [{ url: options.serverUrl }],
+    security: [{ bearer: [] }],
+    // Every error code and its status, the spec's and the HTTP-level ones (a method a path
+    // does not have is 405 method-not-allowed, with Allow, on every path).
+    'x-error-codes': { ...errorStatus },
+    paths: {
+      '/documents': {
+        get: {
+          operationId: 'listDocuments',
+          summary: 'The workspace’s documents, newest first, a page at a time',
+          parameters: queryParameters(),
+          responses: {
+            ...success(200, 'A page; nextCursor is null on the last one.', envelope(ref('Document'), true)),
+            ...errorResponses(['invalid-query', 'invalid-cursor']),
+          },
+        },
+      },
+      '/documents/{id}': {
+        get: {
+          operationId: 'getDocument',
+          summary: 'One document with its recipients and events',
+          parameters: [idParameter],
+          responses: {
+            ...success(200, 'The document.', envelope(ref('DocumentDetail'))),
+            ...errorResponses(['invalid-id', 'not-found']),
+          },
+        },
+      },
+      '/webhook-endpoints': {
+        get: {
+          operationId: 'listWebhookEndpoints',
+          summary: 'The workspace’s webhook endpoints (never their secrets)',
+          responses: {
+            ...success(
+              200,
+              'All of them (at most 10); nextCursor is always null.',
+              envelope(ref('WebhookEndpoint'), true),
+            ),
+            ...errorResponses(['invalid-query']),
+          },
+        },
+        post: {
+          operationId: 'createWebhookEndpoint',
+          summary: 'Registers an endpoint; the response is the only one that holds its secret',
+          requestBody: jsonBody(CreateEndpointBody),
+          responses: {
+            ...success(201, 'Created, with its secret.', envelope(ref('CreatedWebhookEndpoint'))),
+            ...errorResponses([
+              'invalid-query',
+              'invalid-json',
+              'invalid-body',
+              'invalid-url',
+              'unsafe-url',
+              'limit-reached',
+              'payload-too-large',
+              'unsupported-media-type',
+            ]),
+          },
+        },
+      },
+      '/webhook-endpoints/{id}': {
+        get: {
+          operationId: 'getWebhookEndpoint',
+          summary: 'One endpoint (never its secret)',
+          parameters: [idParameter],
+          responses: {
+            ...success(200, 'The endpoint.', envelope(ref('WebhookEndpoint'))),
+            ...errorResponses(['invalid-id', 'invalid-query', 'not-found']),
+          },
+        },
+        patch: {
+          operationId: 'updateWebhookEndpoint',
+          summary: 'Changes the fields sent; `enabled: true` on a paused endpoint clears its failure count',
+          parameters: [idParameter],
+          requestBody: jsonBody(UpdateEndpointBody),
+          responses: {
+            ...success(200, 'The endpoint as changed.', envelope(ref('WebhookEndpoint'))),
+            ...errorResponses([
+              'invalid-id',
+              'invalid-query',
+              'not-found',
+              'invalid-json',
+              'invalid-body',
+              'invalid-url',
+              'unsafe-url',
+              'payload-too-large',
+              'unsupported-media-type',
+            ]),
+          },
+        },
+        delete: {
+          operationId: 'deleteWebhookEndpoint',
+          summary: 'Deletes the endpoint and its delivery log (a lost secret: delete and create anew)',
+          parameters: [idParameter],
+          responses: {
+            ...success(
+              200,
+              'Deleted.',
+              envelope({
+                type: 'object',
+                required: ['id', 'deleted'],
+                properties: { id: { type: 'string' }, deleted: { const: true } },
+              }),
+            ),
+            ...errorResponses(['invalid-id', 'invalid-query', 'not-found']),
+          },
+        },
+      },
+    },
+    webhooks: Object.fromEntries([
+      ...documentEventTypes.map((type) => [type, webhook(type, documentEvent)]),
+      [
+        'ping',
+        webhook('ping', {
+          type: 'object',
+          required: ['message'],
+          properties: { message: { type: 'string' } },
+        }),
+      ],
+    ]),
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An API key (`sgn_…`) created in the web application; 401 invalid-api-key when missing, malformed or revoked.',
+        },
+      },
+      headers: {
+        'X-RateLimit-Limit': { description: 'The bucket size (120).', schema: { type: 'integer' } },
+        'X-RateLimit-Remaining': {
+          description: 'Whole requests left in the bucket.',
+          schema: { type: 'integer' },
+        },
+        'Retry-After': {
+          description: 'Seconds until a request is accepted again.',
+          schema: { type: 'integer' },
+        },
+      },
+      schemas: {
+        Document: json(DocumentSchema),
+        DocumentDetail: json(DocumentDetailSchema),
+        Recipient: json(RecipientSchema),
+        DocumentEvent: json(DocumentEventSchema),
+        WebhookEndpoint: json(EndpointSchema),
+        CreatedWebhookEndpoint: json(CreatedEndpointSchema),
+      },
+    },
+  };
+}

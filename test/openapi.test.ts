@@ -1,0 +1,112 @@
+// The OpenAPI contract: generated from the route schemas, valid OpenAPI 3.1, committed as
+// docs/openapi.json exactly as generated (run `npm run openapi` after changing a schema),
+// served at GET /v1/openapi.json without a key and without touching a key's bucket, and
+// naming every route of /v1 and every error code, no more and no less.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { errorStatus } from '../src/http/errors.ts';
+import { buildOpenApiDocument } from '../src/http/openapi.ts';
+import { signetVersion } from '../src/version.ts';
+import { callApi, createTestWorkspace, describeEachDatabase, useHarness } from './harness.ts';
+
+const committedPath = join(import.meta.dirname, '..', 'docs', 'openapi.json');
+const committedServer = 'http://127.0.0.1:3000/v1';
+const methods = ['get', 'post', 'patch', 'put', 'delete'] as const;
+
+type Operation = { responses: Record<string, { content?: { 'application/json': { schema: unknown } } }> };
+type Document = { paths: Record<string, Partial<Record<(typeof methods)[number], Operation>>> } & Record<
+  string,
+  unknown
+>;
+
+test('docs/openapi.json is the generated document (run npm run openapi after changing a schema)', () => {
+  const committed = JSON.parse(readFileSync(committedPath, 'utf8'));
+  assert.deepEqual(committed, buildOpenApiDocument({ serverUrl: committedServer, version: signetVersion }));
+});
+
+test('the document is valid OpenAPI 3.1', async () => {
+  const validator = new Validator();
+  const result = await validator.validate(
+    buildOpenApiDocument({ serverUrl: committedServer, version: signetVersion }),
+  );
+  assert.ok(result.valid, JSON.stringify(result.errors, null, 2));
+  assert.equal(validator.version, '3.1');
+});
+
+test('every error code of the error table is in the document with its status', () => {
+  const document = buildOpenApiDocument({ serverUrl: committedServer, version: signetVersion }) as Document;
+  assert.deepEqual(document['x-error-codes'], errorStatus);
+  const documented = new Map<string, string>();
+  for (const item of Object.values(document.paths)) {
+    for (const method of methods) {
+      for (const [status, response] of Object.entries(item[method]?.responses ?? {})) {
+        const schema = response.content?.['application/json'].schema as {
+          properties?: { error?: { enum?: string[] } };
+        };
+        for (const code of schema?.properties?.error?.enum ?? []) documented.set(code, status);
+      }
+    }
+  }
+  for (const [code, status] of Object.entries(errorStatus)) {
+    if (code === 'method-not-allowed') continue; // per path, in x-error-codes
+    assert.equal(documented.get(code), String(status), `${code} is documented with ${status}`);
+  }
+});
+
+describeEachDatabase('the contract served', (kind) => {
+  const h = useHarness(kind);
+
+  test('GET /v1/openapi.json answers without a key, with the rate-limit headers', async () => {
+    const response = await fetch(`${h.baseUrl}/v1/openapi.json`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+    assert.ok(response.headers.get('x-ratelimit-limit'));
+    assert.ok(response.headers.get('x-ratelimit-remaining'));
+    const served = await response.json();
+    assert.deepEqual(
+      served,
+      buildOpenApiDocument({ serverUrl: `${h.config.publicUrl}/v1`, version: signetVersion }),
+    );
+  });
+
+  test('fetching the contract with a key never draws from that key’s bucket', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const first = await callApi(h, 'GET', '/v1/documents', { key: ws.apiKey });
+    const before = Number(first.headers.get('x-ratelimit-remaining'));
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${h.baseUrl}/v1/openapi.json`, {
+        headers: { authorization: `Bearer ${ws.apiKey}` },
+      });
+      assert.equal(res.status, 200);
+    }
+    const after = await callApi(h, 'GET', '/v1/documents', { key: ws.apiKey });
+    assert.equal(Number(after.headers.get('x-ratelimit-remaining')), before - 1);
+  });
+
+  test('the document names every route of /v1, and every route it names exists', () => {
+    const document = buildOpenApiDocument({ serverUrl: '', version: signetVersion }) as Document;
+    const documented = new Set<string>();
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const method of methods) {
+        if (item[method]) documented.add(`${method.toUpperCase()} /v1${path.replace(/\{(\w+)\}/g, ':$1')}`);
+      }
+    }
+    for (const route of documented) {
+      const [method, url] = route.split(' ') as [string, string];
+      assert.ok(h.app.hasRoute({ method: method as 'GET', url }), `${route} exists`);
+    }
+    const served = [
+      'GET /v1/documents',
+      'GET /v1/documents/:id',
+      'GET /v1/webhook-endpoints',
+      'POST /v1/webhook-endpoints',
+      'GET /v1/webhook-endpoints/:id',
+      'PATCH /v1/webhook-endpoints/:id',
+      'DELETE /v1/webhook-endpoints/:id',
+    ];
+    assert.deepEqual([...documented].sort(), served.sort());
+  });
+});
