@@ -21,15 +21,26 @@ export const publicApiPaths = new Set(['/v1/openapi.json']);
 
 export function createApiGuard(ctx: Context, rateLimiter: RateLimiter) {
   return async function apiGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const limitAndLabel = async (bucket: string) => {
+      const result = await rateLimiter.take(bucket, ctx.clock.now().getTime());
+      reply.header('X-RateLimit-Limit', String(rateLimiter.burst));
+      reply.header('X-RateLimit-Remaining', String(result.remaining));
+      return result;
+    };
     const isPublic =
       (request.method === 'GET' || request.method === 'HEAD') &&
       publicApiPaths.has(request.url.split('?')[0] ?? '');
     const match = isPublic ? null : bearerPattern.exec(request.headers.authorization ?? '');
-    const identity = match?.[1] ? await authenticateApiKey(ctx, match[1]) : null;
-    const bucket = identity ? `key:${identity.keyId}` : `ip:${request.ip}`;
-    const limit = await rateLimiter.take(bucket, ctx.clock.now().getTime());
-    reply.header('X-RateLimit-Limit', String(rateLimiter.burst));
-    reply.header('X-RateLimit-Remaining', String(limit.remaining));
+    let identity: KeyIdentity | null;
+    try {
+      identity = match?.[1] ? await authenticateApiKey(ctx, match[1]) : null;
+    } catch (error) {
+      // The key could not be checked (the database is unreachable): the answer is still
+      // limited and still carries the headers, drawn from the client address's bucket.
+      await limitAndLabel(`ip:${request.ip}`);
+      throw error;
+    }
+    const limit = await limitAndLabel(identity ? `key:${identity.keyId}` : `ip:${request.ip}`);
     if (!limit.allowed)
       throw new ApiError('rate-limited', { 'Retry-After': String(limit.retryAfterSeconds) });
     if (isPublic) return;

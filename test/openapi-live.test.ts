@@ -1,0 +1,484 @@
+// The contract against the live API: a real request for every operation of
+// docs/openapi.json and every status it documents for it (each error code, too), and each
+// answer validated against the document's schema for that status, with the rate-limit
+// headers it promises (and Retry-After on 429). A delivery body, ping and event alike, is
+// validated against the document's `webhooks`.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { test } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import type { Database } from '../src/db/schema.ts';
+import { buildOpenApiDocument } from '../src/http/openapi.ts';
+import { createMemoryRateLimiter } from '../src/http/rate-limiter.ts';
+import { signetVersion } from '../src/version.ts';
+import { sendPing } from '../src/webhooks/deliveries.service.ts';
+import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
+import {
+  type ApiMethod,
+  callApi,
+  createSentDocument,
+  createTestWorkspace,
+  describeEachDatabase,
+  type TestWorkspace,
+  useHarness,
+} from './harness.ts';
+import { type Receiver, startReceiver } from './receiver.ts';
+
+type Schema = Record<string, unknown>;
+type Responses = Record<
+  string,
+  { headers?: Record<string, unknown>; content?: { 'application/json': { schema: Schema } } }
+>;
+interface Contract {
+  paths: Record<string, Record<string, { operationId: string; responses: Responses }>>;
+  webhooks: Record<
+    string,
+    { post: { requestBody: { content: { 'application/json': { schema: Schema } } } } }
+  >;
+  components: { schemas: Record<string, Schema> };
+}
+
+const contract = buildOpenApiDocument({
+  serverUrl: 'http://127.0.0.1/v1',
+  version: signetVersion,
+}) as unknown as Contract;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+ajv.addSchema({ $id: 'contract', components: contract.components }, 'contract');
+
+/** A schema of the document, its `#/components/...` references pointing into it. */
+function compile(schema: Schema) {
+  const rebased = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"contract#/components/'));
+  return ajv.compile(rebased);
+}
+
+function operation(operationId: string): { method: string; path: string; responses: Responses } {
+  for (const [path, item] of Object.entries(contract.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (op.operationId === operationId) return { method, path, responses: op.responses };
+    }
+  }
+  throw new Error(`no operation ${operationId}`);
+}
+
+/** Every (operation, status) pair the document promises; each must be exercised below. */
+const promised = new Set(
+  Object.values(contract.paths).flatMap((item) =>
+    Object.values(item).flatMap((op) =>
+      Object.keys(op.responses).map((status) => `${op.operationId} ${status}`),
+    ),
+  ),
+);
+const exercised = new Set<string>();
+
+function checkAnswer(
+  operationId: string,
+  res: { status: number; headers: Headers; body: unknown },
+  code?: string,
+): void {
+  const { responses } = operation(operationId);
+  const documented = responses[String(res.status)];
+  assert.ok(documented, `${operationId} answered ${res.status}, which the contract does not document`);
+  const schema = documented.content?.['application/json'].schema;
+  assert.ok(schema, `${operationId} ${res.status} has a schema`);
+  const validate = compile(schema);
+  assert.ok(
+    validate(res.body),
+    `${operationId} ${res.status}: ${JSON.stringify(validate.errors)} for ${JSON.stringify(res.body).slice(0, 300)}`,
+  );
+  if (code) assert.equal((res.body as { error?: string }).error, code);
+  for (const header of Object.keys(documented.headers ?? {})) {
+    assert.ok(res.headers.get(header) !== null, `${operationId} ${res.status} carries ${header}`);
+  }
+  exercised.add(`${operationId} ${res.status}`);
+}
+
+describeEachDatabase('the contract against the live API', (kind) => {
+  const h = useHarness(kind);
+  let ws: TestWorkspace;
+  let free: TestWorkspace;
+  let documentId: string;
+  let endpointId: string;
+
+  const call = (method: ApiMethod, path: string, options: Parameters<typeof callApi>[3] = {}) =>
+    callApi(h, method, path, { key: ws.apiKey, ...options });
+
+  test('setup: a workspace with a sent document and an endpoint, and a Free one', async () => {
+    ws = await createTestWorkspace(h.ctx);
+    free = await createTestWorkspace(h.ctx, 'free');
+    documentId = (await createSentDocument(h.ctx, ws.id)).id;
+    endpointId = (
+      await createEndpoint(h.ctx, ws.id, {
+        url: 'https://hooks.example.com/signet',
+        events: ['document.sent'],
+      })
+    ).id;
+  });
+
+  const randomId = () => randomUUID();
+  const cases: Array<[string, string, () => Promise<Awaited<ReturnType<typeof callApi>>>, string?]> = [
+    ['listDocuments', '200', () => call('GET', '/v1/documents?limit=2')],
+    ['listDocuments', 'invalid-query', () => call('GET', '/v1/documents?limit=0'), 'invalid-query'],
+    ['listDocuments', 'invalid-cursor', () => call('GET', '/v1/documents?cursor=abc'), 'invalid-cursor'],
+    [
+      'listDocuments',
+      'invalid-api-key',
+      () => call('GET', '/v1/documents', { key: null }),
+      'invalid-api-key',
+    ],
+    [
+      'listDocuments',
+      'plan-required',
+      () => call('GET', '/v1/documents', { key: free.apiKey }),
+      'plan-required',
+    ],
+    ['getDocument', '200', () => call('GET', `/v1/documents/${documentId}`)],
+    ['getDocument', 'invalid-id', () => call('GET', '/v1/documents/nope'), 'invalid-id'],
+    ['getDocument', 'not-found', () => call('GET', `/v1/documents/${randomId()}`), 'not-found'],
+    [
+      'getDocument',
+      'invalid-api-key',
+      () => call('GET', `/v1/documents/${documentId}`, { key: null }),
+      'invalid-api-key',
+    ],
+    [
+      'getDocument',
+      'plan-required',
+      () => call('GET', `/v1/documents/${documentId}`, { key: free.apiKey }),
+      'plan-required',
+    ],
+    ['listWebhookEndpoints', '200', () => call('GET', '/v1/webhook-endpoints')],
+    [
+      'listWebhookEndpoints',
+      'invalid-query',
+      () => call('GET', '/v1/webhook-endpoints?x=1'),
+      'invalid-query',
+    ],
+    [
+      'listWebhookEndpoints',
+      'invalid-api-key',
+      () => call('GET', '/v1/webhook-endpoints', { key: null }),
+      'invalid-api-key',
+    ],
+    [
+      'listWebhookEndpoints',
+      'plan-required',
+      () => call('GET', '/v1/webhook-endpoints', { key: free.apiKey }),
+      'plan-required',
+    ],
+    [
+      'createWebhookEndpoint',
+      '201',
+      () =>
+        call('POST', '/v1/webhook-endpoints', {
+          body: { url: 'https://api.example.org/hooks', events: ['document.signed'] },
+        }),
+    ],
+    [
+      'createWebhookEndpoint',
+      'invalid-json',
+      () => call('POST', '/v1/webhook-endpoints', { body: '{' }),
+      'invalid-json',
+    ],
+    [
+      'createWebhookEndpoint',
+      'invalid-body',
+      () =>
+        call('POST', '/v1/webhook-endpoints', { body: { url: 'https://hooks.example.com/x', events: [] } }),
+      'invalid-body',
+    ],
+    [
+      'createWebhookEndpoint',
+      'invalid-url',
+      () => call('POST', '/v1/webhook-endpoints', { body: { url: 'not a url', events: ['document.sent'] } }),
+      'invalid-url',
+    ],
+    [
+      'createWebhookEndpoint',
+      'unsafe-url',
+      () =>
+        call('POST', '/v1/webhook-endpoints', {
+          body: { url: 'https://127.0.0.1/x', events: ['document.sent'] },
+        }),
+      'unsafe-url',
+    ],
+    [
+      'createWebhookEndpoint',
+      'invalid-query',
+      () =>
+        call('POST', '/v1/webhook-endpoints?x=1', {
+          body: { url: 'https://hooks.example.com/x', events: ['document.sent'] },
+        }),
+      'invalid-query',
+    ],
+    [
+      'createWebhookEndpoint',
+      'payload-too-large',
+      () =>
+        call('POST', '/v1/webhook-endpoints', {
+          body: {
+            url: 'https://hooks.example.com/x',
+            events: ['document.sent'],
+            description: 'x'.repeat(1_100_000),
+          },
+        }),
+      'payload-too-large',
+    ],
+    [
+      'createWebhookEndpoint',
+      'unsupported-media-type',
+      () =>
+        call('POST', '/v1/webhook-endpoints', { body: 'url=x', headers: { 'content-type': 'text/plain' } }),
+      'unsupported-media-type',
+    ],
+    [
+      'createWebhookEndpoint',
+      'invalid-api-key',
+      () => call('POST', '/v1/webhook-endpoints', { key: null, body: {} }),
+      'invalid-api-key',
+    ],
+    [
+      'createWebhookEndpoint',
+      'plan-required',
+      () => call('POST', '/v1/webhook-endpoints', { key: free.apiKey, body: {} }),
+      'plan-required',
+    ],
+    ['getWebhookEndpoint', '200', () => call('GET', `/v1/webhook-endpoints/${endpointId}`)],
+    ['getWebhookEndpoint', 'invalid-id', () => call('GET', '/v1/webhook-endpoints/nope'), 'invalid-id'],
+    [
+      'getWebhookEndpoint',
+      'not-found',
+      () => call('GET', `/v1/webhook-endpoints/${randomId()}`),
+      'not-found',
+    ],
+    [
+      'getWebhookEndpoint',
+      'invalid-api-key',
+      () => call('GET', `/v1/webhook-endpoints/${endpointId}`, { key: null }),
+      'invalid-api-key',
+    ],
+    [
+      'getWebhookEndpoint',
+      'plan-required',
+      () => call('GET', `/v1/webhook-endpoints/${endpointId}`, { key: free.apiKey }),
+      'plan-required',
+    ],
+    [
+      'updateWebhookEndpoint',
+      '200',
+      () => call('PATCH', `/v1/webhook-endpoints/${endpointId}`, { body: { description: 'CRM' } }),
+    ],
+    [
+      'updateWebhookEndpoint',
+      'invalid-json',
+      () => call('PATCH', `/v1/webhook-endpoints/${endpointId}`, { body: '[' }),
+      'invalid-json',
+    ],
+    [
+      'updateWebhookEndpoint',
+      'invalid-body',
+      () => call('PATCH', `/v1/webhook-endpoints/${endpointId}`, { body: { enabled: 'yes' } }),
+      'invalid-body',
+    ],
+    [
+      'updateWebhookEndpoint',
+      'invalid-url',
+      () => call('PATCH', `/v1/webhook-endpoints/${endpointId}`, { body: { url: 'nope' } }),
+      'invalid-url',
+    ],
+    [
+      'updateWebhookEndpoint',
+      'unsafe-url',
+      () => call('PATCH', `/v1/webhook-endpoints/${endpointId}`, { body: { url: 'https://10.0.0.1/x' } }),
+      'unsafe-url',
+    ],
+    [
+      'updateWebhookEndpoint',
+      'not-found',
+      () => call('PATCH', `/v1/webhook-endpoints/${randomId()}`, { body: { description: 'x' } }),
+      'not-found',
+    ],
+    [
+      'updateWebhookEndpoint',
+      'payload-too-large',
+      () =>
+        call('PATCH', `/v1/webhook-endpoints/${endpointId}`, {
+          body: { description: 'x'.repeat(1_100_000) },
+        }),
+      'payload-too-large',
+    ],
+    [
+      'updateWebhookEndpoint',
+      'unsupported-media-type',
+      () =>
+        call('PATCH', `/v1/webhook-endpoints/${endpointId}`, {
+          body: 'x',
+          headers: { 'content-type': 'text/plain' },
+        }),
+      'unsupported-media-type',
+    ],
+    [
+      'updateWebhookEndpoint',
+      'invalid-api-key',
+      () => call('PATCH', `/v1/webhook-endpoints/${endpointId}`, { key: null, body: {} }),
+      'invalid-api-key',
+    ],
+    [
+      'updateWebhookEndpoint',
+      'plan-required',
+      () => call('PATCH', `/v1/webhook-endpoints/${endpointId}`, { key: free.apiKey, body: {} }),
+      'plan-required',
+    ],
+    ['deleteWebhookEndpoint', 'invalid-id', () => call('DELETE', '/v1/webhook-endpoints/nope'), 'invalid-id'],
+    [
+      'deleteWebhookEndpoint',
+      'invalid-query',
+      () => call('DELETE', `/v1/webhook-endpoints/${endpointId}?x=1`),
+      'invalid-query',
+    ],
+    [
+      'deleteWebhookEndpoint',
+      'not-found',
+      () => call('DELETE', `/v1/webhook-endpoints/${randomId()}`),
+      'not-found',
+    ],
+    [
+      'deleteWebhookEndpoint',
+      'invalid-api-key',
+      () => call('DELETE', `/v1/webhook-endpoints/${endpointId}`, { key: null }),
+      'invalid-api-key',
+    ],
+    [
+      'deleteWebhookEndpoint',
+      'plan-required',
+      () => call('DELETE', `/v1/webhook-endpoints/${endpointId}`, { key: free.apiKey }),
+      'plan-required',
+    ],
+    ['deleteWebhookEndpoint', '200', () => call('DELETE', `/v1/webhook-endpoints/${endpointId}`)],
+  ];
+
+  for (const [operationId, what, send, code] of cases) {
+    test(`${operationId}: ${what} matches the contract`, async () => {
+      checkAnswer(operationId, await send(), code);
+    });
+  }
+
+  test('the 11th endpoint: limit-reached matches the contract', async () => {
+    const other = await createTestWorkspace(h.ctx);
+    for (let i = 0; i < 10; i++) {
+      await createEndpoint(h.ctx, other.id, {
+        url: `https://hooks.example.com/${i}`,
+        events: ['document.sent'],
+      });
+    }
+    const res = await callApi(h, 'POST', '/v1/webhook-endpoints', {
+      key: other.apiKey,
+      body: { url: 'https://hooks.example.com/11', events: ['document.sent'] },
+    });
+    checkAnswer('createWebhookEndpoint', res, 'limit-reached');
+  });
+
+  test('an empty bucket: rate-limited (429, Retry-After) matches the contract on every operation', async () => {
+    const tight = await buildApp(h.ctx, {
+      rateLimiter: createMemoryRateLimiter({ burst: 1, refillPerSecond: 0.001 }),
+    });
+    const base = await tight.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const other = await createTestWorkspace(h.ctx);
+      const target = { baseUrl: base };
+      await callApi(target, 'GET', '/v1/documents', { key: other.apiKey });
+      const requests: Array<[string, ApiMethod, string]> = [
+        ['listDocuments', 'GET', '/v1/documents'],
+        ['getDocument', 'GET', `/v1/documents/${randomUUID()}`],
+        ['listWebhookEndpoints', 'GET', '/v1/webhook-endpoints'],
+        ['createWebhookEndpoint', 'POST', '/v1/webhook-endpoints'],
+        ['getWebhookEndpoint', 'GET', `/v1/webhook-endpoints/${randomUUID()}`],
+        ['updateWebhookEndpoint', 'PATCH', `/v1/webhook-endpoints/${randomUUID()}`],
+        ['deleteWebhookEndpoint', 'DELETE', `/v1/webhook-endpoints/${randomUUID()}`],
+      ];
+      for (const [operationId, method, path] of requests) {
+        const res = await callApi(target, method, path, {
+          key: other.apiKey,
+          ...(method === 'POST' || method === 'PATCH' ? { body: {} } : {}),
+        });
+        checkAnswer(operationId, res, 'rate-limited');
+      }
+    } finally {
+      await tight.close();
+    }
+  });
+
+  test('a database that cannot be reached: internal-error matches the contract on every operation', async () => {
+    const broken = new Kysely<Database>({
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({
+          connectionString: 'postgres://root@127.0.0.1:1/none',
+          connectionTimeoutMillis: 500,
+        }),
+      }),
+    });
+    const app = await buildApp(
+      { ...h.ctx, db: broken, log: h.ctx.log },
+      {
+        rateLimiter: createMemoryRateLimiter({ burst: 100, refillPerSecond: 1 }),
+      },
+    );
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const key = `sgn_${'E'.repeat(43)}`;
+      const requests: Array<[string, ApiMethod, string]> = [
+        ['listDocuments', 'GET', '/v1/documents'],
+        ['getDocument', 'GET', `/v1/documents/${randomUUID()}`],
+        ['listWebhookEndpoints', 'GET', '/v1/webhook-endpoints'],
+        ['createWebhookEndpoint', 'POST', '/v1/webhook-endpoints'],
+        ['getWebhookEndpoint', 'GET', `/v1/webhook-endpoints/${randomUUID()}`],
+        ['updateWebhookEndpoint', 'PATCH', `/v1/webhook-endpoints/${randomUUID()}`],
+        ['deleteWebhookEndpoint', 'DELETE', `/v1/webhook-endpoints/${randomUUID()}`],
+      ];
+      for (const [operationId, method, path] of requests) {
+        const res = await callApi({ baseUrl: base }, method, path, {
+          key,
+          ...(method === 'POST' || method === 'PATCH' ? { body: {} } : {}),
+        });
+        checkAnswer(operationId, res, 'internal-error');
+      }
+    } finally {
+      await app.close();
+      await broken.destroy();
+    }
+  });
+
+  test('every status the contract promises for every operation was exercised above', () => {
+    assert.deepEqual(
+      [...promised].filter((pair) => !exercised.has(pair)),
+      [],
+    );
+  });
+});
+
+describeEachDatabase('deliveries against the contract’s webhooks', (kind) => {
+  const h = useHarness(kind, { env: { SIGNET_WEBHOOK_ALLOW_UNSAFE: '1' } });
+  let receiver: Receiver;
+
+  test('a ping’s body matches webhooks.ping', async () => {
+    receiver = await startReceiver();
+    try {
+      const ws = await createTestWorkspace(h.ctx);
+      const endpoint = await createEndpoint(h.ctx, ws.id, {
+        url: `${receiver.url}/hooks`,
+        events: ['document.sent'],
+      });
+      const result = await sendPing(h.ctx, ws.id, endpoint.id);
+      assert.equal(result.ok, true);
+      const body = JSON.parse(receiver.requests.at(-1)?.body ?? '{}');
+      const validate = compile(
+        contract.webhooks.ping?.post.requestBody.content['application/json'].schema as Schema,
+      );
+      assert.ok(validate(body), JSON.stringify(validate.errors));
+    } finally {
+      await receiver.close();
+    }
+  });
+});
