@@ -1,0 +1,128 @@
+// Generated from docs/openapi.json by `npm run client:types`: do not edit by hand.
+
+export type Document = {
+  id: string;
+  title: string;
+  status: string;
+  url: string;
+  /** ISO 8601 UTC with milliseconds and Z */
+  createdAt: string;
+  sentAt: string | null;
+  signedAt: string | null;
+  expiresAt: string | null;
+  value: {
+    amount: number;
+    currency: string;
+  } | null;
+};
+
+export type DocumentDetail = {
+  id: string;
+  title: string;
+  status: string;
+  url: string;
+  /** ISO 8601 UTC with milliseconds and Z */
+  createdAt: string;
+  sentAt: string | null;
+  signedAt: string | null;
+  expiresAt: string | null;
+  value: {
+    amount: number;
+    currency: string;
+  } | null;
+  recipients: Array<{
+    id: string;
+    email: string;
+    fullName: string;
+    role: string;
+    signingMethod: string;
+    signingOrder: number;
+    signedAt: string | null;
+  }>;
+  events: Array<{
+    id: string;
+    type: string;
+    recipientEmail: string | null;
+    /** ISO 8601 UTC with milliseconds and Z */
+    createdAt: string;
+  }>;
+};
+
+export type Recipient = {
+  id: string;
+  email: string;
+  fullName: string;
+  role: string;
+  signingMethod: string;
+  signingOrder: number;
+  signedAt: string | null;
+};
+
+export type DocumentEvent = {
+  id: string;
+  type: string;
+  recipientEmail: string | null;
+  /** ISO 8601 UTC with milliseconds and Z */
+  createdAt: string;
+};
+
+export type WebhookEndpoint = {
+  id: string;
+  url: string;
+  events: Array<string>;
+  enabled: boolean;
+  description: string | null;
+  createdAt: string;
+  failureCount: number;
+  disabledReason: "failures" | null;
+};
+
+export type CreatedWebhookEndpoint = {
+  id: string;
+  url: string;
+  events: Array<string>;
+  enabled: boolean;
+  description: string | null;
+  createdAt: string;
+  failureCount: number;
+  disabledReason: "failures" | null;
+  secret: string;
+};
+
+export type CreateWebhookEndpointBody = {
+  url: string;
+  events: Array<"document.sent" | "document.opened" | "document.signed" | "document.completed" | "document.declined" | "document.expired">;
+  description?: string | null;
+};
+
+export type UpdateWebhookEndpointBody = {
+  url?: string;
+  events?: Array<"document.sent" | "document.opened" | "document.signed" | "document.completed" | "document.declined" | "document.expired">;
+  description?: string | null;
+  enabled?: boolean;
+};
+
+export const errorStatus = {
+  "invalid-api-key": 401,
+  "plan-required": 403,
+  "rate-limited": 429,
+  "invalid-query": 400,
+  "invalid-cursor": 400,
+  "invalid-id": 400,
+  "not-found": 404,
+  "invalid-json": 400,
+  "invalid-body": 400,
+  "invalid-url": 400,
+  "unsafe-url": 400,
+  "limit-reached": 409,
+  "method-not-allowed": 405,
+  "payload-too-large": 413,
+  "unsupported-media-type": 415,
+  "internal-error": 500
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export const webhookEventTypes = ["document.sent","document.opened","document.signed","document.completed","document.declined","document.expired","ping"] as const;
+
+export type WebhookEventType = (typeof webhookEventTypes)[number];
