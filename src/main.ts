@@ -6,6 +6,7 @@ import { parseCommandArgs, UsageError } from './cli/args.ts';
 import { backupCommand, restoreCommand } from './cli/backup.ts';
 import { migrateCommand } from './cli/context.ts';
 import { documentCommand, mailCommand, triggerCommand } from './cli/documents.ts';
+import { listenCommand } from './cli/listen.ts';
 import { serveCommand } from './cli/serve.ts';
 import { userCommand } from './cli/users.ts';
 import { webhookCommand } from './cli/webhooks.ts';
@@ -35,6 +36,7 @@ const usage = `usage: signet <command>
   webhook deliveries ENDPOINT_ID [--limit N] [--json]   the endpoint's recent deliveries
   user create --email EMAIL --password-stdin [--workspace ID] [--role owner|member]
               [--workspace-name NAME] [--json]   a web application login (password on stdin)
+  listen --workspace ID --forward-to URL [--events TYPE,...]   forward the workspace's events, signed, to a local URL
   openapi [--server URL]              print the API's OpenAPI 3.1 document (default server: SIGNET_PUBLIC_URL/v1)
   backup FILE [--json]                a consistent snapshot of the embedded database (works while serving)
   restore FILE [--force] [--json]     load a backup into SIGNET_DATA_DIR (the server must be stopped)
@@ -95,6 +97,8 @@ async function main(argv: string[]): Promise<void> {
       return webhookCommand(config, rest);
     case 'user':
       return userCommand(config, rest);
+    case 'listen':
+      return listenCommand(config, rest);
     case 'openapi': {
       const { values } = parseCommandArgs(rest, { server: { type: 'string' } }, []);
       const serverUrl = values.server ?? `${config.publicUrl}/v1`;

@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { verifyWebhook } from '../packages/client/src/index.ts';
 import { demoSampleDocuments } from '../src/cli/serve.ts';
 import { type CliResult, describeRun, mainScript, runSignet } from './cli-process.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
@@ -499,5 +500,107 @@ describe('npm start (signet serve --demo)', () => {
     server = await startServe(dir.path, ['--demo']);
     assert.equal(demoOf(server).link, second.link, 'an unsigned link is kept');
     assert.equal(await server.stop(), 0);
+  });
+});
+
+describe('signet listen', () => {
+  const dir = useDataDir();
+
+  test('a document signed through the signing page reaches a local receiver, signed, within a second', async () => {
+    const server = await startServe(dir.path);
+    const receiver = await startReceiver();
+    try {
+      const workspace = await signetJson<{ id: string }>(dir.path, [
+        'workspace',
+        'create',
+        '--name',
+        'Listening',
+      ]);
+      const document = await signetJson<{ id: string }>(dir.path, [
+        'document',
+        'create',
+        '--workspace',
+        workspace.id,
+        '--title',
+        'Listen to me',
+        '--recipient',
+        'ann@example.com,Ann Lee,signer,1',
+      ]);
+      const listen = spawn(
+        process.execPath,
+        [mainScript, 'listen', '--workspace', workspace.id, '--forward-to', `${receiver.url}/hooks`],
+        { env: { ...environment(dir.path), SIGNET_WEBHOOK_ALLOW_UNSAFE: '0' } },
+      );
+      runningServers.add(listen);
+      let output = '';
+      listen.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+        output += chunk;
+      });
+      listen.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+        output += chunk;
+      });
+      await within(30_000, async () => /Signing secret: (whsec_\S+)/.test(output), 'listen is ready');
+      const secret = /Signing secret: (whsec_\S+)/.exec(output)?.[1] as string;
+
+      await signetJson(dir.path, ['document', 'send', document.id]);
+      const mails = await signetJson<Array<{ text: string }>>(dir.path, [
+        'mail',
+        'list',
+        '--document',
+        document.id,
+      ]);
+      const link = /https?:\/\/\S+\/sign\/\S+/.exec(mails[0]?.text ?? '')?.[0] as string;
+      const path = new URL(link).pathname;
+      const signedAt = Date.now();
+      const signed = await fetch(`${server.url}${path}/sign`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ fullName: 'Ann Lee', consent: 'yes' }),
+        redirect: 'manual',
+      });
+      assert.equal(signed.status, 303);
+      await within(
+        1000,
+        async () => receiver.requests.some((r) => r.headers['x-service-event'] === 'document.signed'),
+        'document.signed forwarded',
+      );
+      const delivery = receiver.requests.find((r) => r.headers['x-service-event'] === 'document.signed');
+      assert.ok(delivery && delivery.receivedAt - signedAt < 1000);
+      const event = await verifyWebhook(
+        delivery.body,
+        String(delivery.headers['x-service-signature']),
+        secret,
+      );
+      assert.equal(event.type, 'document.signed');
+      assert.ok(
+        receiver.requests.some((r) => r.headers['x-service-event'] === 'document.sent'),
+        'the send came first',
+      );
+      await within(
+        2000,
+        async () => /document\.signed\s+200 in \d+ ms/.test(output),
+        'one line per delivery',
+      );
+      listen.kill('SIGINT');
+      assert.equal(await exited(listen), 0, output);
+    } finally {
+      await receiver.close();
+      assert.equal(await server.stop(), 0);
+    }
+  });
+
+  test('without a running server on the folder it refuses in one line', async () => {
+    const result = await runSignet(
+      [
+        'listen',
+        '--workspace',
+        '0b8e9c52-7c1f-4e1d-9a6b-3f1e2d4c5b6a',
+        '--forward-to',
+        'http://localhost:4000/hooks',
+      ],
+      environment(dir.path),
+    );
+    assert.equal(result.code, 2, describeRun(result));
+    assert.match(result.stderr, /start signet serve on this data folder first/);
   });
 });

@@ -5,16 +5,19 @@
 import pino from 'pino';
 import type { Config } from '../config.ts';
 import { type Context, createContext, redactedPaths } from '../context.ts';
-import { openDatabase } from '../db/connect.ts';
+import { type DatabaseHandle, openDatabase } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { UsageError } from './args.ts';
 
-/** `purpose` names the command in the data folder's lock, for anyone who finds it busy. */
-export async function withContext<T>(
+/**
+ * A migrated database and a context for a command that runs until it is told to stop;
+ * `close` releases both. `purpose` names the command in the data folder's lock, for
+ * anyone who finds it busy.
+ */
+export async function openContext(
   config: Config,
   purpose: string,
-  fn: (ctx: Context) => Promise<T>,
-): Promise<T> {
+): Promise<{ ctx: Context; database: DatabaseHandle; close(): Promise<void> }> {
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
@@ -28,9 +31,24 @@ export async function withContext<T>(
       pino.destination(2),
     );
     const ctx = await createContext(config, database.db, { log });
+    return { ctx, database, close: () => database.close() };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+/** Runs `fn` with a context, and closes everything again. */
+export async function withContext<T>(
+  config: Config,
+  purpose: string,
+  fn: (ctx: Context) => Promise<T>,
+): Promise<T> {
+  const { ctx, close } = await openContext(config, purpose);
+  try {
     return await fn(ctx);
   } finally {
-    await database.close();
+    await close();
   }
 }
 

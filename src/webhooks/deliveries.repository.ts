@@ -42,6 +42,20 @@ export async function queueWebhookEvent(db: Db, row: WebhookEventRow): Promise<v
   `.execute(db);
 }
 
+/** A workspace's event bodies stored since `since`, oldest first (`signet listen`). */
+export async function findWebhookEventsSince(db: Db, workspaceId: string, since: Date, limit: number) {
+  return db
+    .selectFrom('webhook_events')
+    .select(['id', 'type', 'created_at', sql<string>`payload::text`.as('payload')])
+    .where('workspace_id', '=', workspaceId)
+    .where('created_at', '>=', since)
+    .where('type', '!=', 'ping')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
 /** Per-endpoint room of a claim. */
 export interface ClaimCaps {
   /** How many deliveries a claim may take of an endpoint not listed in `endpoints`. */

@@ -1,0 +1,77 @@
+// `signet listen`: a workspace's events forwarded to a local URL while developing, like a
+// payment platform's CLI. Nothing is registered: the command reads the bodies Signet
+// stores for every event (webhook_events) as they appear and posts each one, signed
+// exactly like a delivery (same headers, same signature scheme) with a secret of its own,
+// to `forwardTo`. Local and private addresses are allowed here, and only here, because the
+// operator runs it against their own machine. Reads are polled, so it works through the
+// data folder's owner socket as well as on PostgreSQL; a window reaches back a few seconds
+// (a transaction can commit after a later one) and ids already sent are skipped.
+import type { Context } from '../context.ts';
+import { findWebhookEventsSince } from './deliveries.repository.ts';
+import { buildRequest } from './dispatcher.ts';
+import { type AttemptResult, sendWebhook } from './sender.ts';
+
+export interface ListenOptions {
+  workspaceId: string;
+  forwardTo: string;
+  /** Only these event types; all when empty. */
+  events: string[];
+  secret: string;
+  pollMs?: number;
+  onForward(outcome: { eventId: string; type: string; deliveryId: string; result: AttemptResult }): void;
+  onError(error: unknown): void;
+}
+
+const overlapMs = 5_000;
+
+export function startListening(ctx: Context, options: ListenOptions): { stop(): Promise<void> } {
+  const started = ctx.clock.now();
+  let since = started;
+  const sent = new Map<string, number>();
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  const policy = { ...ctx.config.webhooks, allowUnsafe: true };
+
+  async function pass(): Promise<void> {
+    const rows = await findWebhookEventsSince(ctx.db, options.workspaceId, since, 500);
+    for (const row of rows) {
+      if (stopped) return;
+      if (sent.has(row.id) || row.created_at < started) continue;
+      sent.set(row.id, row.created_at.getTime());
+      if (options.events.length && !options.events.includes(row.type)) continue;
+      const deliveryId = ctx.ids.uuid();
+      const startedAt = ctx.clock.now();
+      const request = buildRequest(
+        {
+          id: deliveryId,
+          url: options.forwardTo,
+          secret: options.secret,
+          event_type: row.type,
+          payload: row.payload,
+        },
+        startedAt,
+      );
+      const result = await sendWebhook(request, {
+        timeoutMs: ctx.config.webhooks.timeoutMs,
+        policy,
+        resolver: ctx.resolver,
+      });
+      options.onForward({ eventId: row.id, type: row.type, deliveryId, result });
+    }
+    const newest = rows.at(-1)?.created_at.getTime() ?? since.getTime();
+    since = new Date(Math.max(started.getTime(), newest - overlapMs));
+    for (const [id, at] of sent) if (at < since.getTime() - overlapMs) sent.delete(id);
+  }
+
+  const timer = setInterval(() => {
+    running = running.then(() => (stopped ? undefined : pass().catch(options.onError)));
+  }, options.pollMs ?? 200);
+
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
