@@ -39,14 +39,19 @@ if (usesPostgres) {
   await handle.close();
 }
 
-const child = spawn(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    SIGNET_TEST_PG_TEMPLATE: usesPostgres ? template : '',
-    SIGNET_TEST_PG_PREFIX: databasePrefix,
+// --conditions=development: workspace packages (@signet/client) load from their TypeScript source.
+const child = spawn(
+  process.execPath,
+  ['--conditions=development', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+  {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      SIGNET_TEST_PG_TEMPLATE: usesPostgres ? template : '',
+      SIGNET_TEST_PG_PREFIX: databasePrefix,
+    },
   },
-});
+);
 const code: number = await new Promise((resolve) =>
   child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0))),
 );
