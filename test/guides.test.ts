@@ -1,0 +1,109 @@
+// The verification examples of docs/guides/webhooks.md, TypeScript and Python, run exactly
+// as published (extracted from the Markdown) on a real delivery: a valid one, a tampered
+// body, another secret, a stale and a future timestamp (and exactly the 5-minute edge),
+// a malformed header and an unreadable time.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { sendPing } from '../src/webhooks/deliveries.service.ts';
+import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
+import { createTestWorkspace, describeEachDatabase, useHarness } from './harness.ts';
+import { startReceiver } from './receiver.ts';
+
+const guide = readFileSync(join(import.meta.dirname, '..', 'docs', 'guides', 'webhooks.md'), 'utf8');
+const work = mkdtempSync(join(tmpdir(), 'signet-guides-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+/** The first code block of `language` under `heading`, as published. */
+function block(heading: string, language: string): string {
+  const section = guide.slice(guide.indexOf(heading));
+  const code = new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(section)?.[1];
+  assert.ok(
+    section.length < guide.length && code,
+    `docs/guides/webhooks.md has a ${language} block under "${heading}"`,
+  );
+  return code;
+}
+
+type Verify = (rawBody: string, header: string, secret: string, nowMs: number) => Promise<boolean>;
+
+async function typescriptVerifier(): Promise<Verify> {
+  const file = join(work, 'verify.ts');
+  writeFileSync(file, block('### Verify in TypeScript', 'ts'));
+  const module = (await import(pathToFileURL(file).href)) as {
+    verifySignet(raw: string, header: string, secret: string, now: number): boolean;
+  };
+  return async (raw, header, secret, now) => module.verifySignet(raw, header, secret, now);
+}
+
+function pythonVerifier(): Verify {
+  const file = join(work, 'verify.py');
+  writeFileSync(
+    file,
+    `${block('### Verify in Python', 'python')}
+
+if __name__ == "__main__":
+    import json, sys
+    case = json.load(sys.stdin)
+    print("valid" if verify_signet(case["body"].encode(), case["header"], case["secret"], case["now"]) else "refused")
+`,
+  );
+  return async (raw, header, secret, now) => {
+    const out = execFileSync('python3', [file], {
+      input: JSON.stringify({ body: raw, header, secret, now: now / 1000 }),
+    });
+    return out.toString().trim() === 'valid';
+  };
+}
+
+describeEachDatabase('the guide’s verification examples', (kind) => {
+  const h = useHarness(kind, { env: { SIGNET_WEBHOOK_ALLOW_UNSAFE: '1' } });
+
+  test('TypeScript and Python accept a real delivery and refuse every forgery', async () => {
+    const receiver = await startReceiver();
+    try {
+      const ws = await createTestWorkspace(h.ctx);
+      const endpoint = await createEndpoint(h.ctx, ws.id, {
+        url: `${receiver.url}/hooks`,
+        events: ['document.sent'],
+      });
+      assert.equal((await sendPing(h.ctx, ws.id, endpoint.id)).ok, true);
+      const delivery = receiver.requests.at(-1);
+      assert.ok(delivery);
+      const header = String(delivery.headers['x-service-signature']);
+      const sent = Date.parse(/^t=([^,]+)/.exec(header)?.[1] ?? '');
+      const cases: Array<[string, string, string, string, number, boolean]> = [
+        ['a real delivery', delivery.body, header, endpoint.secret, sent + 1_000, true],
+        ['exactly 5 minutes later', delivery.body, header, endpoint.secret, sent + 300_000, true],
+        ['exactly 5 minutes earlier', delivery.body, header, endpoint.secret, sent - 300_000, true],
+        ['a tampered body', delivery.body.replace('"ping"', '"pong"'), header, endpoint.secret, sent, false],
+        ['another secret', delivery.body, header, 'whsec_someone-else', sent, false],
+        ['a stale timestamp', delivery.body, header, endpoint.secret, sent + 301_000, false],
+        ['a future timestamp', delivery.body, header, endpoint.secret, sent - 301_000, false],
+        ['a malformed header', delivery.body, 'v1=abc', endpoint.secret, sent, false],
+        [
+          'an unreadable time',
+          delivery.body,
+          header.replace(/^t=[^,]+/, 't=2026-13-45T99:99:99.000Z'),
+          endpoint.secret,
+          sent,
+          false,
+        ],
+      ];
+      for (const [language, verify] of [
+        ['TypeScript', await typescriptVerifier()],
+        ['Python', pythonVerifier()],
+      ] as const) {
+        for (const [name, body, signature, secret, now, expected] of cases) {
+          assert.equal(await verify(body, signature, secret, now), expected, `${language}: ${name}`);
+        }
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+});
