@@ -86,6 +86,18 @@ describeEachDatabase('the contract served', (kind) => {
     assert.equal(Number(after.headers.get('x-ratelimit-remaining')), before - 1);
   });
 
+  test('GET /docs, without a session, is the reference rendered from the same document', async () => {
+    const response = await fetch(`${h.baseUrl}/docs`);
+    assert.equal(response.status, 200);
+    const page = await response.text();
+    const document = buildOpenApiDocument({ serverUrl: '', version: signetVersion }) as Document;
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const method of methods)
+        if (item[method]) assert.ok(page.includes(`${method.toUpperCase()} ${path}`), path);
+    }
+    for (const code of Object.keys(errorStatus)) assert.ok(page.includes(`<code>${code}</code>`), code);
+  });
+
   test('the document names every route of /v1, and every route it names exists', () => {
     const document = buildOpenApiDocument({ serverUrl: '', version: signetVersion }) as Document;
     const documented = new Set<string>();

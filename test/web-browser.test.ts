@@ -168,6 +168,10 @@ describeEachDatabase('the web application in a browser', (kind) => {
     await page.goto(`${h.baseUrl}/`);
     assert.match(page.url(), /\/login$/);
     await look(page, 'login', 'desktop');
+    await page.goto(`${h.baseUrl}/docs`);
+    await page.getByRole('heading', { level: 1, name: 'Signet API reference' }).waitFor();
+    await look(page, 'reference', 'desktop');
+    await page.goto(`${h.baseUrl}/login`);
     await page.getByRole('link', { name: 'Create a workspace' }).click();
     await look(page, 'signup', 'desktop');
     await page.getByLabel('Email').fill(admin.email);

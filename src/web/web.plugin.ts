@@ -26,6 +26,7 @@ import { html, type SafeHtml } from './html.ts';
 import { integrationsPages } from './integrations.pages.ts';
 import { appPage, appScript, appStylesheet, type PageOptions } from './layout.ts';
 import { membersPages } from './members.pages.ts';
+import { referencePages } from './reference.pages.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -181,6 +182,7 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
     await app.register(endpointsPages(web));
     await app.register(billingPages(web));
     await app.register(membersPages(web));
+    await app.register(referencePages(web));
   };
 }
 
