@@ -5,9 +5,10 @@
 // the generator writes from docs/openapi.json; the package builds to plain JavaScript.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { contractPath, generateTypes, typesPath } from '../packages/client/scripts/generate-types.ts';
 import {
   createClient,
@@ -43,6 +44,25 @@ test('the package builds to JavaScript that needs no TypeScript and no Node-only
   const built = readFileSync(join(dir, 'dist', 'index.js'), 'utf8');
   assert.match(built, /export async function verifyWebhook/);
   assert.doesNotMatch(built, /from ['"]node:/);
+});
+
+// The machine's own Node is 20 (the project runs on 24): the built package must work there.
+const systemNode = '/usr/bin/node';
+test('the built package verifies a signature on Node 20', {
+  skip: !existsSync(systemNode) && 'no /usr/bin/node here',
+}, () => {
+  const dist = pathToFileURL(join(import.meta.dirname, '..', 'packages', 'client', 'dist', 'index.js')).href;
+  const script = `
+    import { createHmac } from 'node:crypto';
+    import { createClient, verifyWebhook } from '${dist}';
+    createClient({ apiKey: 'sgn_x', baseUrl: 'http://127.0.0.1:9/v1' });
+    const t = new Date().toISOString();
+    const body = JSON.stringify({ id: 'e', type: 'ping', createdAt: t, data: { message: 'hi' } });
+    const header = 't=' + t + ',v1=' + createHmac('sha256', 'whsec_s').update(t + '.' + body).digest('hex');
+    const event = await verifyWebhook(body, header, 'whsec_s');
+    console.log(process.versions.node.split('.')[0], event.type);`;
+  const out = execFileSync(systemNode, ['--input-type=module', '-e', script]).toString().trim();
+  assert.match(out, /^\d+ ping$/);
 });
 
 describeEachDatabase('@signet/client against a live Signet', (kind) => {
@@ -152,6 +172,16 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
           }),
       ],
       ['not-found', 404, () => client.webhookEndpoints.delete(unknownId)],
+      [
+        'payload-too-large',
+        413,
+        () =>
+          client.webhookEndpoints.create({
+            url: 'https://hooks.example.com/x',
+            events: ['document.sent'],
+            description: 'x'.repeat(1_100_000),
+          }),
+      ],
     ];
     for (const [code, status, call] of cases) {
       const error = await failure(call());
@@ -169,6 +199,35 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
       fullClient.webhookEndpoints.create({ url: 'https://hooks.example.com/x', events: ['document.sent'] }),
     );
     assert.deepEqual([limit.code, limit.status], ['limit-reached', 409]);
+  });
+
+  test('a server failure arrives as a SignetApiError internal-error (500)', async () => {
+    const { buildApp } = await import('../src/app.ts');
+    const { createMemoryRateLimiter } = await import('../src/http/rate-limiter.ts');
+    const { Kysely, PostgresDialect } = await import('kysely');
+    const pg = (await import('pg')).default;
+    const broken = new Kysely<never>({
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({
+          connectionString: 'postgres://root@127.0.0.1:1/none',
+          connectionTimeoutMillis: 500,
+        }),
+      }),
+    });
+    const app = await buildApp(
+      { ...h.ctx, db: broken as never },
+      { rateLimiter: createMemoryRateLimiter({ burst: 10, refillPerSecond: 1 }) },
+    );
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const error = await failure(
+        createClient({ apiKey: `sgn_${'F'.repeat(43)}`, baseUrl: `${base}/v1` }).documents.page(),
+      );
+      assert.deepEqual([error.code, error.status], ['internal-error', 500]);
+    } finally {
+      await app.close();
+      await broken.destroy();
+    }
   });
 
   test('no answer at all is a SignetNetworkError, kept apart from API errors', async () => {
