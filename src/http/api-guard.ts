@@ -17,33 +17,42 @@ declare module 'fastify' {
 const bearerPattern = /^Bearer +(\S+) *$/i;
 
 /** Readable without a key: the contract itself. Limited per client address, never per key. */
-export const publicApiPaths = new Set(['/v1/openapi.json']);
+export const publicApiPath = '/v1/openapi.json';
+
+function isPublic(request: FastifyRequest): boolean {
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    request.url.startsWith(publicApiPath) &&
+    (request.url.length === publicApiPath.length || request.url[publicApiPath.length] === '?')
+  );
+}
+
+/** Takes a token from `bucket` and labels the answer with what is left, whatever follows. */
+async function takeAndLabel(ctx: Context, rateLimiter: RateLimiter, reply: FastifyReply, bucket: string) {
+  const result = await rateLimiter.take(bucket, ctx.clock.now().getTime());
+  reply.header('X-RateLimit-Limit', String(rateLimiter.burst));
+  reply.header('X-RateLimit-Remaining', String(result.remaining));
+  return result;
+}
 
 export function createApiGuard(ctx: Context, rateLimiter: RateLimiter) {
   return async function apiGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const limitAndLabel = async (bucket: string) => {
-      const result = await rateLimiter.take(bucket, ctx.clock.now().getTime());
-      reply.header('X-RateLimit-Limit', String(rateLimiter.burst));
-      reply.header('X-RateLimit-Remaining', String(result.remaining));
-      return result;
-    };
-    const isPublic =
-      (request.method === 'GET' || request.method === 'HEAD') &&
-      publicApiPaths.has(request.url.split('?')[0] ?? '');
-    const match = isPublic ? null : bearerPattern.exec(request.headers.authorization ?? '');
+    const open = isPublic(request);
+    const match = open ? null : bearerPattern.exec(request.headers.authorization ?? '');
     let identity: KeyIdentity | null;
     try {
       identity = match?.[1] ? await authenticateApiKey(ctx, match[1]) : null;
     } catch (error) {
       // The key could not be checked (the database is unreachable): the answer is still
       // limited and still carries the headers, drawn from the client address's bucket.
-      await limitAndLabel(`ip:${request.ip}`);
+      await takeAndLabel(ctx, rateLimiter, reply, `ip:${request.ip}`);
       throw error;
     }
-    const limit = await limitAndLabel(identity ? `key:${identity.keyId}` : `ip:${request.ip}`);
+    const bucket = identity ? `key:${identity.keyId}` : `ip:${request.ip}`;
+    const limit = await takeAndLabel(ctx, rateLimiter, reply, bucket);
     if (!limit.allowed)
       throw new ApiError('rate-limited', { 'Retry-After': String(limit.retryAfterSeconds) });
-    if (isPublic) return;
+    if (open) return;
     if (!identity) throw new ApiError('invalid-api-key');
     ctx.keyUsage.touch(identity.keyId);
     if (identity.plan !== 'max') throw new ApiError('plan-required');

@@ -29,7 +29,7 @@ export function apiPlugin(
 
     await api.register(documentsRoutes(ctx));
     await api.register(endpointsRoutes(ctx));
-    // The contract, without a key (see publicApiPaths): built once from the route schemas.
+    // The contract, without a key (see publicApiPath in api-guard.ts): built once from the route schemas.
     const contract = JSON.stringify(
       buildOpenApiDocument({ serverUrl: `${ctx.config.publicUrl}/v1`, version: signetVersion }),
     );
