@@ -122,6 +122,25 @@ ${fieldError('invite-email', errors.email)}
     return members.find((m) => m.userId === request.params.userId.toLowerCase()) ?? null;
   }
 
+  /** Who may be removed: anyone themselves, others by an owner; null once refused. */
+  async function removable(
+    request: FastifyRequest<{ Params: { userId: string } }>,
+    reply: FastifyReply,
+  ): Promise<{ target: Member; self: boolean } | null> {
+    const member = request.member as SessionUser;
+    const target = await memberOf(request);
+    if (!target) {
+      await web.notFound(request, reply);
+      return null;
+    }
+    const self = target.userId === member.userId;
+    if (!self && member.role !== 'owner') {
+      await requireOwner(web)(request, reply);
+      return null;
+    }
+    return { target, self };
+  }
+
   /** Service refusals become a sentence on the members page. */
   async function attempt(
     request: FastifyRequest,
@@ -243,10 +262,9 @@ ${fieldError('password', errors.password)}
       { preHandler: requireMember },
       async (request, reply) => {
         const member = request.member as SessionUser;
-        const target = await memberOf(request);
-        if (!target) return web.notFound(request, reply);
-        const self = target.userId === member.userId;
-        if (!self && member.role !== 'owner') return requireOwner(web)(request, reply);
+        const found = await removable(request, reply);
+        if (!found) return reply;
+        const { target, self } = found;
         return web.render(request, reply, 200, {
           title: self ? 'Leave workspace' : 'Remove member',
           current: 'members',
@@ -265,11 +283,10 @@ ${fieldError('password', errors.password)}
       { preHandler: requireMember },
       async (request, reply) => {
         const member = request.member as SessionUser;
-        const target = await memberOf(request);
-        if (!target) return web.notFound(request, reply);
-        if (target.userId !== member.userId && member.role !== 'owner')
-          return requireOwner(web)(request, reply);
-        if (target.userId === member.userId) {
+        const found = await removable(request, reply);
+        if (!found) return reply;
+        const { target, self } = found;
+        if (self) {
           try {
             await removeMember(ctx, member, target.userId);
           } catch (error) {
