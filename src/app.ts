@@ -6,6 +6,7 @@ import { apiPlugin } from './http/api.ts';
 import { createApiGuard } from './http/api-guard.ts';
 import { sendError } from './http/error-handler.ts';
 import { ApiError } from './http/errors.ts';
+import { healthRoutes } from './http/health.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
 import { loginAttempts, webPlugin } from './web/web.plugin.ts';
@@ -60,6 +61,7 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
 
   await app.register(apiPlugin(ctx, guard), { prefix: apiPrefix });
   await app.register(signingRoutes(ctx), { prefix: '/sign' });
+  await app.register(healthRoutes(ctx));
   await app.register(
     webPlugin(ctx, {
       loginLimiter: deps.loginLimiter ?? createMemoryRateLimiter(loginAttempts),

@@ -1,0 +1,75 @@
+// /healthz and /readyz, outside /v1: alive whenever the process answers; ready only when
+// the database answers and has every migration of this version.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import type { Database } from '../src/db/schema.ts';
+import { createMemoryRateLimiter } from '../src/http/rate-limiter.ts';
+import { createTestDatabase, describeEachDatabase, useHarness } from './harness.ts';
+
+describeEachDatabase('health', (kind) => {
+  const h = useHarness(kind);
+
+  test('GET /healthz is 200 without a key', async () => {
+    const response = await fetch(`${h.baseUrl}/healthz`);
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { status: 'ok' });
+  });
+
+  test('GET /readyz is 200 on a migrated database', async () => {
+    const response = await fetch(`${h.baseUrl}/readyz`);
+    assert.equal(response.status, 200);
+    assert.deepEqual(await response.json(), { status: 'ok' });
+  });
+
+  async function readyzWith(db: Kysely<Database>) {
+    const app = await buildApp(
+      { ...h.ctx, db },
+      { rateLimiter: createMemoryRateLimiter({ burst: 10, refillPerSecond: 1 }) },
+    );
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const [ready, alive] = await Promise.all([fetch(`${base}/readyz`), fetch(`${base}/healthz`)]);
+      return {
+        ready: ready.status,
+        body: (await ready.json()) as { status: string; reason?: string },
+        alive: alive.status,
+      };
+    } finally {
+      await app.close();
+    }
+  }
+
+  test('GET /readyz is 503 while the database cannot be reached; /healthz stays 200', async () => {
+    const broken = new Kysely<Database>({
+      dialect: new PostgresDialect({
+        pool: new pg.Pool({
+          connectionString: 'postgres://root@127.0.0.1:1/none',
+          connectionTimeoutMillis: 500,
+        }),
+      }),
+    });
+    try {
+      assert.deepEqual(await readyzWith(broken), {
+        ready: 503,
+        body: { status: 'unavailable', reason: 'database unreachable' },
+        alive: 200,
+      });
+    } finally {
+      await broken.destroy();
+    }
+  });
+
+  test('GET /readyz is 503 on a database without this version’s migrations', async () => {
+    const empty = await createTestDatabase(kind, { migrated: false });
+    try {
+      const result = await readyzWith(empty.db);
+      assert.equal(result.ready, 503);
+      assert.match(result.body.reason ?? '', /^migrations pending: 0001-initial, /);
+    } finally {
+      await empty.close();
+    }
+  });
+});
