@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Context } from './context.ts';
 import { apiPlugin } from './http/api.ts';
 import { createApiGuard } from './http/api-guard.ts';
+import { createClientErrorHandler } from './http/client-error.ts';
 import { sendError } from './http/error-handler.ts';
 import { ApiError } from './http/errors.ts';
 import { healthRoutes } from './http/health.ts';
@@ -39,6 +40,8 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
     // A URL Fastify cannot even decode never reaches a route or a hook: it is still
     // answered in the envelope, and under /v1 still authenticated and rate limited.
+    // Malformed HTTP never reaches a route: still the envelope and the rate-limit headers.
+    clientErrorHandler: createClientErrorHandler(ctx, deps.rateLimiter),
     frameworkErrors: (error, request, reply) => {
       const isApi = request.url === apiPrefix || request.url.startsWith(`${apiPrefix}/`);
       (isApi ? guard(request, reply) : Promise.resolve()).then(

@@ -118,6 +118,9 @@ export const errorStatus = {
   "method-not-allowed": 405,
   "payload-too-large": 413,
   "unsupported-media-type": 415,
+  "malformed-request": 400,
+  "request-timeout": 408,
+  "header-too-large": 431,
   "internal-error": 500
 } as const;
 

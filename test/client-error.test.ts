@@ -1,0 +1,61 @@
+// HTTP that Node's parser refuses before any route: the envelope with a stable code, the
+// rate-limit headers of the client's address, and the connection closed, as an attacker's
+// fuzzer or a broken client would meet it.
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { test } from 'node:test';
+import { describeEachDatabase, useHarness } from './harness.ts';
+
+/** Sends raw bytes and returns everything the server answers until it closes. */
+function raw(baseUrl: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(request));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(answer));
+  });
+}
+
+function parse(answer: string) {
+  const [head = '', body = ''] = answer.split('\r\n\r\n');
+  const [statusLine = '', ...lines] = head.split('\r\n');
+  const headers = new Map(
+    lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
+  return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) as unknown };
+}
+
+describeEachDatabase('malformed HTTP', (kind) => {
+  const h = useHarness(kind);
+  const cases: Array<[string, string, number, string]> = [
+    [
+      'a body framed by both Content-Length and Transfer-Encoding',
+      'POST /v1/documents HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      400,
+      'malformed-request',
+    ],
+    ['a broken request line', 'GARBAGE\r\n\r\n', 400, 'malformed-request'],
+    [
+      'headers over 16 KB',
+      `GET /v1/documents HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'header-too-large',
+    ],
+  ];
+  for (const [name, request, status, code] of cases) {
+    test(`${name}: ${status} ${code} in the envelope, with the rate-limit headers`, async () => {
+      const answer = parse(await raw(h.baseUrl, request));
+      assert.equal(answer.status, status);
+      assert.deepEqual(answer.body, { ok: false, error: code });
+      assert.match(answer.headers.get('content-type') ?? '', /^application\/json/);
+      assert.equal(answer.headers.get('x-ratelimit-limit'), String(h.rateLimiter.burst));
+      assert.match(answer.headers.get('x-ratelimit-remaining') ?? '', /^\d+$/);
+      assert.equal(answer.headers.get('connection'), 'close');
+    });
+  }
+});
