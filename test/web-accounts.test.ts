@@ -1200,6 +1200,41 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
     assertRedirect(await visitor.post('/settings/integrations/keys', { name: 'x' }), '/login');
   });
 
+  test('a field sent twice (never by these forms) is refused as input, never a 500', async () => {
+    const owner = await newOwner();
+    const client = await signedIn(owner);
+    const forms: Array<[string, string, Record<string, string | string[]>]> = [
+      ['/settings/integrations', '/settings/integrations/keys', { name: ['a', 'b'] }],
+      ['/settings/members', '/settings/members/invitations', { email: ['a@example.com', 'b@example.com'] }],
+      ['/documents/new', '/documents', { title: ['a', 'b'], r0_email: ['a@example.com', 'b@example.com'] }],
+      [
+        '/settings/integrations',
+        '/settings/integrations/endpoints',
+        { url: ['https://a.example', 'https://b.example'] },
+      ],
+      [
+        '/settings/account',
+        '/settings/account/password',
+        { currentPassword: [password, password], newPassword: ['x', 'y'] },
+      ],
+    ];
+    for (const [page, action, fields] of forms) {
+      assertPage(await client.get(page), 200);
+      const res = await client.post(action, fields);
+      assertPage(res, 400);
+    }
+    assert.equal(
+      (
+        await h.ctx.db
+          .selectFrom('api_keys')
+          .select('id')
+          .where('workspace_id', '=', owner.workspaceId)
+          .execute()
+      ).length,
+      0,
+    );
+  });
+
   test('the start page sends a visitor to /login and a member to /documents', async () => {
     assertRedirect(await browser().get('/'), '/login');
     const client = await signedIn(await newOwner());

@@ -25,7 +25,8 @@ export interface PostOptions {
 
 export interface WebClient {
   get(path: string): Promise<WebResponse>;
-  post(path: string, fields?: Record<string, string>, options?: PostOptions): Promise<WebResponse>;
+  /** A field given as an array is sent once per value, as a repeated form field. */
+  post(path: string, fields?: Record<string, string | string[]>, options?: PostOptions): Promise<WebResponse>;
   /** The cookie jar: name → value as the server set it. Tests may set or delete entries. */
   readonly cookies: Map<string, string>;
   /** The `_csrf` hidden field of the last HTML page fetched, or null if it had none. */
@@ -100,7 +101,10 @@ export function createWebClient(baseUrl: string, options: WebClientOptions = {})
   return {
     get: (path) => send('GET', path),
     post(path, fields = {}, postOptions = {}) {
-      const form = new URLSearchParams(fields);
+      const form = new URLSearchParams();
+      for (const [name, value] of Object.entries(fields)) {
+        for (const one of [value].flat()) form.append(name, one);
+      }
       const csrf = postOptions.csrf ?? true;
       if (typeof csrf === 'string') form.set('_csrf', csrf);
       else if (csrf && csrfToken !== null) form.set('_csrf', csrfToken);

@@ -24,14 +24,9 @@ import { minPasswordLength } from '../accounts/passwords.ts';
 import { ApiError } from '../http/errors.ts';
 import { html, type SafeHtml } from './html.ts';
 import { csrfField, fieldError, invalidAttrs, notice } from './layout.ts';
-import { requireMember, sessionCookie, type Web } from './web.plugin.ts';
+import { formText, requireMember, sessionCookie, type Web } from './web.plugin.ts';
 
 type Form = Record<string, string | undefined>;
-
-function text(form: Form | undefined, name: string): string {
-  const value = form?.[name];
-  return typeof value === 'string' ? value : '';
-}
 
 /**
  * Only a path on this site: never an open redirect. Printable ASCII only, since browsers
@@ -78,9 +73,9 @@ export function authPages(web: Web) {
 <div class="card">
 <form method="post" action="/signup" novalidate>
 ${csrfField(csrf)}
-${input({ id: 'email', label: 'Email', type: 'email', value: text(form, 'email'), autocomplete: 'email', error: errors.email })}
+${input({ id: 'email', label: 'Email', type: 'email', value: formText(form, 'email'), autocomplete: 'email', error: errors.email })}
 ${input({ id: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', error: errors.password, hint: `At least ${minPasswordLength} characters.` })}
-${input({ id: 'workspaceName', label: 'Workspace name', type: 'text', value: text(form, 'workspaceName'), autocomplete: 'organization', error: errors.workspaceName, hint: 'Your company or team, as recipients will see it.' })}
+${input({ id: 'workspaceName', label: 'Workspace name', type: 'text', value: formText(form, 'workspaceName'), autocomplete: 'organization', error: errors.workspaceName, hint: 'Your company or team, as recipients will see it.' })}
 <div class="actions"><button class="button button-primary" type="submit">Sign up</button></div>
 </form>
 </div>
@@ -96,7 +91,7 @@ ${input({ id: 'workspaceName', label: 'Workspace name', type: 'text', value: tex
     form: Form,
     message: SafeHtml | null,
   ) {
-    const next = safeNext(text(form, 'next') || (request.query as Form)?.next);
+    const next = safeNext(formText(form, 'next') || (request.query as Form)?.next);
     return web.render(request, reply, status, {
       title: 'Log in',
       body: (csrf) => html`<div class="narrow">
@@ -106,7 +101,7 @@ ${message}
 <form method="post" action="/login" novalidate>
 ${csrfField(csrf)}
 <input type="hidden" name="next" value="${next}">
-${input({ id: 'email', label: 'Email', type: 'email', value: text(form, 'email'), autocomplete: 'username' })}
+${input({ id: 'email', label: 'Email', type: 'email', value: formText(form, 'email'), autocomplete: 'username' })}
 ${input({ id: 'password', label: 'Password', type: 'password', autocomplete: 'current-password' })}
 <div class="actions"><button class="button button-primary" type="submit">Log in</button></div>
 </form>
@@ -166,9 +161,9 @@ ${input({ id: 'newPassword', label: 'New password', type: 'password', autocomple
       const form = request.body ?? {};
       try {
         await requestSignup(ctx, {
-          email: text(form, 'email'),
-          password: text(form, 'password'),
-          workspaceName: text(form, 'workspaceName'),
+          email: formText(form, 'email'),
+          password: formText(form, 'password'),
+          workspaceName: formText(form, 'workspaceName'),
         });
       } catch (error) {
         if (error instanceof AccountInputError) return signupPage(request, reply, 400, form, error.fields);
@@ -177,7 +172,7 @@ ${input({ id: 'newPassword', label: 'New password', type: 'password', autocomple
       return web.render(request, reply, 200, {
         title: 'Check your inbox',
         body: () => html`<div class="card narrow"><h1>Check your inbox</h1>
-<p>We sent a mail to <strong>${text(form, 'email').trim()}</strong>. Open the link in it to finish signing up.</p>
+<p>We sent a mail to <strong>${formText(form, 'email').trim()}</strong>. Open the link in it to finish signing up.</p>
 <p class="muted small">Running Signet yourself without SMTP? The mail is in the log, and <code>npx signet mail list</code> shows it.</p></div>`,
       });
     });
@@ -215,7 +210,7 @@ ${input({ id: 'newPassword', label: 'New password', type: 'password', autocomple
       const form = request.body ?? {};
       const now = ctx.clock.now().getTime();
       const [byAccount, byAddress] = await Promise.all([
-        web.deps.loginLimiter.take(`login:account:${emailKey(text(form, 'email'))}`, now),
+        web.deps.loginLimiter.take(`login:account:${emailKey(formText(form, 'email'))}`, now),
         web.deps.loginLimiter.take(`login:address:${request.ip}`, now),
       ]);
       if (!byAccount.allowed || !byAddress.allowed) {
@@ -235,12 +230,15 @@ ${input({ id: 'newPassword', label: 'New password', type: 'password', autocomple
           ),
         );
       }
-      const result = await logIn(ctx, { email: text(form, 'email'), password: text(form, 'password') });
+      const result = await logIn(ctx, {
+        email: formText(form, 'email'),
+        password: formText(form, 'password'),
+      });
       if (!result) {
         return loginPage(request, reply, 401, form, notice('error', 'The email or password is not right.'));
       }
       web.setSessionCookie(request, reply, result.sessionToken);
-      return reply.redirect(safeNext(text(form, 'next')), 303);
+      return reply.redirect(safeNext(formText(form, 'next')), 303);
     });
 
     app.post('/logout', async (request, reply) => {
@@ -258,7 +256,7 @@ ${input({ id: 'newPassword', label: 'New password', type: 'password', autocomple
       { preHandler: requireMember },
       async (request, reply) => {
         try {
-          await switchWorkspace(ctx, request.member as SessionUser, text(request.body, 'workspaceId'));
+          await switchWorkspace(ctx, request.member as SessionUser, formText(request.body, 'workspaceId'));
         } catch (error) {
           if (error instanceof ApiError && error.code === 'not-found') return web.notFound(request, reply);
           throw error;
@@ -277,8 +275,8 @@ ${input({ id: 'newPassword', label: 'New password', type: 'password', autocomple
             ctx,
             request.member as NonNullable<typeof request.member>,
             {
-              currentPassword: text(form, 'currentPassword'),
-              newPassword: text(form, 'newPassword'),
+              currentPassword: formText(form, 'currentPassword'),
+              newPassword: formText(form, 'newPassword'),
             },
           );
           web.setSessionCookie(request, reply, sessionToken);

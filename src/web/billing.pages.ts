@@ -8,7 +8,7 @@ import type { SessionUser } from '../accounts/accounts.service.ts';
 import { isPlan, setWorkspacePlan } from '../workspaces/workspaces.service.ts';
 import { html } from './html.ts';
 import { csrfField, notice } from './layout.ts';
-import { requireOwner, type Web } from './web.plugin.ts';
+import { formText, requireOwner, type Web } from './web.plugin.ts';
 
 const planText = {
   free: {
@@ -56,7 +56,7 @@ ${csrfField(csrf)}
       { preHandler: requireOwner(web) },
       async (request, reply) => {
         const member = request.member as SessionUser;
-        const plan = request.body?.plan ?? '';
+        const plan = formText(request.body, 'plan');
         if (!isPlan(plan)) return reply.redirect('/settings/billing', 303);
         await setWorkspacePlan(ctx, member.workspaceId, plan);
         return reply.redirect('/settings/billing?done=plan', 303);

@@ -24,7 +24,7 @@ import { pricingTable, statusBadges } from '../signing/signing-page.ts';
 import { pricingView } from '../signing/signing-view.ts';
 import { html, type SafeHtml } from './html.ts';
 import { csrfField, formatTime, notice } from './layout.ts';
-import { requireMember, type Web } from './web.plugin.ts';
+import { formText, requireMember, type Web } from './web.plugin.ts';
 
 type Form = Record<string, string | undefined>;
 const uuid = new RegExp(uuidPattern);
@@ -32,7 +32,7 @@ const billingChoices = ['one-off', 'week', 'month', 'quarter', 'year'] as const;
 const maxPriceRows = 20;
 
 function field(form: Form, name: string): string {
-  return (form[name] ?? '').trim();
+  return formText(form, name).trim();
 }
 
 function rowCount(form: Form, name: string, fallback: number, max: number): number {
@@ -125,7 +125,7 @@ ${csrfField(csrf)}
 ${message}
 <section class="card">
 <div class="field"><label for="title">Title</label><input id="title" name="title" type="text" maxlength="200" value="${field(form, 'title')}" required></div>
-<div class="field"><label for="body">Text</label><span class="hint">Blank lines separate paragraphs.</span><textarea id="body" name="body" rows="8">${form.body ?? ''}</textarea></div>
+<div class="field"><label for="body">Text</label><span class="hint">Blank lines separate paragraphs.</span><textarea id="body" name="body" rows="8">${formText(form, 'body')}</textarea></div>
 </section>
 <section class="card" aria-labelledby="recipients-title">
 <h2 id="recipients-title">Recipients (1 to ${maxRecipients})</h2>
@@ -276,7 +276,7 @@ ${document.events.length ? html`<ol class="plain">${document.events.map((e) => h
         const { id } = await createDocument(ctx, {
           workspaceId: member.workspaceId,
           title: field(form, 'title'),
-          body: form.body ?? '',
+          body: formText(form, 'body'),
           recipients: recipientsOf(form, recipientRows),
           pricing,
         });

@@ -44,7 +44,7 @@ import {
 import { html } from './html.ts';
 import { renderIntegrationsPage } from './integrations.pages.ts';
 import { csrfField, formatTime, notice } from './layout.ts';
-import { requireMember, type Web } from './web.plugin.ts';
+import { formText, requireMember, type Web } from './web.plugin.ts';
 
 type Form = Record<string, string | string[] | undefined>;
 const uuid = new RegExp(uuidPattern);
@@ -66,16 +66,11 @@ function listOf(form: Form, name: string): string[] {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
-function textOf(form: Form, name: string): string {
-  const value = form[name];
-  return typeof value === 'string' ? value : '';
-}
-
 /** The form as the API's request body, checked against the API's schema. */
 function parseEndpointForm(form: Form, schema: typeof CreateEndpointBody | typeof UpdateEndpointBody) {
-  const description = textOf(form, 'description').trim();
+  const description = formText(form, 'description').trim();
   const body = {
-    url: textOf(form, 'url').trim(),
+    url: formText(form, 'url').trim(),
     events: listOf(form, 'events'),
     description: description || null,
   };
@@ -128,9 +123,9 @@ export function endpointsPages(web: Web) {
     const errors = options.errors ?? {};
     const values = options.form
       ? {
-          url: textOf(options.form, 'url'),
+          url: formText(options.form, 'url'),
           events: listOf(options.form, 'events'),
-          description: textOf(options.form, 'description'),
+          description: formText(options.form, 'description'),
         }
       : { url: endpoint.url, events: endpoint.events, description: endpoint.description ?? '' };
     const doneNotices: Record<string, string> = {
@@ -228,7 +223,7 @@ ${endpointFields(values, errors, 'endpoint')}
       async (request, reply) => {
         const endpoint = await endpointOf(request);
         if (!endpoint) return web.notFound(request, reply);
-        const enabled = textOf(request.body ?? {}, 'enabled') === 'true';
+        const enabled = formText(request.body ?? {}, 'enabled') === 'true';
         await changeEndpoint(ctx, (request.member as SessionUser).workspaceId, endpoint.id, { enabled });
         return reply.redirect(
           `/settings/integrations/endpoints/${endpoint.id}?done=${enabled ? 'enabled' : 'disabled'}`,

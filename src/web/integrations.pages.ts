@@ -22,7 +22,7 @@ import { listEndpoints, type WebhookEndpoint } from '../webhooks/endpoints.servi
 import { type EndpointErrors, endpointsSection } from './endpoints.views.ts';
 import { html, type SafeHtml } from './html.ts';
 import { csrfField, fieldError, formatTime, invalidAttrs, notice } from './layout.ts';
-import { requireMember, type Web } from './web.plugin.ts';
+import { formText, requireMember, type Web } from './web.plugin.ts';
 
 type Form = Record<string, string | undefined>;
 const uuid = new RegExp(uuidPattern);
@@ -144,7 +144,7 @@ ${errors.form ? notice('error', errors.form) : ''}
 <div class="field">
 <label for="key-name">Name</label>
 <span class="hint" id="key-name-hint">What uses it, for example “CRM sync”.</span>
-<input id="key-name" name="name" type="text" maxlength="100" value="${options.form?.name ?? ''}" required ${invalidAttrs('key-name', errors.name)}>
+<input id="key-name" name="name" type="text" maxlength="100" value="${formText(options.form, 'name')}" required ${invalidAttrs('key-name', errors.name)}>
 ${fieldError('key-name', errors.name)}
 </div>
 <div class="actions"><button class="button button-primary" type="submit">Create API key</button></div>
@@ -188,7 +188,7 @@ export function integrationsPages(web: Web) {
     app.post<{ Body: Form }>('/settings/integrations/keys', async (request, reply) => {
       const member = request.member as SessionUser;
       const form = request.body ?? {};
-      const name = (form.name ?? '').trim();
+      const name = formText(form, 'name').trim();
       if (!name) return listPage(request, reply, 400, { form, errors: { name: 'Give the key a name.' } });
       if (name.length > 100)
         return listPage(request, reply, 400, { form, errors: { name: 'Use at most 100 characters.' } });

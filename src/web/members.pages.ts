@@ -25,7 +25,7 @@ import { uuidPattern } from '../documents/documents.schemas.ts';
 import { ApiError } from '../http/errors.ts';
 import { html } from './html.ts';
 import { csrfField, fieldError, formatTime, invalidAttrs, notice } from './layout.ts';
-import { requireMember, requireOwner, type Web } from './web.plugin.ts';
+import { formText, requireMember, requireOwner, type Web } from './web.plugin.ts';
 
 type Form = Record<string, string | undefined>;
 const uuid = new RegExp(uuidPattern);
@@ -100,7 +100,7 @@ ${i.email} (${i.role}), invited ${formatTime(i.createdAt)}, valid until ${format
 ${csrfField(csrf)}
 <div class="field">
 <label for="invite-email">Email</label>
-<input id="invite-email" name="email" type="email" value="${options.form?.email ?? ''}" required ${invalidAttrs('invite-email', errors.email)}>
+<input id="invite-email" name="email" type="email" value="${formText(options.form, 'email')}" required ${invalidAttrs('invite-email', errors.email)}>
 ${fieldError('invite-email', errors.email)}
 </div>
 <div class="field">
@@ -214,8 +214,8 @@ ${fieldError('password', errors.password)}
         const form = request.body ?? {};
         try {
           await inviteMember(ctx, request.member as SessionUser, {
-            email: form.email ?? '',
-            role: roleOf(form.role) ?? 'member',
+            email: formText(form, 'email'),
+            role: roleOf(formText(form, 'role')) ?? 'member',
           });
         } catch (error) {
           if (error instanceof AccountInputError)
@@ -245,7 +245,7 @@ ${fieldError('password', errors.password)}
       { preHandler: requireOwner(web) },
       async (request, reply) => {
         const target = await memberOf(request);
-        const role = roleOf(request.body?.role);
+        const role = roleOf(formText(request.body, 'role'));
         if (!target) return web.notFound(request, reply);
         if (!role) return reply.redirect('/settings/members', 303);
         return attempt(
@@ -313,7 +313,7 @@ ${fieldError('password', errors.password)}
       try {
         const accepted = await acceptInvitation(ctx, request.params.token, {
           session: request.member,
-          password: request.body?.password ?? null,
+          password: formText(request.body, 'password') || null,
         });
         if (!accepted) return expiredInvitation(request, reply);
         web.setSessionCookie(request, reply, accepted.sessionToken);

@@ -186,6 +186,15 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
   };
 }
 
+/**
+ * A form field as text; '' when it is absent or repeated (the forms this site renders send
+ * each field once, and a repeated one arrives as an array).
+ */
+export function formText(form: unknown, name: string): string {
+  const value = (form as Record<string, unknown> | null | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
 /** preHandler for member pages: a visitor goes to /login and comes back after. */
 export async function requireMember(request: FastifyRequest, reply: FastifyReply) {
   if (!request.member) {
