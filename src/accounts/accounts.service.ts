@@ -12,6 +12,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database, MemberRole, Plan } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { isEmailAddress } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { accountExistsMail, signupConfirmationMail } from '../mail/templates.ts';
 import { findWorkspace, insertWorkspace } from '../workspaces/workspaces.repository.ts';
@@ -63,9 +64,8 @@ export interface SessionUser {
   role: MemberRole;
 }
 
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-function hashToken(token: string): string {
+/** Tokens (sessions, sign-up links, invitations) are stored as their SHA-256 only. */
+export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
@@ -77,11 +77,11 @@ export function emailKey(email: string): string {
   return email.trim().toLowerCase();
 }
 
-function checkEmail(email: string): string | null {
+const emailProblem = 'Enter an email address like name@example.com.';
+
+export function checkEmail(email: string): string | null {
   const trimmed = email.trim();
-  return emailPattern.test(trimmed) && trimmed.length <= 254
-    ? null
-    : 'Enter an email address like name@example.com.';
+  return isEmailAddress(trimmed) ? null : emailProblem;
 }
 
 function checkWorkspaceName(name: string): string | null {

@@ -2,7 +2,6 @@
 // outbox, valid 7 days), change roles and remove members; anyone may leave; a workspace
 // always keeps at least one owner. Every change runs under the workspace's row lock, so
 // two owners demoting each other at once cannot leave it without one.
-import { createHash } from 'node:crypto';
 import type { Context } from '../context.ts';
 import type { MemberRole } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
@@ -25,11 +24,17 @@ import {
   insertUser,
   updateMemberRole,
 } from './accounts.repository.ts';
-import { AccountInputError, emailKey, type SessionUser, startSession } from './accounts.service.ts';
+import {
+  AccountInputError,
+  checkEmail,
+  emailKey,
+  hashToken,
+  type SessionUser,
+  startSession,
+} from './accounts.service.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
 
 export const invitationValidityMs = 7 * 24 * 60 * 60 * 1000;
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface Member {
   userId: string;
@@ -44,10 +49,6 @@ export interface Invitation {
   role: MemberRole;
   createdAt: string;
   expiresAt: string;
-}
-
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }
 
 function requireOwner(actor: SessionUser): void {
@@ -87,9 +88,8 @@ export async function inviteMember(
 ): Promise<void> {
   requireOwner(actor);
   const email = input.email.trim();
-  if (!emailPattern.test(email) || email.length > 254) {
-    throw new AccountInputError({ email: 'Enter an email address like name@example.com.' });
-  }
+  const emailIssue = checkEmail(email);
+  if (emailIssue) throw new AccountInputError({ email: emailIssue });
   const now = ctx.clock.now();
   const token = ctx.ids.randomBytes(32).toString('base64url');
   await ctx.db.transaction().execute(async (trx) => {

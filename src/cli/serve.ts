@@ -15,6 +15,7 @@ import { createDocument, sendDocument } from '../documents/signing.service.ts';
 import { ApiError } from '../http/errors.ts';
 import { authenticateApiKey } from '../keys/keys.service.ts';
 import { listMails } from '../mail/mail.service.ts';
+import { signingLinkIn } from '../mail/templates.ts';
 import { type Role, roles, startServer } from '../server.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 
@@ -98,7 +99,7 @@ async function sendDemoDocument(ctx: Context, workspaceId: string): Promise<stri
   await sendDocument(ctx, workspaceId, id);
   // Found the way the signer finds it: in their mail.
   const [mail] = await listMails(ctx, { documentId: id, to: demoSignerEmail, limit: 1 });
-  return /https?:\/\/\S+\/sign\/\S+/.exec(mail?.text ?? '')?.[0] ?? null;
+  return signingLinkIn(mail?.text ?? '');
 }
 
 async function ensureDemoWorkspace(ctx: Context): Promise<{ state: DemoState; valid: boolean }> {

@@ -13,7 +13,7 @@ import { adoptLegacyLayout, dataDirLayout, ensureDataDir } from './data-dir.ts';
 import { tryLockDataDir } from './data-dir-lock.ts';
 import { migrateToLatest } from './migrate.ts';
 import { createPGliteDialect } from './pglite-dialect.ts';
-import { DataDirBusyError } from './pglite-folder.ts';
+import { DataDirBusyError, describeOwner } from './pglite-folder.ts';
 import type { Database } from './schema.ts';
 
 export class RestoreError extends Error {}
@@ -37,9 +37,8 @@ export async function restoreDataDir(
   ensureDataDir(layout);
   const attempt = await tryLockDataDir(layout.lockFile, 'restore');
   if (!attempt.acquired) {
-    const { command, pid, hostname } = attempt.owner;
     throw new DataDirBusyError(
-      `the data folder ${layout.root} is in use by "signet ${command}" (pid ${pid} on ${hostname}); stop it before restoring`,
+      `the data folder ${layout.root} is in use by ${describeOwner(attempt.owner)}; stop it before restoring`,
     );
   }
   try {

@@ -26,7 +26,8 @@ import type { Database } from './schema.ts';
 /** The folder cannot be used now; the message says by whom and what to do, in one line. */
 export class DataDirBusyError extends Error {}
 
-function describeOwner(owner: LockOwner): string {
+/** Who owns a data folder, for one-line refusals: command, pid, host and since when. */
+export function describeOwner(owner: LockOwner): string {
   return `"signet ${owner.command}" (pid ${owner.pid} on ${owner.hostname}, since ${owner.startedAt})`;
 }
 

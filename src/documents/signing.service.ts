@@ -2,11 +2,13 @@
 // one-time codes of the email-code method. Every change locks the document row, goes
 // through the state machine (lifecycle.ts) and records its event (events.ts) in the same
 // transaction. The CLI, the signing pages and the expiry job all call these functions.
+
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database, RecipientRole, SigningMethod } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { isEmailAddress } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { signingCodeMail, signingRequestMail } from '../mail/templates.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
@@ -69,8 +71,6 @@ export interface CreateDocumentInput {
   expiresInSeconds?: number;
 }
 
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 function validateCreateInput(input: CreateDocumentInput): { pricing: PricingBlock | null } {
   const title = input.title.trim();
   if (!title || title.length > 200) throw new DocumentInputError('title must be 1 to 200 characters');
@@ -82,8 +82,7 @@ function validateCreateInput(input: CreateDocumentInput): { pricing: PricingBloc
   const emails = new Set<string>();
   for (const [i, r] of input.recipients.entries()) {
     const where = `recipient ${i + 1}`;
-    if (!emailPattern.test(r.email) || r.email.length > 254)
-      throw new DocumentInputError(`${where}: invalid email`);
+    if (!isEmailAddress(r.email)) throw new DocumentInputError(`${where}: invalid email`);
     if (emails.has(r.email.toLowerCase()))
       throw new DocumentInputError(`${where}: ${r.email} is listed twice`);
     emails.add(r.email.toLowerCase());

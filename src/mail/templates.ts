@@ -34,6 +34,11 @@ This link is personal: do not forward it.
   };
 }
 
+/** The personal signing link in a signing-request mail's text, or null. */
+export function signingLinkIn(text: string): string | null {
+  return /https?:\/\/\S+\/sign\/\S+/.exec(text)?.[0] ?? null;
+}
+
 export function signingCodeMail(input: { code: string; documentTitle: string; validMinutes: number }): {
   subject: string;
   text: string;

@@ -20,6 +20,7 @@ import {
 import { computeValueAmount } from '../documents/value.ts';
 import { ApiError } from '../http/errors.ts';
 import { listMails } from '../mail/mail.service.ts';
+import { signingLinkIn } from '../mail/templates.ts';
 import { pricingTable, statusBadges } from '../signing/signing-page.ts';
 import { pricingView } from '../signing/signing-view.ts';
 import { html, type SafeHtml } from './html.ts';
@@ -170,10 +171,6 @@ ${preview}
 </form>`;
 }
 
-function signingLinksByEmail(text: string): string | null {
-  return /https?:\/\/\S+\/sign\/\S+/.exec(text)?.[0] ?? null;
-}
-
 export function documentFormPages(web: Web) {
   const { ctx } = web;
 
@@ -214,10 +211,8 @@ export function documentFormPages(web: Web) {
       limit: 200,
     });
     const linkOf = (email: string) => {
-      const mail = mails.find(
-        (m) => m.to.toLowerCase() === email.toLowerCase() && signingLinksByEmail(m.text),
-      );
-      return mail ? signingLinksByEmail(mail.text) : null;
+      const mail = mails.find((m) => m.to.toLowerCase() === email.toLowerCase() && signingLinkIn(m.text));
+      return mail ? signingLinkIn(mail.text) : null;
     };
     const badge = statusBadges[document.status as keyof typeof statusBadges];
     const pricing = pricingView(document.pricing);
