@@ -25,7 +25,7 @@ import { pricingTable, statusBadges } from '../signing/signing-page.ts';
 import { pricingView } from '../signing/signing-view.ts';
 import { html, type SafeHtml } from './html.ts';
 import { csrfField, formatTime, notice } from './layout.ts';
-import { formText, requireMember, type Web } from './web.plugin.ts';
+import { findById, formText, requireMember, type Web } from './web.plugin.ts';
 
 type Form = Record<string, string | undefined>;
 const uuid = new RegExp(uuidPattern);
@@ -197,14 +197,10 @@ export function documentFormPages(web: Web) {
     message: SafeHtml | null,
   ) {
     const member = request.member as SessionUser;
-    if (!uuid.test(request.params.id)) return web.notFound(request, reply);
-    let document: Awaited<ReturnType<typeof getDocumentForOwner>>;
-    try {
-      document = await getDocumentForOwner(ctx, member.workspaceId, request.params.id.toLowerCase());
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'not-found') return web.notFound(request, reply);
-      throw error;
-    }
+    const document = await findById(request.params.id, (id) =>
+      getDocumentForOwner(ctx, member.workspaceId, id),
+    );
+    if (!document) return web.notFound(request, reply);
     const mails = await listMails(ctx, {
       workspaceId: member.workspaceId,
       documentId: document.id,

@@ -13,7 +13,6 @@
 import { Value } from '@sinclair/typebox/value';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
-import { uuidPattern } from '../documents/documents.schemas.ts';
 import { ApiError } from '../http/errors.ts';
 import {
   getDeliveryDetail,
@@ -44,10 +43,9 @@ import {
 import { html } from './html.ts';
 import { renderIntegrationsPage } from './integrations.pages.ts';
 import { csrfField, formatTime, notice } from './layout.ts';
-import { formText, requireMember, type Web } from './web.plugin.ts';
+import { findById, formText, requireMember, type Web } from './web.plugin.ts';
 
 type Form = Record<string, string | string[] | undefined>;
-const uuid = new RegExp(uuidPattern);
 const logPageSize = 20;
 
 /** What each refusal of the API means, in words. */
@@ -94,17 +92,9 @@ export function endpointsPages(web: Web) {
   async function endpointOf(
     request: FastifyRequest<{ Params: { id: string } }>,
   ): Promise<WebhookEndpoint | null> {
-    if (!uuid.test(request.params.id)) return null;
-    try {
-      return await getEndpoint(
-        ctx,
-        (request.member as SessionUser).workspaceId,
-        request.params.id.toLowerCase(),
-      );
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'not-found') return null;
-      throw error;
-    }
+    return findById(request.params.id, (id) =>
+      getEndpoint(ctx, (request.member as SessionUser).workspaceId, id),
+    );
   }
 
   async function endpointPage(
@@ -274,19 +264,12 @@ ${endpointFields(values, errors, 'endpoint')}
       '/settings/integrations/endpoints/:id/deliveries/:deliveryId',
       async (request, reply) => {
         const endpoint = await endpointOf(request);
-        if (!endpoint || !uuid.test(request.params.deliveryId)) return web.notFound(request, reply);
-        let detail: Awaited<ReturnType<typeof getDeliveryDetail>>;
-        try {
-          detail = await getDeliveryDetail(
-            ctx,
-            (request.member as SessionUser).workspaceId,
-            endpoint.id,
-            request.params.deliveryId.toLowerCase(),
-          );
-        } catch (error) {
-          if (error instanceof ApiError && error.code === 'not-found') return web.notFound(request, reply);
-          throw error;
-        }
+        const detail =
+          endpoint &&
+          (await findById(request.params.deliveryId, (id) =>
+            getDeliveryDetail(ctx, (request.member as SessionUser).workspaceId, endpoint.id, id),
+          ));
+        if (!endpoint || !detail) return web.notFound(request, reply);
         return web.render(request, reply, 200, {
           title: `Delivery ${detail.id}`,
           current: 'integrations',

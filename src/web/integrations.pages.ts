@@ -7,7 +7,6 @@
 // workspace's key id is a 404 exactly like a random one.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
-import { uuidPattern } from '../documents/documents.schemas.ts';
 import { ApiError } from '../http/errors.ts';
 import {
   type ApiKey,
@@ -22,10 +21,9 @@ import { listEndpoints, type WebhookEndpoint } from '../webhooks/endpoints.servi
 import { type EndpointErrors, endpointsSection } from './endpoints.views.ts';
 import { html, type SafeHtml } from './html.ts';
 import { csrfField, fieldError, formatTime, invalidAttrs, notice } from './layout.ts';
-import { formText, requireMember, type Web } from './web.plugin.ts';
+import { findById, formText, requireMember, type Web } from './web.plugin.ts';
 
 type Form = Record<string, string | undefined>;
-const uuid = new RegExp(uuidPattern);
 
 function planNotice(member: SessionUser): SafeHtml {
   if (member.plan === 'max') return html``;
@@ -169,13 +167,7 @@ export function integrationsPages(web: Web) {
   /** The workspace's key for the URL's id, or null (wrong shape, missing, another workspace's). */
   async function keyOf(request: FastifyRequest<{ Params: { id: string } }>): Promise<ApiKey | null> {
     const member = request.member as SessionUser;
-    if (!uuid.test(request.params.id)) return null;
-    try {
-      return await getApiKey(ctx, member.workspaceId, request.params.id.toLowerCase());
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'not-found') return null;
-      throw error;
-    }
+    return findById(request.params.id, (id) => getApiKey(ctx, member.workspaceId, id));
   }
 
   return async function register(app: FastifyInstance) {

@@ -17,6 +17,8 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { resolveSession, type SessionUser } from '../accounts/accounts.service.ts';
 import type { Context } from '../context.ts';
+import { uuidPattern } from '../documents/documents.schemas.ts';
+import { ApiError } from '../http/errors.ts';
 import type { RateLimiter } from '../http/rate-limiter.ts';
 import { authPages } from './auth.pages.ts';
 import { billingPages } from './billing.pages.ts';
@@ -193,6 +195,23 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
 export function formText(form: unknown, name: string): string {
   const value = (form as Record<string, unknown> | null | undefined)?.[name];
   return typeof value === 'string' ? value : '';
+}
+
+const uuid = new RegExp(uuidPattern);
+
+/**
+ * The record a URL's id names, loaded by a service that scopes it to the session's
+ * workspace; null for an id that is not a UUID, a missing record and another workspace's
+ * alike, so every page answers them with the same 404.
+ */
+export async function findById<T>(id: string, load: (id: string) => Promise<T>): Promise<T | null> {
+  if (!uuid.test(id)) return null;
+  try {
+    return await load(id.toLowerCase());
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'not-found') return null;
+    throw error;
+  }
 }
 
 /** preHandler for member pages: a visitor goes to /login and comes back after. */
