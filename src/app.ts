@@ -5,10 +5,11 @@ import type { Context } from './context.ts';
 import { apiPlugin } from './http/api.ts';
 import { createApiGuard } from './http/api-guard.ts';
 import { createClientErrorHandler } from './http/client-error.ts';
-import { sendError } from './http/error-handler.ts';
+import { createErrorSender } from './http/error-handler.ts';
 import { ApiError } from './http/errors.ts';
 import { healthRoutes } from './http/health.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
+import { metricsRoutes } from './metrics/metrics.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
 import { loginAttempts, webPlugin } from './web/web.plugin.ts';
 
@@ -29,9 +30,13 @@ export interface AppDeps {
 
 export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInstance> {
   const guard = createApiGuard(ctx, deps.rateLimiter);
+  const sendError = createErrorSender(ctx.outage);
   const app = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
     trustProxy: ctx.config.trustProxy,
+    // While closing, requests already on a connection are served, not answered with
+    // Fastify's own 503 body: the listener is closed, so nothing new arrives.
+    return503OnClosing: false,
     bodyLimit: bodyLimitBytes,
     // Long enough that any path id the HTTP parser accepts reaches validation (invalid-id).
     routerOptions: { maxParamLength: 16_384 },
@@ -52,6 +57,14 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
   });
 
   app.setErrorHandler((error: Error, request, reply) => sendError(error, request, reply));
+  // Requests by route template (never the raw URL: ids would make a series per document).
+  const { httpRequests, httpDuration } = ctx.metrics;
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    httpRequests.inc({ route, method: request.method, status: reply.statusCode });
+    httpDuration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+    done();
+  });
   // The API answers in its envelope; anything else is a page a person asked for.
   app.setNotFoundHandler(async (request, reply) => {
     if (request.url === apiPrefix || request.url.startsWith(`${apiPrefix}/`)) throw new ApiError('not-found');
@@ -65,6 +78,8 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
   await app.register(apiPlugin(ctx, guard), { prefix: apiPrefix });
   await app.register(signingRoutes(ctx), { prefix: '/sign' });
   await app.register(healthRoutes(ctx));
+  if (ctx.config.metrics.enabled && ctx.config.metrics.port === null)
+    await app.register(metricsRoutes(ctx.metrics));
   await app.register(
     webPlugin(ctx, {
       loginLimiter: deps.loginLimiter ?? createMemoryRateLimiter(loginAttempts),

@@ -14,6 +14,10 @@ export interface Config {
   publicUrl: string;
   trustProxy: boolean;
   logLevel: string;
+  /** GET /metrics: off, on the main port (port null), or only on a port of its own. */
+  metrics: { enabled: boolean; port: number | null };
+  /** How long SIGTERM waits for in-flight requests and webhook attempts. */
+  shutdownTimeoutMs: number;
   rateLimit: { burst: number; refillPerSecond: number };
   /** smtp(s)://… to send mail; without it mail is logged and kept in the mails table. */
   smtpUrl: string | null;
@@ -65,6 +69,15 @@ export function loadConfig(env: Env = process.env): Config {
   if (smtpUrl !== null && !/^smtps?:\/\//.test(smtpUrl)) {
     throw new ConfigError('SMTP_URL must start with smtp:// or smtps://');
   }
+  const metricsPort =
+    readOptional(env, 'SIGNET_METRICS_PORT') === null
+      ? null
+      : readInteger(env, 'SIGNET_METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== null && metricsPort !== 0 && metricsPort === port) {
+    throw new ConfigError(
+      'SIGNET_METRICS_PORT must differ from PORT (leave it unset to serve /metrics on PORT)',
+    );
+  }
   const logLevel = readOptional(env, 'LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
@@ -79,6 +92,11 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     trustProxy: readBoolean(env, 'SIGNET_TRUST_PROXY', false),
     logLevel,
+    metrics: {
+      enabled: readBoolean(env, 'SIGNET_METRICS', true),
+      port: metricsPort,
+    },
+    shutdownTimeoutMs: readDuration(env, 'SIGNET_SHUTDOWN_TIMEOUT', '15s'),
     rateLimit: {
       burst: readInteger(env, 'SIGNET_RATE_LIMIT_BURST', 120, 1, 1_000_000_000),
       refillPerSecond: readNumber(env, 'SIGNET_RATE_LIMIT_REFILL_PER_SECOND', 1, 0.000001, 1_000_000_000),

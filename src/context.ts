@@ -5,11 +5,13 @@ import { createSecretKey, type KeyObject, randomBytes, randomUUID } from 'node:c
 import type { Kysely } from 'kysely';
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
+import { createOutageMonitor, type OutageMonitor } from './db/availability.ts';
 import type { DatabaseHandle } from './db/connect.ts';
 import type { Database } from './db/schema.ts';
 import { loadServerSecret } from './db/server-secrets.ts';
 import { authChangesChannel, createKeyCache, type KeyCache } from './keys/key-cache.ts';
 import { createKeyUsage, type KeyUsage } from './keys/key-usage.ts';
+import { createMetrics, type Metrics, type PoolStats } from './metrics/metrics.ts';
 import { type Resolver, systemResolver } from './webhooks/destination.ts';
 
 export interface Clock {
@@ -37,6 +39,10 @@ export interface Context {
   keyCache: KeyCache;
   /** Records, at most once a minute per key, when a key was last used. */
   keyUsage: KeyUsage;
+  /** This process's Prometheus series (src/metrics/metrics.ts). */
+  metrics: Metrics;
+  /** Whether the database is reachable; logs an outage once, wakes listeners when it ends. */
+  outage: OutageMonitor;
   /** Stops listening for changes; call once, when the process shuts down. */
   close(): Promise<void>;
 }
@@ -63,6 +69,10 @@ export function createLogger(level: string): Logger {
 export interface ContextOptions extends Partial<Pick<Context, 'clock' | 'ids' | 'log' | 'resolver'>> {
   /** How to hear other processes' changes; without it nothing auth-related is cached. */
   subscribe?: DatabaseHandle['subscribe'];
+  /** The PostgreSQL pool's use, for the metrics. */
+  poolStats?: () => PoolStats;
+  /** Export process metrics (CPU, memory, event loop): servers only. */
+  processMetrics?: boolean;
 }
 
 export async function createContext(
@@ -84,6 +94,17 @@ export async function createContext(
     : async () => {};
   const resolver = options.resolver ?? systemResolver;
   const keyUsage = createKeyUsage(db, clock, log);
+  const metrics = createMetrics({
+    db,
+    clock,
+    ...(options.poolStats ? { poolStats: options.poolStats } : {}),
+    ...(options.processMetrics ? { processMetrics: true } : {}),
+  });
+  const outage = createOutageMonitor({
+    db,
+    log,
+    onChange: (down) => metrics.databaseUp.set(down ? 0 : 1),
+  });
   return {
     db,
     clock,
@@ -95,6 +116,11 @@ export async function createContext(
     resolver,
     keyCache,
     keyUsage,
-    close: unsubscribe,
+    metrics,
+    outage,
+    async close() {
+      outage.close();
+      await unsubscribe();
+    },
   };
 }

@@ -1,14 +1,20 @@
 // `signet serve`: open the database, migrate, build the context, then run the roles this
-// process has: `api` (HTTP: the /v1 API and the signing pages), `worker` (expiry, mail),
-// or `all` (both, the default). Shuts down cleanly on SIGINT/SIGTERM.
-import type { FastifyInstance } from 'fastify';
+// process has: `api` (HTTP: the /v1 API, the web application and the signing pages),
+// `worker` (deliveries, expiry, mail), or `all` (both, the default). With
+// SIGNET_METRICS_PORT, a second listener serves /metrics, /healthz and /readyz (any role).
+// close() is the graceful shutdown: stop accepting, finish in-flight requests and webhook
+// attempts, hand back claimed deliveries; connections still open after
+// SIGNET_SHUTDOWN_TIMEOUT are closed.
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type Context, createContext, createLogger } from './context.ts';
 import { openDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { healthRoutes } from './http/health.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { createMailTransport } from './mail/mailer.ts';
+import { metricsRoutes } from './metrics/metrics.ts';
 import { loginAttempts } from './web/web.plugin.ts';
 import { startWorker } from './worker/worker.ts';
 
@@ -20,12 +26,18 @@ export interface RunningServer {
   app: FastifyInstance | null;
   /** Where HTTP is served; null for a worker-only process. */
   url: string | null;
+  /** The SIGNET_METRICS_PORT listener (/metrics, /healthz, /readyz), when configured. */
+  metricsUrl: string | null;
   close(): Promise<void>;
 }
 
-export async function createRateLimiter(ctx: Context, shape = ctx.config.rateLimit): Promise<RateLimiter> {
+export async function createRateLimiter(
+  ctx: Context,
+  name: 'api' | 'login',
+  shape = ctx.config.rateLimit,
+): Promise<RateLimiter> {
   return ctx.config.redisUrl
-    ? createRedisRateLimiter(shape, ctx.config.redisUrl, ctx.log)
+    ? createRedisRateLimiter(shape, ctx.config.redisUrl, ctx.log, { name, metrics: ctx.metrics })
     : createMemoryRateLimiter(shape);
 }
 
@@ -41,7 +53,12 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   let ctx: Context;
   try {
     await migrateToLatest(database.db);
-    ctx = await createContext(config, database.db, { log, subscribe: database.subscribe });
+    ctx = await createContext(config, database.db, {
+      log,
+      subscribe: database.subscribe,
+      processMetrics: true,
+      ...(database.poolStats ? { poolStats: database.poolStats } : {}),
+    });
     // An embedded data folder: the CLI reaches this process's database from now on.
     await database.share?.(log);
   } catch (error) {
@@ -69,8 +86,8 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   let app: FastifyInstance | null = null;
   let url: string | null = null;
   if (role === 'all' || role === 'api') {
-    const rateLimiter = await createRateLimiter(ctx);
-    const loginLimiter = await createRateLimiter(ctx, loginAttempts);
+    const rateLimiter = await createRateLimiter(ctx, 'api');
+    const loginLimiter = await createRateLimiter(ctx, 'login', loginAttempts);
     app = await buildApp(ctx, { rateLimiter, loginLimiter });
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address();
@@ -83,8 +100,16 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
       await loginLimiter.close();
     });
   }
+  let metricsUrl: string | null = null;
+  if (config.metrics.enabled && config.metrics.port !== null) {
+    const operations = Fastify({ loggerInstance: log as FastifyBaseLogger, disableRequestLogging: true });
+    await operations.register(healthRoutes(ctx));
+    await operations.register(metricsRoutes(ctx.metrics));
+    metricsUrl = await operations.listen({ host: config.host, port: config.metrics.port });
+    stops.push(() => operations.close());
+  }
   log.info(
-    { role, database: database.kind, rateLimits: config.redisUrl ? 'redis' : 'memory' },
+    { role, database: database.kind, rateLimits: config.redisUrl ? 'redis' : 'memory', metricsUrl },
     'signet started',
   );
 
@@ -93,9 +118,21 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
     ctx,
     app,
     url,
+    metricsUrl,
     close() {
       closing ??= (async () => {
-        for (const stop of stops) await stop();
+        // Listeners close and the worker finishes its attempts at the same time; whatever
+        // is still connected when the bound is reached is cut off.
+        const bound = setTimeout(() => {
+          log.warn({ afterMs: config.shutdownTimeoutMs }, 'shutdown: closing connections still open');
+          app?.server.closeAllConnections();
+        }, config.shutdownTimeoutMs);
+        bound.unref();
+        try {
+          await Promise.all(stops.map((stop) => stop()));
+        } finally {
+          clearTimeout(bound);
+        }
         await ctx.close();
         await database.close();
       })();

@@ -201,9 +201,10 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
     assert.deepEqual([limit.code, limit.status], ['limit-reached', 409]);
   });
 
-  test('a server failure arrives as a SignetApiError internal-error (500)', async () => {
+  test('a database outage arrives as SignetApiError unavailable (503), after the reads were retried', async () => {
     const { buildApp } = await import('../src/app.ts');
     const { createMemoryRateLimiter } = await import('../src/http/rate-limiter.ts');
+    const { createOutageMonitor } = await import('../src/db/availability.ts');
     const { Kysely, PostgresDialect } = await import('kysely');
     const pg = (await import('pg')).default;
     const broken = new Kysely<never>({
@@ -214,18 +215,34 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
         }),
       }),
     });
+    const outage = createOutageMonitor({ db: broken as never, log: h.ctx.log, probeIntervalMs: 60_000 });
     const app = await buildApp(
-      { ...h.ctx, db: broken as never },
+      { ...h.ctx, db: broken as never, outage },
       { rateLimiter: createMemoryRateLimiter({ burst: 10, refillPerSecond: 1 }) },
     );
     const base = await app.listen({ host: '127.0.0.1', port: 0 });
     try {
-      const error = await failure(
-        createClient({ apiKey: `sgn_${'F'.repeat(43)}`, baseUrl: `${base}/v1` }).documents.page(),
+      const waits: number[] = [];
+      const client = createClient({
+        apiKey: `sgn_${'F'.repeat(43)}`,
+        baseUrl: `${base}/v1`,
+        rateLimitRetry: { retries: 2, maxWaitSeconds: 60 },
+        sleep: async (ms) => {
+          waits.push(ms);
+        },
+      });
+      const error = await failure(client.documents.page());
+      assert.deepEqual([error.code, error.status, error.retryAfter], ['unavailable', 503, 5]);
+      assert.deepEqual(waits, [5000, 5000], 'a read is retried after Retry-After, within the bounds');
+      waits.length = 0;
+      const write = await failure(
+        client.webhookEndpoints.create({ url: 'https://example.com/hooks', events: ['document.sent'] }),
       );
-      assert.deepEqual([error.code, error.status], ['internal-error', 500]);
+      assert.deepEqual([write.code, write.status], ['unavailable', 503]);
+      assert.deepEqual(waits, [], 'a write is never repeated');
     } finally {
       await app.close();
+      outage.close();
       await broken.destroy();
     }
   });

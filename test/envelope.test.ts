@@ -9,6 +9,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { redactedPaths } from '../src/context.ts';
+import { createOutageMonitor } from '../src/db/availability.ts';
 import type { Database } from '../src/db/schema.ts';
 import { insertSampleDocuments } from '../src/demo/seed.ts';
 import { errorStatus } from '../src/http/errors.ts';
@@ -196,7 +197,7 @@ describeEachDatabase('request bodies', (kind) => {
 
 describe('unexpected failures', () => {
   const h = useHarness(databaseKinds[0] ?? 'pglite');
-  test('a database outage is 500 internal-error, with details only in the log and no secret anywhere', async () => {
+  test('a database outage is 503 unavailable with Retry-After, logged once, and no secret anywhere', async () => {
     const lines: string[] = [];
     // A pool pointed at a port nobody listens on: every query fails.
     const broken = new Kysely<Database>({
@@ -207,20 +208,34 @@ describe('unexpected failures', () => {
         }),
       }),
     });
-    const ctx = { ...h.ctx, db: broken, log: captureLog(lines) };
+    const log = captureLog(lines);
+    const outage = createOutageMonitor({ db: broken, log, probeIntervalMs: 60_000 });
+    const ctx = { ...h.ctx, db: broken, log, outage };
     const app = await buildApp(ctx, {
       rateLimiter: createMemoryRateLimiter({ burst: 10, refillPerSecond: 1 }),
     });
     const base = await app.listen({ host: '127.0.0.1', port: 0 });
     const key = `sgn_${'D'.repeat(43)}`;
-    const res = await fetch(`${base}/v1/documents`, { headers: { authorization: `Bearer ${key}` } });
+    const responses = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${base}/v1/documents`, { headers: { authorization: `Bearer ${key}` } });
+      responses.push({ status: res.status, headers: res.headers, body: await res.json() });
+    }
     await app.close();
+    outage.close();
     await broken.destroy();
-    assert.equal(res.status, 500);
-    assert.deepEqual(await res.json(), { ok: false, error: 'internal-error' });
-    const logged = lines.find((line) => line.includes('unexpected failure'));
-    assert.ok(logged, 'the failure is logged');
-    assert.match(logged, /ECONNREFUSED/);
+    for (const res of responses) {
+      assert.equal(res.status, 503);
+      assert.deepEqual(res.body, { ok: false, error: 'unavailable' });
+      assert.equal(res.headers.get('retry-after'), '5');
+      assert.equal(res.headers.get('x-ratelimit-limit'), '10');
+      assert.ok(res.headers.get('x-ratelimit-remaining'));
+    }
+    assert.equal(outage.down, true);
+    const logged = lines.filter((line) => line.includes('database unreachable'));
+    assert.equal(logged.length, 1, 'the outage is logged once, not once per request');
+    assert.match(logged[0] as string, /ECONNREFUSED/);
+    assert.ok(!lines.some((line) => line.includes('unexpected failure')), 'an outage is not a 500');
     assert.ok(!lines.join('').includes(key.slice(4)), 'the presented key never reaches the log');
   });
 });

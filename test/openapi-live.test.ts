@@ -10,6 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
+import { createOutageMonitor } from '../src/db/availability.ts';
 import type { Database } from '../src/db/schema.ts';
 import { buildOpenApiDocument } from '../src/http/openapi.ts';
 import { createMemoryRateLimiter } from '../src/http/rate-limiter.ts';
@@ -20,6 +21,7 @@ import {
   type ApiMethod,
   callApi,
   createSentDocument,
+  createTestDatabase,
   createTestWorkspace,
   describeEachDatabase,
   type TestWorkspace,
@@ -410,7 +412,38 @@ describeEachDatabase('the contract against the live API', (kind) => {
     }
   });
 
-  test('a database that cannot be reached: internal-error matches the contract on every operation', async () => {
+  const everyOperation = (): Array<[string, ApiMethod, string]> => [
+    ['listDocuments', 'GET', '/v1/documents'],
+    ['getDocument', 'GET', `/v1/documents/${randomUUID()}`],
+    ['listWebhookEndpoints', 'GET', '/v1/webhook-endpoints'],
+    ['createWebhookEndpoint', 'POST', '/v1/webhook-endpoints'],
+    ['getWebhookEndpoint', 'GET', `/v1/webhook-endpoints/${randomUUID()}`],
+    ['updateWebhookEndpoint', 'PATCH', `/v1/webhook-endpoints/${randomUUID()}`],
+    ['deleteWebhookEndpoint', 'DELETE', `/v1/webhook-endpoints/${randomUUID()}`],
+  ];
+
+  /** Every operation against an app on `db`, each answer checked against the contract. */
+  async function everyOperationAnswers(db: Kysely<Database>, code: string, outage = h.ctx.outage) {
+    const app = await buildApp(
+      { ...h.ctx, db, outage },
+      { rateLimiter: createMemoryRateLimiter({ burst: 100, refillPerSecond: 1 }) },
+    );
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const key = `sgn_${'E'.repeat(43)}`;
+      for (const [operationId, method, path] of everyOperation()) {
+        const res = await callApi({ baseUrl: base }, method, path, {
+          key,
+          ...(method === 'POST' || method === 'PATCH' ? { body: {} } : {}),
+        });
+        checkAnswer(operationId, res, code);
+      }
+    } finally {
+      await app.close();
+    }
+  }
+
+  test('a database that cannot be reached: unavailable (503) matches the contract on every operation', async () => {
     const broken = new Kysely<Database>({
       dialect: new PostgresDialect({
         pool: new pg.Pool({
@@ -419,34 +452,21 @@ describeEachDatabase('the contract against the live API', (kind) => {
         }),
       }),
     });
-    const app = await buildApp(
-      { ...h.ctx, db: broken, log: h.ctx.log },
-      {
-        rateLimiter: createMemoryRateLimiter({ burst: 100, refillPerSecond: 1 }),
-      },
-    );
-    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const outage = createOutageMonitor({ db: broken, log: h.ctx.log, probeIntervalMs: 60_000 });
     try {
-      const key = `sgn_${'E'.repeat(43)}`;
-      const requests: Array<[string, ApiMethod, string]> = [
-        ['listDocuments', 'GET', '/v1/documents'],
-        ['getDocument', 'GET', `/v1/documents/${randomUUID()}`],
-        ['listWebhookEndpoints', 'GET', '/v1/webhook-endpoints'],
-        ['createWebhookEndpoint', 'POST', '/v1/webhook-endpoints'],
-        ['getWebhookEndpoint', 'GET', `/v1/webhook-endpoints/${randomUUID()}`],
-        ['updateWebhookEndpoint', 'PATCH', `/v1/webhook-endpoints/${randomUUID()}`],
-        ['deleteWebhookEndpoint', 'DELETE', `/v1/webhook-endpoints/${randomUUID()}`],
-      ];
-      for (const [operationId, method, path] of requests) {
-        const res = await callApi({ baseUrl: base }, method, path, {
-          key,
-          ...(method === 'POST' || method === 'PATCH' ? { body: {} } : {}),
-        });
-        checkAnswer(operationId, res, 'internal-error');
-      }
+      await everyOperationAnswers(broken, 'unavailable', outage);
     } finally {
-      await app.close();
+      outage.close();
       await broken.destroy();
+    }
+  });
+
+  test('a database without Signet’s tables: internal-error (500) matches the contract on every operation', async () => {
+    const empty = await createTestDatabase(kind, { migrated: false });
+    try {
+      await everyOperationAnswers(empty.db, 'internal-error');
+    } finally {
+      await empty.close();
     }
   });
 

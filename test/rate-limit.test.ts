@@ -166,12 +166,9 @@ if (sharedKind) {
     const h = useHarness(sharedKind, {
       env: { SIGNET_RATE_LIMIT_BURST: '120' },
       rateLimiter: async (config) => {
-        const limiter = await createRedisRateLimiter(
-          config.rateLimit,
-          redisUrl,
-          createLogger('silent'),
+        const limiter = await createRedisRateLimiter(config.rateLimit, redisUrl, createLogger('silent'), {
           prefix,
-        );
+        });
         limiters.push(limiter);
         return limiter;
       },
@@ -180,12 +177,9 @@ if (sharedKind) {
     let secondUrl: string;
 
     before(async () => {
-      const limiter = await createRedisRateLimiter(
-        h.config.rateLimit,
-        redisUrl,
-        createLogger('silent'),
+      const limiter = await createRedisRateLimiter(h.config.rateLimit, redisUrl, createLogger('silent'), {
         prefix,
-      );
+      });
       limiters.push(limiter);
       second = await buildApp(h.ctx, { rateLimiter: limiter });
       secondUrl = await second.listen({ host: '127.0.0.1', port: 0 });

@@ -136,11 +136,22 @@ export async function serveCommand(config: Config, argv: string[]): Promise<void
     throw new UsageError(`--role must be one of ${roles.join(', ')}`);
 
   const server = await startServer(config, role as Role);
-  const shutdown = () => {
-    server.ctx.log.info('shutting down');
+  const shutdown = (signal: NodeJS.Signals) => {
+    server.ctx.log.info({ signal }, 'shutting down: finishing requests and webhook attempts in flight');
+    // close() cuts connections off at the bound; this is the last resort if something hangs.
+    setTimeout(() => {
+      server.ctx.log.error('shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 5000).unref();
     server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
+      () => {
+        server.ctx.log.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        server.ctx.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
     );
   };
   process.once('SIGINT', shutdown);

@@ -30,6 +30,8 @@ export interface DatabaseHandle {
   share?(log: Logger): Promise<void>;
   /** PGlite data folder: a consistent gzipped snapshot, taken by whichever process owns it. */
   backup?(): Promise<Uint8Array>;
+  /** PostgreSQL: how many pool connections exist, are idle, and how many callers wait. */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;
 }
 
@@ -96,6 +98,10 @@ export function createPgPool(url: string, size: number): pg.Pool {
     // Sessions in UTC, so timestamps arrive as "2026-03-01 12:00:00.123+00" and take the
     // fast path below instead of the general parser (a tenth of the list endpoint's CPU).
     options: '-c TimeZone=UTC',
+    // A server that does not answer at all (not merely refuses) must not hold a request
+    // forever: the caller gets an error, and the API answers 503 `unavailable`.
+    connectionTimeoutMillis: 5000,
+    keepAlive: true,
     types: { getTypeParser: getPgTypeParser },
   });
   // An idle client that loses its server must not crash the process.
@@ -112,6 +118,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       db,
       kind: 'postgres',
       subscribe: (channel, s) => listenOnPostgres(url, channel, s),
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max: pool.options.max,
+      }),
       close: () => db.destroy(),
     };
   }

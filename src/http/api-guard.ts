@@ -50,8 +50,10 @@ export function createApiGuard(ctx: Context, rateLimiter: RateLimiter) {
     }
     const bucket = identity ? `key:${identity.keyId}` : `ip:${request.ip}`;
     const limit = await takeAndLabel(ctx, rateLimiter, reply, bucket);
-    if (!limit.allowed)
+    if (!limit.allowed) {
+      ctx.metrics.rateLimitRejections.inc({ limiter: 'api' });
       throw new ApiError('rate-limited', { 'Retry-After': String(limit.retryAfterSeconds) });
+    }
     if (open) return;
     if (!identity) throw new ApiError('invalid-api-key');
     ctx.keyUsage.touch(identity.keyId);

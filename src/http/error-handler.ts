@@ -1,7 +1,10 @@
 // Turns every failure into the envelope: ApiErrors keep their code; schema failures get
-// the code of where they failed; Fastify's own HTTP errors get theirs; anything else is a
-// 500 `internal-error`, logged in full and never shown.
+// the code of where they failed; Fastify's own HTTP errors get theirs; an unreachable
+// database is a 503 `unavailable` with Retry-After (the outage is logged once, by the
+// monitor); anything else is a 500 `internal-error`, logged in full and never shown.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable, type OutageMonitor } from '../db/availability.ts';
+import { unavailableRetryAfterSeconds } from '../web/html.ts';
 import { ApiError, type ErrorCode, errorStatus } from './errors.ts';
 
 const validationCodes: Record<string, ErrorCode> = {
@@ -38,20 +41,27 @@ export function errorCodeFor(error: FastifyError | ApiError | Error): ErrorCode 
   if (fastifyError.code === '22021' || fastifyError.code === '22P05') return 'invalid-body';
   // JSON.parse failures surface as SyntaxError with a 400 status.
   if (error instanceof SyntaxError && fastifyError.statusCode === 400) return 'invalid-json';
+  if (isDatabaseUnavailable(error)) return 'unavailable';
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) return statusCodes[status] ?? 'invalid-body';
   return 'internal-error';
 }
 
-export function sendError(
+export type SendError = (
   error: FastifyError | ApiError | Error,
   request: FastifyRequest,
   reply: FastifyReply,
-) {
-  const code = errorCodeFor(error);
-  if (code === 'internal-error') {
-    request.log.error({ err: error }, 'unexpected failure');
-  }
-  if (error instanceof ApiError) reply.headers(error.headers);
-  return reply.code(errorStatus[code]).send({ ok: false, error: code });
+) => FastifyReply;
+
+export function createErrorSender(outage: Pick<OutageMonitor, 'report'>): SendError {
+  return function sendError(error, request, reply) {
+    const code = errorCodeFor(error);
+    if (code === 'internal-error') request.log.error({ err: error }, 'unexpected failure');
+    if (code === 'unavailable') {
+      outage.report(error);
+      reply.header('Retry-After', String(unavailableRetryAfterSeconds));
+    }
+    if (error instanceof ApiError) reply.headers(error.headers);
+    return reply.code(errorStatus[code]).send({ ok: false, error: code });
+  };
 }

@@ -23,6 +23,8 @@ export const errorStatus = {
   'request-timeout': 408,
   'header-too-large': 431,
   'internal-error': 500,
+  // The database cannot be reached (Retry-After set); nothing was changed.
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

@@ -34,7 +34,13 @@ const rateLimitHeaders = {
 };
 
 /** Every request can meet these, whatever the operation. */
-const commonErrors: ErrorCode[] = ['invalid-api-key', 'plan-required', 'rate-limited', 'internal-error'];
+const commonErrors: ErrorCode[] = [
+  'invalid-api-key',
+  'plan-required',
+  'rate-limited',
+  'internal-error',
+  'unavailable',
+];
 
 /** Responses for the error codes an operation can answer, grouped by HTTP status. */
 function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
@@ -49,7 +55,9 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
       description: group.join(', '),
       headers: {
         ...rateLimitHeaders,
-        ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
+        ...(status === 429 || status === 503
+          ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
+          : {}),
       },
       content: {
         'application/json': {
@@ -327,7 +335,8 @@ export function buildOpenApiDocument(options: {
           schema: { type: 'integer' },
         },
         'Retry-After': {
-          description: 'Seconds until a request is accepted again.',
+          description:
+            'Seconds until a request is accepted again (429), or after which to retry while the database is unreachable (503).',
           schema: { type: 'integer' },
         },
       },

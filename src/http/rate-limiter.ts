@@ -1,9 +1,13 @@
 // Token buckets (spec, Limits): burst 120, refilled continuously at 1 request per second.
 // One process keeps them in memory; with REDIS_URL they live in Redis, updated by one
-// atomic script per request, so every process draws from the same bucket.
+// atomic script per request, so every process draws from the same bucket. While Redis is
+// unreachable each process limits with buckets of its own (never refusing everything, never
+// limiting nothing), says so once in the log and in signet_rate_limit_local_fallback, and
+// shares again as soon as Redis answers.
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { Metrics } from '../metrics/metrics.ts';
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -93,15 +97,46 @@ type RedisWithTake = Redis & {
   signetTakeToken(key: string, burst: number, refill: number, nowMs: number): Promise<[number, string]>;
 };
 
+export interface RedisLimiterOptions {
+  /** Key prefix in Redis (tests use one per run). */
+  prefix?: string;
+  /** Which limiter this is, in the log and the metrics: api or login. */
+  name?: string;
+  metrics?: Pick<Metrics, 'rateLimitLocal' | 'rateLimitLocalDecisions'>;
+}
+
 export async function createRedisRateLimiter(
   shape: BucketShape,
   url: string,
   log: Logger,
-  prefix = 'signet:rate:',
+  options: RedisLimiterOptions = {},
 ): Promise<RateLimiter> {
+  const prefix = options.prefix ?? 'signet:rate:';
+  const limiter = options.name ?? 'api';
   // Fail fast while Redis is unreachable instead of queueing requests behind it.
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) as RedisWithTake;
-  redis.on('error', (error) => log.warn({ err: error }, 'redis connection error'));
+  let local = false;
+  const goLocal = (error: unknown) => {
+    if (local) return;
+    local = true;
+    options.metrics?.rateLimitLocal.set({ limiter }, 1);
+    log.warn(
+      { err: error, limiter },
+      'Redis unreachable: rate limits are kept per process until it returns (logged once per outage)',
+    );
+  };
+  const goShared = () => {
+    if (!local) return;
+    local = false;
+    options.metrics?.rateLimitLocal.set({ limiter }, 0);
+    log.info({ limiter }, 'Redis reachable again: rate limits are shared');
+  };
+  options.metrics?.rateLimitLocal.set({ limiter }, 0);
+  // Before the first connection, the start-up check below reports the failure instead.
+  let started = false;
+  redis.on('error', (error) => {
+    if (started) goLocal(error);
+  });
   try {
     await Promise.race([
       once(redis, 'ready'),
@@ -111,8 +146,8 @@ export async function createRedisRateLimiter(
     redis.disconnect();
     throw new Error(`cannot reach Redis at REDIS_URL: ${(error as Error).message}`);
   }
+  started = true;
   redis.defineCommand('signetTakeToken', { numberOfKeys: 1, lua: takeScript });
-  // While Redis is down each process limits on its own rather than refusing every request.
   const fallback = createMemoryRateLimiter(shape);
 
   return {
@@ -125,9 +160,11 @@ export async function createRedisRateLimiter(
           shape.refillPerSecond,
           nowMs,
         );
+        goShared();
         return result(shape, allowed === 1, Number(tokens));
       } catch (error) {
-        log.warn({ err: error }, 'rate limiting in memory: redis unavailable');
+        goLocal(error);
+        options.metrics?.rateLimitLocalDecisions.inc({ limiter });
         return fallback.take(key, nowMs);
       }
     },

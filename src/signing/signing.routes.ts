@@ -19,7 +19,7 @@ import {
   type SigningSession,
   signDocument,
 } from '../documents/signing.service.ts';
-import { pageContentSecurityPolicy } from '../web/html.ts';
+import { pageContentSecurityPolicy, sendUnavailablePage } from '../web/html.ts';
 import { renderSigningMessagePage, renderSigningPage, type SigningPageView } from './signing-page.ts';
 import { buildSigningView } from './signing-view.ts';
 
@@ -86,6 +86,7 @@ export function signingRoutes(ctx: Context) {
     );
 
     app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+      if (ctx.outage.report(error)) return sendUnavailablePage(reply);
       const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
       if (status === 500) request.log.error({ err: error }, 'signing page failed');
       return sendHtml(

@@ -214,6 +214,7 @@ ${input({ id: 'newPassword', label: 'New password', type: 'password', autocomple
         web.deps.loginLimiter.take(`login:address:${request.ip}`, now),
       ]);
       if (!byAccount.allowed || !byAddress.allowed) {
+        ctx.metrics.rateLimitRejections.inc({ limiter: 'login' });
         const wait = Math.max(
           byAccount.allowed ? 0 : byAccount.retryAfterSeconds,
           byAddress.allowed ? 0 : byAddress.retryAfterSeconds,

@@ -6,6 +6,7 @@
 // double-quoted attribute values; never interpolate into an unquoted attribute, a URL
 // attribute that could take a `javascript:` URL, or inside <style>/<script>.
 import { createHash } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
 
 class SafeHtml {
   readonly #html: string;
@@ -312,3 +313,25 @@ ${options.body}
 </html>
 `);
 }
+
+/** Seconds a client should wait before retrying while the database is unreachable. */
+export const unavailableRetryAfterSeconds = 5;
+
+/**
+ * The plain page every HTML route answers while the database is unreachable: no session,
+ * no navigation (neither can be read), nothing that needs the database.
+ */
+export function sendUnavailablePage(reply: FastifyReply): FastifyReply {
+  return reply
+    .code(503)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .header('retry-after', String(unavailableRetryAfterSeconds))
+    .header('content-security-policy', pageContentSecurityPolicy)
+    .send(unavailablePage);
+}
+
+const unavailablePage = page({
+  title: 'Temporarily unavailable · Signet',
+  body: html`<div class="card"><h1>Temporarily unavailable</h1><p>Signet cannot reach its database right now. Nothing you sent was lost or changed. Try again in a minute.</p></div>`,
+});

@@ -24,7 +24,7 @@ import { authPages } from './auth.pages.ts';
 import { billingPages } from './billing.pages.ts';
 import { documentsPages } from './documents.pages.ts';
 import { endpointsPages } from './endpoints.pages.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml, sendUnavailablePage } from './html.ts';
 import { integrationsPages } from './integrations.pages.ts';
 import { appPage, appScript, appStylesheet, type PageOptions } from './layout.ts';
 import { membersPages } from './members.pages.ts';
@@ -149,6 +149,7 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
             html`<div class="card narrow"><h1>This form has expired</h1><p>Nothing was changed. Go back, reload the page and try again.</p></div>`,
         });
       }
+      if (ctx.outage.report(error)) return sendUnavailablePage(reply);
       if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
         return web.render(request, reply, error.statusCode, {
           title: 'Bad request',

@@ -11,6 +11,7 @@
 // First attempts go out as soon as the event commits (NOTIFY wakes every worker);
 // retries go out with the sweep, every 10 minutes.
 import type { Context } from '../context.ts';
+import { retryWhileUnavailable } from '../db/availability.ts';
 import type { DatabaseHandle } from '../db/connect.ts';
 import { notifyChannel } from '../db/notify.ts';
 import {
@@ -308,9 +309,10 @@ export async function startDispatcher(
       start(entry.delivery);
     }
     if (stale.length > 0) {
-      handBack(stale).then(queueWake, (error) =>
-        ctx.log.error({ err: error }, 'handing back unsent webhook deliveries failed'),
-      );
+      handBack(stale).then(queueWake, (error) => {
+        if (!ctx.outage.report(error))
+          ctx.log.error({ err: error }, 'handing back unsent webhook deliveries failed');
+      });
     }
   }
 
@@ -429,9 +431,16 @@ export async function startDispatcher(
     flushing = (async () => {
       while (successes.length >= (all ? 1 : flushBatch)) {
         const batch = successes.splice(0, maxFlushBatch);
-        await recordSuccesses(ctx, batch).catch((error) =>
-          ctx.log.error({ err: error, deliveries: batch.length }, 'recording webhook attempts failed'),
-        );
+        // Through a database outage the batch waits and is written when the server is back,
+        // so answered deliveries are not sent again (unless this process stops meanwhile).
+        await retryWhileUnavailable(
+          ctx.outage,
+          () => recordSuccesses(ctx, batch),
+          () => stopped,
+        ).catch((error) => {
+          if (!ctx.outage.report(error))
+            ctx.log.error({ err: error, deliveries: batch.length }, 'recording webhook attempts failed');
+        });
       }
     })().finally(() => {
       flushing = null;
@@ -448,24 +457,35 @@ export async function startDispatcher(
 
   function start(delivery: ClaimedDelivery) {
     total++;
+    ctx.metrics.attemptsInFlight.inc();
     inFlight.set(delivery.endpoint_id, (inFlight.get(delivery.endpoint_id) ?? 0) + 1);
     const task = attempt(ctx, delivery, pool)
       .then(async ({ startedAt, result }) => {
         notePace(delivery.endpoint_id, result.durationMs);
+        ctx.metrics.deliveries.inc({
+          outcome: result.ok ? 'delivered' : 'failed',
+          error_class: result.errorClass ?? '',
+        });
         if (result.ok) {
           // The slot is free as soon as the receiver answered; the delivery stays leased
           // until its batch is written, so a crash before that means a resend, not a loss.
           successes.push({ delivery, startedAt, result });
           scheduleFlush();
         } else {
-          await recordOutcome(ctx, delivery, startedAt, result);
+          await retryWhileUnavailable(
+            ctx.outage,
+            () => recordOutcome(ctx, delivery, startedAt, result),
+            () => stopped,
+          );
         }
       })
-      .catch((error) =>
-        ctx.log.error({ err: error, deliveryId: delivery.id }, 'recording a webhook attempt failed'),
-      )
+      .catch((error) => {
+        if (!ctx.outage.report(error))
+          ctx.log.error({ err: error, deliveryId: delivery.id }, 'recording a webhook attempt failed');
+      })
       .finally(() => {
         total--;
+        ctx.metrics.attemptsInFlight.dec();
         const left = (inFlight.get(delivery.endpoint_id) ?? 1) - 1;
         if (left === 0) inFlight.delete(delivery.endpoint_id);
         else inFlight.set(delivery.endpoint_id, left);
@@ -494,7 +514,10 @@ export async function startDispatcher(
       return;
     }
     pumping = pumpOnce()
-      .catch((error) => ctx.log.error({ err: error }, 'webhook dispatch pass failed'))
+      .catch((error) => {
+        // An outage is logged once (by the monitor); its end wakes this engine again.
+        if (!ctx.outage.report(error)) ctx.log.error({ err: error }, 'webhook dispatch pass failed');
+      })
       .finally(() => {
         pumping = null;
         if (pumpAgain) {
@@ -538,6 +561,7 @@ export async function startDispatcher(
     await options.subscribe(deliveriesChannel, { onNotify: deliveriesWaiting, onStateChange: () => {} }),
   ];
   const sweeper = setInterval(() => void sweep(), sweepIntervalMs);
+  const stopHearingRecovery = ctx.outage.onRecovered(lookEverywhere);
   lookEverywhere();
 
   return {
@@ -563,6 +587,7 @@ export async function startDispatcher(
     async stop() {
       stopped = true;
       clearInterval(sweeper);
+      stopHearingRecovery();
       for (const unsubscribe of unsubscribers) await unsubscribe();
       if (pumping) await pumping;
       // Claimed but never started: handed back, with the attempt they did not make.

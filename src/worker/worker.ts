@@ -1,7 +1,9 @@
 // The background work of `signet serve` (role all or worker): expiring overdue documents
 // (every 30 s, so within a minute of their expiry), delivering mail (woken at once by
 // NOTIFY from any process, and every 5 s regardless) and webhooks (dispatcher.ts). Each loop runs one pass at a time
-// and survives its own errors; stop() waits for the pass in flight.
+// and survives its own errors; stop() waits for the pass in flight. While the database
+// is unreachable a failing pass is not logged (the outage monitor logs the outage once)
+// and waits for its next turn; the outage's end wakes every loop at once.
 import type { Context } from '../context.ts';
 import type { DatabaseHandle } from '../db/connect.ts';
 import { expireDueDocuments } from '../documents/signing.service.ts';
@@ -43,7 +45,9 @@ function startLoop(ctx: Context, name: string, intervalMs: number, pass: () => P
     running = pass()
       .then(
         () => {},
-        (error) => ctx.log.error({ err: error, loop: name }, 'background pass failed'),
+        (error) => {
+          if (!ctx.outage.report(error)) ctx.log.error({ err: error, loop: name }, 'background pass failed');
+        },
       )
       .finally(() => {
         running = null;
@@ -79,9 +83,14 @@ export async function startWorker(
     onStateChange: () => {},
   });
   const dispatcher = await startDispatcher(ctx, { subscribe: options.subscribe });
+  const stopHearingRecovery = ctx.outage.onRecovered(() => {
+    expiry.wake();
+    mail.wake();
+  });
   return {
     dispatcher,
     async stop() {
+      stopHearingRecovery();
       await unsubscribe();
       await Promise.all([expiry.stop(), mail.stop(), dispatcher.stop()]);
     },

@@ -2,7 +2,8 @@
 // Runs wherever `fetch` and Web Crypto exist (Node 20+, Deno, Bun, browsers' workers).
 // - Every operation of the API as a typed method; `documents.list()` walks every page.
 // - Failures are typed: `SignetApiError` (the API answered with an error code) and
-//   `SignetNetworkError` (no answer); 429 is waited out and retried, within bounds.
+//   `SignetNetworkError` (no answer); 429, and 503 `unavailable` on reads, are waited out
+//   and retried, within bounds.
 // - `verifyWebhook` checks a delivery's X-Service-Signature on the raw body in constant
 //   time and returns the parsed event.
 import type {
@@ -48,7 +49,10 @@ export interface ClientOptions {
   apiKey: string;
   /** Ends in /v1, e.g. https://sign.example.com/v1. */
   baseUrl: string;
-  /** On 429, wait Retry-After and try again: at most `retries` times and `maxWaitSeconds` in all. `false` throws at once. */
+  /**
+   * On 429 (and on 503 `unavailable` for GET requests), wait Retry-After and try again: at
+   * most `retries` times and `maxWaitSeconds` in all. `false` throws at once.
+   */
   rateLimitRetry?: false | { retries?: number; maxWaitSeconds?: number };
   fetch?: typeof fetch;
   /** For tests: how to wait. */
@@ -115,7 +119,10 @@ export function createClient(options: ClientOptions) {
       if (envelope.ok) return { data: envelope.data, nextCursor: envelope.nextCursor ?? null };
       const retryAfter = Number(response.headers.get('retry-after'));
       const seconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null;
-      if (envelope.error === 'rate-limited' && retry && seconds !== null && attempt < retry.retries) {
+      // A write answered 503 is never repeated: it may have landed as the connection dropped.
+      const retriable =
+        envelope.error === 'rate-limited' || (envelope.error === 'unavailable' && method === 'GET');
+      if (retriable && retry && seconds !== null && attempt < retry.retries) {
         if (waited + seconds <= retry.maxWaitSeconds) {
           waited += seconds;
           await sleep(seconds * 1000);

@@ -121,7 +121,8 @@ export const errorStatus = {
   "malformed-request": 400,
   "request-timeout": 408,
   "header-too-large": 431,
-  "internal-error": 500
+  "internal-error": 500,
+  "unavailable": 503
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
