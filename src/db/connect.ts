@@ -104,8 +104,13 @@ export function createPgPool(url: string, size: number): pg.Pool {
     keepAlive: true,
     types: { getTypeParser: getPgTypeParser },
   });
-  // An idle client that loses its server must not crash the process.
+  // A client that loses its server must not crash the process: idle ones report to the
+  // pool, and one checked out between two queries (inside a transaction) would emit an
+  // 'error' nobody listens to (pg-pool only listens while a client is idle). The failure
+  // still reaches the caller: the client's next query fails as not queryable, which
+  // availability.ts counts as an outage.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
