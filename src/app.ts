@@ -57,6 +57,17 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
   });
 
   app.setErrorHandler((error: Error, request, reply) => sendError(error, request, reply));
+  // Graceful shutdown: once closing, each answer closes its connection, so keep-alive
+  // clients move to another process instead of holding this one open until the bound.
+  let draining = false;
+  app.addHook('preClose', (done) => {
+    draining = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (draining) reply.header('connection', 'close');
+    done(null, payload);
+  });
   // Requests by route template (never the raw URL: ids would make a series per document).
   const { httpRequests, httpDuration } = ctx.metrics;
   app.addHook('onResponse', (request, reply, done) => {
