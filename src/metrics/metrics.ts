@@ -34,19 +34,13 @@ export function createMetrics(options: MetricsOptions) {
   const registers = [registry];
   if (options.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'signet_' });
 
-  // One backlog read per scrape, shared by the gauges below.
-  let backlog: { at: number; value: Promise<Backlog | null> } | null = null;
+  // One backlog read per scrape, shared by the gauges below (scrape() starts a new one).
+  let backlog: Promise<Backlog | null> | null = null;
   function currentBacklog(): Promise<Backlog | null> {
-    const now = Date.now();
-    if (!backlog || now - backlog.at > 500) {
-      backlog = {
-        at: now,
-        // An outage must not fail the scrape: the gauges then keep their last values and
-        // signet_database_up says why.
-        value: readBacklog(options.db, options.clock.now()).catch(() => null),
-      };
-    }
-    return backlog.value;
+    // An outage must not fail the scrape: the gauges then keep their last values and
+    // signet_database_up says why.
+    backlog ??= readBacklog(options.db, options.clock.now()).catch(() => null);
+    return backlog;
   }
   function backlogGauge(name: string, help: string, pick: (b: Backlog) => number) {
     return new Gauge({
@@ -62,6 +56,11 @@ export function createMetrics(options: MetricsOptions) {
 
   const metrics = {
     registry,
+    /** The text of every series, with the backlog read afresh. */
+    scrape(): Promise<string> {
+      backlog = null;
+      return registry.metrics();
+    },
     httpRequests: new Counter({
       name: 'signet_http_requests_total',
       help: 'HTTP requests answered, by route template, method and status',
@@ -151,7 +150,7 @@ export function createMetrics(options: MetricsOptions) {
 export function metricsRoutes(metrics: Metrics) {
   return async function register(app: FastifyInstance) {
     app.get('/metrics', async (_request, reply) => {
-      const text = await metrics.registry.metrics();
+      const text = await metrics.scrape();
       return reply
         .header('content-type', metrics.registry.contentType)
         .header('cache-control', 'no-store')
