@@ -102,7 +102,9 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   }
   let metricsUrl: string | null = null;
   if (config.metrics.enabled && config.metrics.port !== null) {
-    const operations = Fastify({ loggerInstance: log as FastifyBaseLogger, disableRequestLogging: true });
+    // Scrapes and health checks come every few seconds: no request log lines for them.
+    const quiet = (log.levels.values[log.level] ?? 0) > (log.levels.values.warn ?? 40) ? log.level : 'warn';
+    const operations = Fastify({ loggerInstance: log.child({}, { level: quiet }) as FastifyBaseLogger });
     await operations.register(healthRoutes(ctx));
     await operations.register(metricsRoutes(ctx.metrics));
     metricsUrl = await operations.listen({ host: config.host, port: config.metrics.port });

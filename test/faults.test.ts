@@ -11,9 +11,7 @@
 // Redis killed: no 5xx, limits continue per process (120, then 429), said once in the log
 // and in signet_rate_limit_local_fallback; shared again when Redis returns.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
@@ -22,11 +20,10 @@ import { type DatabaseHandle, openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createDocument, sendDocument } from '../src/documents/signing.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
-import { mainScript } from './cli-process.ts';
 import { createTestWorkspace, type TestWorkspace } from './harness.ts';
+import { type SignetProcess, startSignet } from './processes.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 import {
-  freePort,
   postgresAvailable,
   redisAvailable,
   startThrowawayPostgres,
@@ -35,42 +32,11 @@ import {
   type ThrowawayRedis,
 } from './throwaway-services.ts';
 
-interface Signet {
-  child: ChildProcess;
-  /** Every log line so far, parsed (pino JSON on stdout). */
-  logs: Array<{ level: number; msg: string } & Record<string, unknown>>;
-  url: string | null;
-}
+type LogLine = { level: number; msg: string } & Record<string, unknown>;
 
-const running: Signet[] = [];
-
-async function startSignet(role: 'api' | 'worker', env: Record<string, string>): Promise<Signet> {
-  const port = role === 'api' ? await freePort() : 0;
-  const child = spawn(process.execPath, [mainScript, 'serve', '--role', role], {
-    env: { ...process.env, LOG_LEVEL: 'info', PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const signet: Signet = { child, logs: [], url: role === 'api' ? `http://127.0.0.1:${port}` : null };
-  running.push(signet);
-  let buffered = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    buffered += chunk;
-    const lines = buffered.split('\n');
-    buffered = lines.pop() ?? '';
-    for (const line of lines) {
-      if (line.startsWith('{')) signet.logs.push(JSON.parse(line));
-    }
-  });
-  await until(() => signet.logs.some((l) => l.msg === 'signet started'), 30_000, `${role} to start`);
-  return signet;
-}
-
-async function stopSignet(signet: Signet): Promise<number | null> {
-  if (signet.child.exitCode !== null) return signet.child.exitCode;
-  const exited = once(signet.child, 'exit');
-  signet.child.kill('SIGTERM');
-  const [code] = await exited;
-  return code as number | null;
+/** The process's log (pino JSON lines), parsed. */
+function logsOf(signet: SignetProcess): LogLine[] {
+  return signet.lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as LogLine);
 }
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string) {
@@ -114,9 +80,16 @@ async function metric(url: string, line: RegExp): Promise<number | null> {
   return found ? Number(found.split(' ').at(-1)) : null;
 }
 
+const running: SignetProcess[] = [];
 after(async () => {
-  for (const signet of running) if (signet.child.exitCode === null) signet.child.kill('SIGKILL');
+  for (const signet of running) await signet.stop(1000);
 });
+
+async function startSignetFor(role: 'api' | 'worker', env: Record<string, string>): Promise<SignetProcess> {
+  const signet = await startSignet(role, role, { LOG_LEVEL: 'info', ...env });
+  running.push(signet);
+  return signet;
+}
 
 describe('PostgreSQL stopped and started under load', {
   skip: !postgresAvailable() && 'needs PostgreSQL 15 binaries to run a cluster of its own',
@@ -161,8 +134,8 @@ describe('PostgreSQL stopped and started under load', {
   });
 
   test('503 unavailable during the outage, recovery within 10 s of its end, no event lost', async () => {
-    const api = await startSignet('api', { ...env, DATABASE_URL: databaseUrl });
-    const worker = await startSignet('worker', { ...env, DATABASE_URL: databaseUrl });
+    const api = await startSignetFor('api', { ...env, DATABASE_URL: databaseUrl });
+    const worker = await startSignetFor('worker', { ...env, DATABASE_URL: databaseUrl });
     const apiUrl = api.url as string;
 
     // Events are committed from this process all along; those whose commit was confirmed
@@ -288,21 +261,21 @@ describe('PostgreSQL stopped and started under load', {
       ['api', api],
       ['worker', worker],
     ] as const) {
-      const outages = signet.logs.filter((l) => l.msg.startsWith('database unreachable'));
-      const recoveries = signet.logs.filter((l) => l.msg === 'database reachable again');
+      const outages = logsOf(signet).filter((l) => l.msg.startsWith('database unreachable'));
+      const recoveries = logsOf(signet).filter((l) => l.msg === 'database reachable again');
       // The API met the outage for sure; the worker only if it touched the database meanwhile.
       if (name === 'api') assert.equal(outages.length, 1, 'api logs the outage once');
       else assert.ok(outages.length <= 1, 'worker logs the outage at most once');
       assert.equal(recoveries.length, outages.length, `${name} logs the end of each outage it logged`);
-      const errors = signet.logs.filter((l) => l.level >= 50 && !l.msg.startsWith('database unreachable'));
+      const errors = logsOf(signet).filter((l) => l.level >= 50 && !l.msg.startsWith('database unreachable'));
       assert.deepEqual(
         errors.map((l) => l.msg),
         [],
         `${name} logs nothing else at error level`,
       );
     }
-    assert.equal(await stopSignet(api), 0);
-    assert.equal(await stopSignet(worker), 0);
+    assert.equal(await api.stop(), 0);
+    assert.equal(await worker.stop(), 0);
   });
 });
 
@@ -354,7 +327,7 @@ describe('Redis stopped and started under load', {
   }
 
   test('no 5xx; limits continue per process, said once; shared again when Redis returns', async () => {
-    const api = await startSignet('api', { DATABASE_URL: databaseUrl, REDIS_URL: redis.url });
+    const api = await startSignetFor('api', { DATABASE_URL: databaseUrl, REDIS_URL: redis.url });
     const url = api.url as string;
     const shared = await createTestWorkspace(ctx);
     const before = await burst(url, shared.apiKey, 125);
@@ -373,7 +346,7 @@ describe('Redis stopped and started under load', {
     assert.ok(ok >= 120 && ok <= 122, `the process's own bucket: 120 then 429 (got ${ok} successes)`);
     assert.equal(await metric(url, /^signet_rate_limit_local_fallback\{limiter="api"\}/), 1);
     assert.ok(((await metric(url, /^signet_rate_limit_local_decisions_total\{limiter="api"\}/)) ?? 0) >= 130);
-    const warned = api.logs.filter((l) => l.msg.startsWith('Redis unreachable') && l.limiter === 'api');
+    const warned = logsOf(api).filter((l) => l.msg.startsWith('Redis unreachable') && l.limiter === 'api');
     assert.equal(warned.length, 1, 'the fallback is logged once, not per request');
 
     await redis.start();
@@ -386,14 +359,16 @@ describe('Redis stopped and started under load', {
       'limits to be shared again',
     );
     assert.equal(
-      api.logs.filter((l) => l.msg.startsWith('Redis reachable again') && l.limiter === 'api').length,
+      logsOf(api).filter((l) => l.msg.startsWith('Redis reachable again') && l.limiter === 'api').length,
       1,
     );
     assert.deepEqual(
-      api.logs.filter((l) => l.level >= 50).map((l) => l.msg),
+      logsOf(api)
+        .filter((l) => l.level >= 50)
+        .map((l) => l.msg),
       [],
       'nothing at error level',
     );
-    assert.equal(await stopSignet(api), 0);
+    assert.equal(await api.stop(), 0);
   });
 });

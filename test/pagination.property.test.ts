@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import type { DocumentStatus } from '../src/db/schema.ts';
-import { documentStatuses } from '../src/documents/documents.service.ts';
+import { documentStatuses } from '../src/documents/lifecycle.ts';
 import {
   callApi,
   createTestDocument,

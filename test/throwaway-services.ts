@@ -3,9 +3,9 @@
 // shared PostgreSQL or Redis, which every other test uses.
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './processes.ts';
 
 const postgresBin = '/usr/lib/postgresql/15/bin';
 
@@ -20,17 +20,6 @@ export function redisAvailable(): boolean {
   } catch {
     return false;
   }
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /** PostgreSQL refuses to run as root: as root, its programs run as the `postgres` user. */

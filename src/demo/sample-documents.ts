@@ -5,6 +5,7 @@
 import type { Ids } from '../context.ts';
 import type { DocumentStatus, RecipientRole, SigningMethod } from '../db/schema.ts';
 import type { NewDocumentRow, NewEventRow, NewRecipientRow } from '../documents/documents.repository.ts';
+import { documentStatuses } from '../documents/lifecycle.ts';
 import { computeValueAmount, type LineItem, type PricingBlock } from '../documents/value.ts';
 
 export interface DocumentGraph {
@@ -42,7 +43,7 @@ export function createRandom(seed: number): () => number {
   };
 }
 
-const statuses: DocumentStatus[] = ['draft', 'sent', 'viewed', 'signed', 'declined', 'expired'];
+const statuses = documentStatuses;
 const titles = [
   'Master Services Agreement',
   'Mutual NDA',

@@ -1,8 +1,9 @@
 // Queries on documents, recipients and document events. Every query is scoped by
 // workspace id; nothing here decides what the API shows.
-import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import { type Insertable, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { Database, DocumentStatus } from '../db/schema.ts';
 import type { CursorPosition } from './cursor.ts';
+import { activeStatuses } from './lifecycle.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -191,16 +192,24 @@ export async function findRecipientByTokenHash(db: Db, documentId: string, token
 
 /** Active documents whose expiry has passed, locked for this caller and skipped by others. */
 export async function lockDueDocuments(trx: Transaction<Database>, now: Date, limit: number) {
-  return trx
-    .selectFrom('documents')
-    .select(['id', 'workspace_id'])
-    .where('status', 'in', ['sent', 'viewed'])
-    .where('expires_at', '<=', now)
-    .orderBy('expires_at')
-    .limit(limit)
-    .forUpdate()
-    .skipLocked()
-    .execute();
+  return (
+    trx
+      .selectFrom('documents')
+      .select(['id', 'workspace_id'])
+      // Literals, not parameters: the partial index documents_due is on exactly these
+      // statuses, and only a literal list lets the planner prove a cached plan may use it.
+      .where(
+        'status',
+        'in',
+        activeStatuses.map((status) => sql.lit(status)),
+      )
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute()
+  );
 }
 
 /** Which workspace a document belongs to: for operators' commands, which are not scoped. */

@@ -2,14 +2,13 @@
 // and the source for docs/api.md.
 import { Type } from '@sinclair/typebox';
 import { errorEnvelope, listEnvelope, okEnvelope } from '../http/envelope.ts';
+import { documentStatuses } from './lifecycle.ts';
 
 const Timestamp = Type.String({ description: 'ISO 8601 UTC with milliseconds and Z' });
 const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 export const uuidPattern = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
-export const DocumentStatusSchema = Type.Union(
-  ['draft', 'sent', 'viewed', 'signed', 'declined', 'expired'].map((s) => Type.Literal(s)),
-);
+export const DocumentStatusSchema = Type.Union(documentStatuses.map((s) => Type.Literal(s)));
 
 export const MoneySchema = Type.Object({ amount: Type.Number(), currency: Type.String() });
 

@@ -16,15 +16,6 @@ import {
 } from './documents.repository.ts';
 import { type Money, type PricingBlock, valueFromColumns } from './value.ts';
 
-export const documentStatuses: readonly DocumentStatus[] = [
-  'draft',
-  'sent',
-  'viewed',
-  'signed',
-  'declined',
-  'expired',
-];
-
 export interface Document {
   id: string;
   title: string;

@@ -8,8 +8,13 @@
 //                    ├──decline──────────► declined (any signer declined)
 //                    └──expire───────────► expired  (expiresAt passed)
 //
-// `sent` and `viewed` are the active states: the only ones a recipient can act in.
-import type { DocumentStatus, RecipientRole } from '../db/schema.ts';
+// `sent` and `viewed` are the active states: the only ones a recipient can act in
+// (`activeStatuses`, read off the table below).
+import type { RecipientRole } from '../db/schema.ts';
+
+/** Every status a document can have, in lifecycle order: the one list (API schema, pages, demo). */
+export const documentStatuses = ['draft', 'sent', 'viewed', 'signed', 'declined', 'expired'] as const;
+export type DocumentStatus = (typeof documentStatuses)[number];
 
 export type DocumentAction = 'send' | 'open' | 'sign' | 'complete' | 'decline' | 'expire';
 
@@ -84,8 +89,13 @@ export function nextStatus(status: DocumentStatus, action: DocumentAction): Docu
   return next;
 }
 
+/** The statuses in which a recipient can act: those the state machine lets a signer sign in. */
+export const activeStatuses: readonly DocumentStatus[] = documentStatuses.filter((status) =>
+  canTransition(status, 'sign'),
+);
+
 export function isActive(status: DocumentStatus): boolean {
-  return status === 'sent' || status === 'viewed';
+  return activeStatuses.includes(status);
 }
 
 interface SignerState {

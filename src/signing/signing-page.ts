@@ -2,9 +2,9 @@
 // no database. The domain decides what the recipient may do (`actions`); this page only shows
 // it. Every user-provided text goes through the escaping `html` template. The forms work
 // without JavaScript (the page has none) and post to `${basePath}/sign`, `/decline`, `/code`.
+import type { DocumentStatus } from '../documents/lifecycle.ts';
 import { html, page, type SafeHtml } from '../web/html.ts';
 
-export type DocumentStatus = 'draft' | 'sent' | 'viewed' | 'signed' | 'declined' | 'expired';
 export type RecipientRole = 'signer' | 'viewer';
 export type RecipientState = 'signed' | 'declined' | 'waiting' | 'viewer';
 

@@ -10,7 +10,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import type { DocumentStatus } from '../db/schema.ts';
-import { type Document, documentStatuses, listDocuments } from '../documents/documents.service.ts';
+import { type Document, listDocuments } from '../documents/documents.service.ts';
+import { documentStatuses } from '../documents/lifecycle.ts';
 import { formatMoney } from '../documents/pricing.ts';
 import { ApiError } from '../http/errors.ts';
 import { statusBadges } from '../signing/signing-page.ts';
@@ -36,7 +37,7 @@ function documentsTable(documents: Document[]) {
 <thead><tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col" class="num">Value</th></tr></thead>
 <tbody>
 ${documents.map((d) => {
-  const badge = statusBadges[d.status as DocumentStatus];
+  const badge = statusBadges[d.status];
   return html`<tr>
 <td><a href="/documents/${d.id}">${d.title}</a></td>
 <td><span class="badge ${badge.tone}">${d.status}</span></td>
