@@ -17,16 +17,11 @@ import { triggerEvent } from '../src/demo/trigger.ts';
 import type { DocumentEventType } from '../src/documents/events.ts';
 import { claimDueDeliveries, releaseDeliveries } from '../src/webhooks/deliveries.repository.ts';
 import { type DeliveryView, listEndpointDeliveries, sendPing } from '../src/webhooks/deliveries.service.ts';
-import {
-  deliverDue,
-  fanOutEvents,
-  prefetchLimit,
-  pruneOldDeliveries,
-  recordSuccesses,
-  roundsAhead,
-  startDispatcher,
-} from '../src/webhooks/dispatcher.ts';
+import { deliverDue, fanOutEvents, startDispatcher } from '../src/webhooks/dispatcher.ts';
 import { removeEndpoint } from '../src/webhooks/endpoints.service.ts';
+import { prefetchLimit, roundsAhead } from '../src/webhooks/local-queue.ts';
+import { recordSuccesses } from '../src/webhooks/outcomes.ts';
+import { pruneOldDeliveries } from '../src/webhooks/schedule.ts';
 import {
   callApi,
   createTestWorkspace,
@@ -933,7 +928,7 @@ describeEachDatabase('webhook delivery', (kind) => {
       };
       await recordSuccesses(
         h.ctx,
-        claimed.map((delivery) => ({ delivery, startedAt: now, result })),
+        claimed.map((row) => ({ delivery: { ...row, payload: row.payload ?? '' }, startedAt: now, result })),
       );
 
       const keptDelivery = await onlyDelivery(h, kept);
@@ -956,6 +951,37 @@ describeEachDatabase('webhook delivery', (kind) => {
       assert.equal((await getEndpointApi(h, ws, paused.id)).failureCount, 3);
       assert.equal(await countDeliveries(h, deleted.id), 0);
       assert.equal(await countAttempts(h, deleted.id), 0, 'an attempt was written for a deleted endpoint');
+    }));
+
+  test('the engine’s batched success records the attempt, resets the failure count and releases the lease', () =>
+    withScope(h, async (s) => {
+      // deliverDue runs the production engine: this is the recorder the dispatcher uses.
+      const ws = await s.workspace();
+      const receiver = await s.receiver();
+      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      await h.ctx.db
+        .updateTable('webhook_endpoints')
+        .set({ failure_count: 7 })
+        .where('id', '=', endpoint.id)
+        .execute();
+      for (let i = 0; i < 3; i++) await triggerEvent(h.ctx, ws.id, 'document.sent');
+      assert.equal(await deliverDue(h.ctx), 3);
+      assert.equal(receiver.requests.length, 3);
+      const rows = await h.ctx.db
+        .selectFrom('webhook_deliveries')
+        .select(['status', 'locked_until', 'attempts', 'delivered_at'])
+        .where('endpoint_id', '=', endpoint.id)
+        .execute();
+      assert.equal(rows.length, 3);
+      for (const row of rows) {
+        assert.equal(row.status, 'delivered');
+        assert.equal(row.locked_until, null, 'the lease is released');
+        assert.equal(row.attempts, 1);
+        assert.equal(row.delivered_at?.toISOString(), h.clock.now().toISOString());
+      }
+      assert.equal(await countAttempts(h, endpoint.id), 3, 'each attempt is recorded');
+      assert.equal((await getEndpointApi(h, ws, endpoint.id)).failureCount, 0, 'a success resets the count');
+      assert.equal(await deliverDue(h.ctx), 0, 'nothing is left to send');
     }));
 
   test('a hand-back after the lease ran out leaves the claim another worker made since', () =>

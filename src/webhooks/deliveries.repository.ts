@@ -176,10 +176,10 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Claims up to `limit` due deliveries of enabled endpoints for a lease, at most
- * `capacity(endpoint)` per endpoint, oldest first, skipping rows other workers hold.
- * The attempt number is counted at claim time, so a worker that dies mid-send has
- * still used that attempt.
+ * Claims up to `limit` due deliveries of enabled endpoints for a lease, within the
+ * per-endpoint caps, oldest first, skipping rows other workers hold. The attempt number is
+ * counted at claim time, so a worker that dies mid-send has still used that attempt. A
+ * row's payload is null when its body was pruned; what that means is the caller's to decide.
  */
 export async function claimDueDeliveries(
   db: Kysely<Database>,
@@ -189,12 +189,12 @@ export async function claimDueDeliveries(
     limit: number;
     caps: ClaimCaps;
   },
-): Promise<ClaimedDelivery[]> {
+): Promise<ClaimedRow[]> {
   const { endpoints, perEndpoint } = input.caps;
   const ids = endpoints.map((r) => r.endpointId);
   const remaining = endpoints.map((r) => r.remaining);
   const saturated = endpoints.filter((r) => r.remaining <= 0).map((r) => r.endpointId);
-  const result = await sql<ClaimedDelivery>`
+  const result = await sql<ClaimedRow>`
     with due as (
       -- A window of the earliest pending rows, walked in the order of the partial index
       -- and cut by the limit, before any per-endpoint ranking. Due rows come first in that
@@ -237,16 +237,20 @@ export async function claimDueDeliveries(
               (select b.payload::text from webhook_events b where b.id = d.event_id) as payload, d.attempts,
               e.url, e.secret
   `.execute(db);
-  // A body pruned by retention (its event waited longer than that): nothing left to send.
-  const bodiless = result.rows.filter((row) => row.payload === null).map((row) => row.id);
-  if (bodiless.length > 0) {
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ status: 'dropped', locked_until: null })
-      .where('id', 'in', bodiless)
-      .execute();
-  }
-  return result.rows.filter((row) => row.payload !== null);
+  return result.rows;
+}
+
+/** A claimed row as the claim returns it: the body may have been pruned. */
+export type ClaimedRow = Omit<ClaimedDelivery, 'payload'> & { payload: string | null };
+
+/** Drops deliveries that will never be sent (their lease ends with them). */
+export async function dropDeliveries(db: Db, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'dropped', locked_until: null })
+    .where('id', 'in', ids)
+    .execute();
 }
 
 /**
@@ -380,20 +384,11 @@ export async function recordDelivered(
   `.execute(db);
 }
 
-/** A success resets the consecutive-failure count of its endpoint. */
-export async function resetFailuresOf(db: Db, endpointIds: string[]): Promise<void> {
-  if (endpointIds.length === 0) return;
-  await sql`
-    update webhook_endpoints set failure_count = 0
-    where id = any(${pgArray(endpointIds)}::uuid[]) and failure_count <> 0
-  `.execute(db);
-}
-
 /**
  * Row locks on endpoints, always in id order (no two transactions wait on each other).
  * FOR NO KEY UPDATE, the lock an UPDATE of the row takes anyway: it serialises outcomes
- * of one endpoint but lets fan-out go on, whose foreign-key checks hold FOR KEY SHARE on
- * the same row (FOR UPDATE made every fan-out wait for the outcomes being written).
+ * of one endpoint but lets fan-out go on, which holds FOR KEY SHARE on the endpoints it
+ * fans out to (FOR UPDATE made every fan-out wait for the outcomes being written).
  */
 export async function lockEndpoints(trx: Transaction<Database>, ids: string[]): Promise<void> {
   if (ids.length === 0) return;

@@ -13,8 +13,10 @@ import {
   lockEndpoints,
   settleDelivery,
 } from './deliveries.repository.ts';
-import { attemptRow, buildRequest, leaseMs } from './dispatcher.ts';
 import { findEndpointWithSecret } from './endpoints.repository.ts';
+import { attemptRow } from './outcomes.ts';
+import { buildRequest } from './request.ts';
+import { leaseMs } from './schedule.ts';
 import { sendWebhook } from './sender.ts';
 
 export interface PingResult {

@@ -8,7 +8,7 @@
 // (a transaction can commit after a later one) and ids already sent are skipped.
 import type { Context } from '../context.ts';
 import { findWebhookEventsSince } from './deliveries.repository.ts';
-import { buildRequest } from './dispatcher.ts';
+import { buildRequest } from './request.ts';
 import { type AttemptResult, sendWebhook } from './sender.ts';
 
 export interface ListenOptions {

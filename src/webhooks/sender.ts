@@ -142,6 +142,8 @@ interface PooledConnection {
  */
 export class ConnectionPool {
   readonly #byOrigin = new Map<string, PooledConnection[]>();
+  /** Each endpoint URL's checks that need no network, computed once per URL. */
+  readonly #targets = new Map<string, Target>();
   readonly #resolver: Resolver;
   readonly #policy: DestinationPolicy;
   readonly #timeoutMs: number;
@@ -150,6 +152,17 @@ export class ConnectionPool {
     this.#resolver = options.resolver;
     this.#policy = options.policy;
     this.#timeoutMs = options.timeoutMs;
+  }
+
+  /** The URL's target under this pool's policy, remembered (at most 1,000 URLs). */
+  target(url: string): Target {
+    let target = this.#targets.get(url);
+    if (!target) {
+      if (this.#targets.size >= 1000) this.#targets.clear();
+      target = targetOf(url, this.#policy);
+      this.#targets.set(url, target);
+    }
+    return target;
   }
 
   acquire(origin: string, literalAddress: string | null): PooledConnection {
@@ -219,35 +232,24 @@ interface Target {
   literal: string | null;
 }
 
-const targets = new Map<string, Target>();
-
 /**
  * The URL's shape checks and, for an IP-literal host, its address check: pure functions of
- * the URL and the policy, so a worker computes them once per endpoint URL, not per attempt.
- * Names are still resolved and judged on every new connection (checkedLookup).
+ * the URL and the policy, so a worker's pool computes them once per endpoint URL, not per
+ * attempt. Names are still resolved and judged on every new connection (checkedLookup).
  */
 function targetOf(raw: string, policy: DestinationPolicy): Target {
-  const key = `${policy.allowUnsafe ? 'unsafe' : 'safe'} ${raw}`;
-  let target = targets.get(key);
-  if (target) return target;
   const shape = checkUrlShape(raw, policy);
-  if (!shape.ok) {
-    target = { blocked: true, refusal: shape.reason, origin: '', path: '', literal: null };
-  } else {
-    const host = bareHost(shape.url);
-    const literal = ipaddr.isValid(host) ? host : null;
-    const verdict = literal === null ? null : checkAddresses([literal], policy);
-    target = {
-      blocked: verdict !== null,
-      refusal: verdict && !verdict.ok ? `${literal} is not a public address` : null,
-      origin: shape.url.origin,
-      path: `${shape.url.pathname}${shape.url.search}`,
-      literal,
-    };
-  }
-  if (targets.size >= 1000) targets.clear();
-  targets.set(key, target);
-  return target;
+  if (!shape.ok) return { blocked: true, refusal: shape.reason, origin: '', path: '', literal: null };
+  const host = bareHost(shape.url);
+  const literal = ipaddr.isValid(host) ? host : null;
+  const verdict = literal === null ? null : checkAddresses([literal], policy);
+  return {
+    blocked: verdict !== null,
+    refusal: verdict && !verdict.ok ? `${literal} is not a public address` : null,
+    origin: shape.url.origin,
+    path: `${shape.url.pathname}${shape.url.search}`,
+    literal,
+  };
 }
 
 /** What a response status means (spec, Delivery outcome): 2xx success, a redirect is never followed. */
@@ -282,7 +284,7 @@ export function sendWebhook(
   options: { timeoutMs: number; policy: DestinationPolicy; resolver: Resolver; pool?: ConnectionPool },
 ): Promise<AttemptResult> {
   const started = performance.now();
-  const target = targetOf(message.url, options.policy);
+  const target = options.pool?.target(message.url) ?? targetOf(message.url, options.policy);
   let lookedUp: string | null = null;
   const pooled = target.blocked ? null : (options.pool?.acquire(target.origin, target.literal) ?? null);
   // A pooled keep-alive connection, or (pings, one-off tools) a connection of its own.
