@@ -12,7 +12,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { recordDocumentEvent } from '../src/documents/events.ts';
 import { fanOutAndClaim } from '../src/webhooks/deliveries.repository.ts';
-import { recordSuccesses } from '../src/webhooks/dispatcher.ts';
+import { recordSuccesses } from '../src/webhooks/outcomes.ts';
 import {
   benchDatabase,
   createBenchScene,
