@@ -9,7 +9,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import type { RecipientInput } from '../src/documents/signing.service.ts';
+import type { RecipientInput } from '../src/signing/signing.service.ts';
 import {
   callApi,
   createSentDocument,

@@ -18,7 +18,7 @@ import { loadConfig } from '../src/config.ts';
 import { type Context, createContext, createLogger } from '../src/context.ts';
 import { type DatabaseHandle, openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import { createDocument, sendDocument } from '../src/documents/signing.service.ts';
+import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { createTestWorkspace, type TestWorkspace } from './harness.ts';
 import { type SignetProcess, startSignet } from './processes.ts';

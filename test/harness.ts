@@ -18,6 +18,8 @@ import {
   sampleDocument,
 } from '../src/demo/sample-documents.ts';
 import { insertDocuments, insertEvents, insertRecipients } from '../src/documents/documents.repository.ts';
+import { createMemoryRateLimiter, type RateLimiter } from '../src/http/rate-limiter.ts';
+import { createApiKey } from '../src/keys/keys.service.ts';
 import {
   type CreateDocumentInput,
   createDocument,
@@ -25,9 +27,7 @@ import {
   type RecipientInput,
   type SigningSession,
   sendDocument,
-} from '../src/documents/signing.service.ts';
-import { createMemoryRateLimiter, type RateLimiter } from '../src/http/rate-limiter.ts';
-import { createApiKey } from '../src/keys/keys.service.ts';
+} from '../src/signing/signing.service.ts';
 import type { Resolver } from '../src/webhooks/destination.ts';
 import { createWorkspace } from '../src/workspaces/workspaces.service.ts';
 

@@ -21,7 +21,7 @@ import {
   requestSigningCode,
   sendDocument,
   signDocument,
-} from '../src/documents/signing.service.ts';
+} from '../src/signing/signing.service.ts';
 import {
   callApi,
   createSentDocument,

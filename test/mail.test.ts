@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 import pino from 'pino';
-import { createDocument, type RecipientInput, sendDocument } from '../src/documents/signing.service.ts';
 import { deliverDueMails, mailRetryDelaysMs } from '../src/mail/mail.service.ts';
 import type { MailTransport, OutgoingMail } from '../src/mail/mailer.ts';
 import { createMailTransport } from '../src/mail/mailer.ts';
 import { claimDueMails } from '../src/mail/mails.repository.ts';
+import { createDocument, type RecipientInput, sendDocument } from '../src/signing/signing.service.ts';
 import { startWorker } from '../src/worker/worker.ts';
 import {
   createSentDocument,

@@ -16,7 +16,7 @@ import { loadConfig } from '../src/config.ts';
 import { type Context, createContext, createLogger } from '../src/context.ts';
 import { type DatabaseHandle, openDatabase } from '../src/db/connect.ts';
 import { findFullRecipients } from '../src/documents/documents.repository.ts';
-import { createDocument, sendDocument, signDocument } from '../src/documents/signing.service.ts';
+import { createDocument, sendDocument, signDocument } from '../src/signing/signing.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { createTestDatabase, createTestWorkspace, databaseKinds } from './harness.ts';
 import { databaseUrlOf, freePort, type SignetProcess, startSignet } from './processes.ts';

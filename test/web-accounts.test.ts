@@ -13,8 +13,8 @@ import { findUser, insertMembership, insertUser } from '../src/accounts/accounts
 import { createAccount, emailKey } from '../src/accounts/accounts.service.ts';
 import { hashPassword } from '../src/accounts/passwords.ts';
 import type { Plan } from '../src/db/schema.ts';
-import { createDocument } from '../src/documents/signing.service.ts';
 import { createApiKey, listApiKeys } from '../src/keys/keys.service.ts';
+import { createDocument } from '../src/signing/signing.service.ts';
 import { escapeHtml } from '../src/web/html.ts';
 import { createEndpoint, getEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { callApi, describeEachDatabase, twoSigners, useHarness } from './harness.ts';

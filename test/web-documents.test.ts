@@ -15,9 +15,9 @@ import type { MemberRole } from '../src/db/schema.ts';
 import { insertSampleDocuments } from '../src/demo/seed.ts';
 import { refusalMessages } from '../src/documents/lifecycle.ts';
 import { formatMoney, parsePricingBlock } from '../src/documents/pricing.ts';
-import { createDocument, type RecipientInput } from '../src/documents/signing.service.ts';
 import { createApiKey } from '../src/keys/keys.service.ts';
 import { listMails } from '../src/mail/mail.service.ts';
+import { createDocument, type RecipientInput } from '../src/signing/signing.service.ts';
 import { escapeHtml } from '../src/web/html.ts';
 import { formatTime } from '../src/web/layout.ts';
 import {

@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../src/config.ts';
 import { type Context, createContext, createLogger } from '../src/context.ts';
 import type { DatabaseHandle } from '../src/db/connect.ts';
-import { createDocument, sendDocument } from '../src/documents/signing.service.ts';
+import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { createTestDatabase, createTestWorkspace, databaseKinds, postgresAdminUrl } from './harness.ts';
 import { type Receiver, startReceiver } from './receiver.ts';

@@ -1,20 +1,17 @@
 // Document commands: create, send, trigger an event, and read the mail outbox. They call
 // the same domain functions as the signing pages, never around them.
 import type { Config } from '../config.ts';
-import type { Context } from '../context.ts';
 import type { RecipientRole, SigningMethod } from '../db/schema.ts';
 import { isDocumentEventType, triggerEvent } from '../demo/trigger.ts';
-import { findDocumentWorkspaceId } from '../documents/documents.repository.ts';
-import { getDocument } from '../documents/documents.service.ts';
+import { getDocument, workspaceOfDocument } from '../documents/documents.service.ts';
+import type { LineItem } from '../documents/value.ts';
+import { listMails } from '../mail/mail.service.ts';
 import {
   createDocument,
   DocumentInputError,
   type RecipientInput,
   sendDocument,
-} from '../documents/signing.service.ts';
-import type { LineItem } from '../documents/value.ts';
-import { ApiError } from '../http/errors.ts';
-import { listMails } from '../mail/mail.service.ts';
+} from '../signing/signing.service.ts';
 import { parseCommandArgs, parseCount, requireText, requireUuid, UsageError } from './args.ts';
 import { print, withContext } from './context.ts';
 
@@ -67,12 +64,6 @@ export function parseDuration(value: string): number {
   if (!match) throw new UsageError(`--expires-in "${value}" must look like 30d, 12h, 90m or 3600s`);
   const factor = { '': 1, s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'];
   return Number(match[1]) * factor;
-}
-
-async function documentWorkspace(ctx: Context, id: string): Promise<string> {
-  const workspaceId = await findDocumentWorkspaceId(ctx.db, id);
-  if (!workspaceId) throw new ApiError('not-found');
-  return workspaceId;
 }
 
 function domainErrors<T>(promise: Promise<T>): Promise<T> {
@@ -138,7 +129,7 @@ export async function documentCommand(config: Config, argv: string[]): Promise<v
     const { values, positionals } = parseCommandArgs(rest, { ...json }, ['DOCUMENT_ID']);
     const id = requireUuid(positionals[0], 'document id');
     const result = await withContext(config, 'document send', async (ctx) => {
-      const workspaceId = await documentWorkspace(ctx, id);
+      const workspaceId = await workspaceOfDocument(ctx, id);
       const { eventId } = await sendDocument(ctx, workspaceId, id);
       return { document: await getDocument(ctx, workspaceId, id), eventId };
     });

@@ -11,12 +11,12 @@ import type { Context } from '../context.ts';
 import { seedWorkspace } from '../demo/seed.ts';
 import { getDocument } from '../documents/documents.service.ts';
 import { isActive } from '../documents/lifecycle.ts';
-import { createDocument, sendDocument } from '../documents/signing.service.ts';
 import { ApiError } from '../http/errors.ts';
 import { authenticateApiKey } from '../keys/keys.service.ts';
 import { listMails } from '../mail/mail.service.ts';
 import { signingLinkIn } from '../mail/templates.ts';
 import { type Role, roles, startServer } from '../server.ts';
+import { createDocument, sendDocument } from '../signing/signing.service.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 
 export const demoSampleDocuments = 60;

@@ -1,18 +1,10 @@
 // Webhook commands: `signet webhook test ENDPOINT_ID` sends a ping now and prints its
 // outcome; `signet webhook deliveries ENDPOINT_ID` prints the endpoint's delivery log.
 import type { Config } from '../config.ts';
-import type { Context } from '../context.ts';
-import { ApiError } from '../http/errors.ts';
 import { listEndpointDeliveries, sendPing } from '../webhooks/deliveries.service.ts';
-import { findEndpointWorkspaceId } from '../webhooks/endpoints.repository.ts';
+import { workspaceOfEndpoint } from '../webhooks/endpoints.service.ts';
 import { parseCommandArgs, parseCount, requireUuid, UsageError } from './args.ts';
 import { print, withContext } from './context.ts';
-
-async function endpointWorkspace(ctx: Context, id: string): Promise<string> {
-  const workspaceId = await findEndpointWorkspaceId(ctx.db, id);
-  if (!workspaceId) throw new ApiError('not-found');
-  return workspaceId;
-}
 
 export async function webhookCommand(config: Config, argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
@@ -20,7 +12,7 @@ export async function webhookCommand(config: Config, argv: string[]): Promise<vo
     const { values, positionals } = parseCommandArgs(rest, { json: { type: 'boolean' } }, ['ENDPOINT_ID']);
     const id = requireUuid(positionals[0], 'endpoint id');
     const result = await withContext(config, 'webhook test', async (ctx) =>
-      sendPing(ctx, await endpointWorkspace(ctx, id), id),
+      sendPing(ctx, await workspaceOfEndpoint(ctx, id), id),
     );
     const outcome = result.ok
       ? `delivered (HTTP ${result.statusCode}) in ${result.durationMs} ms`
@@ -44,7 +36,7 @@ export async function webhookCommand(config: Config, argv: string[]): Promise<vo
     const id = requireUuid(positionals[0], 'endpoint id');
     const limit = parseCount(values.limit, '--limit', 20, 500);
     const deliveries = await withContext(config, 'webhook deliveries', async (ctx) =>
-      listEndpointDeliveries(ctx, await endpointWorkspace(ctx, id), id, limit),
+      listEndpointDeliveries(ctx, await workspaceOfEndpoint(ctx, id), id, limit),
     );
     const human = deliveries.map((d) => {
       const codes = d.attemptLog.map((a) => a.statusCode ?? a.errorClass).join(', ');

@@ -1,7 +1,7 @@
 // `signet seed` and the first `npm start`: a Max workspace, an API key and N sample
 // documents, written in batches so 100,000 documents take seconds, not minutes.
 import type { Context } from '../context.ts';
-import { insertDocuments, insertEvents, insertRecipients } from '../documents/documents.repository.ts';
+import { importDocuments } from '../documents/documents.service.ts';
 import { type CreatedApiKey, createApiKey } from '../keys/keys.service.ts';
 import { createWorkspace, type Workspace } from '../workspaces/workspaces.service.ts';
 import { createRandom, type DocumentGraph, sampleDocument } from './sample-documents.ts';
@@ -45,20 +45,7 @@ export async function insertSampleDocuments(
       const createdAt = new Date(newest - (count - 1 - i) * 3 * 60_000);
       graphs.push(sampleDocument(random, ctx.ids, { workspaceId, createdAt }));
     }
-    await ctx.db.transaction().execute(async (trx) => {
-      await insertDocuments(
-        trx,
-        graphs.map((g) => g.document),
-      );
-      await insertRecipients(
-        trx,
-        graphs.flatMap((g) => g.recipients),
-      );
-      await insertEvents(
-        trx,
-        graphs.flatMap((g) => g.events),
-      );
-    });
+    await importDocuments(ctx, graphs);
     options.onProgress?.(Math.min(count, start + batchSize), count);
   }
 }

@@ -2,7 +2,7 @@
 // document is created and driven through the same domain functions the signing pages
 // use until the event occurs (as a payment platform's CLI triggers test events).
 import type { Clock, Context } from '../context.ts';
-import { findFullRecipients } from '../documents/documents.repository.ts';
+import { getDocument, latestEventId } from '../documents/documents.service.ts';
 import { type DocumentEventType, documentEventTypes } from '../documents/events.ts';
 import {
   createDocument,
@@ -12,7 +12,7 @@ import {
   type SigningSession,
   sendDocument,
   signDocument,
-} from '../documents/signing.service.ts';
+} from '../signing/signing.service.ts';
 
 export function isDocumentEventType(value: string): value is DocumentEventType {
   return (documentEventTypes as readonly string[]).includes(value);
@@ -73,7 +73,7 @@ export async function triggerEvent(
     expiresInSeconds: type === 'document.expired' ? expiryForTrigger : undefined,
   });
   const sent = await sendDocument(setup, workspaceId, id);
-  const [first, second] = (await findFullRecipients(ctx.db, workspaceId, id)).map(
+  const [first, second] = (await getDocument(ctx, workspaceId, id)).recipients.map(
     (r): SigningSession => ({ workspaceId, documentId: id, recipientId: r.id }),
   ) as [SigningSession, SigningSession];
 
@@ -103,13 +103,5 @@ export async function triggerEvent(
       await expireDueDocuments(ctx);
       break;
   }
-  const event = await ctx.db
-    .selectFrom('document_events')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .where('document_id', '=', id)
-    .where('type', '=', type)
-    .orderBy('seq', 'desc')
-    .executeTakeFirstOrThrow();
-  return { documentId: id, eventId: event.id };
+  return { documentId: id, eventId: await latestEventId(ctx, workspaceId, id, type) };
 }

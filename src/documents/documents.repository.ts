@@ -151,12 +151,19 @@ export async function findFullDocument(
     .executeTakeFirst();
 }
 
+/** Every write names the workspace as well as the id: no path can reach another's row. */
 export async function updateDocument(
   db: Db,
+  workspaceId: string,
   id: string,
   patch: Updateable<Database['documents']>,
 ): Promise<void> {
-  await db.updateTable('documents').set(patch).where('id', '=', id).execute();
+  await db
+    .updateTable('documents')
+    .set(patch)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function findFullRecipients(db: Db, workspaceId: string, documentId: string) {
@@ -174,10 +181,16 @@ export type FullRecipientRow = Awaited<ReturnType<typeof findFullRecipients>>[nu
 
 export async function updateRecipient(
   db: Db,
+  workspaceId: string,
   id: string,
   patch: Updateable<Database['recipients']>,
 ): Promise<void> {
-  await db.updateTable('recipients').set(patch).where('id', '=', id).execute();
+  await db
+    .updateTable('recipients')
+    .set(patch)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** The recipient a signing link belongs to, found by the hash of its token. */
@@ -213,6 +226,19 @@ export async function lockDueDocuments(trx: Transaction<Database>, now: Date, li
 }
 
 /** Which workspace a document belongs to: for operators' commands, which are not scoped. */
+/** The id of the latest event of `type` in a document's history. */
+export async function findLatestEventId(db: Db, workspaceId: string, documentId: string, type: string) {
+  const row = await db
+    .selectFrom('document_events')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('document_id', '=', documentId)
+    .where('type', '=', type)
+    .orderBy('seq', 'desc')
+    .executeTakeFirst();
+  return row?.id;
+}
+
 export async function findDocumentWorkspaceId(db: Db, id: string): Promise<string | undefined> {
   const row = await db.selectFrom('documents').select('workspace_id').where('id', '=', id).executeTakeFirst();
   return row?.workspace_id;

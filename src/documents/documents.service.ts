@@ -9,9 +9,17 @@ import {
   type EventRow,
   findDocument,
   findDocumentsPage,
+  findDocumentWorkspaceId,
   findEvents,
   findFullDocument,
+  findLatestEventId,
   findRecipients,
+  insertDocuments,
+  insertEvents,
+  insertRecipients,
+  type NewDocumentRow,
+  type NewEventRow,
+  type NewRecipientRow,
   type RecipientRow,
 } from './documents.repository.ts';
 import { type Money, type PricingBlock, valueFromColumns } from './value.ts';
@@ -128,6 +136,45 @@ export async function getDocument(ctx: Context, workspaceId: string, id: string)
     recipients: recipients.map(recipientRowToRecipient),
     events: events.map(eventRowToEvent),
   };
+}
+
+/** The workspace a document belongs to (operators' commands name documents by id alone). */
+export async function workspaceOfDocument(ctx: Context, id: string): Promise<string> {
+  const workspaceId = await findDocumentWorkspaceId(ctx.db, id);
+  if (!workspaceId) throw new ApiError('not-found');
+  return workspaceId;
+}
+
+/** The id of the latest event of `type` in a document's history. */
+export async function latestEventId(ctx: Context, workspaceId: string, documentId: string, type: string) {
+  const id = await findLatestEventId(ctx.db, workspaceId, documentId, type);
+  if (!id) throw new Error(`document ${documentId} has no ${type} event`);
+  return id;
+}
+
+/**
+ * Writes complete documents with their recipients and history as they are, in one
+ * transaction: the bulk import behind `signet seed` and the demo (100,000 in seconds),
+ * where going through each lifecycle step would take hours.
+ */
+export async function importDocuments(
+  ctx: Context,
+  graphs: Array<{ document: NewDocumentRow; recipients: NewRecipientRow[]; events: NewEventRow[] }>,
+): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await insertDocuments(
+      trx,
+      graphs.map((g) => g.document),
+    );
+    await insertRecipients(
+      trx,
+      graphs.flatMap((g) => g.recipients),
+    );
+    await insertEvents(
+      trx,
+      graphs.flatMap((g) => g.events),
+    );
+  });
 }
 
 /** The document as its owner sees it in the web application: the detail, body and pricing block. */

@@ -8,13 +8,12 @@ import {
   type Billing,
   type BillingInterval,
   computeValueAmount,
-  divide,
   type Fraction,
   isCurrencyCode,
   isDecimalString,
   type LineItem,
+  lineAmounts,
   minorUnitDigits,
-  multiply,
   type PricingBlock,
   parseDecimal,
   toDecimalString,
@@ -257,36 +256,19 @@ export function computePricingBreakdown(block: PricingBlock): PricingBreakdown {
   let vat = zero;
   let gross = zero;
   const lines = block.items.map((item): PricingLine => {
-    const periods = item.billing.type === 'recurring' ? BigInt(item.billing.periods) : 1n;
-    const amount = multiply(multiply(parseDecimal(item.quantity), parseDecimal(item.unitPrice)), {
-      num: periods,
-      den: 1n,
-    });
-    const rate = parseDecimal(item.vatRate);
-    let lineNet: Fraction;
-    let lineVat: Fraction;
-    let lineGross: Fraction;
-    if (block.pricesIncludeVat) {
-      lineGross = amount;
-      lineNet = divide(multiply(amount, hundred), add(hundred, rate));
-      lineVat = add(lineGross, negate(lineNet));
-    } else {
-      lineNet = amount;
-      lineVat = divide(multiply(amount, rate), hundred);
-      lineGross = add(lineNet, lineVat);
-    }
-    net = add(net, lineNet);
-    vat = add(vat, lineVat);
-    gross = add(gross, lineGross);
+    const line = lineAmounts(item, block.pricesIncludeVat);
+    net = add(net, line.net);
+    vat = add(vat, line.vat);
+    gross = add(gross, line.gross);
     return {
       name: item.name,
       quantity: item.quantity,
       unitPrice: item.unitPrice,
       vatRate: item.vatRate,
       billing: item.billing.type === 'recurring' ? { ...item.billing } : { type: 'one-off' },
-      net: toDecimalString(lineNet, digits),
-      vat: toDecimalString(lineVat, digits),
-      gross: toDecimalString(lineGross, digits),
+      net: toDecimalString(line.net, digits),
+      vat: toDecimalString(line.vat, digits),
+      gross: toDecimalString(line.gross, digits),
     };
   });
   return {

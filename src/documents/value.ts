@@ -125,20 +125,35 @@ export function toDecimalString(f: Fraction, digits: number): string {
   return digits === 0 ? sign + whole : `${sign}${whole}.${fraction}`;
 }
 
+const hundred: Fraction = { num: 100n, den: 1n };
+
+/**
+ * One line's exact net, VAT and gross: quantity × unit price × periods, which is the gross
+ * when prices include VAT (net = gross × 100 / (100 + rate)) and the net otherwise. The one
+ * place VAT is taken out or added: `value` and the pricing breakdown both use it.
+ */
+export function lineAmounts(
+  item: LineItem,
+  pricesIncludeVat: boolean,
+): { net: Fraction; vat: Fraction; gross: Fraction } {
+  const periods = item.billing.type === 'recurring' ? BigInt(item.billing.periods) : 1n;
+  const amount = multiply(multiply(parseDecimal(item.quantity), parseDecimal(item.unitPrice)), {
+    num: periods,
+    den: 1n,
+  });
+  const rate = parseDecimal(item.vatRate);
+  if (pricesIncludeVat) {
+    const net = divide(multiply(amount, hundred), add(hundred, rate));
+    return { net, vat: add(amount, { num: -net.num, den: net.den }), gross: amount };
+  }
+  const vat = divide(multiply(amount, rate), hundred);
+  return { net: amount, vat, gross: add(amount, vat) };
+}
+
 /** The net (VAT-excluded) amount of the whole block, as an exact decimal string in the minor unit. */
 export function computeValueAmount(block: PricingBlock): string {
   let total: Fraction = { num: 0n, den: 1n };
-  for (const item of block.items) {
-    const periods = item.billing.type === 'recurring' ? BigInt(item.billing.periods) : 1n;
-    let line = multiply(parseDecimal(item.quantity), parseDecimal(item.unitPrice));
-    line = multiply(line, { num: periods, den: 1n });
-    if (block.pricesIncludeVat) {
-      // gross = net * (1 + rate/100)  =>  net = gross * 100 / (100 + rate)
-      const rate = parseDecimal(item.vatRate);
-      line = divide(multiply(line, { num: 100n, den: 1n }), add({ num: 100n, den: 1n }, rate));
-    }
-    total = add(total, line);
-  }
+  for (const item of block.items) total = add(total, lineAmounts(item, block.pricesIncludeVat).net);
   return toDecimalString(total, minorUnitDigits(block.currency));
 }
 

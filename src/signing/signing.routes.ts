@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { uuidPattern } from '../documents/documents.schemas.ts';
 import { DocumentActionError, type Refusal } from '../documents/lifecycle.ts';
+import { pageContentSecurityPolicy, sendUnavailablePage } from '../web/html.ts';
 import {
   declineDocument,
   findSigningSession,
@@ -18,8 +19,7 @@ import {
   requestSigningCode,
   type SigningSession,
   signDocument,
-} from '../documents/signing.service.ts';
-import { pageContentSecurityPolicy, sendUnavailablePage } from '../web/html.ts';
+} from './signing.service.ts';
 import { renderSigningMessagePage, renderSigningPage, type SigningPageView } from './signing-page.ts';
 import { buildSigningView } from './signing-view.ts';
 

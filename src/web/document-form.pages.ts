@@ -10,17 +10,17 @@ import { uuidPattern } from '../documents/documents.schemas.ts';
 import { getDocumentForOwner } from '../documents/documents.service.ts';
 import { DocumentActionError } from '../documents/lifecycle.ts';
 import { formatMoney, parsePricingBlock } from '../documents/pricing.ts';
+import { computeValueAmount } from '../documents/value.ts';
+import { ApiError } from '../http/errors.ts';
+import { listMails } from '../mail/mail.service.ts';
+import { signingLinkIn } from '../mail/templates.ts';
 import {
   createDocument,
   DocumentInputError,
   maxRecipients,
   type RecipientInput,
   sendDocument,
-} from '../documents/signing.service.ts';
-import { computeValueAmount } from '../documents/value.ts';
-import { ApiError } from '../http/errors.ts';
-import { listMails } from '../mail/mail.service.ts';
-import { signingLinkIn } from '../mail/templates.ts';
+} from '../signing/signing.service.ts';
 import { pricingTable, statusBadges } from '../signing/signing-page.ts';
 import { pricingView } from '../signing/signing-view.ts';
 import { html, type SafeHtml } from './html.ts';

@@ -13,6 +13,7 @@ import {
   type EndpointRow,
   findEndpoint,
   findEndpoints,
+  findEndpointWorkspaceId,
   insertEndpoint,
   lockEndpoint,
   updateEndpoint,
@@ -98,6 +99,13 @@ export async function createEndpoint(
     await insertEndpoint(trx, { ...row, secret, updated_at: now });
   });
   return { ...endpointRowToEndpoint(row), secret };
+}
+
+/** The workspace an endpoint belongs to (operators' commands name endpoints by id alone). */
+export async function workspaceOfEndpoint(ctx: Context, id: string): Promise<string> {
+  const workspaceId = await findEndpointWorkspaceId(ctx.db, id);
+  if (!workspaceId) throw new ApiError('not-found');
+  return workspaceId;
 }
 
 export async function listEndpoints(ctx: Context, workspaceId: string): Promise<WebhookEndpoint[]> {

@@ -7,10 +7,10 @@
 // outage's end wakes every loop at once.
 import type { Context } from '../context.ts';
 import type { DatabaseHandle } from '../db/connect.ts';
-import { expireDueDocuments } from '../documents/signing.service.ts';
 import { deliverDueMails } from '../mail/mail.service.ts';
 import type { MailTransport } from '../mail/mailer.ts';
 import { mailChannel } from '../mail/mails.repository.ts';
+import { expireDueDocuments } from '../signing/signing.service.ts';
 import { type Dispatcher, startDispatcher } from '../webhooks/dispatcher.ts';
 import { createWakeLoop, type WakeLoop } from './wake-loop.ts';
 

@@ -7,11 +7,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database, RecipientRole, SigningMethod } from '../db/schema.ts';
-import { ApiError } from '../http/errors.ts';
-import { isEmailAddress } from '../mail/address.ts';
-import { queueMail } from '../mail/mail.service.ts';
-import { signingCodeMail, signingRequestMail } from '../mail/templates.ts';
-import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import {
   type FullDocumentRow,
   type FullRecipientRow,
@@ -24,9 +19,9 @@ import {
   lockDueDocuments,
   updateDocument,
   updateRecipient,
-} from './documents.repository.ts';
-import { documentUrl } from './documents.service.ts';
-import { recordDocumentEvent } from './events.ts';
+} from '../documents/documents.repository.ts';
+import { documentUrl } from '../documents/documents.service.ts';
+import { recordDocumentEvent } from '../documents/events.ts';
 import {
   DocumentActionError,
   isActive,
@@ -35,9 +30,14 @@ import {
   nextStatus,
   type Refusal,
   signersAhead,
-} from './lifecycle.ts';
-import { parsePricingBlock } from './pricing.ts';
-import { computeValueAmount, type PricingBlock } from './value.ts';
+} from '../documents/lifecycle.ts';
+import { parsePricingBlock } from '../documents/pricing.ts';
+import { computeValueAmount, type PricingBlock } from '../documents/value.ts';
+import { ApiError } from '../http/errors.ts';
+import { isEmailAddress } from '../mail/address.ts';
+import { queueMail } from '../mail/mail.service.ts';
+import { signingCodeMail, signingRequestMail } from '../mail/templates.ts';
+import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 
 export const defaultExpirySeconds = 30 * 24 * 60 * 60;
 export const codeValidityMs = 10 * 60_000;
@@ -198,7 +198,7 @@ async function withDocument<T>(
 
 async function expireLocked(trx: Transaction<Database>, ctx: Context, document: FullDocumentRow, now: Date) {
   const status = nextStatus(document.status, 'expire');
-  await updateDocument(trx, document.id, { status });
+  await updateDocument(trx, document.workspace_id, document.id, { status });
   await recordDocumentEvent(trx, ctx, {
     document: { ...document, status },
     type: 'document.expired',
@@ -218,7 +218,11 @@ export async function sendDocument(
     if (!recipients.some((r) => r.role === 'signer')) throw new DocumentActionError('no-signers');
     const expiresAt = new Date(now.getTime() + document.expires_in_seconds * 1000);
     const sent = { ...document, status, sent_at: now, expires_at: expiresAt };
-    await updateDocument(trx, document.id, { status, sent_at: now, expires_at: expiresAt });
+    await updateDocument(trx, document.workspace_id, document.id, {
+      status,
+      sent_at: now,
+      expires_at: expiresAt,
+    });
     const event = await recordDocumentEvent(trx, ctx, {
       document: sent,
       type: 'document.sent',
@@ -228,7 +232,7 @@ export async function sendDocument(
     const workspace = await findWorkspace(trx, workspaceId);
     for (const recipient of recipients) {
       const token = ctx.ids.randomBytes(32).toString('base64url');
-      await updateRecipient(trx, recipient.id, { token_hash: hashToken(token) });
+      await updateRecipient(trx, recipient.workspace_id, recipient.id, { token_hash: hashToken(token) });
       const mail = signingRequestMail({
         recipientName: recipient.full_name,
         documentTitle: document.title,
@@ -278,8 +282,9 @@ async function recordOpened(
   if (recipient.opened_at !== null || !isActive(locked.document.status)) return locked.document;
   const status = nextStatus(locked.document.status, 'open');
   const document = { ...locked.document, status };
-  if (status !== locked.document.status) await updateDocument(trx, document.id, { status });
-  await updateRecipient(trx, recipient.id, { opened_at: now });
+  if (status !== locked.document.status)
+    await updateDocument(trx, document.workspace_id, document.id, { status });
+  await updateRecipient(trx, recipient.workspace_id, recipient.id, { opened_at: now });
   recipient.opened_at = now;
   await recordDocumentEvent(trx, ctx, { document, type: 'document.opened', recipient, at: now });
   return document;
@@ -346,7 +351,7 @@ export async function signDocument(
 
       let document = await recordOpened(trx, ctx, locked, recipient, now);
       recipient.signed_at = now;
-      await updateRecipient(trx, recipient.id, {
+      await updateRecipient(trx, recipient.workspace_id, recipient.id, {
         signed_at: now,
         signature_name: input.fullName.trim(),
         code_hash: null,
@@ -355,7 +360,12 @@ export async function signDocument(
       const completed = isEverySignerDone(locked.recipients);
       const status = nextStatus(document.status, completed ? 'complete' : 'sign');
       document = { ...document, status, ...(completed ? { signed_at: now } : {}) };
-      await updateDocument(trx, document.id, completed ? { status, signed_at: now } : { status });
+      await updateDocument(
+        trx,
+        document.workspace_id,
+        document.id,
+        completed ? { status, signed_at: now } : { status },
+      );
       const signed = await recordDocumentEvent(trx, ctx, {
         document,
         type: 'document.signed',
@@ -394,7 +404,7 @@ async function checkCode(
   );
   if (matches) return null;
   const attempts = recipient.code_attempts + 1;
-  await updateRecipient(trx, recipient.id, {
+  await updateRecipient(trx, recipient.workspace_id, recipient.id, {
     code_attempts: attempts,
     // Out of attempts: the code is void and a new one must be sent.
     ...(attempts >= maxCodeAttempts ? { code_hash: null, code_expires_at: null } : {}),
@@ -412,7 +422,7 @@ export async function requestSigningCode(ctx: Context, session: SigningSession):
       throw new DocumentActionError('code-too-soon');
     }
     const code = randomSixDigits(ctx);
-    await updateRecipient(trx, recipient.id, {
+    await updateRecipient(trx, recipient.workspace_id, recipient.id, {
       code_hash: hashCode(recipient.id, code),
       code_expires_at: new Date(now.getTime() + codeValidityMs),
       code_attempts: 0,
@@ -457,8 +467,11 @@ export async function declineDocument(
     let document = await recordOpened(trx, ctx, locked, recipient, now);
     const status = nextStatus(document.status, 'decline');
     document = { ...document, status };
-    await updateDocument(trx, document.id, { status });
-    await updateRecipient(trx, recipient.id, { declined_at: now, decline_reason: reason });
+    await updateDocument(trx, document.workspace_id, document.id, { status });
+    await updateRecipient(trx, recipient.workspace_id, recipient.id, {
+      declined_at: now,
+      decline_reason: reason,
+    });
     const event = await recordDocumentEvent(trx, ctx, {
       document,
       type: 'document.declined',
