@@ -1,5 +1,5 @@
 // Queries on users, memberships, sessions and sign-up requests.
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
 import type { Database, MemberRole } from '../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -195,19 +195,7 @@ export async function deleteMembership(db: Db, workspaceId: string, userId: stri
     .execute();
 }
 
-export interface InvitationRow {
-  id: string;
-  workspace_id: string;
-  email: string;
-  role: MemberRole;
-  token_hash: string;
-  invited_by: string | null;
-  created_at: Date;
-  expires_at: Date;
-  accepted_at: Date | null;
-}
-
-export async function insertInvitation(db: Db, row: InvitationRow): Promise<void> {
+export async function insertInvitation(db: Db, row: Insertable<Database['invitations']>): Promise<void> {
   await db.insertInto('invitations').values(row).execute();
 }
 

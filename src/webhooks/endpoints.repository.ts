@@ -53,31 +53,29 @@ export async function findEndpoints(db: Db, workspaceId: string): Promise<Endpoi
     .execute();
 }
 
+function selectEndpoint(db: Db, workspaceId: string, id: string) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(columns)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id);
+}
+
 export async function findEndpoint(
   db: Db,
   workspaceId: string,
   id: string,
 ): Promise<EndpointRow | undefined> {
-  return db
-    .selectFrom('webhook_endpoints')
-    .select(columns)
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return selectEndpoint(db, workspaceId, id).executeTakeFirst();
 }
 
+/** The endpoint, locked for the rest of the transaction (FOR UPDATE). */
 export async function lockEndpoint(
   trx: Transaction<Database>,
   workspaceId: string,
   id: string,
 ): Promise<EndpointRow | undefined> {
-  return trx
-    .selectFrom('webhook_endpoints')
-    .select(columns)
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
+  return selectEndpoint(trx, workspaceId, id).forUpdate().executeTakeFirst();
 }
 
 export async function updateEndpoint(
