@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createMemoryRateLimiter } from '../src/http/rate-limiter.ts';
+import { backlogFreshMs } from '../src/metrics/metrics.ts';
 import { startServer } from '../src/server.ts';
 import { startDispatcher } from '../src/webhooks/dispatcher.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
@@ -139,6 +140,8 @@ describeEachDatabase('metrics', (kind) => {
       const before = await scrape();
       // Three events wait in the outbox: the backlog gauges see them before any worker runs.
       for (let i = 0; i < 3; i++) await createSentDocument(h.ctx, ws.id);
+      // The backlog is read at most once a second, whoever scrapes.
+      await new Promise((resolve) => setTimeout(resolve, backlogFreshMs));
       const waiting = await scrape();
       assert.ok(value(waiting, 'signet_webhook_deliveries_due') >= 3, 'due deliveries and unfanned events');
       assert.ok(value(waiting, 'signet_mail_outbox_depth') >= 3, 'the signing mails wait to be sent');
@@ -170,6 +173,7 @@ describeEachDatabase('metrics', (kind) => {
         .set({ enabled: false, disabled_reason: 'failures', paused_at: h.clock.now() })
         .where('id', '=', endpoint.id)
         .execute();
+      await new Promise((resolve) => setTimeout(resolve, backlogFreshMs));
       const paused = await scrape();
       assert.ok(value(paused, 'signet_webhook_endpoints_paused') >= 1);
       assert.equal(value(paused, 'signet_database_up'), 1);

@@ -29,18 +29,25 @@ export interface MetricsOptions {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
+/** How long one read of the backlog serves the scrapes that follow it. */
+export const backlogFreshMs = 1000;
+
 export function createMetrics(options: MetricsOptions) {
   const registry = new Registry();
   const registers = [registry];
   if (options.processMetrics) collectDefaultMetrics({ register: registry, prefix: 'signet_' });
 
-  // One backlog read per scrape, shared by the gauges below (scrape() starts a new one).
-  let backlog: Promise<Backlog | null> | null = null;
+  // One backlog read shared by the gauges below and by every scrape within a second, so
+  // /metrics on a public port cannot be turned into a stream of database queries.
+  let backlog: { readAt: number; value: Promise<Backlog | null> } | null = null;
   function currentBacklog(): Promise<Backlog | null> {
-    // An outage must not fail the scrape: the gauges then keep their last values and
-    // signet_database_up says why.
-    backlog ??= readBacklog(options.db, options.clock.now()).catch(() => null);
-    return backlog;
+    const now = Date.now();
+    if (!backlog || now - backlog.readAt >= backlogFreshMs) {
+      // An outage must not fail the scrape: the gauges then keep their last values and
+      // signet_database_up says why.
+      backlog = { readAt: now, value: readBacklog(options.db, options.clock.now()).catch(() => null) };
+    }
+    return backlog.value;
   }
   function backlogGauge(name: string, help: string, pick: (b: Backlog) => number) {
     return new Gauge({
@@ -56,9 +63,8 @@ export function createMetrics(options: MetricsOptions) {
 
   const metrics = {
     registry,
-    /** The text of every series, with the backlog read afresh. */
+    /** The text of every series. */
     scrape(): Promise<string> {
-      backlog = null;
       return registry.metrics();
     },
     httpRequests: new Counter({
