@@ -333,5 +333,5 @@ export function sendUnavailablePage(reply: FastifyReply): FastifyReply {
 
 const unavailablePage = page({
   title: 'Temporarily unavailable · Signet',
-  body: html`<div class="card"><h1>Temporarily unavailable</h1><p>Signet cannot reach its database right now. Nothing you sent was lost or changed. Try again in a minute.</p></div>`,
+  body: html`<div class="card"><h1>Temporarily unavailable</h1><p>Signet cannot reach its database right now, so nothing you sent was saved. Please try again in a minute.</p></div>`,
 });
