@@ -96,7 +96,7 @@ export function createPgPool(url: string, size: number): pg.Pool {
     max: size,
     Client: PreparingClient,
     // Sessions in UTC, so timestamps arrive as "2026-03-01 12:00:00.123+00" and take the
-    // fast path below instead of the general parser (a tenth of the list endpoint's CPU).
+    // fast path below instead of the general parser (docs/performance.md).
     options: '-c TimeZone=UTC',
     // A server that does not answer at all (not merely refuses) must not hold a request
     // forever: the caller gets an error, and the API answers 503 `unavailable`.

@@ -19,7 +19,7 @@ export const deliveriesChannel = 'signet_deliveries';
  * events come back to the outbox and are fanned out again, under the same delivery ids)
  * and recorded successes (those deliveries are sent again, under the same ids). Failures,
  * retry schedules and pauses commit durably, and any durable commit flushes what came
- * before it. Worth a fifth of the engine's throughput (docs/performance.md).
+ * before it. What it is worth is measured in docs/performance.md.
  */
 const relaxedCommit = sql<string>`select set_config('synchronous_commit', 'off', true) as setting`;
 
