@@ -11,6 +11,13 @@ import { createDocument } from '../src/signing/signing.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { createWorkspace } from '../src/workspaces/workspaces.service.ts';
 
+/**
+ * Now, in milliseconds since the epoch, to a fraction of a millisecond: the same clock in
+ * every process of a bench (the receiver's arrivals are compared with commit times taken
+ * here), finer than Date.now()'s whole milliseconds. bench/receiver.ts has its own copy.
+ */
+export const epochMs = () => performance.timeOrigin + performance.now();
+
 /** A fresh database's name and URL on the server of `adminUrl`, and admin statements there. */
 export function benchDatabase(adminUrl: string) {
   const name = `signet_bench_${randomUUID().replaceAll('-', '').slice(0, 10)}`;
