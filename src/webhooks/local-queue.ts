@@ -158,7 +158,7 @@ export class LocalQueue {
     this.#inFlight.set(endpointId, (this.#inFlight.get(endpointId) ?? 0) + 1);
   }
 
-  /** The head, by far the most common, is shifted off (cheaper than splice: docs/performance.md). */
+  /** The head, by far the most common, is shifted off: cheaper than splice (docs/performance.md). */
   #takeAt(i: number): void {
     if (i === 0) this.#entries.shift();
     else this.#entries.splice(i, 1);
