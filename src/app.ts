@@ -1,10 +1,10 @@
 // buildApp(ctx): the whole HTTP surface as a Fastify instance that never listens by
 // itself, so tests and benchmarks listen on a port of their choosing.
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Context } from './context.ts';
 import { apiPlugin } from './http/api.ts';
 import { createApiGuard } from './http/api-guard.ts';
-import { createClientErrorHandler } from './http/client-error.ts';
+import { createClientErrorHandler, createConnectHandler } from './http/client-error.ts';
 import { createErrorSender } from './http/error-handler.ts';
 import { ApiError } from './http/errors.ts';
 import { healthRoutes } from './http/health.ts';
@@ -22,6 +22,30 @@ const notFoundPage = `<!doctype html>
 `;
 export const apiPrefix = '/v1';
 
+/** An absolute-form request target (`GET http://host/v1/documents`) as the origin-form path. */
+function originForm(url: string): string {
+  return url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
+}
+
+export function isApiUrl(url: string): boolean {
+  const path = originForm(url);
+  return path === apiPrefix || path.startsWith(`${apiPrefix}/`) || path.startsWith(`${apiPrefix}?`);
+}
+
+const badRequestPage = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Bad request · Signet</title><link rel="stylesheet" href="/assets/app.css"></head>
+<body><main class="container"><div class="card"><h1>That address could not be read</h1><p>Check the link and try again.</p><p><a href="/">Go to the start page</a></p></div></main></body></html>
+`;
+
+function sendPage(reply: FastifyReply, status: number, page: string) {
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('content-security-policy', "default-src 'none'; style-src 'self'; frame-ancestors 'none'")
+    .send(page);
+}
+
 export interface AppDeps {
   rateLimiter: RateLimiter;
   /** Sign-in attempts of the web application; in memory unless given (Redis: shared). */
@@ -37,6 +61,12 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
     // While closing, requests already on a connection are served, not answered with
     // Fastify's own 503 body: the listener is closed, so nothing new arrives.
     return503OnClosing: false,
+    // HTTP/1.1 requires Host; Node would refuse a request without one itself, with an empty
+    // 400 and no envelope. Let it through, and refuse it below (the API guard, or a page).
+    http: { requireHostHeader: false },
+    // The absolute form (`GET http://host/v1/documents`, which servers must accept) routes
+    // like the path it names, through the same guard.
+    rewriteUrl: (request) => originForm(request.url ?? '/'),
     bodyLimit: bodyLimitBytes,
     // Long enough that any path id the HTTP parser accepts reaches validation (invalid-id).
     routerOptions: { maxParamLength: 16_384 },
@@ -48,8 +78,11 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
     // Malformed HTTP never reaches a route: still the envelope and the rate-limit headers.
     clientErrorHandler: createClientErrorHandler(ctx, deps.rateLimiter),
     frameworkErrors: (error, request, reply) => {
-      const isApi = request.url === apiPrefix || request.url.startsWith(`${apiPrefix}/`);
-      (isApi ? guard(request, reply) : Promise.resolve()).then(
+      if (!isApiUrl(request.url)) {
+        sendPage(reply, 400, badRequestPage);
+        return;
+      }
+      guard(request, reply).then(
         () => sendError(error, request, reply),
         (guardError: Error) => sendError(guardError, request, reply),
       );
@@ -78,14 +111,17 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
   });
   // The API answers in its envelope; anything else is a page a person asked for.
   app.setNotFoundHandler(async (request, reply) => {
-    if (request.url === apiPrefix || request.url.startsWith(`${apiPrefix}/`)) throw new ApiError('not-found');
-    return reply
-      .code(404)
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('content-security-policy', "default-src 'none'; style-src 'self'; frame-ancestors 'none'")
-      .send(notFoundPage);
+    if (isApiUrl(request.url)) throw new ApiError('not-found');
+    return sendPage(reply, 404, notFoundPage);
+  });
+  // A page asked for without Host (HTTP/1.1 requires it): refused. /v1 refuses it in its
+  // guard, after the rate-limit headers are set.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.headers.host === undefined && request.raw.httpVersion !== '1.0' && !isApiUrl(request.url))
+      return sendPage(reply, 400, badRequestPage);
   });
 
+  app.server.on('connect', createConnectHandler(ctx, deps.rateLimiter));
   await app.register(apiPlugin(ctx, guard), { prefix: apiPrefix });
   await app.register(signingRoutes(ctx), { prefix: '/sign' });
   await app.register(healthRoutes(ctx));

@@ -41,6 +41,12 @@ describeEachDatabase('malformed HTTP', (kind) => {
     ],
     ['a broken request line', 'GARBAGE\r\n\r\n', 400, 'malformed-request'],
     [
+      'CONNECT, which nothing here serves',
+      'CONNECT /v1/documents HTTP/1.1\r\nHost: x\r\n\r\n',
+      405,
+      'method-not-allowed',
+    ],
+    [
       'headers over 16 KB',
       `GET /v1/documents HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
       431,
@@ -58,4 +64,35 @@ describeEachDatabase('malformed HTTP', (kind) => {
       assert.equal(answer.headers.get('connection'), 'close');
     });
   }
+
+  test('HEAD refused by the parser gets the headers and no body', async () => {
+    const answer = await raw(
+      h.baseUrl,
+      'HEAD /v1/documents HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n',
+    );
+    const [head = '', body] = answer.split('\r\n\r\n');
+    assert.match(head, /^HTTP\/1\.1 400 /);
+    assert.match(head, /X-RateLimit-Remaining: \d+/);
+    assert.equal(body, '', 'no body after the headers of a HEAD answer');
+  });
+
+  test('a /v1 request without Host (HTTP/1.1 requires it): 400 malformed-request with the rate-limit headers', async () => {
+    const answer = parse(await raw(h.baseUrl, 'GET /v1/documents HTTP/1.1\r\nConnection: close\r\n\r\n'));
+    assert.equal(answer.status, 400);
+    assert.deepEqual(answer.body, { ok: false, error: 'malformed-request' });
+    assert.match(answer.headers.get('x-ratelimit-remaining') ?? '', /^\d+$/);
+  });
+
+  test('the absolute form of a /v1 URL is the same request: guarded, rate limited, in the envelope', async () => {
+    const { hostname, port } = new URL(h.baseUrl);
+    const answer = parse(
+      await raw(
+        h.baseUrl,
+        `GET http://${hostname}:${port}/v1/documents HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`,
+      ),
+    );
+    assert.equal(answer.status, 401);
+    assert.deepEqual(answer.body, { ok: false, error: 'invalid-api-key' });
+    assert.match(answer.headers.get('x-ratelimit-remaining') ?? '', /^\d+$/);
+  });
 });

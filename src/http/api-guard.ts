@@ -50,6 +50,9 @@ export function createApiGuard(ctx: Context, rateLimiter: RateLimiter) {
     }
     const bucket = identity ? `key:${identity.keyId}` : `ip:${request.ip}`;
     const limit = await takeAndLabel(ctx, rateLimiter, reply, bucket);
+    // HTTP/1.1 requires Host (the server lets such requests through to answer them here).
+    if (request.headers.host === undefined && request.raw.httpVersion !== '1.0')
+      throw new ApiError('malformed-request');
     if (!limit.allowed) {
       ctx.metrics.rateLimitRejections.inc({ limiter: 'api' });
       throw new ApiError('rate-limited', { 'Retry-After': String(limit.retryAfterSeconds) });

@@ -215,10 +215,15 @@ export async function findById<T>(id: string, load: (id: string) => Promise<T>):
   }
 }
 
+const maxNextLength = 2048;
+
 /** preHandler for member pages: a visitor goes to /login and comes back after. */
 export async function requireMember(request: FastifyRequest, reply: FastifyReply) {
   if (!request.member) {
-    const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
+    // Back to the page after log-in, unless its address is too long to carry (a redirect's
+    // Location must stay well under the 16 KB clients accept).
+    const back = request.method === 'GET' && request.url.length <= maxNextLength;
+    const next = back ? `?next=${encodeURIComponent(request.url)}` : '';
     return reply.redirect(`/login${next}`, 303);
   }
 }
