@@ -66,7 +66,10 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
     http: { requireHostHeader: false },
     // The absolute form (`GET http://host/v1/documents`, which servers must accept) routes
     // like the path it names, through the same guard.
-    rewriteUrl: (request) => originForm(request.url ?? '/'),
+    rewriteUrl: (request) => {
+      const url = request.url ?? '/';
+      return url.startsWith('/') ? url : originForm(url);
+    },
     bodyLimit: bodyLimitBytes,
     // Long enough that any path id the HTTP parser accepts reaches validation (invalid-id).
     routerOptions: { maxParamLength: 16_384 },
@@ -116,9 +119,12 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
   });
   // A page asked for without Host (HTTP/1.1 requires it): refused. /v1 refuses it in its
   // guard, after the rate-limit headers are set.
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.headers.host === undefined && request.raw.httpVersion !== '1.0' && !isApiUrl(request.url))
-      return sendPage(reply, 400, badRequestPage);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.headers.host === undefined && request.raw.httpVersion !== '1.0' && !isApiUrl(request.url)) {
+      sendPage(reply, 400, badRequestPage);
+      return;
+    }
+    done();
   });
 
   app.server.on('connect', createConnectHandler(ctx, deps.rateLimiter));
