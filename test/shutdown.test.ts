@@ -1,7 +1,9 @@
 // Graceful shutdown (SIGTERM), as an orchestrator stops a process during a rolling deploy:
 // - an API process under load stops accepting, answers every request it had taken (one
 //   whose body was still arriving included), and exits 0; the only failed requests are
-//   connections refused or closed unanswered after its listener closed;
+//   connections refused or closed unanswered after its listener closed (Node closes idle
+//   keep-alive connections when its server closes: a request written into one at that
+//   moment is reset, never read, and safe to retry);
 // - a worker with webhook attempts in flight finishes them, records them, hands back what
 //   it had claimed but not sent, and exits 0: the next worker delivers the rest at once
 //   (not after the 10-minute sweep) and nothing is sent twice.
@@ -28,7 +30,11 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs: num
   }
 }
 
-/** A POST whose body arrives in two halves, `gapMs` apart; resolves with status and body. */
+/**
+ * A POST whose body arrives in two halves, `gapMs` apart; resolves with status and body.
+ * It asks for 100 Continue, so `sent` is called once the server has read its headers
+ * (the request is in flight, not a connection it could still close as idle).
+ */
 function slowPost(url: string, key: string, body: string, sent: () => void, gapMs: number) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = httpRequest(
@@ -39,6 +45,7 @@ function slowPost(url: string, key: string, body: string, sent: () => void, gapM
           authorization: `Bearer ${key}`,
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(body),
+          expect: '100-continue',
         },
       },
       (res) => {
@@ -51,10 +58,13 @@ function slowPost(url: string, key: string, body: string, sent: () => void, gapM
     );
     req.on('error', reject);
     const half = Math.floor(body.length / 2);
-    req.write(body.slice(0, half), () => {
-      sent();
-      setTimeout(() => req.end(body.slice(half)), gapMs);
+    req.on('continue', () => {
+      req.write(body.slice(0, half), () => {
+        sent();
+        setTimeout(() => req.end(body.slice(half)), gapMs);
+      });
     });
+    req.flushHeaders();
   });
 }
 
