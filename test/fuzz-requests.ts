@@ -8,7 +8,12 @@
 // `{{csrf}}`...) that the sender fills in, so the same seed always generates the same
 // requests. Paths and header values are put in the form Node's HTTP client can send
 // unchanged: UTF-8 bytes as latin1 characters, control characters percent-encoded.
-import { type Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import {
+  type Agent,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+} from 'node:http';
 import fc from 'fast-check';
 
 export type Target = 'api' | 'sign' | 'web' | 'other';
@@ -1307,6 +1312,19 @@ export interface FuzzResponse {
 
 export type SendResult = { ok: true; response: FuzzResponse } | { ok: false; error: string };
 
+/** A complete answer: its status, headers (and their size as received) and body. */
+function answer(res: IncomingMessage, chunks: Buffer[]): SendResult {
+  return {
+    ok: true,
+    response: {
+      status: res.statusCode ?? 0,
+      headers: res.headers,
+      headerBytes: res.rawHeaders.reduce((sum, part) => sum + part.length + 2, 0),
+      body: Buffer.concat(chunks),
+    },
+  };
+}
+
 /** Sends one request over a real socket and reads the whole answer (or the error). */
 export function send(
   origin: { host: string; port: number },
@@ -1355,17 +1373,7 @@ export function send(
           answered = true;
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () =>
-            done({
-              ok: true,
-              response: {
-                status: res.statusCode ?? 0,
-                headers: res.headers,
-                headerBytes: res.rawHeaders.reduce((sum, part) => sum + part.length + 2, 0),
-                body: Buffer.concat(chunks),
-              },
-            }),
-          );
+          res.on('end', () => done(answer(res, chunks)));
           res.on('error', (error) => done({ ok: false, error: `response: ${error.message}` }));
           res.on('close', () => {
             if (!res.complete)
@@ -1386,17 +1394,7 @@ export function send(
       const chunks: Buffer[] = [head];
       socket.on('data', (chunk: Buffer) => chunks.push(chunk));
       socket.on('error', () => {});
-      socket.on('close', () =>
-        done({
-          ok: true,
-          response: {
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            headerBytes: res.rawHeaders.reduce((sum, part) => sum + part.length + 2, 0),
-            body: Buffer.concat(chunks),
-          },
-        }),
-      );
+      socket.on('close', () => done(answer(res, chunks)));
     });
     sending.setTimeout(timeoutMs, () => sending.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     sending.on('error', (error) => done({ ok: false, error: error.message }));
