@@ -3,7 +3,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Context } from './context.ts';
 import { apiPlugin } from './http/api.ts';
-import { createApiGuard } from './http/api-guard.ts';
+import { createApiGuard, lacksHost } from './http/api-guard.ts';
 import { createClientErrorHandler, createConnectHandler } from './http/client-error.ts';
 import { createErrorSender } from './http/error-handler.ts';
 import { ApiError } from './http/errors.ts';
@@ -15,11 +15,21 @@ import { loginAttempts, webPlugin } from './web/web.plugin.ts';
 
 export const bodyLimitBytes = 1024 * 1024;
 
-const notFoundPage = `<!doctype html>
+/** A page outside the application's scope (no session, no navigation), with its stylesheet. */
+function plainPage(title: string, heading: string, text: string): string {
+  return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Not found · Signet</title><link rel="stylesheet" href="/assets/app.css"></head>
-<body><main class="container"><div class="card"><h1>Not found</h1><p>There is nothing at this address.</p><p><a href="/">Go to the start page</a></p></div></main></body></html>
+<title>${title} · Signet</title><link rel="stylesheet" href="/assets/app.css"></head>
+<body><main class="container"><div class="card"><h1>${heading}</h1><p>${text}</p><p><a href="/">Go to the start page</a></p></div></main></body></html>
 `;
+}
+
+const notFoundPage = plainPage('Not found', 'Not found', 'There is nothing at this address.');
+const badRequestPage = plainPage(
+  'Bad request',
+  'That address could not be read',
+  'Check the link and try again.',
+);
 export const apiPrefix = '/v1';
 
 /** An absolute-form request target (`GET http://host/v1/documents`) as the origin-form path. */
@@ -27,16 +37,10 @@ function originForm(url: string): string {
   return url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
 }
 
-export function isApiUrl(url: string): boolean {
-  const path = originForm(url);
-  return path === apiPrefix || path.startsWith(`${apiPrefix}/`) || path.startsWith(`${apiPrefix}?`);
+/** Whether a (rewritten, so origin-form) request URL is the API's. */
+function isApiUrl(url: string): boolean {
+  return url === apiPrefix || url.startsWith(`${apiPrefix}/`) || url.startsWith(`${apiPrefix}?`);
 }
-
-const badRequestPage = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Bad request · Signet</title><link rel="stylesheet" href="/assets/app.css"></head>
-<body><main class="container"><div class="card"><h1>That address could not be read</h1><p>Check the link and try again.</p><p><a href="/">Go to the start page</a></p></div></main></body></html>
-`;
 
 function sendPage(reply: FastifyReply, status: number, page: string) {
   return reply
@@ -65,7 +69,7 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
     // 400 and no envelope. Let it through, and refuse it below (the API guard, or a page).
     http: { requireHostHeader: false },
     // The absolute form (`GET http://host/v1/documents`, which servers must accept) routes
-    // like the path it names, through the same guard.
+    // like the path it names, through the same guard; every request.url after this is a path.
     rewriteUrl: (request) => {
       const url = request.url ?? '/';
       return url.startsWith('/') ? url : originForm(url);
@@ -120,7 +124,7 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
   // A page asked for without Host (HTTP/1.1 requires it): refused. /v1 refuses it in its
   // guard, after the rate-limit headers are set.
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.headers.host === undefined && request.raw.httpVersion !== '1.0' && !isApiUrl(request.url)) {
+    if (lacksHost(request) && !isApiUrl(request.url)) {
       sendPage(reply, 400, badRequestPage);
       return;
     }

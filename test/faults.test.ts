@@ -21,7 +21,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { createTestWorkspace, type TestWorkspace } from './harness.ts';
-import { type SignetProcess, startSignet } from './processes.ts';
+import { type SignetProcess, sleep, startSignet, until } from './processes.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 import {
   postgresAvailable,
@@ -38,16 +38,6 @@ type LogLine = { level: number; msg: string } & Record<string, unknown>;
 function logsOf(signet: SignetProcess): LogLine[] {
   return signet.lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as LogLine);
 }
-
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Answer {
   at: number;

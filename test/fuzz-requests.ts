@@ -15,6 +15,7 @@ import {
   type IncomingMessage,
 } from 'node:http';
 import fc from 'fast-check';
+import { documentEventTypes } from '../src/documents/events.ts';
 
 export type Target = 'api' | 'sign' | 'web' | 'other';
 
@@ -726,17 +727,7 @@ const extraHeader: fc.Arbitrary<Array<[string, string]>> = fc.oneof(
 // Bodies
 // ---------------------------------------------------------------------------------------
 
-const eventNames = [
-  'document.sent',
-  'document.opened',
-  'document.signed',
-  'document.completed',
-  'document.declined',
-  'document.expired',
-  'ping',
-  'document.*',
-  '',
-];
+const eventNames = [...documentEventTypes, 'ping', 'document.*', ''];
 
 const urlValues = [
   'https://hooks.example.com/signet',

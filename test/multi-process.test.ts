@@ -19,7 +19,7 @@ import { findFullRecipients } from '../src/documents/documents.repository.ts';
 import { createDocument, sendDocument, signDocument } from '../src/signing/signing.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { createTestDatabase, createTestWorkspace, databaseKinds } from './harness.ts';
-import { databaseUrlOf, freePort, type SignetProcess, startSignet } from './processes.ts';
+import { databaseUrlOf, freePort, type SignetProcess, sleep, startSignet } from './processes.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 import { createWebClient } from './web-client.ts';
 
@@ -32,8 +32,6 @@ const eventTypes = ['document.sent', 'document.opened', 'document.signed', 'docu
 const burst = 120;
 /** The receiver refuses this many requests per endpoint before it answers 200. */
 const refusalsPerEndpoint = 15;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A GET with the key, its JSON body parsed. */
 async function get(url: string, key: string) {

@@ -2,12 +2,28 @@
 // PostgreSQL database: each is a child of the Node that runs the tests, started on a port
 // of its own (PORT=0, the address read from what it prints), watched until it says it
 // runs, its log kept, and stopped (SIGTERM, then SIGKILL) by the suite's `after`.
+import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import type { DatabaseHandle } from '../src/db/connect.ts';
 import { mainScript } from './cli-process.ts';
 import { postgresAdminUrl } from './harness.ts';
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `condition` every 20 ms; fails the test naming `what` after `timeoutMs`. */
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
 
 /** The URL of a database `createTestDatabase('postgres')` made, for DATABASE_URL. */
 export async function databaseUrlOf(database: DatabaseHandle): Promise<string> {

@@ -17,18 +17,8 @@ import type { DatabaseHandle } from '../src/db/connect.ts';
 import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { createTestDatabase, createTestWorkspace, databaseKinds, type TestWorkspace } from './harness.ts';
-import { databaseUrlOf, type SignetProcess, startSignet } from './processes.ts';
+import { databaseUrlOf, type SignetProcess, sleep, startSignet, until } from './processes.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 /**
  * A POST whose body arrives in two halves, `gapMs` apart; resolves with status and body.

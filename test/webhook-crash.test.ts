@@ -13,18 +13,11 @@ import type { DatabaseHandle } from '../src/db/connect.ts';
 import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { createTestDatabase, createTestWorkspace, databaseKinds, postgresAdminUrl } from './harness.ts';
+import { until } from './processes.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 
 const events = 1000;
 const main = join(import.meta.dirname, '..', 'src', 'main.ts');
-
-async function until(condition: () => boolean, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('a worker killed mid-flight', {
   skip: !databaseKinds.includes('postgres') && 'needs PostgreSQL',

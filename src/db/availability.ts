@@ -36,6 +36,9 @@ const unavailableStates = /^(08...|57P01|57P02|57P03|53300)$/;
 const connectionMessages =
   /^(Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection terminated unexpectedly|Client was closed and is not queryable|Cannot use a pool after calling end on the pool)/i;
 
+/** Seconds a client is told to wait (Retry-After) while the database is unreachable. */
+export const unavailableRetryAfterSeconds = 5;
+
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error instanceof AggregateError && error.errors.some(isDatabaseUnavailable)) return true;

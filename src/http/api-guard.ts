@@ -27,6 +27,11 @@ function isPublic(request: FastifyRequest): boolean {
   );
 }
 
+/** HTTP/1.1 requires a Host header (HTTP/1.0 does not). */
+export function lacksHost(request: FastifyRequest): boolean {
+  return request.headers.host === undefined && request.raw.httpVersion !== '1.0';
+}
+
 /** Takes a token from `bucket` and labels the answer with what is left, whatever follows. */
 async function takeAndLabel(ctx: Context, rateLimiter: RateLimiter, reply: FastifyReply, bucket: string) {
   const result = await rateLimiter.take(bucket, ctx.clock.now().getTime());
@@ -50,9 +55,8 @@ export function createApiGuard(ctx: Context, rateLimiter: RateLimiter) {
     }
     const bucket = identity ? `key:${identity.keyId}` : `ip:${request.ip}`;
     const limit = await takeAndLabel(ctx, rateLimiter, reply, bucket);
-    // HTTP/1.1 requires Host (the server lets such requests through to answer them here).
-    if (request.headers.host === undefined && request.raw.httpVersion !== '1.0')
-      throw new ApiError('malformed-request');
+    // The server lets such requests through to answer them here, in the envelope.
+    if (lacksHost(request)) throw new ApiError('malformed-request');
     if (!limit.allowed) {
       ctx.metrics.rateLimitRejections.inc({ limiter: 'api' });
       throw new ApiError('rate-limited', { 'Retry-After': String(limit.retryAfterSeconds) });

@@ -3,8 +3,11 @@
 // database is a 503 `unavailable` with Retry-After (the outage is logged once, by the
 // monitor); anything else is a 500 `internal-error`, logged in full and never shown.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable, type OutageMonitor } from '../db/availability.ts';
-import { unavailableRetryAfterSeconds } from '../web/html.ts';
+import {
+  isDatabaseUnavailable,
+  type OutageMonitor,
+  unavailableRetryAfterSeconds,
+} from '../db/availability.ts';
 import { ApiError, type ErrorCode, errorStatus } from './errors.ts';
 
 const validationCodes: Record<string, ErrorCode> = {

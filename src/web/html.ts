@@ -7,6 +7,7 @@
 // attribute that could take a `javascript:` URL, or inside <style>/<script>.
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import { unavailableRetryAfterSeconds } from '../db/availability.ts';
 
 class SafeHtml {
   readonly #html: string;
@@ -313,9 +314,6 @@ ${options.body}
 </html>
 `);
 }
-
-/** Seconds a client should wait before retrying while the database is unreachable. */
-export const unavailableRetryAfterSeconds = 5;
 
 /**
  * The plain page every HTML route answers while the database is unreachable: no session,
