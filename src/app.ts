@@ -50,6 +50,9 @@ function sendPage(reply: FastifyReply, status: number, page: string) {
     .send(page);
 }
 
+/** A year; no includeSubDomains: other services of the operator's domain are not ours to pin. */
+const hstsValue = 'max-age=31536000';
+
 export interface AppDeps {
   rateLimiter: RateLimiter;
   /** Sign-in attempts of the web application; in memory unless given (Redis: shared). */
@@ -104,8 +107,11 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
     draining = true;
     done();
   });
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
+    // HTTPS as this server sees it: TLS, or a proxy's X-Forwarded-Proto when
+    // SIGNET_TRUST_PROXY says to believe it. The session cookie's Secure follows the same.
+    if (request.protocol === 'https') reply.header('strict-transport-security', hstsValue);
     done(null, payload);
   });
   // Requests by route template (never the raw URL: ids would make a series per document).

@@ -3,12 +3,13 @@
 // as many contexts as they like, each with its own clock and database.
 import { createSecretKey, type KeyObject, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { Config } from './config.ts';
 import { createOutageMonitor, type OutageMonitor } from './db/availability.ts';
 import type { DatabaseHandle } from './db/connect.ts';
 import type { Database } from './db/schema.ts';
 import { loadServerSecret } from './db/server-secrets.ts';
+import { redactUrl } from './http/capability-urls.ts';
 import { authChangesChannel, createKeyCache, type KeyCache } from './keys/key-cache.ts';
 import { createKeyUsage, type KeyUsage } from './keys/key-usage.ts';
 import { createMetrics, type Metrics, type PoolStats } from './metrics/metrics.ts';
@@ -62,8 +63,37 @@ export const redactedPaths = [
   '*.apiKey',
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: redactedPaths, censor: '[redacted]' } });
+/** A request as Fastify logs it, with its URL's secrets redacted (capability-urls.ts). */
+interface LoggedRequest {
+  method: string;
+  url: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number } | null;
+}
+
+/**
+ * Every logger of the project: secret headers and fields censored, and every request's URL
+ * redacted, since a signing link or an invitation in a URL is a password in the log.
+ */
+export function loggerOptions(level: string): LoggerOptions {
+  return {
+    level,
+    redact: { paths: redactedPaths, censor: '[redacted]' },
+    serializers: {
+      req: (request: LoggedRequest) => ({
+        method: request.method,
+        url: typeof request.url === 'string' ? redactUrl(request.url) : request.url,
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
+  };
+}
+
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  return destination ? pino(loggerOptions(level), destination) : pino(loggerOptions(level));
 }
 
 export interface ContextOptions extends Partial<Pick<Context, 'clock' | 'ids' | 'log' | 'resolver'>> {

@@ -75,7 +75,9 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   if (role === 'all' || role === 'worker') {
     const transport = createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, log });
     if (!config.smtpUrl)
-      log.warn('SMTP_URL is not set: mails are written to the log and kept in the mails table');
+      log.warn(
+        'SMTP_URL is not set: mails are kept in the mails table, not sent (signet mail list shows them)',
+      );
     const worker = await startWorker(ctx, { transport, subscribe: database.subscribe });
     stops.push(async () => {
       await worker.stop();

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { type Clock, type Context, createContext, createLogger } from '../src/context.ts';
@@ -118,6 +119,8 @@ export interface HarnessOptions {
   /** DNS for webhook destinations; by default a table of test names (see `testResolver`). */
   resolver?: Resolver;
   rateLimiter?: (config: Config) => RateLimiter | Promise<RateLimiter>;
+  /** The app's logger; by default one at SIGNET_TEST_LOG_LEVEL (silent). */
+  log?: Logger;
 }
 
 /**
@@ -158,7 +161,7 @@ export function useHarness(kind: DatabaseKind, options: HarnessOptions = {}): Ha
     harness.clock = createTestClock();
     harness.ctx = await createContext(harness.config, database.db, {
       clock: harness.clock,
-      log: createLogger(process.env.SIGNET_TEST_LOG_LEVEL ?? 'silent'),
+      log: options.log ?? createLogger(process.env.SIGNET_TEST_LOG_LEVEL ?? 'silent'),
       subscribe: database.subscribe,
       resolver: options.resolver ?? testResolver(),
     });

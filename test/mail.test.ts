@@ -161,7 +161,12 @@ describeEachDatabase('mail outbox', (kind) => {
       assert.equal(mail.last_error, null);
       assert.equal(mail.locked_until, null);
       const delivered = transport.sent.find((m) => m.to === mail.to_address);
-      assert.deepEqual(delivered, { to: mail.to_address, subject: mail.subject, text: mail.text_body });
+      assert.deepEqual(delivered, {
+        id: mail.id,
+        to: mail.to_address,
+        subject: mail.subject,
+        text: mail.text_body,
+      });
     }
 
     assert.equal(await deliverDueMails(h.ctx, transport), 0, 'a second call sends nothing');
@@ -369,7 +374,7 @@ describeEachDatabase('mail outbox', (kind) => {
     assert.equal(document.status, 'draft');
   });
 
-  test('without SMTP_URL the transport logs the mail with its recipient and subject', async () => {
+  test('without SMTP_URL the transport logs the mail’s id, recipient and subject, never its text (links and codes are the addressee’s alone)', async () => {
     const lines: string[] = [];
     const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
     const transport = createMailTransport({
@@ -378,9 +383,10 @@ describeEachDatabase('mail outbox', (kind) => {
       log,
     });
     const outcome = await transport.send({
+      id: '6f1c2c1e-0000-4000-8000-000000000001',
       to: 'ann@client.example',
       subject: 'Please sign: Lease renewal',
-      text: 'Hello Ann',
+      text: 'Hello Ann, sign at https://sign.example.test/sign/d/secret-token',
     });
     assert.equal(outcome, 'logged');
     transport.close();
@@ -390,10 +396,11 @@ describeEachDatabase('mail outbox', (kind) => {
     assert.ok(line.includes('Please sign: Lease renewal'), line);
     const entry = JSON.parse(line) as { level: number; mail: OutgoingMail };
     assert.deepEqual(entry.mail, {
+      id: '6f1c2c1e-0000-4000-8000-000000000001',
       to: 'ann@client.example',
       subject: 'Please sign: Lease renewal',
-      text: 'Hello Ann',
     });
+    assert.ok(!line.includes('secret-token'), line);
   });
 
   test('the worker delivers a new mail within 2 s, woken by NOTIFY rather than its interval', async () => {

@@ -268,3 +268,30 @@ export async function findWorkspacesOfUser(db: Db, userId: string) {
 export async function moveSession(db: Db, sessionId: string, workspaceId: string): Promise<void> {
   await db.updateTable('sessions').set({ workspace_id: workspaceId }).where('id', '=', sessionId).execute();
 }
+
+// ---------------------------------------------------------------- log-in addresses
+
+export async function upsertLoginAddress(
+  db: Db,
+  userId: string,
+  addressHash: string,
+  at: Date,
+): Promise<void> {
+  await db
+    .insertInto('login_addresses')
+    .values({ user_id: userId, address_hash: addressHash, last_login_at: at })
+    .onConflict((oc) => oc.columns(['user_id', 'address_hash']).doUpdateSet({ last_login_at: at }))
+    .execute();
+}
+
+/** Whether the user behind `emailKey` has logged in from the address before. */
+export async function hasLoginAddress(db: Db, emailKey: string, addressHash: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('login_addresses')
+    .innerJoin('users', 'users.id', 'login_addresses.user_id')
+    .select('login_addresses.user_id')
+    .where('users.email_key', '=', emailKey)
+    .where('login_addresses.address_hash', '=', addressHash)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -12,10 +12,11 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database, MemberRole, Plan } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
-import { isEmailAddress } from '../mail/address.ts';
+import { emailAddressProblem, emailKey, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { accountExistsMail, signupConfirmationMail } from '../mail/templates.ts';
 import { findWorkspace, insertWorkspace } from '../workspaces/workspaces.repository.ts';
+import { recordLoginAddress } from './account-limits.ts';
 import {
   deleteSession,
   deleteSessionByTokenHash,
@@ -73,15 +74,19 @@ function newToken(ctx: Context): string {
   return ctx.ids.randomBytes(32).toString('base64url');
 }
 
-export function emailKey(email: string): string {
-  return email.trim().toLowerCase();
-}
+export { emailKey };
 
-const emailProblem = 'Enter an email address like name@example.com.';
+const emailProblems = {
+  invalid: 'Enter an email address like name@example.com.',
+  'trailing-dot': 'Remove the dot at the end of the address.',
+  'mixed-scripts':
+    'This address mixes letters of different alphabets (a Cyrillic or Greek letter among Latin ones, say). Type it again in one alphabet.',
+} as const;
 
+/** The sentence for an address the email rule refuses (mail/address.ts), or null. */
 export function checkEmail(email: string): string | null {
-  const trimmed = email.trim();
-  return isEmailAddress(trimmed) ? null : emailProblem;
+  const problem = emailAddressProblem(normalizeEmail(email));
+  return problem ? emailProblems[problem] : null;
 }
 
 function checkWorkspaceName(name: string): string | null {
@@ -107,7 +112,7 @@ export async function requestSignup(
   if (nameIssue) problems.workspaceName = nameIssue;
   if (Object.keys(problems).length) throw new AccountInputError(problems);
 
-  const email = input.email.trim();
+  const email = normalizeEmail(input.email);
   const now = ctx.clock.now();
   const passwordHash = await hashPassword(input.password, ctx.ids.randomBytes(16));
   const token = newToken(ctx);
@@ -219,13 +224,14 @@ export async function startSession(
 /** A session token for the right email and password; null otherwise, in the same time. */
 export async function logIn(
   ctx: Context,
-  input: { email: string; password: string },
+  input: { email: string; password: string; clientAddress: string },
 ): Promise<{ sessionToken: string } | null> {
   const user = await findUserByEmailKey(ctx.db, emailKey(input.email));
   const matches = await verifyPassword(input.password, user?.password_hash ?? unmatchableHash);
   if (!user || !matches) return null;
   const membership = await findFirstMembership(ctx.db, user.id);
   if (!membership) return null;
+  await recordLoginAddress(ctx, { id: user.id, emailKey: user.email_key }, input.clientAddress);
   return { sessionToken: await startSession(ctx.db, ctx, user.id, membership.workspace_id) };
 }
 
@@ -298,7 +304,7 @@ export async function createAccount(
   }
   if (Object.keys(problems).length) throw new AccountInputError(problems);
   const passwordHash = await hashPassword(input.password, ctx.ids.randomBytes(16));
-  const email = input.email.trim();
+  const email = normalizeEmail(input.email);
   return ctx.db.transaction().execute(async (trx) => {
     if (await findUserByEmailKey(trx, emailKey(email))) {
       throw new AccountInputError({ email: 'An account with this email already exists.' });

@@ -5,6 +5,7 @@
 import type { Context } from '../context.ts';
 import type { MemberRole } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { invitationMail } from '../mail/templates.ts';
 import { lockWorkspace } from '../workspaces/workspaces.repository.ts';
@@ -87,7 +88,7 @@ export async function inviteMember(
   input: { email: string; role: MemberRole },
 ): Promise<void> {
   requireOwner(actor);
-  const email = input.email.trim();
+  const email = normalizeEmail(input.email);
   const emailIssue = checkEmail(email);
   if (emailIssue) throw new AccountInputError({ email: emailIssue });
   const now = ctx.clock.now();

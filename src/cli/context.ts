@@ -4,7 +4,7 @@
 // socket (db/pglite-folder.ts): same SQL, and the server sees every write at once.
 import pino from 'pino';
 import type { Config } from '../config.ts';
-import { type Context, createContext, redactedPaths } from '../context.ts';
+import { type Context, createContext, createLogger } from '../context.ts';
 import { type DatabaseHandle, openDatabase } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { UsageError } from './args.ts';
@@ -26,10 +26,7 @@ export async function openContext(
   });
   try {
     await migrateToLatest(database.db);
-    const log = pino(
-      { level: 'warn', redact: { paths: redactedPaths, censor: '[redacted]' } },
-      pino.destination(2),
-    );
+    const log = createLogger('warn', pino.destination(2));
     const ctx = await createContext(config, database.db, { log });
     return { ctx, database, close: () => database.close() };
   } catch (error) {

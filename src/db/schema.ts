@@ -210,6 +210,13 @@ export interface SessionsTable {
   expires_at: Timestamp;
 }
 
+/** An address a user logged in from (its SHA-256 with the user id), for the log-in ceiling. */
+export interface LoginAddressesTable {
+  user_id: string;
+  address_hash: string;
+  last_login_at: Timestamp;
+}
+
 export interface SignupRequestsTable {
   id: string;
   token_hash: string;
@@ -251,4 +258,5 @@ export interface Database {
   sessions: SessionsTable;
   signup_requests: SignupRequestsTable;
   invitations: InvitationsTable;
+  login_addresses: LoginAddressesTable;
 }

@@ -19,7 +19,8 @@ export interface RateLimitResult {
 
 export interface RateLimiter {
   readonly burst: number;
-  take(bucket: string, nowMs: number): Promise<RateLimitResult>;
+  /** Takes a token from `bucket`, shaped as the limiter was made unless `shape` says otherwise. */
+  take(bucket: string, nowMs: number, shape?: BucketShape): Promise<RateLimitResult>;
   close(): Promise<void>;
 }
 
@@ -37,22 +38,21 @@ function result(shape: BucketShape, allowed: boolean, tokens: number): RateLimit
   };
 }
 
-export function createMemoryRateLimiter(shape: BucketShape): RateLimiter {
-  const buckets = new Map<string, { tokens: number; updatedMs: number }>();
-  const msToFill = (shape.burst / shape.refillPerSecond) * 1000;
+export function createMemoryRateLimiter(defaultShape: BucketShape): RateLimiter {
+  const buckets = new Map<string, { tokens: number; updatedMs: number; msToFill: number }>();
   let takesSincePrune = 0;
 
   // A bucket idle long enough to be full again is the same as no bucket: drop those so
   // memory follows the number of active clients, not every address ever seen.
   function prune(nowMs: number) {
     for (const [key, bucket] of buckets) {
-      if (nowMs - bucket.updatedMs >= msToFill) buckets.delete(key);
+      if (nowMs - bucket.updatedMs >= bucket.msToFill) buckets.delete(key);
     }
   }
 
   return {
-    burst: shape.burst,
-    async take(key, nowMs) {
+    burst: defaultShape.burst,
+    async take(key, nowMs, shape = defaultShape) {
       if (++takesSincePrune >= 10_000) {
         takesSincePrune = 0;
         prune(nowMs);
@@ -62,7 +62,8 @@ export function createMemoryRateLimiter(shape: BucketShape): RateLimiter {
       let tokens = Math.min(shape.burst, bucket.tokens + (elapsedMs / 1000) * shape.refillPerSecond);
       const allowed = tokens >= 1;
       if (allowed) tokens -= 1;
-      buckets.set(key, { tokens, updatedMs: Math.max(nowMs, bucket.updatedMs) });
+      const msToFill = (shape.burst / shape.refillPerSecond) * 1000;
+      buckets.set(key, { tokens, updatedMs: Math.max(nowMs, bucket.updatedMs), msToFill });
       return result(shape, allowed, tokens);
     },
     async close() {},
@@ -106,7 +107,7 @@ export interface RedisLimiterOptions {
 }
 
 export async function createRedisRateLimiter(
-  shape: BucketShape,
+  defaultShape: BucketShape,
   url: string,
   log: Logger,
   options: RedisLimiterOptions = {},
@@ -148,11 +149,11 @@ export async function createRedisRateLimiter(
   }
   started = true;
   redis.defineCommand('signetTakeToken', { numberOfKeys: 1, lua: takeScript });
-  const fallback = createMemoryRateLimiter(shape);
+  const fallback = createMemoryRateLimiter(defaultShape);
 
   return {
-    burst: shape.burst,
-    async take(key, nowMs) {
+    burst: defaultShape.burst,
+    async take(key, nowMs, shape = defaultShape) {
       try {
         const [allowed, tokens] = await redis.signetTakeToken(
           prefix + key,
@@ -165,7 +166,7 @@ export async function createRedisRateLimiter(
       } catch (error) {
         goLocal(error);
         options.metrics?.rateLimitLocalDecisions.inc({ limiter });
-        return fallback.take(key, nowMs);
+        return fallback.take(key, nowMs, shape);
       }
     },
     async close() {

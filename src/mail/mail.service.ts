@@ -50,6 +50,7 @@ export async function deliverDueMails(ctx: Context, transport: MailTransport, li
   for (const mail of mails) {
     try {
       const outcome = await transport.send({
+        id: mail.id,
         to: mail.to_address,
         subject: mail.subject,
         text: mail.text_body,
@@ -81,7 +82,7 @@ export interface MailView {
 
 export async function listMails(
   ctx: Context,
-  filter: { workspaceId?: string; documentId?: string; to?: string; limit?: number },
+  filter: { workspaceId?: string; documentId?: string; to?: string; toKey?: string; limit?: number },
 ): Promise<MailView[]> {
   const rows = await findMails(ctx.db, { ...filter, limit: filter.limit ?? 50 });
   return rows.map((r) => ({

@@ -1,10 +1,13 @@
-// Where mail goes: SMTP through nodemailer when SMTP_URL is set; otherwise the mail is
-// written to the log (and stays in the mails table), so a developer can follow signing
-// links locally. Secrets in a logged mail are the reason this mode is for development.
+// Where mail goes: SMTP through nodemailer when SMTP_URL is set; otherwise the mail stays
+// in the mails table (the development outbox: `signet mail list`, and /mails for the
+// addressee's own account) and the log says only that it is there. The log never carries a
+// mail's text: sign-up links, invitations and one-time codes are their addressee's alone.
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 
 export interface OutgoingMail {
+  /** The mail's row, named in the log line of a mail kept rather than sent. */
+  id: string;
   to: string;
   subject: string;
   text: string;
@@ -25,8 +28,8 @@ export function createMailTransport(options: {
     return {
       async send(mail) {
         options.log.info(
-          { mail: { to: mail.to, subject: mail.subject, text: mail.text } },
-          'mail (no SMTP_URL: logged, not sent)',
+          { mail: { id: mail.id, to: mail.to, subject: mail.subject } },
+          'mail kept, not sent (no SMTP_URL): `signet mail list --to ADDRESS` shows it',
         );
         return 'logged';
       },

@@ -73,7 +73,7 @@ export async function markMailFailed(db: Db, id: string, error: string, retryAt:
 
 export async function findMails(
   db: Db,
-  filter: { workspaceId?: string; documentId?: string; to?: string; limit: number },
+  filter: { workspaceId?: string; documentId?: string; to?: string; toKey?: string; limit: number },
 ) {
   let q = db
     .selectFrom('mails')
@@ -93,5 +93,7 @@ export async function findMails(
   if (filter.workspaceId) q = q.where('workspace_id', '=', filter.workspaceId);
   if (filter.documentId) q = q.where('document_id', '=', filter.documentId);
   if (filter.to) q = q.where('to_address', '=', filter.to);
+  // An address compared as accounts compare them (lower-cased; stored addresses are normalised).
+  if (filter.toKey) q = q.where(sql<string>`lower(to_address)`, '=', filter.toKey);
   return q.orderBy('created_at', 'desc').orderBy('id').limit(filter.limit).execute();
 }

@@ -34,7 +34,7 @@ import {
 import { parsePricingBlock } from '../documents/pricing.ts';
 import { computeValueAmount, type PricingBlock } from '../documents/value.ts';
 import { ApiError } from '../http/errors.ts';
-import { isEmailAddress } from '../mail/address.ts';
+import { emailKey, isEmailAddress, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { signingCodeMail, signingRequestMail } from '../mail/templates.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
@@ -83,9 +83,9 @@ function validateCreateInput(input: CreateDocumentInput): { pricing: PricingBloc
   for (const [i, r] of input.recipients.entries()) {
     const where = `recipient ${i + 1}`;
     if (!isEmailAddress(r.email)) throw new DocumentInputError(`${where}: invalid email`);
-    if (emails.has(r.email.toLowerCase()))
-      throw new DocumentInputError(`${where}: ${r.email} is listed twice`);
-    emails.add(r.email.toLowerCase());
+    if (emails.has(emailKey(r.email)))
+      throw new DocumentInputError(`${where}: ${normalizeEmail(r.email)} is listed twice`);
+    emails.add(emailKey(r.email));
     if (!r.fullName.trim() || r.fullName.trim().length > 200) {
       throw new DocumentInputError(`${where}: full name must be 1 to 200 characters`);
     }
@@ -145,7 +145,7 @@ export async function createDocument(ctx: Context, input: CreateDocumentInput): 
         workspace_id: input.workspaceId,
         document_id: id,
         position,
-        email: r.email.trim(),
+        email: normalizeEmail(r.email),
         full_name: r.fullName.trim(),
         role: r.role,
         signing_method: r.signingMethod,

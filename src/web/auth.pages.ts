@@ -7,11 +7,11 @@
 //   POST     /settings/account/workspace  move the session to another workspace of the user
 // Messages never say whether an address has an account (accounts.service.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { takeLoginAttempt, takeSignupAttempt } from '../accounts/account-limits.ts';
 import {
   AccountInputError,
   changePassword,
   confirmSignup,
-  emailKey,
   findPendingSignup,
   listWorkspacesOf,
   logIn,
@@ -37,6 +37,12 @@ function safeNext(value: unknown): string {
   return typeof value === 'string' && value.length <= 2000 && /^\/(?![/\\])[\x21-\x7e]*$/.test(value)
     ? value
     : '/documents';
+}
+
+/** "Try again in 3 minutes." for a Retry-After in seconds. */
+function tryAgainIn(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  return `Try again in ${minutes} minute${minutes > 1 ? 's' : ''}.`;
 }
 
 function input(options: {
@@ -159,6 +165,17 @@ ${input({ id: 'newPassword', label: 'New password', type: 'password', autocomple
     app.get('/signup', (request, reply) => signupPage(request, reply, 200, {}, {}));
     app.post<{ Body: Form }>('/signup', async (request, reply) => {
       const form = request.body ?? {};
+      const decision = await takeSignupAttempt(ctx, web.deps.loginLimiter, {
+        email: formText(form, 'email'),
+        clientAddress: request.ip,
+      });
+      if (!decision.allowed) {
+        ctx.metrics.rateLimitRejections.inc({ limiter: 'signup' });
+        reply.header('retry-after', String(decision.retryAfterSeconds));
+        return signupPage(request, reply, 429, form, {
+          email: `Too many sign-ups for this address or from your network. ${tryAgainIn(decision.retryAfterSeconds)}`,
+        });
+      }
       try {
         await requestSignup(ctx, {
           email: formText(form, 'email'),
@@ -173,7 +190,7 @@ ${input({ id: 'newPassword', label: 'New password', type: 'password', autocomple
         title: 'Check your inbox',
         body: () => html`<div class="card narrow"><h1>Check your inbox</h1>
 <p>We sent a mail to <strong>${formText(form, 'email').trim()}</strong>. Open the link in it to finish signing up.</p>
-<p class="muted small">Running Signet yourself without SMTP? The mail is in the log, and <code>npx signet mail list</code> shows it.</p></div>`,
+<p class="muted small">Running Signet yourself without SMTP? The operator sees the mail with <code>npx signet mail list --to</code> and the address.</p></div>`,
       });
     });
 
@@ -208,32 +225,26 @@ ${input({ id: 'newPassword', label: 'New password', type: 'password', autocomple
     });
     app.post<{ Body: Form }>('/login', async (request, reply) => {
       const form = request.body ?? {};
-      const now = ctx.clock.now().getTime();
-      const [byAccount, byAddress] = await Promise.all([
-        web.deps.loginLimiter.take(`login:account:${emailKey(formText(form, 'email'))}`, now),
-        web.deps.loginLimiter.take(`login:address:${request.ip}`, now),
-      ]);
-      if (!byAccount.allowed || !byAddress.allowed) {
+      const decision = await takeLoginAttempt(ctx, web.deps.loginLimiter, {
+        email: formText(form, 'email'),
+        clientAddress: request.ip,
+      });
+      if (!decision.allowed) {
         ctx.metrics.rateLimitRejections.inc({ limiter: 'login' });
-        const wait = Math.max(
-          byAccount.allowed ? 0 : byAccount.retryAfterSeconds,
-          byAddress.allowed ? 0 : byAddress.retryAfterSeconds,
-        );
+        const wait = decision.retryAfterSeconds;
         reply.header('retry-after', String(wait));
         return loginPage(
           request,
           reply,
           429,
           form,
-          notice(
-            'error',
-            `Too many attempts to log in. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? 's' : ''}.`,
-          ),
+          notice('error', `Too many attempts to log in. ${tryAgainIn(wait)}`),
         );
       }
       const result = await logIn(ctx, {
         email: formText(form, 'email'),
         password: formText(form, 'password'),
+        clientAddress: request.ip,
       });
       if (!result) {
         return loginPage(request, reply, 401, form, notice('error', 'The email or password is not right.'));

@@ -1,4 +1,4 @@
-// Creating, reading and sending documents in the web application, and the mail outbox.
+// Creating, reading and sending documents in the web application, and /mails (your own mail).
 // The form works without JavaScript: "More rows" and "Show the value" re-render it on the
 // server; blank rows are ignored. Input goes to the signing service exactly as the CLI's
 // does (createDocument validates; its refusals are shown as sentences), and the value
@@ -12,6 +12,7 @@ import { DocumentActionError } from '../documents/lifecycle.ts';
 import { formatMoney, parsePricingBlock } from '../documents/pricing.ts';
 import { computeValueAmount } from '../documents/value.ts';
 import { ApiError } from '../http/errors.ts';
+import { emailKey } from '../mail/address.ts';
 import { listMails } from '../mail/mail.service.ts';
 import { signingLinkIn } from '../mail/templates.ts';
 import {
@@ -206,8 +207,11 @@ export function documentFormPages(web: Web) {
       documentId: document.id,
       limit: 200,
     });
-    const linkOf = (email: string) => {
-      const mail = mails.find((m) => m.to.toLowerCase() === email.toLowerCase() && signingLinkIn(m.text));
+    // A signer who signs with an emailed code proves they read their own mailbox: the
+    // sender never gets their link (docs/web-app.md, who may read which mail).
+    const linkOf = (recipient: { email: string; signingMethod: string }) => {
+      if (recipient.signingMethod === 'email-code') return null;
+      const mail = mails.find((m) => emailKey(m.to) === emailKey(recipient.email) && signingLinkIn(m.text));
       return mail ? signingLinkIn(mail.text) : null;
     };
     const badge = statusBadges[document.status as keyof typeof statusBadges];
@@ -231,7 +235,7 @@ ${document.status === 'draft' ? html`<form method="post" action="/documents/${do
 <section class="card" aria-labelledby="recipients-title">
 <h2 id="recipients-title">Recipients</h2>
 <ul class="recipients">${document.recipients.map((r) => {
-        const link = linkOf(r.email);
+        const link = linkOf(r);
         return html`<li><div><span class="recipient-name">${r.fullName}</span> <span class="muted">${r.email}</span><div class="small muted">${r.role}, order ${r.signingOrder}, ${r.signingMethod}</div>
 ${link ? html`<div class="secret small"><code id="link-${r.id}">${link}</code><button class="button button-secondary button-small" type="button" data-copy="link-${r.id}">Copy link</button></div>` : ''}</div>
 <div class="state">${r.signedAt ? html`<span class="badge badge-success">signed ${formatTime(r.signedAt)}</span>` : document.events.some((e) => e.type === 'document.opened' && e.recipientEmail === r.email) ? html`<span class="badge badge-pending">opened</span>` : html`<span class="badge badge-neutral">${document.status === 'draft' ? 'not sent' : 'waiting'}</span>`}</div></li>`;
@@ -308,19 +312,26 @@ ${document.events.length ? html`<ol class="plain">${document.events.map((e) => h
       return reply.redirect(`/documents/${request.params.id.toLowerCase()}`, 303);
     });
 
+    // The development outbox shows a person only the mails addressed to them, and nothing
+    // once SMTP delivers mail: a link or code mailed to someone is theirs alone.
     app.get('/mails', async (request, reply) => {
       const member = request.member as SessionUser;
-      const mails = await listMails(ctx, { workspaceId: member.workspaceId, limit: 100 });
+      const smtp = ctx.config.smtpUrl !== null;
+      const mails = smtp ? [] : await listMails(ctx, { toKey: emailKey(member.email), limit: 100 });
       return web.render(request, reply, 200, {
-        title: 'Mail outbox',
+        title: 'Your mail',
         current: 'documents',
-        body: () => html`<h1>Mail outbox</h1>
-<p class="muted">The last 100 mails of ${member.workspaceName}. Without <code>SMTP_URL</code> they are not sent, only logged and kept here: useful on a development machine.</p>
+        body: () => html`<h1>Your mail</h1>
+${
+  smtp
+    ? html`<p class="muted">Signet sends mail through SMTP: every mail is in its addressee's own mailbox, and none is shown here.</p>`
+    : html`<p class="muted">The last 100 mails addressed to you (${member.email}). Without <code>SMTP_URL</code> Signet sends no mail and keeps it for its addressee: you see yours here, and the operator sees all of them with <code>signet mail list</code>. Mails to anyone else never appear here.</p>
 ${mails.length === 0 ? html`<p class="muted">No mails yet.</p>` : ''}
 ${mails.map(
   (m) =>
     html`<details class="card"><summary><strong>${m.subject}</strong> to ${m.to} <span class="muted small">${formatTime(m.createdAt)} · ${m.status}</span></summary><pre class="shell">${m.text}</pre></details>`,
-)}`,
+)}`
+}`,
       });
     });
   };

@@ -6,7 +6,7 @@
 //   POST /documents                     preview=1: show the value; otherwise create the draft
 //   GET  /documents/{id}                status, recipients' progress, timeline, signing links
 //   POST /documents/{id}/send
-//   GET  /mails                         the workspace's mail outbox (local development)
+//   GET  /mails                         the mails addressed to the signed-in person (development, no SMTP)
 import type { FastifyInstance } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import type { DocumentStatus } from '../db/schema.ts';
@@ -89,7 +89,7 @@ export function documentsPages(web: Web) {
         return web.render(request, reply, 200, {
           title: 'Documents',
           current: 'documents',
-          body: () => html`<div class="section-title"><h1>Documents</h1><span class="actions"><a href="/mails">Mail outbox</a><a class="button button-primary button-small" href="/documents/new">New document</a></span></div>
+          body: () => html`<div class="section-title"><h1>Documents</h1><span class="actions"><a href="/mails">Your mail</a><a class="button button-primary button-small" href="/documents/new">New document</a></span></div>
 ${stale ? notice('info', 'That page link had expired, so this is the first page again.') : ''}
 ${statusFilter(status)}
 <div class="card">

@@ -12,6 +12,7 @@ import * as m0008 from './0008-delivery-foreign-keys.ts';
 import * as m0009 from './0009-accounts.ts';
 import * as m0010 from './0010-endpoint-paused-at.ts';
 import * as m0011 from './0011-api-key-last-used.ts';
+import * as m0012 from './0012-login-addresses.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0009-accounts': m0009,
   '0010-endpoint-paused-at': m0010,
   '0011-api-key-last-used': m0011,
+  '0012-login-addresses': m0012,
 };

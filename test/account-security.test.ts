@@ -1,0 +1,521 @@
+// What one person can learn or do in another's name, probed as an attacker would: who
+// reads which mail (with and without SMTP, through a real SMTP receiver), secrets in the
+// log, sign-up floods, look-alike addresses and log-in lockouts. Every client here sends
+// its own X-Forwarded-For address (the app trusts its "proxy").
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { after, describe, test } from 'node:test';
+import { SMTPServer } from 'smtp-server';
+import { accountLimitShapes } from '../src/accounts/account-limits.ts';
+import { createAccount } from '../src/accounts/accounts.service.ts';
+import { createLogger } from '../src/context.ts';
+import type { Plan } from '../src/db/schema.ts';
+import { redactUrl } from '../src/http/capability-urls.ts';
+import { emailAddressProblem, emailKey, normalizeEmail } from '../src/mail/address.ts';
+import { deliverDueMails } from '../src/mail/mail.service.ts';
+import { createMailTransport } from '../src/mail/mailer.ts';
+import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
+import { describeEachDatabase, latestCodeFor, signingLinksOf, useHarness } from './harness.ts';
+import {
+  assertPage,
+  assertRedirect,
+  confirmationLinkFor,
+  createWebClient,
+  mailsTo,
+  uniqueEmail,
+  type WebClient,
+  type WebResponse,
+} from './web-client.ts';
+
+const password = 'correct horse battery staple';
+const minute = 60_000;
+
+/** A local SMTP server that accepts every mail and keeps its raw text. */
+async function startSmtpReceiver() {
+  const received: Array<{ to: string[]; raw: string }> = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        received.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+let addressCount = 0;
+/** A client address no other browser of this file uses. */
+function nextAddress(): string {
+  addressCount++;
+  return `10.21.${addressCount >> 8}.${addressCount & 255}`;
+}
+
+/** A new browser with an empty cookie jar, at `address` (by default one of its own). */
+function browser(baseUrl: string, address = nextAddress()): WebClient {
+  return createWebClient(baseUrl, { address });
+}
+
+async function logIn(client: WebClient, email: string, pass = password): Promise<WebResponse> {
+  assertPage(await client.get('/login'), 200);
+  return client.post('/login', { email, password: pass });
+}
+
+const smtp = await startSmtpReceiver();
+after(() => smtp.close());
+
+for (const withSmtp of [false, true]) {
+  describeEachDatabase(`who reads which mail (${withSmtp ? 'SMTP configured' : 'no SMTP'})`, (kind) => {
+    const h = useHarness(kind, {
+      env: { SIGNET_TRUST_PROXY: '1', ...(withSmtp ? { SMTP_URL: smtp.url } : {}) },
+    });
+    const transport = () =>
+      createMailTransport({ smtpUrl: h.config.smtpUrl, from: 'Signet <no-reply@test>', log: h.ctx.log });
+
+    async function account(workspace?: { id: string }, role: 'owner' | 'member' = 'member') {
+      const email = uniqueEmail(role);
+      const created = workspace
+        ? await createAccount(h.ctx, { email, password, workspaceId: workspace.id, role })
+        : await createAccount(h.ctx, {
+            email,
+            password,
+            workspaceName: `Acme ${randomUUID().slice(0, 6)}`,
+            plan: 'max' as Plan,
+          });
+      const client = browser(h.baseUrl);
+      assertRedirect(await logIn(client, email), '/documents');
+      return { email, workspaceId: created.workspaceId, client };
+    }
+
+    test('an invitation link reaches no member and no owner: a member cannot open it to become an owner', async () => {
+      const owner = await account(undefined, 'owner');
+      const member = await account({ id: owner.workspaceId });
+      const invitee = uniqueEmail('invitee');
+      assertPage(await owner.client.get('/settings/members'), 200);
+      assertRedirect(
+        await owner.client.post('/settings/members/invitations', { email: invitee, role: 'owner' }),
+        '/settings/members?done=invited',
+      );
+      assert.equal((await mailsTo(h.ctx, invitee)).length, 1, 'the invitation was queued');
+      if (withSmtp) {
+        await deliverDueMails(h.ctx, transport());
+        assert.ok(smtp.received.some((m) => m.to.includes(invitee) && m.raw.includes('/invitations/')));
+      }
+      for (const reader of [member, owner]) {
+        const page = await reader.client.get('/mails');
+        assertPage(page, 200);
+        assert.ok(!page.text.includes('/invitations/'), 'no invitation link on /mails');
+        assert.ok(!page.text.includes(invitee), 'no mail to the invitee on /mails');
+      }
+    });
+
+    test('a one-time code and an email-code signer’s link reach no member: only the recipient’s mailbox has them', async () => {
+      const owner = await account(undefined, 'owner');
+      const member = await account({ id: owner.workspaceId });
+      const codeSigner = uniqueEmail('code-signer');
+      const plainSigner = uniqueEmail('plain-signer');
+      const { id } = await createDocument(h.ctx, {
+        workspaceId: owner.workspaceId,
+        title: 'Loan agreement',
+        recipients: [
+          {
+            email: codeSigner,
+            fullName: 'Cora Code',
+            role: 'signer',
+            signingMethod: 'email-code',
+            signingOrder: 1,
+          },
+          {
+            email: plainSigner,
+            fullName: 'Pat Plain',
+            role: 'signer',
+            signingMethod: 'standard',
+            signingOrder: 1,
+          },
+        ],
+        pricing: null,
+      });
+      await sendDocument(h.ctx, owner.workspaceId, id);
+      const links = await signingLinksOf(h.ctx, id);
+      const codeLink = links.get(codeSigner)?.path as string;
+      const plainLink = links.get(plainSigner)?.path as string;
+
+      const detail = await member.client.get(`/documents/${id}`);
+      assertPage(detail, 200);
+      assert.ok(!detail.text.includes(codeLink), 'the email-code signer’s link is not on the document page');
+      assert.ok(detail.text.includes(plainLink), 'a standard signer’s link stays (documented: copy link)');
+
+      // Even a member who got the link elsewhere cannot read the code.
+      const signer = browser(h.baseUrl);
+      assertPage(await signer.get(codeLink), 200);
+      assert.equal((await signer.post(`${codeLink}/code`, {})).status, 303);
+      const code = await latestCodeFor(h.ctx, codeSigner);
+      if (withSmtp) {
+        await deliverDueMails(h.ctx, transport());
+        assert.ok(smtp.received.some((m) => m.to.includes(codeSigner) && m.raw.includes(code)));
+      }
+      for (const reader of [member, owner]) {
+        const page = await reader.client.get('/mails');
+        assertPage(page, 200);
+        assert.ok(!page.text.includes(code), 'the code is not on /mails');
+        assert.ok(!page.text.includes('/sign/'), 'no signing link on /mails');
+      }
+    });
+
+    test(
+      withSmtp
+        ? '/mails shows nothing, not even one’s own mail, once SMTP delivers'
+        : '/mails shows a person the mails addressed to them, and only those',
+      async () => {
+        const owner = await account(undefined, 'owner');
+        const { id } = await createDocument(h.ctx, {
+          workspaceId: owner.workspaceId,
+          title: 'Self-signed note',
+          recipients: [
+            {
+              email: owner.email.toUpperCase(),
+              fullName: 'Owner',
+              role: 'signer',
+              signingMethod: 'standard',
+              signingOrder: 1,
+            },
+            {
+              email: uniqueEmail('other'),
+              fullName: 'Other',
+              role: 'signer',
+              signingMethod: 'standard',
+              signingOrder: 1,
+            },
+          ],
+          pricing: null,
+        });
+        await sendDocument(h.ctx, owner.workspaceId, id);
+        const page = await owner.client.get('/mails');
+        assertPage(page, 200);
+        const shown = (page.text.match(/<details class="card">/g) ?? []).length;
+        if (withSmtp) {
+          assert.equal(shown, 0);
+          assert.ok(page.text.includes('none is shown here'));
+        } else {
+          assert.equal(shown, 1, 'the one mail addressed to the owner');
+          assert.ok(page.text.includes('Please sign: Self-signed note'));
+        }
+      },
+    );
+  });
+}
+
+describeEachDatabase('secrets never reach the log', (kind) => {
+  const lines: string[] = [];
+  const log = createLogger('info', { write: (line: string) => void lines.push(line) });
+  const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1' }, log });
+
+  test('request lines carry no signing-link, invitation or sign-up token, in paths or query values', async () => {
+    const owner = uniqueEmail('owner');
+    const { workspaceId } = await createAccount(h.ctx, {
+      email: owner,
+      password,
+      workspaceName: 'Logs',
+      plan: 'max',
+    });
+    const { id } = await createDocument(h.ctx, {
+      workspaceId,
+      title: 'Logged',
+      recipients: [
+        {
+          email: uniqueEmail('s'),
+          fullName: 'S',
+          role: 'signer',
+          signingMethod: 'email-code',
+          signingOrder: 1,
+        },
+      ],
+      pricing: null,
+    });
+    await sendDocument(h.ctx, workspaceId, id);
+    const [link] = [...(await signingLinksOf(h.ctx, id)).values()];
+    const signPath = link?.path as string;
+    const client = browser(h.baseUrl);
+    assertRedirect(await logIn(client, owner), '/documents');
+    assertPage(await client.get('/settings/members'), 200);
+    const invitee = uniqueEmail('invitee');
+    await client.post('/settings/members/invitations', { email: invitee, role: 'member' });
+    const invitation = /(\/invitations\/[A-Za-z0-9_-]{43})/.exec(
+      (await mailsTo(h.ctx, invitee))[0]?.text ?? '',
+    )?.[1] as string;
+    const visitor = browser(h.baseUrl);
+    assertPage(await visitor.get('/signup'), 200);
+    const newcomer = uniqueEmail('newcomer');
+    await visitor.post('/signup', { email: newcomer, password, workspaceName: 'New' });
+    const confirm = await confirmationLinkFor(h.ctx, newcomer);
+
+    const signer = browser(h.baseUrl);
+    await signer.get(signPath);
+    await signer.post(`${signPath}/code`, {});
+    await signer.get(`${signPath}?done=signed`);
+    await visitor.get(invitation);
+    await visitor.get(confirm);
+    await visitor.get(`/login?next=${encodeURIComponent(invitation)}`);
+    await visitor.get(`/login?next=${encodeURIComponent(`https://sign.example.test${signPath}`)}`);
+    await visitor.get(`/documents?token=hunter2&limit=3`);
+
+    const secrets = [signPath, invitation, confirm].map((path) => path.split('/').at(-1) as string);
+    secrets.push('hunter2');
+    const requestLines = lines.filter((line) => line.includes('"req"'));
+    assert.ok(requestLines.length >= 10, `request lines were logged (${requestLines.length})`);
+    for (const line of lines) {
+      for (const secret of secrets) assert.ok(!line.includes(secret), `a secret in the log: ${line}`);
+    }
+    const urls = requestLines.map((line) => (JSON.parse(line) as { req: { url: string } }).req.url);
+    assert.ok(urls.includes(`/sign/${id}/[redacted]`), urls.join('\n'));
+    assert.ok(urls.includes(`/sign/${id}/[redacted]/code`), urls.join('\n'));
+    assert.ok(urls.includes('/invitations/[redacted]'), urls.join('\n'));
+    assert.ok(urls.includes('/signup/confirm/[redacted]'), urls.join('\n'));
+    assert.ok(urls.includes('/documents?token=[redacted]&limit=3'), urls.join('\n'));
+  });
+});
+
+describe('redactUrl: every capability URL shape', () => {
+  const cases: Array<[string, string]> = [
+    ['/sign/d0c/t0ken', '/sign/d0c/[redacted]'],
+    ['/sign/d0c/t0ken/sign', '/sign/d0c/[redacted]/sign'],
+    ['/sign/d0c/t0ken?done=signed', '/sign/d0c/[redacted]?done=signed'],
+    ['/sign/d0c', '/sign/d0c'],
+    ['/%73ign/d0c/t0ken', '/sign/d0c/[redacted]'],
+    ['/invitations/t0ken', '/invitations/[redacted]'],
+    ['/signup/confirm/t0ken', '/signup/confirm/[redacted]'],
+    ['/signup', '/signup'],
+    ['http://host/invitations/t0ken', 'http://host/invitations/[redacted]'],
+    ['/login?next=%2Finvitations%2Ft0ken', '/login?next=[redacted]'],
+    ['/login?next=/documents', '/login?next=/documents'],
+    ['/x?code=123456&a=1', '/x?code=[redacted]&a=1'],
+    ['/v1/documents?limit=3&cursor=abc', '/v1/documents?limit=3&cursor=abc'],
+  ];
+  for (const [url, expected] of cases) {
+    test(`${url} → ${expected}`, () => assert.equal(redactUrl(url), expected));
+  }
+});
+
+describe('the email rule: look-alikes are one address or refused', () => {
+  const cases: Array<[string, string, ReturnType<typeof emailAddressProblem>]> = [
+    ['ａｄｍｉｎ@ｅｘａｍｐｌｅ.ｃｏｍ', 'admin@example.com', null],
+    ['ad\u200Bmin@example.com', 'admin@example.com', null],
+    ['ad\u00ADmin@exa\u2060mple.com', 'admin@example.com', null],
+    ['  Admin@Example.com ', 'Admin@Example.com', null],
+    ['admin@example.com.', 'admin@example.com.', 'trailing-dot'],
+    ['\u0430dmin@example.com', '\u0430dmin@example.com', 'mixed-scripts'],
+    ['admin@ex\u0430mple.com', 'admin@ex\u0430mple.com', 'mixed-scripts'],
+    ['иван@почта.рф', 'иван@почта.рф', null],
+    ['田中@example.jp', '田中@example.jp', null],
+    ['José.Müller@example.de', 'José.Müller@example.de', null],
+    ['no-at-sign.example.com', 'no-at-sign.example.com', 'invalid'],
+  ];
+  for (const [typed, normalised, problem] of cases) {
+    test(`${JSON.stringify(typed)} → ${JSON.stringify(normalised)}, ${problem ?? 'accepted'}`, () => {
+      assert.equal(normalizeEmail(typed), normalised);
+      assert.equal(emailAddressProblem(normalizeEmail(typed)), problem);
+    });
+  }
+  test('the key of every accepted look-alike is the plain address’s key', () => {
+    for (const typed of [
+      'ａｄｍｉｎ@ｅｘａｍｐｌｅ.ｃｏｍ',
+      'ad\u200Bmin@example.com',
+      ' ADMIN@example.com',
+    ]) {
+      assert.equal(emailKey(typed), 'admin@example.com');
+    }
+  });
+});
+
+describeEachDatabase('sign-up and log-in limits', (kind) => {
+  const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1' } });
+
+  async function signUp(client: WebClient, email: string): Promise<WebResponse> {
+    assertPage(await client.get('/signup'), 200);
+    return client.post('/signup', { email, password, workspaceName: 'Flood' });
+  }
+
+  test('sign-up: one address gets 3 sign-ups, then 429 with Retry-After; 25 tries queue 3 mails', async () => {
+    const email = uniqueEmail('flooded');
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i++) statuses.push((await signUp(browser(h.baseUrl), email)).status);
+    assert.deepEqual(statuses.slice(0, 3), [200, 200, 200]);
+    assert.ok(
+      statuses.slice(3).every((s) => s === 429),
+      statuses.join(),
+    );
+    assert.equal((await mailsTo(h.ctx, email)).length, accountLimitShapes.signupEmail.burst);
+    const refused = await signUp(browser(h.baseUrl), email);
+    assert.equal(refused.headers.get('retry-after'), '600');
+    assert.ok(
+      refused.text.includes(
+        'Too many sign-ups for this address or from your network. Try again in 10 minutes.',
+      ),
+    );
+    assert.ok(refused.text.includes(`value="${email}"`), 'the form keeps what was typed');
+    h.clock.advance(10 * minute);
+    assertPage(await signUp(browser(h.baseUrl), email), 200);
+  });
+
+  test('sign-up: one client address gets 10 sign-ups for different addresses, then 429', async () => {
+    const client = browser(h.baseUrl);
+    for (let i = 0; i < 10; i++) assertPage(await signUp(client, uniqueEmail('many')), 200);
+    const refused = await signUp(client, uniqueEmail('many'));
+    assertPage(refused, 429);
+    assert.equal(refused.headers.get('retry-after'), '60');
+    assertPage(await signUp(browser(h.baseUrl), uniqueEmail('many')), 200);
+  });
+
+  test('sign-up: a fullwidth, zero-width or differently cased address of an existing account gets the “you have an account” mail, not a second account', async () => {
+    const email = `lookalike-${randomUUID().slice(0, 8)}@example.com`;
+    await createAccount(h.ctx, { email, password, workspaceName: 'Original', plan: 'free' });
+    const [local, domain] = email.split('@') as [string, string];
+    const fullwidth = [...local]
+      .map((c) => (/[a-z0-9]/.test(c) ? String.fromCodePoint((c.codePointAt(0) as number) + 0xfee0) : c))
+      .join('');
+    for (const typed of [
+      `${fullwidth}@${domain}`,
+      `${local.slice(0, 3)}\u200B${local.slice(3)}@${domain}`,
+      email.toUpperCase(),
+    ]) {
+      assertPage(await signUp(browser(h.baseUrl), typed), 200);
+    }
+    const requests = await h.ctx.db
+      .selectFrom('signup_requests')
+      .select('email')
+      .where('email', '=', email)
+      .execute();
+    assert.equal(requests.length, 0, 'no confirmation link for an address that has an account');
+    const mails = await mailsTo(h.ctx, email);
+    assert.equal(mails.length, 2, 'the fullwidth and zero-width forms reached the one normalised address');
+    const users = await h.ctx.db.selectFrom('users').select('email').where('email_key', '=', email).execute();
+    assert.equal(users.length, 1);
+  });
+
+  test('sign-up: a trailing dot and a Cyrillic letter among Latin ones are refused with a sentence, and nothing is mailed', async () => {
+    const base = `spoof-${randomUUID().slice(0, 8)}@example.com`;
+    const cases: Array<[string, string]> = [
+      [`${base}.`, 'Remove the dot at the end of the address.'],
+      [`\u0430${base.slice(1)}`, 'This address mixes letters of different alphabets'],
+    ];
+    for (const [typed, sentence] of cases) {
+      const res = await signUp(browser(h.baseUrl), typed);
+      assertPage(res, 400);
+      assert.ok(res.text.includes(sentence), res.text.slice(0, 2000));
+    }
+    const mails = await h.ctx.db
+      .selectFrom('mails')
+      .select('id')
+      .where('to_address', 'like', '%spoof-%')
+      .execute();
+    assert.equal(mails.length, 0);
+  });
+
+  test('log-in: one address guessing one account is refused after 10 tries, even with the right password; the owner logs in from elsewhere at once', async () => {
+    const email = uniqueEmail('target');
+    await createAccount(h.ctx, { email, password, workspaceName: 'Target', plan: 'free' });
+    const attacker = browser(h.baseUrl);
+    for (let i = 0; i < accountLimitShapes.loginPair.burst; i++) {
+      assertPage(await logIn(attacker, email, `wrong ${i}`), 401);
+    }
+    const refused = await logIn(attacker, email);
+    assertPage(refused, 429);
+    assert.equal(refused.headers.get('retry-after'), '60');
+    assertRedirect(await logIn(browser(h.baseUrl), email), '/documents');
+  });
+
+  test('log-in: strangers who spend the account’s ceiling lock out new addresses, never an address the owner used before', async () => {
+    const email = uniqueEmail('owner');
+    await createAccount(h.ctx, { email, password, workspaceName: 'Ceiling', plan: 'free' });
+    const homeAddress = nextAddress();
+    assertRedirect(await logIn(browser(h.baseUrl, homeAddress), email), '/documents');
+    const { burst } = accountLimitShapes.loginAccount;
+    for (let spent = 1; spent < burst; ) {
+      const stranger = browser(h.baseUrl);
+      for (let i = 0; i < 5 && spent < burst; i++, spent++) {
+        assertPage(await logIn(stranger, email, `guess ${spent}`), 401);
+      }
+    }
+    const newcomer = await logIn(browser(h.baseUrl), email);
+    assertPage(newcomer, 429);
+    assert.ok(newcomer.text.includes('Too many attempts to log in.'));
+    assertRedirect(await logIn(browser(h.baseUrl, homeAddress), email), '/documents');
+    // The known address still has only its own pair's tries for wrong passwords.
+    for (let i = 0; i < accountLimitShapes.loginPair.burst - 2; i++) {
+      assertPage(await logIn(browser(h.baseUrl, homeAddress), email, `typo ${i}`), 401);
+    }
+    assertPage(await logIn(browser(h.baseUrl, homeAddress), email, 'one typo too many'), 429);
+  });
+
+  test('log-in: one address trying 30 accounts is refused at the 31st; the accounts are not limited elsewhere', async () => {
+    const email = uniqueEmail('spray');
+    await createAccount(h.ctx, { email, password, workspaceName: 'Spray', plan: 'free' });
+    const sprayer = browser(h.baseUrl);
+    for (let i = 0; i < accountLimitShapes.loginAddress.burst; i++) {
+      assertPage(await logIn(sprayer, uniqueEmail('guess')), 401);
+    }
+    assertPage(await logIn(sprayer, email), 429);
+    assertRedirect(await logIn(browser(h.baseUrl), email), '/documents');
+  });
+});
+
+for (const trustProxy of [true, false]) {
+  describeEachDatabase(
+    `HTTPS behind a proxy (SIGNET_TRUST_PROXY ${trustProxy ? 'set' : 'unset'})`,
+    (kind) => {
+      const h = useHarness(kind, { env: trustProxy ? { SIGNET_TRUST_PROXY: '1' } : {} });
+
+      test(
+        trustProxy
+          ? 'a request the proxy marks https gets HSTS and a Secure session cookie'
+          : 'X-Forwarded-Proto is not believed: no HSTS, no Secure cookie, and every client shares the proxy’s log-in bucket',
+        async () => {
+          const email = uniqueEmail('proxied');
+          await createAccount(h.ctx, { email, password, workspaceName: 'Proxied', plan: 'free' });
+          const headers = { 'x-forwarded-proto': 'https', 'x-forwarded-for': nextAddress() };
+          const login = await fetch(`${h.baseUrl}/login`, { headers });
+          const csrfCookie = login.headers
+            .getSetCookie()
+            .map((c) => c.split(';')[0])
+            .join('; ');
+          const csrf = /name="_csrf" value="([^"]*)"/.exec(await login.text())?.[1] as string;
+          const res = await fetch(`${h.baseUrl}/login`, {
+            method: 'POST',
+            redirect: 'manual',
+            headers: { ...headers, cookie: csrfCookie, 'content-type': 'application/x-www-form-urlencoded' },
+            body: new URLSearchParams({ _csrf: csrf, email, password }),
+          });
+          assert.equal(res.status, 303);
+          const session = res.headers.getSetCookie().find((c) => c.startsWith('signet_session='));
+          assert.ok(session);
+          assert.equal(/;\s*secure/i.test(session), trustProxy, session);
+          assert.equal(res.headers.get('strict-transport-security'), trustProxy ? 'max-age=31536000' : null);
+          const api = await fetch(`${h.baseUrl}/v1/documents`, { headers });
+          assert.equal(api.headers.get('strict-transport-security'), trustProxy ? 'max-age=31536000' : null);
+          if (!trustProxy) {
+            // Everyone is 127.0.0.1 here: the address bucket is the whole site's.
+            for (let i = 0; i < accountLimitShapes.loginAddress.burst - 1; i++) {
+              assertPage(await logIn(browser(h.baseUrl), uniqueEmail('anyone')), 401);
+            }
+            assertPage(await logIn(browser(h.baseUrl), email), 429);
+          }
+        },
+      );
+    },
+  );
+}
