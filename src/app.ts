@@ -1,6 +1,7 @@
 // buildApp(ctx): the whole HTTP surface as a Fastify instance that never listens by
 // itself, so tests and benchmarks listen on a port of their choosing.
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { accountLimitShapes } from './accounts/account-limits.ts';
 import type { Context } from './context.ts';
 import { apiPlugin } from './http/api.ts';
 import { createApiGuard, lacksHost } from './http/api-guard.ts';
@@ -11,25 +12,23 @@ import { healthRoutes } from './http/health.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { metricsRoutes } from './metrics/metrics.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
-import { loginAttempts, webPlugin } from './web/web.plugin.ts';
+import { messagePage, sendPlainPage } from './ui/shell.ts';
+import { webPlugin } from './web/web.plugin.ts';
 
 export const bodyLimitBytes = 1024 * 1024;
 
-/** A page outside the application's scope (no session, no navigation), with its stylesheet. */
-function plainPage(title: string, heading: string, text: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Signet</title><link rel="stylesheet" href="/assets/app.css"></head>
-<body><main class="container"><div class="card"><h1>${heading}</h1><p>${text}</p><p><a href="/">Go to the start page</a></p></div></main></body></html>
-`;
-}
-
-const notFoundPage = plainPage('Not found', 'Not found', 'There is nothing at this address.');
-const badRequestPage = plainPage(
-  'Bad request',
-  'That address could not be read',
-  'Check the link and try again.',
-);
+const notFoundPage = messagePage({
+  title: 'Not found · Signet',
+  heading: 'Not found',
+  message: 'There is nothing at this address.',
+  status: 404,
+});
+const badRequestPage = messagePage({
+  title: 'Bad request · Signet',
+  heading: 'That address could not be read',
+  message: 'Check the link and try again.',
+  status: 400,
+});
 export const apiPrefix = '/v1';
 
 /** An absolute-form request target (`GET http://host/v1/documents`) as the origin-form path. */
@@ -40,14 +39,6 @@ function originForm(url: string): string {
 /** Whether a (rewritten, so origin-form) request URL is the API's. */
 function isApiUrl(url: string): boolean {
   return url === apiPrefix || url.startsWith(`${apiPrefix}/`) || url.startsWith(`${apiPrefix}?`);
-}
-
-function sendPage(reply: FastifyReply, status: number, page: string) {
-  return reply
-    .code(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('content-security-policy', "default-src 'none'; style-src 'self'; frame-ancestors 'none'")
-    .send(page);
 }
 
 /** A year; no includeSubDomains: other services of the operator's domain are not ours to pin. */
@@ -89,7 +80,7 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
     clientErrorHandler: createClientErrorHandler(ctx, deps.rateLimiter),
     frameworkErrors: (error, request, reply) => {
       if (!isApiUrl(request.url)) {
-        sendPage(reply, 400, badRequestPage);
+        sendPlainPage(reply, 400, badRequestPage);
         return;
       }
       guard(request, reply).then(
@@ -125,13 +116,13 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
   // The API answers in its envelope; anything else is a page a person asked for.
   app.setNotFoundHandler(async (request, reply) => {
     if (isApiUrl(request.url)) throw new ApiError('not-found');
-    return sendPage(reply, 404, notFoundPage);
+    return sendPlainPage(reply, 404, notFoundPage);
   });
   // A page asked for without Host (HTTP/1.1 requires it): refused. /v1 refuses it in its
   // guard, after the rate-limit headers are set.
   app.addHook('onRequest', (request, reply, done) => {
     if (lacksHost(request) && !isApiUrl(request.url)) {
-      sendPage(reply, 400, badRequestPage);
+      sendPlainPage(reply, 400, badRequestPage);
       return;
     }
     done();
@@ -145,7 +136,7 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
     await app.register(metricsRoutes(ctx.metrics));
   await app.register(
     webPlugin(ctx, {
-      loginLimiter: deps.loginLimiter ?? createMemoryRateLimiter(loginAttempts),
+      loginLimiter: deps.loginLimiter ?? createMemoryRateLimiter(accountLimitShapes.loginPair),
     }),
   );
   return app;

@@ -4,6 +4,7 @@
 import { createSecretKey, type KeyObject, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createOutageMonitor, type OutageMonitor } from './db/availability.ts';
 import type { DatabaseHandle } from './db/connect.ts';
@@ -15,9 +16,8 @@ import { createKeyUsage, type KeyUsage } from './keys/key-usage.ts';
 import { createMetrics, type Metrics, type PoolStats } from './metrics/metrics.ts';
 import { type Resolver, systemResolver } from './webhooks/destination.ts';
 
-export interface Clock {
-  now(): Date;
-}
+export type { Clock };
+export { systemClock };
 
 export interface Ids {
   uuid(): string;
@@ -48,7 +48,6 @@ export interface Context {
   close(): Promise<void>;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
 export const systemIds: Ids = { uuid: () => randomUUID(), randomBytes: (size) => randomBytes(size) };
 
 /** Header and field names whose values are secrets: pino writes "[redacted]" instead. */

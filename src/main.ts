@@ -14,6 +14,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { DocumentActionError } from './documents/lifecycle.ts';
 import { ApiError } from './http/errors.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
+import { InputError } from './input-error.ts';
 import { signetVersion } from './version.ts';
 
 const usage = `usage: signet <command>
@@ -116,7 +117,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof UsageError || error instanceof ConfigError) {
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof InputError) {
     process.stderr.write(`signet: ${error.message}\n`);
     process.exit(2);
   }

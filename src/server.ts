@@ -6,6 +6,7 @@
 // attempts, hand back claimed deliveries; connections still open after
 // SIGNET_SHUTDOWN_TIMEOUT are closed.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { accountLimitShapes } from './accounts/account-limits.ts';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type Context, createContext, createLogger } from './context.ts';
@@ -15,7 +16,6 @@ import { healthRoutes } from './http/health.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { createMailTransport } from './mail/mailer.ts';
 import { metricsRoutes } from './metrics/metrics.ts';
-import { loginAttempts } from './web/web.plugin.ts';
 import { startWorker } from './worker/worker.ts';
 
 export const roles = ['all', 'api', 'worker'] as const;
@@ -89,7 +89,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   let url: string | null = null;
   if (role === 'all' || role === 'api') {
     const rateLimiter = await createRateLimiter(ctx, 'api');
-    const loginLimiter = await createRateLimiter(ctx, 'login', loginAttempts);
+    const loginLimiter = await createRateLimiter(ctx, 'login', accountLimitShapes.loginPair);
     app = await buildApp(ctx, { rateLimiter, loginLimiter });
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address();

@@ -1,5 +1,5 @@
 // The recipient signing page (src/signing/signing-page.ts) and the HTML helper under it
-// (src/web/html.ts): what each kind of recipient sees, and that user text is always escaped.
+// (src/ui/): what each kind of recipient sees, and that user text is always escaped.
 // Writes the "sent, standard signer with pricing" page to /tmp/signing-page-sample.html.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -10,7 +10,9 @@ import {
   renderSigningPage,
   type SigningPageView,
 } from '../src/signing/signing-page.ts';
-import { escapeHtml, html, page, pageContentSecurityPolicy, raw, renderToString } from '../src/web/html.ts';
+import { escapeHtml, html, raw, renderToString } from '../src/ui/html.ts';
+import { plainPagePolicy as pageContentSecurityPolicy } from '../src/ui/security.ts';
+import { page } from '../src/ui/shell.ts';
 
 const basePath = '/s/tok_abc123';
 

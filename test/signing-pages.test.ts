@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Refusal, refusalMessages } from '../src/documents/lifecycle.ts';
 import type { RecipientInput } from '../src/signing/signing.service.ts';
-import { escapeHtml } from '../src/web/html.ts';
+import { escapeHtml } from '../src/ui/html.ts';
 import {
   callApi,
   createSentDocument,

@@ -15,7 +15,7 @@ import { hashPassword } from '../src/accounts/passwords.ts';
 import type { Plan } from '../src/db/schema.ts';
 import { createApiKey, listApiKeys } from '../src/keys/keys.service.ts';
 import { createDocument } from '../src/signing/signing.service.ts';
-import { escapeHtml } from '../src/web/html.ts';
+import { escapeHtml } from '../src/ui/html.ts';
 import { createEndpoint, getEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { callApi, describeEachDatabase, twoSigners, useHarness } from './harness.ts';
 import {

@@ -18,7 +18,7 @@ import { formatMoney, parsePricingBlock } from '../src/documents/pricing.ts';
 import { createApiKey } from '../src/keys/keys.service.ts';
 import { listMails } from '../src/mail/mail.service.ts';
 import { createDocument, type RecipientInput } from '../src/signing/signing.service.ts';
-import { escapeHtml } from '../src/web/html.ts';
+import { escapeHtml } from '../src/ui/html.ts';
 import { formatTime } from '../src/web/layout.ts';
 import {
   callApi,

@@ -12,7 +12,7 @@ import { insertMembership } from '../src/accounts/accounts.repository.ts';
 import { createAccount, emailKey } from '../src/accounts/accounts.service.ts';
 import { invitationValidityMs } from '../src/accounts/members.service.ts';
 import type { MemberRole, Plan } from '../src/db/schema.ts';
-import { escapeHtml } from '../src/web/html.ts';
+import { escapeHtml } from '../src/ui/html.ts';
 import { describeEachDatabase, useHarness } from './harness.ts';
 import {
   assertPage,

@@ -137,15 +137,20 @@ export async function useSignupRequest(db: Db, id: string, at: Date): Promise<bo
   return result.numUpdatedRows > 0n;
 }
 
-export async function findMembers(db: Db, workspaceId: string) {
+function selectMembers(db: Db, workspaceId: string) {
   return db
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
     .select(['users.id as user_id', 'users.email', 'memberships.role', 'memberships.created_at'])
-    .where('memberships.workspace_id', '=', workspaceId)
-    .orderBy('memberships.created_at')
-    .orderBy('users.id')
-    .execute();
+    .where('memberships.workspace_id', '=', workspaceId);
+}
+
+export async function findMembers(db: Db, workspaceId: string) {
+  return selectMembers(db, workspaceId).orderBy('memberships.created_at').orderBy('users.id').execute();
+}
+
+export async function findMember(db: Db, workspaceId: string, userId: string) {
+  return selectMembers(db, workspaceId).where('memberships.user_id', '=', userId).executeTakeFirst();
 }
 
 export async function findMembership(db: Db, workspaceId: string, userId: string) {

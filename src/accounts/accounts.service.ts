@@ -12,6 +12,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database, MemberRole, Plan } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { InputError } from '../input-error.ts';
 import { emailAddressProblem, emailKey, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { accountExistsMail, signupConfirmationMail } from '../mail/templates.ts';
@@ -45,15 +46,6 @@ export const sessionLifetimeMs = 7 * 24 * 60 * 60 * 1000;
 /** last_seen_at is written at most this often per session, not on every request. */
 const touchEveryMs = 60 * 1000;
 export const signupValidityMs = 24 * 60 * 60 * 1000;
-
-/** Form input the rules refuse: a sentence per field, shown next to it. */
-export class AccountInputError extends Error {
-  readonly fields: Record<string, string>;
-  constructor(fields: Record<string, string>) {
-    super(Object.values(fields).join(' '));
-    this.fields = fields;
-  }
-}
 
 export interface SessionUser {
   sessionId: string;
@@ -110,7 +102,7 @@ export async function requestSignup(
   if (passwordIssue) problems.password = passwordIssue;
   const nameIssue = checkWorkspaceName(input.workspaceName);
   if (nameIssue) problems.workspaceName = nameIssue;
-  if (Object.keys(problems).length) throw new AccountInputError(problems);
+  if (Object.keys(problems).length) throw new InputError(problems);
 
   const email = normalizeEmail(input.email);
   const now = ctx.clock.now();
@@ -270,10 +262,10 @@ export async function changePassword(
 ): Promise<{ sessionToken: string }> {
   const user = await findUser(ctx.db, session.userId);
   if (!user || !(await verifyPassword(input.currentPassword, user.password_hash))) {
-    throw new AccountInputError({ currentPassword: 'That is not your current password.' });
+    throw new InputError({ currentPassword: 'That is not your current password.' });
   }
   const problem = passwordProblem(input.newPassword);
-  if (problem) throw new AccountInputError({ newPassword: problem });
+  if (problem) throw new InputError({ newPassword: problem });
   const hash = await hashPassword(input.newPassword, ctx.ids.randomBytes(16));
   return ctx.db.transaction().execute(async (trx) => {
     await updatePasswordHash(trx, user.id, hash, ctx.clock.now());
@@ -302,12 +294,12 @@ export async function createAccount(
     const nameIssue = checkWorkspaceName(input.workspaceName);
     if (nameIssue) problems.workspaceName = nameIssue;
   }
-  if (Object.keys(problems).length) throw new AccountInputError(problems);
+  if (Object.keys(problems).length) throw new InputError(problems);
   const passwordHash = await hashPassword(input.password, ctx.ids.randomBytes(16));
   const email = normalizeEmail(input.email);
   return ctx.db.transaction().execute(async (trx) => {
     if (await findUserByEmailKey(trx, emailKey(email))) {
-      throw new AccountInputError({ email: 'An account with this email already exists.' });
+      throw new InputError({ email: 'An account with this email already exists.' });
     }
     if ('workspaceName' in input) {
       const account = await insertAccount(trx, ctx, {

@@ -2,9 +2,11 @@
 // outbox, valid 7 days), change roles and remove members; anyone may leave; a workspace
 // always keeps at least one owner. Every change runs under the workspace's row lock, so
 // two owners demoting each other at once cannot leave it without one.
+
 import type { Context } from '../context.ts';
 import type { MemberRole } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { InputError } from '../input-error.ts';
 import { normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { invitationMail } from '../mail/templates.ts';
@@ -16,6 +18,7 @@ import {
   deleteMembership,
   deleteOpenInvitations,
   findInvitationByTokenHash,
+  findMember,
   findMembers,
   findMembership,
   findOpenInvitations,
@@ -25,14 +28,7 @@ import {
   insertUser,
   updateMemberRole,
 } from './accounts.repository.ts';
-import {
-  AccountInputError,
-  checkEmail,
-  emailKey,
-  hashToken,
-  type SessionUser,
-  startSession,
-} from './accounts.service.ts';
+import { checkEmail, emailKey, hashToken, type SessionUser, startSession } from './accounts.service.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
 
 export const invitationValidityMs = 7 * 24 * 60 * 60 * 1000;
@@ -53,7 +49,18 @@ export interface Invitation {
 }
 
 function requireOwner(actor: SessionUser): void {
-  if (actor.role !== 'owner') throw new AccountInputError({ form: 'Only owners can manage members.' });
+  if (actor.role !== 'owner') throw new InputError({ form: 'Only owners can manage members.' });
+}
+
+function memberOf(row: { user_id: string; email: string; role: MemberRole; created_at: Date }): Member {
+  return { userId: row.user_id, email: row.email, role: row.role, joinedAt: row.created_at.toISOString() };
+}
+
+/** One member of the workspace; not-found for anyone else, another workspace's member too. */
+export async function getMember(ctx: Context, workspaceId: string, userId: string): Promise<Member> {
+  const row = await findMember(ctx.db, workspaceId, userId);
+  if (!row) throw new ApiError('not-found');
+  return memberOf(row);
 }
 
 export async function listMembers(
@@ -65,12 +72,7 @@ export async function listMembers(
     findOpenInvitations(ctx.db, workspaceId, ctx.clock.now()),
   ]);
   return {
-    members: members.map((m) => ({
-      userId: m.user_id,
-      email: m.email,
-      role: m.role,
-      joinedAt: m.created_at.toISOString(),
-    })),
+    members: members.map(memberOf),
     invitations: invitations.map((i) => ({
       id: i.id,
       email: i.email,
@@ -90,14 +92,14 @@ export async function inviteMember(
   requireOwner(actor);
   const email = normalizeEmail(input.email);
   const emailIssue = checkEmail(email);
-  if (emailIssue) throw new AccountInputError({ email: emailIssue });
+  if (emailIssue) throw new InputError({ email: emailIssue });
   const now = ctx.clock.now();
   const token = ctx.ids.randomBytes(32).toString('base64url');
   await ctx.db.transaction().execute(async (trx) => {
     await lockWorkspace(trx, actor.workspaceId);
     const existing = await findUserByEmailKey(trx, emailKey(email));
     if (existing && (await findMembership(trx, actor.workspaceId, existing.id))) {
-      throw new AccountInputError({ email: `${email} is already a member of ${actor.workspaceName}.` });
+      throw new InputError({ email: `${email} is already a member of ${actor.workspaceName}.` });
     }
     await deleteOpenInvitations(trx, actor.workspaceId, email);
     await insertInvitation(trx, {
@@ -178,12 +180,12 @@ export async function acceptInvitation(
     let userId: string;
     if (user) {
       if (!input.session || input.session.userId !== user.id) {
-        throw new AccountInputError({ form: `Log in as ${row.email} to accept this invitation.` });
+        throw new InputError({ form: `Log in as ${row.email} to accept this invitation.` });
       }
       userId = user.id;
     } else {
       const problem = passwordProblem(input.password ?? '');
-      if (problem) throw new AccountInputError({ password: problem });
+      if (problem) throw new InputError({ password: problem });
       userId = ctx.ids.uuid();
       await insertUser(trx, {
         id: userId,
@@ -217,7 +219,7 @@ async function guardLastOwner(
   const membership = await findMembership(trx, workspaceId, userId);
   if (!membership) throw new ApiError('not-found');
   if (membership.role === 'owner' && nextRole !== 'owner' && (await countOwners(trx, workspaceId)) <= 1) {
-    throw new AccountInputError({
+    throw new InputError({
       form: 'A workspace needs at least one owner: make another member an owner first.',
     });
   }

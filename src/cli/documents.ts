@@ -5,13 +5,9 @@ import type { RecipientRole, SigningMethod } from '../db/schema.ts';
 import { isDocumentEventType, triggerEvent } from '../demo/trigger.ts';
 import { getDocument, workspaceOfDocument } from '../documents/documents.service.ts';
 import type { LineItem } from '../documents/value.ts';
+import { InputError } from '../input-error.ts';
 import { listMails } from '../mail/mail.service.ts';
-import {
-  createDocument,
-  DocumentInputError,
-  type RecipientInput,
-  sendDocument,
-} from '../signing/signing.service.ts';
+import { createDocument, type RecipientInput, sendDocument } from '../signing/signing.service.ts';
 import { parseCommandArgs, parseCount, requireText, requireUuid, UsageError } from './args.ts';
 import { print, withContext } from './context.ts';
 
@@ -68,7 +64,7 @@ export function parseDuration(value: string): number {
 
 function domainErrors<T>(promise: Promise<T>): Promise<T> {
   return promise.catch((error: unknown) => {
-    if (error instanceof DocumentInputError) throw new UsageError(error.message);
+    if (error instanceof InputError) throw new UsageError(error.message);
     throw error;
   });
 }

@@ -5,9 +5,10 @@
 // password is read from standard input, never from the command line (where `ps` and
 // shell history would keep it).
 
-import { AccountInputError, createAccount } from '../accounts/accounts.service.ts';
+import { createAccount } from '../accounts/accounts.service.ts';
 import type { Config } from '../config.ts';
 import type { MemberRole } from '../db/schema.ts';
+import { InputError } from '../input-error.ts';
 import { parseCommandArgs, requireText, requireUuid, UsageError } from './args.ts';
 import { print, withContext } from './context.ts';
 
@@ -67,7 +68,7 @@ export async function userCommand(config: Config, argv: string[]): Promise<void>
       `Created user ${email} (${account.role} of workspace ${account.workspaceId}); they can log in at ${config.publicUrl}/login`,
     );
   } catch (error) {
-    if (error instanceof AccountInputError) throw new UsageError(error.message);
+    if (error instanceof InputError) throw new UsageError(error.message);
     throw error;
   }
 }

@@ -4,53 +4,12 @@
 import { createHash } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { Logger } from 'pino';
+import type { DatabaseHandle, DatabaseKind, DatabaseOptions, Subscription } from './handle.ts';
 import { getPgTypeParser } from './pg-types.ts';
 import { openPGlite } from './pglite-folder.ts';
 import type { Database } from './schema.ts';
 
-export type DatabaseKind = 'postgres' | 'pglite';
-
-export interface Subscription {
-  /** Called with each NOTIFY payload on the channel. */
-  onNotify(payload: string): void;
-  /** Whether notifications are flowing; false while a dropped listener reconnects. */
-  onStateChange(isListening: boolean): void;
-}
-
-export interface DatabaseHandle {
-  db: Kysely<Database>;
-  kind: DatabaseKind;
-  /** LISTEN on a channel: notifications sent with pg_notify by any process reach `subscription`. */
-  subscribe(channel: string, subscription: Subscription): Promise<() => Promise<void>>;
-  /**
-   * PGlite data folder owned by this process: serve it to the folder's other users (the
-   * CLI) over Unix sockets until close. Absent elsewhere.
-   */
-  share?(log: Logger): Promise<void>;
-  /** PGlite data folder: a consistent gzipped snapshot, taken by whichever process owns it. */
-  backup?(): Promise<Uint8Array>;
-  /** PostgreSQL: how many pool connections exist, are idle, and how many callers wait. */
-  poolStats?(): { total: number; idle: number; waiting: number; max: number };
-  close(): Promise<void>;
-}
-
-export interface DatabaseOptions {
-  /** postgres://… for a server; null for PGlite. */
-  url: string | null;
-  /** PGlite data folder; null keeps the embedded database in memory (tests). */
-  dataDir: string | null;
-  poolSize?: number;
-  /**
-   * PGlite data folder: true to require ownership (`signet serve`, `signet restore`);
-   * otherwise a folder a live server owns is reached through its socket.
-   */
-  exclusive?: boolean;
-  /** What this process runs, recorded in the folder's lock (`serve`, `key create`, …). */
-  purpose?: string;
-  /** How long to wait for a short command that holds the folder (default 30 s). */
-  waitMs?: number;
-}
+export type { DatabaseHandle, DatabaseKind, DatabaseOptions, Subscription };
 
 const preparedStatementLimit = 500;
 const statementNames = new Map<string, string>();

@@ -1,7 +1,9 @@
 // Row types of every table, as Kysely sees them. Rows stay inside repositories and
 // services; routes only ever see API objects.
 import type { ColumnType, Generated } from 'kysely';
-import type { DocumentStatus } from '../documents/lifecycle.ts';
+import type { DocumentStatus, RecipientRole } from '../documents/lifecycle.ts';
+
+export type { RecipientRole };
 
 type Timestamp = ColumnType<Date, Date, Date>;
 /** numeric columns come back as strings (exact decimals) and are written as strings. */
@@ -10,7 +12,6 @@ type Decimal = ColumnType<string, string, string>;
 export type Plan = 'free' | 'max';
 /** Defined with the state machine (documents/lifecycle.ts), the one list of statuses. */
 export type { DocumentStatus };
-export type RecipientRole = 'signer' | 'viewer';
 export type SigningMethod = 'standard' | 'email-code';
 
 export interface WorkspacesTable {

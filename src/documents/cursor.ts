@@ -6,6 +6,8 @@
 import { createHmac, type KeyObject, timingSafeEqual } from 'node:crypto';
 
 export const cursorLifetimeMs = 24 * 60 * 60 * 1000;
+/** Spec, GET /documents: a cursor is at most 200 characters (longer is invalid-query). */
+export const maxCursorLength = 200;
 
 export interface CursorPosition {
   createdAt: Date;

@@ -1,7 +1,9 @@
 // JSON schemas of the document read API: request validation and response serialisation,
 // and the source for docs/api.md.
+
 import { Type } from '@sinclair/typebox';
 import { errorEnvelope, listEnvelope, okEnvelope } from '../http/envelope.ts';
+import { maxCursorLength } from './cursor.ts';
 import { documentStatuses } from './lifecycle.ts';
 
 const Timestamp = Type.String({ description: 'ISO 8601 UTC with milliseconds and Z' });
@@ -51,7 +53,7 @@ export const DocumentDetailSchema = Type.Composite([
 export const ListDocumentsQuery = Type.Object(
   {
     limit: Type.String({ pattern: '^(100|[1-9][0-9]?)$' }),
-    cursor: Type.String({ minLength: 1, maxLength: 200 }),
+    cursor: Type.String({ minLength: 1, maxLength: maxCursorLength }),
     status: DocumentStatusSchema,
   },
   { additionalProperties: false },

@@ -178,6 +178,19 @@ export async function importDocuments(
 }
 
 /** The document as its owner sees it in the web application: the detail, body and pricing block. */
+/** Where a recipient stands, as the sender's document page shows it. */
+export type RecipientProgress = 'signed' | 'opened' | 'waiting' | 'not-sent';
+
+export function recipientProgress(
+  document: Pick<DocumentDetail, 'status' | 'events'>,
+  recipient: Pick<DocumentDetail['recipients'][number], 'email' | 'signedAt'>,
+): RecipientProgress {
+  if (recipient.signedAt) return 'signed';
+  if (document.events.some((e) => e.type === 'document.opened' && e.recipientEmail === recipient.email))
+    return 'opened';
+  return document.status === 'draft' ? 'not-sent' : 'waiting';
+}
+
 export async function getDocumentForOwner(
   ctx: Context,
   workspaceId: string,

@@ -10,11 +10,13 @@
 //
 // `sent` and `viewed` are the active states: the only ones a recipient can act in
 // (`activeStatuses`, read off the table below).
-import type { RecipientRole } from '../db/schema.ts';
 
 /** Every status a document can have, in lifecycle order: the one list (API schema, pages, demo). */
 export const documentStatuses = ['draft', 'sent', 'viewed', 'signed', 'declined', 'expired'] as const;
 export type DocumentStatus = (typeof documentStatuses)[number];
+
+/** A signer signs; a viewer only receives the document. */
+export type RecipientRole = 'signer' | 'viewer';
 
 export type DocumentAction = 'send' | 'open' | 'sign' | 'complete' | 'decline' | 'expire';
 

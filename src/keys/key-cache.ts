@@ -6,10 +6,17 @@
 //   pg_notify in the same transaction, in every other process as soon as it commits;
 // - a lookup that raced with a change is not stored (generation check);
 // - entries live at most `ttlMs` and at most `maxEntries` are kept.
-import type { Clock } from '../context.ts';
-import type { KeyIdentity } from './keys.service.ts';
+import type { Clock } from '../clock.ts';
+import type { Plan } from '../db/schema.ts';
 
 export const authChangesChannel = 'signet_auth_changes';
+
+/** Who a valid key is: what the API guard needs, cached by the key's hash. */
+export interface KeyIdentity {
+  keyId: string;
+  workspaceId: string;
+  plan: Plan;
+}
 
 export interface KeyCache {
   /** A cached answer (identity or null for "no such active key"), or undefined to ask the database. */

@@ -3,7 +3,7 @@
 // write itself skips a row already written within the minute by another process, and a
 // failed write is logged and forgotten: the time is a hint for people, not a record.
 import type { Logger } from 'pino';
-import type { Clock } from '../context.ts';
+import type { Clock } from '../clock.ts';
 import type { Db } from './keys.repository.ts';
 import { touchApiKeyLastUsed } from './keys.repository.ts';
 

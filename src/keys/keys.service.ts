@@ -1,10 +1,11 @@
 // API keys (spec, API key and Authentication): shown once, stored as a hash, at most 10
 // active per workspace, revocation effective on the next request.
 import type { Context } from '../context.ts';
-import type { Plan } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { InputError } from '../input-error.ts';
 import { findWorkspace, lockWorkspace } from '../workspaces/workspaces.repository.ts';
 import { apiKeyHint, generateApiKeySecret, hashApiKey, isWellFormedApiKey } from './api-key-secret.ts';
+import type { KeyIdentity } from './key-cache.ts';
 import {
   type ApiKeyRow,
   countActiveApiKeys,
@@ -34,11 +35,7 @@ export interface CreatedApiKey extends ApiKey {
   secret: string;
 }
 
-export interface KeyIdentity {
-  keyId: string;
-  workspaceId: string;
-  plan: Plan;
-}
+export type { KeyIdentity };
 
 function apiKeyRowToApiKey(row: ApiKeyRow): ApiKey {
   return {
@@ -52,15 +49,22 @@ function apiKeyRowToApiKey(row: ApiKeyRow): ApiKey {
   };
 }
 
+/** A key's name says what uses it: 1 to 100 characters. */
+export const maxKeyNameLength = 100;
+
 export async function createApiKey(
   ctx: Context,
   input: { workspaceId: string; name: string },
 ): Promise<CreatedApiKey> {
+  const name = input.name.trim();
+  if (!name) throw new InputError({ name: 'Give the key a name.' });
+  if (name.length > maxKeyNameLength)
+    throw new InputError({ name: `Use at most ${maxKeyNameLength} characters.` });
   const secret = generateApiKeySecret(ctx.ids.randomBytes);
   const row: ApiKeyRow = {
     id: ctx.ids.uuid(),
     workspace_id: input.workspaceId,
-    name: input.name,
+    name,
     hint: apiKeyHint(secret),
     created_at: ctx.clock.now(),
     revoked_at: null,

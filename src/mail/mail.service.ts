@@ -5,6 +5,7 @@
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/schema.ts';
+import { emailKey } from './address.ts';
 import type { MailTransport } from './mailer.ts';
 import {
   claimDueMails,
@@ -78,6 +79,16 @@ export interface MailView {
   createdAt: string;
   sentAt: string | null;
   lastError: string | null;
+}
+
+/**
+ * The development mailbox of one person (/mails): the mails addressed to `email`, and none
+ * at all when SMTP delivers mail, since then every mail is in its addressee's own mailbox.
+ * Nobody reads a mail addressed to someone else (docs/web-app.md, "Who may read which mail").
+ */
+export async function listOwnMails(ctx: Context, email: string): Promise<MailView[] | 'sent-by-smtp'> {
+  if (ctx.config.smtpUrl !== null) return 'sent-by-smtp';
+  return listMails(ctx, { toKey: emailKey(email), limit: 100 });
 }
 
 export async function listMails(

@@ -3,7 +3,9 @@
 // it. Every user-provided text goes through the escaping `html` template. The forms work
 // without JavaScript (the page has none) and post to `${basePath}/sign`, `/decline`, `/code`.
 import type { DocumentStatus } from '../documents/lifecycle.ts';
-import { html, page, type SafeHtml } from '../web/html.ts';
+import { type PricingView, pricingTable, statusBadges } from '../ui/document-views.ts';
+import { html, type SafeHtml } from '../ui/html.ts';
+import { type Message, messagePage, page } from '../ui/shell.ts';
 
 export type RecipientRole = 'signer' | 'viewer';
 export type RecipientState = 'signed' | 'declined' | 'waiting' | 'viewer';
@@ -17,24 +19,7 @@ export interface SigningPageView {
     expiresAt: string | null;
     signedAt: string | null;
   };
-  pricing: null | {
-    pricesIncludeVat: boolean;
-    /** Money values already formatted for display ("€1,234.50"), billing already described ("monthly × 12"). */
-    lines: Array<{
-      name: string;
-      quantity: string;
-      unitPrice: string;
-      vatRate: string;
-      billing: string;
-      net: string;
-      vat: string;
-      gross: string;
-    }>;
-    /** Formatted totals. */
-    net: string;
-    vat: string;
-    gross: string;
-  };
+  pricing: PricingView | null;
   recipient: {
     fullName: string;
     email: string;
@@ -65,13 +50,7 @@ export interface SigningPageView {
   notice: null | { kind: 'success' | 'error' | 'info'; text: string };
 }
 
-export interface SigningMessagePageView {
-  title: string;
-  heading: string;
-  message: string;
-  /** The HTTP status the route answers with; shown small as "Error 404" when it is 400 or more. */
-  status?: number;
-}
+export type SigningMessagePageView = Message;
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', {
   dateStyle: 'medium',
@@ -102,15 +81,6 @@ function formAction(basePath: string, action: 'sign' | 'decline' | 'code'): stri
     throw new Error(`basePath must be a path starting with one "/": ${basePath}`);
   return `${basePath.replace(/\/+$/, '')}/${action}`;
 }
-
-export const statusBadges: Record<DocumentStatus, { label: string; tone: string }> = {
-  draft: { label: 'Draft', tone: 'badge-neutral' },
-  sent: { label: 'Awaiting signatures', tone: 'badge-pending' },
-  viewed: { label: 'Awaiting signatures', tone: 'badge-pending' },
-  signed: { label: 'Signed', tone: 'badge-success' },
-  declined: { label: 'Declined', tone: 'badge-danger' },
-  expired: { label: 'Expired', tone: 'badge-neutral' },
-};
 
 /** Paragraphs split on blank lines; single newlines inside a paragraph become <br>. */
 function documentBody(body: string): SafeHtml {
@@ -160,33 +130,6 @@ function notice(view: SigningPageView): SafeHtml | null {
 }
 
 const names = new Intl.ListFormat('en', { style: 'long', type: 'conjunction' });
-
-export function pricingTable(pricing: NonNullable<SigningPageView['pricing']>): SafeHtml {
-  const amountOf = (line: { net: string; gross: string }) =>
-    pricing.pricesIncludeVat ? line.gross : line.net;
-  return html`<section class="card" aria-labelledby="pricing-heading">
-<h2 id="pricing-heading">Pricing</h2>
-<div class="table-scroll" role="region" aria-labelledby="pricing-heading" tabindex="0">
-<table class="pricing">
-<thead>
-<tr><th scope="col">Item</th><th scope="col">Billing</th><th scope="col" class="num">Qty</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">VAT %</th><th scope="col" class="num">Amount</th></tr>
-</thead>
-<tbody>
-${pricing.lines.map(
-  (line) =>
-    html`<tr><td class="item">${line.name}</td><td class="billing" data-label="Billing">${line.billing}</td><td class="num" data-label="Qty">${line.quantity}</td><td class="num" data-label="Unit price">${line.unitPrice}</td><td class="num" data-label="VAT %">${line.vatRate}</td><td class="num amount">${amountOf(line)}</td></tr>
-`,
-)}</tbody>
-<tfoot>
-<tr><th scope="row" colspan="5">Subtotal (excl. VAT)</th><td class="num">${pricing.net}</td></tr>
-<tr><th scope="row" colspan="5">VAT</th><td class="num">${pricing.vat}</td></tr>
-<tr class="total"><th scope="row" colspan="5">Total</th><td class="num">${pricing.gross}</td></tr>
-</tfoot>
-</table>
-</div>
-<p class="pricing-note small muted">${pricing.pricesIncludeVat ? 'Prices include VAT' : 'Prices exclude VAT'}</p>
-</section>`;
-}
 
 function recipientState(r: SigningPageView['recipients'][number], isTheirTurn: boolean): SafeHtml {
   switch (r.state) {
@@ -332,15 +275,7 @@ ${actionArea(view)}
   });
 }
 
+/** A signing link's message page (a link that does not work, an error): the plain message page. */
 export function renderSigningMessagePage(view: SigningMessagePageView): string {
-  return page({
-    title: view.title,
-    body: html`<main>
-<section class="card" aria-labelledby="message-heading">
-<h1 id="message-heading">${view.heading}</h1>
-<p>${view.message}</p>
-${view.status !== undefined && view.status >= 400 && html`<p class="small muted">Error ${view.status}</p>`}
-</section>
-</main>`,
-  });
+  return messagePage(view);
 }

@@ -6,11 +6,15 @@
 //   POST /sign/{documentId}/{token}/code    mails a one-time code           -> 303 back
 // Plain HTML forms (no JavaScript), answered in HTML; refusals re-render the page with a
 // message. Links carry their secret in the path, so pages are never cached or referred.
+import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { uuidPattern } from '../documents/documents.schemas.ts';
 import { DocumentActionError, type Refusal } from '../documents/lifecycle.ts';
-import { pageContentSecurityPolicy, sendUnavailablePage } from '../web/html.ts';
+import { pageErrorHandler } from '../ui/error-page.ts';
+import { type Form, formText, useFormBodies } from '../ui/forms.ts';
+import { securityHeaders } from '../ui/security.ts';
+import { sendHtml } from '../ui/shell.ts';
 import {
   declineDocument,
   findSigningSession,
@@ -40,19 +44,6 @@ const inputRefusals = new Set<Refusal>([
 ]);
 
 type Params = { documentId: string; token: string };
-type Form = Record<string, string | undefined>;
-
-function sendHtml(reply: FastifyReply, status: number, body: string) {
-  return reply
-    .code(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .header('x-frame-options', 'DENY')
-    .header('x-content-type-options', 'nosniff')
-    .header('content-security-policy', pageContentSecurityPolicy)
-    .send(body);
-}
 
 function notFoundPage(reply: FastifyReply) {
   return sendHtml(
@@ -70,37 +61,14 @@ function notFoundPage(reply: FastifyReply) {
 
 export function signingRoutes(ctx: Context) {
   return async function register(app: FastifyInstance) {
-    // HTML forms post application/x-www-form-urlencoded, and that is all this scope reads:
-    // JSON or text/plain bodies (which a cross-site form can send without a preflight) get 415.
-    app.removeAllContentTypeParsers();
-    app.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: 16_384 },
-      (_req, body, done) => {
-        const form: Form = {};
-        // U+0000 cannot be stored in PostgreSQL text and never belongs in a name or reason.
-        for (const [key, value] of new URLSearchParams(body as string))
-          form[key] = value.replaceAll('\u0000', '');
-        done(null, form);
-      },
+    // HTML forms, and nothing else (ui/forms.ts): a cross-site text/plain or JSON post is 415.
+    useFormBodies(app, 16_384);
+    await app.register(helmet, securityHeaders('plain'));
+    app.setErrorHandler(
+      pageErrorHandler(ctx, (_request, reply, status, message) =>
+        sendHtml(reply, status, renderSigningMessagePage(message)),
+      ),
     );
-
-    app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-      if (ctx.outage.report(error)) return sendUnavailablePage(reply);
-      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
-      if (status === 500) request.log.error({ err: error }, 'signing page failed');
-      return sendHtml(
-        reply,
-        status,
-        renderSigningMessagePage({
-          title: status === 500 ? 'Something went wrong' : 'Request not accepted',
-          heading: status === 500 ? 'Something went wrong on our side' : 'We could not accept this request',
-          message:
-            status === 500 ? 'Please try again in a moment.' : 'Go back to your signing link and try again.',
-          status,
-        }),
-      );
-    });
     app.setNotFoundHandler((_request, reply) => notFoundPage(reply));
 
     async function sessionOf(params: Params): Promise<SigningSession | null> {
@@ -168,16 +136,16 @@ export function signingRoutes(ctx: Context) {
     app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/sign', (request, reply) =>
       act(request, reply, 'signed', (session, form) =>
         signDocument(ctx, session, {
-          fullName: form.fullName ?? '',
-          consent: form.consent === 'yes',
-          code: form.code,
+          fullName: formText(form, 'fullName'),
+          consent: formText(form, 'consent') === 'yes',
+          code: formText(form, 'code') || undefined,
         }),
       ),
     );
 
     app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/decline', (request, reply) =>
       act(request, reply, 'declined', (session, form) =>
-        declineDocument(ctx, session, { reason: form.reason }),
+        declineDocument(ctx, session, { reason: formText(form, 'reason') || undefined }),
       ),
     );
 

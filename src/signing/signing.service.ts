@@ -34,6 +34,7 @@ import {
 import { parsePricingBlock } from '../documents/pricing.ts';
 import { computeValueAmount, type PricingBlock } from '../documents/value.ts';
 import { ApiError } from '../http/errors.ts';
+import { InputError } from '../input-error.ts';
 import { emailKey, isEmailAddress, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { signingCodeMail, signingRequestMail } from '../mail/templates.ts';
@@ -45,11 +46,9 @@ export const codeResendIntervalMs = 60_000;
 export const maxCodeAttempts = 5;
 export const maxRecipients = 20;
 
-export class DocumentInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DocumentInputError';
-  }
+/** Refuses the input: a sentence for one field of the document (input-error.ts). */
+function refuse(field: string, sentence: string): never {
+  throw new InputError({ [field]: sentence });
 }
 
 export interface RecipientInput {
@@ -73,36 +72,35 @@ export interface CreateDocumentInput {
 
 function validateCreateInput(input: CreateDocumentInput): { pricing: PricingBlock | null } {
   const title = input.title.trim();
-  if (!title || title.length > 200) throw new DocumentInputError('title must be 1 to 200 characters');
-  if ((input.body ?? '').length > 50_000)
-    throw new DocumentInputError('body must be at most 50,000 characters');
+  if (!title || title.length > 200) refuse('title', 'Title must be 1 to 200 characters.');
+  if ((input.body ?? '').length > 50_000) refuse('body', 'Body must be at most 50,000 characters.');
   if (input.recipients.length < 1 || input.recipients.length > maxRecipients) {
-    throw new DocumentInputError(`a document has 1 to ${maxRecipients} recipients`);
+    refuse('recipients', `A document has 1 to ${maxRecipients} recipients.`);
   }
   const emails = new Set<string>();
   for (const [i, r] of input.recipients.entries()) {
-    const where = `recipient ${i + 1}`;
-    if (!isEmailAddress(r.email)) throw new DocumentInputError(`${where}: invalid email`);
+    const where = `Recipient ${i + 1}`;
+    if (!isEmailAddress(r.email)) refuse('recipients', `${where}: invalid email.`);
     if (emails.has(emailKey(r.email)))
-      throw new DocumentInputError(`${where}: ${normalizeEmail(r.email)} is listed twice`);
+      refuse('recipients', `${where}: ${normalizeEmail(r.email)} is listed twice.`);
     emails.add(emailKey(r.email));
     if (!r.fullName.trim() || r.fullName.trim().length > 200) {
-      throw new DocumentInputError(`${where}: full name must be 1 to 200 characters`);
+      refuse('recipients', `${where}: full name must be 1 to 200 characters.`);
     }
     if (r.role !== 'signer' && r.role !== 'viewer')
-      throw new DocumentInputError(`${where}: role must be signer or viewer`);
+      refuse('recipients', `${where}: role must be signer or viewer.`);
     if (r.signingMethod !== 'standard' && r.signingMethod !== 'email-code') {
-      throw new DocumentInputError(`${where}: signing method must be standard or email-code`);
+      refuse('recipients', `${where}: signing method must be standard or email-code.`);
     }
     if (!Number.isInteger(r.signingOrder) || r.signingOrder < 1 || r.signingOrder > 100) {
-      throw new DocumentInputError(`${where}: signing order must be a whole number from 1 to 100`);
+      refuse('recipients', `${where}: signing order must be a whole number from 1 to 100.`);
     }
   }
   if (!input.recipients.some((r) => r.role === 'signer'))
-    throw new DocumentInputError('a document needs at least one signer');
+    refuse('recipients', 'A document needs at least one signer.');
   const expires = input.expiresInSeconds ?? defaultExpirySeconds;
   if (!Number.isInteger(expires) || expires < 60 || expires > 365 * 24 * 60 * 60) {
-    throw new DocumentInputError('expiry must be between 1 minute and 365 days');
+    refuse('expiry', 'Expiry must be between 1 minute and 365 days.');
   }
   try {
     return {
@@ -110,7 +108,7 @@ function validateCreateInput(input: CreateDocumentInput): { pricing: PricingBloc
         input.pricing === null || input.pricing === undefined ? null : parsePricingBlock(input.pricing),
     };
   } catch (error) {
-    throw new DocumentInputError(`pricing: ${(error as Error).message}`);
+    refuse('pricing', `Pricing: ${(error as Error).message}.`);
   }
 }
 

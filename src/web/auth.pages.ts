@@ -1,15 +1,14 @@
 // Sign-up, sign-in, sign-out and the account page (change password).
 //   GET/POST /signup                     email, password, workspace name → "check your inbox"
 //   GET/POST /signup/confirm/{token}     the mailed link: a button (links are prefetched) → signed in
-//   GET/POST /login                      limited per account and per address
+//   GET/POST /login                      limited by accounts/account-limits.ts
 //   POST     /logout
 //   GET/POST /settings/account           change password (ends every other session)
 //   POST     /settings/account/workspace  move the session to another workspace of the user
 // Messages never say whether an address has an account (accounts.service.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { takeLoginAttempt, takeSignupAttempt } from '../accounts/account-limits.ts';
+import { type LimitDecision, takeLoginAttempt, takeSignupAttempt } from '../accounts/account-limits.ts';
 import {
-  AccountInputError,
   changePassword,
   confirmSignup,
   findPendingSignup,
@@ -20,13 +19,19 @@ import {
   type SessionUser,
   switchWorkspace,
 } from '../accounts/accounts.service.ts';
-import { minPasswordLength } from '../accounts/passwords.ts';
 import { ApiError } from '../http/errors.ts';
-import { html, type SafeHtml } from './html.ts';
-import { csrfField, fieldError, invalidAttrs, notice } from './layout.ts';
-import { formText, requireMember, sessionCookie, type Web } from './web.plugin.ts';
-
-type Form = Record<string, string | undefined>;
+import { type FieldErrors, InputError } from '../input-error.ts';
+import { notice } from '../ui/forms.ts';
+import type { SafeHtml } from '../ui/html.ts';
+import {
+  accountView,
+  checkInboxView,
+  confirmSignupView,
+  expiredLinkView,
+  loginView,
+  signupView,
+} from './auth.views.ts';
+import { type Form, forMembers, formText, sessionCookie, type Web } from './kit.ts';
 
 /**
  * Only a path on this site: never an open redirect. Printable ASCII only, since browsers
@@ -45,50 +50,19 @@ function tryAgainIn(seconds: number): string {
   return `Try again in ${minutes} minute${minutes > 1 ? 's' : ''}.`;
 }
 
-function input(options: {
-  id: string;
-  label: string;
-  type: string;
-  value?: string;
-  autocomplete: string;
-  error?: string;
-  hint?: string;
-}): SafeHtml {
-  return html`<div class="field">
-<label for="${options.id}">${options.label}</label>
-${options.hint ? html`<span class="hint" id="${options.id}-hint">${options.hint}</span>` : ''}
-<input id="${options.id}" name="${options.id}" type="${options.type}" value="${options.value ?? ''}" autocomplete="${options.autocomplete}" required ${invalidAttrs(options.id, options.error)}>
-${fieldError(options.id, options.error)}
-</div>`;
-}
+type PostRequest = FastifyRequest<{ Body: Form }>;
 
 export function authPages(web: Web) {
   const { ctx } = web;
 
-  function signupPage(
+  const signupPage = (
     request: FastifyRequest,
     reply: FastifyReply,
     status: number,
     form: Form,
-    errors: Form,
-  ) {
-    return web.render(request, reply, status, {
-      title: 'Sign up',
-      body: (csrf) => html`<div class="narrow">
-<h1>Create your Signet workspace</h1>
-<div class="card">
-<form method="post" action="/signup" novalidate>
-${csrfField(csrf)}
-${input({ id: 'email', label: 'Email', type: 'email', value: formText(form, 'email'), autocomplete: 'email', error: errors.email })}
-${input({ id: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', error: errors.password, hint: `At least ${minPasswordLength} characters.` })}
-${input({ id: 'workspaceName', label: 'Workspace name', type: 'text', value: formText(form, 'workspaceName'), autocomplete: 'organization', error: errors.workspaceName, hint: 'Your company or team, as recipients will see it.' })}
-<div class="actions"><button class="button button-primary" type="submit">Sign up</button></div>
-</form>
-</div>
-<p>Already have an account? <a href="/login">Log in</a></p>
-</div>`,
-    });
-  }
+    errors: FieldErrors,
+  ) =>
+    web.render(request, reply, status, { title: 'Sign up', body: (csrf) => signupView(csrf, form, errors) });
 
   function loginPage(
     request: FastifyRequest,
@@ -97,119 +71,101 @@ ${input({ id: 'workspaceName', label: 'Workspace name', type: 'text', value: for
     form: Form,
     message: SafeHtml | null,
   ) {
-    const next = safeNext(formText(form, 'next') || (request.query as Form)?.next);
+    const next = safeNext(formText(form, 'next') || formText(request.query, 'next'));
     return web.render(request, reply, status, {
       title: 'Log in',
-      body: (csrf) => html`<div class="narrow">
-<h1>Log in to Signet</h1>
-${message}
-<div class="card">
-<form method="post" action="/login" novalidate>
-${csrfField(csrf)}
-<input type="hidden" name="next" value="${next}">
-${input({ id: 'email', label: 'Email', type: 'email', value: formText(form, 'email'), autocomplete: 'username' })}
-${input({ id: 'password', label: 'Password', type: 'password', autocomplete: 'current-password' })}
-<div class="actions"><button class="button button-primary" type="submit">Log in</button></div>
-</form>
-</div>
-<p>New to Signet? <a href="/signup">Create a workspace</a></p>
-</div>`,
+      body: (csrf) => loginView(csrf, form, next, message),
     });
   }
 
   async function accountPage(
     request: FastifyRequest,
     reply: FastifyReply,
+    member: SessionUser,
     status: number,
-    errors: Form,
+    errors: FieldErrors,
     done: boolean,
   ) {
-    const member = request.member as SessionUser;
     const workspaces = await listWorkspacesOf(ctx, member.userId);
     return web.render(request, reply, status, {
       title: 'Account',
       current: 'account',
-      body: (csrf) => html`<h1>Your account</h1>
-${done ? notice('success', 'Your password was changed. Every other browser was signed out.') : ''}
-<div class="card">
-<p>Signed in as <strong>${member.email}</strong>, ${member.role} of ${member.workspaceName}.</p>
-</div>
-${
-  workspaces.length > 1
-    ? html`<section class="card" aria-labelledby="workspaces-title">
-<h2 id="workspaces-title">Your workspaces</h2>
-<ul class="plain">${workspaces.map(
-        (w) =>
-          html`<li>${
-            w.id === member.workspaceId
-              ? html`<strong>${w.name}</strong> (${w.role}, current)`
-              : html`<form method="post" action="/settings/account/workspace" class="inline">${csrfField(csrf)}<input type="hidden" name="workspaceId" value="${w.id}">${w.name} (${w.role}) <button class="button button-secondary button-small" type="submit">Switch<span class="visually-hidden"> to ${w.name}</span></button></form>`
-          }</li>`,
-      )}</ul>
-</section>`
-    : ''
-}
-<div class="card">
-<h2>Change password</h2>
-<form method="post" action="/settings/account/password" novalidate>
-${csrfField(csrf)}
-${input({ id: 'currentPassword', label: 'Current password', type: 'password', autocomplete: 'current-password', error: errors.currentPassword })}
-${input({ id: 'newPassword', label: 'New password', type: 'password', autocomplete: 'new-password', error: errors.newPassword, hint: `At least ${minPasswordLength} characters.` })}
-<div class="actions"><button class="button button-primary" type="submit">Change password</button></div>
-</form>
-</div>`,
+      body: (csrf) => accountView(csrf, { member, workspaces, errors, done }),
     });
   }
 
+  /** A refused attempt: 429 with Retry-After, counted in the metrics. */
+  function refuse(
+    reply: FastifyReply,
+    limiter: 'login' | 'signup',
+    decision: Exclude<LimitDecision, { allowed: true }>,
+  ) {
+    ctx.metrics.rateLimitRejections.inc({ limiter });
+    reply.header('retry-after', String(decision.retryAfterSeconds));
+    return tryAgainIn(decision.retryAfterSeconds);
+  }
+
+  async function signUp(request: PostRequest, reply: FastifyReply) {
+    const form = request.body ?? {};
+    const email = formText(form, 'email');
+    const decision = await takeSignupAttempt(ctx, web.deps.loginLimiter, {
+      email,
+      clientAddress: request.ip,
+    });
+    if (!decision.allowed) {
+      const wait = refuse(reply, 'signup', decision);
+      return signupPage(request, reply, 429, form, {
+        email: `Too many sign-ups for this address or from your network. ${wait}`,
+      });
+    }
+    try {
+      await requestSignup(ctx, {
+        email,
+        password: formText(form, 'password'),
+        workspaceName: formText(form, 'workspaceName'),
+      });
+    } catch (error) {
+      if (error instanceof InputError) return signupPage(request, reply, 400, form, error.fields);
+      throw error;
+    }
+    return web.render(request, reply, 200, {
+      title: 'Check your inbox',
+      body: () => checkInboxView(email.trim()),
+    });
+  }
+
+  async function logInWith(request: PostRequest, reply: FastifyReply) {
+    const form = request.body ?? {};
+    const email = formText(form, 'email');
+    const decision = await takeLoginAttempt(ctx, web.deps.loginLimiter, { email, clientAddress: request.ip });
+    if (!decision.allowed) {
+      const wait = refuse(reply, 'login', decision);
+      return loginPage(request, reply, 429, form, notice('error', `Too many attempts to log in. ${wait}`));
+    }
+    const result = await logIn(ctx, {
+      email,
+      password: formText(form, 'password'),
+      clientAddress: request.ip,
+    });
+    if (!result)
+      return loginPage(request, reply, 401, form, notice('error', 'The email or password is not right.'));
+    web.setSessionCookie(request, reply, result.sessionToken);
+    return reply.redirect(safeNext(formText(form, 'next')), 303);
+  }
+
+  const expiredLink = (request: FastifyRequest, reply: FastifyReply) =>
+    web.render(request, reply, 404, { title: 'Link expired', body: () => expiredLinkView });
+
   return async function register(app: FastifyInstance) {
     app.get('/signup', (request, reply) => signupPage(request, reply, 200, {}, {}));
-    app.post<{ Body: Form }>('/signup', async (request, reply) => {
-      const form = request.body ?? {};
-      const decision = await takeSignupAttempt(ctx, web.deps.loginLimiter, {
-        email: formText(form, 'email'),
-        clientAddress: request.ip,
-      });
-      if (!decision.allowed) {
-        ctx.metrics.rateLimitRejections.inc({ limiter: 'signup' });
-        reply.header('retry-after', String(decision.retryAfterSeconds));
-        return signupPage(request, reply, 429, form, {
-          email: `Too many sign-ups for this address or from your network. ${tryAgainIn(decision.retryAfterSeconds)}`,
-        });
-      }
-      try {
-        await requestSignup(ctx, {
-          email: formText(form, 'email'),
-          password: formText(form, 'password'),
-          workspaceName: formText(form, 'workspaceName'),
-        });
-      } catch (error) {
-        if (error instanceof AccountInputError) return signupPage(request, reply, 400, form, error.fields);
-        throw error;
-      }
-      return web.render(request, reply, 200, {
-        title: 'Check your inbox',
-        body: () => html`<div class="card narrow"><h1>Check your inbox</h1>
-<p>We sent a mail to <strong>${formText(form, 'email').trim()}</strong>. Open the link in it to finish signing up.</p>
-<p class="muted small">Running Signet yourself without SMTP? The operator sees the mail with <code>npx signet mail list --to</code> and the address.</p></div>`,
-      });
-    });
-
-    const expiredLink = (request: FastifyRequest, reply: FastifyReply) =>
-      web.render(request, reply, 404, {
-        title: 'Link expired',
-        body: () =>
-          html`<div class="card narrow"><h1>This link cannot be used</h1><p>It was used already, or it expired. <a href="/signup">Sign up again</a> or <a href="/login">log in</a>.</p></div>`,
-      });
+    app.post<{ Body: Form }>('/signup', signUp);
 
     app.get<{ Params: { token: string } }>('/signup/confirm/:token', async (request, reply) => {
       const pending = await findPendingSignup(ctx, request.params.token);
       if (!pending) return expiredLink(request, reply);
       return web.render(request, reply, 200, {
         title: 'Confirm sign-up',
-        body: (csrf) => html`<div class="card narrow"><h1>Create your workspace</h1>
-<p>Create the workspace <strong>${pending.workspaceName}</strong> for <strong>${pending.email}</strong>?</p>
-<form method="post" action="/signup/confirm/${request.params.token}">${csrfField(csrf)}
-<div class="actions"><button class="button button-primary" type="submit">Create workspace and log in</button></div></form></div>`,
+        body: (csrf) => confirmSignupView(csrf, request.params.token, pending),
       });
     });
     app.post<{ Params: { token: string } }>('/signup/confirm/:token', async (request, reply) => {
@@ -223,35 +179,7 @@ ${input({ id: 'newPassword', label: 'New password', type: 'password', autocomple
       if (request.member) return reply.redirect('/documents', 303);
       return loginPage(request, reply, 200, {}, null);
     });
-    app.post<{ Body: Form }>('/login', async (request, reply) => {
-      const form = request.body ?? {};
-      const decision = await takeLoginAttempt(ctx, web.deps.loginLimiter, {
-        email: formText(form, 'email'),
-        clientAddress: request.ip,
-      });
-      if (!decision.allowed) {
-        ctx.metrics.rateLimitRejections.inc({ limiter: 'login' });
-        const wait = decision.retryAfterSeconds;
-        reply.header('retry-after', String(wait));
-        return loginPage(
-          request,
-          reply,
-          429,
-          form,
-          notice('error', `Too many attempts to log in. ${tryAgainIn(wait)}`),
-        );
-      }
-      const result = await logIn(ctx, {
-        email: formText(form, 'email'),
-        password: formText(form, 'password'),
-        clientAddress: request.ip,
-      });
-      if (!result) {
-        return loginPage(request, reply, 401, form, notice('error', 'The email or password is not right.'));
-      }
-      web.setSessionCookie(request, reply, result.sessionToken);
-      return reply.redirect(safeNext(formText(form, 'next')), 303);
-    });
+    app.post<{ Body: Form }>('/login', logInWith);
 
     app.post('/logout', async (request, reply) => {
       const token = request.cookies[sessionCookie];
@@ -260,45 +188,41 @@ ${input({ id: 'newPassword', label: 'New password', type: 'password', autocomple
       return reply.redirect('/login', 303);
     });
 
-    app.get('/settings/account', { preHandler: requireMember }, (request, reply) =>
-      accountPage(request, reply, 200, {}, (request.query as Form)?.done === 'password'),
+    app.get(
+      '/settings/account',
+      forMembers((request, reply, member) =>
+        accountPage(request, reply, member, 200, {}, formText(request.query, 'done') === 'password'),
+      ),
     );
     app.post<{ Body: Form }>(
       '/settings/account/workspace',
-      { preHandler: requireMember },
-      async (request, reply) => {
+      forMembers(async (request, reply, member) => {
         try {
-          await switchWorkspace(ctx, request.member as SessionUser, formText(request.body, 'workspaceId'));
+          await switchWorkspace(ctx, member, formText(request.body, 'workspaceId'));
         } catch (error) {
           if (error instanceof ApiError && error.code === 'not-found') return web.notFound(request, reply);
           throw error;
         }
         return reply.redirect('/documents', 303);
-      },
+      }),
     );
-
     app.post<{ Body: Form }>(
       '/settings/account/password',
-      { preHandler: requireMember },
-      async (request, reply) => {
+      forMembers(async (request, reply, member) => {
         const form = request.body ?? {};
         try {
-          const { sessionToken } = await changePassword(
-            ctx,
-            request.member as NonNullable<typeof request.member>,
-            {
-              currentPassword: formText(form, 'currentPassword'),
-              newPassword: formText(form, 'newPassword'),
-            },
-          );
+          const { sessionToken } = await changePassword(ctx, member, {
+            currentPassword: formText(form, 'currentPassword'),
+            newPassword: formText(form, 'newPassword'),
+          });
           web.setSessionCookie(request, reply, sessionToken);
         } catch (error) {
-          if (error instanceof AccountInputError)
-            return accountPage(request, reply, 400, error.fields, false);
+          if (error instanceof InputError)
+            return accountPage(request, reply, member, 400, error.fields, false);
           throw error;
         }
         return reply.redirect('/settings/account?done=password', 303);
-      },
+      }),
     );
   };
 }

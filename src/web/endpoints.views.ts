@@ -1,14 +1,21 @@
 // The views of webhook endpoints: the integrations page's endpoints card, the pause
 // banner (spec: shown when 20 consecutive failures paused an endpoint), the endpoint form,
 // the hourly chart (inline SVG, drawn here: bars need no chart library), the delivery log.
-import type { DeliveryView, HourlyAttempts, PingResult } from '../webhooks/deliveries.service.ts';
+
+import { csrfField, fieldError, invalidAttrs, notice } from '../ui/forms.ts';
+import { html, type SafeHtml } from '../ui/html.ts';
+import type {
+  DeliveryDetail,
+  DeliveryView,
+  HourlyAttempts,
+  PingResult,
+} from '../webhooks/deliveries.service.ts';
 import {
   maxEndpointsPerWorkspace,
   subscribableEventTypes,
   type WebhookEndpoint,
 } from '../webhooks/endpoints.service.ts';
-import { html, type SafeHtml } from './html.ts';
-import { csrfField, fieldError, formatTime, invalidAttrs, notice } from './layout.ts';
+import { formatTime } from './layout.ts';
 
 export type EndpointErrors = Partial<Record<'url' | 'events' | 'description' | 'form', string>>;
 
@@ -144,4 +151,99 @@ ${deliveries.map(
 </div>
 ${deliveries.length === 0 ? html`<p class="muted">No deliveries yet. Press Test to send a ping.</p>` : ''}
 <nav class="pager" aria-label="Delivery log pages">${cursor ? html`<a href="/settings/integrations/endpoints/${endpointId}#log">Newest</a>` : ''}${nextCursor ? html`<a href="/settings/integrations/endpoints/${endpointId}?cursor=${encodeURIComponent(nextCursor)}#log">Older deliveries</a>` : ''}</nav>`;
+}
+
+const savedNotices: Record<string, string> = {
+  saved: 'Your changes were saved.',
+  enabled: 'The endpoint is on again; its failure count is back to 0.',
+  disabled: 'The endpoint is off: nothing is sent to it until you turn it back on.',
+};
+
+export interface EndpointView {
+  endpoint: WebhookEndpoint;
+  log: { deliveries: DeliveryView[]; nextCursor: string | null };
+  cursor: string | null;
+  hours: HourlyAttempts[];
+  values: { url: string; events: string[]; description: string };
+  errors: EndpointErrors;
+  ping?: PingResult | undefined;
+  done?: string | undefined;
+}
+
+function endpointStatus({ endpoint, ping, done }: EndpointView, csrf: string): SafeHtml {
+  return html`<p><a href="/settings/integrations">← Integrations</a></p>
+<h1 class="url-title">${endpoint.url}</h1>
+${done && savedNotices[done] ? notice('success', savedNotices[done] as string) : ''}
+${ping ? notice(ping.ok ? 'success' : 'error', outcomeText(ping)) : ''}
+${pauseBanner(endpoint, csrf, false)}
+<div class="card">
+<div class="section-title"><h2>Status</h2>${stateBadge(endpoint)}</div>
+<p>${endpoint.failureCount} consecutive failures (the endpoint is paused at 20).</p>
+<div class="actions">
+<form method="post" action="/settings/integrations/endpoints/${endpoint.id}/test">${csrfField(csrf)}<button class="button button-secondary" type="submit">Test: send a ping</button></form>
+<form method="post" action="/settings/integrations/endpoints/${endpoint.id}/enabled">${csrfField(csrf)}<input type="hidden" name="enabled" value="${endpoint.enabled ? 'false' : 'true'}"><button class="button ${endpoint.enabled ? 'button-secondary' : 'button-primary'}" type="submit">${endpoint.enabled ? 'Turn off' : 'Turn on'}</button></form>
+</div>
+</div>
+`;
+}
+
+/** An endpoint's page: status, Test and the switch, the hourly chart, the log, its settings. */
+export function endpointView(view: EndpointView, csrf: string): SafeHtml {
+  const { endpoint, log, cursor, hours, values, errors } = view;
+  return html`${endpointStatus(view, csrf)}
+<section class="card" id="log" aria-labelledby="log-title">
+<h2 id="log-title">Deliveries</h2>
+${chart(hours)}
+${deliveryLog(endpoint.id, log.deliveries, log.nextCursor, cursor)}
+</section>
+<section class="card" aria-labelledby="settings-title">
+<h2 id="settings-title">Settings</h2>
+<form method="post" action="/settings/integrations/endpoints/${endpoint.id}" novalidate>
+${csrfField(csrf)}
+${endpointFields(values, errors, 'endpoint')}
+<div class="actions"><button class="button button-primary" type="submit">Save changes</button><a href="/settings/integrations/endpoints/${endpoint.id}/delete">Delete this endpoint</a></div>
+</form>
+</section>`;
+}
+
+export function deleteEndpointView(endpoint: WebhookEndpoint, csrf: string): SafeHtml {
+  return html`<div class="card narrow">
+<h1>Delete this endpoint?</h1>
+<p><strong>${endpoint.url}</strong> stops receiving webhooks at once, and its delivery log is deleted with it. Its secret cannot be brought back: a new endpoint gets a new secret.</p>
+<form method="post" action="/settings/integrations/endpoints/${endpoint.id}/delete">${csrfField(csrf)}
+<div class="actions"><button class="button button-danger" type="submit">Delete endpoint</button><a href="/settings/integrations/endpoints/${endpoint.id}">Cancel</a></div></form>
+</div>`;
+}
+
+function attemptSections(detail: DeliveryDetail, endpoint: WebhookEndpoint): SafeHtml {
+  return html`${detail.requests.map((r) => {
+    const attempt = detail.attemptLog.find((a) => a.attempt === r.attempt);
+    return html`<section class="card" aria-labelledby="attempt-${r.attempt}">
+<h2 id="attempt-${r.attempt}">Attempt ${r.attempt}: ${attempt?.statusCode ?? attempt?.errorClass} in ${attempt?.durationMs} ms</h2>
+<p class="small muted">POST ${endpoint.url} at ${attempt ? formatTime(attempt.startedAt) : ''}${attempt?.address ? ` to ${attempt.address}` : ''}</p>
+<pre class="shell">${Object.entries(r.headers).map(([name, value]) => `${name}: ${value}\n`)}</pre>
+${attempt?.responseBody ? html`<h3>Response (first 4 KB)</h3><pre class="shell">${attempt.responseBody}</pre>` : ''}
+</section>`;
+  })}
+`;
+}
+
+/** A delivery's page: the exact body and each attempt's request, rebuilt for checking by hand. */
+export function deliveryView(detail: DeliveryDetail, endpoint: WebhookEndpoint): SafeHtml {
+  return html`<p><a href="/settings/integrations/endpoints/${endpoint.id}#log">← ${endpoint.url}</a></p>
+<h1>Delivery of <code>${detail.eventType}</code></h1>
+<div class="card">
+<dl class="meta">
+<div><dt>Delivery id</dt><dd><code>${detail.id}</code></dd></div>
+<div><dt>Event id</dt><dd><code>${detail.eventId}</code></dd></div>
+<div><dt>Created</dt><dd>${formatTime(detail.createdAt)}</dd></div>
+<div><dt>State</dt><dd>${deliveryState(detail)}</dd></div>
+</dl>
+</div>
+<section class="card" aria-labelledby="body-title">
+<h2 id="body-title">Body</h2>
+${detail.body === null ? html`<p class="muted">The body was pruned with the retention period.</p>` : html`<pre class="shell" id="delivery-body">${detail.body}</pre><button class="button button-secondary button-small" type="button" data-copy="delivery-body">Copy body</button>`}
+</section>
+${attemptSections(detail, endpoint)}
+<p class="small muted">To check a signature by hand: HMAC-SHA256 with the endpoint's secret over <code>&lt;t&gt;.&lt;body&gt;</code>, in hex, equals <code>v1</code>. See the API guide.</p>`;
 }

@@ -4,9 +4,9 @@
 // Redoc's would add megabytes of dependencies and inline styles for what a table shows.)
 import type { FastifyInstance } from 'fastify';
 import { buildOpenApiDocument } from '../http/openapi.ts';
+import { html, type SafeHtml } from '../ui/html.ts';
 import { signetVersion } from '../version.ts';
-import { html, type SafeHtml } from './html.ts';
-import type { Web } from './web.plugin.ts';
+import type { Web } from './kit.ts';
 
 type Schema = {
   $ref?: string;

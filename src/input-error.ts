@@ -1,0 +1,19 @@
+// **The** shape of bad input, wherever a rule refuses it: a sentence per form field, keyed by
+// the field's name, raised by the service that owns the rule. Pages show each sentence next
+// to its field (ui/forms.ts), the CLI prints them as one line, the API keeps its own codes.
+// So a rule lives in one service, and the pages, the CLI and the API cannot disagree.
+export type FieldErrors = Record<string, string>;
+
+export class InputError extends Error {
+  readonly fields: FieldErrors;
+  constructor(fields: FieldErrors) {
+    super(Object.values(fields).join(' '));
+    this.name = 'InputError';
+    this.fields = fields;
+  }
+}
+
+/** Throws the collected problems, if there are any (a form's every error at once). */
+export function throwIfAny(fields: FieldErrors): void {
+  if (Object.keys(fields).length > 0) throw new InputError(fields);
+}

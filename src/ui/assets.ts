@@ -1,0 +1,40 @@
+// The styles and the one script of every HTML page, kept as real files beside this module
+// (assets/base.css, assets/app.css, assets/app.js) and read once at start-up:
+// - base.css: what every page shares. Signing pages carry it inline, allowed by its
+//   SHA-256 in their Content-Security-Policy (security.ts), so a recipient's page loads
+//   nothing else; the web application links it with its own styles as /assets/app.css.
+// - app.js: progressive enhancement of the web application only (copy buttons, the live
+//   value of a document form); every page works without it.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+
+const read = (name: string) => readFileSync(join(import.meta.dirname, 'assets', name), 'utf8');
+
+export const baseStyles = read('base.css');
+/** The stylesheet every application page links: /assets/app.css. */
+export const appStylesheet = `${baseStyles}${read('app.css')}`;
+export const appScript = read('app.js');
+
+/** A CSP hash source for inline content (`'sha256-…'`). */
+export function hashSource(content: string): string {
+  return `'sha256-${createHash('sha256').update(content).digest('base64')}'`;
+}
+
+const assets: Record<string, { type: string; body: string }> = {
+  '/assets/app.css': { type: 'text/css; charset=utf-8', body: appStylesheet },
+  '/assets/app.js': { type: 'text/javascript; charset=utf-8', body: appScript },
+};
+
+/** The same for everyone: public, cached an hour, never behind a session. */
+export async function assetRoutes(app: FastifyInstance) {
+  for (const [path, asset] of Object.entries(assets)) {
+    app.get(path, (_request, reply) =>
+      reply
+        .header('content-type', asset.type)
+        .header('cache-control', 'public, max-age=3600')
+        .send(asset.body),
+    );
+  }
+}

@@ -1,0 +1,71 @@
+// Forms, the same way on every HTML page (`/` and `/sign`):
+// - One body parser: application/x-www-form-urlencoded only (anything else is 415, so a
+//   cross-site text/plain or JSON post never reaches a handler), U+0000 removed (PostgreSQL
+//   text cannot hold it and no form field needs it), a repeated field kept as a list.
+// - Reading fields: `formText` (one value, '' when absent or repeated), `formList`.
+// - Showing input errors (InputError's sentences) next to their fields, and notices.
+import type { FastifyInstance } from 'fastify';
+import type { FieldErrors } from '../input-error.ts';
+import { html, type SafeHtml } from './html.ts';
+
+export type Form = Record<string, string | string[] | undefined>;
+
+export function parseForm(body: string): Form {
+  const form: Form = {};
+  for (const [name, raw] of new URLSearchParams(body)) {
+    const value = raw.replaceAll('\u0000', '');
+    const previous = form[name];
+    form[name] =
+      previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+  }
+  return form;
+}
+
+/** Makes the scope read HTML forms and nothing else, up to `bodyLimit` bytes. */
+export function useFormBodies(app: FastifyInstance, bodyLimit: number): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit },
+    (_request, body, done) => done(null, parseForm(body as string)),
+  );
+}
+
+/**
+ * A form field as text; '' when it is absent or repeated (the forms this site renders send
+ * each such field once, and a repeated one arrives as a list).
+ */
+export function formText(form: unknown, name: string): string {
+  const value = (form as Form | null | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** A field that may be sent several times (checkboxes), as a list. */
+export function formList(form: unknown, name: string): string[] {
+  const value = (form as Form | null | undefined)?.[name];
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+/** A hidden field carrying the form's CSRF token. */
+export function csrfField(token: string): SafeHtml {
+  return html`<input type="hidden" name="_csrf" value="${token}">`;
+}
+
+/** The sentence of `errors[field]` right after its input, tied to it by `invalidAttrs`. */
+export function fieldError(id: string, message: string | undefined): SafeHtml {
+  return message ? html`<span class="field-error" id="${id}-error">${message}</span>` : html``;
+}
+
+/** aria attributes that tie an input to its error message. */
+export function invalidAttrs(id: string, message: string | undefined): SafeHtml {
+  return message ? html`aria-invalid="true" aria-describedby="${id}-error"` : html``;
+}
+
+export function notice(kind: 'success' | 'error' | 'info', text: string | SafeHtml): SafeHtml {
+  return html`<div class="notice notice-${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</div>`;
+}
+
+/** Errors that belong to no field of the form (`form`), as a notice above it. */
+export function formNotice(errors: FieldErrors): SafeHtml | null {
+  return errors.form ? notice('error', errors.form) : null;
+}

@@ -1,0 +1,50 @@
+// **The** security headers of every HTML page, at `/` and under `/sign`: one set, through
+// @fastify/helmet, with one Content-Security-Policy per kind of page.
+// - Plain pages (signing pages, messages, the unavailable page): no script at all, one
+//   inline stylesheet allowed by its hash, so a recipient's page loads nothing else.
+// - Application pages: stylesheet and script from this origin only (/assets/app.*).
+// Both: nothing inline that is not hashed, forms post here only, no <base>, no framing
+// (a Sign button cannot be clickjacked), no referrer (links carry secrets), nosniff.
+// HSTS is set for every response in app.ts, where HTTPS is known (SIGNET_TRUST_PROXY).
+import type { FastifyHelmetOptions } from '@fastify/helmet';
+import { baseStyles, hashSource } from './assets.ts';
+
+const plainDirectives = {
+  defaultSrc: ["'none'"],
+  styleSrc: [hashSource(baseStyles)],
+  formAction: ["'self'"],
+  baseUri: ["'none'"],
+  frameAncestors: ["'none'"],
+};
+
+const appDirectives = {
+  defaultSrc: ["'none'"],
+  styleSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  formAction: ["'self'"],
+  baseUri: ["'none'"],
+  frameAncestors: ["'none'"],
+};
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** The plain pages' policy as a header value, for answers sent outside a helmet scope. */
+export const plainPagePolicy = Object.entries(plainDirectives)
+  .map(([name, sources]) => `${kebab(name)} ${sources.join(' ')}`)
+  .join('; ');
+
+/** Helmet's options for a scope of plain pages (`/sign`) or application pages (`/`). */
+export function securityHeaders(kind: 'plain' | 'app'): FastifyHelmetOptions {
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: kind === 'plain' ? plainDirectives : appDirectives,
+    },
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: false,
+    crossOriginEmbedderPolicy: false,
+    frameguard: { action: 'deny' },
+  };
+}

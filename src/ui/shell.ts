@@ -1,0 +1,92 @@
+// The page shell every HTML page shares (`/`, `/sign`, and the root's own pages), the plain
+// page and its message variant, and the one way an HTML answer is sent.
+import type { FastifyReply } from 'fastify';
+import { unavailableRetryAfterSeconds } from '../db/availability.ts';
+import { baseStyles } from './assets.ts';
+import { html, raw, renderToString, type SafeHtml } from './html.ts';
+import { plainPagePolicy } from './security.ts';
+
+/** A complete HTML5 document: not indexed; `head` adds what the kind of page needs. */
+export function htmlDocument(options: { title: string; head: SafeHtml; body: SafeHtml }): string {
+  return renderToString(html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<meta name="referrer" content="no-referrer">
+<title>${options.title}</title>
+${options.head}
+</head>
+<body>
+${options.body}
+</body>
+</html>
+`);
+}
+
+/** A plain page: no JavaScript, no external resources, the base styles inline (hashed in its CSP). */
+export function page(options: { title: string; body: SafeHtml }): string {
+  return htmlDocument({
+    title: options.title,
+    head: html`<style>${raw(baseStyles)}</style>`,
+    body: html`<div class="container">
+${options.body}
+</div>`,
+  });
+}
+
+export interface Message {
+  title: string;
+  heading: string;
+  message: string;
+  /** Shown small under the message for an error status. */
+  status?: number;
+}
+
+/** A plain page that says one thing (a link that does not work, an error). */
+export function messagePage(view: Message): string {
+  return page({
+    title: view.title,
+    body: html`<main>
+<section class="card" aria-labelledby="message-heading">
+<h1 id="message-heading">${view.heading}</h1>
+<p>${view.message}</p>
+${view.status !== undefined && view.status >= 400 && html`<p class="small muted">Error ${view.status}</p>`}
+</section>
+</main>`,
+  });
+}
+
+/** Sends a rendered page: HTML, never cached (pages show private data or carry secrets). */
+export function sendHtml(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply
+    .code(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .send(body);
+}
+
+/** A plain page sent where no helmet scope set the headers (the root's 400 and 404). */
+export function sendPlainPage(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return sendHtml(reply.header('content-security-policy', plainPagePolicy), status, body);
+}
+
+const unavailablePage = messagePage({
+  title: 'Temporarily unavailable · Signet',
+  heading: 'Temporarily unavailable',
+  message:
+    'Signet cannot reach its database right now, so nothing you sent was saved. Please try again in a minute.',
+});
+
+/**
+ * The plain page every HTML route answers while the database is unreachable: no session,
+ * no navigation (neither can be read), nothing that needs the database.
+ */
+export function sendUnavailablePage(reply: FastifyReply): FastifyReply {
+  return sendPlainPage(
+    reply.header('retry-after', String(unavailableRetryAfterSeconds)),
+    503,
+    unavailablePage,
+  );
+}

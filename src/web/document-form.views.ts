@@ -1,0 +1,172 @@
+// The markup of one document's pages: the new-document form (it works without JavaScript:
+// "More rows" and "Show the value" post it back), a document's page for its sender, and the
+// sender's own mail (/mails).
+import type { SessionUser } from '../accounts/accounts.service.ts';
+import type { DocumentDetail, RecipientProgress } from '../documents/documents.service.ts';
+import { formatMoney } from '../documents/pricing.ts';
+import type { MailView } from '../mail/mail.service.ts';
+import { maxRecipients } from '../signing/signing.service.ts';
+import { type PricingView, pricingTable, statusBadges } from '../ui/document-views.ts';
+import { csrfField, type Form, formText } from '../ui/forms.ts';
+import { html, type SafeHtml } from '../ui/html.ts';
+import { billingChoices, field, maxPriceRows, rowCount } from './document-form.ts';
+import { formatTime } from './layout.ts';
+
+function select(
+  name: string,
+  id: string,
+  label: string,
+  options: readonly string[],
+  value: string,
+): SafeHtml {
+  return html`<label class="visually-hidden" for="${id}">${label}</label><select id="${id}" name="${name}">${options.map((o) => html`<option value="${o}"${o === value ? html` selected` : ''}>${o}</option>`)}</select>`;
+}
+
+function recipientsSection(form: Form, recipientRows: number): SafeHtml {
+  const recipients = Array.from({ length: recipientRows }, (_, i) => i);
+  return html`<section class="card" aria-labelledby="recipients-title">
+<h2 id="recipients-title">Recipients (1 to ${maxRecipients})</h2>
+<p class="small muted">Signers sign in order of their number; equal numbers sign in any order. Viewers get a copy and never sign. Blank rows are ignored.</p>
+<div class="table-scroll" tabindex="0" role="region" aria-labelledby="recipients-title">
+<table class="form-rows"><thead><tr><th scope="col">Email</th><th scope="col">Full name</th><th scope="col">Role</th><th scope="col">Signing</th><th scope="col">Order</th></tr></thead>
+<tbody>${recipients.map(
+    (i) => html`<tr>
+<td data-label="Email"><label class="visually-hidden" for="r${i}_email">Recipient ${i + 1} email</label><input id="r${i}_email" name="r${i}_email" type="email" value="${field(form, `r${i}_email`)}"></td>
+<td data-label="Full name"><label class="visually-hidden" for="r${i}_name">Recipient ${i + 1} full name</label><input id="r${i}_name" name="r${i}_name" type="text" value="${field(form, `r${i}_name`)}"></td>
+<td data-label="Role">${select(`r${i}_role`, `r${i}_role`, `Recipient ${i + 1} role`, ['signer', 'viewer'], field(form, `r${i}_role`) || 'signer')}</td>
+<td data-label="Signing">${select(`r${i}_method`, `r${i}_method`, `Recipient ${i + 1} signing method`, ['standard', 'email-code'], field(form, `r${i}_method`) || 'standard')}</td>
+<td data-label="Order"><label class="visually-hidden" for="r${i}_order">Recipient ${i + 1} signing order</label><input id="r${i}_order" name="r${i}_order" type="number" min="1" max="100" value="${field(form, `r${i}_order`) || '1'}"></td>
+</tr>`,
+  )}</tbody></table></div>
+${recipientRows < maxRecipients ? html`<div class="actions"><button class="button button-secondary button-small" type="submit" name="more" value="recipients">More recipient rows</button></div>` : ''}
+</section>`;
+}
+
+function pricingSection(form: Form, priceRows: number, preview: SafeHtml | null): SafeHtml {
+  const prices = Array.from({ length: priceRows }, (_, i) => i);
+  const vatIncluded = formText(form, 'vatMode') === 'included';
+  return html`<section class="card" aria-labelledby="pricing-title">
+<h2 id="pricing-title">Pricing <span class="muted">(optional)</span></h2>
+<div class="field"><label for="currency">Currency</label><input id="currency" name="currency" type="text" maxlength="3" value="${field(form, 'currency') || 'EUR'}"></div>
+<fieldset class="field"><legend class="label">Prices are</legend>
+<label class="checkbox"><input type="radio" name="vatMode" value="excluded"${vatIncluded ? '' : html` checked`}> excluding VAT</label>
+<label class="checkbox"><input type="radio" name="vatMode" value="included"${vatIncluded ? html` checked` : ''}> including VAT</label></fieldset>
+<div class="table-scroll" tabindex="0" role="region" aria-labelledby="pricing-title">
+<table class="form-rows"><thead><tr><th scope="col">Item</th><th scope="col">Qty</th><th scope="col">Unit price</th><th scope="col">VAT %</th><th scope="col">Billing</th><th scope="col">Periods</th></tr></thead>
+<tbody>${prices.map(
+    (i) => html`<tr>
+<td data-label="Item"><label class="visually-hidden" for="p${i}_name">Line ${i + 1} item</label><input id="p${i}_name" name="p${i}_name" type="text" value="${field(form, `p${i}_name`)}"></td>
+<td data-label="Qty"><label class="visually-hidden" for="p${i}_qty">Line ${i + 1} quantity</label><input id="p${i}_qty" name="p${i}_qty" type="text" inputmode="decimal" value="${field(form, `p${i}_qty`)}"></td>
+<td data-label="Unit price"><label class="visually-hidden" for="p${i}_price">Line ${i + 1} unit price</label><input id="p${i}_price" name="p${i}_price" type="text" inputmode="decimal" value="${field(form, `p${i}_price`)}"></td>
+<td data-label="VAT %"><label class="visually-hidden" for="p${i}_vat">Line ${i + 1} VAT rate</label><input id="p${i}_vat" name="p${i}_vat" type="text" inputmode="decimal" value="${field(form, `p${i}_vat`)}"></td>
+<td data-label="Billing">${select(`p${i}_billing`, `p${i}_billing`, `Line ${i + 1} billing`, billingChoices, field(form, `p${i}_billing`) || 'one-off')}</td>
+<td data-label="Periods"><label class="visually-hidden" for="p${i}_periods">Line ${i + 1} periods</label><input id="p${i}_periods" name="p${i}_periods" type="number" min="1" value="${field(form, `p${i}_periods`)}"></td>
+</tr>`,
+  )}</tbody></table></div>
+<p class="small muted">A recurring line counts for its whole contract: unit price × quantity × periods.</p>
+<p id="live-value" class="small" aria-live="polite"></p>
+<div class="actions">${priceRows < maxPriceRows ? html`<button class="button button-secondary button-small" type="submit" name="more" value="prices">More pricing rows</button>` : ''}<button class="button button-secondary button-small" type="submit" name="preview" value="1">Show the value</button></div>
+${preview}
+</section>`;
+}
+
+export function documentForm(
+  csrf: string,
+  form: Form,
+  message: SafeHtml | null,
+  preview: SafeHtml | null,
+): SafeHtml {
+  const recipientRows = rowCount(form, 'recipientRows', 3, maxRecipients);
+  const priceRows = rowCount(form, 'priceRows', 2, maxPriceRows);
+  return html`<form method="post" action="/documents" novalidate data-live-value="/documents/value">
+${csrfField(csrf)}
+<input type="hidden" name="recipientRows" value="${recipientRows}">
+<input type="hidden" name="priceRows" value="${priceRows}">
+${message}
+<section class="card">
+<div class="field"><label for="title">Title</label><input id="title" name="title" type="text" maxlength="200" value="${field(form, 'title')}" required></div>
+<div class="field"><label for="body">Text</label><span class="hint">Blank lines separate paragraphs.</span><textarea id="body" name="body" rows="8">${formText(form, 'body')}</textarea></div>
+</section>
+${recipientsSection(form, recipientRows)}
+${pricingSection(form, priceRows, preview)}
+<div class="actions"><button class="button button-primary" type="submit">Create draft</button><a href="/documents">Cancel</a></div>
+</form>`;
+}
+
+export function newDocumentView(
+  csrf: string,
+  form: Form,
+  message: SafeHtml | null,
+  preview: SafeHtml | null,
+) {
+  return html`<p><a href="/documents">← Documents</a></p><h1>New document</h1>${documentForm(csrf, form, message, preview)}`;
+}
+
+/** A document as its sender sees it, with what the services worked out for each recipient. */
+export interface SenderDocument {
+  document: DocumentDetail;
+  pricing: PricingView | null;
+  progress: Map<string, RecipientProgress>;
+  /** Signing links the sender may copy, by recipient id (signing-links.ts). */
+  links: Map<string, string>;
+}
+
+const progressBadges: Record<Exclude<RecipientProgress, 'signed'>, SafeHtml> = {
+  opened: html`<span class="badge badge-pending">opened</span>`,
+  waiting: html`<span class="badge badge-neutral">waiting</span>`,
+  'not-sent': html`<span class="badge badge-neutral">not sent</span>`,
+};
+
+function recipientItem(view: SenderDocument, r: DocumentDetail['recipients'][number]): SafeHtml {
+  const link = view.links.get(r.id);
+  const progress = view.progress.get(r.id) ?? 'waiting';
+  return html`<li><div><span class="recipient-name">${r.fullName}</span> <span class="muted">${r.email}</span><div class="small muted">${r.role}, order ${r.signingOrder}, ${r.signingMethod}</div>
+${link ? html`<div class="secret small"><code id="link-${r.id}">${link}</code><button class="button button-secondary button-small" type="button" data-copy="link-${r.id}">Copy link</button></div>` : ''}</div>
+<div class="state">${progress === 'signed' && r.signedAt ? html`<span class="badge badge-success">signed ${formatTime(r.signedAt)}</span>` : progressBadges[progress as Exclude<RecipientProgress, 'signed'>]}</div></li>`;
+}
+
+function documentSummary(document: DocumentDetail, csrf: string): SafeHtml {
+  return html`<div class="card">
+<dl class="meta">
+<div><dt>Created</dt><dd>${formatTime(document.createdAt)}</dd></div>
+${document.sentAt ? html`<div><dt>Sent</dt><dd>${formatTime(document.sentAt)}</dd></div>` : ''}
+${document.signedAt ? html`<div><dt>Completed</dt><dd>${formatTime(document.signedAt)}</dd></div>` : ''}
+${document.expiresAt ? html`<div><dt>Expires</dt><dd>${formatTime(document.expiresAt)}</dd></div>` : ''}
+<div><dt>Value</dt><dd>${document.value ? formatMoney(String(document.value.amount), document.value.currency) : '—'}</dd></div>
+</dl>
+${document.status === 'draft' ? html`<form method="post" action="/documents/${document.id}/send" class="actions">${csrfField(csrf)}<button class="button button-primary" type="submit">Send to recipients</button></form>` : ''}
+</div>`;
+}
+
+export function documentView(view: SenderDocument, csrf: string, message: SafeHtml | null): SafeHtml {
+  const { document } = view;
+  const badge = statusBadges[document.status];
+  return html`<p><a href="/documents">← Documents</a></p>
+<div class="section-title"><h1>${document.title}</h1><span class="badge ${badge.tone}">${document.status}</span></div>
+${message}
+${documentSummary(document, csrf)}
+<section class="card" aria-labelledby="recipients-title">
+<h2 id="recipients-title">Recipients</h2>
+<ul class="recipients">${document.recipients.map((r) => recipientItem(view, r))}</ul>
+<p class="small muted">Signing links are personal: share each only with its recipient.</p>
+</section>
+${view.pricing ? pricingTable(view.pricing) : ''}
+<section class="card" aria-labelledby="timeline-title">
+<h2 id="timeline-title">Timeline</h2>
+${document.events.length ? html`<ol class="plain">${document.events.map((e) => html`<li>${formatTime(e.createdAt, true)}: <code>${e.type}</code>${e.recipientEmail ? ` (${e.recipientEmail})` : ''}</li>`)}</ol>` : html`<p class="muted">Nothing has happened yet: the document is a draft.</p>`}
+</section>`;
+}
+
+export function ownMailsView(member: SessionUser, mails: MailView[] | 'sent-by-smtp'): SafeHtml {
+  if (mails === 'sent-by-smtp') {
+    return html`<h1>Your mail</h1>
+<p class="muted">Signet sends mail through SMTP: every mail is in its addressee's own mailbox, and none is shown here.</p>`;
+  }
+  return html`<h1>Your mail</h1>
+<p class="muted">The last 100 mails addressed to you (${member.email}). Without <code>SMTP_URL</code> Signet sends no mail and keeps it for its addressee: you see yours here, and the operator sees all of them with <code>signet mail list</code>. Mails to anyone else never appear here.</p>
+${mails.length === 0 ? html`<p class="muted">No mails yet.</p>` : ''}
+${mails.map(
+  (m) =>
+    html`<details class="card"><summary><strong>${m.subject}</strong> to ${m.to} <span class="muted small">${formatTime(m.createdAt)} · ${m.status}</span></summary><pre class="shell">${m.text}</pre></details>`,
+)}`;
+}

@@ -1,0 +1,128 @@
+// What every page module of the web application uses, and nothing else: the `Web` a page
+// module is given, the guards that hand a handler the signed-in member (narrowed, so no
+// handler casts `request.member`), and look-up-in-the-workspace-or-404. Pages import this
+// kit and `ui/`; the plugin that registers them (web.plugin.ts) is imported by no page.
+import type { FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
+import type { SessionUser } from '../accounts/accounts.service.ts';
+import type { Context } from '../context.ts';
+import { uuidPattern } from '../documents/documents.schemas.ts';
+import { ApiError } from '../http/errors.ts';
+import type { RateLimiter } from '../http/rate-limiter.ts';
+import { html, type SafeHtml } from '../ui/html.ts';
+import type { NavArea } from './layout.ts';
+
+export { type Form, formList, formText } from '../ui/forms.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    member: SessionUser | null;
+  }
+}
+
+export const sessionCookie = 'signet_session';
+
+export interface WebDeps {
+  /** The buckets of account actions (log-in, sign-up): accounts/account-limits.ts. */
+  loginLimiter: RateLimiter;
+}
+
+/** A page's title, its place in the navigation, and its body given the form token. */
+export interface WebPage {
+  title: string;
+  current?: NavArea;
+  body: (csrfToken: string) => SafeHtml;
+}
+
+/** What a page module is given: the context, and the ways to answer. */
+export interface Web {
+  ctx: Context;
+  deps: WebDeps;
+  /** Renders a page with the shell, the member's navigation and a fresh CSRF token. */
+  render(request: FastifyRequest, reply: FastifyReply, status: number, page: WebPage): FastifyReply;
+  notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply;
+  setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void;
+  clearSessionCookie(reply: FastifyReply): void;
+}
+
+type MemberHandler<R extends RouteGenericInterface> = (
+  request: FastifyRequest<R>,
+  reply: FastifyReply,
+  member: SessionUser,
+) => unknown;
+
+const maxNextLength = 2048;
+
+/** A visitor goes to /login, and comes back after to the page they asked for. */
+export function sendToLogin(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  // Not back to an address too long to carry: a redirect's Location must stay well under
+  // the 16 KB clients accept.
+  const back = request.method === 'GET' && request.url.length <= maxNextLength;
+  return reply.redirect(`/login${back ? `?next=${encodeURIComponent(request.url)}` : ''}`, 303);
+}
+
+/** A handler for members: visitors are sent to log in; the handler gets the member. */
+export function forMembers<R extends RouteGenericInterface = RouteGenericInterface>(
+  handler: MemberHandler<R>,
+) {
+  return async (request: FastifyRequest<R>, reply: FastifyReply) => {
+    const member = request.member;
+    if (!member) return sendToLogin(request, reply);
+    return handler(request, reply, member);
+  };
+}
+
+/** A handler for owners: members get a 403 page that says whom to ask. */
+export function forOwners<R extends RouteGenericInterface = RouteGenericInterface>(
+  web: Web,
+  handler: MemberHandler<R>,
+) {
+  return forMembers<R>((request, reply, member) => {
+    if (member.role === 'owner') return handler(request, reply, member);
+    return web.render(request, reply, 403, {
+      title: 'Owners only',
+      body: () =>
+        html`<div class="card"><h1>Only owners can do this</h1><p>Ask an owner of ${member.workspaceName} to do it, or to make you an owner.</p></div>`,
+    });
+  });
+}
+
+export const uuid = new RegExp(uuidPattern);
+
+/**
+ * The record a URL's id names, loaded by a service that scopes it to the session's
+ * workspace; null for an id that is not a UUID, a missing record and another workspace's
+ * alike, so every page answers them with the same 404.
+ */
+export async function findById<T>(id: string, load: (id: string) => Promise<T>): Promise<T | null> {
+  if (!uuid.test(id)) return null;
+  try {
+    return await load(id.toLowerCase());
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'not-found') return null;
+    throw error;
+  }
+}
+
+type RecordHandler<R extends RouteGenericInterface, T> = (
+  request: FastifyRequest<R>,
+  reply: FastifyReply,
+  member: SessionUser,
+  record: T,
+) => unknown;
+
+/**
+ * A handler for the record that the URL's `:id` names in the member's workspace (`load`
+ * scopes it); anything else, another workspace's record included, is the 404 page.
+ */
+export function forRecord<T, R extends RouteGenericInterface = { Params: { id: string } }>(
+  web: Web,
+  load: (workspaceId: string, id: string) => Promise<T>,
+  handler: RecordHandler<R, T>,
+) {
+  return forMembers<R>(async (request, reply, member) => {
+    const { id: named } = request.params as { id: string }; // every such route is …/:id
+    const record = await findById(named, (id) => load(member.workspaceId, id));
+    if (record === null) return web.notFound(request, reply);
+    return handler(request, reply, member, record);
+  });
+}
