@@ -12,23 +12,26 @@ import { healthRoutes } from './http/health.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { metricsRoutes } from './metrics/metrics.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
-import { messagePage, sendPlainPage } from './ui/shell.ts';
+import { html } from './ui/html.ts';
+import { page, sendPlainPage } from './ui/shell.ts';
 import { webPlugin } from './web/web.plugin.ts';
 
 export const bodyLimitBytes = 1024 * 1024;
 
-const notFoundPage = messagePage({
-  title: 'Not found · Signet',
-  heading: 'Not found',
-  message: 'There is nothing at this address.',
-  status: 404,
-});
-const badRequestPage = messagePage({
-  title: 'Bad request · Signet',
-  heading: 'That address could not be read',
-  message: 'Check the link and try again.',
-  status: 400,
-});
+/** A page outside every scope (no session, no navigation): what it says, and the way home. */
+function rootPage(title: string, heading: string, text: string): string {
+  return page({
+    title: `${title} · Signet`,
+    body: html`<main><div class="card"><h1>${heading}</h1><p>${text}</p><p><a href="/">Go to the start page</a></p></div></main>`,
+  });
+}
+
+const notFoundPage = rootPage('Not found', 'Not found', 'There is nothing at this address.');
+const badRequestPage = rootPage(
+  'Bad request',
+  'That address could not be read',
+  'Check the link and try again.',
+);
 export const apiPrefix = '/v1';
 
 /** An absolute-form request target (`GET http://host/v1/documents`) as the origin-form path. */

@@ -8,7 +8,8 @@ export class InputError extends Error {
   readonly fields: FieldErrors;
   constructor(fields: FieldErrors) {
     super(Object.values(fields).join(' '));
-    this.name = 'InputError';
+    // Names the fields, so a log line or a stack says at once which input was refused.
+    this.name = `InputError(${Object.keys(fields).join(', ')})`;
     this.fields = fields;
   }
 }

@@ -59,6 +59,74 @@ function notFoundPage(reply: FastifyReply) {
   );
 }
 
+async function sessionOf(ctx: Context, params: Params): Promise<SigningSession | null> {
+  if (!uuid.test(params.documentId)) return null;
+  return findSigningSession(ctx, params.documentId.toLowerCase(), params.token);
+}
+
+async function renderPage(
+  ctx: Context,
+  reply: FastifyReply,
+  session: SigningSession,
+  params: Params,
+  status: number,
+  notice: SigningPageView['notice'],
+) {
+  const loaded = await loadSigningView(ctx, session);
+  const basePath = `/sign/${params.documentId}/${params.token}`;
+  return sendHtml(reply, status, renderSigningPage(buildSigningView(ctx, loaded, { basePath, notice })));
+}
+
+type ActionRequest = FastifyRequest<{ Params: Params; Body: Form | undefined }>;
+
+/** Runs a form action: success redirects back to the page (post/redirect/get), a refusal re-renders it. */
+async function act(
+  ctx: Context,
+  request: ActionRequest,
+  reply: FastifyReply,
+  done: string,
+  action: (session: SigningSession, form: Form) => Promise<unknown>,
+) {
+  const session = await sessionOf(ctx, request.params);
+  if (!session) return notFoundPage(reply);
+  try {
+    await action(session, request.body ?? {});
+  } catch (error) {
+    if (!(error instanceof DocumentActionError)) throw error;
+    const status = inputRefusals.has(error.refusal) ? 400 : 409;
+    return renderPage(ctx, reply, session, request.params, status, { kind: 'error', text: error.message });
+  }
+  const page = `/sign/${request.params.documentId}/${request.params.token}?done=${done}`;
+  return reply.header('cache-control', 'no-store').redirect(page, 303);
+}
+
+const askForLinkPage = renderSigningMessagePage({
+  title: 'Open your personal link',
+  heading: 'Open the link from your email',
+  message:
+    'Each recipient signs through a personal link sent by email. Open the link from your email to see the document.',
+});
+
+function actionRoutes(app: FastifyInstance, ctx: Context) {
+  app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/sign', (request, reply) =>
+    act(ctx, request, reply, 'signed', (session, form) =>
+      signDocument(ctx, session, {
+        fullName: formText(form, 'fullName'),
+        consent: formText(form, 'consent') === 'yes',
+        code: formText(form, 'code') || undefined,
+      }),
+    ),
+  );
+  app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/decline', (request, reply) =>
+    act(ctx, request, reply, 'declined', (session, form) =>
+      declineDocument(ctx, session, { reason: formText(form, 'reason') || undefined }),
+    ),
+  );
+  app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/code', (request, reply) =>
+    act(ctx, request, reply, 'code-sent', (session) => requestSigningCode(ctx, session)),
+  );
+}
+
 export function signingRoutes(ctx: Context) {
   return async function register(app: FastifyInstance) {
     // HTML forms, and nothing else (ui/forms.ts): a cross-site text/plain or JSON post is 415.
@@ -71,86 +139,20 @@ export function signingRoutes(ctx: Context) {
     );
     app.setNotFoundHandler((_request, reply) => notFoundPage(reply));
 
-    async function sessionOf(params: Params): Promise<SigningSession | null> {
-      if (!uuid.test(params.documentId)) return null;
-      return findSigningSession(ctx, params.documentId.toLowerCase(), params.token);
-    }
-
-    async function renderPage(
-      reply: FastifyReply,
-      session: SigningSession,
-      params: Params,
-      status: number,
-      notice: SigningPageView['notice'],
-    ) {
-      const loaded = await loadSigningView(ctx, session);
-      const basePath = `/sign/${params.documentId}/${params.token}`;
-      return sendHtml(reply, status, renderSigningPage(buildSigningView(ctx, loaded, { basePath, notice })));
-    }
-
-    /** Runs a form action: success redirects back to the page (post/redirect/get), a refusal re-renders it. */
-    async function act(
-      request: FastifyRequest<{ Params: Params; Body: Form | undefined }>,
-      reply: FastifyReply,
-      done: string,
-      action: (session: SigningSession, form: Form) => Promise<unknown>,
-    ) {
-      const session = await sessionOf(request.params);
-      if (!session) return notFoundPage(reply);
-      try {
-        await action(session, request.body ?? {});
-      } catch (error) {
-        if (!(error instanceof DocumentActionError)) throw error;
-        const status = inputRefusals.has(error.refusal) ? 400 : 409;
-        return renderPage(reply, session, request.params, status, { kind: 'error', text: error.message });
-      }
-      const page = `/sign/${request.params.documentId}/${request.params.token}?done=${done}`;
-      return reply.header('cache-control', 'no-store').redirect(page, 303);
-    }
-
     app.get<{ Params: { documentId: string } }>('/:documentId', (_request, reply) =>
-      sendHtml(
-        reply,
-        200,
-        renderSigningMessagePage({
-          title: 'Open your personal link',
-          heading: 'Open the link from your email',
-          message:
-            'Each recipient signs through a personal link sent by email. Open the link from your email to see the document.',
-        }),
-      ),
+      sendHtml(reply, 200, askForLinkPage),
     );
-
     app.get<{ Params: Params; Querystring: { done?: string } }>(
       '/:documentId/:token',
       async (request, reply) => {
-        const session = await sessionOf(request.params);
+        const session = await sessionOf(ctx, request.params);
         if (!session) return notFoundPage(reply);
         // HEAD (link previews, prefetchers asking for headers) does not count as opening.
         if (request.method === 'GET') await openDocument(ctx, session);
         const notice = doneNotices[request.query.done ?? ''] ?? null;
-        return renderPage(reply, session, request.params, 200, notice);
+        return renderPage(ctx, reply, session, request.params, 200, notice);
       },
     );
-
-    app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/sign', (request, reply) =>
-      act(request, reply, 'signed', (session, form) =>
-        signDocument(ctx, session, {
-          fullName: formText(form, 'fullName'),
-          consent: formText(form, 'consent') === 'yes',
-          code: formText(form, 'code') || undefined,
-        }),
-      ),
-    );
-
-    app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/decline', (request, reply) =>
-      act(request, reply, 'declined', (session, form) =>
-        declineDocument(ctx, session, { reason: formText(form, 'reason') || undefined }),
-      ),
-    );
-
-    app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/code', (request, reply) =>
-      act(request, reply, 'code-sent', (session) => requestSigningCode(ctx, session)),
-    );
+    actionRoutes(app, ctx);
   };
 }

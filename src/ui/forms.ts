@@ -21,13 +21,20 @@ export function parseForm(body: string): Form {
   return form;
 }
 
-/** Makes the scope read HTML forms and nothing else, up to `bodyLimit` bytes. */
+/**
+ * Makes the scope read HTML forms and nothing else, up to `bodyLimit` bytes. Any other
+ * body is read to its end and refused with 415: answering before it is read would leave
+ * its bytes on a kept-alive connection, where they would be taken for the next request.
+ */
 export function useFormBodies(app: FastifyInstance, bodyLimit: number): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit },
     (_request, body, done) => done(null, parseForm(body as string)),
+  );
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, _body, done) =>
+    done(Object.assign(new Error('only HTML forms are read here'), { statusCode: 415 }), undefined),
   );
 }
 

@@ -52,177 +52,196 @@ function tryAgainIn(seconds: number): string {
 
 type PostRequest = FastifyRequest<{ Body: Form }>;
 
-export function authPages(web: Web) {
-  const { ctx } = web;
+function signupPage(
+  web: Web,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  form: Form,
+  errors: FieldErrors,
+) {
+  return web.render(request, reply, status, {
+    title: 'Sign up',
+    body: (csrf) => signupView(csrf, form, errors),
+  });
+}
 
-  const signupPage = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    status: number,
-    form: Form,
-    errors: FieldErrors,
-  ) =>
-    web.render(request, reply, status, { title: 'Sign up', body: (csrf) => signupView(csrf, form, errors) });
+function loginPage(
+  web: Web,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  form: Form,
+  message: SafeHtml | null,
+) {
+  const next = safeNext(formText(form, 'next') || formText(request.query, 'next'));
+  return web.render(request, reply, status, {
+    title: 'Log in',
+    body: (csrf) => loginView(csrf, form, next, message),
+  });
+}
 
-  function loginPage(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    status: number,
-    form: Form,
-    message: SafeHtml | null,
-  ) {
-    const next = safeNext(formText(form, 'next') || formText(request.query, 'next'));
-    return web.render(request, reply, status, {
-      title: 'Log in',
-      body: (csrf) => loginView(csrf, form, next, message),
+async function accountPage(
+  web: Web,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  member: SessionUser,
+  status: number,
+  errors: FieldErrors,
+  done: boolean,
+) {
+  const workspaces = await listWorkspacesOf(web.ctx, member.userId);
+  return web.render(request, reply, status, {
+    title: 'Account',
+    current: 'account',
+    body: (csrf) => accountView(csrf, { member, workspaces, errors, done }),
+  });
+}
+
+/** A refused attempt: 429 with Retry-After, counted in the metrics; returns the sentence's end. */
+function refuse(
+  web: Web,
+  reply: FastifyReply,
+  limiter: 'login' | 'signup',
+  decision: Exclude<LimitDecision, { allowed: true }>,
+) {
+  web.ctx.metrics.rateLimitRejections.inc({ limiter });
+  reply.header('retry-after', String(decision.retryAfterSeconds));
+  return tryAgainIn(decision.retryAfterSeconds);
+}
+
+async function signUp(web: Web, request: PostRequest, reply: FastifyReply) {
+  const form = request.body ?? {};
+  const email = formText(form, 'email');
+  const decision = await takeSignupAttempt(web.ctx, web.deps.loginLimiter, {
+    email,
+    clientAddress: request.ip,
+  });
+  if (!decision.allowed) {
+    const wait = refuse(web, reply, 'signup', decision);
+    return signupPage(web, request, reply, 429, form, {
+      email: `Too many sign-ups for this address or from your network. ${wait}`,
     });
   }
-
-  async function accountPage(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    member: SessionUser,
-    status: number,
-    errors: FieldErrors,
-    done: boolean,
-  ) {
-    const workspaces = await listWorkspacesOf(ctx, member.userId);
-    return web.render(request, reply, status, {
-      title: 'Account',
-      current: 'account',
-      body: (csrf) => accountView(csrf, { member, workspaces, errors, done }),
-    });
-  }
-
-  /** A refused attempt: 429 with Retry-After, counted in the metrics. */
-  function refuse(
-    reply: FastifyReply,
-    limiter: 'login' | 'signup',
-    decision: Exclude<LimitDecision, { allowed: true }>,
-  ) {
-    ctx.metrics.rateLimitRejections.inc({ limiter });
-    reply.header('retry-after', String(decision.retryAfterSeconds));
-    return tryAgainIn(decision.retryAfterSeconds);
-  }
-
-  async function signUp(request: PostRequest, reply: FastifyReply) {
-    const form = request.body ?? {};
-    const email = formText(form, 'email');
-    const decision = await takeSignupAttempt(ctx, web.deps.loginLimiter, {
-      email,
-      clientAddress: request.ip,
-    });
-    if (!decision.allowed) {
-      const wait = refuse(reply, 'signup', decision);
-      return signupPage(request, reply, 429, form, {
-        email: `Too many sign-ups for this address or from your network. ${wait}`,
-      });
-    }
-    try {
-      await requestSignup(ctx, {
-        email,
-        password: formText(form, 'password'),
-        workspaceName: formText(form, 'workspaceName'),
-      });
-    } catch (error) {
-      if (error instanceof InputError) return signupPage(request, reply, 400, form, error.fields);
-      throw error;
-    }
-    return web.render(request, reply, 200, {
-      title: 'Check your inbox',
-      body: () => checkInboxView(email.trim()),
-    });
-  }
-
-  async function logInWith(request: PostRequest, reply: FastifyReply) {
-    const form = request.body ?? {};
-    const email = formText(form, 'email');
-    const decision = await takeLoginAttempt(ctx, web.deps.loginLimiter, { email, clientAddress: request.ip });
-    if (!decision.allowed) {
-      const wait = refuse(reply, 'login', decision);
-      return loginPage(request, reply, 429, form, notice('error', `Too many attempts to log in. ${wait}`));
-    }
-    const result = await logIn(ctx, {
+  try {
+    await requestSignup(web.ctx, {
       email,
       password: formText(form, 'password'),
-      clientAddress: request.ip,
+      workspaceName: formText(form, 'workspaceName'),
     });
-    if (!result)
-      return loginPage(request, reply, 401, form, notice('error', 'The email or password is not right.'));
-    web.setSessionCookie(request, reply, result.sessionToken);
-    return reply.redirect(safeNext(formText(form, 'next')), 303);
+  } catch (error) {
+    if (error instanceof InputError) return signupPage(web, request, reply, 400, form, error.fields);
+    throw error;
   }
+  return web.render(request, reply, 200, {
+    title: 'Check your inbox',
+    body: () => checkInboxView(email.trim()),
+  });
+}
 
-  const expiredLink = (request: FastifyRequest, reply: FastifyReply) =>
-    web.render(request, reply, 404, { title: 'Link expired', body: () => expiredLinkView });
+async function logInWith(web: Web, request: PostRequest, reply: FastifyReply) {
+  const form = request.body ?? {};
+  const email = formText(form, 'email');
+  const decision = await takeLoginAttempt(web.ctx, web.deps.loginLimiter, {
+    email,
+    clientAddress: request.ip,
+  });
+  if (!decision.allowed) {
+    const wait = refuse(web, reply, 'login', decision);
+    return loginPage(web, request, reply, 429, form, notice('error', `Too many attempts to log in. ${wait}`));
+  }
+  const result = await logIn(web.ctx, {
+    email,
+    password: formText(form, 'password'),
+    clientAddress: request.ip,
+  });
+  if (!result)
+    return loginPage(web, request, reply, 401, form, notice('error', 'The email or password is not right.'));
+  web.setSessionCookie(request, reply, result.sessionToken);
+  return reply.redirect(safeNext(formText(form, 'next')), 303);
+}
 
+const expiredLink = (web: Web, request: FastifyRequest, reply: FastifyReply) =>
+  web.render(request, reply, 404, { title: 'Link expired', body: () => expiredLinkView });
+
+async function changePasswordWith(web: Web, request: PostRequest, reply: FastifyReply, member: SessionUser) {
+  const form = request.body ?? {};
+  try {
+    const { sessionToken } = await changePassword(web.ctx, member, {
+      currentPassword: formText(form, 'currentPassword'),
+      newPassword: formText(form, 'newPassword'),
+    });
+    web.setSessionCookie(request, reply, sessionToken);
+  } catch (error) {
+    if (error instanceof InputError)
+      return accountPage(web, request, reply, member, 400, error.fields, false);
+    throw error;
+  }
+  return reply.redirect('/settings/account?done=password', 303);
+}
+
+function signupRoutes(app: FastifyInstance, web: Web) {
+  app.get('/signup', (request, reply) => signupPage(web, request, reply, 200, {}, {}));
+  app.post<{ Body: Form }>('/signup', (request, reply) => signUp(web, request, reply));
+  app.get<{ Params: { token: string } }>('/signup/confirm/:token', async (request, reply) => {
+    const pending = await findPendingSignup(web.ctx, request.params.token);
+    if (!pending) return expiredLink(web, request, reply);
+    return web.render(request, reply, 200, {
+      title: 'Confirm sign-up',
+      body: (csrf) => confirmSignupView(csrf, request.params.token, pending),
+    });
+  });
+  app.post<{ Params: { token: string } }>('/signup/confirm/:token', async (request, reply) => {
+    const confirmed = await confirmSignup(web.ctx, request.params.token);
+    if (!confirmed) return expiredLink(web, request, reply);
+    web.setSessionCookie(request, reply, confirmed.sessionToken);
+    return reply.redirect('/settings/integrations', 303);
+  });
+}
+
+function sessionRoutes(app: FastifyInstance, web: Web) {
+  app.get('/login', (request, reply) => {
+    if (request.member) return reply.redirect('/documents', 303);
+    return loginPage(web, request, reply, 200, {}, null);
+  });
+  app.post<{ Body: Form }>('/login', (request, reply) => logInWith(web, request, reply));
+  app.post('/logout', async (request, reply) => {
+    const token = request.cookies[sessionCookie];
+    if (token) await logOut(web.ctx, token);
+    web.clearSessionCookie(reply);
+    return reply.redirect('/login', 303);
+  });
+}
+
+function accountRoutes(app: FastifyInstance, web: Web) {
+  app.get(
+    '/settings/account',
+    forMembers((request, reply, member) =>
+      accountPage(web, request, reply, member, 200, {}, formText(request.query, 'done') === 'password'),
+    ),
+  );
+  app.post<{ Body: Form }>(
+    '/settings/account/workspace',
+    forMembers(async (request, reply, member) => {
+      try {
+        await switchWorkspace(web.ctx, member, formText(request.body, 'workspaceId'));
+      } catch (error) {
+        if (error instanceof ApiError && error.code === 'not-found') return web.notFound(request, reply);
+        throw error;
+      }
+      return reply.redirect('/documents', 303);
+    }),
+  );
+  app.post<{ Body: Form }>(
+    '/settings/account/password',
+    forMembers((request, reply, member) => changePasswordWith(web, request, reply, member)),
+  );
+}
+
+export function authPages(web: Web) {
   return async function register(app: FastifyInstance) {
-    app.get('/signup', (request, reply) => signupPage(request, reply, 200, {}, {}));
-    app.post<{ Body: Form }>('/signup', signUp);
-
-    app.get<{ Params: { token: string } }>('/signup/confirm/:token', async (request, reply) => {
-      const pending = await findPendingSignup(ctx, request.params.token);
-      if (!pending) return expiredLink(request, reply);
-      return web.render(request, reply, 200, {
-        title: 'Confirm sign-up',
-        body: (csrf) => confirmSignupView(csrf, request.params.token, pending),
-      });
-    });
-    app.post<{ Params: { token: string } }>('/signup/confirm/:token', async (request, reply) => {
-      const confirmed = await confirmSignup(ctx, request.params.token);
-      if (!confirmed) return expiredLink(request, reply);
-      web.setSessionCookie(request, reply, confirmed.sessionToken);
-      return reply.redirect('/settings/integrations', 303);
-    });
-
-    app.get('/login', (request, reply) => {
-      if (request.member) return reply.redirect('/documents', 303);
-      return loginPage(request, reply, 200, {}, null);
-    });
-    app.post<{ Body: Form }>('/login', logInWith);
-
-    app.post('/logout', async (request, reply) => {
-      const token = request.cookies[sessionCookie];
-      if (token) await logOut(ctx, token);
-      web.clearSessionCookie(reply);
-      return reply.redirect('/login', 303);
-    });
-
-    app.get(
-      '/settings/account',
-      forMembers((request, reply, member) =>
-        accountPage(request, reply, member, 200, {}, formText(request.query, 'done') === 'password'),
-      ),
-    );
-    app.post<{ Body: Form }>(
-      '/settings/account/workspace',
-      forMembers(async (request, reply, member) => {
-        try {
-          await switchWorkspace(ctx, member, formText(request.body, 'workspaceId'));
-        } catch (error) {
-          if (error instanceof ApiError && error.code === 'not-found') return web.notFound(request, reply);
-          throw error;
-        }
-        return reply.redirect('/documents', 303);
-      }),
-    );
-    app.post<{ Body: Form }>(
-      '/settings/account/password',
-      forMembers(async (request, reply, member) => {
-        const form = request.body ?? {};
-        try {
-          const { sessionToken } = await changePassword(ctx, member, {
-            currentPassword: formText(form, 'currentPassword'),
-            newPassword: formText(form, 'newPassword'),
-          });
-          web.setSessionCookie(request, reply, sessionToken);
-        } catch (error) {
-          if (error instanceof InputError)
-            return accountPage(request, reply, member, 400, error.fields, false);
-          throw error;
-        }
-        return reply.redirect('/settings/account?done=password', 303);
-      }),
-    );
+    signupRoutes(app, web);
+    sessionRoutes(app, web);
+    accountRoutes(app, web);
   };
 }

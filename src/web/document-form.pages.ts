@@ -25,83 +25,99 @@ import { type Form, findById, forMembers, formText, type Web } from './kit.ts';
 
 type DocumentRequest = FastifyRequest<{ Params: { id: string } }>;
 
-export function documentFormPages(web: Web) {
+function newPage(
+  web: Web,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  form: Form,
+  message: SafeHtml | null,
+  preview: SafeHtml | null,
+) {
+  return web.render(request, reply, status, {
+    title: 'New document',
+    current: 'documents',
+    body: (csrf) => newDocumentView(csrf, form, message, preview),
+  });
+}
+
+async function documentPage(
+  web: Web,
+  request: DocumentRequest,
+  reply: FastifyReply,
+  member: SessionUser,
+  status: number,
+  message: SafeHtml | null,
+) {
   const { ctx } = web;
+  const document = await findById(request.params.id, (id) =>
+    getDocumentForOwner(ctx, member.workspaceId, id),
+  );
+  if (!document) return web.notFound(request, reply);
+  const links = await findSharableSigningLinks(ctx, member.workspaceId, document);
+  const progress = new Map(document.recipients.map((r) => [r.id, recipientProgress(document, r)]));
+  return web.render(request, reply, status, {
+    title: document.title,
+    current: 'documents',
+    body: (csrf) =>
+      documentView({ document, pricing: pricingView(document.pricing), progress, links }, csrf, message),
+  });
+}
 
-  function newPage(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    status: number,
-    form: Form,
-    message: SafeHtml | null,
-    preview: SafeHtml | null,
-  ) {
-    return web.render(request, reply, status, {
-      title: 'New document',
-      current: 'documents',
-      body: (csrf) => newDocumentView(csrf, form, message, preview),
+/** POST /documents: more rows or a preview re-render the form; otherwise the draft is created. */
+async function submitNew(
+  web: Web,
+  request: FastifyRequest<{ Body: Form }>,
+  reply: FastifyReply,
+  member: SessionUser,
+) {
+  const form: Form = { ...(request.body ?? {}) };
+  const more = formText(form, 'more');
+  if (more === 'recipients')
+    form.recipientRows = String(rowCount(form, 'recipientRows', 3, maxRecipients) + 3);
+  if (more === 'prices') form.priceRows = String(rowCount(form, 'priceRows', 2, maxPriceRows) + 3);
+  const pricing = pricingOf(form, rowCount(form, 'priceRows', 2, maxPriceRows));
+  if (more || formText(form, 'preview')) {
+    const value = previewValue(pricing);
+    return newPage(web, request, reply, 200, form, null, notice(value.ok ? 'info' : 'error', value.text));
+  }
+  try {
+    const { id } = await createDocument(web.ctx, {
+      workspaceId: member.workspaceId,
+      title: field(form, 'title'),
+      body: formText(form, 'body'),
+      recipients: recipientsOf(form, rowCount(form, 'recipientRows', 3, maxRecipients)),
+      pricing,
     });
+    return reply.redirect(`/documents/${id}`, 303);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    return newPage(web, request, reply, 400, form, notice('error', error.message), null);
   }
+}
 
-  async function documentPage(
-    request: DocumentRequest,
-    reply: FastifyReply,
-    member: SessionUser,
-    status: number,
-    message: SafeHtml | null,
-  ) {
-    const document = await findById(request.params.id, (id) =>
-      getDocumentForOwner(ctx, member.workspaceId, id),
-    );
-    if (!document) return web.notFound(request, reply);
-    const links = await findSharableSigningLinks(ctx, member.workspaceId, document);
-    const progress = new Map(document.recipients.map((r) => [r.id, recipientProgress(document, r)]));
-    return web.render(request, reply, status, {
-      title: document.title,
-      current: 'documents',
-      body: (csrf) =>
-        documentView({ document, pricing: pricingView(document.pricing), progress, links }, csrf, message),
-    });
+async function send(web: Web, request: DocumentRequest, reply: FastifyReply, member: SessionUser) {
+  try {
+    const sendOne = (id: string) => sendDocument(web.ctx, member.workspaceId, id).then(() => id);
+    const sent = await findById(request.params.id, sendOne);
+    if (sent === null) return web.notFound(request, reply);
+    return reply.redirect(`/documents/${sent}`, 303);
+  } catch (error) {
+    if (!(error instanceof DocumentActionError)) throw error;
+    return documentPage(web, request, reply, member, 409, notice('error', error.message));
   }
+}
 
-  /** POST /documents: more rows or a preview re-render the form; otherwise the draft is created. */
-  async function submitNew(
-    request: FastifyRequest<{ Body: Form }>,
-    reply: FastifyReply,
-    member: SessionUser,
-  ) {
-    const form: Form = { ...(request.body ?? {}) };
-    const more = formText(form, 'more');
-    if (more === 'recipients')
-      form.recipientRows = String(rowCount(form, 'recipientRows', 3, maxRecipients) + 3);
-    if (more === 'prices') form.priceRows = String(rowCount(form, 'priceRows', 2, maxPriceRows) + 3);
-    const pricing = pricingOf(form, rowCount(form, 'priceRows', 2, maxPriceRows));
-    if (more || formText(form, 'preview')) {
-      const value = previewValue(pricing);
-      return newPage(request, reply, 200, form, null, notice(value.ok ? 'info' : 'error', value.text));
-    }
-    try {
-      const { id } = await createDocument(ctx, {
-        workspaceId: member.workspaceId,
-        title: field(form, 'title'),
-        body: formText(form, 'body'),
-        recipients: recipientsOf(form, rowCount(form, 'recipientRows', 3, maxRecipients)),
-        pricing,
-      });
-      return reply.redirect(`/documents/${id}`, 303);
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error;
-      return newPage(request, reply, 400, form, notice('error', error.message), null);
-    }
-  }
-
+export function documentFormPages(web: Web) {
   return async function register(app: FastifyInstance) {
     app.get(
       '/documents/new',
-      forMembers((request, reply) => newPage(request, reply, 200, {}, null, null)),
+      forMembers((request, reply) => newPage(web, request, reply, 200, {}, null, null)),
     );
-    app.post<{ Body: Form }>('/documents', forMembers(submitNew));
-
+    app.post<{ Body: Form }>(
+      '/documents',
+      forMembers((request, reply, member) => submitNew(web, request, reply, member)),
+    );
     // The live value under the pricing table (app.js posts the form here as it is typed):
     // the same computation as "Show the value", as text for the page to show.
     app.post<{ Body: Form }>(
@@ -112,31 +128,18 @@ export function documentFormPages(web: Web) {
         return reply.header('cache-control', 'no-store').send(value);
       }),
     );
-
     app.get<{ Params: { id: string } }>(
       '/documents/:id',
-      forMembers((request, reply, member) => documentPage(request, reply, member, 200, null)),
+      forMembers((request, reply, member) => documentPage(web, request, reply, member, 200, null)),
     );
-
     app.post<{ Params: { id: string } }>(
       '/documents/:id/send',
-      forMembers(async (request, reply, member) => {
-        try {
-          const send = (id: string) => sendDocument(ctx, member.workspaceId, id).then(() => id);
-          const sent = await findById(request.params.id, send);
-          if (sent === null) return web.notFound(request, reply);
-          return reply.redirect(`/documents/${sent}`, 303);
-        } catch (error) {
-          if (!(error instanceof DocumentActionError)) throw error;
-          return documentPage(request, reply, member, 409, notice('error', error.message));
-        }
-      }),
+      forMembers((request, reply, member) => send(web, request, reply, member)),
     );
-
     app.get(
       '/mails',
       forMembers(async (request, reply, member) => {
-        const mails = await listOwnMails(ctx, member.email);
+        const mails = await listOwnMails(web.ctx, member.email);
         return web.render(request, reply, 200, {
           title: 'Your mail',
           current: 'documents',

@@ -71,131 +71,154 @@ function parseEndpointForm(form: Form, schema: typeof CreateEndpointBody | typeo
 
 type EndpointRequest = FastifyRequest<{ Params: { id: string }; Querystring: Form }>;
 
+async function endpointPage(
+  web: Web,
+  request: EndpointRequest,
+  reply: FastifyReply,
+  member: SessionUser,
+  status: number,
+  endpoint: WebhookEndpoint,
+  options: { ping?: PingResult; form?: Form; errors?: EndpointErrors; done?: string } = {},
+) {
+  const cursor = formText(request.query, 'cursor') || null;
+  const [log, hours] = await Promise.all([
+    pageEndpointDeliveries(web.ctx, member.workspaceId, endpoint.id, { limit: logPageSize, cursor }),
+    hourlyAttempts(web.ctx, member.workspaceId, endpoint.id),
+  ]);
+  const { form, errors = {}, ping, done } = options;
+  const values = form
+    ? {
+        url: formText(form, 'url'),
+        events: formList(form, 'events'),
+        description: formText(form, 'description'),
+      }
+    : { url: endpoint.url, events: endpoint.events, description: endpoint.description ?? '' };
+  return web.render(request, reply, status, {
+    title: endpoint.url,
+    current: 'integrations',
+    body: (csrf) => endpointView({ endpoint, log, cursor, hours, values, errors, ping, done }, csrf),
+  });
+}
+
+/** The sentences of an API refusal of the form, or undefined for any other error. */
+function refusalOf(error: unknown): EndpointErrors | undefined {
+  return error instanceof ApiError ? refusals[error.code] : undefined;
+}
+
+/** POST /settings/integrations/endpoints: the secret is shown once, on the integrations page. */
+async function createFromForm(
+  web: Web,
+  request: FastifyRequest<{ Body: Form }>,
+  reply: FastifyReply,
+  member: SessionUser,
+) {
+  const form = request.body ?? {};
+  const { body, errors } = parseEndpointForm(form, CreateEndpointBody);
+  const again = (status: number, problems: EndpointErrors) =>
+    renderIntegrationsPage(web, request, reply, member, status, { endpointForm: { form, errors: problems } });
+  if (Object.keys(errors).length) return again(400, errors);
+  try {
+    const created = await createEndpoint(web.ctx, member.workspaceId, body);
+    return renderIntegrationsPage(web, request, reply, member, 201, { createdEndpoint: created });
+  } catch (error) {
+    const refusal = refusalOf(error);
+    if (!refusal) throw error;
+    return again((error as ApiError).code === 'limit-reached' ? 409 : 400, refusal);
+  }
+}
+
+async function saveFromForm(
+  web: Web,
+  request: EndpointRequest & FastifyRequest<{ Body: Form }>,
+  reply: FastifyReply,
+  member: SessionUser,
+  endpoint: WebhookEndpoint,
+) {
+  const form = request.body ?? {};
+  const { body, errors } = parseEndpointForm(form, UpdateEndpointBody);
+  if (Object.keys(errors).length)
+    return endpointPage(web, request, reply, member, 400, endpoint, { form, errors });
+  try {
+    await changeEndpoint(web.ctx, member.workspaceId, endpoint.id, body);
+  } catch (error) {
+    const refusal = refusalOf(error);
+    if (!refusal) throw error;
+    return endpointPage(web, request, reply, member, 400, endpoint, { form, errors: refusal });
+  }
+  return reply.redirect(`/settings/integrations/endpoints/${endpoint.id}?done=saved`, 303);
+}
+
+async function switchEnabled(
+  web: Web,
+  request: FastifyRequest<{ Body: Form }>,
+  reply: FastifyReply,
+  member: SessionUser,
+  endpoint: WebhookEndpoint,
+) {
+  const enabled = formText(request.body, 'enabled') === 'true';
+  await changeEndpoint(web.ctx, member.workspaceId, endpoint.id, { enabled });
+  return reply.redirect(
+    `/settings/integrations/endpoints/${endpoint.id}?done=${enabled ? 'enabled' : 'disabled'}`,
+    303,
+  );
+}
+
+async function deliveryPage(
+  web: Web,
+  request: FastifyRequest<{ Params: { deliveryId: string } }>,
+  reply: FastifyReply,
+  member: SessionUser,
+  endpoint: WebhookEndpoint,
+) {
+  const load = (id: string) => getDeliveryDetail(web.ctx, member.workspaceId, endpoint.id, id);
+  const detail = await findById(request.params.deliveryId, load);
+  if (!detail) return web.notFound(request, reply);
+  return web.render(request, reply, 200, {
+    title: `Delivery ${detail.id}`,
+    current: 'integrations',
+    body: () => deliveryView(detail, endpoint),
+  });
+}
+
 export function endpointsPages(web: Web) {
   const { ctx } = web;
-  const loadEndpoint = (workspaceId: string, id: string) => getEndpoint(ctx, workspaceId, id);
-
-  async function endpointPage(
-    request: EndpointRequest,
-    reply: FastifyReply,
-    member: SessionUser,
-    status: number,
-    endpoint: WebhookEndpoint,
-    options: { ping?: PingResult; form?: Form; errors?: EndpointErrors; done?: string } = {},
-  ) {
-    const cursor = formText(request.query, 'cursor') || null;
-    const [log, hours] = await Promise.all([
-      pageEndpointDeliveries(ctx, member.workspaceId, endpoint.id, { limit: logPageSize, cursor }),
-      hourlyAttempts(ctx, member.workspaceId, endpoint.id),
-    ]);
-    const values = options.form
-      ? {
-          url: formText(options.form, 'url'),
-          events: formList(options.form, 'events'),
-          description: formText(options.form, 'description'),
-        }
-      : { url: endpoint.url, events: endpoint.events, description: endpoint.description ?? '' };
-    return web.render(request, reply, status, {
-      title: endpoint.url,
-      current: 'integrations',
-      body: (csrf) =>
-        endpointView(
-          {
-            endpoint,
-            log,
-            cursor,
-            hours,
-            values,
-            errors: options.errors ?? {},
-            ping: options.ping,
-            done: options.done,
-          },
-          csrf,
-        ),
-    });
-  }
-
-  /** POST /settings/integrations/endpoints: the secret is shown once, on the integrations page. */
-  async function createFromForm(
-    request: FastifyRequest<{ Body: Form }>,
-    reply: FastifyReply,
-    member: SessionUser,
-  ) {
-    const form = request.body ?? {};
-    const { body, errors } = parseEndpointForm(form, CreateEndpointBody);
-    const again = (status: number, problems: EndpointErrors) =>
-      renderIntegrationsPage(web, request, reply, member, status, {
-        endpointForm: { form, errors: problems },
-      });
-    if (Object.keys(errors).length) return again(400, errors);
-    try {
-      const created = await createEndpoint(ctx, member.workspaceId, body);
-      return renderIntegrationsPage(web, request, reply, member, 201, { createdEndpoint: created });
-    } catch (error) {
-      const refusal = error instanceof ApiError ? refusals[error.code] : undefined;
-      if (!refusal) throw error;
-      return again((error as ApiError).code === 'limit-reached' ? 409 : 400, refusal);
-    }
-  }
-
-  async function saveFromForm(
-    request: EndpointRequest & FastifyRequest<{ Body: Form }>,
-    reply: FastifyReply,
-    member: SessionUser,
-    endpoint: WebhookEndpoint,
-  ) {
-    const form = request.body ?? {};
-    const { body, errors } = parseEndpointForm(form, UpdateEndpointBody);
-    if (Object.keys(errors).length)
-      return endpointPage(request, reply, member, 400, endpoint, { form, errors });
-    try {
-      await changeEndpoint(ctx, member.workspaceId, endpoint.id, body);
-    } catch (error) {
-      const refusal = error instanceof ApiError ? refusals[error.code] : undefined;
-      if (!refusal) throw error;
-      return endpointPage(request, reply, member, 400, endpoint, { form, errors: refusal });
-    }
-    return reply.redirect(`/settings/integrations/endpoints/${endpoint.id}?done=saved`, 303);
-  }
-
+  const load = (workspaceId: string, id: string) => getEndpoint(ctx, workspaceId, id);
+  const path = '/settings/integrations/endpoints/:id';
+  type Id = { Params: { id: string } };
   return async function register(app: FastifyInstance) {
-    const path = '/settings/integrations/endpoints/:id';
-    app.post<{ Body: Form }>('/settings/integrations/endpoints', forMembers(createFromForm));
-
-    app.get<{ Params: { id: string }; Querystring: Form }>(
+    app.post<{ Body: Form }>(
+      '/settings/integrations/endpoints',
+      forMembers((request, reply, member) => createFromForm(web, request, reply, member)),
+    );
+    app.get<Id & { Querystring: Form }>(
       path,
-      forRecord(web, loadEndpoint, (request, reply, member, endpoint) =>
-        endpointPage(request, reply, member, 200, endpoint, { done: formText(request.query, 'done') }),
+      forRecord(web, load, (request, reply, member, endpoint) =>
+        endpointPage(web, request, reply, member, 200, endpoint, { done: formText(request.query, 'done') }),
       ),
     );
-    app.post<{ Params: { id: string }; Querystring: Form; Body: Form }>(
+    app.post<Id & { Querystring: Form; Body: Form }>(
       path,
-      forRecord(web, loadEndpoint, saveFromForm),
+      forRecord(web, load, (request, reply, member, endpoint) =>
+        saveFromForm(web, request, reply, member, endpoint),
+      ),
     );
-
-    app.post<{ Params: { id: string }; Body: Form }>(
+    app.post<Id & { Body: Form }>(
       `${path}/enabled`,
-      forRecord(web, loadEndpoint, async (request, reply, member, endpoint) => {
-        const enabled = formText(request.body, 'enabled') === 'true';
-        await changeEndpoint(ctx, member.workspaceId, endpoint.id, { enabled });
-        return reply.redirect(
-          `/settings/integrations/endpoints/${endpoint.id}?done=${enabled ? 'enabled' : 'disabled'}`,
-          303,
-        );
-      }),
+      forRecord(web, load, (request, reply, member, endpoint) =>
+        switchEnabled(web, request, reply, member, endpoint),
+      ),
     );
-
-    app.post<{ Params: { id: string }; Querystring: Form }>(
+    app.post<Id & { Querystring: Form }>(
       `${path}/test`,
-      forRecord(web, loadEndpoint, async (request, reply, member, endpoint) => {
-        const ping = await sendPing(ctx, member.workspaceId, endpoint.id);
-        return endpointPage(request, reply, member, 200, endpoint, { ping });
-      }),
+      forRecord(web, load, async (request, reply, member, endpoint) =>
+        endpointPage(web, request, reply, member, 200, endpoint, {
+          ping: await sendPing(ctx, member.workspaceId, endpoint.id),
+        }),
+      ),
     );
-
-    app.get<{ Params: { id: string } }>(
+    app.get<Id>(
       `${path}/delete`,
-      forRecord(web, loadEndpoint, (request, reply, _member, endpoint) =>
+      forRecord(web, load, (request, reply, _member, endpoint) =>
         web.render(request, reply, 200, {
           title: 'Delete endpoint',
           current: 'integrations',
@@ -203,27 +226,18 @@ export function endpointsPages(web: Web) {
         }),
       ),
     );
-    app.post<{ Params: { id: string } }>(
+    app.post<Id>(
       `${path}/delete`,
-      forRecord(web, loadEndpoint, async (_request, reply, member, endpoint) => {
+      forRecord(web, load, async (_request, reply, member, endpoint) => {
         await removeEndpoint(ctx, member.workspaceId, endpoint.id);
         return reply.redirect('/settings/integrations?done=endpoint-deleted', 303);
       }),
     );
-
     app.get<{ Params: { id: string; deliveryId: string } }>(
       `${path}/deliveries/:deliveryId`,
-      forRecord(web, loadEndpoint, async (request, reply, member, endpoint) => {
-        const detail = await findById(request.params.deliveryId, (id) =>
-          getDeliveryDetail(ctx, member.workspaceId, endpoint.id, id),
-        );
-        if (!detail) return web.notFound(request, reply);
-        return web.render(request, reply, 200, {
-          title: `Delivery ${detail.id}`,
-          current: 'integrations',
-          body: () => deliveryView(detail, endpoint),
-        });
-      }),
+      forRecord(web, load, (request, reply, member, endpoint) =>
+        deliveryPage(web, request, reply, member, endpoint),
+      ),
     );
   };
 }

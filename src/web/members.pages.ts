@@ -35,184 +35,211 @@ function roleOf(value: string): MemberRole | null {
 type MemberRequest = FastifyRequest<{ Params: { userId: string } }>;
 type TokenRequest = FastifyRequest<{ Params: { token: string } }>;
 
+async function membersPage(
+  web: Web,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  member: SessionUser,
+  status: number,
+  options: { form?: Form; errors?: FieldErrors; done?: string } = {},
+) {
+  const { members, invitations } = await listMembers(web.ctx, member.workspaceId);
+  return web.render(request, reply, status, {
+    title: 'Members',
+    current: 'members',
+    body: (csrf) =>
+      membersView({ member, members, invitations, ...options, errors: options.errors ?? {} }, csrf),
+  });
+}
+
+/** Runs a change; a service refusal becomes a sentence on the members page. */
+async function attempt(
+  web: Web,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  member: SessionUser,
+  action: () => Promise<void>,
+  done: string,
+) {
+  try {
+    await action();
+  } catch (error) {
+    if (error instanceof InputError)
+      return membersPage(web, request, reply, member, 400, { errors: error.fields });
+    if (error instanceof ApiError && error.code === 'not-found') return web.notFound(request, reply);
+    throw error;
+  }
+  return reply.redirect(`/settings/members?done=${done}`, 303);
+}
+
+type TargetHandler = (
+  request: MemberRequest,
+  reply: FastifyReply,
+  member: SessionUser,
+  target: Member,
+) => unknown;
+
+/**
+ * A handler for the member the URL names, when the signed-in member may remove them:
+ * anyone themselves, others only an owner (a member gets the owners-only page).
+ */
+function forRemovable(web: Web, handler: TargetHandler) {
+  return forMembers<{ Params: { userId: string } }>(async (request, reply, member) => {
+    const target = await findById(request.params.userId, (id) => getMember(web.ctx, member.workspaceId, id));
+    if (!target) return web.notFound(request, reply);
+    if (target.userId === member.userId) return handler(request, reply, member, target);
+    return forOwners<{ Params: { userId: string } }>(web, (r, p, m) => handler(r, p, m, target))(
+      request,
+      reply,
+    );
+  });
+}
+
+async function leaveOrRemove(
+  web: Web,
+  request: MemberRequest,
+  reply: FastifyReply,
+  member: SessionUser,
+  target: Member,
+) {
+  const remove = () => removeMember(web.ctx, member, target.userId);
+  if (target.userId !== member.userId) return attempt(web, request, reply, member, remove, 'removed');
+  try {
+    await remove();
+  } catch (error) {
+    if (error instanceof InputError)
+      return membersPage(web, request, reply, member, 400, { errors: error.fields });
+    throw error;
+  }
+  web.clearSessionCookie(reply);
+  return reply.redirect('/login', 303);
+}
+
+async function invite(
+  web: Web,
+  request: FastifyRequest<{ Body: Form }>,
+  reply: FastifyReply,
+  member: SessionUser,
+) {
+  const form = request.body ?? {};
+  const role = roleOf(formText(form, 'role')) ?? 'member';
+  try {
+    await inviteMember(web.ctx, member, { email: formText(form, 'email'), role });
+  } catch (error) {
+    if (error instanceof InputError)
+      return membersPage(web, request, reply, member, 400, { form, errors: error.fields });
+    throw error;
+  }
+  return reply.redirect('/settings/members?done=invited', 303);
+}
+
+async function changeRole(
+  web: Web,
+  request: MemberRequest & FastifyRequest<{ Body: Form }>,
+  reply: FastifyReply,
+  member: SessionUser,
+) {
+  const target = await findById(request.params.userId, (id) => getMember(web.ctx, member.workspaceId, id));
+  if (!target) return web.notFound(request, reply);
+  const role = roleOf(formText(request.body, 'role'));
+  if (!role) return reply.redirect('/settings/members', 303);
+  return attempt(
+    web,
+    request,
+    reply,
+    member,
+    () => changeMemberRole(web.ctx, member, target.userId, role),
+    'role',
+  );
+}
+
+function invitationPage(
+  web: Web,
+  request: TokenRequest,
+  reply: FastifyReply,
+  status: number,
+  invitation: OpenInvitation,
+  errors: FieldErrors = {},
+) {
+  const path = `/invitations/${request.params.token}`;
+  const signedInAsInvited =
+    request.member !== null && emailKey(request.member.email) === emailKey(invitation.email);
+  return web.render(request, reply, status, {
+    title: 'Invitation',
+    body: (csrf) => invitationView({ invitation, path, signedInAsInvited, errors }, csrf),
+  });
+}
+
+const expiredInvitation = (web: Web, request: FastifyRequest, reply: FastifyReply) =>
+  web.render(request, reply, 404, { title: 'Invitation expired', body: () => expiredInvitationView });
+
+async function accept(web: Web, request: TokenRequest & FastifyRequest<{ Body: Form }>, reply: FastifyReply) {
+  const invitation = await findOpenInvitation(web.ctx, request.params.token);
+  if (!invitation) return expiredInvitation(web, request, reply);
+  try {
+    const accepted = await acceptInvitation(web.ctx, request.params.token, {
+      session: request.member,
+      password: formText(request.body, 'password') || null,
+    });
+    if (!accepted) return expiredInvitation(web, request, reply);
+    web.setSessionCookie(request, reply, accepted.sessionToken);
+  } catch (error) {
+    if (error instanceof InputError)
+      return invitationPage(web, request, reply, 400, invitation, error.fields);
+    throw error;
+  }
+  return reply.redirect('/documents', 303);
+}
+
+function memberRoutes(app: FastifyInstance, web: Web) {
+  app.get<{ Querystring: Form }>(
+    '/settings/members',
+    forMembers((request, reply, member) =>
+      membersPage(web, request, reply, member, 200, { done: formText(request.query, 'done') }),
+    ),
+  );
+  app.post<{ Body: Form }>(
+    '/settings/members/invitations',
+    forOwners(web, (request, reply, member) => invite(web, request, reply, member)),
+  );
+  app.post<{ Params: { id: string } }>(
+    '/settings/members/invitations/:id/withdraw',
+    forOwners(web, (request, reply, member) => {
+      if (!uuid.test(request.params.id)) return web.notFound(request, reply);
+      const id = request.params.id.toLowerCase();
+      return attempt(web, request, reply, member, () => withdrawInvitation(web.ctx, member, id), 'withdrawn');
+    }),
+  );
+  app.post<{ Params: { userId: string }; Body: Form }>(
+    '/settings/members/:userId/role',
+    forOwners(web, (request, reply, member) => changeRole(web, request, reply, member)),
+  );
+  app.get<{ Params: { userId: string } }>(
+    '/settings/members/:userId/remove',
+    forRemovable(web, (request, reply, member, target) =>
+      web.render(request, reply, 200, {
+        title: target.userId === member.userId ? 'Leave workspace' : 'Remove member',
+        current: 'members',
+        body: (csrf) => removeMemberView(member, target, csrf),
+      }),
+    ),
+  );
+  app.post<{ Params: { userId: string } }>(
+    '/settings/members/:userId/remove',
+    forRemovable(web, (request, reply, member, target) => leaveOrRemove(web, request, reply, member, target)),
+  );
+}
+
 export function membersPages(web: Web) {
-  const { ctx } = web;
-
-  async function membersPage(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    member: SessionUser,
-    status: number,
-    options: { form?: Form; errors?: FieldErrors; done?: string } = {},
-  ) {
-    const { members, invitations } = await listMembers(ctx, member.workspaceId);
-    return web.render(request, reply, status, {
-      title: 'Members',
-      current: 'members',
-      body: (csrf) =>
-        membersView({ member, members, invitations, ...options, errors: options.errors ?? {} }, csrf),
-    });
-  }
-
-  /** Runs a change; a service refusal becomes a sentence on the members page. */
-  async function attempt(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    member: SessionUser,
-    action: () => Promise<void>,
-    done: string,
-  ) {
-    try {
-      await action();
-    } catch (error) {
-      if (error instanceof InputError)
-        return membersPage(request, reply, member, 400, { errors: error.fields });
-      if (error instanceof ApiError && error.code === 'not-found') return web.notFound(request, reply);
-      throw error;
-    }
-    return reply.redirect(`/settings/members?done=${done}`, 303);
-  }
-
-  /**
-   * A handler for the member the URL names, when the signed-in member may remove them:
-   * anyone themselves, others only an owner (a member gets the owners-only page).
-   */
-  const forRemovable = (
-    handler: (request: MemberRequest, reply: FastifyReply, member: SessionUser, target: Member) => unknown,
-  ) =>
-    forMembers<{ Params: { userId: string } }>(async (request, reply, member) => {
-      const target = await findById(request.params.userId, (id) => getMember(ctx, member.workspaceId, id));
-      if (!target) return web.notFound(request, reply);
-      if (target.userId === member.userId) return handler(request, reply, member, target);
-      return forOwners<{ Params: { userId: string } }>(web, (r, p, m) => handler(r, p, m, target))(
-        request,
-        reply,
-      );
-    });
-
-  function invitationPage(
-    request: TokenRequest,
-    reply: FastifyReply,
-    status: number,
-    invitation: OpenInvitation,
-    errors: FieldErrors = {},
-  ) {
-    const path = `/invitations/${request.params.token}`;
-    const signedInAsInvited =
-      request.member !== null && emailKey(request.member.email) === emailKey(invitation.email);
-    return web.render(request, reply, status, {
-      title: 'Invitation',
-      body: (csrf) => invitationView({ invitation, path, signedInAsInvited, errors }, csrf),
-    });
-  }
-
-  const expiredInvitation = (request: FastifyRequest, reply: FastifyReply) =>
-    web.render(request, reply, 404, { title: 'Invitation expired', body: () => expiredInvitationView });
-
-  async function accept(request: TokenRequest & FastifyRequest<{ Body: Form }>, reply: FastifyReply) {
-    const invitation = await findOpenInvitation(ctx, request.params.token);
-    if (!invitation) return expiredInvitation(request, reply);
-    try {
-      const accepted = await acceptInvitation(ctx, request.params.token, {
-        session: request.member,
-        password: formText(request.body, 'password') || null,
-      });
-      if (!accepted) return expiredInvitation(request, reply);
-      web.setSessionCookie(request, reply, accepted.sessionToken);
-    } catch (error) {
-      if (error instanceof InputError) return invitationPage(request, reply, 400, invitation, error.fields);
-      throw error;
-    }
-    return reply.redirect('/documents', 303);
-  }
-
-  async function leaveOrRemove(
-    request: MemberRequest,
-    reply: FastifyReply,
-    member: SessionUser,
-    target: Member,
-  ) {
-    if (target.userId !== member.userId) {
-      return attempt(request, reply, member, () => removeMember(ctx, member, target.userId), 'removed');
-    }
-    try {
-      await removeMember(ctx, member, target.userId);
-    } catch (error) {
-      if (error instanceof InputError)
-        return membersPage(request, reply, member, 400, { errors: error.fields });
-      throw error;
-    }
-    web.clearSessionCookie(reply);
-    return reply.redirect('/login', 303);
-  }
-
   return async function register(app: FastifyInstance) {
-    app.get<{ Querystring: Form }>(
-      '/settings/members',
-      forMembers((request, reply, member) =>
-        membersPage(request, reply, member, 200, { done: formText(request.query, 'done') }),
-      ),
-    );
-
-    app.post<{ Body: Form }>(
-      '/settings/members/invitations',
-      forOwners(web, async (request, reply, member) => {
-        const form = request.body ?? {};
-        const role = roleOf(formText(form, 'role')) ?? 'member';
-        try {
-          await inviteMember(ctx, member, { email: formText(form, 'email'), role });
-        } catch (error) {
-          if (error instanceof InputError)
-            return membersPage(request, reply, member, 400, { form, errors: error.fields });
-          throw error;
-        }
-        return reply.redirect('/settings/members?done=invited', 303);
-      }),
-    );
-
-    app.post<{ Params: { id: string } }>(
-      '/settings/members/invitations/:id/withdraw',
-      forOwners(web, (request, reply, member) => {
-        if (!uuid.test(request.params.id)) return web.notFound(request, reply);
-        const id = request.params.id.toLowerCase();
-        return attempt(request, reply, member, () => withdrawInvitation(ctx, member, id), 'withdrawn');
-      }),
-    );
-
-    app.post<{ Params: { userId: string }; Body: Form }>(
-      '/settings/members/:userId/role',
-      forOwners(web, async (request, reply, member) => {
-        const target = await findById(request.params.userId, (id) => getMember(ctx, member.workspaceId, id));
-        if (!target) return web.notFound(request, reply);
-        const role = roleOf(formText(request.body, 'role'));
-        if (!role) return reply.redirect('/settings/members', 303);
-        return attempt(
-          request,
-          reply,
-          member,
-          () => changeMemberRole(ctx, member, target.userId, role),
-          'role',
-        );
-      }),
-    );
-
-    app.get<{ Params: { userId: string } }>(
-      '/settings/members/:userId/remove',
-      forRemovable((request, reply, member, target) =>
-        web.render(request, reply, 200, {
-          title: target.userId === member.userId ? 'Leave workspace' : 'Remove member',
-          current: 'members',
-          body: (csrf) => removeMemberView(member, target, csrf),
-        }),
-      ),
-    );
-    app.post<{ Params: { userId: string } }>('/settings/members/:userId/remove', forRemovable(leaveOrRemove));
-
+    memberRoutes(app, web);
     app.get<{ Params: { token: string } }>('/invitations/:token', async (request, reply) => {
-      const invitation = await findOpenInvitation(ctx, request.params.token);
-      if (!invitation) return expiredInvitation(request, reply);
-      return invitationPage(request, reply, 200, invitation);
+      const invitation = await findOpenInvitation(web.ctx, request.params.token);
+      if (!invitation) return expiredInvitation(web, request, reply);
+      return invitationPage(web, request, reply, 200, invitation);
     });
-    app.post<{ Params: { token: string }; Body: Form }>('/invitations/:token', accept);
+    app.post<{ Params: { token: string }; Body: Form }>('/invitations/:token', (request, reply) =>
+      accept(web, request, reply),
+    );
   };
 }
