@@ -9,9 +9,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { findUser, insertMembership, insertUser } from '../src/accounts/accounts.repository.ts';
-import { createAccount, emailKey } from '../src/accounts/accounts.service.ts';
-import { hashPassword } from '../src/accounts/passwords.ts';
+import { findUser } from '../src/accounts/accounts.repository.ts';
+import { emailKey } from '../src/accounts/accounts.service.ts';
 import type { Plan } from '../src/db/schema.ts';
 import { createApiKey, listApiKeys } from '../src/keys/keys.service.ts';
 import { createDocument } from '../src/signing/signing.service.ts';
@@ -25,9 +24,11 @@ import {
   confirmationLinkIn,
   createWebClient,
   mailsTo,
+  type TestAccount,
   uniqueEmail,
   type WebClient,
   type WebResponse,
+  webPeople,
   withoutCsrf,
 } from './web-client.ts';
 
@@ -47,13 +48,7 @@ const memberPages = [
   '/settings/account',
 ];
 
-interface Account {
-  email: string;
-  password: string;
-  userId: string;
-  workspaceId: string;
-  workspaceName: string;
-}
+type Account = TestAccount;
 
 function inputTag(text: string, id: string): string {
   const tag = new RegExp(`<input id="${id}"[^>]*>`).exec(text)?.[0];
@@ -104,58 +99,7 @@ function loginNext(path: string): string {
 describeEachDatabase('web application pages over HTTP', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1' } });
 
-  let clientCount = 0;
-  /** A new browser with an empty cookie jar and an address of its own. */
-  function browser(): WebClient {
-    clientCount++;
-    return createWebClient(h.baseUrl, { address: `10.0.${clientCount >> 8}.${clientCount & 255}` });
-  }
-
-  async function newOwner(plan: Plan = 'max'): Promise<Account> {
-    const email = uniqueEmail('owner');
-    const workspaceName = `Acme ${randomUUID().slice(0, 6)}`;
-    const { userId, workspaceId } = await createAccount(h.ctx, { email, password, workspaceName, plan });
-    return { email, password, userId, workspaceId, workspaceName };
-  }
-
-  /** A user whose only membership is role `member` of the owner's workspace. */
-  async function newMember(owner: Account): Promise<Account> {
-    const email = uniqueEmail('member');
-    const userId = randomUUID();
-    const now = h.clock.now();
-    await insertUser(h.ctx.db, {
-      id: userId,
-      email,
-      email_key: emailKey(email),
-      password_hash: await hashPassword(password),
-      created_at: now,
-      password_changed_at: now,
-    });
-    await insertMembership(h.ctx.db, {
-      workspace_id: owner.workspaceId,
-      user_id: userId,
-      role: 'member',
-      created_at: now,
-    });
-    return { ...owner, email, userId };
-  }
-
-  /** Opens /login and submits it, as a person does. */
-  async function logIn(
-    client: WebClient,
-    email: string,
-    secret: string,
-    extra: Record<string, string> = {},
-  ): Promise<WebResponse> {
-    assertPage(await client.get('/login'), 200);
-    return client.post('/login', { email, password: secret, ...extra });
-  }
-
-  async function signedIn(account: Account): Promise<WebClient> {
-    const client = browser();
-    assertRedirect(await logIn(client, account.email, account.password), '/documents');
-    return client;
-  }
+  const { browser, newOwner, newMember, logIn, signedIn } = webPeople(h, '10.0');
 
   async function signUp(
     client: WebClient,
@@ -548,7 +492,7 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
 
   test('log-in: after 10 attempts for one account from one address the 11th is refused with 429 and Retry-After, even with the right password', async () => {
     const account = await newOwner();
-    const address = `10.9.${clientCount & 255}.1`;
+    const address = '10.9.0.1';
     for (let i = 0; i < 10; i++) {
       const guesser = createWebClient(h.baseUrl, { address });
       assertPage(await logIn(guesser, account.email, `wrong password ${i}`), 401);

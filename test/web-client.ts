@@ -2,9 +2,12 @@
 // follows redirects and, like a browser submitting a form, sends the `_csrf` hidden field
 // of the last HTML page it fetched with every POST. Also the mails the app queued, read
 // the way a person reads them: the sign-up confirmation link is found in the mail's text.
+// And `webPeople`: the browsers, owners and members a web test file works with.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { createAccount } from '../src/accounts/accounts.service.ts';
 import type { Context } from '../src/context.ts';
+import type { MemberRole, Plan } from '../src/db/schema.ts';
 import { listMails, type MailView } from '../src/mail/mail.service.ts';
 
 export interface WebResponse {
@@ -21,6 +24,8 @@ export interface PostOptions {
    * sends none, a string sends that token.
    */
   csrf?: boolean | string;
+  /** Cookies sent instead of the jar's for this one request (null: leave that one out). */
+  cookies?: Record<string, string | null>;
 }
 
 export interface WebClient {
@@ -81,11 +86,19 @@ export function createWebClient(baseUrl: string, options: WebClientOptions = {})
     }
   }
 
-  async function send(method: 'GET' | 'POST', path: string, body?: URLSearchParams): Promise<WebResponse> {
+  async function send(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: URLSearchParams,
+    override: Record<string, string | null> = {},
+  ): Promise<WebResponse> {
     const headers: Record<string, string> = {};
-    if (cookies.size) {
-      headers.cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const jar = new Map(cookies);
+    for (const [name, value] of Object.entries(override)) {
+      if (value === null) jar.delete(name);
+      else jar.set(name, value);
     }
+    if (jar.size) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
     if (options.address) headers['x-forwarded-for'] = options.address;
     const response = await fetch(new URL(path, baseUrl), { method, headers, body, redirect: 'manual' });
     const text = await response.text();
@@ -108,7 +121,7 @@ export function createWebClient(baseUrl: string, options: WebClientOptions = {})
       const csrf = postOptions.csrf ?? true;
       if (typeof csrf === 'string') form.set('_csrf', csrf);
       else if (csrf && csrfToken !== null) form.set('_csrf', csrfToken);
-      return send('POST', path, form);
+      return send('POST', path, form, postOptions.cookies);
     },
     cookies,
     get csrfToken() {
@@ -153,8 +166,8 @@ export function uniqueEmail(label: string): string {
 }
 
 /** A whole HTML page with this status. */
-export function assertPage(res: WebResponse, status: number): void {
-  assert.equal(res.status, status, res.text.slice(0, 800));
+export function assertPage(res: WebResponse, status: number, label = ''): void {
+  assert.equal(res.status, status, `${label} ${res.text.slice(0, 800)}`);
   assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
   assert.match(res.text, /^<!doctype html>/);
 }
@@ -163,4 +176,69 @@ export function assertPage(res: WebResponse, status: number): void {
 export function assertRedirect(res: WebResponse, location: string): void {
   assert.equal(res.status, 303, res.text.slice(0, 800));
   assert.equal(res.location, location);
+}
+
+export const testPassword = 'correct horse battery staple';
+
+export interface TestAccount {
+  email: string;
+  password: string;
+  userId: string;
+  workspaceId: string;
+  workspaceName: string;
+}
+
+/**
+ * The people of a web test file. Each browser has an empty cookie jar and an address of
+ * its own under `subnet` (sent as X-Forwarded-For: the file's app must trust its proxy),
+ * so per-address limits count one browser's attempts, not the file's.
+ */
+export function webPeople(h: { baseUrl: string; ctx: Context }, subnet: string) {
+  let browsers = 0;
+  const browser = (): WebClient => {
+    browsers++;
+    return createWebClient(h.baseUrl, { address: `${subnet}.${browsers >> 8}.${browsers & 255}` });
+  };
+
+  /** An owner of a new workspace. */
+  async function newOwner(plan: Plan = 'max'): Promise<TestAccount> {
+    const email = uniqueEmail('owner');
+    const workspaceName = `Acme ${randomUUID().slice(0, 6)}`;
+    const { userId, workspaceId } = await createAccount(h.ctx, {
+      email,
+      password: testPassword,
+      workspaceName,
+      plan,
+    });
+    return { email, password: testPassword, userId, workspaceId, workspaceName };
+  }
+
+  /** A user who joins the owner's workspace with `role` (and has no other workspace). */
+  async function newMember(owner: TestAccount, role: MemberRole = 'member'): Promise<TestAccount> {
+    const email = uniqueEmail(role);
+    const input = { email, password: testPassword, workspaceId: owner.workspaceId, role };
+    const { userId } = await createAccount(h.ctx, input);
+    return { ...owner, email, userId };
+  }
+
+  /** Opens /login (with its `next`, if any) and submits it, as a person does. */
+  async function logIn(
+    client: WebClient,
+    email: string,
+    password = testPassword,
+    extra: Record<string, string> = {},
+  ) {
+    const page = await client.get(extra.next ? `/login?next=${encodeURIComponent(extra.next)}` : '/login');
+    assertPage(page, 200);
+    return client.post('/login', { email, password, ...extra });
+  }
+
+  /** A new browser, logged in as the account. */
+  async function signedIn(account: Pick<TestAccount, 'email'>): Promise<WebClient> {
+    const client = browser();
+    assertRedirect(await logIn(client, account.email), '/documents');
+    return client;
+  }
+
+  return { browser, newOwner, newMember, logIn, signedIn };
 }

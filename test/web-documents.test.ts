@@ -10,8 +10,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { createAccount, requestSignup } from '../src/accounts/accounts.service.ts';
-import type { MemberRole } from '../src/db/schema.ts';
+import { requestSignup } from '../src/accounts/accounts.service.ts';
 import { insertSampleDocuments } from '../src/demo/seed.ts';
 import { refusalMessages } from '../src/documents/lifecycle.ts';
 import { formatMoney, parsePricingBlock } from '../src/documents/pricing.ts';
@@ -31,10 +30,11 @@ import {
 import {
   assertPage,
   assertRedirect,
-  createWebClient,
+  type TestAccount,
+  testPassword,
   uniqueEmail,
   type WebClient,
-  type WebResponse,
+  webPeople,
   withoutCsrf,
 } from './web-client.ts';
 
@@ -46,11 +46,7 @@ const staleCursor = 'That page link had expired, so this is the first page again
 const pageSize = 25;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-interface Account {
-  email: string;
-  userId: string;
-  workspaceId: string;
-  workspaceName: string;
+interface Account extends TestAccount {
   apiKey: string;
 }
 
@@ -193,42 +189,18 @@ function signer(email: string): RecipientInput {
 describeEachDatabase('document pages over HTTP', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1' } });
 
-  let clientCount = 0;
-  /** A new browser with an empty cookie jar and an address of its own. */
-  function browser(): WebClient {
-    clientCount++;
-    return createWebClient(h.baseUrl, { address: `10.2.${clientCount >> 8}.${clientCount & 255}` });
-  }
-
+  const people = webPeople(h, '10.2');
+  const { browser, newMember, signedIn } = people;
+  /** An owner of a new Max workspace, with an API key to compare the pages with the API. */
   async function newOwner(): Promise<Account> {
-    const email = uniqueEmail('owner');
-    const workspaceName = `Acme ${randomUUID().slice(0, 6)}`;
-    const { userId, workspaceId } = await createAccount(h.ctx, {
-      email,
-      password,
-      workspaceName,
-      plan: 'max',
-    });
-    const key = await createApiKey(h.ctx, { workspaceId, name: 'test' });
-    return { email, userId, workspaceId, workspaceName, apiKey: key.secret };
+    const owner = await people.newOwner();
+    return {
+      ...owner,
+      apiKey: (await createApiKey(h.ctx, { workspaceId: owner.workspaceId, name: 'test' })).secret,
+    };
   }
-
-  async function newMember(owner: Account, role: MemberRole = 'member'): Promise<Account> {
-    const email = uniqueEmail(role);
-    const { userId } = await createAccount(h.ctx, { email, password, workspaceId: owner.workspaceId, role });
-    return { ...owner, email, userId };
-  }
-
-  async function logIn(client: WebClient, email: string, next?: string): Promise<WebResponse> {
-    assertPage(await client.get(next ? loginNext(next) : '/login'), 200);
-    return client.post('/login', { email, password, ...(next ? { next } : {}) });
-  }
-
-  async function signedIn(account: Account): Promise<WebClient> {
-    const client = browser();
-    assertRedirect(await logIn(client, account.email), '/documents');
-    return client;
-  }
+  const logIn = (client: WebClient, email: string, next?: string) =>
+    people.logIn(client, email, testPassword, next ? { next } : {});
 
   async function tokenOfAnotherSession(): Promise<string> {
     const other = await signedIn(await newOwner());

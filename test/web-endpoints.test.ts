@@ -15,11 +15,23 @@ import { createAccount } from '../src/accounts/accounts.service.ts';
 import type { Plan } from '../src/db/schema.ts';
 import { triggerEvent } from '../src/demo/trigger.ts';
 import { createApiKey } from '../src/keys/keys.service.ts';
+import { escapeHtml } from '../src/ui/html.ts';
 import { listEndpointDeliveries, sendPing } from '../src/webhooks/deliveries.service.ts';
 import { deliverDue } from '../src/webhooks/dispatcher.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { callApi, describeEachDatabase, type Harness, useHarness } from './harness.ts';
 import { type ReceivedRequest, type Receiver, type ReceiverHandler, startReceiver } from './receiver.ts';
+import {
+  assertPage,
+  assertRedirect,
+  createWebClient,
+  type PostOptions,
+  type WebClient,
+  type WebResponse,
+  withoutCsrf,
+} from './web-client.ts';
+
+type Fields = Record<string, string | string[]>;
 
 const second = 1000;
 const minute = 60 * second;
@@ -51,117 +63,8 @@ const sentences = {
 };
 
 // ---------------------------------------------------------------------------------------
-// A small browser: a cookie jar over fetch, no redirects followed, and the `_csrf` hidden
-// field of the last HTML page sent with every POST, like a browser submitting that page's
-// form. (test/web-client.ts posts a Record<string, string>: no repeated `events` fields.)
-// ---------------------------------------------------------------------------------------
-
-type Fields = Record<string, string | string[]>;
-
-interface Page {
-  status: number;
-  headers: Headers;
-  /** The Location header of a redirect (never followed). */
-  location: string | null;
-  text: string;
-}
-
-interface PostOptions {
-  /** The `_csrf` field: the last page's by default, `false` for none, or this token. */
-  csrf?: string | false;
-  /** Cookies sent instead of the jar's for this one request (null: leave that one out). */
-  cookies?: Record<string, string | null>;
-}
-
-interface Browser {
-  get(path: string): Promise<Page>;
-  post(path: string, fields?: Fields, options?: PostOptions): Promise<Page>;
-  readonly cookies: Map<string, string>;
-  /** The `_csrf` hidden field of the last HTML page fetched. */
-  readonly csrfToken: string | null;
-}
-
-const csrfFieldPattern = /<input type="hidden" name="_csrf" value="([^"]*)">/;
-
-function createBrowser(baseUrl: string, address: string): Browser {
-  const cookies = new Map<string, string>();
-  let csrfToken: string | null = null;
-
-  function storeCookies(headers: Headers): void {
-    for (const header of headers.getSetCookie()) {
-      const [pair = '', ...attributes] = header.split(';');
-      const eq = pair.indexOf('=');
-      if (eq < 1) continue;
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      const gone = attributes.some((attribute) => {
-        const [key = '', setting = ''] = attribute.split('=').map((s) => s.trim());
-        if (key.toLowerCase() === 'max-age') return Number(setting) <= 0;
-        if (key.toLowerCase() === 'expires') return Date.parse(setting) <= Date.now();
-        return false;
-      });
-      if (value === '' || gone) cookies.delete(name);
-      else cookies.set(name, value);
-    }
-  }
-
-  async function send(
-    method: 'GET' | 'POST',
-    path: string,
-    body?: URLSearchParams,
-    override: Record<string, string | null> = {},
-  ): Promise<Page> {
-    const jar = new Map(cookies);
-    for (const [name, value] of Object.entries(override)) {
-      if (value === null) jar.delete(name);
-      else jar.set(name, value);
-    }
-    const headers: Record<string, string> = { 'x-forwarded-for': address };
-    if (jar.size) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-    const response = await fetch(new URL(path, baseUrl), { method, headers, body, redirect: 'manual' });
-    const text = await response.text();
-    storeCookies(response.headers);
-    if ((response.headers.get('content-type') ?? '').startsWith('text/html')) {
-      csrfToken = csrfFieldPattern.exec(text)?.[1] ?? null;
-    }
-    return {
-      status: response.status,
-      headers: response.headers,
-      location: response.headers.get('location'),
-      text,
-    };
-  }
-
-  return {
-    get: (path) => send('GET', path),
-    post(path, fields = {}, options = {}) {
-      const form = new URLSearchParams();
-      for (const [name, value] of Object.entries(fields)) {
-        for (const item of [value].flat()) form.append(name, item);
-      }
-      const csrf = options.csrf ?? csrfToken;
-      if (typeof csrf === 'string') form.set('_csrf', csrf);
-      return send('POST', path, form, options.cookies);
-    },
-    cookies,
-    get csrfToken() {
-      return csrfToken;
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------------------
 // Reading pages
 // ---------------------------------------------------------------------------------------
-
-function escapeHtml(s: string): string {
-  return s
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 function unescapeHtml(s: string): string {
   return s
@@ -170,21 +73,6 @@ function unescapeHtml(s: string): string {
     .replaceAll('&lt;', '<')
     .replaceAll('&gt;', '>')
     .replaceAll('&amp;', '&');
-}
-
-/** The page's text with every CSRF token value blanked, to compare two renderings. */
-function withoutCsrf(text: string): string {
-  return text.replaceAll(/(name="_csrf" value=")[^"]*"/g, '$1"');
-}
-
-function assertPage(res: Page, status: number, label = ''): void {
-  assert.equal(res.status, status, `${label} ${res.text.slice(0, 600)}`);
-  assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
-}
-
-function assertRedirect(res: Page, location: string): void {
-  assert.equal(res.status, 303, res.text.slice(0, 600));
-  assert.equal(res.location, location);
 }
 
 /** The form's field carries exactly this sentence, tied to it, and no other field complains. */
@@ -367,16 +255,16 @@ interface Member {
   email: string;
   workspaceId: string;
   apiKey: string;
-  browser: Browser;
+  browser: WebClient;
 }
 
 let accountCount = 0;
 let browserCount = 0;
 
 /** A browser of its own address, logged in through the log-in form. */
-async function logIn(h: Harness, email: string): Promise<Browser> {
+async function logIn(h: Harness, email: string): Promise<WebClient> {
   browserCount++;
-  const browser = createBrowser(h.baseUrl, `10.9.${browserCount >> 8}.${browserCount & 255}`);
+  const browser = createWebClient(h.baseUrl, { address: `10.9.${browserCount >> 8}.${browserCount & 255}` });
   assertPage(await browser.get('/login'), 200);
   const res = await browser.post('/login', { email, password, next: integrations });
   assertRedirect(res, integrations);
@@ -1138,7 +1026,7 @@ describeEachDatabase('webhook endpoint pages', (kind) => {
     ];
     assertPage(await b.browser.get(integrations), 200);
     let reference: string | null = null;
-    const check = (res: Page, label: string) => {
+    const check = (res: WebResponse, label: string) => {
       assertPage(res, 404, label);
       reference ??= withoutCsrf(res.text);
       assert.equal(withoutCsrf(res.text), reference, `${label}: another page than the other 404s`);

@@ -9,19 +9,20 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { insertMembership } from '../src/accounts/accounts.repository.ts';
-import { createAccount, emailKey } from '../src/accounts/accounts.service.ts';
+import { emailKey } from '../src/accounts/accounts.service.ts';
 import { invitationValidityMs } from '../src/accounts/members.service.ts';
-import type { MemberRole, Plan } from '../src/db/schema.ts';
+import type { MemberRole } from '../src/db/schema.ts';
 import { escapeHtml } from '../src/ui/html.ts';
 import { describeEachDatabase, useHarness } from './harness.ts';
 import {
   assertPage,
   assertRedirect,
-  createWebClient,
   mailsTo,
+  testPassword,
   uniqueEmail,
   type WebClient,
   type WebResponse,
+  webPeople,
   withoutCsrf,
 } from './web-client.ts';
 
@@ -33,13 +34,6 @@ const notFoundText = 'There is nothing here, or it belongs to another workspace.
 const invitationGone = 'This invitation cannot be used';
 const lastOwner = 'A workspace needs at least one owner: make another member an owner first.';
 const badEmail = 'Enter an email address like name@example.com.';
-
-interface Account {
-  email: string;
-  userId: string;
-  workspaceId: string;
-  workspaceName: string;
-}
 
 function assertIncludes(res: WebResponse, text: string): void {
   assert.ok(res.text.includes(escapeHtml(text)), `expected «${text}» in ${res.text.slice(0, 1500)}`);
@@ -57,38 +51,9 @@ function invitationPathIn(text: string): string | null {
 describeEachDatabase('member pages over HTTP', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1' } });
 
-  let clientCount = 0;
-  /** A new browser with an empty cookie jar and an address of its own. */
-  function browser(): WebClient {
-    clientCount++;
-    return createWebClient(h.baseUrl, { address: `10.1.${clientCount >> 8}.${clientCount & 255}` });
-  }
-
-  async function newOwner(plan: Plan = 'max'): Promise<Account> {
-    const email = uniqueEmail('owner');
-    const workspaceName = `Acme ${randomUUID().slice(0, 6)}`;
-    const { userId, workspaceId } = await createAccount(h.ctx, { email, password, workspaceName, plan });
-    return { email, userId, workspaceId, workspaceName };
-  }
-
-  /** A user who joins the owner's workspace with `role` (and has no other workspace). */
-  async function newMember(owner: Account, role: MemberRole = 'member'): Promise<Account> {
-    const email = uniqueEmail(role);
-    const { userId } = await createAccount(h.ctx, { email, password, workspaceId: owner.workspaceId, role });
-    return { ...owner, email, userId };
-  }
-
-  /** Opens /login and submits it, as a person does. */
-  async function logIn(client: WebClient, email: string, next?: string): Promise<WebResponse> {
-    assertPage(await client.get(next ? `/login?next=${encodeURIComponent(next)}` : '/login'), 200);
-    return client.post('/login', { email, password, ...(next ? { next } : {}) });
-  }
-
-  async function signedIn(account: Account): Promise<WebClient> {
-    const client = browser();
-    assertRedirect(await logIn(client, account.email), '/documents');
-    return client;
-  }
+  const { browser, newOwner, newMember, signedIn, ...people } = webPeople(h, '10.1');
+  const logIn = (client: WebClient, email: string, next?: string) =>
+    people.logIn(client, email, testPassword, next ? { next } : {});
 
   /** Who the browser is signed in as, from the account page: "<email>, <role> of <workspace>". */
   async function whoAmI(client: WebClient): Promise<string | null> {

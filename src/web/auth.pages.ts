@@ -7,7 +7,7 @@
 //   POST     /settings/account/workspace  move the session to another workspace of the user
 // Messages never say whether an address has an account (accounts.service.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type LimitDecision, takeLoginAttempt, takeSignupAttempt } from '../accounts/account-limits.ts';
+import { takeLoginAttempt, takeSignupAttempt } from '../accounts/account-limits.ts';
 import {
   changePassword,
   confirmSignup,
@@ -98,13 +98,21 @@ async function accountPage(
   });
 }
 
-/** A refused attempt: 429 with Retry-After, counted in the metrics; returns the sentence's end. */
-function refuse(
+const takeAttempt = { login: takeLoginAttempt, signup: takeSignupAttempt };
+
+/**
+ * Takes an attempt from the account limits; when it is refused, answers 429 with
+ * Retry-After (counted in the metrics) and returns when to try again, as a sentence.
+ */
+async function refusedAttempt(
   web: Web,
+  request: PostRequest,
   reply: FastifyReply,
   limiter: 'login' | 'signup',
-  decision: Exclude<LimitDecision, { allowed: true }>,
 ) {
+  const input = { email: formText(request.body, 'email'), clientAddress: request.ip };
+  const decision = await takeAttempt[limiter](web.ctx, web.deps.loginLimiter, input);
+  if (decision.allowed) return null;
   web.ctx.metrics.rateLimitRejections.inc({ limiter });
   reply.header('retry-after', String(decision.retryAfterSeconds));
   return tryAgainIn(decision.retryAfterSeconds);
@@ -113,12 +121,8 @@ function refuse(
 async function signUp(web: Web, request: PostRequest, reply: FastifyReply) {
   const form = request.body ?? {};
   const email = formText(form, 'email');
-  const decision = await takeSignupAttempt(web.ctx, web.deps.loginLimiter, {
-    email,
-    clientAddress: request.ip,
-  });
-  if (!decision.allowed) {
-    const wait = refuse(web, reply, 'signup', decision);
+  const wait = await refusedAttempt(web, request, reply, 'signup');
+  if (wait) {
     return signupPage(web, request, reply, 429, form, {
       email: `Too many sign-ups for this address or from your network. ${wait}`,
     });
@@ -142,12 +146,8 @@ async function signUp(web: Web, request: PostRequest, reply: FastifyReply) {
 async function logInWith(web: Web, request: PostRequest, reply: FastifyReply) {
   const form = request.body ?? {};
   const email = formText(form, 'email');
-  const decision = await takeLoginAttempt(web.ctx, web.deps.loginLimiter, {
-    email,
-    clientAddress: request.ip,
-  });
-  if (!decision.allowed) {
-    const wait = refuse(web, reply, 'login', decision);
+  const wait = await refusedAttempt(web, request, reply, 'login');
+  if (wait) {
     return loginPage(web, request, reply, 429, form, notice('error', `Too many attempts to log in. ${wait}`));
   }
   const result = await logIn(web.ctx, {
