@@ -5,11 +5,11 @@
 // run saves screenshots of the pages to docs/screenshots/. The browser may only talk to the
 // app: any other request is aborted and fails the test.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { RecipientInput } from '../src/signing/signing.service.ts';
+import { launchChromium, openPage, screenshotDir } from './chromium.ts';
 import {
   callApi,
   createSentDocument,
@@ -20,9 +20,6 @@ import {
   type TestWorkspace,
   useHarness,
 } from './harness.ts';
-
-const chromiumPath = process.env.SIGNET_TEST_CHROMIUM ?? '/usr/bin/chromium';
-const screenshotDir = join(import.meta.dirname, '..', 'docs', 'screenshots');
 
 const title = 'Software implementation and subscription agreement';
 const body = [
@@ -96,26 +93,7 @@ describeEachDatabase('signing in a browser', (kind) => {
   const pageErrors: string[] = [];
 
   before(async () => {
-    assert.ok(
-      existsSync(chromiumPath),
-      `Chromium is missing at ${chromiumPath}: the browser test needs it ` +
-        '(apt-get install -y --no-install-recommends chromium, as .ci/run does); it is never downloaded',
-    );
-    if (saveScreenshots) mkdirSync(screenshotDir, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    });
+    browser = await launchChromium({ screenshots: saveScreenshots });
     ws = await createTestWorkspace(h.ctx);
     const sent = await createSentDocument(h.ctx, ws.id, { title, body, pricing, recipients: signers });
     documentId = sent.id;
@@ -126,24 +104,10 @@ describeEachDatabase('signing in a browser', (kind) => {
     await browser?.close();
   });
 
-  async function newPage(options: Parameters<Browser['newContext']>[0]): Promise<{
-    context: BrowserContext;
-    page: Page;
-  }> {
-    const context = await browser.newContext({ locale: 'en-GB', timezoneId: 'UTC', ...options });
-    context.setDefaultTimeout(15_000);
-    await context.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url === h.baseUrl || url.startsWith(`${h.baseUrl}/`)) return route.continue();
-      foreignRequests.push(url);
-      return route.abort('blockedbyclient');
-    });
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(`${page.url()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
-    return { context, page };
+  async function newPage(
+    options: Parameters<Browser['newContext']>[0],
+  ): Promise<{ context: BrowserContext; page: Page }> {
+    return openPage(browser, h.baseUrl, { foreignRequests, pageErrors }, options);
   }
 
   function linkOf(signer: RecipientInput): string {

@@ -11,21 +11,20 @@
 // browser may only talk to the app; a console error (a CSP violation, say) fails the test.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createLogger } from '../src/context.ts';
 import { triggerEvent } from '../src/demo/trigger.ts';
 import { listMails } from '../src/mail/mail.service.ts';
 import { createMailTransport } from '../src/mail/mailer.ts';
 import { startWorker } from '../src/worker/worker.ts';
+import { launchChromium, openPage, screenshotDir } from './chromium.ts';
 import { databaseKinds, describeEachDatabase, useHarness } from './harness.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 
-const chromiumPath = process.env.SIGNET_TEST_CHROMIUM ?? '/usr/bin/chromium';
-const screenshotDir = join(import.meta.dirname, '..', 'docs', 'screenshots');
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const viewports = {
@@ -55,25 +54,7 @@ describeEachDatabase('the web application in a browser', (kind) => {
   let endpointPath = '';
 
   before(async () => {
-    assert.ok(
-      existsSync(chromiumPath),
-      `Chromium is missing at ${chromiumPath} (apt-get install -y chromium)`,
-    );
-    if (saveScreenshots) mkdirSync(screenshotDir, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    });
+    browser = await launchChromium({ screenshots: saveScreenshots });
     receiver = await startReceiver((_request, response) => {
       response.statusCode = receiverFails ? 500 : 200;
       response.end(receiverFails ? 'down for maintenance' : 'ok');
@@ -94,20 +75,7 @@ describeEachDatabase('the web application in a browser', (kind) => {
   });
 
   async function newPage(name: keyof typeof viewports): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext({ locale: 'en-GB', timezoneId: 'UTC', ...viewports[name] });
-    context.setDefaultTimeout(15_000);
-    await context.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url === h.baseUrl || url.startsWith(`${h.baseUrl}/`)) return route.continue();
-      foreignRequests.push(url);
-      return route.abort('blockedbyclient');
-    });
-    const page = await context.newPage();
-    page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(`${page.url()}: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => pageErrors.push(`${page.url()}: ${error.message}`));
-    return { context, page };
+    return openPage(browser, h.baseUrl, { foreignRequests, pageErrors }, viewports[name]);
   }
 
   /** The app's address for a link the app mailed (it names the public URL). */

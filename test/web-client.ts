@@ -242,3 +242,42 @@ export function webPeople(h: { baseUrl: string; ctx: Context }, subnet: string) 
 
   return { browser, newOwner, newMember, logIn, signedIn };
 }
+
+export interface IdRoute {
+  method: 'GET' | 'POST';
+  path: (id: string) => string;
+  fields?: Record<string, string>;
+}
+
+/**
+ * Isolation, the way a member of another workspace probes it: every id in `ids` (another
+ * workspace's record, a random UUID, a string that is not a UUID, …) gets the same 404 page,
+ * word for word. Each request carries a fresh form token from `freshPath`, as from a page.
+ * Returns that page's text, for the caller's "nothing of theirs on it" checks.
+ */
+export async function assertSameNotFound(
+  client: WebClient,
+  freshPath: string,
+  route: IdRoute,
+  ids: Record<string, string>,
+  name = `${route.method} ${route.path('{id}')}`,
+): Promise<string> {
+  const answers: Array<[string, number, string]> = [];
+  for (const [label, id] of Object.entries(ids)) {
+    assertPage(await client.get(freshPath), 200);
+    const res =
+      route.method === 'GET'
+        ? await client.get(route.path(id))
+        : await client.post(route.path(id), route.fields);
+    answers.push([label, res.status, withoutCsrf(res.text)]);
+  }
+  const [first] = answers;
+  assert.ok(first);
+  assert.equal(first[1], 404, `${name} with ${first[0]}: ${first[2].slice(0, 400)}`);
+  assert.ok(first[2].includes('There is nothing here, or it belongs to another workspace.'), name);
+  for (const [label, status, text] of answers) {
+    assert.equal(status, first[1], `${name} with ${label}`);
+    assert.equal(text, first[2], `${name} with ${label}: the same page`);
+  }
+  return first[2];
+}

@@ -1,0 +1,62 @@
+// Debian's Chromium for the browser tests (never a browser a tool downloads), and pages
+// that may reach only the app under test: anything else is blocked and recorded, and so is
+// every console error or uncaught error (a Content-Security-Policy violation, say).
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+export const chromiumPath = process.env.SIGNET_TEST_CHROMIUM ?? '/usr/bin/chromium';
+export const screenshotDir = join(import.meta.dirname, '..', 'docs', 'screenshots');
+
+export async function launchChromium(options: { screenshots: boolean }): Promise<Browser> {
+  assert.ok(
+    existsSync(chromiumPath),
+    `Chromium is missing at ${chromiumPath}: the browser tests need it ` +
+      '(apt-get install -y --no-install-recommends chromium, as .ci/run does); it is never downloaded',
+  );
+  if (options.screenshots) mkdirSync(screenshotDir, { recursive: true });
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+}
+
+/** What pages did that they must not: requests beyond the app, and errors. */
+export interface PageWatch {
+  foreignRequests: string[];
+  pageErrors: string[];
+}
+
+/** A new context and page that reach only `baseUrl`, watched by `watch`. */
+export async function openPage(
+  browser: Browser,
+  baseUrl: string,
+  watch: PageWatch,
+  options: Parameters<Browser['newContext']>[0] = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ locale: 'en-GB', timezoneId: 'UTC', ...options });
+  context.setDefaultTimeout(15_000);
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url === baseUrl || url.startsWith(`${baseUrl}/`)) return route.continue();
+    watch.foreignRequests.push(url);
+    return route.abort('blockedbyclient');
+  });
+  const page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') watch.pageErrors.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => watch.pageErrors.push(`${page.url()}: ${error.message}`));
+  return { context, page };
+}
