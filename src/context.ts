@@ -115,12 +115,6 @@ export async function createContext(
   const cursorKey = createSecretKey(await loadServerSecret(db, 'cursor-hmac', { clock, ids }));
   const csrfKey = await loadServerSecret(db, 'csrf-hmac', { clock, ids });
   const keyCache = createKeyCache(clock);
-  const unsubscribe = options.subscribe
-    ? await options.subscribe(authChangesChannel, {
-        onNotify: () => keyCache.clear(),
-        onStateChange: (isListening) => keyCache.setListening(isListening),
-      })
-    : async () => {};
   const resolver = options.resolver ?? systemResolver;
   const keyUsage = createKeyUsage(db, clock, log);
   const metrics = createMetrics({
@@ -129,6 +123,15 @@ export async function createContext(
     ...(options.poolStats ? { poolStats: options.poolStats } : {}),
     ...(options.processMetrics ? { processMetrics: true } : {}),
   });
+  const unsubscribe = options.subscribe
+    ? await options.subscribe(authChangesChannel, {
+        onNotify: () => {
+          keyCache.clear();
+          metrics.authChangesHeard.inc();
+        },
+        onStateChange: (isListening) => keyCache.setListening(isListening),
+      })
+    : async () => {};
   const outage = createOutageMonitor({
     db,
     log,

@@ -135,7 +135,12 @@ describe('SIGTERM', { skip: !databaseKinds.includes('postgres') && 'needs Postgr
         `failures after SIGTERM: ${JSON.stringify(failed.map((f) => f.code))}\n`,
     );
     assert.equal(code, 0, 'exit code 0');
-    assert.ok(exitedMs < 5000, `keep-alive connections do not hold it open until the bound (${exitedMs} ms)`);
+    // Keep-alive connections do not hold it open until the bound: the bound never fired
+    // (it logs when it closes what is still open), whatever this machine's speed.
+    assert.ok(
+      !api.lines.some((line) => line.includes('closing connections still open')),
+      `the shutdown bound fired (exited ${exitedMs} ms after SIGTERM)`,
+    );
     assert.equal(slowAnswer.status, 201, `the request in flight was answered: ${slowAnswer.body}`);
     assert.equal(JSON.parse(slowAnswer.body).ok, true);
     assert.deepEqual(

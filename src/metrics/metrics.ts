@@ -82,8 +82,13 @@ export function createMetrics(options: MetricsOptions) {
     }),
     rateLimitRejections: new Counter({
       name: 'signet_rate_limit_rejections_total',
-      help: 'Requests refused by a token bucket (api: 429 rate-limited; login: log-in attempts)',
+      help: 'Requests refused by a token bucket (api: 429 rate-limited; login: log-in attempts; signup: sign-ups)',
       labelNames: ['limiter'] as const,
+      registers,
+    }),
+    authChangesHeard: new Counter({
+      name: 'signet_auth_changes_heard_total',
+      help: 'Key revocations and plan changes this process heard (LISTEN/NOTIFY) and dropped its cached keys for',
       registers,
     }),
     rateLimitLocal: new Gauge({
