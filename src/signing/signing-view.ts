@@ -3,36 +3,14 @@
 import type { Context } from '../context.ts';
 import type { FullDocumentRow, FullRecipientRow } from '../documents/documents.repository.ts';
 import { isActive, signersAhead } from '../documents/lifecycle.ts';
-import { computePricingBreakdown, describeBilling, formatMoney } from '../documents/pricing.ts';
 import type { PricingBlock } from '../documents/value.ts';
+import { pricingView } from '../ui/document-views.ts';
 import type { SigningPageView } from './signing-page.ts';
 
 export function maskEmail(email: string): string {
   const [local = '', domain = ''] = email.split('@');
   const shown = local.length <= 2 ? local.slice(0, 1) : `${local.slice(0, 2)}`;
   return `${shown}${'•'.repeat(Math.max(1, Math.min(6, local.length - shown.length)))}@${domain}`;
-}
-
-export function pricingView(block: PricingBlock | null): SigningPageView['pricing'] {
-  if (!block) return null;
-  const breakdown = computePricingBreakdown(block);
-  const money = (amount: string) => formatMoney(amount, block.currency);
-  return {
-    pricesIncludeVat: block.pricesIncludeVat,
-    lines: breakdown.lines.map((line) => ({
-      name: line.name,
-      quantity: line.quantity,
-      unitPrice: formatMoney(line.unitPrice, block.currency, { keepDecimals: true }),
-      vatRate: line.vatRate,
-      billing: describeBilling(line.billing),
-      net: money(line.net),
-      vat: money(line.vat),
-      gross: money(line.gross),
-    })),
-    net: money(breakdown.net),
-    vat: money(breakdown.vat),
-    gross: money(breakdown.gross),
-  };
 }
 
 export function buildSigningView(

@@ -1,6 +1,8 @@
 // Views of a document that both the sender's pages (web/) and the recipient's (signing/)
-// show: the status badge and the pricing table.
+// show: the status badge and the pricing table (and its view of a pricing block).
 import type { DocumentStatus } from '../documents/lifecycle.ts';
+import { computePricingBreakdown, describeBilling, formatMoney } from '../documents/pricing.ts';
+import type { PricingBlock } from '../documents/value.ts';
 import { html, type SafeHtml } from './html.ts';
 
 export interface PricingView {
@@ -20,6 +22,29 @@ export interface PricingView {
   net: string;
   vat: string;
   gross: string;
+}
+
+/** A pricing block, formatted for people: money in its currency, billing described. */
+export function pricingView(block: PricingBlock | null): PricingView | null {
+  if (!block) return null;
+  const breakdown = computePricingBreakdown(block);
+  const money = (amount: string) => formatMoney(amount, block.currency);
+  return {
+    pricesIncludeVat: block.pricesIncludeVat,
+    lines: breakdown.lines.map((line) => ({
+      name: line.name,
+      quantity: line.quantity,
+      unitPrice: formatMoney(line.unitPrice, block.currency, { keepDecimals: true }),
+      vatRate: line.vatRate,
+      billing: describeBilling(line.billing),
+      net: money(line.net),
+      vat: money(line.vat),
+      gross: money(line.gross),
+    })),
+    net: money(breakdown.net),
+    vat: money(breakdown.vat),
+    gross: money(breakdown.gross),
+  };
 }
 
 export const statusBadges: Record<DocumentStatus, { label: string; tone: string }> = {

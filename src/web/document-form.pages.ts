@@ -16,7 +16,7 @@ import { InputError } from '../input-error.ts';
 import { listOwnMails } from '../mail/mail.service.ts';
 import { createDocument, maxRecipients, sendDocument } from '../signing/signing.service.ts';
 import { findSharableSigningLinks } from '../signing/signing-links.ts';
-import { pricingView } from '../signing/signing-view.ts';
+import { pricingView } from '../ui/document-views.ts';
 import { notice } from '../ui/forms.ts';
 import type { SafeHtml } from '../ui/html.ts';
 import { field, maxPriceRows, previewValue, pricingOf, recipientsOf, rowCount } from './document-form.ts';
