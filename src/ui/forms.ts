@@ -11,7 +11,8 @@ import { html, type SafeHtml } from './html.ts';
 export type Form = Record<string, string | string[] | undefined>;
 
 export function parseForm(body: string): Form {
-  const form: Form = {};
+  // No prototype: a field named `__proto__` or `constructor` is a field like any other.
+  const form: Form = Object.create(null);
   for (const [name, raw] of new URLSearchParams(body)) {
     const value = raw.replaceAll('\u0000', '');
     const previous = form[name];
