@@ -199,6 +199,22 @@ export async function createTestWorkspace(ctx: Context, plan: Plan = 'max'): Pro
   return { id: workspace.id, apiKey: key.secret, keyId: key.id };
 }
 
+/** A webhook endpoint as the API answers it (the create response adds its secret). */
+export interface ApiEndpoint {
+  id: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  description: string | null;
+  createdAt: string;
+  failureCount: number;
+  disabledReason: 'failures' | null;
+}
+
+export interface CreatedApiEndpoint extends ApiEndpoint {
+  secret: string;
+}
+
 export interface ApiResponse {
   status: number;
   headers: Headers;
@@ -303,6 +319,21 @@ export const twoSigners: RecipientInput[] = [
     signingOrder: 2,
   },
 ];
+
+/** The two signers, and a viewer who receives a copy. */
+export const withViewer: RecipientInput[] = [
+  ...twoSigners,
+  {
+    email: 'val@client.example',
+    fullName: 'Val Kim',
+    role: 'viewer',
+    signingMethod: 'standard',
+    signingOrder: 1,
+  },
+];
+
+/** The two signers, both in the first group: either may sign first. */
+export const parallelSigners: RecipientInput[] = twoSigners.map((r) => ({ ...r, signingOrder: 1 }));
 
 /** A sent document and its recipients' links. */
 export async function createSentDocument(

@@ -17,6 +17,7 @@ import {
   signingLinksOf,
   twoSigners,
   useHarness,
+  withViewer,
 } from './harness.ts';
 
 /** The worker's lease on a claimed mail (mail.service.ts). */
@@ -88,16 +89,7 @@ describeEachDatabase('mail outbox', (kind) => {
 
   test('sending a document writes one pending mail per recipient with their personal link', async () => {
     const ws = await createTestWorkspace(h.ctx);
-    const recipients: RecipientInput[] = [
-      ...twoSigners,
-      {
-        email: 'val@client.example',
-        fullName: 'Val Kim',
-        role: 'viewer',
-        signingMethod: 'standard',
-        signingOrder: 1,
-      },
-    ];
+    const recipients = withViewer;
     const { id } = await createDocument(h.ctx, {
       workspaceId: ws.id,
       title: 'Lease renewal',

@@ -12,10 +12,11 @@ import {
   createTestWorkspace,
   describeEachDatabase,
   latestCodeFor,
+  parallelSigners,
   type SigningLink,
   type TestWorkspace,
-  twoSigners,
   useHarness,
+  withViewer,
 } from './harness.ts';
 
 interface Detail {
@@ -34,34 +35,6 @@ interface Page {
 
 const ann = 'ann@client.example';
 const bob = 'bob@client.example';
-
-const withViewer: RecipientInput[] = [
-  ...twoSigners,
-  {
-    email: 'val@client.example',
-    fullName: 'Val Kim',
-    role: 'viewer',
-    signingMethod: 'standard',
-    signingOrder: 1,
-  },
-];
-
-const parallelSigners: RecipientInput[] = [
-  {
-    email: 'ann@client.example',
-    fullName: 'Ann Lee',
-    role: 'signer',
-    signingMethod: 'standard',
-    signingOrder: 1,
-  },
-  {
-    email: 'bob@client.example',
-    fullName: 'Bob Ray',
-    role: 'signer',
-    signingMethod: 'standard',
-    signingOrder: 1,
-  },
-];
 
 const codeSigner: RecipientInput[] = [
   {

@@ -18,6 +18,7 @@ import { escapeHtml } from '../src/ui/html.ts';
 import { createEndpoint, getEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { callApi, describeEachDatabase, twoSigners, useHarness } from './harness.ts';
 import {
+  assertForgeriesRefused,
   assertPage,
   assertRedirect,
   assertSameNotFound,
@@ -187,26 +188,6 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
   }
 
   /** The two forgeries of a form: no token at all, and a token of another browser's session. */
-  async function assertForgeriesRefused(
-    client: WebClient,
-    path: string,
-    fields: Record<string, string>,
-    otherToken: string,
-  ): Promise<void> {
-    assert.ok(client.csrfToken, 'the browser holds a token of its own');
-    const forgeries: Array<[string, string | false]> = [
-      ['no token', false],
-      ['a token of another session', otherToken],
-    ];
-    for (const [label, csrf] of forgeries) {
-      const res = await client.post(path, fields, { csrf });
-      assertPage(res, 403);
-      assert.ok(res.text.includes(formExpired), `${label}: ${res.text.slice(0, 400)}`);
-      assert.equal(res.location, null, label);
-      assert.ok(!res.headers.getSetCookie().some((c) => c.startsWith('signet_session=')), label);
-    }
-  }
-
   // ---------------------------------------------------------------- sign-up
 
   test('sign-up: each invalid field re-renders the form with 400, its message next to it, and queues no mail', async () => {

@@ -281,3 +281,29 @@ export async function assertSameNotFound(
   }
   return first[2];
 }
+
+/**
+ * CSRF: the form posted without a token and with another session's token is each time the
+ * 403 "This form has expired" page, with no redirect and no session cookie set.
+ */
+export async function assertForgeriesRefused(
+  client: WebClient,
+  path: string,
+  fields: Record<string, string | string[]>,
+  otherToken: string,
+  label = path,
+): Promise<void> {
+  assert.ok(client.csrfToken, `${label}: the browser holds a token of its own`);
+  const forgeries: Array<[string, string | false]> = [
+    ['no token', false],
+    ['a token of another session', otherToken],
+  ];
+  for (const [forgery, csrf] of forgeries) {
+    const res = await client.post(path, fields, { csrf });
+    assertPage(res, 403);
+    assert.ok(res.text.includes('This form has expired'), `${label}, ${forgery}: ${res.text.slice(0, 400)}`);
+    assert.equal(res.location, null, `${label}, ${forgery}`);
+    const setsSession = res.headers.getSetCookie().some((c) => c.startsWith('signet_session='));
+    assert.ok(!setsSession, `${label}, ${forgery}: no session`);
+  }
+}

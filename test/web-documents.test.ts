@@ -26,8 +26,10 @@ import {
   signingLinksOf,
   twoSigners,
   useHarness,
+  withViewer,
 } from './harness.ts';
 import {
+  assertForgeriesRefused,
   assertPage,
   assertRedirect,
   assertSameNotFound,
@@ -40,7 +42,6 @@ import {
 
 const password = 'correct horse battery staple';
 const minute = 60_000;
-const formExpired = 'This form has expired';
 const staleCursor = 'That page link had expired, so this is the first page again.';
 const pageSize = 25;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -169,17 +170,6 @@ function signingLinksOnPage(text: string, emails: string[]): Map<string, string>
   }
   return links;
 }
-
-const withViewer: RecipientInput[] = [
-  ...twoSigners,
-  {
-    email: 'val@client.example',
-    fullName: 'Val Kim',
-    role: 'viewer',
-    signingMethod: 'standard',
-    signingOrder: 1,
-  },
-];
 
 function signer(email: string): RecipientInput {
   return { email, fullName: 'Ann Lee', role: 'signer', signingMethod: 'standard', signingOrder: 1 };
@@ -891,17 +881,7 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     ];
     for (const [label, path, fields, formPage] of posts) {
       assertPage(await client.get(formPage), 200);
-      assert.ok(client.csrfToken, `${label}: the browser holds a token of its own`);
-      const forgeries: Array<[string, string | false]> = [
-        ['no token', false],
-        ['a token of another session', otherToken],
-      ];
-      for (const [forgery, csrf] of forgeries) {
-        const res = await client.post(path, fields, { csrf });
-        assertPage(res, 403);
-        assert.ok(res.text.includes(formExpired), `${label}, ${forgery}: ${res.text.slice(0, 400)}`);
-        assert.equal(res.location, null, `${label}, ${forgery}`);
-      }
+      await assertForgeriesRefused(client, path, fields, otherToken, label);
     }
     assert.equal(await documentCount(owner.workspaceId), 1, 'nothing was created');
     const detail = await apiDetail(owner, draft.id);

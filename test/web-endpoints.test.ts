@@ -19,7 +19,7 @@ import { escapeHtml } from '../src/ui/html.ts';
 import { listEndpointDeliveries, sendPing } from '../src/webhooks/deliveries.service.ts';
 import { deliverDue } from '../src/webhooks/dispatcher.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
-import { callApi, describeEachDatabase, type Harness, useHarness } from './harness.ts';
+import { type ApiEndpoint, callApi, describeEachDatabase, type Harness, useHarness } from './harness.ts';
 import { type ReceivedRequest, type Receiver, type ReceiverHandler, startReceiver } from './receiver.ts';
 import {
   assertPage,
@@ -234,17 +234,6 @@ async function receiverFor(t: TestContext, handler: ReceiverHandler = answer(200
 
 function endpointPath(id: string): string {
   return `${endpointsPath}/${id}`;
-}
-
-interface ApiEndpoint {
-  id: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  description: string | null;
-  createdAt: string;
-  failureCount: number;
-  disabledReason: 'failures' | null;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import type { MemberRole } from '../src/db/schema.ts';
 import { escapeHtml } from '../src/ui/html.ts';
 import { describeEachDatabase, useHarness } from './harness.ts';
 import {
+  assertForgeriesRefused,
   assertPage,
   assertRedirect,
   assertSameNotFound,
@@ -28,7 +29,6 @@ import {
 
 const password = 'correct horse battery staple';
 const minute = 60_000;
-const formExpired = 'This form has expired';
 const ownersOnly = 'Only owners can do this';
 const notFoundText = 'There is nothing here, or it belongs to another workspace.';
 const invitationGone = 'This invitation cannot be used';
@@ -743,18 +743,7 @@ describeEachDatabase('member pages over HTTP', (kind) => {
     ];
     for (const [label, client, path, fields, formPage] of posts) {
       assertPage(await client.get(formPage), 200);
-      assert.ok(client.csrfToken, `${label}: the browser holds a token of its own`);
-      const forgeries: Array<[string, string | false]> = [
-        ['no token', false],
-        ['a token of another session', otherToken],
-      ];
-      for (const [forgery, csrf] of forgeries) {
-        const res = await client.post(path, fields, { csrf });
-        assertPage(res, 403);
-        assert.ok(res.text.includes(formExpired), `${label}, ${forgery}: ${res.text.slice(0, 400)}`);
-        assert.equal(res.location, null, `${label}, ${forgery}`);
-        assert.equal(setsSession(res), false, `${label}, ${forgery}`);
-      }
+      await assertForgeriesRefused(client, path, fields, otherToken, label);
     }
     assert.deepEqual(await stateOf(owner.workspaceId), before, 'nothing changed');
     assert.equal(await usersWithEmail(newcomer), 0, 'no account made');

@@ -23,6 +23,8 @@ import { prefetchLimit, roundsAhead } from '../src/webhooks/local-queue.ts';
 import { recordSuccesses } from '../src/webhooks/outcomes.ts';
 import { pruneOldDeliveries } from '../src/webhooks/schedule.ts';
 import {
+  type ApiEndpoint,
+  type CreatedApiEndpoint,
   callApi,
   createTestWorkspace,
   describeEachDatabase,
@@ -43,20 +45,8 @@ import {
 // Helpers
 // ---------------------------------------------------------------------------------------
 
-interface Endpoint {
-  id: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  description: string | null;
-  createdAt: string;
-  failureCount: number;
-  disabledReason: 'failures' | null;
-}
-
-interface CreatedEndpoint extends Endpoint {
-  secret: string;
-}
+type Endpoint = ApiEndpoint;
+type CreatedEndpoint = CreatedApiEndpoint;
 
 /** A self-signed certificate for 127.0.0.1 (test only): valid, but no client trusts it. */
 const fixtures = join(import.meta.dirname, 'fixtures');

@@ -5,8 +5,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import {
+  type ApiEndpoint,
   type ApiMethod,
   type ApiResponse,
+  type CreatedApiEndpoint,
   callApi,
   createTestWorkspace,
   describeEachDatabase,
@@ -14,20 +16,8 @@ import {
   useHarness,
 } from './harness.ts';
 
-interface Endpoint {
-  id: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  description: string | null;
-  createdAt: string;
-  failureCount: number;
-  disabledReason: 'failures' | null;
-}
-
-interface CreatedEndpoint extends Endpoint {
-  secret: string;
-}
+type Endpoint = ApiEndpoint;
+type CreatedEndpoint = CreatedApiEndpoint;
 
 type Body = string | object;
 
