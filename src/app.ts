@@ -49,8 +49,8 @@ const hstsValue = 'max-age=31536000';
 
 export interface AppDeps {
   rateLimiter: RateLimiter;
-  /** Sign-in attempts of the web application; in memory unless given (Redis: shared). */
-  loginLimiter?: RateLimiter;
+  /** The web application's log-in and sign-up buckets (accounts/account-limits.ts); in memory unless given (Redis: shared). */
+  accountLimiter?: RateLimiter;
 }
 
 export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInstance> {
@@ -139,7 +139,7 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
     await app.register(metricsRoutes(ctx.metrics));
   await app.register(
     webPlugin(ctx, {
-      loginLimiter: deps.loginLimiter ?? createMemoryRateLimiter(accountLimitShapes.loginPair),
+      accountLimiter: deps.accountLimiter ?? createMemoryRateLimiter(accountLimitShapes.loginPair),
     }),
   );
   return app;

@@ -89,8 +89,8 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   let url: string | null = null;
   if (role === 'all' || role === 'api') {
     const rateLimiter = await createRateLimiter(ctx, 'api');
-    const loginLimiter = await createRateLimiter(ctx, 'login', accountLimitShapes.loginPair);
-    app = await buildApp(ctx, { rateLimiter, loginLimiter });
+    const accountLimiter = await createRateLimiter(ctx, 'login', accountLimitShapes.loginPair);
+    app = await buildApp(ctx, { rateLimiter, accountLimiter });
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -99,7 +99,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
     stops.unshift(async () => {
       await listening.close();
       await rateLimiter.close();
-      await loginLimiter.close();
+      await accountLimiter.close();
     });
   }
   let metricsUrl: string | null = null;

@@ -111,7 +111,7 @@ async function refusedAttempt(
   limiter: 'login' | 'signup',
 ) {
   const input = { email: formText(request.body, 'email'), clientAddress: request.ip };
-  const decision = await takeAttempt[limiter](web.ctx, web.deps.loginLimiter, input);
+  const decision = await takeAttempt[limiter](web.ctx, web.deps.accountLimiter, input);
   if (decision.allowed) return null;
   web.ctx.metrics.rateLimitRejections.inc({ limiter });
   reply.header('retry-after', String(decision.retryAfterSeconds));

@@ -23,7 +23,7 @@ export const sessionCookie = 'signet_session';
 
 export interface WebDeps {
   /** The buckets of account actions (log-in, sign-up): accounts/account-limits.ts. */
-  loginLimiter: RateLimiter;
+  accountLimiter: RateLimiter;
 }
 
 /** A page's title, its place in the navigation, and its body given the form token. */
