@@ -33,6 +33,15 @@ function redactPath(url: string): string {
   return url;
 }
 
+/** A percent-encoded path routes like its decoded form, so it is checked decoded too. */
+function redactPathAsRouted(path: string): string {
+  const asSent = redactPath(path);
+  if (asSent !== path) return asSent;
+  const plain = decoded(path);
+  const asRouted = redactPath(plain);
+  return asRouted !== plain ? asRouted : path;
+}
+
 function decoded(value: string): string {
   try {
     return decodeURIComponent(value.replaceAll('+', ' '));
@@ -49,10 +58,7 @@ function decoded(value: string): string {
 export function redactUrl(url: string): string {
   const queryAt = url.indexOf('?');
   const path = queryAt === -1 ? url : url.slice(0, queryAt);
-  // A percent-encoded path routes like its decoded form, so it is checked decoded too.
-  const asSent = redactPath(path);
-  const redactedPath =
-    asSent !== path ? asSent : redactPath(decoded(path)) !== decoded(path) ? redactPath(decoded(path)) : path;
+  const redactedPath = redactPathAsRouted(path);
   if (queryAt === -1) return redactedPath;
   const query = url
     .slice(queryAt + 1)
