@@ -13,8 +13,3 @@ export class InputError extends Error {
     this.fields = fields;
   }
 }
-
-/** Throws the collected problems, if there are any (a form's every error at once). */
-export function throwIfAny(fields: FieldErrors): void {
-  if (Object.keys(fields).length > 0) throw new InputError(fields);
-}

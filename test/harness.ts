@@ -30,6 +30,7 @@ import {
   sendDocument,
 } from '../src/signing/signing.service.ts';
 import type { Resolver } from '../src/webhooks/destination.ts';
+import type { WebhookEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { createWorkspace } from '../src/workspaces/workspaces.service.ts';
 
 export const postgresAdminUrl = process.env.SIGNET_TEST_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -200,16 +201,7 @@ export async function createTestWorkspace(ctx: Context, plan: Plan = 'max'): Pro
 }
 
 /** A webhook endpoint as the API answers it (the create response adds its secret). */
-export interface ApiEndpoint {
-  id: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  description: string | null;
-  createdAt: string;
-  failureCount: number;
-  disabledReason: 'failures' | null;
-}
+export type ApiEndpoint = Omit<WebhookEndpoint, 'pausedAt'>;
 
 export interface CreatedApiEndpoint extends ApiEndpoint {
   secret: string;

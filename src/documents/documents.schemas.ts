@@ -9,6 +9,8 @@ import { documentStatuses } from './lifecycle.ts';
 const Timestamp = Type.String({ description: 'ISO 8601 UTC with milliseconds and Z' });
 const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 export const uuidPattern = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+/** The same rule for code outside a schema (ids in page URLs and signing links). */
+export const uuidRegExp = new RegExp(uuidPattern);
 
 export const DocumentStatusSchema = Type.Union(documentStatuses.map((s) => Type.Literal(s)));
 

@@ -9,7 +9,7 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
-import { uuidPattern } from '../documents/documents.schemas.ts';
+import { uuidRegExp as uuid } from '../documents/documents.schemas.ts';
 import { DocumentActionError, type Refusal } from '../documents/lifecycle.ts';
 import { pageErrorHandler } from '../ui/error-page.ts';
 import { type Form, formText, useFormBodies } from '../ui/forms.ts';
@@ -26,8 +26,6 @@ import {
 } from './signing.service.ts';
 import { renderSigningMessagePage, renderSigningPage, type SigningPageView } from './signing-page.ts';
 import { buildSigningView } from './signing-view.ts';
-
-const uuid = new RegExp(uuidPattern);
 
 const doneNotices: Record<string, SigningPageView['notice']> = {
   signed: { kind: 'success', text: 'You signed this document. Thank you!' },

@@ -5,7 +5,6 @@
 // - Reading fields: `formText` (one value, '' when absent or repeated), `formList`.
 // - Showing input errors (InputError's sentences) next to their fields, and notices.
 import type { FastifyInstance } from 'fastify';
-import type { FieldErrors } from '../input-error.ts';
 import { html, type SafeHtml } from './html.ts';
 
 export type Form = Record<string, string | string[] | undefined>;
@@ -71,9 +70,4 @@ export function invalidAttrs(id: string, message: string | undefined): SafeHtml 
 
 export function notice(kind: 'success' | 'error' | 'info', text: string | SafeHtml): SafeHtml {
   return html`<div class="notice notice-${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${text}</div>`;
-}
-
-/** Errors that belong to no field of the form (`form`), as a notice above it. */
-export function formNotice(errors: FieldErrors): SafeHtml | null {
-  return errors.form ? notice('error', errors.form) : null;
 }

@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import type { Context } from '../context.ts';
-import { uuidPattern } from '../documents/documents.schemas.ts';
+import { uuidRegExp as uuid } from '../documents/documents.schemas.ts';
 import { ApiError } from '../http/errors.ts';
 import type { RateLimiter } from '../http/rate-limiter.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
@@ -86,7 +86,7 @@ export function forOwners<R extends RouteGenericInterface = RouteGenericInterfac
   });
 }
 
-export const uuid = new RegExp(uuidPattern);
+export { uuid };
 
 /**
  * The record a URL's id names, loaded by a service that scopes it to the session's
