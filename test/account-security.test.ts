@@ -16,7 +16,7 @@ import { emailAddressProblem, emailKey, normalizeEmail } from '../src/mail/addre
 import { deliverDueMails } from '../src/mail/mail.service.ts';
 import { createMailTransport } from '../src/mail/mailer.ts';
 import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
-import { describeEachDatabase, latestCodeFor, signingLinksOf, useHarness } from './harness.ts';
+import { describeEachDatabase, latestCodeFor, recipient, signingLinksOf, useHarness } from './harness.ts';
 import {
   assertPage,
   assertRedirect,
@@ -133,20 +133,8 @@ for (const withSmtp of [false, true]) {
         workspaceId: owner.workspaceId,
         title: 'Loan agreement',
         recipients: [
-          {
-            email: codeSigner,
-            fullName: 'Cora Code',
-            role: 'signer',
-            signingMethod: 'email-code',
-            signingOrder: 1,
-          },
-          {
-            email: plainSigner,
-            fullName: 'Pat Plain',
-            role: 'signer',
-            signingMethod: 'standard',
-            signingOrder: 1,
-          },
+          recipient(codeSigner, 'Cora Code', { signingMethod: 'email-code' }),
+          recipient(plainSigner, 'Pat Plain'),
         ],
         pricing: null,
       });
@@ -187,20 +175,8 @@ for (const withSmtp of [false, true]) {
           workspaceId: owner.workspaceId,
           title: 'Self-signed note',
           recipients: [
-            {
-              email: owner.email.toUpperCase(),
-              fullName: 'Owner',
-              role: 'signer',
-              signingMethod: 'standard',
-              signingOrder: 1,
-            },
-            {
-              email: uniqueEmail('other'),
-              fullName: 'Other',
-              role: 'signer',
-              signingMethod: 'standard',
-              signingOrder: 1,
-            },
+            recipient(owner.email.toUpperCase(), 'Owner'),
+            recipient(uniqueEmail('other'), 'Other'),
           ],
           pricing: null,
         });
@@ -236,15 +212,7 @@ describeEachDatabase('secrets never reach the log', (kind) => {
     const { id } = await createDocument(h.ctx, {
       workspaceId,
       title: 'Logged',
-      recipients: [
-        {
-          email: uniqueEmail('s'),
-          fullName: 'S',
-          role: 'signer',
-          signingMethod: 'email-code',
-          signingOrder: 1,
-        },
-      ],
+      recipients: [recipient(uniqueEmail('s'), 'S', { signingMethod: 'email-code' })],
       pricing: null,
     });
     await sendDocument(h.ctx, workspaceId, id);

@@ -16,6 +16,7 @@ import {
   createTestWorkspace,
   databaseKinds,
   describeEachDatabase,
+  recipient,
   type SigningLink,
   type TestWorkspace,
   useHarness,
@@ -54,20 +55,8 @@ const pricing = {
 const totals = { net: '€1,739.88', vat: '€365.37', gross: '€2,105.25' };
 
 const signers: RecipientInput[] = [
-  {
-    email: 'maria.jansen@northwind.example',
-    fullName: 'Maria Jansen',
-    role: 'signer',
-    signingMethod: 'standard',
-    signingOrder: 1,
-  },
-  {
-    email: 'tom.bakker@northwind.example',
-    fullName: 'Tom Bakker',
-    role: 'signer',
-    signingMethod: 'standard',
-    signingOrder: 2,
-  },
+  recipient('maria.jansen@northwind.example', 'Maria Jansen'),
+  recipient('tom.bakker@northwind.example', 'Tom Bakker', { signingOrder: 2 }),
 ];
 const [first, second] = signers as [RecipientInput, RecipientInput];
 

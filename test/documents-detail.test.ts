@@ -7,6 +7,7 @@ import {
   createTestDocument,
   createTestWorkspace,
   describeEachDatabase,
+  recipient,
   useHarness,
 } from './harness.ts';
 
@@ -30,22 +31,10 @@ describeEachDatabase('GET /v1/documents/{id}', (kind) => {
       status: 'signed',
       title: 'Lease renewal',
       recipients: [
-        {
-          email: 'c@x.example',
-          fullName: 'Carol',
-          role: 'signer',
-          signingMethod: 'standard',
-          signingOrder: 2,
-        },
-        {
-          email: 'a@x.example',
-          fullName: 'Alice',
-          role: 'signer',
-          signingMethod: 'email-code',
-          signingOrder: 1,
-        },
-        { email: 'v@x.example', fullName: 'Vic', role: 'viewer', signingMethod: 'standard', signingOrder: 3 },
-        { email: 'b@x.example', fullName: 'Bob', role: 'signer', signingMethod: 'standard', signingOrder: 1 },
+        recipient('c@x.example', 'Carol', { signingOrder: 2 }),
+        recipient('a@x.example', 'Alice', { signingMethod: 'email-code' }),
+        recipient('v@x.example', 'Vic', { role: 'viewer', signingOrder: 3 }),
+        recipient('b@x.example', 'Bob'),
       ],
     });
     const res = await callApi(h, 'GET', `/v1/documents/${graph.document.id}`, { key: ws.apiKey });

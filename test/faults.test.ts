@@ -20,7 +20,7 @@ import { type DatabaseHandle, openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
-import { createTestWorkspace, type TestWorkspace } from './harness.ts';
+import { createTestWorkspace, recipient, type TestWorkspace } from './harness.ts';
 import { type SignetProcess, sleep, startSignet, until } from './processes.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 import {
@@ -140,15 +140,7 @@ describe('PostgreSQL stopped and started under load', {
           const { id } = await createDocument(ctx, {
             workspaceId: ws.id,
             title: `Fault ${n++}`,
-            recipients: [
-              {
-                email: `f${n}@x.example`,
-                fullName: 'F F',
-                role: 'signer',
-                signingMethod: 'standard',
-                signingOrder: 1,
-              },
-            ],
+            recipients: [recipient(`f${n}@x.example`, 'F F')],
             pricing: null,
           });
           committed.add((await sendDocument(ctx, ws.id, id)).eventId);

@@ -295,33 +295,24 @@ export async function latestCodeFor(ctx: Context, email: string): Promise<string
   return /\b(\d{6})\b/.exec(mail.text_body)?.[1] as string;
 }
 
+/** A recipient as most tests write one: a signer of the first group, standard signing, unless `more` says otherwise. */
+export function recipient(
+  email: string,
+  fullName: string,
+  more: Partial<Omit<RecipientInput, 'email' | 'fullName'>> = {},
+): RecipientInput {
+  return { email, fullName, role: 'signer', signingMethod: 'standard', signingOrder: 1, ...more };
+}
+
 export const twoSigners: RecipientInput[] = [
-  {
-    email: 'ann@client.example',
-    fullName: 'Ann Lee',
-    role: 'signer',
-    signingMethod: 'standard',
-    signingOrder: 1,
-  },
-  {
-    email: 'bob@client.example',
-    fullName: 'Bob Ray',
-    role: 'signer',
-    signingMethod: 'standard',
-    signingOrder: 2,
-  },
+  recipient('ann@client.example', 'Ann Lee'),
+  recipient('bob@client.example', 'Bob Ray', { signingOrder: 2 }),
 ];
 
 /** The two signers, and a viewer who receives a copy. */
 export const withViewer: RecipientInput[] = [
   ...twoSigners,
-  {
-    email: 'val@client.example',
-    fullName: 'Val Kim',
-    role: 'viewer',
-    signingMethod: 'standard',
-    signingOrder: 1,
-  },
+  recipient('val@client.example', 'Val Kim', { role: 'viewer' }),
 ];
 
 /** The two signers, both in the first group: either may sign first. */

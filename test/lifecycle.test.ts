@@ -11,6 +11,7 @@ import {
   type Refusal,
 } from '../src/documents/lifecycle.ts';
 import {
+  type CreateDocumentInput,
   codeResendIntervalMs,
   codeValidityMs,
   createDocument,
@@ -29,6 +30,7 @@ import {
   describeEachDatabase,
   type Harness,
   latestCodeFor,
+  recipient,
   type TestWorkspace,
   useHarness,
 } from './harness.ts';
@@ -87,16 +89,19 @@ for (const status of statuses) {
 describeEachDatabase('document lifecycle', (kind) => {
   const h = useHarness(kind);
 
+  /** A draft with one signer, A A, and no pricing, unless `more` says otherwise. */
+  const createDraft = (workspaceId: string, title: string, more: Partial<CreateDocumentInput> = {}) =>
+    createDocument(h.ctx, {
+      workspaceId,
+      title,
+      recipients: [recipient('a@x.example', 'A A')],
+      pricing: null,
+      ...more,
+    });
+
   test('a new document is a draft with no sentAt, no expiry and no events', async () => {
     const ws = await createTestWorkspace(h.ctx);
-    const { id } = await createDocument(h.ctx, {
-      workspaceId: ws.id,
-      title: 'Draft',
-      recipients: [
-        { email: 'a@x.example', fullName: 'A A', role: 'signer', signingMethod: 'standard', signingOrder: 1 },
-      ],
-      pricing: null,
-    });
+    const { id } = await createDraft(ws.id, 'Draft');
     const d = await detail(h, ws, id);
     assert.equal(d.status, 'draft');
     assert.equal(d.sentAt, null);
@@ -108,10 +113,7 @@ describeEachDatabase('document lifecycle', (kind) => {
     const ws = await createTestWorkspace(h.ctx);
     const now = h.clock.now();
     const { id, links } = await createSentDocument(h.ctx, ws.id, {
-      recipients: [
-        { email: 'a@x.example', fullName: 'A A', role: 'signer', signingMethod: 'standard', signingOrder: 1 },
-        { email: 'v@x.example', fullName: 'V V', role: 'viewer', signingMethod: 'standard', signingOrder: 1 },
-      ],
+      recipients: [recipient('a@x.example', 'A A'), recipient('v@x.example', 'V V', { role: 'viewer' })],
     });
     const d = await detail(h, ws, id);
     assert.equal(d.status, 'sent');
@@ -203,8 +205,8 @@ describeEachDatabase('document lifecycle', (kind) => {
     const ws = await createTestWorkspace(h.ctx);
     const { id, links } = await createSentDocument(h.ctx, ws.id, {
       recipients: [
-        { email: 'v@x.example', fullName: 'V V', role: 'viewer', signingMethod: 'standard', signingOrder: 1 },
-        { email: 's@x.example', fullName: 'S S', role: 'signer', signingMethod: 'standard', signingOrder: 2 },
+        recipient('v@x.example', 'V V', { role: 'viewer' }),
+        recipient('s@x.example', 'S S', { signingOrder: 2 }),
       ],
     });
     const viewer = links.get('v@x.example');
@@ -293,14 +295,7 @@ describeEachDatabase('document lifecycle', (kind) => {
   test('a document needs a signer to be created', async () => {
     const ws = await createTestWorkspace(h.ctx);
     await assert.rejects(
-      createDocument(h.ctx, {
-        workspaceId: ws.id,
-        title: 'Only viewers',
-        recipients: [
-          { email: 'v@x.example', fullName: 'V', role: 'viewer', signingMethod: 'standard', signingOrder: 1 },
-        ],
-        pricing: null,
-      }),
+      createDraft(ws.id, 'Only viewers', { recipients: [recipient('v@x.example', 'V', { role: 'viewer' })] }),
       /at least one signer/,
     );
   });
@@ -308,10 +303,10 @@ describeEachDatabase('document lifecycle', (kind) => {
   test('signing order: a later signer waits; equal orders sign in parallel in any order', async () => {
     const ws = await createTestWorkspace(h.ctx);
     const recipients = [
-      { email: 'a@x.example', fullName: 'A A', role: 'signer', signingMethod: 'standard', signingOrder: 1 },
-      { email: 'b@x.example', fullName: 'B B', role: 'signer', signingMethod: 'standard', signingOrder: 1 },
-      { email: 'c@x.example', fullName: 'C C', role: 'signer', signingMethod: 'standard', signingOrder: 3 },
-      { email: 'v@x.example', fullName: 'V V', role: 'viewer', signingMethod: 'standard', signingOrder: 2 },
+      recipient('a@x.example', 'A A'),
+      recipient('b@x.example', 'B B'),
+      recipient('c@x.example', 'C C', { signingOrder: 3 }),
+      recipient('v@x.example', 'V V', { role: 'viewer', signingOrder: 2 }),
     ] as const;
     const { id, links } = await createSentDocument(h.ctx, ws.id, { recipients: [...recipients] });
     const session = (email: string) => {
@@ -338,22 +333,7 @@ describeEachDatabase('document lifecycle', (kind) => {
     for (let round = 0; round < 5; round++) {
       const ws = await createTestWorkspace(h.ctx);
       const { id, links } = await createSentDocument(h.ctx, ws.id, {
-        recipients: [
-          {
-            email: 'a@x.example',
-            fullName: 'A A',
-            role: 'signer',
-            signingMethod: 'standard',
-            signingOrder: 1,
-          },
-          {
-            email: 'b@x.example',
-            fullName: 'B B',
-            role: 'signer',
-            signingMethod: 'standard',
-            signingOrder: 1,
-          },
-        ],
+        recipients: [recipient('a@x.example', 'A A'), recipient('b@x.example', 'B B')],
       });
       const [a, b] = [links.get('a@x.example'), links.get('b@x.example')];
       assert.ok(a && b);
@@ -402,15 +382,7 @@ describeEachDatabase('document lifecycle', (kind) => {
   test('email-code signers need a fresh six-digit code from their mail', async () => {
     const ws = await createTestWorkspace(h.ctx);
     const { id, links } = await createSentDocument(h.ctx, ws.id, {
-      recipients: [
-        {
-          email: 'c@x.example',
-          fullName: 'C Code',
-          role: 'signer',
-          signingMethod: 'email-code',
-          signingOrder: 1,
-        },
-      ],
+      recipients: [recipient('c@x.example', 'C Code', { signingMethod: 'email-code' })],
     });
     const c = links.get('c@x.example');
     assert.ok(c);
@@ -438,15 +410,7 @@ describeEachDatabase('document lifecycle', (kind) => {
   test('a code expires after 10 minutes, and five wrong tries void it', async () => {
     const ws = await createTestWorkspace(h.ctx);
     const { links } = await createSentDocument(h.ctx, ws.id, {
-      recipients: [
-        {
-          email: 'd@x.example',
-          fullName: 'D Code',
-          role: 'signer',
-          signingMethod: 'email-code',
-          signingOrder: 1,
-        },
-      ],
+      recipients: [recipient('d@x.example', 'D Code', { signingMethod: 'email-code' })],
     });
     const d = links.get('d@x.example');
     assert.ok(d);
@@ -474,14 +438,8 @@ describeEachDatabase('document lifecycle', (kind) => {
     const ws = await createTestWorkspace(h.ctx);
     const { links } = await createSentDocument(h.ctx, ws.id, {
       recipients: [
-        { email: 'a@x.example', fullName: 'A A', role: 'signer', signingMethod: 'standard', signingOrder: 1 },
-        {
-          email: 'b@x.example',
-          fullName: 'B B',
-          role: 'signer',
-          signingMethod: 'email-code',
-          signingOrder: 2,
-        },
+        recipient('a@x.example', 'A A'),
+        recipient('b@x.example', 'B B', { signingMethod: 'email-code', signingOrder: 2 }),
       ],
     });
     const [a, b] = [links.get('a@x.example'), links.get('b@x.example')];
@@ -513,14 +471,7 @@ describeEachDatabase('document lifecycle', (kind) => {
       ['document.sent'],
     );
 
-    const draft = await createDocument(h.ctx, {
-      workspaceId: ws.id,
-      title: 'Never sent',
-      recipients: [
-        { email: 'a@x.example', fullName: 'A A', role: 'signer', signingMethod: 'standard', signingOrder: 1 },
-      ],
-      pricing: null,
-    });
+    const draft = await createDraft(ws.id, 'Never sent');
     await assert.rejects(sendDocument(failing, ws.id, draft.id));
     const afterSend = await detail(h, ws, draft.id);
     assert.equal(afterSend.status, 'draft');
@@ -531,14 +482,7 @@ describeEachDatabase('document lifecycle', (kind) => {
   test('documents of another workspace cannot be sent', async () => {
     const owner = await createTestWorkspace(h.ctx);
     const other = await createTestWorkspace(h.ctx);
-    const { id } = await createDocument(h.ctx, {
-      workspaceId: owner.id,
-      title: 'Mine',
-      recipients: [
-        { email: 'a@x.example', fullName: 'A A', role: 'signer', signingMethod: 'standard', signingOrder: 1 },
-      ],
-      pricing: null,
-    });
+    const { id } = await createDraft(owner.id, 'Mine');
     await assert.rejects(sendDocument(h.ctx, other.id, id), { code: 'not-found' });
     assert.equal((await detail(h, owner, id)).status, 'draft');
   });
@@ -564,20 +508,7 @@ describeEachDatabase('document lifecycle', (kind) => {
     const res = await callApi(h, 'GET', `/v1/documents/${id}`, { key: ws.apiKey });
     assert.deepEqual((res.body.data as { value: unknown }).value, { amount: 6000, currency: 'JPY' });
     await assert.rejects(
-      createDocument(h.ctx, {
-        workspaceId: ws.id,
-        title: 'Bad price',
-        recipients: [
-          {
-            email: 'a@x.example',
-            fullName: 'A A',
-            role: 'signer',
-            signingMethod: 'standard',
-            signingOrder: 1,
-          },
-        ],
-        pricing: { currency: 'JPY', pricesIncludeVat: true, items: [] },
-      }),
+      createDraft(ws.id, 'Bad price', { pricing: { currency: 'JPY', pricesIncludeVat: true, items: [] } }),
       /pricing/,
     );
   });

@@ -14,6 +14,7 @@ import {
   createSentDocument,
   createTestWorkspace,
   describeEachDatabase,
+  recipient,
   signingLinksOf,
   twoSigners,
   useHarness,
@@ -47,15 +48,7 @@ function fakeTransport(outcome: 'sent' | 'logged' = 'sent'): FakeTransport {
   return transport;
 }
 
-const oneSigner: RecipientInput[] = [
-  {
-    email: 'ann@client.example',
-    fullName: 'Ann Lee',
-    role: 'signer',
-    signingMethod: 'standard',
-    signingOrder: 1,
-  },
-];
+const oneSigner: RecipientInput[] = [recipient('ann@client.example', 'Ann Lee')];
 
 async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;

@@ -13,6 +13,7 @@ import {
   describeEachDatabase,
   latestCodeFor,
   parallelSigners,
+  recipient,
   type SigningLink,
   type TestWorkspace,
   useHarness,
@@ -37,13 +38,7 @@ const ann = 'ann@client.example';
 const bob = 'bob@client.example';
 
 const codeSigner: RecipientInput[] = [
-  {
-    email: 'cody@client.example',
-    fullName: 'Cody Fox',
-    role: 'signer',
-    signingMethod: 'email-code',
-    signingOrder: 1,
-  },
+  recipient('cody@client.example', 'Cody Fox', { signingMethod: 'email-code' }),
 ];
 
 const pricing = {
@@ -645,20 +640,8 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
       title: `Offer ${evil}`,
       body: `Body ${evil}`,
       recipients: [
-        {
-          email: 'eve@client.example',
-          fullName: `Eve ${evil}`,
-          role: 'signer',
-          signingMethod: 'standard',
-          signingOrder: 1,
-        },
-        {
-          email: 'bob@client.example',
-          fullName: 'Bob Ray',
-          role: 'signer',
-          signingMethod: 'standard',
-          signingOrder: 2,
-        },
+        recipient('eve@client.example', `Eve ${evil}`),
+        recipient('bob@client.example', 'Bob Ray', { signingOrder: 2 }),
       ],
     });
     const escaped = '&lt;script&gt;alert(1)&lt;/script&gt;';
