@@ -22,6 +22,10 @@ export interface Config {
   /** smtp(s)://… to send mail; without it mail is logged and kept in the mails table. */
   smtpUrl: string | null;
   mailFrom: string;
+  /** The largest PDF a sender may upload (bytes). */
+  maxUploadBytes: number;
+  /** How the sealed PDFs are signed: a PKCS#12 from a CA, or (null) the installation's own. */
+  seal: { p12File: string | null; p12Passphrase: string; tsaUrl: string | null };
   webhooks: {
     /** SIGNET_WEBHOOK_ALLOW_UNSAFE=1: http, any port, private addresses. Development only. */
     allowUnsafe: boolean;
@@ -78,6 +82,15 @@ export function loadConfig(env: Env = process.env): Config {
       'SIGNET_METRICS_PORT must differ from PORT (leave it unset to serve /metrics on PORT)',
     );
   }
+  const p12File = readOptional(env, 'SIGNET_SEAL_P12_FILE');
+  const p12Passphrase = readOptional(env, 'SIGNET_SEAL_P12_PASSPHRASE', { trim: false }) ?? '';
+  if (p12File === null && p12Passphrase !== '') {
+    throw new ConfigError('SIGNET_SEAL_P12_PASSPHRASE is set without SIGNET_SEAL_P12_FILE');
+  }
+  const tsaUrl = readOptional(env, 'SIGNET_SEAL_TSA_URL');
+  if (tsaUrl !== null && (!URL.canParse(tsaUrl) || !/^https?:$/.test(new URL(tsaUrl).protocol))) {
+    throw new ConfigError('SIGNET_SEAL_TSA_URL must be an http(s) URL');
+  }
   const logLevel = readOptional(env, 'LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
@@ -103,6 +116,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     smtpUrl,
     mailFrom: readOptional(env, 'SIGNET_MAIL_FROM') ?? 'Signet <no-reply@localhost>',
+    maxUploadBytes: readInteger(env, 'SIGNET_MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    seal: { p12File, p12Passphrase, tsaUrl },
     webhooks: {
       allowUnsafe: readBoolean(env, 'SIGNET_WEBHOOK_ALLOW_UNSAFE', false),
       retryDelaysMs: readDurations(env, 'SIGNET_WEBHOOK_RETRY_DELAYS', '5m,30m,2h'),
@@ -115,8 +130,10 @@ export function loadConfig(env: Env = process.env): Config {
   };
 }
 
-function readOptional(env: Env, name: string): string | null {
-  const value = env[name]?.trim();
+/** The variable's value, or null when unset or empty; trimmed unless it is a secret. */
+function readOptional(env: Env, name: string, options = { trim: true }): string | null {
+  const raw = env[name];
+  const value = options.trim ? raw?.trim() : raw;
   return value ? value : null;
 }
 

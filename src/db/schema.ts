@@ -47,6 +47,14 @@ export interface DocumentsTable {
   value_amount: Decimal | null;
   value_currency: string | null;
   expires_in_seconds: Generated<number>;
+  /** The PDF that was uploaded, or made from the text body when the document was sent. */
+  original_sha256: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The sealed PDF, once the worker has made it. */
+  sealed_sha256: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Set while the seal is owed: when the worker may (next) try. */
+  seal_due_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  seal_attempts: Generated<number>;
+  seal_error: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RecipientsTable {
@@ -70,7 +78,12 @@ export interface RecipientsTable {
   code_expires_at: Timestamp | null;
   code_attempts: Generated<number>;
   code_sent_at: Timestamp | null;
+  signature_kind: ColumnType<SignatureKind | null, SignatureKind | null | undefined, SignatureKind | null>;
+  /** A drawn signature, as PNG. */
+  signature_image: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
 }
+
+export type SignatureKind = 'typed' | 'drawn';
 
 export interface DocumentEventsTable {
   id: string;
@@ -81,6 +94,9 @@ export interface DocumentEventsTable {
   recipient_id: string | null;
   recipient_email: string | null;
   created_at: Timestamp;
+  /** The client that caused it (recipients' events only); for the certificate, not the API. */
+  client_ip: ColumnType<string | null, string | null | undefined, string | null>;
+  user_agent: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ServerSecretsTable {
@@ -241,6 +257,39 @@ export interface InvitationsTable {
   accepted_at: Timestamp | null;
 }
 
+/** A stored file: content-addressed, its bytes in `file_chunks` (migration 0013). */
+export interface FilesTable {
+  sha256: string;
+  /** bigint comes back as a string from PostgreSQL; always below 2^53 here. */
+  bytes: ColumnType<string | number, number, number>;
+  media_type: string;
+  pages: number | null;
+  chunk_count: number;
+  created_at: Timestamp;
+}
+
+export interface FileChunksTable {
+  sha256: string;
+  seq: number;
+  data: Buffer;
+}
+
+export interface PageImagesTable {
+  sha256: string;
+  page: number;
+  width: number;
+  height: number;
+  png: Buffer;
+}
+
+/** The seal's certificate (DER) and PKCS#8 private key, shared by every process. */
+export interface SealKeysTable {
+  name: string;
+  certificate: Buffer;
+  private_key: Buffer;
+  created_at: Timestamp;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -260,4 +309,8 @@ export interface Database {
   signup_requests: SignupRequestsTable;
   invitations: InvitationsTable;
   login_addresses: LoginAddressesTable;
+  files: FilesTable;
+  file_chunks: FileChunksTable;
+  page_images: PageImagesTable;
+  seal_keys: SealKeysTable;
 }

@@ -13,6 +13,7 @@ import * as m0009 from './0009-accounts.ts';
 import * as m0010 from './0010-endpoint-paused-at.ts';
 import * as m0011 from './0011-api-key-last-used.ts';
 import * as m0012 from './0012-login-addresses.ts';
+import * as m0013 from './0013-files.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0010-endpoint-paused-at': m0010,
   '0011-api-key-last-used': m0011,
   '0012-login-addresses': m0012,
+  '0013-files': m0013,
 };

@@ -1,0 +1,109 @@
+// Stored files (migration 0013): a row in `files` and its bytes in 1 MiB chunks. Files are
+// content-addressed, so the same bytes are stored once whoever uploads them; a file is only
+// ever reached through a document of the caller's workspace, never by its hash alone.
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export const chunkBytes = 1 << 20;
+
+export interface FileRow {
+  sha256: string;
+  bytes: number;
+  mediaType: string;
+  pages: number | null;
+  chunkCount: number;
+}
+
+/**
+ * Inserts the file and its chunks unless a file with this hash exists; in the caller's
+ * transaction, so the row and every chunk land together or not at all.
+ */
+export async function insertFile(
+  trx: Transaction<Database>,
+  file: FileRow & { data: Uint8Array; createdAt: Date },
+): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('files')
+    .values({
+      sha256: file.sha256,
+      bytes: file.bytes,
+      media_type: file.mediaType,
+      pages: file.pages,
+      chunk_count: file.chunkCount,
+      created_at: file.createdAt,
+    })
+    .onConflict((oc) => oc.column('sha256').doNothing())
+    .returning('sha256')
+    .executeTakeFirst();
+  if (!inserted) return false;
+  for (let seq = 0; seq < file.chunkCount; seq += 1) {
+    const start = seq * chunkBytes;
+    // A view, not a copy: the upload is held in memory once.
+    const data = Buffer.from(
+      file.data.buffer,
+      file.data.byteOffset + start,
+      Math.min(chunkBytes, file.bytes - start),
+    );
+    await trx.insertInto('file_chunks').values({ sha256: file.sha256, seq, data }).execute();
+  }
+  return true;
+}
+
+export async function findFile(db: Db, sha256: string): Promise<FileRow | undefined> {
+  const row = await db
+    .selectFrom('files')
+    .select(['sha256', 'bytes', 'media_type', 'pages', 'chunk_count'])
+    .where('sha256', '=', sha256)
+    .executeTakeFirst();
+  return (
+    row && {
+      sha256: row.sha256,
+      bytes: Number(row.bytes),
+      mediaType: row.media_type,
+      pages: row.pages,
+      chunkCount: row.chunk_count,
+    }
+  );
+}
+
+export async function findChunk(db: Db, sha256: string, seq: number): Promise<Buffer | undefined> {
+  const row = await db
+    .selectFrom('file_chunks')
+    .select('data')
+    .where('sha256', '=', sha256)
+    .where('seq', '=', seq)
+    .executeTakeFirst();
+  return row && asBuffer(row.data);
+}
+
+/** bytea arrives as a Buffer from pg and as a Uint8Array from PGlite: one view of either. */
+export function asBuffer(data: Uint8Array): Buffer {
+  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
+export async function findPageImage(
+  db: Db,
+  key: { sha256: string; page: number; width: number },
+): Promise<{ png: Buffer; height: number } | undefined> {
+  const row = await db
+    .selectFrom('page_images')
+    .select(['png', 'height'])
+    .where('sha256', '=', key.sha256)
+    .where('page', '=', key.page)
+    .where('width', '=', key.width)
+    .executeTakeFirst();
+  return row && { png: asBuffer(row.png), height: row.height };
+}
+
+export async function insertPageImage(
+  db: Db,
+  image: { sha256: string; page: number; width: number; height: number; png: Buffer },
+): Promise<void> {
+  await db
+    .insertInto('page_images')
+    .values(image)
+    .onConflict((oc) => oc.columns(['sha256', 'page', 'width']).doNothing())
+    .execute();
+}

@@ -1,0 +1,55 @@
+// Storing and reading files: a whole file is written in the caller's transaction (so a
+// document never points to half a file), read back whole for the PDF work, or streamed
+// chunk by chunk to a client so a download never holds the file in memory.
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { chunkBytes, type FileRow, findChunk, findFile, insertFile } from './files.repository.ts';
+
+export type { FileRow };
+
+export function sha256Hex(data: Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** Stores `data` (if these bytes are not stored yet) and returns what identifies it. */
+export async function storeFile(
+  trx: Transaction<Database>,
+  input: { data: Uint8Array; mediaType: string; pages: number | null; now: Date },
+): Promise<FileRow> {
+  const file: FileRow = {
+    sha256: sha256Hex(input.data),
+    bytes: input.data.byteLength,
+    mediaType: input.mediaType,
+    pages: input.pages,
+    chunkCount: Math.ceil(input.data.byteLength / chunkBytes),
+  };
+  await insertFile(trx, { ...file, data: input.data, createdAt: input.now });
+  return file;
+}
+
+/** The whole file in one buffer (for parsing and sealing), or undefined. */
+export async function readFile(db: Kysely<Database>, sha256: string): Promise<Buffer | undefined> {
+  const file = await findFile(db, sha256);
+  if (!file) return undefined;
+  const data = Buffer.allocUnsafe(file.bytes);
+  for (let seq = 0; seq < file.chunkCount; seq += 1) {
+    const chunk = await findChunk(db, sha256, seq);
+    if (!chunk) throw new Error(`file ${sha256} lacks chunk ${seq}`);
+    chunk.copy(data, seq * chunkBytes);
+  }
+  return data;
+}
+
+/** The file as a stream that reads one chunk at a time, as the client takes them. */
+export function fileStream(db: Kysely<Database>, file: FileRow): Readable {
+  async function* chunks() {
+    for (let seq = 0; seq < file.chunkCount; seq += 1) {
+      const chunk = await findChunk(db, file.sha256, seq);
+      if (!chunk) throw new Error(`file ${file.sha256} lacks chunk ${seq}`);
+      yield chunk;
+    }
+  }
+  return Readable.from(chunks(), { objectMode: false, highWaterMark: 1 });
+}

@@ -1,0 +1,143 @@
+// The certificate of completion: pages appended to the original PDF, as an incremental
+// update (the original's bytes, and any signature it already carries, stay as they were).
+// It names the document and its original file, shows each signer's signature in a
+// signature block, lists every recipient with how and from where they acted, and the full
+// event history, all in UTC. The seal (seal.ts) then signs the whole file.
+import { PDFDocument, type PDFImage } from '@cantoo/pdf-lib';
+import { PageFlow } from './layout.ts';
+
+export interface CertificateRecipient {
+  fullName: string;
+  email: string;
+  role: string;
+  signingMethod: string;
+  openedAt: Date | null;
+  signedAt: Date | null;
+  declinedAt: Date | null;
+  /** Where they signed from (else where they opened it from), if known. */
+  clientIp: string | null;
+  userAgent: string | null;
+  signature: { kind: 'typed'; name: string } | { kind: 'drawn'; png: Uint8Array } | null;
+}
+
+export interface CertificateEvent {
+  at: Date;
+  type: string;
+  recipientEmail: string | null;
+  clientIp: string | null;
+  userAgent: string | null;
+}
+
+export interface Certificate {
+  documentId: string;
+  title: string;
+  workspaceName: string;
+  originalSha256: string;
+  originalPages: number;
+  sentAt: Date | null;
+  completedAt: Date;
+  recipients: CertificateRecipient[];
+  events: CertificateEvent[];
+  /** Where anyone may check the sealed file (the public /verify page). */
+  verifyUrl: string;
+}
+
+/** "2026-11-25 14:03:07 UTC": the certificate's one way to write a time. */
+export function utc(at: Date | null): string {
+  return at ? `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC` : '—';
+}
+
+const eventNames: Record<string, string> = {
+  'document.sent': 'Sent',
+  'document.opened': 'Opened',
+  'document.signed': 'Signed',
+  'document.declined': 'Declined',
+  'document.expired': 'Expired',
+  'document.completed': 'Completed',
+};
+
+async function signatures(flow: PageFlow, certificate: Certificate): Promise<void> {
+  await flow.heading('Signatures');
+  for (const recipient of certificate.recipients) {
+    if (!recipient.signature || !recipient.signedAt) continue;
+    const caption = [
+      `${recipient.fullName} <${recipient.email}>`,
+      `Signed ${utc(recipient.signedAt)}${recipient.clientIp ? ` from ${recipient.clientIp}` : ''}`,
+    ];
+    if (recipient.signature.kind === 'drawn') {
+      const image: PDFImage = await flow.pdf.embedPng(recipient.signature.png);
+      await flow.signatureBlock({ image }, caption);
+    } else {
+      await flow.signatureBlock({ typed: recipient.signature.name }, caption);
+    }
+  }
+}
+
+async function recipients(flow: PageFlow, certificate: Certificate): Promise<void> {
+  await flow.heading('Recipients');
+  for (const recipient of certificate.recipients) {
+    await flow.text(`${recipient.fullName} <${recipient.email}>`, { size: 10, style: 'bold' });
+    await flow.rows([
+      ['Role', recipient.role],
+      [
+        'Signing method',
+        recipient.signingMethod === 'email-code' ? 'link and one-time code by email' : 'link by email',
+      ],
+      ['Sent', utc(certificate.sentAt)],
+      ['Opened', utc(recipient.openedAt)],
+      [recipient.declinedAt ? 'Declined' : 'Signed', utc(recipient.declinedAt ?? recipient.signedAt)],
+      ['IP address', recipient.clientIp ?? '—'],
+      ['User agent', recipient.userAgent ?? '—'],
+    ]);
+    flow.space(8);
+  }
+}
+
+async function history(flow: PageFlow, certificate: Certificate): Promise<void> {
+  await flow.heading('Event history');
+  await flow.table(
+    [
+      { title: 'Time (UTC)', share: 0.22 },
+      { title: 'Event', share: 0.12 },
+      { title: 'Recipient', share: 0.26 },
+      { title: 'IP address', share: 0.14 },
+      { title: 'User agent', share: 0.26 },
+    ],
+    certificate.events.map((event) => [
+      utc(event.at).replace(' UTC', ''),
+      eventNames[event.type] ?? event.type,
+      event.recipientEmail ?? '—',
+      event.clientIp ?? '—',
+      event.userAgent ?? '—',
+    ]),
+  );
+}
+
+/** The original PDF with the certificate's pages appended (an incremental update). */
+export async function appendCertificate(original: Uint8Array, certificate: Certificate): Promise<Uint8Array> {
+  const pdf = await PDFDocument.load(original, { forIncrementalUpdate: true, updateMetadata: false });
+  const flow = new PageFlow(pdf);
+  await flow.text('Certificate of completion', { size: 18, style: 'bold' });
+  await flow.text(certificate.title, { size: 12 });
+  flow.space(10);
+  await flow.rows([
+    ['Document', certificate.documentId],
+    ['Sent by', certificate.workspaceName],
+    ['Original file SHA-256', certificate.originalSha256],
+    ['Original pages', `${certificate.originalPages} (this certificate follows them)`],
+    ['Sent', utc(certificate.sentAt)],
+    ['Completed', utc(certificate.completedAt)],
+  ]);
+  await signatures(flow, certificate);
+  await recipients(flow, certificate);
+  await history(flow, certificate);
+  flow.space(12);
+  await flow.text(
+    `This file is sealed with a digital signature by Signet. Any change to it after sealing breaks the seal: check it at ${certificate.verifyUrl} or in any PDF reader.`,
+    { size: 8.5, color: 'muted' },
+  );
+  await flow.footers(
+    (page, of) => `Certificate of completion · ${certificate.documentId} · page ${page} of ${of}`,
+  );
+  return pdf.save({ useObjectStreams: false });
+}

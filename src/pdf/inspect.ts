@@ -1,0 +1,66 @@
+// **The** rule for what may be uploaded as a document: a whole, unencrypted PDF of at most
+// `maxPages` pages and the configured size, checked by parsing it (never by its name or
+// its declared type). A refusal is an InputError on the `file` field, one sentence saying
+// what is wrong and what to do.
+import { PDFDocument } from '@cantoo/pdf-lib';
+import { InputError } from '../input-error.ts';
+
+export const maxPages = 500;
+
+export interface PdfFacts {
+  pages: number;
+}
+
+function refuse(sentence: string): never {
+  throw new InputError({ file: sentence });
+}
+
+export function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024
+    ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`
+    : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+/** The size rule alone, checked while an upload is still arriving. */
+export function refuseOversized(bytes: number, maxBytes: number): void {
+  if (bytes > maxBytes) refuse(`The file is larger than ${formatBytes(maxBytes)}; upload a smaller PDF.`);
+}
+
+/** What Signet needs to know of an uploaded PDF, or the InputError that refuses it. */
+export async function inspectPdf(data: Uint8Array, options: { maxBytes: number }): Promise<PdfFacts> {
+  if (data.byteLength === 0) refuse('The file is empty; choose a PDF.');
+  refuseOversized(data.byteLength, options.maxBytes);
+  // A PDF starts with its header (some writers put a few bytes before it) ...
+  const head = Buffer.from(data.buffer, data.byteOffset, Math.min(1024, data.byteLength)).toString('latin1');
+  if (!head.includes('%PDF-')) refuse('This file is not a PDF; choose a PDF file.');
+  // ... and ends with the offset of its last cross-reference section and %%EOF: a file cut
+  // off on its way here does not (even if something appended an %%EOF to it).
+  const tailStart = Math.max(0, data.byteLength - 2048);
+  const tail = Buffer.from(data.buffer, data.byteOffset + tailStart, data.byteLength - tailStart).toString(
+    'latin1',
+  );
+  if (!/startxref\s+\d+\s+%%EOF/.test(tail))
+    refuse('This PDF is incomplete (cut off or damaged); upload the whole file again.');
+  let pdf: PDFDocument;
+  try {
+    pdf = await PDFDocument.load(data, {
+      ignoreEncryption: true,
+      updateMetadata: false,
+      throwOnInvalidObject: false,
+    });
+  } catch {
+    refuse('This PDF is damaged and cannot be read; export it again from the program that made it.');
+  }
+  if (pdf.isEncrypted) {
+    refuse('This PDF is password-protected or encrypted; upload a copy without a password.');
+  }
+  let pages: number;
+  try {
+    pages = pdf.getPageCount();
+  } catch {
+    refuse('This PDF is damaged and cannot be read; export it again from the program that made it.');
+  }
+  if (pages < 1) refuse('This PDF has no pages.');
+  if (pages > maxPages) refuse(`This PDF has ${pages} pages; a document may have at most ${maxPages}.`);
+  return { pages };
+}

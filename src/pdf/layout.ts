@@ -1,0 +1,206 @@
+// A small flowing layout for the pages Signet writes (a text document, the certificate of
+// completion): headings, wrapped paragraphs, label/value rows and tables, each line set in
+// a face that encodes it (fonts.ts), new A4 pages as the text runs over, and a footer on
+// every page once the pages are known.
+import { type PDFDocument, type PDFImage, type PDFPage, rgb } from '@cantoo/pdf-lib';
+import { FontSet, type Style } from './fonts.ts';
+
+export const a4: [number, number] = [595.28, 841.89];
+const margin = 56;
+const ink = rgb(0.1, 0.12, 0.16);
+const muted = rgb(0.38, 0.42, 0.48);
+const rule = rgb(0.82, 0.85, 0.89);
+
+export interface TableColumn {
+  title: string;
+  /** Share of the text width, 0 to 1; the shares add up to 1. */
+  share: number;
+}
+
+/** Splits `text` into lines no wider than `width`; a word wider than a line breaks anywhere. */
+export function wrap(text: string, measure: (text: string) => number, width: number): string[] {
+  const lines: string[] = [];
+  for (const paragraph of text.split(/\r?\n/)) {
+    let line = '';
+    for (const word of paragraph.split(/(\s+)/)) {
+      const candidate = line + word;
+      if (measure(candidate) <= width) {
+        line = candidate;
+        continue;
+      }
+      if (line.trim()) lines.push(line.trimEnd());
+      line = '';
+      // A word alone wider than the line (a long address, CJK text without spaces).
+      for (const char of word.trimStart()) {
+        if (measure(line + char) > width && line) {
+          lines.push(line);
+          line = '';
+        }
+        line += char;
+      }
+    }
+    lines.push(line.trimEnd());
+  }
+  return lines;
+}
+
+export class PageFlow {
+  readonly pdf: PDFDocument;
+  readonly fonts: FontSet;
+  readonly pages: PDFPage[] = [];
+  #page: PDFPage | null = null;
+  #y = 0;
+
+  constructor(pdf: PDFDocument, fonts = new FontSet(pdf)) {
+    this.pdf = pdf;
+    this.fonts = fonts;
+  }
+
+  get width(): number {
+    return a4[0] - 2 * margin;
+  }
+
+  /** The current page, with at least `height` points left on it (else a new one). */
+  room(height: number): PDFPage {
+    if (!this.#page || this.#y - height < margin + 24) {
+      this.#page = this.pdf.addPage(a4);
+      this.pages.push(this.#page);
+      this.#y = a4[1] - margin;
+    }
+    return this.#page;
+  }
+
+  space(points: number): void {
+    this.#y -= points;
+  }
+
+  async text(text: string, options: { size?: number; style?: Style; color?: 'ink' | 'muted' } = {}) {
+    const size = options.size ?? 10;
+    const style = options.style ?? 'text';
+    await this.fonts.prepare(style, text);
+    const leading = size * 1.35;
+    for (const line of wrap(text, this.#measure(style, size), this.width)) {
+      const page = this.room(leading);
+      this.#y -= leading;
+      this.fonts
+        .shape(style, line)
+        .draw(page, { x: margin, y: this.#y + size * 0.3, size, color: this.#color(options.color) });
+    }
+  }
+
+  async heading(text: string, size = 14): Promise<void> {
+    this.room(size * 3);
+    this.space(size * 0.6);
+    await this.text(text, { size, style: 'bold' });
+    this.space(size * 0.3);
+  }
+
+  /** Label and value side by side, the value wrapped in the wider column. */
+  async rows(rows: Array<[string, string]>, size = 9): Promise<void> {
+    await this.table(
+      [
+        { title: '', share: 0.28 },
+        { title: '', share: 0.72 },
+      ],
+      rows,
+      { size, header: false },
+    );
+  }
+
+  async table(
+    columns: TableColumn[],
+    rows: string[][],
+    options: { size?: number; header?: boolean } = {},
+  ): Promise<void> {
+    const size = options.size ?? 8.5;
+    const leading = size * 1.3;
+    const header = options.header ?? true;
+    const lay = async (cells: string[], style: Style) => {
+      for (const cell of cells) await this.fonts.prepare(style, cell);
+      const set = cells.map((cell, i) => {
+        const width = (columns[i]?.share ?? 0) * this.width - 6;
+        return { lines: wrap(cell, this.#measure(style, size), width) };
+      });
+      const height = Math.max(...set.map((c) => c.lines.length)) * leading + 4;
+      const page = this.room(height);
+      let x = margin;
+      for (const [i, cell] of set.entries()) {
+        cell.lines.forEach((line, n) => {
+          this.fonts.shape(style, line).draw(page, {
+            x,
+            y: this.#y - (n + 1) * leading + size * 0.3,
+            size,
+            color: style === 'bold' ? ink : this.#color(header || i > 0 ? 'ink' : 'muted'),
+          });
+        });
+        x += (columns[i]?.share ?? 0) * this.width;
+      }
+      this.#y -= height;
+      page.drawLine({
+        start: { x: margin, y: this.#y + 1 },
+        end: { x: margin + this.width, y: this.#y + 1 },
+        thickness: 0.4,
+        color: rule,
+      });
+    };
+    if (header)
+      await lay(
+        columns.map((c) => c.title),
+        'bold',
+      );
+    for (const row of rows) await lay(row, 'text');
+  }
+
+  /**
+   * A signature block: the signature (an image, or the name in a handwriting face) above a
+   * line, and the lines of `caption` below it.
+   */
+  async signatureBlock(signature: { image: PDFImage } | { typed: string }, caption: string[]): Promise<void> {
+    const height = 64 + caption.length * 12;
+    const page = this.room(height + 12);
+    const boxWidth = Math.min(260, this.width);
+    const top = this.#y - 4;
+    if ('image' in signature) {
+      const scale = Math.min(boxWidth / signature.image.width, 48 / signature.image.height, 1);
+      const width = signature.image.width * scale;
+      const drawnHeight = signature.image.height * scale;
+      page.drawImage(signature.image, {
+        x: margin,
+        y: top - 50 + (48 - drawnHeight) / 2,
+        width,
+        height: drawnHeight,
+      });
+    } else {
+      await this.fonts.prepare('handwriting', signature.typed);
+      const shaped = this.fonts.shape('handwriting', signature.typed);
+      const size = Math.min(30, (30 * boxWidth) / Math.max(1, shaped.width(30)));
+      shaped.draw(page, { x: margin, y: top - 40, size, color: rgb(0.05, 0.15, 0.45) });
+    }
+    page.drawLine({
+      start: { x: margin, y: top - 54 },
+      end: { x: margin + boxWidth, y: top - 54 },
+      thickness: 0.6,
+      color: muted,
+    });
+    this.#y = top - 56;
+    for (const line of caption) await this.text(line, { size: 8.5, color: 'muted' });
+    this.space(12);
+  }
+
+  /** Writes `label(page, of)` at the foot of every page this flow added. */
+  async footers(label: (page: number, of: number) => string): Promise<void> {
+    for (const [i, page] of this.pages.entries()) {
+      const text = label(i + 1, this.pages.length);
+      await this.fonts.prepare('text', text);
+      this.fonts.shape('text', text).draw(page, { x: margin, y: margin / 2, size: 7.5, color: muted });
+    }
+  }
+
+  #measure(style: Style, size: number): (text: string) => number {
+    return (text) => this.fonts.shape(style, text).width(size);
+  }
+
+  #color(tone: 'ink' | 'muted' | undefined) {
+    return tone === 'muted' ? muted : ink;
+  }
+}

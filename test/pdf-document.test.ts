@@ -1,0 +1,284 @@
+// The PDFs Signet writes itself (a text document, the certificate of completion), the faces
+// they are set in, and the upload rule, checked with tools no one here wrote: pdftotext,
+// pdfinfo and qpdf (poppler-utils and qpdf, installed by .ci/run).
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { PDFDocument } from '@cantoo/pdf-lib';
+import { InputError } from '../src/input-error.ts';
+import { appendCertificate, type Certificate } from '../src/pdf/certificate.ts';
+import { runsOf } from '../src/pdf/fonts.ts';
+import { inspectPdf, maxPages } from '../src/pdf/inspect.ts';
+import { renderTextDocument } from '../src/pdf/text-document.ts';
+import { pricingView } from '../src/ui/document-views.ts';
+
+const folder = mkdtempSync(join(tmpdir(), 'signet-pdf-'));
+
+/** Runs a PDF tool on `pdf`; a missing tool fails the test with what to install. */
+function tool(command: string, args: string[], pdf: Uint8Array): string {
+  const file = join(folder, `${command}-${Math.random().toString(36).slice(2)}.pdf`);
+  writeFileSync(file, pdf);
+  const result = spawnSync(command, [...args, file, ...(command === 'pdftotext' ? ['-'] : [])], {
+    encoding: 'utf8',
+  });
+  if (result.error)
+    throw new Error(`${command} is missing: apt-get install poppler-utils qpdf (${result.error.message})`);
+  if (command !== 'qpdf' && result.status !== 0) throw new Error(`${command} failed: ${result.stderr}`);
+  return `${result.stdout}${result.stderr}`;
+}
+
+const text = (pdf: Uint8Array) => tool('pdftotext', ['-enc', 'UTF-8'], pdf).replace(/\s+/g, ' ');
+const pages = (pdf: Uint8Array) => Number(/Pages:\s+(\d+)/.exec(tool('pdfinfo', [], pdf))?.[1]);
+
+function assertQpdfClean(pdf: Uint8Array): void {
+  const out = tool('qpdf', ['--check'], pdf);
+  assert.match(out, /No syntax or stream encoding errors found/, out);
+}
+
+const names = {
+  latin: 'Zoë Łukasiewicz-Ørsted',
+  greek: 'Σωκράτης Παπαδόπουλος',
+  cyrillic: 'Жанна Ренуар',
+  cjk: '山田太郎',
+};
+
+test('a text document becomes a PDF whose text is all there, in every script the fonts cover', async () => {
+  const pdf = await renderTextDocument({
+    title: `Agreement ${names.greek} ${names.cjk}`,
+    body: `This agreement is made between ${names.latin} and ${names.cyrillic}.\n\nClause 2. ${'Words that wrap. '.repeat(400)}`,
+    workspaceName: 'Acme GmbH',
+    pricing: pricingView({
+      currency: 'EUR',
+      pricesIncludeVat: false,
+      items: [
+        {
+          name: 'Consulting',
+          quantity: '10',
+          unitPrice: '150.00',
+          vatRate: '19',
+          billing: { type: 'one-off' },
+        },
+      ],
+    }),
+    createdAt: new Date('2026-11-25T10:00:00Z'),
+  });
+  assertQpdfClean(pdf);
+  const words = text(pdf);
+  for (const name of Object.values(names))
+    assert.ok(words.includes(name), `${name} in ${words.slice(0, 300)}`);
+  assert.match(words, /Consulting/);
+  assert.match(words, /€1,785\.00/, 'the gross total');
+  assert.ok(pages(pdf) >= 2, 'a long body runs over to more pages');
+  assert.match(words, /page 1 of \d/);
+});
+
+test('the same document makes the same file', async () => {
+  const input = { title: 'Same', body: 'Body', workspaceName: 'Acme', pricing: null, createdAt: new Date(0) };
+  assert.deepEqual(await renderTextDocument(input), await renderTextDocument(input));
+});
+
+test('a text is set in the first face that encodes each of its characters', () => {
+  assert.deepEqual(
+    runsOf('text', `Łódź ${names.cjk}`).map((r) => r.face),
+    ['sans', 'cjk'],
+  );
+  assert.deepEqual(
+    runsOf('handwriting', names.latin).map((r) => r.face),
+    ['hand'],
+  );
+  assert.deepEqual(
+    runsOf('handwriting', names.cyrillic).map((r) => r.face),
+    ['hand'],
+  );
+  // Caveat has no Greek: a Greek name is set in Noto Sans rather than in missing glyphs.
+  assert.deepEqual(
+    runsOf('handwriting', names.greek).map((r) => r.face),
+    ['sans'],
+  );
+  assert.deepEqual(
+    runsOf('handwriting', names.cjk).map((r) => r.face),
+    ['cjk'],
+  );
+});
+
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 25, 9, minute));
+
+function certificateOf(overrides: Partial<Certificate> = {}): Certificate {
+  const signer = (fullName: string, email: string, ip: string, minute: number) => ({
+    fullName,
+    email,
+    role: 'signer',
+    signingMethod: 'standard',
+    openedAt: at(minute),
+    signedAt: at(minute + 1),
+    declinedAt: null,
+    clientIp: ip,
+    userAgent: `Browser of ${email}`,
+    signature: { kind: 'typed' as const, name: fullName },
+  });
+  return {
+    documentId: '6f1c2b8e-0000-4000-8000-000000000001',
+    title: 'Service agreement',
+    workspaceName: 'Acme GmbH',
+    originalSha256: 'ab'.repeat(32),
+    originalPages: 1,
+    sentAt: at(0),
+    completedAt: at(12),
+    verifyUrl: 'https://sign.example.com/verify',
+    recipients: [
+      signer(names.latin, 'zoe@example.com', '203.0.113.7', 1),
+      signer(names.greek, 'sokratis@example.gr', '2001:db8::7', 5),
+      signer(names.cyrillic, 'zhanna@example.com', '198.51.100.4', 8),
+      signer(names.cjk, 'taro@example.jp', '192.0.2.9', 10),
+      {
+        fullName: 'Vera Viewer',
+        email: 'vera@example.com',
+        role: 'viewer',
+        signingMethod: 'standard',
+        openedAt: null,
+        signedAt: null,
+        declinedAt: null,
+        clientIp: null,
+        userAgent: null,
+        signature: null,
+      },
+    ],
+    events: [
+      { at: at(0), type: 'document.sent', recipientEmail: null, clientIp: null, userAgent: null },
+      {
+        at: at(1),
+        type: 'document.opened',
+        recipientEmail: 'zoe@example.com',
+        clientIp: '203.0.113.7',
+        userAgent: 'Browser of zoe@example.com',
+      },
+      {
+        at: at(2),
+        type: 'document.signed',
+        recipientEmail: 'zoe@example.com',
+        clientIp: '203.0.113.7',
+        userAgent: 'Browser of zoe@example.com',
+      },
+      {
+        at: at(11),
+        type: 'document.signed',
+        recipientEmail: 'taro@example.jp',
+        clientIp: '192.0.2.9',
+        userAgent: 'Browser of taro@example.jp',
+      },
+    ],
+    ...overrides,
+  };
+}
+
+test('the certificate is appended to the original, whose bytes stay as they were', async () => {
+  const original = await renderTextDocument({
+    title: 'Service agreement',
+    body: 'Terms.',
+    workspaceName: 'Acme GmbH',
+    pricing: null,
+    createdAt: at(0),
+  });
+  const certified = await appendCertificate(original, certificateOf());
+  assert.deepEqual(certified.subarray(0, original.byteLength), original, 'an incremental update');
+  assertQpdfClean(certified);
+  assert.ok(pages(certified) > 1);
+  const words = text(certified);
+  assert.match(words, /Certificate of completion/);
+  assert.match(words, /6f1c2b8e-0000-4000-8000-000000000001/);
+  assert.ok(words.includes('ab'.repeat(32)), 'the original file hash');
+  for (const name of Object.values(names)) assert.ok(words.includes(name), name);
+  for (const ip of ['203.0.113.7', '2001:db8::7', '198.51.100.4', '192.0.2.9'])
+    assert.ok(words.includes(ip), ip);
+  for (const email of [
+    'zoe@example.com',
+    'sokratis@example.gr',
+    'zhanna@example.com',
+    'taro@example.jp',
+    'vera@example.com',
+  ]) {
+    assert.ok(words.includes(email), email);
+  }
+  assert.match(
+    words,
+    /2026-11-25 09:11:00 Signed taro@example\.jp 192\.0\.2\.9 Browser of taro@example\.jp/,
+    'an event row',
+  );
+  assert.match(words, /Browser of zoe@example\.com/, 'the user agent');
+  assert.ok(words.includes('https://sign.example.com/verify'));
+});
+
+test('a drawn signature is drawn in its block', async () => {
+  const original = await renderTextDocument({
+    title: 'T',
+    body: '',
+    workspaceName: 'W',
+    pricing: null,
+    createdAt: at(0),
+  });
+  // A 2×1 PNG (black, transparent), as the signature pad sends.
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGNgYGD4z8DAwAAABQAB6ZyKngAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  const base = certificateOf();
+  const certificate = certificateOf({
+    recipients: [
+      { ...(base.recipients[0] as Certificate['recipients'][number]), signature: { kind: 'drawn', png } },
+    ],
+  });
+  const certified = await appendCertificate(original, certificate);
+  assert.match(
+    execFileSync('pdfimages', ['-list', writeTemp(certified)], { encoding: 'utf8' }),
+    /image\s+2\s+1 /,
+  );
+});
+
+function writeTemp(pdf: Uint8Array): string {
+  const file = join(folder, `${Math.random().toString(36).slice(2)}.pdf`);
+  writeFileSync(file, pdf);
+  return file;
+}
+
+async function refusal(data: Uint8Array, maxBytes = 25 * 1024 * 1024): Promise<string> {
+  try {
+    await inspectPdf(data, { maxBytes });
+  } catch (error) {
+    assert.ok(error instanceof InputError, String(error));
+    assert.deepEqual(Object.keys(error.fields), ['file']);
+    return error.fields.file as string;
+  }
+  assert.fail('the file was accepted');
+}
+
+test('an upload is refused with one sentence when it is not a whole, open PDF of at most 500 pages', async () => {
+  const good = await renderTextDocument({
+    title: 'T',
+    body: 'B',
+    workspaceName: 'W',
+    pricing: null,
+    createdAt: at(0),
+  });
+  assert.deepEqual(await inspectPdf(good, { maxBytes: 1e6 }), { pages: 1 });
+  assert.match(await refusal(new Uint8Array()), /empty/);
+  assert.match(await refusal(Buffer.from('Name,Amount\nAnn,1\n')), /not a PDF/);
+  assert.match(await refusal(good.subarray(0, good.byteLength - 100)), /incomplete/);
+  assert.match(await refusal(Buffer.concat([good.subarray(0, 600), Buffer.from('\n%%EOF\n')])), /incomplete/);
+  assert.match(
+    await refusal(Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\nstartxref\n9\n%%EOF\n')),
+    /damaged|no pages/,
+  );
+  assert.match(await refusal(good, 1024), /larger than 1 KB/);
+  const source = writeTemp(good);
+  for (const user of ['secret', '']) {
+    const target = join(folder, `encrypted-${user || 'owner'}.pdf`);
+    execFileSync('qpdf', ['--encrypt', user, 'owner', '256', '--', source, target]);
+    assert.match(await refusal(readFileSync(target)), /password-protected or encrypted/);
+  }
+  const many = await PDFDocument.create();
+  for (let i = 0; i <= maxPages; i += 1) many.addPage([100, 100]);
+  assert.match(await refusal(await many.save()), /501 pages; a document may have at most 500/);
+});
