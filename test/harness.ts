@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { buildApp } from '../src/app.ts';
@@ -11,7 +12,7 @@ import { type Config, loadConfig } from '../src/config.ts';
 import { type Clock, type Context, createContext, createLogger } from '../src/context.ts';
 import { type DatabaseHandle, type DatabaseKind, openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import type { Plan } from '../src/db/schema.ts';
+import type { Database, Plan } from '../src/db/schema.ts';
 import {
   createRandom,
   type DocumentGraph,
@@ -254,6 +255,19 @@ export async function createTestDocument(
     await insertEvents(trx, graph.events);
   });
   return graph;
+}
+
+/** How many rows of `table` have every column of `where` equal to its value: the tests' "what was stored" counts. */
+export async function countRows<T extends keyof Database & string>(
+  ctx: Pick<Context, 'db'>,
+  table: T,
+  where: { [C in keyof Database[T] & string]?: unknown } = {},
+): Promise<number> {
+  const conditions = Object.entries(where).map(([column, value]) => sql`${sql.ref(column)} = ${value}`);
+  const filter = conditions.length ? sql.join(conditions, sql` and `) : sql`true`;
+  const { rows } = await sql<{ count: string | number }>`
+    select count(*) as count from ${sql.table(table)} where ${filter}`.execute(ctx.db);
+  return Number(rows[0]?.count);
 }
 
 export interface SigningLink {

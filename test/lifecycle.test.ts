@@ -25,6 +25,7 @@ import {
 } from '../src/signing/signing.service.ts';
 import {
   callApi,
+  countRows,
   createSentDocument,
   createTestWorkspace,
   describeEachDatabase,
@@ -370,13 +371,7 @@ describeEachDatabase('document lifecycle', (kind) => {
       assert.equal(d.events.at(-1)?.createdAt, h.clock.now().toISOString());
     }
     assert.equal((await detail(h, ws, later.id)).status, 'sent');
-    const outbox = await h.ctx.db
-      .selectFrom('outbox')
-      .select('type')
-      .where('workspace_id', '=', ws.id)
-      .where('type', '=', 'document.expired')
-      .execute();
-    assert.equal(outbox.length, 2);
+    assert.equal(await countRows(h.ctx, 'outbox', { workspace_id: ws.id, type: 'document.expired' }), 2);
   });
 
   test('email-code signers need a fresh six-digit code from their mail', async () => {

@@ -11,6 +11,7 @@ import { claimDueMails } from '../src/mail/mails.repository.ts';
 import { createDocument, type RecipientInput, sendDocument } from '../src/signing/signing.service.ts';
 import { startWorker } from '../src/worker/worker.ts';
 import {
+  countRows,
   createSentDocument,
   createTestWorkspace,
   describeEachDatabase,
@@ -345,12 +346,11 @@ describeEachDatabase('mail outbox', (kind) => {
     await assert.rejects(sendDocument(failing, ws.id, id));
     assert.equal(calls, 3);
     assert.equal((await mailsOf(id)).length, 0);
-    const events = await h.ctx.db
-      .selectFrom('document_events')
-      .select('id')
-      .where('document_id', '=', id)
-      .execute();
-    assert.equal(events.length, 0, 'nor its document.sent event');
+    assert.equal(
+      await countRows(h.ctx, 'document_events', { document_id: id }),
+      0,
+      'nor its document.sent event',
+    );
     const document = await h.ctx.db
       .selectFrom('documents')
       .select('status')

@@ -16,7 +16,7 @@ import { createApiKey, listApiKeys } from '../src/keys/keys.service.ts';
 import { createDocument } from '../src/signing/signing.service.ts';
 import { escapeHtml } from '../src/ui/html.ts';
 import { createEndpoint, getEndpoint } from '../src/webhooks/endpoints.service.ts';
-import { callApi, describeEachDatabase, twoSigners, useHarness } from './harness.ts';
+import { callApi, countRows, describeEachDatabase, twoSigners, useHarness } from './harness.ts';
 import {
   assertForgeriesRefused,
   assertPage,
@@ -126,27 +126,9 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
     return row.plan;
   }
 
-  async function mailCount(): Promise<number> {
-    return (await h.ctx.db.selectFrom('mails').select('id').execute()).length;
-  }
-
-  async function usersWithEmail(email: string): Promise<number> {
-    const rows = await h.ctx.db
-      .selectFrom('users')
-      .select('id')
-      .where('email_key', '=', emailKey(email))
-      .execute();
-    return rows.length;
-  }
-
-  async function signupRequestsFor(email: string): Promise<number> {
-    const rows = await h.ctx.db
-      .selectFrom('signup_requests')
-      .select('id')
-      .where('email', '=', email)
-      .execute();
-    return rows.length;
-  }
+  const mailCount = () => countRows(h.ctx, 'mails');
+  const usersWithEmail = (email: string) => countRows(h.ctx, 'users', { email_key: emailKey(email) });
+  const signupRequestsFor = (email: string) => countRows(h.ctx, 'signup_requests', { email });
 
   async function passwordHashOf(userId: string): Promise<string | undefined> {
     return (await findUser(h.ctx.db, userId))?.password_hash;
@@ -1138,16 +1120,7 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
       const res = await client.post(action, fields);
       assertPage(res, 400);
     }
-    assert.equal(
-      (
-        await h.ctx.db
-          .selectFrom('api_keys')
-          .select('id')
-          .where('workspace_id', '=', owner.workspaceId)
-          .execute()
-      ).length,
-      0,
-    );
+    assert.equal(await countRows(h.ctx, 'api_keys', { workspace_id: owner.workspaceId }), 0);
   });
 
   test('the start page sends a visitor to /login and a member to /documents', async () => {

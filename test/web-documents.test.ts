@@ -21,6 +21,7 @@ import { escapeHtml } from '../src/ui/html.ts';
 import { formatTime } from '../src/web/layout.ts';
 import {
   callApi,
+  countRows,
   createTestDocument,
   describeEachDatabase,
   signingLinksOf,
@@ -238,14 +239,7 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     return pages;
   }
 
-  async function documentCount(workspaceId: string): Promise<number> {
-    const rows = await h.ctx.db
-      .selectFrom('documents')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .execute();
-    return rows.length;
-  }
+  const documentCount = (workspaceId: string) => countRows(h.ctx, 'documents', { workspace_id: workspaceId });
 
   async function mailCountOf(documentId: string): Promise<number> {
     return (await listMails(h.ctx, { documentId, limit: 1000 })).length;

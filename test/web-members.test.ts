@@ -13,7 +13,7 @@ import { emailKey } from '../src/accounts/accounts.service.ts';
 import { invitationValidityMs } from '../src/accounts/members.service.ts';
 import type { MemberRole } from '../src/db/schema.ts';
 import { escapeHtml } from '../src/ui/html.ts';
-import { describeEachDatabase, useHarness } from './harness.ts';
+import { countRows, describeEachDatabase, useHarness } from './harness.ts';
 import {
   assertForgeriesRefused,
   assertPage,
@@ -104,14 +104,7 @@ describeEachDatabase('member pages over HTTP', (kind) => {
     return { members, invitations, plan: workspace.plan, mails: mails.map((m) => m.id), sessions };
   }
 
-  async function usersWithEmail(email: string): Promise<number> {
-    const rows = await h.ctx.db
-      .selectFrom('users')
-      .select('id')
-      .where('email_key', '=', emailKey(email))
-      .execute();
-    return rows.length;
-  }
+  const usersWithEmail = (email: string) => countRows(h.ctx, 'users', { email_key: emailKey(email) });
 
   async function openInvitations(workspaceId: string) {
     return h.ctx.db
@@ -532,12 +525,7 @@ describeEachDatabase('member pages over HTTP', (kind) => {
       await memberClient.get('/settings/members'),
       `/login?next=${encodeURIComponent('/settings/members')}`,
     );
-    const sessions = await h.ctx.db
-      .selectFrom('sessions')
-      .select('id')
-      .where('user_id', '=', member.userId)
-      .execute();
-    assert.equal(sessions.length, 0);
+    assert.equal(await countRows(h.ctx, 'sessions', { user_id: member.userId }), 0);
     // Without another workspace the removed user can no longer log in.
     assert.equal((await logIn(browser(), member.email)).status, 401);
   });

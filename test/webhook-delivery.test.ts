@@ -26,6 +26,7 @@ import {
   type ApiEndpoint,
   type CreatedApiEndpoint,
   callApi,
+  countRows,
   createTestWorkspace,
   describeEachDatabase,
   type Harness,
@@ -307,23 +308,11 @@ async function assertDeletedEndpointGetsNothing(h: Harness, receiver: Receiver, 
   assert.equal(await countAttempts(h, endpointId), 0, 'attempts of the deleted endpoint were left behind');
 }
 
-async function countAttempts(h: Harness, endpointId: string): Promise<number> {
-  const rows = await h.ctx.db
-    .selectFrom('webhook_attempts')
-    .select('attempt')
-    .where('endpoint_id', '=', endpointId)
-    .execute();
-  return rows.length;
-}
+const countAttempts = (h: Harness, endpointId: string) =>
+  countRows(h.ctx, 'webhook_attempts', { endpoint_id: endpointId });
 
-async function countDeliveries(h: Harness, endpointId: string): Promise<number> {
-  const row = await h.ctx.db
-    .selectFrom('webhook_deliveries')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('endpoint_id', '=', endpointId)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
+const countDeliveries = (h: Harness, endpointId: string) =>
+  countRows(h.ctx, 'webhook_deliveries', { endpoint_id: endpointId });
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -1215,14 +1204,7 @@ describeEachDatabase('webhook delivery', (kind) => {
             .orderBy('created_at')
             .execute()
         ).map((r) => r.id);
-      const attemptsOf = async (id: string) =>
-        (
-          await h.ctx.db
-            .selectFrom('webhook_attempts')
-            .select('attempt')
-            .where('delivery_id', '=', id)
-            .execute()
-        ).length;
+      const attemptsOf = (id: string) => countRows(h.ctx, 'webhook_attempts', { delivery_id: id });
 
       const bodies = async () =>
         (

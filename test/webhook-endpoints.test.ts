@@ -10,6 +10,7 @@ import {
   type ApiResponse,
   type CreatedApiEndpoint,
   callApi,
+  countRows,
   createTestWorkspace,
   describeEachDatabase,
   type TestWorkspace,
@@ -633,12 +634,7 @@ describeEachDatabase('/v1/webhook-endpoints', (kind) => {
       ((await list(ws)).body.data as Endpoint[]).map((e) => e.id).sort(),
       [...createdIds].sort(),
     );
-    const stored = await h.ctx.db
-      .selectFrom('webhook_endpoints')
-      .select('id')
-      .where('workspace_id', '=', ws.id)
-      .execute();
-    assert.equal(stored.length, 10);
+    assert.equal(await countRows(h.ctx, 'webhook_endpoints', { workspace_id: ws.id }), 10);
   });
 
   // --- workspace isolation -------------------------------------------------------------
@@ -770,12 +766,7 @@ describeEachDatabase('/v1/webhook-endpoints', (kind) => {
       });
       assertError(res, 403, 'plan-required');
       assert.equal(res.headers.get('x-ratelimit-limit'), String(h.config.rateLimit.burst));
-      const stored = await h.ctx.db
-        .selectFrom('webhook_endpoints')
-        .select('id')
-        .where('workspace_id', '=', ws.id)
-        .execute();
-      assert.equal(stored.length, 0);
+      assert.equal(await countRows(h.ctx, 'webhook_endpoints', { workspace_id: ws.id }), 0);
     });
   }
 
