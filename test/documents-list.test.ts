@@ -8,6 +8,7 @@ import {
   createTestDocument,
   createTestWorkspace,
   describeEachDatabase,
+  listedDocumentKeys,
   type TestWorkspace,
   useHarness,
 } from './harness.ts';
@@ -54,17 +55,7 @@ describeEachDatabase('GET /v1/documents', (kind) => {
   test('every field is present, null when it has no value, timestamps in ISO 8601 UTC with ms', async () => {
     const docs = (await list('?limit=100')).body.data as ListedDocument[];
     for (const doc of docs) {
-      assert.deepEqual(Object.keys(doc).sort(), [
-        'createdAt',
-        'expiresAt',
-        'id',
-        'sentAt',
-        'signedAt',
-        'status',
-        'title',
-        'url',
-        'value',
-      ]);
+      assert.deepEqual(Object.keys(doc).sort(), listedDocumentKeys);
       assert.match(doc.id, /^[0-9a-f-]{36}$/);
       assert.match(doc.createdAt, timestampPattern);
       for (const field of ['sentAt', 'signedAt', 'expiresAt'] as const) {

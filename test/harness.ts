@@ -20,6 +20,7 @@ import {
   sampleDocument,
 } from '../src/demo/sample-documents.ts';
 import { insertDocuments, insertEvents, insertRecipients } from '../src/documents/documents.repository.ts';
+import type { DocumentEventType } from '../src/documents/events.ts';
 import { createMemoryRateLimiter, type RateLimiter } from '../src/http/rate-limiter.ts';
 import { createApiKey } from '../src/keys/keys.service.ts';
 import {
@@ -200,6 +201,29 @@ export async function createTestWorkspace(ctx: Context, plan: Plan = 'max'): Pro
   const key = await createApiKey(ctx, { workspaceId: workspace.id, name: 'test' });
   return { id: workspace.id, apiKey: key.secret, keyId: key.id };
 }
+
+/** The six document event types, written out as the spec lists them (not taken from src/). */
+export const allEventTypes: DocumentEventType[] = [
+  'document.sent',
+  'document.opened',
+  'document.signed',
+  'document.completed',
+  'document.declined',
+  'document.expired',
+];
+
+/** The fields of a document as GET /v1/documents lists it and a webhook body carries it, sorted. */
+export const listedDocumentKeys = [
+  'createdAt',
+  'expiresAt',
+  'id',
+  'sentAt',
+  'signedAt',
+  'status',
+  'title',
+  'url',
+  'value',
+];
 
 /** A webhook endpoint as the API answers it (the create response adds its secret). */
 export type ApiEndpoint = Omit<WebhookEndpoint, 'pausedAt'>;

@@ -19,7 +19,14 @@ import { escapeHtml } from '../src/ui/html.ts';
 import { listEndpointDeliveries, sendPing } from '../src/webhooks/deliveries.service.ts';
 import { deliverDue } from '../src/webhooks/dispatcher.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
-import { type ApiEndpoint, callApi, describeEachDatabase, type Harness, useHarness } from './harness.ts';
+import {
+  type ApiEndpoint,
+  allEventTypes,
+  callApi,
+  describeEachDatabase,
+  type Harness,
+  useHarness,
+} from './harness.ts';
 import { type ReceivedRequest, type Receiver, type ReceiverHandler, startReceiver } from './receiver.ts';
 import {
   assertPage,
@@ -39,14 +46,6 @@ const hour = 60 * minute;
 const password = 'correct horse battery staple';
 const integrations = '/settings/integrations';
 const endpointsPath = '/settings/integrations/endpoints';
-const allEventTypes = [
-  'document.sent',
-  'document.opened',
-  'document.signed',
-  'document.completed',
-  'document.declined',
-  'document.expired',
-];
 
 // The sentences the pages show for each refusal, word for word.
 const sentences = {
@@ -335,10 +334,11 @@ async function assertRefused(h: Harness, member: Member, refusal: Refusal): Prom
   else assertFieldError(res.text, `new-endpoint-${refusal.field}`, refusal.sentence);
   assert.ok(!res.text.includes('id="new-secret"'), 'a secret on a refused form');
   assert.equal(inputValue(res.text, 'new-endpoint-url'), refusal.fields.url ?? '');
-  const typed = [refusal.fields.events ?? []].flat().filter((e) => allEventTypes.includes(e));
+  const eventOrder: readonly string[] = allEventTypes;
+  const typed = [refusal.fields.events ?? []].flat().filter((e) => eventOrder.includes(e));
   assert.deepEqual(
     checkedEvents(res.text),
-    [...new Set(typed)].sort((a, b) => allEventTypes.indexOf(a) - allEventTypes.indexOf(b)),
+    [...new Set(typed)].sort((a, b) => eventOrder.indexOf(a) - eventOrder.indexOf(b)),
   );
   assert.deepEqual(await endpointsOf(h, member), before, 'the page created an endpoint');
 

@@ -14,7 +14,6 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { type Context, systemClock } from '../src/context.ts';
 import { triggerEvent } from '../src/demo/trigger.ts';
-import type { DocumentEventType } from '../src/documents/events.ts';
 import { claimDueDeliveries, releaseDeliveries } from '../src/webhooks/deliveries.repository.ts';
 import { type DeliveryView, listEndpointDeliveries, sendPing } from '../src/webhooks/deliveries.service.ts';
 import { deliverDue, fanOutEvents, startDispatcher } from '../src/webhooks/dispatcher.ts';
@@ -24,12 +23,14 @@ import { recordSuccesses } from '../src/webhooks/outcomes.ts';
 import { pruneOldDeliveries } from '../src/webhooks/schedule.ts';
 import {
   type ApiEndpoint,
+  allEventTypes,
   type CreatedApiEndpoint,
   callApi,
   countRows,
   createTestWorkspace,
   describeEachDatabase,
   type Harness,
+  listedDocumentKeys,
   type TestWorkspace,
   testResolver,
   useHarness,
@@ -63,26 +64,7 @@ const day = 24 * hour;
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const signaturePattern = /^t=(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z),v1=([0-9a-f]{64})$/;
-const documentKeys = [
-  'createdAt',
-  'expiresAt',
-  'id',
-  'sentAt',
-  'signedAt',
-  'status',
-  'title',
-  'url',
-  'value',
-];
 const recipientKeys = ['email', 'fullName', 'id', 'role', 'signedAt', 'signingMethod', 'signingOrder'];
-const allEventTypes: DocumentEventType[] = [
-  'document.sent',
-  'document.opened',
-  'document.signed',
-  'document.completed',
-  'document.declined',
-  'document.expired',
-];
 
 /**
  * The receiver's check, written from the documented scheme (docs/api.md): the header is
@@ -368,7 +350,7 @@ describeEachDatabase('webhook delivery', (kind) => {
     assert.equal(body.createdAt, event.createdAt);
 
     const sentDocument = body.data.document as Record<string, unknown>;
-    assert.deepEqual(Object.keys(sentDocument).sort(), documentKeys);
+    assert.deepEqual(Object.keys(sentDocument).sort(), listedDocumentKeys);
     assert.deepEqual(sentDocument, document);
     if (type === 'document.signed') {
       const recipient = body.data.recipient as Record<string, unknown>;

@@ -8,6 +8,7 @@ import {
   type ApiEndpoint,
   type ApiMethod,
   type ApiResponse,
+  allEventTypes,
   type CreatedApiEndpoint,
   callApi,
   countRows,
@@ -40,14 +41,6 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 const timestampPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 // `whsec_` + at least 32 random bytes in base64url without padding (32 bytes = 43 characters).
 const secretPattern = /^whsec_[A-Za-z0-9_-]{43,}$/;
-const allEventTypes = [
-  'document.sent',
-  'document.opened',
-  'document.signed',
-  'document.completed',
-  'document.declined',
-  'document.expired',
-];
 
 const validBody = { url: 'https://hooks.example.com/signet', events: ['document.sent', 'document.signed'] };
 const withBody = (fields: Record<string, unknown>) => ({ ...validBody, ...fields });
