@@ -18,10 +18,9 @@ import {
   WebhookVerificationError,
 } from '../packages/client/src/index.ts';
 import { insertSampleDocuments } from '../src/demo/seed.ts';
-import { sendPing } from '../src/webhooks/deliveries.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { createTestWorkspace, describeEachDatabase, type TestWorkspace, useHarness } from './harness.ts';
-import { type Receiver, startReceiver } from './receiver.ts';
+import { type Receiver, receivePing, startReceiver } from './receiver.ts';
 
 test('src/types.ts is what the generator writes from docs/openapi.json (run npm run client:types)', () => {
   const contract = JSON.parse(readFileSync(contractPath, 'utf8'));
@@ -257,14 +256,7 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
   test('verifyWebhook accepts a real delivery and refuses every forgery with a typed reason', async () => {
     const receiver: Receiver = await startReceiver();
     try {
-      const endpoint = await createEndpoint(h.ctx, ws.id, {
-        url: `${receiver.url}/hooks`,
-        events: ['document.sent'],
-      });
-      assert.equal((await sendPing(h.ctx, ws.id, endpoint.id)).ok, true);
-      const delivery = receiver.requests.at(-1);
-      assert.ok(delivery);
-      const header = String(delivery.headers['x-service-signature']);
+      const { endpoint, delivery, header } = await receivePing(h.ctx, ws.id, receiver);
       const sentAt = new Date(/^t=([^,]+)/.exec(header)?.[1] ?? '');
       const at = { now: sentAt };
       const event = await verifyWebhook(delivery.body, header, endpoint.secret, at);

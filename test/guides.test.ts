@@ -9,10 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { sendPing } from '../src/webhooks/deliveries.service.ts';
-import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { createTestWorkspace, describeEachDatabase, useHarness } from './harness.ts';
-import { startReceiver } from './receiver.ts';
+import { receivePing, startReceiver } from './receiver.ts';
 
 const guide = readFileSync(join(import.meta.dirname, '..', 'docs', 'guides', 'webhooks.md'), 'utf8');
 const work = mkdtempSync(join(tmpdir(), 'signet-guides-'));
@@ -67,14 +65,7 @@ describeEachDatabase('the guide’s verification examples', (kind) => {
     const receiver = await startReceiver();
     try {
       const ws = await createTestWorkspace(h.ctx);
-      const endpoint = await createEndpoint(h.ctx, ws.id, {
-        url: `${receiver.url}/hooks`,
-        events: ['document.sent'],
-      });
-      assert.equal((await sendPing(h.ctx, ws.id, endpoint.id)).ok, true);
-      const delivery = receiver.requests.at(-1);
-      assert.ok(delivery);
-      const header = String(delivery.headers['x-service-signature']);
+      const { endpoint, delivery, header } = await receivePing(h.ctx, ws.id, receiver);
       const sent = Date.parse(/^t=([^,]+)/.exec(header)?.[1] ?? '');
       const cases: Array<[string, string, string, string, number, boolean]> = [
         ['a real delivery', delivery.body, header, endpoint.secret, sent + 1_000, true],

@@ -1,9 +1,17 @@
 // A local HTTP receiver for webhook tests: records every request (headers and the raw
 // body) and answers with whatever the test's handler decides. With `tls`, it serves HTTPS
 // with the given key and certificate (test/fixtures holds a self-signed one no client trusts).
+// Also what a receiver does with a request: read a header, check the signature the way
+// docs/api.md describes it (written here, not taken from src/webhooks/signature.ts), and a
+// real signed delivery to check (a ping).
+import assert from 'node:assert/strict';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Context } from '../src/context.ts';
+import { sendPing } from '../src/webhooks/deliveries.service.ts';
+import { createEndpoint, type WebhookEndpoint } from '../src/webhooks/endpoints.service.ts';
 
 export interface ReceivedRequest {
   method: string;
@@ -63,4 +71,45 @@ export async function startReceiver(
         server.close(() => resolve());
       }),
   };
+}
+
+/** The x-service-signature header: `t=<timestamp>,v1=<64 hex digits>`. */
+export const signaturePattern = /^t=(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z),v1=([0-9a-f]{64})$/;
+
+/**
+ * The receiver's check, written from the documented scheme (docs/api.md): the header is
+ * `t=<timestamp>,v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>`.
+ */
+export function verifySignature(secret: string, header: string | undefined, rawBody: string): boolean {
+  const match = signaturePattern.exec(header ?? '');
+  if (!match) return false;
+  const expected = createHmac('sha256', secret).update(`${match[1]}.${rawBody}`).digest();
+  const given = Buffer.from(match[2] as string, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** A header the request carries exactly once. */
+export function header(request: ReceivedRequest, name: string): string {
+  const value = request.headers[name];
+  assert.equal(typeof value, 'string', `header ${name}`);
+  return value as string;
+}
+
+/**
+ * A real signed delivery to check: a ping to a new endpoint of the workspace at the
+ * receiver's /hooks, as received, with its signature header and the endpoint (its secret).
+ */
+export async function receivePing(
+  ctx: Context,
+  workspaceId: string,
+  receiver: Receiver,
+): Promise<{ endpoint: WebhookEndpoint & { secret: string }; delivery: ReceivedRequest; header: string }> {
+  const endpoint = await createEndpoint(ctx, workspaceId, {
+    url: `${receiver.url}/hooks`,
+    events: ['document.sent'],
+  });
+  assert.equal((await sendPing(ctx, workspaceId, endpoint.id)).ok, true);
+  const delivery = receiver.requests.at(-1);
+  assert.ok(delivery);
+  return { endpoint, delivery, header: String(delivery.headers['x-service-signature']) };
 }

@@ -9,7 +9,7 @@
 // sendPing) with the test clock. The app trusts its "proxy" here (SIGNET_TRUST_PROXY=1) and
 // each browser sends its own X-Forwarded-For, so the per-address sign-in limit never trips.
 import assert from 'node:assert/strict';
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { describe, type TestContext, test } from 'node:test';
 import { createAccount } from '../src/accounts/accounts.service.ts';
 import type { Plan } from '../src/db/schema.ts';
@@ -27,7 +27,14 @@ import {
   type Harness,
   useHarness,
 } from './harness.ts';
-import { type ReceivedRequest, type Receiver, type ReceiverHandler, startReceiver } from './receiver.ts';
+import {
+  header,
+  type ReceivedRequest,
+  type Receiver,
+  type ReceiverHandler,
+  startReceiver,
+  verifySignature,
+} from './receiver.ts';
 import {
   assertPage,
   assertRedirect,
@@ -199,23 +206,6 @@ function shownMinute(iso: string): string {
 // ---------------------------------------------------------------------------------------
 // Webhooks
 // ---------------------------------------------------------------------------------------
-
-const signaturePattern = /^t=(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z),v1=([0-9a-f]{64})$/;
-
-/** The documented check: v1 is hex HMAC-SHA256(secret, "<t>.<raw body>"). */
-function verifySignature(secret: string, header: string | undefined, rawBody: string): boolean {
-  const match = signaturePattern.exec(header ?? '');
-  if (!match) return false;
-  const expected = createHmac('sha256', secret).update(`${match[1]}.${rawBody}`).digest();
-  const given = Buffer.from(match[2] as string, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-function header(request: ReceivedRequest, name: string): string {
-  const value = request.headers[name];
-  assert.equal(typeof value, 'string', `header ${name}`);
-  return value as string;
-}
 
 const answer =
   (status: number, body = ''): ReceiverHandler =>

@@ -4,10 +4,10 @@
 // consecutive failures, fan-out, ping, DNS rebinding at connect time, the delivery log and
 // the running dispatcher. Every receiver is a local HTTP (or HTTPS) server on 127.0.0.1
 // started by the test; every name goes through the fake resolver; the signature is checked
-// by a verifier written here from the documented scheme, not by src/webhooks/signature.ts,
-// and by the receiver example of docs/api.md itself.
+// by a verifier written from the documented scheme (test/receiver.ts), not by
+// src/webhooks/signature.ts, and by the receiver example of docs/api.md itself.
 import assert from 'node:assert/strict';
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -36,11 +36,14 @@ import {
   useHarness,
 } from './harness.ts';
 import {
+  header,
   type ReceivedRequest,
   type Receiver,
   type ReceiverHandler,
   type ReceiverOptions,
+  signaturePattern,
   startReceiver,
+  verifySignature,
 } from './receiver.ts';
 
 // ---------------------------------------------------------------------------------------
@@ -63,20 +66,7 @@ const hour = 60 * minute;
 const day = 24 * hour;
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const signaturePattern = /^t=(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z),v1=([0-9a-f]{64})$/;
 const recipientKeys = ['email', 'fullName', 'id', 'role', 'signedAt', 'signingMethod', 'signingOrder'];
-
-/**
- * The receiver's check, written from the documented scheme (docs/api.md): the header is
- * `t=<timestamp>,v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>`.
- */
-function verifySignature(secret: string, header: string | undefined, rawBody: string): boolean {
-  const match = signaturePattern.exec(header ?? '');
-  if (!match) return false;
-  const expected = createHmac('sha256', secret).update(`${match[1]}.${rawBody}`).digest();
-  const given = Buffer.from(match[2] as string, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
 
 type DocumentedVerifier = (
   rawBody: string | Buffer,
@@ -147,12 +137,6 @@ function nameBasedUuid(namespace: string, name: string): string {
   digest[8] = ((digest[8] as number) & 0x3f) | 0x80;
   const hex = digest.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-function header(request: ReceivedRequest, name: string): string {
-  const value = request.headers[name];
-  assert.equal(typeof value, 'string', `header ${name}`);
-  return value as string;
 }
 
 function bodyOf(request: ReceivedRequest): Record<string, unknown> & { data: Record<string, unknown> } {
