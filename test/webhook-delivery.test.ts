@@ -165,6 +165,11 @@ interface Scope {
     url: string,
     events?: string[],
   ): Promise<CreatedEndpoint & { workspaceId: string }>;
+  /** Most tests' start: a workspace, a receiver answering with `handler`, and an endpoint at its /hook. */
+  hooked(
+    handler?: ReceiverHandler,
+    events?: string[],
+  ): Promise<{ ws: TestWorkspace; receiver: Receiver; endpoint: CreatedEndpoint & { workspaceId: string } }>;
 }
 
 async function withScope(h: Harness, body: (s: Scope) => Promise<void>): Promise<void> {
@@ -181,6 +186,12 @@ async function withScope(h: Harness, body: (s: Scope) => Promise<void>): Promise
       const created = await createEndpointApi(h, ws, url, events);
       endpoints.push({ workspaceId: ws.id, id: created.id });
       return { ...created, workspaceId: ws.id };
+    },
+    async hooked(handler, events) {
+      const ws = await scope.workspace();
+      const receiver = await scope.receiver(handler);
+      const endpoint = await scope.endpoint(ws, `${receiver.url}/hook`, events);
+      return { ws, receiver, endpoint };
     },
   };
   try {
@@ -363,9 +374,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('the signature verifies with the secret from the create response and is timed at sending', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver();
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, receiver, endpoint } = await s.hooked();
       const other = await s.endpoint(ws, `${receiver.url}/other`, ['document.declined']);
       await triggerEvent(h.ctx, ws.id, 'document.sent');
       h.clock.advance(7 * minute + 123);
@@ -391,9 +400,7 @@ describeEachDatabase('webhook delivery', (kind) => {
   test('the verifier published in docs/api.md accepts a real delivery and refuses tampering, replays and unreadable times', () =>
     withScope(h, async (s) => {
       const verifySignet = await documentedVerifier();
-      const ws = await s.workspace();
-      const receiver = await s.receiver();
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, receiver, endpoint } = await s.hooked();
       await triggerEvent(h.ctx, ws.id, 'document.sent');
       await deliverDue(h.ctx);
 
@@ -422,9 +429,7 @@ describeEachDatabase('webhook delivery', (kind) => {
   for (const status of [200, 201, 204]) {
     test(`a ${status} answer delivers the event in one attempt and leaves failureCount at 0`, () =>
       withScope(h, async (s) => {
-        const ws = await s.workspace();
-        const receiver = await s.receiver(answer(status, status === 204 ? '' : 'thanks'));
-        const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+        const { ws, receiver, endpoint } = await s.hooked(answer(status, status === 204 ? '' : 'thanks'));
         await triggerEvent(h.ctx, ws.id, 'document.sent');
         await deliverDue(h.ctx);
 
@@ -467,9 +472,7 @@ describeEachDatabase('webhook delivery', (kind) => {
   for (const status of [400, 404, 500, 503]) {
     test(`a ${status} answer is an http-status failure with ${status} recorded`, () =>
       withScope(h, async (s) => {
-        const ws = await s.workspace();
-        const receiver = await s.receiver(answer(status, `nope ${status}`));
-        const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+        const { ws, endpoint } = await s.hooked(answer(status, `nope ${status}`));
         await triggerEvent(h.ctx, ws.id, 'document.sent');
         await deliverDue(h.ctx);
 
@@ -534,10 +537,8 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('only the first 4096 bytes of a 100 KB response body are recorded', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
       const big = 'abcdefghij'.repeat(10 * 1024);
-      const receiver = await s.receiver(answer(500, big));
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, endpoint } = await s.hooked(answer(500, big));
       await triggerEvent(h.ctx, ws.id, 'document.sent');
       await deliverDue(h.ctx);
 
@@ -606,9 +607,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('a failing delivery is retried no sooner than 5 min, 30 min and 2 h after each failure, then dropped', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver(answer(500, 'down'));
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, receiver, endpoint } = await s.hooked(answer(500, 'down'));
       const { eventId } = await triggerEvent(h.ctx, ws.id, 'document.sent');
       const attemptTimes: string[] = [h.clock.now().toISOString()];
       await deliverDue(h.ctx);
@@ -666,9 +665,9 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('a success on retry 2 marks the delivery delivered and stops the retries', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver(inTurn(answer(503), answer(500), answer(200, 'finally')));
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, receiver, endpoint } = await s.hooked(
+        inTurn(answer(503), answer(500), answer(200, 'finally')),
+      );
       await triggerEvent(h.ctx, ws.id, 'document.sent');
       await deliverDue(h.ctx);
       h.clock.advance(5 * minute);
@@ -703,9 +702,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('the 20th consecutive failure pauses the endpoint, drops its retries, and re-enabling replays nothing', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver(answer(500, 'down'));
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, receiver, endpoint } = await s.hooked(answer(500, 'down'));
       for (let i = 0; i < 19; i++) await triggerEvent(h.ctx, ws.id, 'document.sent');
       await deliverDue(h.ctx);
       assert.equal(receiver.requests.length, 19);
@@ -758,9 +755,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('a success before the 20th failure resets failureCount to 0, so failures must be consecutive', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver(answer(500));
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, receiver, endpoint } = await s.hooked(answer(500));
       for (let i = 0; i < 15; i++) await triggerEvent(h.ctx, ws.id, 'document.sent');
       await deliverDue(h.ctx);
       assert.equal((await getEndpointApi(h, ws, endpoint.id)).failureCount, 15);
@@ -780,9 +775,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('deliveries in flight when the 20th failure pauses the endpoint are dropped too, never replayed', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver(answer(500));
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, receiver, endpoint } = await s.hooked(answer(500));
       // 25 first attempts at once: the 20th recorded failure pauses the endpoint while
       // the other 5 are still in flight.
       for (let i = 0; i < 25; i++) await triggerEvent(h.ctx, ws.id, 'document.sent');
@@ -807,9 +800,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('an endpoint switched off with PATCH gets no delivery', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver();
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, receiver, endpoint } = await s.hooked();
       await patchEndpointApi(h, ws, endpoint.id, { enabled: false });
       await triggerEvent(h.ctx, ws.id, 'document.sent');
       await deliverDue(h.ctx);
@@ -821,9 +812,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('an endpoint gets only the event types it subscribes to', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver();
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`, ['document.declined']);
+      const { ws, receiver, endpoint } = await s.hooked(undefined, ['document.declined']);
       await triggerEvent(h.ctx, ws.id, 'document.sent');
       await triggerEvent(h.ctx, ws.id, 'document.signed');
       await deliverDue(h.ctx);
@@ -922,9 +911,7 @@ describeEachDatabase('webhook delivery', (kind) => {
   test('the engine’s batched success records the attempt, resets the failure count and releases the lease', () =>
     withScope(h, async (s) => {
       // deliverDue runs the production engine: this is the recorder the dispatcher uses.
-      const ws = await s.workspace();
-      const receiver = await s.receiver();
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, receiver, endpoint } = await s.hooked();
       await h.ctx.db
         .updateTable('webhook_endpoints')
         .set({ failure_count: 7 })
@@ -952,9 +939,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('a hand-back after the lease ran out leaves the claim another worker made since', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver();
-      await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws } = await s.hooked();
       await triggerEvent(h.ctx, ws.id, 'document.sent');
       await fanOutEvents(h.ctx);
       const claim = async (leaseMs: number) => {
@@ -993,9 +978,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('a waiting delivery whose body retention removed is dropped, not sent', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver();
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, receiver, endpoint } = await s.hooked();
       const { eventId } = await triggerEvent(h.ctx, ws.id, 'document.sent');
       await fanOutEvents(h.ctx);
       await h.ctx.db.deleteFrom('webhook_events').where('id', '=', eventId).execute();
@@ -1006,9 +989,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('an endpoint deleted between a failed attempt and its retry gets no retry', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver(answer(500));
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, receiver, endpoint } = await s.hooked(answer(500));
       await triggerEvent(h.ctx, ws.id, 'document.sent');
       await deliverDue(h.ctx);
       assert.equal(receiver.requests.length, 1);
@@ -1020,9 +1001,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('an endpoint deleted while an attempt is in flight gets nothing more', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver(neverAnswer);
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, receiver, endpoint } = await s.hooked(neverAnswer);
       await triggerEvent(h.ctx, ws.id, 'document.sent');
       const pass = deliverDue(h.ctx);
       await waitFor(() => receiver.requests.length === 1, 2000, 'the first attempt');
@@ -1033,9 +1012,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('a delivery queued for an endpoint as it was switched off is not sent when it is switched back on', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver();
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, receiver, endpoint } = await s.hooked();
       await patchEndpointApi(h, ws, endpoint.id, { enabled: false });
       // A fan-out that read the endpoint as enabled just before: its delivery lands after the drop.
       const { eventId } = await triggerEvent(h.ctx, ws.id, 'document.sent');
@@ -1062,9 +1039,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('an endpoint switched off while an attempt is in flight does not retry it after being switched on', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver(neverAnswer);
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, receiver, endpoint } = await s.hooked(neverAnswer);
       await triggerEvent(h.ctx, ws.id, 'document.sent');
       const pass = deliverDue(h.ctx);
       await waitFor(() => receiver.requests.length === 1, 2000, 'the first attempt');
@@ -1158,9 +1133,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('deliveries, their attempts and webhook bodies are pruned once older than the retention period (30 days)', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver();
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, endpoint } = await s.hooked();
       const deliveryIds = async () =>
         (
           await h.ctx.db
@@ -1220,9 +1193,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('sendPing sends a signed ping and returns its outcome', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver(answer(200, 'pong'));
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, receiver, endpoint } = await s.hooked(answer(200, 'pong'));
       const sentAt = h.clock.now().toISOString();
       const result = await sendPing(h.ctx, ws.id, endpoint.id);
 
@@ -1261,9 +1232,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('a failed ping is not retried and does not count as an endpoint failure', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver(answer(500, 'broken'));
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, receiver, endpoint } = await s.hooked(answer(500, 'broken'));
       const result = await sendPing(h.ctx, ws.id, endpoint.id);
       assert.equal(result.ok, false);
       assert.equal(result.statusCode, 500);
@@ -1287,9 +1256,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('a ping reaches an endpoint switched off for failures, without switching it back on', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver(answer(500));
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, receiver, endpoint } = await s.hooked(answer(500));
       for (let i = 0; i < 20; i++) await triggerEvent(h.ctx, ws.id, 'document.sent');
       await deliverDue(h.ctx);
       assert.equal((await getEndpointApi(h, ws, endpoint.id)).enabled, false);
@@ -1306,9 +1273,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('a ping to a timing-out receiver reports a timeout', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver(neverAnswer);
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, endpoint } = await s.hooked(neverAnswer);
       const result = await sendPing(h.ctx, ws.id, endpoint.id);
       assert.equal(result.ok, false);
       assert.equal(result.statusCode, null);
@@ -1337,11 +1302,9 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('the delivery log lists deliveries newest first with every attempt and its details', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver(
+      const { ws, receiver, endpoint } = await s.hooked(
         inTurn(answer(200, 'accepted'), answer(503, 'busy'), answer(200, 'ok now'), answer(404, 'missing')),
       );
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
       const t0 = h.clock.now().getTime();
       const a = await triggerEvent(h.ctx, ws.id, 'document.sent');
       await deliverDue(h.ctx);
@@ -1421,9 +1384,7 @@ describeEachDatabase('webhook delivery', (kind) => {
 
   test('the delivery log records timeouts and refused connections without a status code or body', () =>
     withScope(h, async (s) => {
-      const ws = await s.workspace();
-      const receiver = await s.receiver(neverAnswer);
-      const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+      const { ws, receiver, endpoint } = await s.hooked(neverAnswer);
       await triggerEvent(h.ctx, ws.id, 'document.sent');
       await deliverDue(h.ctx);
       await receiver.close();
@@ -1563,9 +1524,7 @@ describeEachDatabase('the running webhook dispatcher', (kind) => {
   /** A workspace with one endpoint at a fresh receiver, and a dispatcher running on the real clock. */
   async function liveScene(s: Scope) {
     const ctx = live();
-    const ws = await s.workspace();
-    const receiver = await s.receiver();
-    const endpoint = await s.endpoint(ws, `${receiver.url}/hook`);
+    const { ws, receiver, endpoint } = await s.hooked();
     const dispatcher = await startDispatcher(ctx, { subscribe: h.subscribe });
     return { ctx, ws, receiver, endpoint, dispatcher };
   }
