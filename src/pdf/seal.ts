@@ -1,0 +1,209 @@
+// Seals a PDF with a PAdES baseline B-B signature (/SubFilter /ETSI.CAdES.detached).
+// The signature is added as an incremental update: the original bytes stay exactly as they
+// were, so signatures already in the file keep verifying, and the update uses the same kind of
+// cross-reference section (table or stream) as the file's last one, which every reader accepts.
+// The field is invisible (zero rectangle on the first page): the visible record of signing is
+// the certificate of completion; the seal is what makes the file tamper-evident.
+import { randomBytes } from 'node:crypto';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFInvalidObject,
+  PDFName,
+  PDFNumber,
+  type PDFRef,
+} from '@cantoo/pdf-lib';
+import { createCadesSignature, digestParts, type Timestamper } from './cms.ts';
+import type { SealIdentity } from './seal-identity.ts';
+
+export type SealInfo = {
+  signedAt: Date; // written as the signature dictionary's /M (PAdES B-B keeps the time there)
+  name: string; // /Name, e.g. 'Signet'
+  reason: string;
+  location?: string;
+  contactInfo?: string;
+  fieldName: string; // e.g. 'Signet seal <documentId>'; made unique among the form's fields
+};
+
+export type SealOptions = {
+  timestamp?: Timestamper; // RFC 3161 signature time-stamp (B-T)
+  timestampReserveBytes?: number; // room for the token in /Contents; TSA tokens with chains run 3–8 KB
+};
+
+const defaultTimestampReserveBytes = 16 * 1024;
+// An ECDSA signature's DER length varies by a few bytes from one signing to the next.
+const signatureSlackBytes = 64;
+// '[0 ' + three 10-digit numbers separated by spaces + ']': offsets up to 9,999,999,999 bytes.
+const byteRangeWidth = 36;
+// /F: print (4) + locked (128), so viewers print the (empty) widget and nobody moves or deletes it.
+const widgetFlags = 132;
+
+/** PDF date (ISO 32000 7.9.4) in UTC: D:YYYYMMDDHHmmSSZ. */
+export function pdfDate(date: Date): string {
+  const iso = date.toISOString(); // 2025-03-14T09:26:53.589Z
+  return `D:${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}Z`;
+}
+
+/** A PDF text string: a literal for printable ASCII, UTF-16BE with a byte order mark otherwise. */
+export function pdfTextString(text: string): string {
+  if (/^[\x20-\x7e]*$/.test(text)) return `(${text.replace(/[\\()]/g, (c) => `\\${c}`)})`;
+  return `<FEFF${Buffer.from(text, 'utf16le').swap16().toString('hex').toUpperCase()}>`;
+}
+
+async function loadForSealing(pdf: Uint8Array): Promise<PDFDocument> {
+  let doc: PDFDocument;
+  try {
+    doc = await PDFDocument.load(pdf, {
+      forIncrementalUpdate: true,
+      updateMetadata: false, // the Info dictionary stays as the author left it
+      ignoreEncryption: true, // checked below, with a sentence of our own
+      parseSpeed: 1500,
+    });
+  } catch (error) {
+    throw new Error(`The file is not a PDF that can be sealed (${(error as Error).message}).`);
+  }
+  if (doc.isEncrypted) throw new Error('The PDF is encrypted or password-protected, so it cannot be sealed.');
+  if (doc.getPageCount() === 0) throw new Error('The PDF has no pages, so it cannot be sealed.');
+  return doc;
+}
+
+// The update's cross-reference section takes the form of the file's last one: a table after a
+// table, a stream after a stream (qpdf, poppler and Acrobat all read either chain).
+function lastSectionIsStream(pdf: Uint8Array, startXref: number, anyXrefStream: boolean): boolean {
+  if (startXref <= 0 || startXref + 4 > pdf.length) return anyXrefStream;
+  const head = Buffer.from(pdf.buffer, pdf.byteOffset + startXref, 4).toString('latin1');
+  return head !== 'xref';
+}
+
+function fieldNamesOf(fields: PDFArray): Set<string> {
+  const names = new Set<string>();
+  for (let index = 0; index < fields.size(); index++) {
+    const field = fields.lookup(index);
+    const name = field instanceof PDFDict ? field.lookup(PDFName.of('T')) : undefined;
+    if (name && 'decodeText' in name && typeof name.decodeText === 'function') names.add(name.decodeText());
+  }
+  return names;
+}
+
+// Partial field names may not contain periods (ISO 32000 12.7.3.2), and two fields of the
+// same name would be one field: a second seal with the same name gets ' (2)'.
+function uniqueFieldName(wanted: string, taken: Set<string>): string {
+  const base = wanted.replaceAll('.', '_');
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base} (${n})`;
+  return name;
+}
+
+function rawObject(doc: PDFDocument, text: string): PDFRef {
+  return doc.context.register(PDFInvalidObject.of(new Uint8Array(Buffer.from(text, 'latin1'))));
+}
+
+type Placeholder = { token: string; contentsHexLength: number };
+
+// The signature dictionary and the widget are written as raw bytes: pdf-lib then leaves them
+// uncompressed (never in an object stream), where /ByteRange and /Contents can be filled in
+// place and where a verifier finds them without inflating anything.
+function addSignatureField(doc: PDFDocument, info: SealInfo, placeholder: Placeholder): void {
+  const page = doc.getPage(0);
+  const catalog = doc.catalog;
+  let acroForm = catalog.lookup(PDFName.of('AcroForm'));
+  if (!(acroForm instanceof PDFDict)) {
+    acroForm = doc.context.obj({ Fields: [] });
+    catalog.set(PDFName.of('AcroForm'), doc.context.register(acroForm));
+  }
+  const form = acroForm as PDFDict;
+  let fields = form.lookup(PDFName.of('Fields'));
+  if (!(fields instanceof PDFArray)) {
+    fields = doc.context.obj([]);
+    form.set(PDFName.of('Fields'), fields);
+  }
+  const fieldName = uniqueFieldName(info.fieldName, fieldNamesOf(fields as PDFArray));
+
+  const entries = [
+    '/Type /Sig',
+    '/Filter /Adobe.PPKLite',
+    '/SubFilter /ETSI.CAdES.detached',
+    `/M ${pdfTextString(pdfDate(info.signedAt))}`,
+    `/Name ${pdfTextString(info.name)}`,
+    `/Reason ${pdfTextString(info.reason)}`,
+    info.location === undefined ? '' : `/Location ${pdfTextString(info.location)}`,
+    info.contactInfo === undefined ? '' : `/ContactInfo ${pdfTextString(info.contactInfo)}`,
+    `/ByteRange ${`[/${placeholder.token}`.padEnd(byteRangeWidth - 1)}]`,
+    `/Contents <${'0'.repeat(placeholder.contentsHexLength)}>`,
+  ];
+  const signatureRef = rawObject(doc, `<<\n${entries.filter(Boolean).join('\n')}\n>>`);
+  const appearanceRef = doc.context.register(
+    doc.context.formXObject([], { BBox: [0, 0, 0, 0], Resources: {} }),
+  );
+  const widgetRef = rawObject(
+    doc,
+    `<<\n/Type /Annot\n/Subtype /Widget\n/FT /Sig\n/Rect [0 0 0 0]\n/F ${widgetFlags}\n` +
+      `/T ${pdfTextString(fieldName)}\n/V ${signatureRef}\n/P ${page.ref}\n/AP << /N ${appearanceRef} >>\n>>`,
+  );
+
+  (fields as PDFArray).push(widgetRef);
+  const sigFlags = form.lookup(PDFName.of('SigFlags'));
+  // SignaturesExist (1) and AppendOnly (2): viewers must save further changes incrementally.
+  form.set(
+    PDFName.of('SigFlags'),
+    PDFNumber.of((sigFlags instanceof PDFNumber ? sigFlags.asNumber() : 0) | 3),
+  );
+  const annots = page.node.lookup(PDFName.of('Annots'));
+  if (annots instanceof PDFArray) annots.push(widgetRef);
+  else page.node.set(PDFName.of('Annots'), doc.context.obj([widgetRef]));
+}
+
+function contentsCapacityBytes(probeSignature: Uint8Array, options: SealOptions): number {
+  const reserve = options.timestamp ? (options.timestampReserveBytes ?? defaultTimestampReserveBytes) : 0;
+  return probeSignature.length + signatureSlackBytes + reserve;
+}
+
+/**
+ * Seals `pdf` as `identity` and returns the sealed file: the original bytes followed by one
+ * incremental update holding the signature field, its /Sig dictionary and the CMS.
+ */
+export async function sealPdf(
+  pdf: Uint8Array,
+  identity: SealIdentity,
+  info: SealInfo,
+  options: SealOptions = {},
+): Promise<Uint8Array> {
+  const doc = await loadForSealing(pdf);
+  // The CMS has the same size whatever the digest (up to ECDSA's few bytes), so one made over
+  // a zero digest measures the room /Contents needs, certificates and chain included.
+  const probe = await createCadesSignature(identity, new Uint8Array(32));
+  const capacity = contentsCapacityBytes(probe, options);
+  const token = `Signet${randomBytes(12).toString('hex')}`;
+  addSignatureField(doc, info, { token, contentsHexLength: capacity * 2 });
+
+  const details = doc.context.pdfFileDetails;
+  const sealed = await doc.save({
+    useObjectStreams: lastSectionIsStream(pdf, details.prevStartXRef, details.useObjectStreams),
+    addDefaultPage: false,
+    updateFieldAppearances: false,
+  });
+  if (sealed.length <= pdf.length) throw new Error('The PDF library did not append an incremental update.');
+
+  // The token is random and searched only in the appended update, so nothing in the original
+  // file can be mistaken for the placeholder.
+  const view = Buffer.from(sealed.buffer, sealed.byteOffset, sealed.byteLength);
+  const byteRangeAt = view.indexOf(`[/${token}`, pdf.length, 'latin1');
+  const contentsAt = byteRangeAt + byteRangeWidth + '\n/Contents '.length;
+  const contentsEnd = contentsAt + capacity * 2 + 2;
+  if (byteRangeAt < 0 || view[contentsAt] !== 0x3c || view[contentsEnd - 1] !== 0x3e) {
+    throw new Error('The signature placeholder was not found where it was written.');
+  }
+  const byteRange = `[0 ${contentsAt} ${contentsEnd} ${sealed.length - contentsEnd}`;
+  view.write(`${byteRange.padEnd(byteRangeWidth - 1)}]`, byteRangeAt, 'latin1');
+
+  const digest = digestParts([sealed.subarray(0, contentsAt), sealed.subarray(contentsEnd)]);
+  const cms = await createCadesSignature(identity, digest, options.timestamp);
+  if (cms.length > capacity) {
+    throw new Error(
+      `The seal signature (${cms.length} bytes) does not fit its placeholder (${capacity} bytes).`,
+    );
+  }
+  view.write(Buffer.from(cms).toString('hex').toUpperCase(), contentsAt + 1, 'latin1');
+  return sealed;
+}
