@@ -356,13 +356,13 @@ export const withViewer: RecipientInput[] = [
 /** The two signers, both in the first group: either may sign first. */
 export const parallelSigners: RecipientInput[] = twoSigners.map((r) => ({ ...r, signingOrder: 1 }));
 
-/** A sent document and its recipients' links. */
-export async function createSentDocument(
+/** A draft: the consulting agreement to the two signers, unless `options` says otherwise. */
+export function createDraftDocument(
   ctx: Context,
   workspaceId: string,
   options: Partial<Omit<CreateDocumentInput, 'workspaceId'>> = {},
-): Promise<{ id: string; links: Map<string, SigningLink> }> {
-  const { id } = await createDocument(ctx, {
+): Promise<{ id: string }> {
+  return createDocument(ctx, {
     workspaceId,
     title: options.title ?? 'Consulting agreement',
     body: options.body ?? 'The parties agree.',
@@ -370,6 +370,15 @@ export async function createSentDocument(
     pricing: options.pricing ?? null,
     ...(options.expiresInSeconds ? { expiresInSeconds: options.expiresInSeconds } : {}),
   });
+}
+
+/** A sent document (a draft as createDraftDocument makes it, then sent) and its recipients' links. */
+export async function createSentDocument(
+  ctx: Context,
+  workspaceId: string,
+  options: Partial<Omit<CreateDocumentInput, 'workspaceId'>> = {},
+): Promise<{ id: string; links: Map<string, SigningLink> }> {
+  const { id } = await createDraftDocument(ctx, workspaceId, options);
   await sendDocument(ctx, workspaceId, id);
   return { id, links: await signingLinksOf(ctx, id) };
 }

@@ -22,10 +22,10 @@ import { formatTime } from '../src/web/layout.ts';
 import {
   callApi,
   countRows,
+  createDraftDocument,
   createTestDocument,
   describeEachDatabase,
   signingLinksOf,
-  twoSigners,
   useHarness,
   withViewer,
 } from './harness.ts';
@@ -152,6 +152,19 @@ function nextPageOf(text: string): string | null {
   return href === undefined ? null : href.replaceAll('&amp;', '&');
 }
 
+/** The form has `count` rows (recipients r…, prices p…): the field of the last row is there, of the next not. */
+function assertRowCount(text: string, row: 'r' | 'p', field: string, count: number, label: string): void {
+  assert.ok(
+    text.includes(`id="${row}${count - 1}_${field}"`) && !text.includes(`id="${row}${count}_${field}"`),
+    label,
+  );
+}
+
+/** The cursor the "Next page" link of a page carries. */
+function nextCursorOf(text: string): string {
+  return new URL(nextPageOf(text) as string, 'http://signet.test').searchParams.get('cursor') as string;
+}
+
 /** The <li> of a recipient on the detail page. */
 function recipientItem(text: string, email: string): string {
   const item = text
@@ -258,14 +271,19 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     }
   }
 
+  /** An owner's browser on a list beyond one page (seeded with `seed`), beside another workspace of 30 documents. */
+  async function ownerBesideAnother(seed: number) {
+    const owner = await newOwner();
+    const other = await newOwner();
+    await seedDocuments(owner, seed);
+    await insertSampleDocuments(h.ctx, other.workspaceId, 30, { seed: seed + 1 });
+    return { owner, other, client: await signedIn(owner) };
+  }
+
   // ---------------------------------------------------------------- the list
 
   test('list: GET /documents shows the workspace’s documents newest first, 25 a page; following "Next page" to the end shows each exactly once in the order of GET /v1/documents, and never another workspace’s', async () => {
-    const owner = await newOwner();
-    const other = await newOwner();
-    await seedDocuments(owner, 3);
-    await insertSampleDocuments(h.ctx, other.workspaceId, 30, { seed: 4 });
-    const client = await signedIn(owner);
+    const { owner, other, client } = await ownerBesideAnother(3);
 
     const expected = await apiList(owner);
     assert.equal(expected.length, 70);
@@ -342,27 +360,18 @@ describeEachDatabase('document pages over HTTP', (kind) => {
   });
 
   test('list: a tampered cursor, another workspace’s cursor and another filter’s cursor each show the first page with a notice', async () => {
-    const owner = await newOwner();
-    const other = await newOwner();
-    await seedDocuments(owner, 6);
-    await insertSampleDocuments(h.ctx, other.workspaceId, 30, { seed: 7 });
-    const client = await signedIn(owner);
+    const { owner, other, client } = await ownerBesideAnother(6);
     const otherClient = await signedIn(other);
 
     const first = await client.get('/documents');
     const firstIds = rowsOf(first.text).map((r) => r.id);
     assert.equal(firstIds.length, pageSize);
-    const cursor = new URL(nextPageOf(first.text) as string, h.baseUrl).searchParams.get('cursor') as string;
+    const cursor = nextCursorOf(first.text);
     assert.ok(cursor);
     const flipped = `${cursor.slice(0, 10)}${cursor[10] === 'A' ? 'B' : 'A'}${cursor.slice(11)}`;
-    const otherCursor = new URL(
-      nextPageOf((await otherClient.get('/documents')).text) as string,
-      h.baseUrl,
-    ).searchParams.get('cursor') as string;
+    const otherCursor = nextCursorOf((await otherClient.get('/documents')).text);
     const signedFirst = await client.get('/documents?status=signed');
-    const signedCursor = new URL(nextPageOf(signedFirst.text) as string, h.baseUrl).searchParams.get(
-      'cursor',
-    ) as string;
+    const signedCursor = nextCursorOf(signedFirst.text);
 
     const cases: Record<string, string> = {
       'a changed character': `/documents?cursor=${flipped}`,
@@ -469,15 +478,12 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     });
     const page = await client.get('/documents/new');
     assertPage(page, 200);
-    assert.ok(
-      page.text.includes('id="r2_email"') && !page.text.includes('id="r3_email"'),
-      'three rows at first',
-    );
+    assertRowCount(page.text, 'r', 'email', 3, 'three rows at first');
 
     const more = await client.post('/documents', { ...form, more: 'recipients' });
     assertPage(more, 200);
     assert.ok(more.text.includes('<input type="hidden" name="recipientRows" value="6">'));
-    assert.ok(more.text.includes('id="r5_email"') && !more.text.includes('id="r6_email"'), 'six rows');
+    assertRowCount(more.text, 'r', 'email', 6, 'six rows');
     assert.ok(more.text.includes('id="r0_email" name="r0_email" type="email" value="ann@client.example"'));
     assert.ok(more.text.includes('id="r0_order" name="r0_order" type="number" min="1" max="100" value="2"'));
     assert.ok(more.text.includes('value="Rows"'), 'the title is kept');
@@ -488,18 +494,12 @@ describeEachDatabase('document pages over HTTP', (kind) => {
       recipientRows: '6',
       more: 'recipients',
     });
-    assert.ok(
-      evenMore.text.includes('id="r8_email"') && !evenMore.text.includes('id="r9_email"'),
-      'nine rows',
-    );
+    assertRowCount(evenMore.text, 'r', 'email', 9, 'nine rows');
 
     const prices = await client.post('/documents', { ...form, more: 'prices' });
     assertPage(prices, 200);
     assert.ok(prices.text.includes('<input type="hidden" name="priceRows" value="5">'));
-    assert.ok(
-      prices.text.includes('id="p4_name"') && !prices.text.includes('id="p5_name"'),
-      'five price rows',
-    );
+    assertRowCount(prices.text, 'p', 'name', 5, 'five price rows');
     assert.equal(await documentCount(owner.workspaceId), 0, 'nothing was created');
   });
 
@@ -641,13 +641,7 @@ describeEachDatabase('document pages over HTTP', (kind) => {
   test('detail: a draft shows its status, recipients and timeline; sending it makes it sent, the page shows each recipient’s signing link, and each link opens the signing page; sending twice answers 409 and changes nothing', async () => {
     const owner = await newOwner();
     const client = await signedIn(owner);
-    const { id } = await createDocument(h.ctx, {
-      workspaceId: owner.workspaceId,
-      title: 'Consulting agreement',
-      body: 'The parties agree.',
-      recipients: withViewer,
-      pricing: null,
-    });
+    const { id } = await createDraftDocument(h.ctx, owner.workspaceId, { recipients: withViewer });
     const emails = withViewer.map((r) => r.email);
 
     const draft = await client.get(`/documents/${id}`);
@@ -719,13 +713,7 @@ describeEachDatabase('document pages over HTTP', (kind) => {
   test('detail: after a recipient signs on the signing page, the detail shows them signed and the timeline has document.signed', async () => {
     const owner = await newOwner();
     const client = await signedIn(owner);
-    const { id } = await createDocument(h.ctx, {
-      workspaceId: owner.workspaceId,
-      title: 'Consulting agreement',
-      body: 'The parties agree.',
-      recipients: twoSigners,
-      pricing: null,
-    });
+    const { id } = await createDraftDocument(h.ctx, owner.workspaceId);
     assertPage(await client.get(`/documents/${id}`), 200);
     assertRedirect(await client.post(`/documents/${id}/send`), `/documents/${id}`);
     const page = await client.get(`/documents/${id}`);
@@ -820,12 +808,9 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     const ownerA = await newOwner();
     const ownerB = await newOwner();
     const memberB = await newMember(ownerB);
-    const draft = await createDocument(h.ctx, {
-      workspaceId: ownerA.workspaceId,
+    const draft = await createDraftDocument(h.ctx, ownerA.workspaceId, {
       title: 'Secret merger terms',
       body: 'Confidential.',
-      recipients: twoSigners,
-      pricing: null,
     });
     const client = await signedIn(memberB);
     const routes: Array<{ method: 'GET' | 'POST'; path: (id: string) => string }> = [
@@ -857,12 +842,7 @@ describeEachDatabase('document pages over HTTP', (kind) => {
   test('CSRF: creating or sending a document without a token or with another session’s token is 403, and nothing is created or sent', async () => {
     const owner = await newOwner();
     const client = await signedIn(owner);
-    const draft = await createDocument(h.ctx, {
-      workspaceId: owner.workspaceId,
-      title: 'Draft',
-      recipients: twoSigners,
-      pricing: null,
-    });
+    const draft = await createDraftDocument(h.ctx, owner.workspaceId, { title: 'Draft', body: '' });
     const otherToken = await tokenOfAnotherSession();
     const form = documentForm({
       title: 'Forged',
@@ -891,12 +871,7 @@ describeEachDatabase('document pages over HTTP', (kind) => {
 
   test('visitors: every documents page redirects 303 to /login?next=<the page>, and logging in returns there; a visitor’s POST goes to /login and does nothing', async () => {
     const owner = await newOwner();
-    const { id } = await createDocument(h.ctx, {
-      workspaceId: owner.workspaceId,
-      title: 'Draft',
-      recipients: twoSigners,
-      pricing: null,
-    });
+    const { id } = await createDraftDocument(h.ctx, owner.workspaceId, { title: 'Draft', body: '' });
     const paths = [
       '/documents',
       '/documents?status=signed',
