@@ -19,6 +19,7 @@ import { sendPing } from '../src/webhooks/deliveries.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
 import {
   type ApiMethod,
+  type ApiResponse,
   callApi,
   createSentDocument,
   createTestDatabase,
@@ -120,37 +121,21 @@ describeEachDatabase('the contract against the live API', (kind) => {
   });
 
   const randomId = () => randomUUID();
-  const cases: Array<[string, string, () => Promise<Awaited<ReturnType<typeof callApi>>>, string?]> = [
+  type Case = [string, string, () => Promise<ApiResponse>, string?];
+  /** Every operation refuses a request without a key, and one with a Free workspace's key. */
+  const keyCases = (operationId: string, method: ApiMethod, path: () => string, body?: object): Case[] => [
+    [operationId, 'invalid-api-key', () => call(method, path(), { key: null, body }), 'invalid-api-key'],
+    [operationId, 'plan-required', () => call(method, path(), { key: free.apiKey, body }), 'plan-required'],
+  ];
+  const cases: Case[] = [
     ['listDocuments', '200', () => call('GET', '/v1/documents?limit=2')],
     ['listDocuments', 'invalid-query', () => call('GET', '/v1/documents?limit=0'), 'invalid-query'],
     ['listDocuments', 'invalid-cursor', () => call('GET', '/v1/documents?cursor=abc'), 'invalid-cursor'],
-    [
-      'listDocuments',
-      'invalid-api-key',
-      () => call('GET', '/v1/documents', { key: null }),
-      'invalid-api-key',
-    ],
-    [
-      'listDocuments',
-      'plan-required',
-      () => call('GET', '/v1/documents', { key: free.apiKey }),
-      'plan-required',
-    ],
+    ...keyCases('listDocuments', 'GET', () => '/v1/documents'),
     ['getDocument', '200', () => call('GET', `/v1/documents/${documentId}`)],
     ['getDocument', 'invalid-id', () => call('GET', '/v1/documents/nope'), 'invalid-id'],
     ['getDocument', 'not-found', () => call('GET', `/v1/documents/${randomId()}`), 'not-found'],
-    [
-      'getDocument',
-      'invalid-api-key',
-      () => call('GET', `/v1/documents/${documentId}`, { key: null }),
-      'invalid-api-key',
-    ],
-    [
-      'getDocument',
-      'plan-required',
-      () => call('GET', `/v1/documents/${documentId}`, { key: free.apiKey }),
-      'plan-required',
-    ],
+    ...keyCases('getDocument', 'GET', () => `/v1/documents/${documentId}`),
     ['listWebhookEndpoints', '200', () => call('GET', '/v1/webhook-endpoints')],
     [
       'listWebhookEndpoints',
@@ -158,18 +143,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
       () => call('GET', '/v1/webhook-endpoints?x=1'),
       'invalid-query',
     ],
-    [
-      'listWebhookEndpoints',
-      'invalid-api-key',
-      () => call('GET', '/v1/webhook-endpoints', { key: null }),
-      'invalid-api-key',
-    ],
-    [
-      'listWebhookEndpoints',
-      'plan-required',
-      () => call('GET', '/v1/webhook-endpoints', { key: free.apiKey }),
-      'plan-required',
-    ],
+    ...keyCases('listWebhookEndpoints', 'GET', () => '/v1/webhook-endpoints'),
     [
       'createWebhookEndpoint',
       '201',
@@ -235,18 +209,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
         call('POST', '/v1/webhook-endpoints', { body: 'url=x', headers: { 'content-type': 'text/plain' } }),
       'unsupported-media-type',
     ],
-    [
-      'createWebhookEndpoint',
-      'invalid-api-key',
-      () => call('POST', '/v1/webhook-endpoints', { key: null, body: {} }),
-      'invalid-api-key',
-    ],
-    [
-      'createWebhookEndpoint',
-      'plan-required',
-      () => call('POST', '/v1/webhook-endpoints', { key: free.apiKey, body: {} }),
-      'plan-required',
-    ],
+    ...keyCases('createWebhookEndpoint', 'POST', () => '/v1/webhook-endpoints', {}),
     ['getWebhookEndpoint', '200', () => call('GET', `/v1/webhook-endpoints/${endpointId}`)],
     ['getWebhookEndpoint', 'invalid-id', () => call('GET', '/v1/webhook-endpoints/nope'), 'invalid-id'],
     [
@@ -255,18 +218,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
       () => call('GET', `/v1/webhook-endpoints/${randomId()}`),
       'not-found',
     ],
-    [
-      'getWebhookEndpoint',
-      'invalid-api-key',
-      () => call('GET', `/v1/webhook-endpoints/${endpointId}`, { key: null }),
-      'invalid-api-key',
-    ],
-    [
-      'getWebhookEndpoint',
-      'plan-required',
-      () => call('GET', `/v1/webhook-endpoints/${endpointId}`, { key: free.apiKey }),
-      'plan-required',
-    ],
+    ...keyCases('getWebhookEndpoint', 'GET', () => `/v1/webhook-endpoints/${endpointId}`),
     [
       'updateWebhookEndpoint',
       '200',
@@ -321,18 +273,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
         }),
       'unsupported-media-type',
     ],
-    [
-      'updateWebhookEndpoint',
-      'invalid-api-key',
-      () => call('PATCH', `/v1/webhook-endpoints/${endpointId}`, { key: null, body: {} }),
-      'invalid-api-key',
-    ],
-    [
-      'updateWebhookEndpoint',
-      'plan-required',
-      () => call('PATCH', `/v1/webhook-endpoints/${endpointId}`, { key: free.apiKey, body: {} }),
-      'plan-required',
-    ],
+    ...keyCases('updateWebhookEndpoint', 'PATCH', () => `/v1/webhook-endpoints/${endpointId}`, {}),
     ['deleteWebhookEndpoint', 'invalid-id', () => call('DELETE', '/v1/webhook-endpoints/nope'), 'invalid-id'],
     [
       'deleteWebhookEndpoint',
@@ -346,18 +287,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
       () => call('DELETE', `/v1/webhook-endpoints/${randomId()}`),
       'not-found',
     ],
-    [
-      'deleteWebhookEndpoint',
-      'invalid-api-key',
-      () => call('DELETE', `/v1/webhook-endpoints/${endpointId}`, { key: null }),
-      'invalid-api-key',
-    ],
-    [
-      'deleteWebhookEndpoint',
-      'plan-required',
-      () => call('DELETE', `/v1/webhook-endpoints/${endpointId}`, { key: free.apiKey }),
-      'plan-required',
-    ],
+    ...keyCases('deleteWebhookEndpoint', 'DELETE', () => `/v1/webhook-endpoints/${endpointId}`),
     ['deleteWebhookEndpoint', '200', () => call('DELETE', `/v1/webhook-endpoints/${endpointId}`)],
   ];
 
@@ -382,6 +312,26 @@ describeEachDatabase('the contract against the live API', (kind) => {
     checkAnswer('createWebhookEndpoint', res, 'limit-reached');
   });
 
+  /** Each operation once (unknown ids), with `key`, at `baseUrl`: every answer is `code`, per the contract. */
+  async function eachOperationAnswers(baseUrl: string, key: string, code: string) {
+    const everyOperation: Array<[string, ApiMethod, string]> = [
+      ['listDocuments', 'GET', '/v1/documents'],
+      ['getDocument', 'GET', `/v1/documents/${randomUUID()}`],
+      ['listWebhookEndpoints', 'GET', '/v1/webhook-endpoints'],
+      ['createWebhookEndpoint', 'POST', '/v1/webhook-endpoints'],
+      ['getWebhookEndpoint', 'GET', `/v1/webhook-endpoints/${randomUUID()}`],
+      ['updateWebhookEndpoint', 'PATCH', `/v1/webhook-endpoints/${randomUUID()}`],
+      ['deleteWebhookEndpoint', 'DELETE', `/v1/webhook-endpoints/${randomUUID()}`],
+    ];
+    for (const [operationId, method, path] of everyOperation) {
+      const res = await callApi({ baseUrl }, method, path, {
+        key,
+        ...(method === 'POST' || method === 'PATCH' ? { body: {} } : {}),
+      });
+      checkAnswer(operationId, res, code);
+    }
+  }
+
   test('an empty bucket: rate-limited (429, Retry-After) matches the contract on every operation', async () => {
     const tight = await buildApp(h.ctx, {
       rateLimiter: createMemoryRateLimiter({ burst: 1, refillPerSecond: 0.001 }),
@@ -391,36 +341,11 @@ describeEachDatabase('the contract against the live API', (kind) => {
       const other = await createTestWorkspace(h.ctx);
       const target = { baseUrl: base };
       await callApi(target, 'GET', '/v1/documents', { key: other.apiKey });
-      const requests: Array<[string, ApiMethod, string]> = [
-        ['listDocuments', 'GET', '/v1/documents'],
-        ['getDocument', 'GET', `/v1/documents/${randomUUID()}`],
-        ['listWebhookEndpoints', 'GET', '/v1/webhook-endpoints'],
-        ['createWebhookEndpoint', 'POST', '/v1/webhook-endpoints'],
-        ['getWebhookEndpoint', 'GET', `/v1/webhook-endpoints/${randomUUID()}`],
-        ['updateWebhookEndpoint', 'PATCH', `/v1/webhook-endpoints/${randomUUID()}`],
-        ['deleteWebhookEndpoint', 'DELETE', `/v1/webhook-endpoints/${randomUUID()}`],
-      ];
-      for (const [operationId, method, path] of requests) {
-        const res = await callApi(target, method, path, {
-          key: other.apiKey,
-          ...(method === 'POST' || method === 'PATCH' ? { body: {} } : {}),
-        });
-        checkAnswer(operationId, res, 'rate-limited');
-      }
+      await eachOperationAnswers(base, other.apiKey, 'rate-limited');
     } finally {
       await tight.close();
     }
   });
-
-  const everyOperation = (): Array<[string, ApiMethod, string]> => [
-    ['listDocuments', 'GET', '/v1/documents'],
-    ['getDocument', 'GET', `/v1/documents/${randomUUID()}`],
-    ['listWebhookEndpoints', 'GET', '/v1/webhook-endpoints'],
-    ['createWebhookEndpoint', 'POST', '/v1/webhook-endpoints'],
-    ['getWebhookEndpoint', 'GET', `/v1/webhook-endpoints/${randomUUID()}`],
-    ['updateWebhookEndpoint', 'PATCH', `/v1/webhook-endpoints/${randomUUID()}`],
-    ['deleteWebhookEndpoint', 'DELETE', `/v1/webhook-endpoints/${randomUUID()}`],
-  ];
 
   /** Every operation against an app on `db`, each answer checked against the contract. */
   async function everyOperationAnswers(db: Kysely<Database>, code: string, outage = h.ctx.outage) {
@@ -430,14 +355,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
     );
     const base = await app.listen({ host: '127.0.0.1', port: 0 });
     try {
-      const key = `sgn_${'E'.repeat(43)}`;
-      for (const [operationId, method, path] of everyOperation()) {
-        const res = await callApi({ baseUrl: base }, method, path, {
-          key,
-          ...(method === 'POST' || method === 'PATCH' ? { body: {} } : {}),
-        });
-        checkAnswer(operationId, res, code);
-      }
+      await eachOperationAnswers(base, `sgn_${'E'.repeat(43)}`, code);
     } finally {
       await app.close();
     }
