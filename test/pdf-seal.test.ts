@@ -174,6 +174,15 @@ test('an RSA seal from a PKCS#12 file seals a PDF that pdfsig and inspectSeals a
   assert.equal(sealVerdict(report, [identity.certificate]).verdict, 'not-sealed-here');
 });
 
+test('an ECDSA P-384 seal (as CAs issue them) seals too', async () => {
+  const p384 = await loadP12(fixture('seal-p384.p12'), 'x');
+  assert.equal(p384.algorithm, 'ECDSA-P384');
+  const sealed = await sealPdf(fixture('chromium-print.pdf'), p384, info);
+  const { signatures, output } = await pdfsig(sealed);
+  assert.equal(signatures[0]?.validation, 'Signature is Valid.', output);
+  assert.equal(signedReport(await inspectSeals(sealed))[0]?.intact, true);
+});
+
 // ---- CMS ----
 
 test('the CMS signs contentType, messageDigest and signing-certificate-v2, and no signingTime', async () => {
@@ -194,6 +203,13 @@ test('the CMS signs contentType, messageDigest and signing-certificate-v2, and n
   assert.equal(changed.signatureValid, true);
   assert.equal(changed.digestMatches, false);
   assert.equal((await verifyCms(new Uint8Array([0x30, 0x80, 1]), [content])).signatureValid, false);
+});
+
+test('/Contents is sized to the signature: no more than a few bytes of padding are left', async () => {
+  const sealed = Buffer.from(await sealPdf(await pdfLibDocument(), identity, info)).toString('latin1');
+  const hex = /\/Contents <([0-9A-F]+)>/.exec(sealed)?.[1] ?? '';
+  const padding = hex.length - hex.replace(/(00)+$/, '').length;
+  assert.ok(padding <= 2 * 8, `${padding / 2} bytes of padding`);
 });
 
 test('PDF dates and text strings are written as ISO 32000 says and read back', () => {

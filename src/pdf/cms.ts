@@ -8,12 +8,10 @@ import * as pkijs from 'pkijs';
 import type { SealIdentity } from './seal-identity.ts';
 
 const oids = {
-  data: '1.2.840.113549.1.7.1',
   signedData: '1.2.840.113549.1.7.2',
   contentType: '1.2.840.113549.1.9.3',
   messageDigest: '1.2.840.113549.1.9.4',
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
-  signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
   rsaEncryption: '1.2.840.113549.1.1.1',
   ecPublicKey: '1.2.840.10045.2.1',
   subjectKeyIdentifier: '2.5.29.14',
@@ -50,97 +48,199 @@ function equalBytes(a: Uint8Array | ArrayBuffer, b: Uint8Array | ArrayBuffer): b
   return Buffer.from(a as ArrayBuffer).equals(Buffer.from(b as ArrayBuffer));
 }
 
-// RFC 5035: ESSCertIDv2 with the default hash (SHA-256, so hashAlgorithm is omitted in DER)
-// and issuerSerial, which binds the signature to this one certificate.
-function signingCertificateV2(certificate: pkijs.Certificate, der: Uint8Array): pkijs.Attribute {
-  const issuerSerial = new asn1js.Sequence({
-    value: [
-      new asn1js.Sequence({
-        value: [
-          new asn1js.Constructed({
-            idBlock: { tagClass: 3, tagNumber: 4 },
-            value: [certificate.issuer.toSchema()],
-          }),
-        ],
-      }),
-      new asn1js.Integer({ valueHex: certificate.serialNumber.valueBlock.valueHexView.slice().buffer }),
-    ],
-  });
-  const certHash = new asn1js.OctetString({ valueHex: toArrayBuffer(digestParts([der])) });
-  const essCertIdV2 = new asn1js.Sequence({ value: [certHash, issuerSerial] });
-  return new pkijs.Attribute({
-    type: oids.signingCertificateV2,
-    values: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertIdV2] })] })],
-  });
+// ---- Writing: the signature is assembled as DER by hand. The structure is fixed, so this is
+// short, its size is known before signing (the /Contents placeholder needs it), and it costs
+// microseconds where building it through pkijs objects cost milliseconds per seal. ----
+
+const der = {
+  // Tags, and the DER of the fixed parts (OIDs, algorithm identifiers) written out once.
+  sequence: 0x30,
+  set: 0x31,
+  octetString: 0x04,
+  contextConstructed0: 0xa0,
+  contextConstructed1: 0xa1,
+  directoryName: 0xa4,
+  version1: Buffer.from('020101', 'hex'),
+  oidData: Buffer.from('06092a864886f70d010701', 'hex'),
+  oidSignedData: Buffer.from('06092a864886f70d010702', 'hex'),
+  oidContentType: Buffer.from('06092a864886f70d010903', 'hex'),
+  oidMessageDigest: Buffer.from('06092a864886f70d010904', 'hex'),
+  oidSigningCertificateV2: Buffer.from('060b2a864886f70d010910022f', 'hex'),
+  oidSignatureTimeStampToken: Buffer.from('060b2a864886f70d010910020e', 'hex'),
+  sha256: Buffer.from('300b0609608648016503040201', 'hex'), // parameters absent (RFC 5754)
+  ecdsaWithSha256: Buffer.from('300a06082a8648ce3d040302', 'hex'),
+  sha256WithRsa: Buffer.from('300d06092a864886f70d01010b0500', 'hex'),
+};
+
+function tlv(tag: number, ...contents: Uint8Array[]): Buffer {
+  const length = contents.reduce((sum, part) => sum + part.length, 0);
+  let header: number[];
+  if (length < 0x80) header = [tag, length];
+  else {
+    const octets: number[] = [];
+    for (let n = length; n > 0; n = Math.floor(n / 256)) octets.unshift(n % 256);
+    header = [tag, 0x80 | octets.length, ...octets];
+  }
+  return Buffer.concat([Buffer.from(header), ...contents]);
 }
 
-// Signed attributes are signed as a DER SET OF, whose members are sorted by their encodings;
-// OpenSSL re-encodes them that way when it verifies, so an unsorted set would not verify there.
-function sortedForDer(attributes: pkijs.Attribute[]): pkijs.Attribute[] {
-  const encoded = attributes.map((attribute) => ({
-    attribute,
-    bytes: Buffer.from(attribute.toSchema().toBER(false)),
-  }));
-  encoded.sort((a, b) => Buffer.compare(a.bytes, b.bytes));
-  return encoded.map((entry) => entry.attribute);
+type Element = { tag: number; start: number; body: number; end: number };
+
+// One DER element's tag and extent (definite lengths only, as certificates are DER).
+function readElement(bytes: Uint8Array, at: number): Element {
+  const tag = bytes[at];
+  const first = bytes[at + 1];
+  if (tag === undefined || first === undefined) throw new Error('truncated DER');
+  let length = first;
+  let body = at + 2;
+  if (first & 0x80) {
+    const count = first & 0x7f;
+    if (count === 0 || count > 4) throw new Error('unsupported DER length');
+    length = 0;
+    for (let i = 0; i < count; i++) length = length * 256 + (bytes[at + 2 + i] ?? 0);
+    body += count;
+  }
+  if (body + length > bytes.length) throw new Error('truncated DER');
+  return { tag, start: at, body, end: body + length };
+}
+
+function childrenOf(bytes: Uint8Array, parent: Element): Element[] {
+  const children: Element[] = [];
+  for (let at = parent.body; at < parent.end; ) {
+    const child = readElement(bytes, at);
+    children.push(child);
+    at = child.end;
+  }
+  return children;
+}
+
+// The issuer Name and serialNumber of a certificate, as the DER they are written in
+// (tbsCertificate: [0] version, serialNumber, signature, issuer, ...).
+function issuerAndSerial(certificate: Uint8Array): { issuer: Uint8Array; serial: Uint8Array } {
+  const tbs = childrenOf(certificate, readElement(certificate, 0))[0];
+  if (!tbs) throw new Error('The seal certificate is not DER.');
+  const fields = childrenOf(certificate, tbs);
+  const first = fields[0]?.tag === der.contextConstructed0 ? 1 : 0;
+  const serial = fields[first];
+  const issuer = fields[first + 2];
+  if (!serial || !issuer) throw new Error('The seal certificate is not DER.');
+  return {
+    issuer: certificate.subarray(issuer.start, issuer.end),
+    serial: certificate.subarray(serial.start, serial.end),
+  };
+}
+
+// Signed attributes are signed as a DER SET OF, whose members are sorted by their encodings.
+function signedAttributes(identity: SealIdentity, digest: Uint8Array): Buffer[] {
+  const { issuer, serial } = issuerAndSerial(identity.certificate);
+  const certHash = tlv(der.octetString, digestParts([identity.certificate]));
+  // RFC 5035 ESSCertIDv2: the default hash (SHA-256, so hashAlgorithm is omitted) and
+  // issuerSerial, which binds the signature to this one certificate.
+  const issuerSerial = tlv(der.sequence, tlv(der.sequence, tlv(der.directoryName, issuer)), serial);
+  const signingCertificate = tlv(der.sequence, tlv(der.sequence, tlv(der.sequence, certHash, issuerSerial)));
+  return [
+    tlv(der.sequence, der.oidContentType, tlv(der.set, der.oidData)),
+    tlv(der.sequence, der.oidMessageDigest, tlv(der.set, tlv(der.octetString, digest))),
+    tlv(der.sequence, der.oidSigningCertificateV2, tlv(der.set, signingCertificate)),
+  ].sort(Buffer.compare);
+}
+
+function signatureAlgorithm(identity: SealIdentity): {
+  webCrypto: { name: string; hash?: string };
+  der: Buffer;
+} {
+  return identity.algorithm === 'RSA'
+    ? { webCrypto: { name: 'RSASSA-PKCS1-v1_5' }, der: der.sha256WithRsa }
+    : { webCrypto: { name: 'ECDSA', hash: 'SHA-256' }, der: der.ecdsaWithSha256 };
+}
+
+// The largest signature value the key can produce: RSA's is the modulus length; ECDSA's DER
+// SEQUENCE of two INTEGERs is at most two coordinates plus a sign octet and headers each.
+function maxSignatureBytes(identity: SealIdentity): number {
+  if (identity.algorithm === 'RSA') {
+    const bits = (identity.privateKey.algorithm as { modulusLength?: number }).modulusLength;
+    if (!bits) throw new Error('The seal key does not say its RSA modulus length.');
+    return Math.ceil(bits / 8);
+  }
+  const coordinate = identity.algorithm === 'ECDSA-P384' ? 48 : 32;
+  return 2 + 2 * (2 + coordinate + 1);
+}
+
+// Web Crypto signs ECDSA as r || s; CMS wants ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER }.
+function ecdsaSignatureToDer(raw: Uint8Array): Buffer {
+  const integer = (bytes: Uint8Array) => {
+    let start = 0;
+    while (start < bytes.length - 1 && bytes[start] === 0) start++;
+    const trimmed = bytes.subarray(start);
+    return tlv(0x02, ...((trimmed[0] ?? 0) & 0x80 ? [Buffer.from([0]), trimmed] : [trimmed]));
+  };
+  const half = raw.length / 2;
+  return tlv(der.sequence, integer(raw.subarray(0, half)), integer(raw.subarray(half)));
+}
+
+function contentInfo(
+  identity: SealIdentity,
+  attributes: Buffer[],
+  signature: Uint8Array,
+  unsigned?: Buffer,
+): Buffer {
+  const { issuer, serial } = issuerAndSerial(identity.certificate);
+  const signerInfo = tlv(
+    der.sequence,
+    der.version1,
+    tlv(der.sequence, issuer, serial),
+    der.sha256,
+    tlv(der.contextConstructed0, ...attributes),
+    signatureAlgorithm(identity).der,
+    tlv(der.octetString, signature),
+    ...(unsigned ? [unsigned] : []),
+  );
+  const signedData = tlv(
+    der.sequence,
+    der.version1,
+    tlv(der.set, der.sha256),
+    tlv(der.sequence, der.oidData), // detached: no eContent
+    tlv(der.contextConstructed0, identity.certificate, ...identity.chain),
+    tlv(der.set, signerInfo),
+  );
+  return tlv(der.sequence, der.oidSignedData, tlv(der.contextConstructed0, signedData));
+}
+
+/** The most bytes createCadesSignature can answer without a time-stamp: the /Contents to reserve. */
+export function maxCadesSignatureBytes(identity: SealIdentity): number {
+  const attributes = signedAttributes(identity, new Uint8Array(32));
+  return contentInfo(identity, attributes, new Uint8Array(maxSignatureBytes(identity))).length;
 }
 
 /**
  * A CAdES-detached SignedData (PAdES baseline B-B) over content whose SHA-256 is `digest`:
  * signed attributes contentType, messageDigest and signing-certificate-v2, no signingTime
- * (PAdES puts the time in the signature dictionary's /M). With `timestamp`, the signature
- * value is time-stamped and the token added as an unsigned attribute (B-T).
+ * (PAdES puts the time in the signature dictionary's /M); certificates: the seal's, then its
+ * chain. With `timestamp`, the signature value is time-stamped and the token added as an
+ * unsigned attribute (B-T).
  */
 export async function createCadesSignature(
   identity: SealIdentity,
   digest: Uint8Array,
   timestamp?: Timestamper,
 ): Promise<Uint8Array> {
-  const certificate = pkijs.Certificate.fromBER(toArrayBuffer(identity.certificate));
-  const chain = identity.chain.map((der) => pkijs.Certificate.fromBER(toArrayBuffer(der)));
-  const signedAttributes = sortedForDer([
-    new pkijs.Attribute({
-      type: oids.contentType,
-      values: [new asn1js.ObjectIdentifier({ value: oids.data })],
-    }),
-    new pkijs.Attribute({
-      type: oids.messageDigest,
-      values: [new asn1js.OctetString({ valueHex: toArrayBuffer(digest) })],
-    }),
-    signingCertificateV2(certificate, identity.certificate),
-  ]);
-  const signerInfo = new pkijs.SignerInfo({
-    version: 1,
-    sid: new pkijs.IssuerAndSerialNumber({
-      issuer: certificate.issuer,
-      serialNumber: certificate.serialNumber,
-    }),
-    signedAttrs: new pkijs.SignedAndUnsignedAttributes({ type: 0, attributes: signedAttributes }),
-  });
-  const signedData = new pkijs.SignedData({
-    version: 1,
-    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: oids.data }),
-    signerInfos: [signerInfo],
-    certificates: [certificate, ...chain],
-  });
-  await signedData.sign(identity.privateKey, 0, 'SHA-256');
-
+  const attributes = signedAttributes(identity, digest);
+  // The signature covers the attributes as a SET OF (tag 0x31), not as the [0] they travel in.
+  const toSign = tlv(der.set, ...attributes);
+  const algorithm = signatureAlgorithm(identity);
+  const raw = new Uint8Array(
+    await globalThis.crypto.subtle.sign(algorithm.webCrypto, identity.privateKey, toSign),
+  );
+  const signature = identity.algorithm === 'RSA' ? raw : ecdsaSignatureToDer(raw);
+  let unsigned: Buffer | undefined;
   if (timestamp) {
-    const token = await timestamp(new Uint8Array(signerInfo.signature.valueBlock.valueHexView));
-    const tokenAsn1 = asn1js.fromBER(toArrayBuffer(token));
-    if (tokenAsn1.offset === -1)
-      throw new Error('The time-stamp authority answered a token that is not DER.');
-    signerInfo.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
-      type: 1,
-      attributes: [new pkijs.Attribute({ type: oids.signatureTimeStampToken, values: [tokenAsn1.result] })],
-    });
+    const token = await timestamp(signature);
+    unsigned = tlv(
+      der.contextConstructed1,
+      tlv(der.sequence, der.oidSignatureTimeStampToken, tlv(der.set, token)),
+    );
   }
-
-  const contentInfo = new pkijs.ContentInfo({
-    contentType: oids.signedData,
-    content: signedData.toSchema(true),
-  });
-  return new Uint8Array(contentInfo.toSchema().toBER(false));
+  return new Uint8Array(contentInfo(identity, attributes, signature, unsigned));
 }
 
 function attributeValue(signerInfo: pkijs.SignerInfo, type: string): asn1js.AsnType | undefined {

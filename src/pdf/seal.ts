@@ -14,7 +14,7 @@ import {
   PDFNumber,
   type PDFRef,
 } from '@cantoo/pdf-lib';
-import { createCadesSignature, digestParts, type Timestamper } from './cms.ts';
+import { createCadesSignature, digestParts, maxCadesSignatureBytes, type Timestamper } from './cms.ts';
 import type { SealIdentity } from './seal-identity.ts';
 
 export type SealInfo = {
@@ -32,8 +32,6 @@ export type SealOptions = {
 };
 
 const defaultTimestampReserveBytes = 16 * 1024;
-// An ECDSA signature's DER length varies by a few bytes from one signing to the next.
-const signatureSlackBytes = 64;
 // '[0 ' + three 10-digit numbers separated by spaces + ']': offsets up to 9,999,999,999 bytes.
 const byteRangeWidth = 36;
 // /F: print (4) + locked (128), so viewers print the (empty) widget and nobody moves or deletes it.
@@ -154,9 +152,11 @@ function addSignatureField(doc: PDFDocument, info: SealInfo, placeholder: Placeh
   else page.node.set(PDFName.of('Annots'), doc.context.obj([widgetRef]));
 }
 
-function contentsCapacityBytes(probeSignature: Uint8Array, options: SealOptions): number {
+// Room for the CMS in /Contents: its exact maximum (certificates and chain included, the
+// signature at its longest), plus the time-stamp token's reserve when one is asked for.
+function contentsCapacityBytes(identity: SealIdentity, options: SealOptions): number {
   const reserve = options.timestamp ? (options.timestampReserveBytes ?? defaultTimestampReserveBytes) : 0;
-  return probeSignature.length + signatureSlackBytes + reserve;
+  return maxCadesSignatureBytes(identity) + reserve;
 }
 
 /**
@@ -170,10 +170,7 @@ export async function sealPdf(
   options: SealOptions = {},
 ): Promise<Uint8Array> {
   const doc = await loadForSealing(pdf);
-  // The CMS has the same size whatever the digest (up to ECDSA's few bytes), so one made over
-  // a zero digest measures the room /Contents needs, certificates and chain included.
-  const probe = await createCadesSignature(identity, new Uint8Array(32));
-  const capacity = contentsCapacityBytes(probe, options);
+  const capacity = contentsCapacityBytes(identity, options);
   const token = `Signet${randomBytes(12).toString('hex')}`;
   addSignatureField(doc, info, { token, contentsHexLength: capacity * 2 });
 
