@@ -17,9 +17,18 @@ import {
   verifyWebhook,
   WebhookVerificationError,
 } from '../packages/client/src/index.ts';
+import { systemClock } from '../src/context.ts';
+import { createOutageMonitor } from '../src/db/availability.ts';
 import { insertSampleDocuments } from '../src/demo/seed.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
-import { createTestWorkspace, describeEachDatabase, type TestWorkspace, useHarness } from './harness.ts';
+import {
+  createTestWorkspace,
+  describeEachDatabase,
+  type TestWorkspace,
+  unreachableDatabase,
+  useHarness,
+  withApp,
+} from './harness.ts';
 import { type Receiver, receivePing, startReceiver } from './receiver.ts';
 
 test('src/types.ts is what the generator writes from docs/openapi.json (run npm run client:types)', () => {
@@ -201,46 +210,30 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
   });
 
   test('a database outage arrives as SignetApiError unavailable (503), after the reads were retried', async () => {
-    const { buildApp } = await import('../src/app.ts');
-    const { createMemoryRateLimiter } = await import('../src/http/rate-limiter.ts');
-    const { createOutageMonitor } = await import('../src/db/availability.ts');
-    const { Kysely, PostgresDialect } = await import('kysely');
-    const pg = (await import('pg')).default;
-    const broken = new Kysely<never>({
-      dialect: new PostgresDialect({
-        pool: new pg.Pool({
-          connectionString: 'postgres://root@127.0.0.1:1/none',
-          connectionTimeoutMillis: 500,
-        }),
-      }),
-    });
-    const outage = createOutageMonitor({ db: broken as never, log: h.ctx.log, probeIntervalMs: 60_000 });
-    const app = await buildApp(
-      { ...h.ctx, db: broken as never, outage },
-      { rateLimiter: createMemoryRateLimiter({ burst: 10, refillPerSecond: 1 }) },
-    );
-    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const broken = unreachableDatabase();
+    const outage = createOutageMonitor({ db: broken, log: h.ctx.log, probeIntervalMs: 60_000 });
     try {
-      const waits: number[] = [];
-      const client = createClient({
-        apiKey: `sgn_${'F'.repeat(43)}`,
-        baseUrl: `${base}/v1`,
-        rateLimitRetry: { retries: 2, maxWaitSeconds: 60 },
-        sleep: async (ms) => {
-          waits.push(ms);
-        },
+      await withApp({ ...h.ctx, db: broken, outage }, { burst: 10, refillPerSecond: 1 }, async (base) => {
+        const waits: number[] = [];
+        const client = createClient({
+          apiKey: `sgn_${'F'.repeat(43)}`,
+          baseUrl: `${base}/v1`,
+          rateLimitRetry: { retries: 2, maxWaitSeconds: 60 },
+          sleep: async (ms) => {
+            waits.push(ms);
+          },
+        });
+        const error = await failure(client.documents.page());
+        assert.deepEqual([error.code, error.status, error.retryAfter], ['unavailable', 503, 5]);
+        assert.deepEqual(waits, [5000, 5000], 'a read is retried after Retry-After, within the bounds');
+        waits.length = 0;
+        const write = await failure(
+          client.webhookEndpoints.create({ url: 'https://example.com/hooks', events: ['document.sent'] }),
+        );
+        assert.deepEqual([write.code, write.status], ['unavailable', 503]);
+        assert.deepEqual(waits, [], 'a write is never repeated');
       });
-      const error = await failure(client.documents.page());
-      assert.deepEqual([error.code, error.status, error.retryAfter], ['unavailable', 503, 5]);
-      assert.deepEqual(waits, [5000, 5000], 'a read is retried after Retry-After, within the bounds');
-      waits.length = 0;
-      const write = await failure(
-        client.webhookEndpoints.create({ url: 'https://example.com/hooks', events: ['document.sent'] }),
-      );
-      assert.deepEqual([write.code, write.status], ['unavailable', 503]);
-      assert.deepEqual(waits, [], 'a write is never repeated');
     } finally {
-      await app.close();
       outage.close();
       await broken.destroy();
     }
@@ -310,16 +303,8 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
 /** 429 with a small burst: waited out (Retry-After) and retried, or thrown when opted out. */
 function describe429(h: ReturnType<typeof useHarness>): void {
   test('429 is waited out for Retry-After seconds and retried; with rateLimitRetry false it is thrown', async () => {
-    const { buildApp } = await import('../src/app.ts');
-    const { createMemoryRateLimiter } = await import('../src/http/rate-limiter.ts');
-    const { systemClock } = await import('../src/context.ts');
     // Real time: the bucket must refill while the client waits (the harness clock stands still).
-    const tight = await buildApp(
-      { ...h.ctx, clock: systemClock },
-      { rateLimiter: createMemoryRateLimiter({ burst: 2, refillPerSecond: 1 }) },
-    );
-    const base = await tight.listen({ host: '127.0.0.1', port: 0 });
-    try {
+    await withApp({ ...h.ctx, clock: systemClock }, { burst: 2, refillPerSecond: 1 }, async (base) => {
       const ws = await createTestWorkspace(h.ctx);
       const waits: number[] = [];
       const patient = createClient({
@@ -349,8 +334,6 @@ function describe429(h: ReturnType<typeof useHarness>): void {
         rateLimitRetry: { retries: 3, maxWaitSeconds: 0 },
       });
       await assert.rejects(bounded.documents.page(), (error: unknown) => error instanceof SignetApiError);
-    } finally {
-      await tight.close();
-    }
+    });
   });
 }

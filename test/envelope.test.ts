@@ -4,13 +4,10 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
 import pino from 'pino';
 import { buildApp } from '../src/app.ts';
 import { redactedPaths } from '../src/context.ts';
 import { createOutageMonitor } from '../src/db/availability.ts';
-import type { Database } from '../src/db/schema.ts';
 import { insertSampleDocuments } from '../src/demo/seed.ts';
 import { errorStatus } from '../src/http/errors.ts';
 import { createMemoryRateLimiter } from '../src/http/rate-limiter.ts';
@@ -22,7 +19,9 @@ import {
   describeEachDatabase,
   type Harness,
   type TestWorkspace,
+  unreachableDatabase,
   useHarness,
+  withApp,
 } from './harness.ts';
 
 function captureLog(lines: string[]) {
@@ -199,29 +198,18 @@ describe('unexpected failures', () => {
   const h = useHarness(databaseKinds[0] ?? 'pglite');
   test('a database outage is 503 unavailable with Retry-After, logged once, and no secret anywhere', async () => {
     const lines: string[] = [];
-    // A pool pointed at a port nobody listens on: every query fails.
-    const broken = new Kysely<Database>({
-      dialect: new PostgresDialect({
-        pool: new pg.Pool({
-          connectionString: 'postgres://root@127.0.0.1:1/none',
-          connectionTimeoutMillis: 500,
-        }),
-      }),
-    });
+    const broken = unreachableDatabase();
     const log = captureLog(lines);
     const outage = createOutageMonitor({ db: broken, log, probeIntervalMs: 60_000 });
     const ctx = { ...h.ctx, db: broken, log, outage };
-    const app = await buildApp(ctx, {
-      rateLimiter: createMemoryRateLimiter({ burst: 10, refillPerSecond: 1 }),
-    });
-    const base = await app.listen({ host: '127.0.0.1', port: 0 });
     const key = `sgn_${'D'.repeat(43)}`;
-    const responses = [];
-    for (let i = 0; i < 3; i++) {
-      const res = await fetch(`${base}/v1/documents`, { headers: { authorization: `Bearer ${key}` } });
-      responses.push({ status: res.status, headers: res.headers, body: await res.json() });
-    }
-    await app.close();
+    const responses: Array<{ status: number; headers: Headers; body: unknown }> = [];
+    await withApp(ctx, { burst: 10, refillPerSecond: 1 }, async (base) => {
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`${base}/v1/documents`, { headers: { authorization: `Bearer ${key}` } });
+        responses.push({ status: res.status, headers: res.headers, body: await res.json() });
+      }
+    });
     outage.close();
     await broken.destroy();
     for (const res of responses) {

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { buildApp } from '../src/app.ts';
@@ -183,6 +183,36 @@ export function useHarness(kind: DatabaseKind, options: HarnessOptions = {}): Ha
     await database?.close();
   });
   return harness;
+}
+
+/**
+ * Another app on `ctx` (the suite's, or one with a part replaced) with a bucket of its own,
+ * listening while `fn` runs with its address, and closed after.
+ */
+export async function withApp<T>(
+  ctx: Context,
+  rateLimit: Config['rateLimit'],
+  fn: (baseUrl: string) => Promise<T>,
+): Promise<T> {
+  const app = await buildApp(ctx, { rateLimiter: createMemoryRateLimiter(rateLimit) });
+  const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  try {
+    return await fn(baseUrl);
+  } finally {
+    await app.close();
+  }
+}
+
+/** A pool pointed at a port nobody listens on: every query fails to connect (destroy it after). */
+export function unreachableDatabase(): Kysely<Database> {
+  return new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: new pg.Pool({
+        connectionString: 'postgres://root@127.0.0.1:1/none',
+        connectionTimeoutMillis: 500,
+      }),
+    }),
+  });
 }
 
 /** Runs a suite once per database kind under test. */

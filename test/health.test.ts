@@ -2,12 +2,15 @@
 // the database answers and has every migration of this version.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
-import { buildApp } from '../src/app.ts';
+import type { Kysely } from 'kysely';
 import type { Database } from '../src/db/schema.ts';
-import { createMemoryRateLimiter } from '../src/http/rate-limiter.ts';
-import { createTestDatabase, describeEachDatabase, useHarness } from './harness.ts';
+import {
+  createTestDatabase,
+  describeEachDatabase,
+  unreachableDatabase,
+  useHarness,
+  withApp,
+} from './harness.ts';
 
 describeEachDatabase('health', (kind) => {
   const h = useHarness(kind);
@@ -25,32 +28,18 @@ describeEachDatabase('health', (kind) => {
   });
 
   async function readyzWith(db: Kysely<Database>) {
-    const app = await buildApp(
-      { ...h.ctx, db },
-      { rateLimiter: createMemoryRateLimiter({ burst: 10, refillPerSecond: 1 }) },
-    );
-    const base = await app.listen({ host: '127.0.0.1', port: 0 });
-    try {
+    return withApp({ ...h.ctx, db }, { burst: 10, refillPerSecond: 1 }, async (base) => {
       const [ready, alive] = await Promise.all([fetch(`${base}/readyz`), fetch(`${base}/healthz`)]);
       return {
         ready: ready.status,
         body: (await ready.json()) as { status: string; reason?: string },
         alive: alive.status,
       };
-    } finally {
-      await app.close();
-    }
+    });
   }
 
   test('GET /readyz is 503 while the database cannot be reached; /healthz stays 200', async () => {
-    const broken = new Kysely<Database>({
-      dialect: new PostgresDialect({
-        pool: new pg.Pool({
-          connectionString: 'postgres://root@127.0.0.1:1/none',
-          connectionTimeoutMillis: 500,
-        }),
-      }),
-    });
+    const broken = unreachableDatabase();
     try {
       assert.deepEqual(await readyzWith(broken), {
         ready: 503,

@@ -8,9 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { createMemoryRateLimiter } from '../src/http/rate-limiter.ts';
 import { backlogFreshMs } from '../src/metrics/metrics.ts';
 import { startServer } from '../src/server.ts';
 import { startDispatcher } from '../src/webhooks/dispatcher.ts';
@@ -21,6 +19,7 @@ import {
   createTestWorkspace,
   describeEachDatabase,
   useHarness,
+  withApp,
 } from './harness.ts';
 import { startReceiver } from './receiver.ts';
 
@@ -107,11 +106,7 @@ describeEachDatabase('metrics', (kind) => {
   });
 
   test('rate-limit refusals are counted', async () => {
-    const app = await buildApp(h.ctx, {
-      rateLimiter: createMemoryRateLimiter({ burst: 2, refillPerSecond: 1 }),
-    });
-    const base = await app.listen({ host: '127.0.0.1', port: 0 });
-    try {
+    await withApp(h.ctx, { burst: 2, refillPerSecond: 1 }, async (base) => {
       const ws = await createTestWorkspace(h.ctx);
       const before = value(await scrape(base), 'signet_rate_limit_rejections_total', { limiter: 'api' });
       const statuses = [];
@@ -120,9 +115,7 @@ describeEachDatabase('metrics', (kind) => {
       assert.deepEqual(statuses, [200, 200, 429, 429, 429]);
       const after = value(await scrape(base), 'signet_rate_limit_rejections_total', { limiter: 'api' });
       assert.equal(after - before, 3);
-    } finally {
-      await app.close();
-    }
+    });
   });
 
   test('webhook attempts by outcome and error class, from the running dispatcher; backlog gauges', async () => {

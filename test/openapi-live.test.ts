@@ -7,13 +7,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
-import { buildApp } from '../src/app.ts';
+import type { Kysely } from 'kysely';
 import { createOutageMonitor } from '../src/db/availability.ts';
 import type { Database } from '../src/db/schema.ts';
 import { buildOpenApiDocument } from '../src/http/openapi.ts';
-import { createMemoryRateLimiter } from '../src/http/rate-limiter.ts';
 import { signetVersion } from '../src/version.ts';
 import { sendPing } from '../src/webhooks/deliveries.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
@@ -26,7 +23,9 @@ import {
   createTestWorkspace,
   describeEachDatabase,
   type TestWorkspace,
+  unreachableDatabase,
   useHarness,
+  withApp,
 } from './harness.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 
@@ -333,43 +332,23 @@ describeEachDatabase('the contract against the live API', (kind) => {
   }
 
   test('an empty bucket: rate-limited (429, Retry-After) matches the contract on every operation', async () => {
-    const tight = await buildApp(h.ctx, {
-      rateLimiter: createMemoryRateLimiter({ burst: 1, refillPerSecond: 0.001 }),
-    });
-    const base = await tight.listen({ host: '127.0.0.1', port: 0 });
-    try {
+    await withApp(h.ctx, { burst: 1, refillPerSecond: 0.001 }, async (base) => {
       const other = await createTestWorkspace(h.ctx);
       const target = { baseUrl: base };
       await callApi(target, 'GET', '/v1/documents', { key: other.apiKey });
       await eachOperationAnswers(base, other.apiKey, 'rate-limited');
-    } finally {
-      await tight.close();
-    }
+    });
   });
 
   /** Every operation against an app on `db`, each answer checked against the contract. */
   async function everyOperationAnswers(db: Kysely<Database>, code: string, outage = h.ctx.outage) {
-    const app = await buildApp(
-      { ...h.ctx, db, outage },
-      { rateLimiter: createMemoryRateLimiter({ burst: 100, refillPerSecond: 1 }) },
+    await withApp({ ...h.ctx, db, outage }, { burst: 100, refillPerSecond: 1 }, (base) =>
+      eachOperationAnswers(base, `sgn_${'E'.repeat(43)}`, code),
     );
-    const base = await app.listen({ host: '127.0.0.1', port: 0 });
-    try {
-      await eachOperationAnswers(base, `sgn_${'E'.repeat(43)}`, code);
-    } finally {
-      await app.close();
-    }
   }
 
   test('a database that cannot be reached: unavailable (503) matches the contract on every operation', async () => {
-    const broken = new Kysely<Database>({
-      dialect: new PostgresDialect({
-        pool: new pg.Pool({
-          connectionString: 'postgres://root@127.0.0.1:1/none',
-          connectionTimeoutMillis: 500,
-        }),
-      }),
-    });
+    const broken = unreachableDatabase();
     const outage = createOutageMonitor({ db: broken, log: h.ctx.log, probeIntervalMs: 60_000 });
     try {
       await everyOperationAnswers(broken, 'unavailable', outage);
