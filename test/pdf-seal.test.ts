@@ -16,6 +16,7 @@ import {
   identityFromPkcs8,
   loadP12,
 } from '../src/pdf/seal-identity.ts';
+import { createTsaTimestamper } from '../src/pdf/timestamp.ts';
 import {
   decodePdfText,
   inspectSeals,
@@ -23,7 +24,7 @@ import {
   type SealReport,
   sealVerdict,
 } from '../src/pdf/verify.ts';
-import { pdfsig, qpdfCheck } from './pdf-tools.ts';
+import { pdfsig, qpdfCheck, startTestTsa } from './pdf-tools.ts';
 
 const fixtures = join(import.meta.dirname, 'fixtures', 'pdf');
 const fixture = (name: string) => new Uint8Array(readFileSync(join(fixtures, name)));
@@ -193,12 +194,12 @@ test('the CMS signs contentType, messageDigest and signing-certificate-v2, and n
   assert.equal(signedData.certificates?.length, 1);
   const types = signedData.signerInfos[0]?.signedAttrs?.attributes.map((a) => a.type);
   assert.deepEqual(types, ['1.2.840.113549.1.9.3', '1.2.840.113549.1.9.4', '1.2.840.113549.1.9.16.2.47']);
-  assert.deepEqual(await verifyCms(cms, [content.subarray(0, 4), content.subarray(4)]), {
-    signatureValid: true,
-    digestMatches: true,
-    signerCertificate: identity.certificate,
-    problem: null,
-  });
+  const check = await verifyCms(cms, [content.subarray(0, 4), content.subarray(4)]);
+  assert.equal(check.signatureValid, true);
+  assert.equal(check.digestMatches, true);
+  assert.equal(check.problem, null);
+  assert.deepEqual(check.signerCertificate, identity.certificate);
+  assert.equal(check.timestampToken, null);
   const changed = await verifyCms(cms, [new TextEncoder().encode('the signed bytez')]);
   assert.equal(changed.signatureValid, true);
   assert.equal(changed.digestMatches, false);
@@ -287,6 +288,50 @@ test('sealing a sealed file keeps the first seal valid; the second gets its own 
 test('an encrypted PDF and a file that is not a PDF are refused with a sentence', async () => {
   await assert.rejects(sealPdf(fixture('encrypted.pdf'), identity, info), /encrypted or password-protected/);
   await assert.rejects(sealPdf(new TextEncoder().encode('hello'), identity, info), /not a PDF/);
+});
+
+// ---- time-stamps (B-T) ----
+
+test('with a time-stamp authority, the seal carries its token: pdfsig valid, the report gives the time', async (t) => {
+  const stampedAt = new Date('2025-03-14T10:00:02Z');
+  const tsa = await startTestTsa(stampedAt);
+  t.after(() => tsa.close());
+  const input = fixture('latex-object-streams.pdf');
+  const sealed = await sealPdf(input, identity, info, { timestamp: createTsaTimestamper(tsa.url) });
+  await assertSealedAndValid(sealed, input);
+  const [seal] = signedReport(await inspectSeals(sealed));
+  assert.equal(seal?.timestamp?.valid, true, seal?.timestamp?.problem ?? '');
+  assert.equal(seal?.timestamp?.time?.toISOString(), stampedAt.toISOString());
+  assert.equal(seal?.timestamp?.authority, 'CN=Signet Test TSA');
+  assert.equal(tsa.requests(), 1);
+});
+
+test('a token larger than the reserve: the seal is made again with room for it', async (t) => {
+  const tsa = await startTestTsa(new Date('2025-03-14T10:00:02Z'));
+  t.after(() => tsa.close());
+  const timestamp = createTsaTimestamper(tsa.url);
+  const sealed = await sealPdf(fixture('chromium-print.pdf'), identity, info, {
+    timestamp,
+    timestampReserveBytes: 16,
+  });
+  assert.equal(tsa.requests(), 2);
+  assert.equal(signedReport(await inspectSeals(sealed))[0]?.timestamp?.valid, true);
+});
+
+test('a time-stamp authority that fails or cannot be reached stops the seal with a sentence', async (t) => {
+  const failing = await startTestTsa(new Date(), { fail: true });
+  t.after(() => failing.close());
+  const input = fixture('chromium-print.pdf');
+  await assert.rejects(
+    sealPdf(input, identity, info, { timestamp: createTsaTimestamper(failing.url) }),
+    /time-stamp authority answered HTTP 500/,
+  );
+  const closed = await startTestTsa(new Date());
+  await closed.close();
+  await assert.rejects(
+    sealPdf(input, identity, info, { timestamp: createTsaTimestamper(closed.url, { timeoutMs: 2000 }) }),
+    /could not be reached/,
+  );
 });
 
 // ---- changes after sealing ----

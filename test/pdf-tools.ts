@@ -1,10 +1,16 @@
-// The independent validators the seal tests judge by: poppler's pdfsig and qpdf --check.
+// The independent validators the seal tests judge by (poppler's pdfsig and qpdf --check), and a
+// local RFC 3161 time-stamp authority for the B-T seal.
 // CI installs both (poppler-utils, qpdf); a machine without them fails with a sentence saying
 // so instead of skipping, so a green run always means the validators agreed.
 import { spawn } from 'node:child_process';
+import { createHash, type webcrypto } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as asn1js from 'asn1js';
+import * as pkijs from 'pkijs';
 
 type Run = { code: number; stdout: string; stderr: string };
 
@@ -87,4 +93,128 @@ export async function qpdfCheck(
     warnings: result.code === 3,
     output: `${result.stdout}${result.stderr}`,
   };
+}
+
+export type TestTsa = { url: string; requests: () => number; close: () => Promise<void> };
+
+/**
+ * A tiny RFC 3161 time-stamp authority on 127.0.0.1, built with pkijs: stamps whatever it is
+ * asked with `genTime`, echoing the nonce, signed by its own self-signed ECDSA certificate.
+ * `fail` makes it answer HTTP 500.
+ */
+export async function startTestTsa(genTime: Date, options: { fail?: boolean } = {}): Promise<TestTsa> {
+  const keys = await globalThis.crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, [
+    'sign',
+    'verify',
+  ]);
+  const certificate = new pkijs.Certificate();
+  certificate.version = 2;
+  certificate.serialNumber = new asn1js.Integer({ value: 1 });
+  const name = new asn1js.Sequence({
+    value: [
+      new asn1js.Set({
+        value: [
+          new pkijs.AttributeTypeAndValue({
+            type: '2.5.4.3',
+            value: new asn1js.Utf8String({ value: 'Signet Test TSA' }),
+          }).toSchema(),
+        ],
+      }),
+    ],
+  }).toBER(false);
+  certificate.subject = pkijs.RelativeDistinguishedNames.fromBER(name);
+  certificate.issuer = pkijs.RelativeDistinguishedNames.fromBER(name);
+  certificate.notBefore = new pkijs.Time({ value: new Date('2024-01-01T00:00:00Z') });
+  certificate.notAfter = new pkijs.Time({ value: new Date('2034-01-01T00:00:00Z') });
+  certificate.extensions = [
+    new pkijs.Extension({
+      extnID: '2.5.29.37', // id-kp-timeStamping, critical as RFC 3161 asks
+      critical: true,
+      extnValue: new pkijs.ExtKeyUsage({ keyPurposes: ['1.3.6.1.5.5.7.3.8'] }).toSchema().toBER(false),
+    }),
+  ];
+  await certificate.subjectPublicKeyInfo.importKey(keys.publicKey);
+  await certificate.sign(keys.privateKey, 'SHA-256');
+
+  let requests = 0;
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', async () => {
+      requests++;
+      if (options.fail) {
+        response.writeHead(500).end();
+        return;
+      }
+      const body = Buffer.concat(chunks);
+      const stampRequest = pkijs.TimeStampReq.fromBER(
+        body.buffer.slice(body.byteOffset, body.byteOffset + body.length),
+      );
+      const token = await stamp(stampRequest, certificate, keys.privateKey, genTime, requests);
+      const reply = new pkijs.TimeStampResp({
+        status: new pkijs.PKIStatusInfo({ status: pkijs.PKIStatus.granted }),
+        timeStampToken: token,
+      });
+      response.writeHead(200, { 'content-type': 'application/timestamp-reply' });
+      response.end(Buffer.from(reply.toSchema().toBER(false)));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/tsa`,
+    requests: () => requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function stamp(
+  request: pkijs.TimeStampReq,
+  certificate: pkijs.Certificate,
+  privateKey: webcrypto.CryptoKey,
+  genTime: Date,
+  serial: number,
+): Promise<pkijs.ContentInfo> {
+  const tstInfo = new pkijs.TSTInfo({
+    version: 1,
+    policy: '1.3.6.1.4.1.99999.1',
+    messageImprint: request.messageImprint,
+    serialNumber: new asn1js.Integer({ value: serial }),
+    genTime,
+    ...(request.nonce ? { nonce: request.nonce } : {}),
+  });
+  const content = tstInfo.toSchema().toBER(false);
+  const digest = createHash('sha256').update(Buffer.from(content)).digest();
+  const signedData = new pkijs.SignedData({
+    version: 3,
+    encapContentInfo: new pkijs.EncapsulatedContentInfo({
+      eContentType: '1.2.840.113549.1.9.16.1.4',
+      eContent: new asn1js.OctetString({ valueHex: content }),
+    }),
+    signerInfos: [
+      new pkijs.SignerInfo({
+        version: 1,
+        sid: new pkijs.IssuerAndSerialNumber({
+          issuer: certificate.issuer,
+          serialNumber: certificate.serialNumber,
+        }),
+        signedAttrs: new pkijs.SignedAndUnsignedAttributes({
+          type: 0,
+          attributes: [
+            new pkijs.Attribute({
+              type: '1.2.840.113549.1.9.3',
+              values: [new asn1js.ObjectIdentifier({ value: '1.2.840.113549.1.9.16.1.4' })],
+            }),
+            new pkijs.Attribute({
+              type: '1.2.840.113549.1.9.4',
+              values: [new asn1js.OctetString({ valueHex: new Uint8Array(digest).buffer })],
+            }),
+          ],
+        }),
+      }),
+    ],
+    certificates: [certificate],
+  });
+  await signedData.sign(privateKey, 0, 'SHA-256');
+  return new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signedData.toSchema(true) });
 }

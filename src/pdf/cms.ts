@@ -9,9 +9,9 @@ import type { SealIdentity } from './seal-identity.ts';
 
 const oids = {
   signedData: '1.2.840.113549.1.7.2',
-  contentType: '1.2.840.113549.1.9.3',
   messageDigest: '1.2.840.113549.1.9.4',
   signingCertificateV2: '1.2.840.113549.1.9.16.2.47',
+  signatureTimeStampToken: '1.2.840.113549.1.9.16.2.14',
   rsaEncryption: '1.2.840.113549.1.1.1',
   ecPublicKey: '1.2.840.10045.2.1',
   subjectKeyIdentifier: '2.5.29.14',
@@ -29,6 +29,8 @@ export type CmsCheck = {
   digestMatches: boolean; // the messageDigest attribute is the digest of the signed bytes
   signerCertificate: Uint8Array | null; // DER, when the CMS carries the signer's certificate
   problem: string | null; // why either check failed, in words
+  signatureValue: Uint8Array | null; // what a signature time-stamp stamps
+  timestampToken: Uint8Array | null; // the unsigned signatureTimeStampToken attribute, if any
 };
 
 /** Called with the signature value once it exists; answers an RFC 3161 TimeStampToken (DER). */
@@ -292,7 +294,20 @@ function signingCertificateMatches(signerInfo: pkijs.SignerInfo, certificateDer:
 }
 
 function unreadable(problem: string): CmsCheck {
-  return { signatureValid: false, digestMatches: false, signerCertificate: null, problem };
+  return {
+    signatureValid: false,
+    digestMatches: false,
+    signerCertificate: null,
+    problem,
+    signatureValue: null,
+    timestampToken: null,
+  };
+}
+
+function timestampTokenOf(signerInfo: pkijs.SignerInfo): Uint8Array | null {
+  const attribute = signerInfo.unsignedAttrs?.attributes.find((a) => a.type === oids.signatureTimeStampToken);
+  const value = attribute?.values[0] as asn1js.BaseBlock | undefined;
+  return value ? new Uint8Array(value.toBER(false)) : null;
 }
 
 /**
@@ -352,18 +367,19 @@ export async function verifyCms(cmsDer: Uint8Array, signedParts: readonly Uint8A
   } catch {
     signatureValid = false;
   }
+  const found = {
+    signerCertificate,
+    signatureValue: new Uint8Array(signerInfo.signature.valueBlock.valueHexView),
+    timestampToken: timestampTokenOf(signerInfo),
+  };
   if (signatureValid && !signingCertificateMatches(signerInfo, signerCertificate)) {
-    return {
-      signatureValid: false,
-      digestMatches,
-      signerCertificate,
-      problem: 'The signing-certificate attribute names another certificate.',
-    };
+    const problem = 'The signing-certificate attribute names another certificate.';
+    return { ...found, signatureValid: false, digestMatches, problem };
   }
   const problem = !signatureValid
     ? 'The signature does not verify with its certificate.'
     : !digestMatches
       ? 'The signed bytes have changed since signing.'
       : null;
-  return { signatureValid, digestMatches, signerCertificate, problem };
+  return { ...found, signatureValid, digestMatches, problem };
 }

@@ -154,9 +154,12 @@ function addSignatureField(doc: PDFDocument, info: SealInfo, placeholder: Placeh
 
 // Room for the CMS in /Contents: its exact maximum (certificates and chain included, the
 // signature at its longest), plus the time-stamp token's reserve when one is asked for.
-function contentsCapacityBytes(identity: SealIdentity, options: SealOptions): number {
-  const reserve = options.timestamp ? (options.timestampReserveBytes ?? defaultTimestampReserveBytes) : 0;
-  return maxCadesSignatureBytes(identity) + reserve;
+class ContentsTooSmall extends Error {
+  readonly needed: number;
+  constructor(needed: number, capacity: number) {
+    super(`The seal signature (${needed} bytes) does not fit its placeholder (${capacity} bytes).`);
+    this.needed = needed;
+  }
 }
 
 /**
@@ -169,8 +172,28 @@ export async function sealPdf(
   info: SealInfo,
   options: SealOptions = {},
 ): Promise<Uint8Array> {
+  // Room for the CMS in /Contents: its exact maximum (certificates and chain included, the
+  // signature at its longest), plus a reserve for the time-stamp token when one is asked for.
+  const base = maxCadesSignatureBytes(identity);
+  const reserve = options.timestamp ? (options.timestampReserveBytes ?? defaultTimestampReserveBytes) : 0;
+  try {
+    return await sealOnce(pdf, identity, info, options.timestamp, base + reserve);
+  } catch (error) {
+    // A token larger than the reserve is only known once the TSA answers; seal again with room
+    // for it (one more time-stamp request, in a case that should not happen with the default).
+    if (!(error instanceof ContentsTooSmall)) throw error;
+    return sealOnce(pdf, identity, info, options.timestamp, error.needed + 1024);
+  }
+}
+
+async function sealOnce(
+  pdf: Uint8Array,
+  identity: SealIdentity,
+  info: SealInfo,
+  timestamp: Timestamper | undefined,
+  capacity: number,
+): Promise<Uint8Array> {
   const doc = await loadForSealing(pdf);
-  const capacity = contentsCapacityBytes(identity, options);
   const token = `Signet${randomBytes(12).toString('hex')}`;
   addSignatureField(doc, info, { token, contentsHexLength: capacity * 2 });
 
@@ -195,12 +218,8 @@ export async function sealPdf(
   view.write(`${byteRange.padEnd(byteRangeWidth - 1)}]`, byteRangeAt, 'latin1');
 
   const digest = digestParts([sealed.subarray(0, contentsAt), sealed.subarray(contentsEnd)]);
-  const cms = await createCadesSignature(identity, digest, options.timestamp);
-  if (cms.length > capacity) {
-    throw new Error(
-      `The seal signature (${cms.length} bytes) does not fit its placeholder (${capacity} bytes).`,
-    );
-  }
+  const cms = await createCadesSignature(identity, digest, timestamp);
+  if (cms.length > capacity) throw new ContentsTooSmall(cms.length, capacity);
   view.write(Buffer.from(cms).toString('hex').toUpperCase(), contentsAt + 1, 'latin1');
   return sealed;
 }

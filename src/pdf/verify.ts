@@ -5,8 +5,9 @@
 // must sit uncompressed in the file for the signature to be checkable at all, so a scan for
 // /ByteRange finds every signature there is. Work is linear in the file's size and capped per
 // file; nothing here backtracks, recurses without a bound, or throws on hostile input.
-import { verifyCms } from './cms.ts';
+import { type CmsCheck, verifyCms } from './cms.ts';
 import { type CertificateDescription, describeCertificate } from './seal-identity.ts';
+import { readTimestampToken, type TimestampCheck } from './timestamp.ts';
 
 export type SealSignature = {
   fieldName: string | null;
@@ -22,6 +23,7 @@ export type SealSignature = {
   digestMatches: boolean; // the signed byte ranges are unchanged
   intact: boolean; // both, and /ByteRange is well formed and lies within the file
   coversWholeFile: boolean; // /ByteRange runs from the first byte to the last: nothing appended
+  timestamp: TimestampCheck | null; // an RFC 3161 signature time-stamp (B-T), or the document time-stamp itself
   problem: string | null;
 };
 
@@ -511,6 +513,33 @@ function derLength(der: Uint8Array): number | null {
   return Math.min(der.length, 2 + count + length);
 }
 
+// A document time-stamp (/SubFilter /ETSI.RFC3161) is a TimeStampToken over the byte ranges;
+// any other signature is a CMS over them, perhaps carrying a signature time-stamp.
+async function checkContents(
+  cms: Uint8Array,
+  parts: Uint8Array[],
+  subFilter: string | null,
+): Promise<{ check: CmsCheck; timestamp: TimestampCheck | null }> {
+  if (subFilter === 'ETSI.RFC3161') {
+    const timestamp = await readTimestampToken(cms, parts);
+    const check: CmsCheck = {
+      signatureValid: timestamp.signatureValid,
+      digestMatches: timestamp.imprintMatches,
+      signerCertificate: timestamp.authorityCertificate,
+      problem: timestamp.problem,
+      signatureValue: null,
+      timestampToken: cms,
+    };
+    return { check, timestamp };
+  }
+  const check = await verifyCms(cms, parts);
+  const timestamp =
+    check.timestampToken && check.signatureValue
+      ? await readTimestampToken(check.timestampToken, [check.signatureValue])
+      : null;
+  return { check, timestamp };
+}
+
 async function checkSignature(
   bytes: Buffer,
   candidate: Candidate,
@@ -534,6 +563,7 @@ async function checkSignature(
     signatureValid: false,
     digestMatches: false,
     intact: false,
+    timestamp: null,
     problem,
     ...extra,
   });
@@ -544,10 +574,8 @@ async function checkSignature(
   // '/ByteRange [...]' in some text, outside any signature dictionary, is not a signature.
   if (!cms && !candidate.dict) return null;
   if (!cms) return failed('The bytes between the signed ranges are not the signature alone.');
-  const check = await verifyCms(cms, [
-    bytes.subarray(offset1, offset1 + length1),
-    bytes.subarray(offset2, offset2 + length2),
-  ]);
+  const parts = [bytes.subarray(offset1, offset1 + length1), bytes.subarray(offset2, offset2 + length2)];
+  const { check, timestamp } = await checkContents(cms, parts, base.subFilter);
   let certificate: CertificateDescription | null = null;
   try {
     certificate = check.signerCertificate ? describeCertificate(check.signerCertificate) : null;
@@ -562,6 +590,7 @@ async function checkSignature(
     signatureValid: check.signatureValid,
     digestMatches: check.digestMatches,
     intact: check.signatureValid && check.digestMatches && startsAtZero,
+    timestamp,
     problem: check.problem ?? (startsAtZero ? null : 'The signature does not cover the start of the file.'),
   };
 }
