@@ -25,6 +25,7 @@ import {
   confirmationLinkFor,
   confirmationLinkIn,
   createWebClient,
+  type ForeignRoute,
   mailsTo,
   type TestAccount,
   uniqueEmail,
@@ -588,20 +589,34 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
 
   // ---------------------------------------------------------------- change password
 
-  test('change password: a wrong current password is refused with 400 next to its field and changes nothing', async () => {
+  /**
+   * A password change the form refuses: 400 with `message` next to `field` and none at the
+   * other field, the stored hash unchanged. Returns the account and its two browsers.
+   */
+  async function refusedPasswordChange(
+    fields: { currentPassword: string; newPassword: string },
+    field: 'currentPassword' | 'newPassword',
+    message: string,
+  ) {
     const account = await newOwner();
     const client = await signedIn(account);
     const other = await signedIn(account);
     const hashBefore = await passwordHashOf(account.userId);
     assertPage(await client.get('/settings/account'), 200);
-    const res = await client.post('/settings/account/password', {
-      currentPassword: 'not my password',
-      newPassword,
-    });
+    const res = await client.post('/settings/account/password', fields);
     assertPage(res, 400);
-    assertFieldError(res.text, 'currentPassword', 'That is not your current password.');
-    assertNoFieldError(res.text, 'newPassword');
+    assertFieldError(res.text, field, message);
+    assertNoFieldError(res.text, field === 'currentPassword' ? 'newPassword' : 'currentPassword');
     assert.equal(await passwordHashOf(account.userId), hashBefore);
+    return { account, client, other };
+  }
+
+  test('change password: a wrong current password is refused with 400 next to its field and changes nothing', async () => {
+    const { account, client, other } = await refusedPasswordChange(
+      { currentPassword: 'not my password', newPassword },
+      'currentPassword',
+      'That is not your current password.',
+    );
     assertPage(await client.get('/documents'), 200);
     assertPage(await other.get('/documents'), 200);
     assertRedirect(await logIn(browser(), account.email, password), '/documents');
@@ -609,19 +624,11 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
   });
 
   test('change password: a new password under 10 characters is refused with 400 next to its field and changes nothing', async () => {
-    const account = await newOwner();
-    const client = await signedIn(account);
-    const other = await signedIn(account);
-    const hashBefore = await passwordHashOf(account.userId);
-    assertPage(await client.get('/settings/account'), 200);
-    const res = await client.post('/settings/account/password', {
-      currentPassword: password,
-      newPassword: 'nine-char',
-    });
-    assertPage(res, 400);
-    assertFieldError(res.text, 'newPassword', 'Use at least 10 characters.');
-    assertNoFieldError(res.text, 'currentPassword');
-    assert.equal(await passwordHashOf(account.userId), hashBefore);
+    const { account, other } = await refusedPasswordChange(
+      { currentPassword: password, newPassword: 'nine-char' },
+      'newPassword',
+      'Use at least 10 characters.',
+    );
     assertPage(await other.get('/documents'), 200);
     assertRedirect(await logIn(browser(), account.email, password), '/documents');
   });
@@ -1000,12 +1007,10 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
     const key = (id: string) => `/settings/integrations/keys/${id}`;
     const endpoint = (id: string) => `/settings/integrations/endpoints/${id}`;
     const edit = { url: 'https://hooks.example.com/stolen', events: 'document.signed', description: 'x' };
-    const routes: Array<{
-      method: 'GET' | 'POST';
-      path: (id: string) => string;
-      foreignId: string;
-      fields?: Record<string, string>;
-    }> = [
+    const withdraw = (id: string) => `/settings/members/invitations/${id}/withdraw`;
+    const role = (id: string) => `/settings/members/${id}/role`;
+    const remove = (id: string) => `/settings/members/${id}/remove`;
+    const routes: ForeignRoute[] = [
       { method: 'GET', path: (id) => `/documents/${id}`, foreignId: theirDocument.id },
       { method: 'POST', path: (id) => `/documents/${id}/send`, foreignId: theirDocument.id },
       { method: 'GET', path: (id) => `${key(id)}/revoke`, foreignId: theirKey.id },
@@ -1026,19 +1031,10 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
         path: (id) => `${endpoint(id)}/deliveries/${randomUUID()}`,
         foreignId: theirEndpoint.id,
       },
-      {
-        method: 'POST',
-        path: (id) => `/settings/members/invitations/${id}/withdraw`,
-        foreignId: theirInvitation.id,
-      },
-      {
-        method: 'POST',
-        path: (id) => `/settings/members/${id}/role`,
-        foreignId: theirs.userId,
-        fields: { role: 'member' },
-      },
-      { method: 'GET', path: (id) => `/settings/members/${id}/remove`, foreignId: theirs.userId },
-      { method: 'POST', path: (id) => `/settings/members/${id}/remove`, foreignId: theirs.userId },
+      { method: 'POST', path: withdraw, foreignId: theirInvitation.id },
+      { method: 'POST', path: role, foreignId: theirs.userId, fields: { role: 'member' } },
+      { method: 'GET', path: remove, foreignId: theirs.userId },
+      { method: 'POST', path: remove, foreignId: theirs.userId },
     ];
     for (const route of routes) {
       const ids: Record<string, string> = {

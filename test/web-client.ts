@@ -249,6 +249,11 @@ export interface IdRoute {
   fields?: Record<string, string>;
 }
 
+/** A route with an id, and the id of another workspace's record to probe it with. */
+export interface ForeignRoute extends IdRoute {
+  foreignId: string;
+}
+
 /**
  * Isolation, the way a member of another workspace probes it: every id in `ids` (another
  * workspace's record, a random UUID, a string that is not a UUID, …) gets the same 404 page,

@@ -19,6 +19,7 @@ import {
   assertPage,
   assertRedirect,
   assertSameNotFound,
+  type ForeignRoute,
   mailsTo,
   testPassword,
   uniqueEmail,
@@ -629,32 +630,16 @@ describeEachDatabase('member pages over HTTP', (kind) => {
     const beforeA = await stateOf(ownerA.workspaceId);
     const beforeB = await stateOf(ownerB.workspaceId);
 
-    const routes: Array<{
-      method: 'GET' | 'POST';
-      path: (id: string) => string;
-      foreignId: string;
-      fields?: Record<string, string>;
-    }> = [
-      {
-        method: 'POST',
-        path: (id) => `/settings/members/invitations/${id}/withdraw`,
-        foreignId: invitationA.id,
-      },
-      {
-        method: 'POST',
-        path: (id) => `/settings/members/${id}/role`,
-        foreignId: memberA.userId,
-        fields: { role: 'owner' },
-      },
-      {
-        method: 'POST',
-        path: (id) => `/settings/members/${id}/role`,
-        foreignId: ownerA.userId,
-        fields: { role: 'member' },
-      },
-      { method: 'GET', path: (id) => `/settings/members/${id}/remove`, foreignId: memberA.userId },
-      { method: 'POST', path: (id) => `/settings/members/${id}/remove`, foreignId: memberA.userId },
-      { method: 'POST', path: (id) => `/settings/members/${id}/remove`, foreignId: ownerA.userId },
+    const withdraw = (id: string) => `/settings/members/invitations/${id}/withdraw`;
+    const role = (id: string) => `/settings/members/${id}/role`;
+    const remove = (id: string) => `/settings/members/${id}/remove`;
+    const routes: ForeignRoute[] = [
+      { method: 'POST', path: withdraw, foreignId: invitationA.id },
+      { method: 'POST', path: role, foreignId: memberA.userId, fields: { role: 'owner' } },
+      { method: 'POST', path: role, foreignId: ownerA.userId, fields: { role: 'member' } },
+      { method: 'GET', path: remove, foreignId: memberA.userId },
+      { method: 'POST', path: remove, foreignId: memberA.userId },
+      { method: 'POST', path: remove, foreignId: ownerA.userId },
     ];
     for (const route of routes) {
       const ids: Record<string, string> = {
