@@ -431,7 +431,18 @@ test('hostile PDFs (thousands of fake signatures, deep nesting, long digit runs)
   const deep = `1 0 obj << /ByteRange [0 10 20 30] /Contents ${'['.repeat(200_000)} >> endobj\n`;
   const digits = `${'1'.repeat(3_000_000)} 0 obj << /ByteRange [0 10 20 5] >>\n`;
   const strings = `1 0 obj << /Reason (${'('.repeat(500_000)} /ByteRange [0 1 2 3] >> endobj\n`;
-  for (const body of [fakes, deep, digits, strings]) {
+  // Forty signature dictionaries sharing one 5 MB /Contents: each is read without decoding it twice.
+  const hugeContents = (() => {
+    const dicts = Array.from(
+      { length: 40 },
+      (_, i) => `${i + 1} 0 obj << /Type /Sig /ByteRange [0 AAAAAAAA BBBBBBBB ${i + 9}] >> endobj\n`,
+    ).join('');
+    const before = `%PDF-1.7\n${dicts}99 0 obj << /Contents `;
+    const start = String(before.length).padStart(8, '0');
+    const end = String(before.length + 5_000_002).padStart(8, '0');
+    return `${before.replaceAll('AAAAAAAA', start).replaceAll('BBBBBBBB', end).slice('%PDF-1.7\n'.length)}<${'0'.repeat(5_000_000)}> >>\n`;
+  })();
+  for (const body of [fakes, deep, digits, strings, hugeContents]) {
     const started = performance.now();
     const report = await inspectSeals(new TextEncoder().encode(`%PDF-1.7\n${body}%%EOF\n`));
     assert.ok(performance.now() - started < 5000, 'bounded time');

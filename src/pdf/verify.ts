@@ -44,6 +44,7 @@ const limits = {
   maxReferenceHits: 100_000,
   objectHeaderWindow: 64 * 1024,
   dictionaryBytes: 1024 * 1024,
+  stringBytes: 64 * 1024, // names and reasons are short; longer strings are not read
   depth: 16,
   elements: 10_000,
 };
@@ -95,15 +96,20 @@ function hexValue(c: number): number {
   return -1;
 }
 
+type Span = { start: number; end: number };
+
 class Reader {
   pos: number;
   private elements = 0;
   private readonly bytes: Buffer;
   private readonly end: number;
-  constructor(bytes: Buffer, start: number, end: number) {
+  private readonly skip: Span | null;
+  // `skip`: a hex string (a signature's /Contents) stepped over unread, however long it is.
+  constructor(bytes: Buffer, start: number, end: number, skip: Span | null = null) {
     this.bytes = bytes;
     this.pos = start;
     this.end = end;
+    this.skip = skip;
   }
 
   private peek(ahead = 0): number | undefined {
@@ -215,9 +221,14 @@ class Reader {
   }
 
   private hexString(): PdfValue {
+    if (this.skip && this.pos === this.skip.start) {
+      this.pos = this.skip.end;
+      return { kind: 'string', bytes: new Uint8Array(0) };
+    }
     this.pos++;
     const close = this.bytes.indexOf(0x3e, this.pos);
     if (close < 0 || close >= this.end) throw new SyntaxFault('unterminated hex string');
+    if (close - this.pos > limits.stringBytes * 2) throw new SyntaxFault('hex string too long');
     const digits: number[] = [];
     for (let at = this.pos; at < close; at++) {
       const c = this.bytes[at] ?? 0;
@@ -259,6 +270,7 @@ class Reader {
         if (--nesting === 0) return { kind: 'string', bytes: new Uint8Array(out) };
         out.push(c);
       } else out.push(c);
+      if (out.length > limits.stringBytes) throw new SyntaxFault('string too long');
     }
     throw new SyntaxFault('unterminated string');
   }
@@ -358,9 +370,15 @@ function objectHeaderBefore(
   return null;
 }
 
-function readDictionaryAt(bytes: Buffer, start: number, extra = 0): Map<string, PdfValue> | null {
+function readDictionaryAt(
+  bytes: Buffer,
+  start: number,
+  contents: Span | null = null,
+): Map<string, PdfValue> | null {
   try {
-    const reader = new Reader(bytes, start, Math.min(bytes.length, start + limits.dictionaryBytes + extra));
+    const extra = contents ? contents.end - contents.start : 0;
+    const end = Math.min(bytes.length, start + limits.dictionaryBytes + extra);
+    const reader = new Reader(bytes, start, end, contents);
     const value = reader.value();
     return value.kind === 'dict' ? value.entries : null;
   } catch (error) {
@@ -426,8 +444,8 @@ function findCandidates(bytes: Buffer): { candidates: Candidate[]; truncated: bo
     const gapStart = offset1 + length1;
     const gapBefore = offset2 <= at && gapStart < at;
     const header = objectHeaderBefore(bytes, gapBefore ? gapStart : at, limits.objectHeaderWindow);
-    const gapLength = Math.max(0, Math.min(offset2, bytes.length) - gapStart);
-    const dict = header ? readDictionaryAt(bytes, header.body, gapLength) : null;
+    const contents = gapStart < offset2 && offset2 <= bytes.length ? { start: gapStart, end: offset2 } : null;
+    const dict = header ? readDictionaryAt(bytes, header.body, contents) : null;
     const own = dict?.get('ByteRange');
     const matches =
       own?.kind === 'array' && own.items.map((i) => (i.kind === 'number' ? i.value : -1)).join(' ') === key;
