@@ -3,6 +3,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { accountLimitShapes } from './accounts/account-limits.ts';
 import type { Context } from './context.ts';
+import { downloadRoutes } from './files/download.routes.ts';
 import { apiPlugin } from './http/api.ts';
 import { createApiGuard, lacksHost } from './http/api-guard.ts';
 import { createClientErrorHandler, createConnectHandler } from './http/client-error.ts';
@@ -134,6 +135,7 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
   app.server.on('connect', createConnectHandler(ctx, deps.rateLimiter));
   await app.register(apiPlugin(ctx, guard), { prefix: apiPrefix });
   await app.register(signingRoutes(ctx), { prefix: '/sign' });
+  await app.register(downloadRoutes(ctx), { prefix: '/files' });
   await app.register(healthRoutes(ctx));
   if (ctx.config.metrics.enabled && ctx.config.metrics.port === null)
     await app.register(metricsRoutes(ctx.metrics));

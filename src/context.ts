@@ -34,6 +34,8 @@ export interface Context {
   cursorKey: KeyObject;
   /** HMAC key for the web application's CSRF tokens, shared likewise. */
   csrfKey: Buffer;
+  /** HMAC key of download links (files/download-links.ts), shared likewise. */
+  downloadKey: Buffer;
   /** DNS for webhook destinations; tests point names at any address. */
   resolver: Resolver;
   /** Valid and invalid API key hashes, trusted only while auth changes are heard. */
@@ -114,6 +116,7 @@ export async function createContext(
   const log = options.log ?? createLogger(config.logLevel);
   const cursorKey = createSecretKey(await loadServerSecret(db, 'cursor-hmac', { clock, ids }));
   const csrfKey = await loadServerSecret(db, 'csrf-hmac', { clock, ids });
+  const downloadKey = await loadServerSecret(db, 'download-hmac', { clock, ids });
   const keyCache = createKeyCache(clock);
   const resolver = options.resolver ?? systemResolver;
   const keyUsage = createKeyUsage(db, clock, log);
@@ -145,6 +148,7 @@ export async function createContext(
     config,
     cursorKey,
     csrfKey,
+    downloadKey,
     resolver,
     keyCache,
     keyUsage,

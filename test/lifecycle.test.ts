@@ -10,6 +10,7 @@ import {
   nextStatus,
   type Refusal,
 } from '../src/documents/lifecycle.ts';
+import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
 import {
   type CreateDocumentInput,
   codeResendIntervalMs,
@@ -185,6 +186,13 @@ describeEachDatabase('document lifecycle', (kind) => {
     d = await detail(h, ws, id);
     assert.equal(d.status, 'signed');
     assert.equal(d.signedAt, h.clock.now().toISOString());
+    assert.equal(d.events.at(-1)?.id, second.eventId, 'the last signature is the last event until sealed');
+    // The worker seals it, and records document.completed with the sealed PDF.
+    const signedAt = d.signedAt;
+    h.clock.advance(2_000);
+    await sealDueDocuments(h.ctx);
+    d = await detail(h, ws, id);
+    assert.equal(d.signedAt, signedAt, 'signedAt stays the time of the last signature');
     assert.deepEqual(eventTypes(d), [
       'document.sent',
       'document.opened ann@client.example',
@@ -193,7 +201,7 @@ describeEachDatabase('document lifecycle', (kind) => {
       'document.signed bob@client.example',
       'document.completed',
     ]);
-    assert.equal(d.events.at(-1)?.id, second.eventId);
+    assert.equal(d.events.at(-1)?.createdAt, h.clock.now().toISOString());
     const signature = await h.ctx.db
       .selectFrom('recipients')
       .select('signature_name')
@@ -343,6 +351,7 @@ describeEachDatabase('document lifecycle', (kind) => {
         signDocument(h.ctx, b.session, { fullName: 'B B', consent: true }),
       ]);
       assert.equal(results.filter((r) => r.completed).length, 1);
+      await sealDueDocuments(h.ctx);
       const d = await detail(h, ws, id);
       assert.equal(d.status, 'signed');
       assert.equal(d.events.filter((e) => e.type === 'document.completed').length, 1);

@@ -46,7 +46,7 @@ const names = {
 };
 
 test('a text document becomes a PDF whose text is all there, in every script the fonts cover', async () => {
-  const pdf = await renderTextDocument({
+  const { data: pdf } = await renderTextDocument({
     title: `Agreement ${names.greek} ${names.cjk}`,
     body: `This agreement is made between ${names.latin} and ${names.cyrillic}.\n\nClause 2. ${'Words that wrap. '.repeat(400)}`,
     workspaceName: 'Acme GmbH',
@@ -77,7 +77,7 @@ test('a text document becomes a PDF whose text is all there, in every script the
 
 test('the same document makes the same file', async () => {
   const input = { title: 'Same', body: 'Body', workspaceName: 'Acme', pricing: null, createdAt: new Date(0) };
-  assert.deepEqual(await renderTextDocument(input), await renderTextDocument(input));
+  assert.deepEqual((await renderTextDocument(input)).data, (await renderTextDocument(input)).data);
 });
 
 test('a text is set in the first face that encodes each of its characters', () => {
@@ -175,17 +175,18 @@ function certificateOf(overrides: Partial<Certificate> = {}): Certificate {
 }
 
 test('the certificate is appended to the original, whose bytes stay as they were', async () => {
-  const original = await renderTextDocument({
+  const { data: original } = await renderTextDocument({
     title: 'Service agreement',
     body: 'Terms.',
     workspaceName: 'Acme GmbH',
     pricing: null,
     createdAt: at(0),
   });
-  const certified = await appendCertificate(original, certificateOf());
+  const { data: certified, pages: certifiedPages } = await appendCertificate(original, certificateOf());
   assert.deepEqual(certified.subarray(0, original.byteLength), original, 'an incremental update');
   assertQpdfClean(certified);
   assert.ok(pages(certified) > 1);
+  assert.equal(certifiedPages, pages(certified));
   const words = text(certified);
   assert.match(words, /Certificate of completion/);
   assert.match(words, /6f1c2b8e-0000-4000-8000-000000000001/);
@@ -212,7 +213,7 @@ test('the certificate is appended to the original, whose bytes stay as they were
 });
 
 test('a drawn signature is drawn in its block', async () => {
-  const original = await renderTextDocument({
+  const { data: original } = await renderTextDocument({
     title: 'T',
     body: '',
     workspaceName: 'W',
@@ -230,7 +231,7 @@ test('a drawn signature is drawn in its block', async () => {
       { ...(base.recipients[0] as Certificate['recipients'][number]), signature: { kind: 'drawn', png } },
     ],
   });
-  const certified = await appendCertificate(original, certificate);
+  const { data: certified } = await appendCertificate(original, certificate);
   assert.match(
     execFileSync('pdfimages', ['-list', writeTemp(certified)], { encoding: 'utf8' }),
     /image\s+2\s+1 /,
@@ -255,7 +256,7 @@ async function refusal(data: Uint8Array, maxBytes = 25 * 1024 * 1024): Promise<s
 }
 
 test('an upload is refused with one sentence when it is not a whole, open PDF of at most 500 pages', async () => {
-  const good = await renderTextDocument({
+  const { data: good } = await renderTextDocument({
     title: 'T',
     body: 'B',
     workspaceName: 'W',

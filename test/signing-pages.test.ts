@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Refusal, refusalMessages } from '../src/documents/lifecycle.ts';
+import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
 import type { RecipientInput } from '../src/signing/signing.service.ts';
 import { escapeHtml } from '../src/ui/html.ts';
 import {
@@ -272,6 +273,7 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
     h.clock.advance(5_000);
     const bobPath = linkOf(links, bob);
     assertRedirect(await sign(bobPath, 'Bob Ray'), bobPath, 'signed');
+    await sealDueDocuments(h.ctx);
     doc = await detail(ws, id);
     assert.equal(doc.status, 'signed');
     assert.equal(doc.signedAt, h.clock.now().toISOString());
@@ -470,6 +472,7 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
 
     const signed = await sign(path, 'Cody Fox', { code });
     assertRedirect(signed, path, 'signed');
+    await sealDueDocuments(h.ctx);
     const doc = await detail(ws, id);
     assert.equal(doc.status, 'signed');
     assert.equal(eventsOf(doc, 'document.completed').length, 1);
@@ -552,6 +555,7 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
     ]);
     assertRedirect(first as Page, linkOf(links, ann), 'signed');
     assertRedirect(second as Page, linkOf(links, bob), 'signed');
+    await sealDueDocuments(h.ctx);
     const doc = await detail(ws, id);
     assert.equal(doc.status, 'signed');
     assert.ok(doc.signedAt);

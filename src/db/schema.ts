@@ -140,6 +140,9 @@ export interface MailsTable {
   locked_until: Timestamp | null;
   sent_at: Timestamp | null;
   last_error: string | null;
+  /** A stored file sent with the mail, and the name it is attached under. */
+  attachment_sha256: ColumnType<string | null, string | null | undefined, string | null>;
+  attachment_name: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface WebhookEndpointsTable {

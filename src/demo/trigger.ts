@@ -1,9 +1,12 @@
 // `signet trigger EVENT_TYPE`: make one event of a type happen, for real. A sample
 // document is created and driven through the same domain functions the signing pages
 // use until the event occurs (as a payment platform's CLI triggers test events).
+import { setTimeout } from 'node:timers/promises';
 import type { Clock, Context } from '../context.ts';
+import { findLatestEventId } from '../documents/documents.repository.ts';
 import { getDocument, latestEventId } from '../documents/documents.service.ts';
 import { type DocumentEventType, documentEventTypes } from '../documents/events.ts';
+import { sealDueDocuments } from '../sealing/sealing.service.ts';
 import {
   createDocument,
   declineDocument,
@@ -13,6 +16,21 @@ import {
   sendDocument,
   signDocument,
 } from '../signing/signing.service.ts';
+
+/**
+ * Seals the document (document.completed comes with its sealed PDF), or waits for the
+ * running server's worker that took it first; its event id.
+ */
+async function sealed(ctx: Context, workspaceId: string, documentId: string): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    await sealDueDocuments(ctx);
+    const eventId = await findLatestEventId(ctx.db, workspaceId, documentId, 'document.completed');
+    if (eventId) return eventId;
+    if (Date.now() > deadline) throw new Error(`document ${documentId} was not sealed within a minute`);
+    await setTimeout(200);
+  }
+}
 
 export function isDocumentEventType(value: string): value is DocumentEventType {
   return (documentEventTypes as readonly string[]).includes(value);
@@ -90,10 +108,8 @@ export async function triggerEvent(
       };
     case 'document.completed':
       await signDocument(ctx, first, { fullName: 'First Signer', consent: true });
-      return {
-        documentId: id,
-        eventId: (await signDocument(ctx, second, { fullName: 'Second Signer', consent: true })).eventId,
-      };
+      await signDocument(ctx, second, { fullName: 'Second Signer', consent: true });
+      return { documentId: id, eventId: await sealed(ctx, workspaceId, id) };
     case 'document.declined':
       return {
         documentId: id,

@@ -114,6 +114,8 @@ const fullDocumentColumns = [
   'body',
   'pricing',
   'expires_in_seconds',
+  'original_sha256',
+  'sealed_sha256',
 ] as const;
 
 export type FullDocumentRow = DocumentRow & {
@@ -121,6 +123,10 @@ export type FullDocumentRow = DocumentRow & {
   body: string;
   pricing: unknown;
   expires_in_seconds: number;
+  /** The PDF the signers see (uploaded, or made from the text when sent). */
+  original_sha256: string | null;
+  /** The sealed PDF, once made. */
+  sealed_sha256: string | null;
 };
 
 /** The document with its row lock: every state change of one document is serialised here. */

@@ -45,9 +45,29 @@ export const DocumentEventSchema = Type.Object({
   createdAt: Timestamp,
 });
 
+export const DocumentFileSchema = Type.Object({
+  kind: Type.Union([Type.Literal('original'), Type.Literal('sealed')], {
+    description: 'original: the PDF the signers saw; sealed: it with the certificate of completion, sealed',
+  }),
+  sha256: Type.String({ description: "The file's SHA-256, lower-case hex" }),
+  bytes: Type.Integer(),
+  pages: Type.Union([Type.Integer(), Type.Null()]),
+  downloadUrl: Type.String({
+    description:
+      'Answers the PDF (Content-Disposition: attachment) without authentication for 15 minutes; outside /v1. Treat it as a secret.',
+  }),
+});
+
 export const DocumentDetailSchema = Type.Composite([
   DocumentSchema,
-  Type.Object({ recipients: Type.Array(RecipientSchema), events: Type.Array(DocumentEventSchema) }),
+  Type.Object({
+    recipients: Type.Array(RecipientSchema),
+    events: Type.Array(DocumentEventSchema),
+    files: Type.Array(DocumentFileSchema, {
+      description:
+        'The original PDF once the document has one (uploaded, or made from its text when sent), then the sealed PDF once made',
+    }),
+  }),
 ]);
 
 // Query values arrive as strings; a repeated parameter arrives as an array and fails

@@ -2,6 +2,8 @@
 // and turning rows into API objects.
 import type { Context } from '../context.ts';
 import type { DocumentStatus } from '../db/schema.ts';
+import { downloadUrl, type FileKind } from '../files/download-links.ts';
+import { type FileRow, findDocumentFiles } from '../files/files.repository.ts';
 import { ApiError } from '../http/errors.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import {
@@ -53,9 +55,19 @@ export interface DocumentEvent {
   createdAt: string;
 }
 
+/** A document's PDF as the API describes it (webhook bodies leave out the URL). */
+export interface DocumentFile {
+  kind: FileKind;
+  sha256: string;
+  bytes: number;
+  pages: number | null;
+}
+
 export interface DocumentDetail extends Document {
   recipients: Recipient[];
   events: DocumentEvent[];
+  /** The original PDF once there is one (uploaded, or made when sent), and the sealed PDF once made. */
+  files: Array<DocumentFile & { downloadUrl: string }>;
 }
 
 /** The public signing address of a document; recipients' personal links live under it. */
@@ -98,6 +110,10 @@ function eventRowToEvent(row: EventRow): DocumentEvent {
   };
 }
 
+export function fileToDocumentFile(file: FileRow & { kind: FileKind }): DocumentFile {
+  return { kind: file.kind, sha256: file.sha256, bytes: file.bytes, pages: file.pages };
+}
+
 export interface ListDocumentsInput {
   workspaceId: string;
   limit: number;
@@ -127,14 +143,19 @@ export async function listDocuments(
 export async function getDocument(ctx: Context, workspaceId: string, id: string): Promise<DocumentDetail> {
   const row = await findDocument(ctx.db, workspaceId, id);
   if (!row) throw new ApiError('not-found');
-  const [recipients, events] = await Promise.all([
+  const [recipients, events, files] = await Promise.all([
     findRecipients(ctx.db, workspaceId, id),
     findEvents(ctx.db, workspaceId, id),
+    findDocumentFiles(ctx.db, workspaceId, id),
   ]);
   return {
     ...documentRowToDocument(ctx, row),
     recipients: recipients.map(recipientRowToRecipient),
     events: events.map(eventRowToEvent),
+    files: files.map((file) => ({
+      ...fileToDocumentFile(file),
+      downloadUrl: downloadUrl(ctx, id, file.kind),
+    })),
   };
 }
 

@@ -10,6 +10,7 @@ import { outboxChannel, queueWebhookEvent } from '../webhooks/deliveries.reposit
 import { type FullDocumentRow, insertEvents, type RecipientRow } from './documents.repository.ts';
 import {
   type Document,
+  type DocumentFile,
   documentRowToDocument,
   type Recipient,
   recipientRowToRecipient,
@@ -26,11 +27,18 @@ export const documentEventTypes = [
 
 export type DocumentEventType = (typeof documentEventTypes)[number];
 
+/** Who caused an event, as the certificate of completion shows it (the API never does). */
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+}
+
 export interface EventBody {
   id: string;
   type: DocumentEventType;
   createdAt: string;
-  data: { document: Document; recipient: Recipient | null };
+  /** document.completed's document carries its files (no download URLs: a body is kept and resent). */
+  data: { document: Document & { files?: DocumentFile[] }; recipient: Recipient | null };
 }
 
 /** Records `type` for `document` (its state after the change) and queues it for delivery. */
@@ -42,6 +50,8 @@ export async function recordDocumentEvent(
     type: DocumentEventType;
     recipient: (RecipientRow & { email: string }) | null;
     at: Date;
+    client?: ClientInfo;
+    files?: DocumentFile[];
   },
 ): Promise<EventBody> {
   const id = ctx.ids.uuid();
@@ -50,7 +60,10 @@ export async function recordDocumentEvent(
     type: input.type,
     createdAt: input.at.toISOString(),
     data: {
-      document: documentRowToDocument(ctx, input.document),
+      document: {
+        ...documentRowToDocument(ctx, input.document),
+        ...(input.files ? { files: input.files } : {}),
+      },
       recipient: input.recipient ? recipientRowToRecipient(input.recipient) : null,
     },
   };
@@ -63,6 +76,9 @@ export async function recordDocumentEvent(
       recipient_id: input.recipient?.id ?? null,
       recipient_email: input.recipient?.email ?? null,
       created_at: input.at,
+      client_ip: input.client?.ip ?? null,
+      // A user agent is the client's to write: kept, but bounded.
+      user_agent: input.client?.userAgent?.slice(0, 500) ?? null,
     },
   ]);
   await queueWebhookEvent(trx, {

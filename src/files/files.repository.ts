@@ -107,3 +107,79 @@ export async function insertPageImage(
     .onConflict((oc) => oc.columns(['sha256', 'page', 'width']).doNothing())
     .execute();
 }
+
+/** A document's original or sealed file and its title, by the document's id alone (a signed download link names no workspace). */
+export async function findDownloadable(
+  db: Db,
+  documentId: string,
+  kind: 'original' | 'sealed',
+): Promise<{ title: string; file: FileRow } | undefined> {
+  const row = await db
+    .selectFrom('documents')
+    .innerJoin(
+      'files',
+      'files.sha256',
+      kind === 'original' ? 'documents.original_sha256' : 'documents.sealed_sha256',
+    )
+    .select([
+      'documents.title',
+      'files.sha256',
+      'files.bytes',
+      'files.media_type',
+      'files.pages',
+      'files.chunk_count',
+    ])
+    .where('documents.id', '=', documentId)
+    .executeTakeFirst();
+  return (
+    row && {
+      title: row.title,
+      file: {
+        sha256: row.sha256,
+        bytes: Number(row.bytes),
+        mediaType: row.media_type,
+        pages: row.pages,
+        chunkCount: row.chunk_count,
+      },
+    }
+  );
+}
+
+/** The files of a document, original first: for its detail (API, pages). */
+export async function findDocumentFiles(
+  db: Db,
+  workspaceId: string,
+  documentId: string,
+): Promise<Array<FileRow & { kind: 'original' | 'sealed' }>> {
+  const rows = await db
+    .selectFrom('documents')
+    .innerJoin('files', (join) =>
+      join.on((eb) =>
+        eb.or([
+          eb('files.sha256', '=', eb.ref('documents.original_sha256')),
+          eb('files.sha256', '=', eb.ref('documents.sealed_sha256')),
+        ]),
+      ),
+    )
+    .select([
+      'documents.original_sha256',
+      'files.sha256',
+      'files.bytes',
+      'files.media_type',
+      'files.pages',
+      'files.chunk_count',
+    ])
+    .where('documents.workspace_id', '=', workspaceId)
+    .where('documents.id', '=', documentId)
+    .execute();
+  return rows
+    .map((row) => ({
+      kind: row.sha256 === row.original_sha256 ? ('original' as const) : ('sealed' as const),
+      sha256: row.sha256,
+      bytes: Number(row.bytes),
+      mediaType: row.media_type,
+      pages: row.pages,
+      chunkCount: row.chunk_count,
+    }))
+    .sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'original' ? -1 : 1));
+}

@@ -5,9 +5,11 @@
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/schema.ts';
+import { readFile } from '../files/files.service.ts';
 import { emailKey } from './address.ts';
-import type { MailTransport } from './mailer.ts';
+import type { MailTransport, OutgoingMail } from './mailer.ts';
 import {
+  type ClaimedMail,
   claimDueMails,
   findMails,
   insertMail,
@@ -29,6 +31,8 @@ export async function queueMail(
     to: string;
     subject: string;
     text: string;
+    /** A stored file to send with it (the sealed PDF), under `name`. */
+    attachment?: { sha256: string; name: string };
   },
 ): Promise<void> {
   const now = ctx.clock.now();
@@ -42,6 +46,8 @@ export async function queueMail(
     text_body: mail.text,
     created_at: now,
     next_attempt_at: now,
+    attachment_sha256: mail.attachment?.sha256 ?? null,
+    attachment_name: mail.attachment?.name ?? null,
   });
 }
 
@@ -55,6 +61,7 @@ export async function deliverDueMails(ctx: Context, transport: MailTransport, li
         to: mail.to_address,
         subject: mail.subject,
         text: mail.text_body,
+        ...(await attachmentsOf(ctx, mail)),
       });
       await markMailDelivered(ctx.db, mail.id, outcome, ctx.clock.now());
     } catch (error) {
@@ -65,6 +72,18 @@ export async function deliverDueMails(ctx: Context, transport: MailTransport, li
     }
   }
   return mails.length;
+}
+
+/** The mail's stored attachment, read for this attempt only (never kept in memory between). */
+async function attachmentsOf(ctx: Context, mail: ClaimedMail): Promise<Pick<OutgoingMail, 'attachments'>> {
+  if (!mail.attachment_sha256) return {};
+  const content = await readFile(ctx.db, mail.attachment_sha256);
+  if (!content) throw new Error(`the attachment ${mail.attachment_sha256} is missing`);
+  return {
+    attachments: [
+      { filename: mail.attachment_name ?? 'document.pdf', content, contentType: 'application/pdf' },
+    ],
+  };
 }
 
 export interface MailView {

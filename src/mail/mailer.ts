@@ -11,6 +11,7 @@ export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
 }
 
 export interface MailTransport {
@@ -39,7 +40,13 @@ export function createMailTransport(options: {
   const transporter = nodemailer.createTransport(options.smtpUrl);
   return {
     async send(mail) {
-      await transporter.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text });
+      await transporter.sendMail({
+        from: options.from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        attachments: mail.attachments,
+      });
       return 'sent';
     },
     close() {

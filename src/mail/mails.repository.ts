@@ -18,7 +18,15 @@ export async function claimDueMails(db: Kysely<Database>, now: Date, leaseMs: nu
   return db.transaction().execute(async (trx) => {
     const rows = await trx
       .selectFrom('mails')
-      .select(['id', 'to_address', 'subject', 'text_body', 'attempts'])
+      .select([
+        'id',
+        'to_address',
+        'subject',
+        'text_body',
+        'attempts',
+        'attachment_sha256',
+        'attachment_name',
+      ])
       .where('status', '=', 'pending')
       .where('next_attempt_at', '<=', now)
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))

@@ -118,3 +118,35 @@ The link works once, for ${input.validDays} days. If you did not expect it, igno
 `,
   };
 }
+
+/** The mail every recipient and the workspace's owners get when a document is sealed. */
+export function completionMail(input: {
+  documentTitle: string;
+  workspaceName: string;
+  /** The sealed PDF's file name when it is attached, else null and `link` is set. */
+  attachmentName: string | null;
+  link: string | null;
+  linkValidDays: number;
+  verifyUrl: string;
+}): { subject: string; text: string } {
+  const where = input.attachmentName
+    ? `The signed PDF is attached (${input.attachmentName}), with its certificate of completion on the last pages.`
+    : `The signed PDF, with its certificate of completion on the last pages, is too large to attach.
+Download it here (the link works for ${input.linkValidDays} days):
+
+${input.link}`;
+  return {
+    subject: `Completed: ${input.documentTitle}`,
+    text: `Hello,
+
+Everyone has signed "${input.documentTitle}", sent by ${input.workspaceName}.
+
+${where}
+
+Keep it: the file is sealed with a digital signature, so any change to it shows. Check it
+at any time in a PDF reader or at ${input.verifyUrl}
+
+— Signet
+`,
+  };
+}

@@ -114,7 +114,10 @@ async function history(flow: PageFlow, certificate: Certificate): Promise<void> 
 }
 
 /** The original PDF with the certificate's pages appended (an incremental update). */
-export async function appendCertificate(original: Uint8Array, certificate: Certificate): Promise<Uint8Array> {
+export async function appendCertificate(
+  original: Uint8Array,
+  certificate: Certificate,
+): Promise<{ data: Uint8Array; pages: number }> {
   const pdf = await PDFDocument.load(original, { forIncrementalUpdate: true, updateMetadata: false });
   const flow = new PageFlow(pdf);
   await flow.text('Certificate of completion', { size: 18, style: 'bold' });
@@ -139,5 +142,5 @@ export async function appendCertificate(original: Uint8Array, certificate: Certi
   await flow.footers(
     (page, of) => `Certificate of completion · ${certificate.documentId} · page ${page} of ${of}`,
   );
-  return pdf.save({ useObjectStreams: false });
+  return { data: await pdf.save({ useObjectStreams: false }), pages: pdf.getPageCount() };
 }

@@ -14,7 +14,9 @@ export interface TextDocument {
   createdAt: Date;
 }
 
-export async function renderTextDocument(document: TextDocument): Promise<Uint8Array> {
+export async function renderTextDocument(
+  document: TextDocument,
+): Promise<{ data: Uint8Array; pages: number }> {
   const pdf = await PDFDocument.create({ updateMetadata: false });
   pdf.setTitle(document.title, { showInWindowTitleBar: true });
   pdf.setAuthor(document.workspaceName);
@@ -57,5 +59,5 @@ export async function renderTextDocument(document: TextDocument): Promise<Uint8A
   }
   if (flow.pages.length === 0) flow.room(0);
   await flow.footers((page, of) => `${document.title} · page ${page} of ${of}`);
-  return pdf.save({ useObjectStreams: false });
+  return { data: await pdf.save({ useObjectStreams: false }), pages: flow.pages.length };
 }

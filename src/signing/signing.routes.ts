@@ -10,6 +10,7 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { uuidRegExp as uuid } from '../documents/documents.schemas.ts';
+import type { ClientInfo } from '../documents/events.ts';
 import { DocumentActionError, type Refusal } from '../documents/lifecycle.ts';
 import { pageErrorHandler } from '../ui/error-page.ts';
 import { type Form, formText, useFormBodies } from '../ui/forms.ts';
@@ -105,6 +106,15 @@ const askForLinkPage = renderSigningMessagePage({
     'Each recipient signs through a personal link sent by email. Open the link from your email to see the document.',
 });
 
+/**
+ * Who is acting, for the certificate of completion: the client's address (the proxy's
+ * X-Forwarded-For only when SIGNET_TRUST_PROXY says so: Fastify's trustProxy) and its
+ * user agent.
+ */
+function clientOf(request: FastifyRequest): ClientInfo {
+  return { ip: request.ip || null, userAgent: request.headers['user-agent'] ?? null };
+}
+
 function actionRoutes(app: FastifyInstance, ctx: Context) {
   app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/sign', (request, reply) =>
     act(ctx, request, reply, 'signed', (session, form) =>
@@ -112,12 +122,16 @@ function actionRoutes(app: FastifyInstance, ctx: Context) {
         fullName: formText(form, 'fullName'),
         consent: formText(form, 'consent') === 'yes',
         code: formText(form, 'code') || undefined,
+        client: clientOf(request),
       }),
     ),
   );
   app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/decline', (request, reply) =>
     act(ctx, request, reply, 'declined', (session, form) =>
-      declineDocument(ctx, session, { reason: formText(form, 'reason') || undefined }),
+      declineDocument(ctx, session, {
+        reason: formText(form, 'reason') || undefined,
+        client: clientOf(request),
+      }),
     ),
   );
   app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/code', (request, reply) =>
@@ -146,7 +160,7 @@ export function signingRoutes(ctx: Context) {
         const session = await sessionOf(ctx, request.params);
         if (!session) return notFoundPage(reply);
         // HEAD (link previews, prefetchers asking for headers) does not count as opening.
-        if (request.method === 'GET') await openDocument(ctx, session);
+        if (request.method === 'GET') await openDocument(ctx, session, clientOf(request));
         const notice = doneNotices[request.query.done ?? ''] ?? null;
         return renderPage(ctx, reply, session, request.params, 200, notice);
       },

@@ -6,6 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
+import { notifyChannel } from '../db/notify.ts';
 import type { Database, RecipientRole, SigningMethod } from '../db/schema.ts';
 import {
   type FullDocumentRow,
@@ -21,7 +22,7 @@ import {
   updateRecipient,
 } from '../documents/documents.repository.ts';
 import { documentUrl } from '../documents/documents.service.ts';
-import { recordDocumentEvent } from '../documents/events.ts';
+import { type ClientInfo, recordDocumentEvent } from '../documents/events.ts';
 import {
   DocumentActionError,
   isActive,
@@ -33,11 +34,15 @@ import {
 } from '../documents/lifecycle.ts';
 import { parsePricingBlock } from '../documents/pricing.ts';
 import { computeValueAmount, type PricingBlock } from '../documents/value.ts';
+import { storeFile } from '../files/files.service.ts';
 import { ApiError } from '../http/errors.ts';
 import { InputError } from '../input-error.ts';
 import { emailKey, isEmailAddress, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { signingCodeMail, signingRequestMail } from '../mail/templates.ts';
+import { checkSignatureImage } from '../pdf/signature-image.ts';
+import { renderOriginal } from '../sealing/original.ts';
+import { sealChannel } from '../sealing/sealing.repository.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 
 export const defaultExpirySeconds = 30 * 24 * 60 * 60;
@@ -205,21 +210,31 @@ async function expireLocked(trx: Transaction<Database>, ctx: Context, document: 
   });
 }
 
-/** draft -> sent: every recipient gets a personal link by mail; the document starts to expire. */
+/**
+ * draft -> sent: every recipient gets a personal link by mail; the document starts to
+ * expire. A document without a PDF gets one made from its text (made before the row is
+ * locked: rendering takes a while, and a draft's text does not change).
+ */
 export async function sendDocument(
   ctx: Context,
   workspaceId: string,
   documentId: string,
 ): Promise<{ eventId: string }> {
+  const rendered = await renderOriginal(ctx, workspaceId, documentId);
   return withDocument(ctx, workspaceId, documentId, async (trx, { document, recipients }, now) => {
     const status = nextStatus(document.status, 'send');
     if (!recipients.some((r) => r.role === 'signer')) throw new DocumentActionError('no-signers');
     const expiresAt = new Date(now.getTime() + document.expires_in_seconds * 1000);
-    const sent = { ...document, status, sent_at: now, expires_at: expiresAt };
+    const original =
+      document.original_sha256 ??
+      (rendered && (await storeFile(trx, { ...rendered, mediaType: 'application/pdf', now })).sha256);
+    if (!original) throw new Error(`document ${document.id} has neither a PDF nor a text to make one of`);
+    const sent = { ...document, status, sent_at: now, expires_at: expiresAt, original_sha256: original };
     await updateDocument(trx, document.workspace_id, document.id, {
       status,
       sent_at: now,
       expires_at: expiresAt,
+      original_sha256: original,
     });
     const event = await recordDocumentEvent(trx, ctx, {
       document: sent,
@@ -276,6 +291,7 @@ async function recordOpened(
   locked: Locked,
   recipient: FullRecipientRow,
   now: Date,
+  client: ClientInfo | undefined,
 ): Promise<FullDocumentRow> {
   if (recipient.opened_at !== null || !isActive(locked.document.status)) return locked.document;
   const status = nextStatus(locked.document.status, 'open');
@@ -284,7 +300,7 @@ async function recordOpened(
     await updateDocument(trx, document.workspace_id, document.id, { status });
   await updateRecipient(trx, recipient.workspace_id, recipient.id, { opened_at: now });
   recipient.opened_at = now;
-  await recordDocumentEvent(trx, ctx, { document, type: 'document.opened', recipient, at: now });
+  await recordDocumentEvent(trx, ctx, { document, type: 'document.opened', recipient, at: now, client });
   return document;
 }
 
@@ -292,10 +308,14 @@ async function recordOpened(
  * A recipient opened their link: the first time (while the document awaits signatures)
  * records document.opened for them and moves a sent document to viewed.
  */
-export async function openDocument(ctx: Context, session: SigningSession): Promise<void> {
+export async function openDocument(
+  ctx: Context,
+  session: SigningSession,
+  client?: ClientInfo,
+): Promise<void> {
   try {
     await withDocument(ctx, session.workspaceId, session.documentId, async (trx, locked, now) => {
-      await recordOpened(trx, ctx, locked, recipientOf(locked, session), now);
+      await recordOpened(trx, ctx, locked, recipientOf(locked, session), now, client);
     });
   } catch (error) {
     // Opening an overdue document expires it; the page then shows it as expired.
@@ -314,16 +334,23 @@ function hashCode(recipientId: string, code: string): string {
   return createHash('sha256').update(`${recipientId}:${code}`).digest('hex');
 }
 
+/** The signature a signer adopts: their name typed (set in a handwriting face), or drawn. */
+export type AdoptedSignature = { kind: 'typed' } | { kind: 'drawn'; png: Buffer };
+
 export interface SignInput {
   fullName: string;
   consent: boolean;
   code?: string;
+  /** Typed unless told otherwise. */
+  signature?: AdoptedSignature;
+  client?: ClientInfo;
 }
 
 /**
- * A signer signs. The last signer's signature completes the document (status signed,
- * signedAt, document.completed). Parallel signers are serialised by the row lock, so
- * exactly one of them completes it.
+ * A signer signs. The last signer's signature completes the signing (status signed,
+ * signedAt) and makes the seal owed: the worker makes the sealed PDF and records
+ * document.completed with it (sealing/sealing.service.ts). Parallel signers are serialised
+ * by the row lock, so exactly one of them completes it.
  */
 export async function signDocument(
   ctx: Context,
@@ -342,16 +369,19 @@ export async function signDocument(
       checkCanSign(locked, recipient);
       if (!input.consent) throw new DocumentActionError('consent-required');
       if (!isSameName(input.fullName, recipient.full_name)) throw new DocumentActionError('name-mismatch');
+      if (input.signature?.kind === 'drawn') await checkSignatureImage(input.signature.png);
       if (recipient.signing_method === 'email-code') {
         const refusal = await checkCode(trx, recipient, input.code ?? '', now);
         if (refusal) return { refused: refusal };
       }
 
-      let document = await recordOpened(trx, ctx, locked, recipient, now);
+      let document = await recordOpened(trx, ctx, locked, recipient, now, input.client);
       recipient.signed_at = now;
       await updateRecipient(trx, recipient.workspace_id, recipient.id, {
         signed_at: now,
         signature_name: input.fullName.trim(),
+        signature_kind: input.signature?.kind ?? 'typed',
+        signature_image: input.signature?.kind === 'drawn' ? input.signature.png : null,
         code_hash: null,
         code_expires_at: null,
       });
@@ -362,23 +392,17 @@ export async function signDocument(
         trx,
         document.workspace_id,
         document.id,
-        completed ? { status, signed_at: now } : { status },
+        completed ? { status, signed_at: now, seal_due_at: now } : { status },
       );
       const signed = await recordDocumentEvent(trx, ctx, {
         document,
         type: 'document.signed',
         recipient,
         at: now,
+        client: input.client,
       });
-      if (completed) {
-        const done = await recordDocumentEvent(trx, ctx, {
-          document,
-          type: 'document.completed',
-          recipient: null,
-          at: now,
-        });
-        return { refused: null, completed, eventId: done.id };
-      }
+      // Wakes a worker to seal it, in whichever process, when this transaction commits.
+      if (completed) await notifyChannel(trx, sealChannel);
       return { refused: null, completed, eventId: signed.id };
     },
   );
@@ -454,7 +478,7 @@ function randomSixDigits(ctx: Context): string {
 export async function declineDocument(
   ctx: Context,
   session: SigningSession,
-  input: { reason?: string },
+  input: { reason?: string; client?: ClientInfo },
 ): Promise<{ eventId: string }> {
   const reason = input.reason?.trim() ? input.reason.trim().slice(0, 1000) : null;
   return withDocument(ctx, session.workspaceId, session.documentId, async (trx, locked, now) => {
@@ -462,7 +486,7 @@ export async function declineDocument(
     if (!isActive(locked.document.status)) throw new DocumentActionError('not-allowed');
     if (recipient.role !== 'signer') throw new DocumentActionError('not-a-signer');
     if (recipient.signed_at !== null) throw new DocumentActionError('already-signed');
-    let document = await recordOpened(trx, ctx, locked, recipient, now);
+    let document = await recordOpened(trx, ctx, locked, recipient, now, input.client);
     const status = nextStatus(document.status, 'decline');
     document = { ...document, status };
     await updateDocument(trx, document.workspace_id, document.id, { status });
@@ -475,6 +499,7 @@ export async function declineDocument(
       type: 'document.declined',
       recipient,
       at: now,
+      client: input.client,
     });
     return { eventId: event.id };
   });

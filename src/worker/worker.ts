@@ -1,5 +1,7 @@
 // The background work of `signet serve` (role all or worker): expiring overdue documents
-// (every 30 s, so within a minute of their expiry), delivering mail (woken at once by
+// (every 30 s, so within a minute of their expiry), sealing completed documents (woken at
+// once by NOTIFY from the process where the last signer signed, and every 30 s for retries
+// and leases that ran out: sealing/sealing.service.ts), delivering mail (woken at once by
 // NOTIFY from any process, and every 5 s regardless) and webhooks (dispatcher.ts). Each
 // loop is a wake loop (wake-loop.ts): one pass at a time, surviving its own errors; stop()
 // waits for the pass in flight. While the database is unreachable a failing pass is not
@@ -10,6 +12,8 @@ import type { DatabaseHandle } from '../db/connect.ts';
 import { deliverDueMails } from '../mail/mail.service.ts';
 import type { MailTransport } from '../mail/mailer.ts';
 import { mailChannel } from '../mail/mails.repository.ts';
+import { sealChannel } from '../sealing/sealing.repository.ts';
+import { sealDueDocuments } from '../sealing/sealing.service.ts';
 import { expireDueDocuments } from '../signing/signing.service.ts';
 import { type Dispatcher, startDispatcher } from '../webhooks/dispatcher.ts';
 import { createWakeLoop, type WakeLoop } from './wake-loop.ts';
@@ -19,6 +23,7 @@ export interface WorkerOptions {
   subscribe: DatabaseHandle['subscribe'];
   expiryIntervalMs?: number;
   mailIntervalMs?: number;
+  sealIntervalMs?: number;
 }
 
 function startLoop(ctx: Context, name: string, intervalMs: number, pass: () => Promise<unknown>): WakeLoop {
@@ -40,21 +45,30 @@ export async function startWorker(
     // Drain: keep going while full batches come back.
     while ((await deliverDueMails(ctx, options.transport)) > 0) {}
   });
+  const seal = startLoop(ctx, 'seal', options.sealIntervalMs ?? 30_000, async () => {
+    while ((await sealDueDocuments(ctx)) > 0) {}
+  });
   const unsubscribe = await options.subscribe(mailChannel, {
     onNotify: () => mail.wake(),
+    onStateChange: () => {},
+  });
+  const unsubscribeSeal = await options.subscribe(sealChannel, {
+    onNotify: () => seal.wake(),
     onStateChange: () => {},
   });
   const dispatcher = await startDispatcher(ctx, { subscribe: options.subscribe });
   const stopHearingRecovery = ctx.outage.onRecovered(() => {
     expiry.wake();
     mail.wake();
+    seal.wake();
   });
   return {
     dispatcher,
     async stop() {
       stopHearingRecovery();
       await unsubscribe();
-      await Promise.all([expiry.stop(), mail.stop(), dispatcher.stop()]);
+      await unsubscribeSeal();
+      await Promise.all([expiry.stop(), mail.stop(), seal.stop(), dispatcher.stop()]);
     },
   };
 }

@@ -46,6 +46,17 @@ export type DocumentDetail = {
     /** ISO 8601 UTC with milliseconds and Z */
     createdAt: string;
   }>;
+  /** The original PDF once the document has one (uploaded, or made from its text when sent), then the sealed PDF once made */
+  files: Array<{
+    /** original: the PDF the signers saw; sealed: it with the certificate of completion, sealed */
+    kind: "original" | "sealed";
+    /** The file's SHA-256, lower-case hex */
+    sha256: string;
+    bytes: number;
+    pages: number | null;
+    /** Answers the PDF (Content-Disposition: attachment) without authentication for 15 minutes; outside /v1. Treat it as a secret. */
+    downloadUrl: string;
+  }>;
 };
 
 export type Recipient = {

@@ -10,6 +10,7 @@
 //   or drawn (a PNG).
 // - Events that a recipient causes keep the client's address and user agent, for the
 //   certificate of completion only (the API does not show them).
+// - A mail may carry one stored file (the sealed PDF of a completion mail).
 // - The workspace seal: one certificate and key per installation (or a configured PKCS#12),
 //   created by the first process that needs it.
 // Frozen: never edit a migration that has shipped; add the next one instead.
@@ -48,6 +49,8 @@ const statements = [
   'alter table recipients add column signature_image bytea',
   'alter table document_events add column client_ip text',
   'alter table document_events add column user_agent text',
+  'alter table mails add column attachment_sha256 text references files (sha256)',
+  'alter table mails add column attachment_name text',
   `create table seal_keys (
     name text primary key,
     certificate bytea not null,

@@ -1,0 +1,62 @@
+// The completion mail: every recipient and every owner of the sending workspace gets the
+// sealed PDF, attached when it is at most 10 MB, else as a download link valid 7 days.
+// Queued in the transaction that stores the sealed file (mail outbox: at least once).
+import type { Transaction } from 'kysely';
+import type { Context } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import type { FullDocumentRow } from '../documents/documents.repository.ts';
+import { downloadUrl, mailedDownloadLinkMs } from '../files/download-links.ts';
+import type { FileRow } from '../files/files.service.ts';
+import { emailKey } from '../mail/address.ts';
+import { queueMail } from '../mail/mail.service.ts';
+import { completionMail } from '../mail/templates.ts';
+import { findWorkspace } from '../workspaces/workspaces.repository.ts';
+import { findOwnerEmails } from './sealing.repository.ts';
+
+export const maxAttachmentBytes = 10 * 1024 * 1024;
+
+/** "Service agreement (signed).pdf": the title, without what file systems refuse. */
+export function pdfFileName(title: string, kind: 'original' | 'sealed'): string {
+  const safe = [...title]
+    .map((char) => (char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f ? ' ' : char))
+    .join('')
+    .replace(/[/\\:*?"<>|]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 120);
+  return `${safe || 'document'}${kind === 'sealed' ? ' (signed)' : ''}.pdf`;
+}
+
+export async function queueCompletionMails(
+  trx: Transaction<Database>,
+  ctx: Context,
+  input: { document: FullDocumentRow; recipients: Array<{ id: string; email: string }>; sealed: FileRow },
+): Promise<void> {
+  const { document, sealed } = input;
+  const workspace = await findWorkspace(trx, document.workspace_id);
+  const attach = sealed.bytes <= maxAttachmentBytes;
+  const attachmentName = pdfFileName(document.title, 'sealed');
+  const mail = completionMail({
+    documentTitle: document.title,
+    workspaceName: workspace?.name ?? 'Signet',
+    attachmentName: attach ? attachmentName : null,
+    link: attach ? null : downloadUrl(ctx, document.id, 'sealed', mailedDownloadLinkMs),
+    linkValidDays: mailedDownloadLinkMs / 86_400_000,
+    verifyUrl: `${ctx.config.publicUrl}/verify`,
+  });
+  const addressees = new Map<string, { email: string; recipientId: string | null }>();
+  for (const r of input.recipients) addressees.set(emailKey(r.email), { email: r.email, recipientId: r.id });
+  for (const email of await findOwnerEmails(trx, document.workspace_id)) {
+    if (!addressees.has(emailKey(email))) addressees.set(emailKey(email), { email, recipientId: null });
+  }
+  for (const { email, recipientId } of addressees.values()) {
+    await queueMail(trx, ctx, {
+      workspaceId: document.workspace_id,
+      documentId: document.id,
+      recipientId,
+      to: email,
+      ...mail,
+      attachment: attach ? { sha256: sealed.sha256, name: attachmentName } : undefined,
+    });
+  }
+}

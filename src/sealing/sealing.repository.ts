@@ -1,0 +1,87 @@
+// The queue of owed seals: a document whose `seal_due_at` is set (the last signature set
+// it) waits for a worker. A claim moves `seal_due_at` a lease into the future, so a worker
+// that dies mid-seal leaves it to be claimed again, and concurrent workers skip each
+// other's claims.
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** NOTIFYed when a seal becomes owed: any process's worker wakes at once. */
+export const sealChannel = 'signet_seal';
+
+export interface SealClaim {
+  id: string;
+  workspaceId: string;
+  /** Including this one. */
+  attempts: number;
+}
+
+export async function claimDueSeal(
+  db: Kysely<Database>,
+  now: Date,
+  leaseMs: number,
+): Promise<SealClaim | null> {
+  return db.transaction().execute(async (trx) => {
+    const due = await trx
+      .selectFrom('documents')
+      .select(['id', 'workspace_id'])
+      .where('seal_due_at', '<=', now)
+      .orderBy('seal_due_at')
+      .limit(1)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
+    if (!due) return null;
+    const claimed = await trx
+      .updateTable('documents')
+      .set({ seal_due_at: new Date(now.getTime() + leaseMs), seal_attempts: sql`seal_attempts + 1` })
+      .where('id', '=', due.id)
+      .returning('seal_attempts')
+      .executeTakeFirstOrThrow();
+    return { id: due.id, workspaceId: due.workspace_id, attempts: claimed.seal_attempts };
+  });
+}
+
+/**
+ * The seal failed (`error`), or turned out not to be owed (null): when to try again (null:
+ * never; the error stays for the operator).
+ */
+export async function markSealFailed(
+  db: Db,
+  claim: SealClaim,
+  error: string | null,
+  retryAt: Date | null,
+): Promise<void> {
+  await db
+    .updateTable('documents')
+    .set({ seal_due_at: retryAt, seal_error: error?.slice(0, 1000) ?? null })
+    .where('workspace_id', '=', claim.workspaceId)
+    .where('id', '=', claim.id)
+    .execute();
+}
+
+/** A document's history with who caused each event: for the certificate only. */
+export async function findAuditEvents(db: Db, workspaceId: string, documentId: string) {
+  return db
+    .selectFrom('document_events')
+    .select(['type', 'recipient_id', 'recipient_email', 'created_at', 'client_ip', 'user_agent'])
+    .where('workspace_id', '=', workspaceId)
+    .where('document_id', '=', documentId)
+    .orderBy('created_at')
+    .orderBy('seq')
+    .execute();
+}
+
+/** Owners of a workspace: they get the completion mail with the recipients. */
+export async function findOwnerEmails(db: Db, workspaceId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select('users.email')
+    .where('memberships.workspace_id', '=', workspaceId)
+    .where('memberships.role', '=', 'owner')
+    .orderBy('users.email')
+    .execute();
+  return rows.map((r) => r.email);
+}

@@ -1,0 +1,163 @@
+// Completing a document: when the last signer has signed, a worker (never the signer's
+// request) appends the certificate of completion to the original PDF, seals the whole
+// file with the installation's seal (PAdES B-B, an incremental update), stores it, and in
+// that same transaction records document.completed and queues the completion mails. So a
+// receiver that hears document.completed can fetch the sealed file at once.
+import type { Context } from '../context.ts';
+import {
+  type FullDocumentRow,
+  type FullRecipientRow,
+  findFullDocument,
+  findFullRecipients,
+  lockDocument,
+  updateDocument,
+} from '../documents/documents.repository.ts';
+import { fileToDocumentFile } from '../documents/documents.service.ts';
+import { recordDocumentEvent } from '../documents/events.ts';
+import { findFile } from '../files/files.repository.ts';
+import { readFile, storeFile } from '../files/files.service.ts';
+import { appendCertificate, type Certificate, type CertificateRecipient } from '../pdf/certificate.ts';
+import { sealPdf } from '../pdf/seal.ts';
+import { findWorkspace } from '../workspaces/workspaces.repository.ts';
+import { queueCompletionMails } from './completion-mail.ts';
+import { sealIdentity } from './seal-key.ts';
+import { claimDueSeal, findAuditEvents, markSealFailed, type SealClaim } from './sealing.repository.ts';
+
+/** How long a claimed seal is this worker's before another may take it over. */
+const leaseMs = 5 * 60_000;
+/** Waits before the 2nd, 3rd, … attempt; after the last, the error stays for the operator. */
+export const sealRetryDelaysMs = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000];
+
+/** Seals every document whose seal is due; returns how many were attempted. */
+export async function sealDueDocuments(ctx: Context, limit = 10): Promise<number> {
+  let attempted = 0;
+  while (attempted < limit) {
+    const claim = await claimDueSeal(ctx.db, ctx.clock.now(), leaseMs);
+    if (!claim) break;
+    attempted += 1;
+    try {
+      await sealDocument(ctx, claim);
+    } catch (error) {
+      const delay = sealRetryDelaysMs[claim.attempts - 1];
+      const retryAt = delay === undefined ? null : new Date(ctx.clock.now().getTime() + delay);
+      ctx.log.error({ err: error, documentId: claim.id, attempt: claim.attempts, retryAt }, 'sealing failed');
+      await markSealFailed(ctx.db, claim, (error as Error)?.message ?? String(error), retryAt);
+    }
+  }
+  return attempted;
+}
+
+function recipientOf(
+  recipient: FullRecipientRow,
+  events: Awaited<ReturnType<typeof findAuditEvents>>,
+): CertificateRecipient {
+  const own = events.filter((e) => e.recipient_id === recipient.id);
+  const acted =
+    own.findLast((e) => e.type === 'document.signed' || e.type === 'document.declined') ?? own.at(-1);
+  const signature =
+    recipient.signed_at === null
+      ? null
+      : recipient.signature_kind === 'drawn' && recipient.signature_image
+        ? { kind: 'drawn' as const, png: recipient.signature_image }
+        : { kind: 'typed' as const, name: recipient.signature_name ?? recipient.full_name };
+  return {
+    fullName: recipient.full_name,
+    email: recipient.email,
+    role: recipient.role,
+    signingMethod: recipient.signing_method,
+    openedAt: recipient.opened_at,
+    signedAt: recipient.signed_at,
+    declinedAt: recipient.declined_at,
+    clientIp: acted?.client_ip ?? null,
+    userAgent: acted?.user_agent ?? null,
+    signature,
+  };
+}
+
+/** Everything the certificate of completion says of a document. */
+async function certificateOf(
+  ctx: Context,
+  document: FullDocumentRow,
+  original: { sha256: string; pages: number },
+) {
+  const recipients = await findFullRecipients(ctx.db, document.workspace_id, document.id);
+  const events = await findAuditEvents(ctx.db, document.workspace_id, document.id);
+  const workspace = await findWorkspace(ctx.db, document.workspace_id);
+  const certificate: Certificate = {
+    documentId: document.id,
+    title: document.title,
+    workspaceName: workspace?.name ?? 'Signet',
+    originalSha256: original.sha256,
+    originalPages: original.pages,
+    sentAt: document.sent_at,
+    completedAt: document.signed_at ?? ctx.clock.now(),
+    recipients: recipients.map((r) => recipientOf(r, events)),
+    events: events.map((e) => ({
+      at: e.created_at,
+      type: e.type,
+      recipientEmail: e.recipient_email,
+      clientIp: e.client_ip,
+      userAgent: e.user_agent,
+    })),
+    verifyUrl: `${ctx.config.publicUrl}/verify`,
+  };
+  return { certificate, recipients };
+}
+
+async function sealDocument(ctx: Context, claim: SealClaim): Promise<void> {
+  const document = await findFullDocument(ctx.db, claim.workspaceId, claim.id);
+  if (document?.sealed_sha256) {
+    // Sealed by an earlier attempt whose lease ran out while it worked: nothing is owed.
+    await markSealFailed(ctx.db, claim, null, null);
+    return;
+  }
+  if (document?.status !== 'signed' || !document.original_sha256) {
+    await markSealFailed(ctx.db, claim, 'nothing to seal: the document is not signed or has no PDF', null);
+    return;
+  }
+  const originalFile = await findFile(ctx.db, document.original_sha256);
+  const original = await readFile(ctx.db, document.original_sha256);
+  if (!originalFile || !original) throw new Error(`the original file ${document.original_sha256} is missing`);
+  const { certificate, recipients } = await certificateOf(ctx, document, {
+    sha256: originalFile.sha256,
+    pages: originalFile.pages ?? 0,
+  });
+  const certified = await appendCertificate(original, certificate);
+  const sealedAt = ctx.clock.now();
+  const sealed = await sealPdf(certified.data, await sealIdentity(ctx), {
+    signedAt: sealedAt,
+    name: 'Signet',
+    reason: `Completed and sealed by Signet: document ${document.id}`,
+    location: new URL(ctx.config.publicUrl).hostname,
+    contactInfo: ctx.config.publicUrl,
+    fieldName: `Signet seal ${document.id}`,
+  });
+  await ctx.db.transaction().execute(async (trx) => {
+    const locked = await lockDocument(trx, document.workspace_id, document.id);
+    // Another worker finished first (its lease ran out while this one worked): keep theirs.
+    if (!locked || locked.sealed_sha256) return;
+    const file = await storeFile(trx, {
+      data: sealed,
+      mediaType: 'application/pdf',
+      pages: certified.pages,
+      now: sealedAt,
+    });
+    await updateDocument(trx, locked.workspace_id, locked.id, {
+      sealed_sha256: file.sha256,
+      seal_due_at: null,
+      seal_error: null,
+    });
+    const completed = { ...locked, sealed_sha256: file.sha256 };
+    await recordDocumentEvent(trx, ctx, {
+      document: completed,
+      type: 'document.completed',
+      recipient: null,
+      at: sealedAt,
+      files: [
+        fileToDocumentFile({ ...originalFile, kind: 'original' }),
+        fileToDocumentFile({ ...file, kind: 'sealed' }),
+      ],
+    });
+    await queueCompletionMails(trx, ctx, { document: completed, recipients, sealed: file });
+  });
+}

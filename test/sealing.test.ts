@@ -1,0 +1,267 @@
+// Completion (src/sealing): the last signature makes a seal owed; the worker's pass appends
+// the certificate, seals the file, stores it and records document.completed with it, and
+// queues the completion mails. Checked with pdfsig, pdftotext and qpdf, on both databases.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { createAccount } from '../src/accounts/accounts.service.ts';
+import { findFullDocument } from '../src/documents/documents.repository.ts';
+import { readFile } from '../src/files/files.service.ts';
+import { sealDueDocuments, sealRetryDelaysMs } from '../src/sealing/sealing.service.ts';
+import { openDocument, signDocument } from '../src/signing/signing.service.ts';
+import {
+  callApi,
+  countRows,
+  createSentDocument,
+  createTestWorkspace,
+  describeEachDatabase,
+  recipient,
+  useHarness,
+} from './harness.ts';
+import { testPassword } from './web-client.ts';
+
+const folder = mkdtempSync(join(tmpdir(), 'signet-sealing-'));
+
+function run(command: string, args: string[], pdf: Uint8Array): string {
+  const file = join(folder, `${Math.random().toString(36).slice(2)}.pdf`);
+  writeFileSync(file, pdf);
+  const result = spawnSync(command, [...args, file, ...(command === 'pdftotext' ? ['-'] : [])], {
+    encoding: 'utf8',
+  });
+  if (result.error) throw new Error(`${command} is missing: apt-get install poppler-utils qpdf`);
+  return `${result.stdout}${result.stderr}`;
+}
+
+const client = (ip: string) => ({ ip, userAgent: `Test browser ${ip}` });
+
+describeEachDatabase('sealing', (kind) => {
+  const h = useHarness(kind);
+
+  async function signedByAll() {
+    const workspace = await createTestWorkspace(h.ctx);
+    const owner = `owner-${workspace.id.slice(0, 8)}@acme.example`;
+    await createAccount(h.ctx, {
+      email: owner,
+      password: testPassword,
+      workspaceId: workspace.id,
+      role: 'owner',
+    });
+    const { id, links } = await createSentDocument(h.ctx, workspace.id, {
+      title: 'Договор Σύμβαση 合同',
+      recipients: [
+        recipient('zoe@client.example', 'Zoë Łukasiewicz'),
+        recipient('ivan@client.example', 'Иван Петров', { signingOrder: 2 }),
+        recipient('val@client.example', 'Val Kim', { role: 'viewer' }),
+      ],
+    });
+    const zoe = links.get('zoe@client.example')?.session;
+    const ivan = links.get('ivan@client.example')?.session;
+    assert.ok(zoe && ivan);
+    await openDocument(h.ctx, zoe, client('203.0.113.7'));
+    await signDocument(h.ctx, zoe, {
+      fullName: 'Zoë Łukasiewicz',
+      consent: true,
+      client: client('203.0.113.7'),
+    });
+    h.clock.advance(60_000);
+    const last = await signDocument(h.ctx, ivan, {
+      fullName: 'Иван Петров',
+      consent: true,
+      client: client('2001:db8::9'),
+    });
+    assert.equal(last.completed, true);
+    return { workspace, id, owner };
+  }
+
+  test('the last signature completes the signing; the seal pass records document.completed with the sealed PDF', async () => {
+    const { workspace, id } = await signedByAll();
+    let document = await findFullDocument(h.ctx.db, workspace.id, id);
+    assert.equal(document?.status, 'signed');
+    assert.equal(document?.sealed_sha256, null, 'not sealed in the signer’s request');
+    assert.equal(
+      await countRows(h.ctx, 'document_events', { document_id: id, type: 'document.completed' }),
+      0,
+    );
+    const signedAt = document?.signed_at;
+
+    h.clock.advance(5_000);
+    assert.equal(await sealDueDocuments(h.ctx), 1);
+    document = await findFullDocument(h.ctx.db, workspace.id, id);
+    assert.ok(document?.sealed_sha256);
+    assert.deepEqual(document?.signed_at, signedAt, 'signedAt stays the time of the last signature');
+    assert.equal(
+      await countRows(h.ctx, 'document_events', { document_id: id, type: 'document.completed' }),
+      1,
+    );
+    assert.equal(await sealDueDocuments(h.ctx), 0, 'sealed once');
+
+    const sealed = await readFile(h.ctx.db, document.sealed_sha256);
+    const original = await readFile(h.ctx.db, document.original_sha256 as string);
+    assert.ok(sealed && original);
+    assert.deepEqual(
+      sealed.subarray(0, original.byteLength),
+      original,
+      'the original bytes come first, unchanged',
+    );
+    const pdfsig = run('pdfsig', [], sealed);
+    assert.match(pdfsig, /Signature is Valid/);
+    assert.match(pdfsig, /ETSI\.CAdES\.detached/);
+    assert.match(pdfsig, /Total document signed/);
+    assert.match(run('qpdf', ['--check'], sealed), /No syntax or stream encoding errors found/);
+    const text = run('pdftotext', ['-enc', 'UTF-8'], sealed).replace(/\s+/g, ' ');
+    for (const expected of [
+      'Certificate of completion',
+      'Договор Σύμβαση 合同',
+      id,
+      document.original_sha256 as string,
+      'Zoë Łukasiewicz',
+      'Иван Петров',
+      'val@client.example',
+      '203.0.113.7',
+      '2001:db8::9',
+      'Test browser 203.0.113.7',
+      'Opened',
+      'Signed',
+    ]) {
+      assert.ok(text.includes(expected), `${expected} in the certificate`);
+    }
+  });
+
+  test('every recipient and every owner get the sealed PDF by mail, once each', async () => {
+    const { id, owner } = await signedByAll();
+    await sealDueDocuments(h.ctx);
+    const mails = await h.ctx.db
+      .selectFrom('mails')
+      .select(['to_address', 'subject', 'attachment_sha256', 'attachment_name'])
+      .where('document_id', '=', id)
+      .where('subject', 'like', 'Completed:%')
+      .orderBy('to_address')
+      .execute();
+    assert.deepEqual(
+      mails.map((m) => m.to_address),
+      ['ivan@client.example', owner, 'val@client.example', 'zoe@client.example'].sort(),
+    );
+    const document = await h.ctx.db
+      .selectFrom('documents')
+      .select('sealed_sha256')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    for (const mail of mails) {
+      assert.equal(mail.attachment_sha256, document.sealed_sha256);
+      assert.equal(mail.attachment_name, 'Договор Σύμβαση 合同 (signed).pdf');
+    }
+  });
+
+  test('a seal that fails is retried after a delay and records why; the document waits, still signed', async () => {
+    const { id } = await signedByAll();
+    const logged: Array<Record<string, unknown>> = [];
+    const log = Object.create(h.ctx.log, {
+      error: { value: (o: Record<string, unknown>) => logged.push(o) },
+    });
+    const missingSeal = {
+      ...h.ctx.config,
+      seal: { ...h.ctx.config.seal, p12File: join(folder, 'missing.p12') },
+    };
+    assert.equal(await sealDueDocuments({ ...h.ctx, log, config: missingSeal }), 1);
+    const failed = await h.ctx.db
+      .selectFrom('documents')
+      .select(['seal_due_at', 'seal_error', 'seal_attempts', 'status', 'sealed_sha256'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    assert.equal(failed.status, 'signed');
+    assert.equal(failed.sealed_sha256, null);
+    assert.equal(failed.seal_attempts, 1);
+    assert.match(failed.seal_error ?? '', /missing\.p12/);
+    assert.deepEqual(
+      failed.seal_due_at,
+      new Date(h.clock.now().getTime() + (sealRetryDelaysMs[0] as number)),
+    );
+    assert.equal(logged[0]?.documentId, id);
+    assert.equal(
+      await countRows(h.ctx, 'document_events', { document_id: id, type: 'document.completed' }),
+      0,
+    );
+
+    assert.equal(await sealDueDocuments(h.ctx), 0, 'not before its retry is due');
+    h.clock.advance(sealRetryDelaysMs[0] as number);
+    assert.equal(await sealDueDocuments(h.ctx), 1);
+    const sealed = await h.ctx.db
+      .selectFrom('documents')
+      .select(['seal_due_at', 'seal_error', 'sealed_sha256'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    assert.ok(sealed.sealed_sha256);
+    assert.equal(sealed.seal_error, null);
+    assert.equal(sealed.seal_due_at, null);
+  });
+
+  test('the API lists the original and sealed files with download links that work 15 minutes', async () => {
+    const { workspace, id } = await signedByAll();
+    await sealDueDocuments(h.ctx);
+    const key = (await createTestWorkspace(h.ctx)).apiKey;
+    assert.equal(
+      (await callApi(h, 'GET', `/v1/documents/${id}`, { key })).status,
+      404,
+      'another workspace sees nothing',
+    );
+    const response = await callApi(h, 'GET', `/v1/documents/${id}`, { key: workspace.apiKey });
+    const { files } = response.body.data as { files: Array<Record<string, string | number>> };
+    const document = await findFullDocument(h.ctx.db, workspace.id, id);
+    assert.deepEqual(
+      files.map((f) => [f.kind, f.sha256]),
+      [
+        ['original', document?.original_sha256],
+        ['sealed', document?.sealed_sha256],
+      ],
+    );
+    const sealedUrl = String(files[1]?.downloadUrl).replace(h.config.publicUrl, h.baseUrl);
+    assert.match(sealedUrl, /\/files\/[0-9a-f-]{36}\/sealed\.pdf\?expires=\d+&sig=/);
+    const download = await fetch(sealedUrl);
+    assert.equal(download.status, 200);
+    assert.equal(download.headers.get('content-type'), 'application/pdf');
+    assert.match(
+      download.headers.get('content-disposition') ?? '',
+      /^attachment; filename=".*\(signed\)\.pdf"; filename\*=UTF-8''/,
+    );
+    const bytes = Buffer.from(await download.arrayBuffer());
+    assert.deepEqual(bytes, await readFile(h.ctx.db, document?.sealed_sha256 as string));
+    assert.equal(Number(files[1]?.bytes), bytes.byteLength);
+
+    const forged = sealedUrl.replace(/sig=./, (m) => (m.endsWith('A') ? 'sig=B' : 'sig=A'));
+    assert.equal((await fetch(forged)).status, 404);
+    assert.equal(
+      (await fetch(sealedUrl.replace('sealed.pdf', 'original.pdf'))).status,
+      404,
+      'a link names one file',
+    );
+    h.clock.advance(15 * 60_000 + 1_000);
+    const late = await fetch(sealedUrl);
+    assert.equal(late.status, 410);
+    assert.match(await late.text(), /has expired/);
+  });
+
+  test('document.completed carries the files (without links) of the sealed document', async () => {
+    const { workspace, id } = await signedByAll();
+    await sealDueDocuments(h.ctx);
+    const row = await h.ctx.db
+      .selectFrom('webhook_events')
+      .select('payload')
+      .where('workspace_id', '=', workspace.id)
+      .where('type', '=', 'document.completed')
+      .executeTakeFirstOrThrow();
+    const body = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as {
+      data: { document: { id: string; files: Array<Record<string, unknown>> } };
+    };
+    assert.equal(body.data.document.id, id);
+    assert.deepEqual(
+      body.data.document.files.map((f) => Object.keys(f).sort()),
+      [
+        ['bytes', 'kind', 'pages', 'sha256'],
+        ['bytes', 'kind', 'pages', 'sha256'],
+      ],
+    );
+  });
+});
