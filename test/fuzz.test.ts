@@ -61,7 +61,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { type Context, createContext, redactedPaths } from '../src/context.ts';
 import type { DatabaseHandle } from '../src/db/connect.ts';
-import type { Database } from '../src/db/schema.ts';
+import type { Database, Plan } from '../src/db/schema.ts';
 import { errorStatus, isErrorCode } from '../src/http/errors.ts';
 import { createMemoryRateLimiter, type RateLimiter } from '../src/http/rate-limiter.ts';
 import { createApiKey, revokeApiKey } from '../src/keys/keys.service.ts';
@@ -297,30 +297,23 @@ interface Seeded {
 
 async function seedData(ctx: Context, baseUrl: string): Promise<Seeded> {
   const secrets = new Set<string>();
-  const a = await createAccount(ctx, {
-    email: 'owner-a@fuzz.example',
-    password,
-    workspaceName: 'Fuzz A',
-    plan: 'max',
-  });
+  /** An owner of a new workspace, Fuzz <letter>. */
+  const owner = (letter: string, plan: Plan) =>
+    createAccount(ctx, {
+      email: `owner-${letter.toLowerCase()}@fuzz.example`,
+      password,
+      workspaceName: `Fuzz ${letter}`,
+      plan,
+    });
+  const a = await owner('A', 'max');
   const memberA = await createAccount(ctx, {
     email: 'member-a@fuzz.example',
     password,
     workspaceId: a.workspaceId,
     role: 'member',
   });
-  const b = await createAccount(ctx, {
-    email: 'owner-b@fuzz.example',
-    password,
-    workspaceName: 'Fuzz B',
-    plan: 'max',
-  });
-  const free = await createAccount(ctx, {
-    email: 'owner-f@fuzz.example',
-    password,
-    workspaceName: 'Fuzz F',
-    plan: 'free',
-  });
+  const b = await owner('B', 'max');
+  const free = await owner('F', 'free');
 
   const key = async (workspaceId: string, name: string) => {
     const created = await createApiKey(ctx, { workspaceId, name });
