@@ -56,7 +56,7 @@ async function loadForSealing(pdf: Uint8Array): Promise<PDFDocument> {
       forIncrementalUpdate: true,
       updateMetadata: false, // the Info dictionary stays as the author left it
       ignoreEncryption: true, // checked below, with a sentence of our own
-      parseSpeed: 1500,
+      parseSpeed: 1500, // objects parsed between yields to the event loop, which the server shares
     });
   } catch (error) {
     throw new Error(`The file is not a PDF that can be sealed (${(error as Error).message}).`);
@@ -66,8 +66,9 @@ async function loadForSealing(pdf: Uint8Array): Promise<PDFDocument> {
   return doc;
 }
 
-// The update's cross-reference section takes the form of the file's last one: a table after a
-// table, a stream after a stream (qpdf, poppler and Acrobat all read either chain).
+// The update's cross-reference section takes the form of the file's last one, a table after a
+// table and a stream after a stream, so any reader that reads the original reads the update
+// (a stream after a table would lock out pre-1.5 readers; qpdf and poppler accept both here).
 function lastSectionIsStream(pdf: Uint8Array, startXref: number, anyXrefStream: boolean): boolean {
   if (startXref <= 0 || startXref + 4 > pdf.length) return anyXrefStream;
   const head = Buffer.from(pdf.buffer, pdf.byteOffset + startXref, 4).toString('latin1');

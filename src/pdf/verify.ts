@@ -348,15 +348,15 @@ function objectHeaderBefore(
     if (hit < floor || hit < 0) return null;
     at = hit;
     if (isRegular(bytes[hit + 3])) continue;
-    // Walk back over 'num ws gen ws' (digits and whitespace only; at most a few dozen bytes).
+    // Walk back over 'num ws gen ws': digits and whitespace only, each run a few bytes at most.
     let p = hit - 1;
     if (!isWhite(bytes[p])) continue;
-    while (p > 0 && isWhite(bytes[p])) p--;
+    for (let run = 0; p > 0 && isWhite(bytes[p]) && run < 32; run++) p--;
     const genEnd = p + 1;
     while (p >= 0 && isDigit(bytes[p]) && genEnd - p <= 5) p--;
     const genStart = p + 1;
     if (genStart === genEnd || !isWhite(bytes[p])) continue;
-    while (p > 0 && isWhite(bytes[p])) p--;
+    for (let run = 0; p > 0 && isWhite(bytes[p]) && run < 32; run++) p--;
     const numEnd = p + 1;
     while (p >= 0 && isDigit(bytes[p]) && numEnd - p <= 10) p--;
     const numStart = p + 1;
