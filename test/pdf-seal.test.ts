@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import type * as asn1js from 'asn1js';
+import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import * as pkijs from 'pkijs';
 import { createCadesSignature, digestParts, verifyCms } from '../src/pdf/cms.ts';
 import { pdfDate, pdfTextString, sealPdf } from '../src/pdf/seal.ts';
@@ -245,6 +246,14 @@ for (const [what, file] of realWorld) {
       lastXrefSectionIsStream(input),
       'the update keeps the xref form',
     );
+    // pdf.js, which renders Signet's page images, reads the update too.
+    const doc = await pdfjs.getDocument({ data: sealed.slice(), verbosity: 0 }).promise;
+    assert.equal(doc.numPages, (await PDFDocument.load(input)).getPageCount());
+    const widgets = (await (await doc.getPage(1)).getAnnotations()) as {
+      fieldType?: string;
+      fieldName?: string;
+    }[];
+    assert.ok(widgets.some((a) => a.fieldType === 'Sig' && a.fieldName === info.fieldName));
   });
 }
 
