@@ -73,6 +73,12 @@ function assertHtml(page: Page, status: number): void {
   assert.match(page.text, /^<!doctype html>/);
 }
 
+/** A page of the signing flow refusing with `status` and the refusal's sentence. */
+function assertRefused(page: Page, status: number, refusal: Refusal): void {
+  assertHtml(page, status);
+  assert.ok(page.text.includes(message(refusal)));
+}
+
 /** A sign or decline form for this link is on the page. */
 function hasForm(page: Page, path: string, action: 'sign' | 'decline' | 'code'): boolean {
   return page.text.includes(`action="${path}/${action}"`);
@@ -90,6 +96,17 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
     const response = await fetch(h.baseUrl + path, {
       method: 'POST',
       body: new URLSearchParams(fields),
+      redirect: 'manual',
+    });
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  }
+
+  /** A POST whose body is not a form: `body` sent as `contentType`. */
+  async function postAs(path: string, contentType: string, body: string): Promise<Page> {
+    const response = await fetch(h.baseUrl + path, {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body,
       redirect: 'manual',
     });
     return { status: response.status, headers: response.headers, text: await response.text() };
@@ -299,22 +316,18 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
     const path = linkOf(links, ann);
 
     const noConsent = await post(`${path}/sign`, { fullName: 'Ann Lee' });
-    assertHtml(noConsent, 400);
-    assert.ok(noConsent.text.includes(message('consent-required')));
+    assertRefused(noConsent, 400, 'consent-required');
     assert.ok(hasForm(noConsent, path, 'sign'), 'the form is offered again');
     assert.equal(noConsent.headers.get('cache-control'), 'no-store');
 
     const consentNotYes = await post(`${path}/sign`, { fullName: 'Ann Lee', consent: 'on' });
-    assertHtml(consentNotYes, 400);
-    assert.ok(consentNotYes.text.includes(message('consent-required')));
+    assertRefused(consentNotYes, 400, 'consent-required');
 
     const wrongName = await sign(path, 'Ann Leigh');
-    assertHtml(wrongName, 400);
-    assert.ok(wrongName.text.includes(message('name-mismatch')));
+    assertRefused(wrongName, 400, 'name-mismatch');
 
     const noName = await post(`${path}/sign`, { consent: 'yes' });
-    assertHtml(noName, 400);
-    assert.ok(noName.text.includes(message('name-mismatch')));
+    assertRefused(noName, 400, 'name-mismatch');
 
     const doc = await detail(ws, id);
     assert.equal(doc.recipients.find((r) => r.email === ann)?.signedAt, null);
@@ -332,8 +345,7 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
     assert.ok(!hasForm(before, bobPath, 'sign'), 'no sign form before their turn');
 
     const early = await sign(bobPath, 'Bob Ray');
-    assertHtml(early, 409);
-    assert.ok(early.text.includes(message('not-your-turn')));
+    assertRefused(early, 409, 'not-your-turn');
     assert.ok(!hasForm(early, bobPath, 'sign'));
     const doc = await detail(ws, id);
     assert.equal(doc.recipients.find((r) => r.email === bob)?.signedAt, null);
@@ -351,19 +363,16 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
     const annPath = linkOf(links, ann);
     assertRedirect(await sign(annPath, 'Ann Lee'), annPath, 'signed');
     const again = await sign(annPath, 'Ann Lee');
-    assertHtml(again, 409);
-    assert.ok(again.text.includes(message('already-signed')));
+    assertRefused(again, 409, 'already-signed');
 
     const valPath = linkOf(links, 'val@client.example');
     const viewerPage = await get(valPath);
     assert.ok(viewerPage.text.includes('no signature is needed from you'));
     assert.ok(!viewerPage.text.includes('<form'), 'a viewer is offered no form');
     const viewer = await sign(valPath, 'Val Kim');
-    assertHtml(viewer, 409);
-    assert.ok(viewer.text.includes(message('not-a-signer')));
+    assertRefused(viewer, 409, 'not-a-signer');
     const viewerDecline = await post(`${valPath}/decline`, { reason: 'no' });
-    assertHtml(viewerDecline, 409);
-    assert.ok(viewerDecline.text.includes(message('not-a-signer')));
+    assertRefused(viewerDecline, 409, 'not-a-signer');
 
     const doc = await detail(ws, id);
     assert.deepEqual(
@@ -408,8 +417,7 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
       assert.ok(!page.text.includes('<form'), `${email}: no forms on a declined document`);
     }
     const late = await sign(annPath, 'Ann Lee');
-    assertHtml(late, 409);
-    assert.ok(late.text.includes(message('not-allowed')));
+    assertRefused(late, 409, 'not-allowed');
     const bobDeclines = await post(`${linkOf(links, bob)}/decline`, {});
     assertHtml(bobDeclines, 409);
     assert.equal(eventsOf(await detail(ws, id), 'document.declined').length, 1);
@@ -420,8 +428,7 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
     const { id, links } = await createSentDocument(h.ctx, ws.id, { recipients: parallelSigners });
     assertRedirect(await post(`${linkOf(links, bob)}/decline`), linkOf(links, bob), 'declined');
     const page = await sign(linkOf(links, ann), 'Ann Lee');
-    assertHtml(page, 409);
-    assert.ok(page.text.includes(message('not-allowed')));
+    assertRefused(page, 409, 'not-allowed');
     assert.ok(page.text.includes('This document was declined.'));
     const row = await h.ctx.db
       .selectFrom('recipients')
@@ -447,8 +454,7 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
     assert.ok(page.text.includes('code sent to co••@client.example'), 'the code hint masks the address');
 
     const noCode = await sign(path, 'Cody Fox');
-    assertHtml(noCode, 400);
-    assert.ok(noCode.text.includes(message('code-required')));
+    assertRefused(noCode, 400, 'code-required');
 
     const sent = await post(`${path}/code`);
     assertRedirect(sent, path, 'code-sent');
@@ -460,14 +466,12 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
 
     h.clock.advance(30_000);
     const tooSoon = await post(`${path}/code`);
-    assertHtml(tooSoon, 409);
-    assert.ok(tooSoon.text.includes(message('code-too-soon')));
+    assertRefused(tooSoon, 409, 'code-too-soon');
     assert.equal(await latestCodeFor(h.ctx, email), code, 'no second code was mailed');
 
     const wrong = code === '000000' ? '111111' : '000000';
     const refused = await sign(path, 'Cody Fox', { code: wrong });
-    assertHtml(refused, 400);
-    assert.ok(refused.text.includes(message('code-invalid')));
+    assertRefused(refused, 400, 'code-invalid');
     assert.equal((await detail(ws, id)).recipients[0]?.signedAt, null);
 
     const signed = await sign(path, 'Cody Fox', { code });
@@ -501,8 +505,7 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
     assert.equal(mails.length, 2);
     if (first !== second) {
       const old = await sign(path, 'Cody Fox', { code: first });
-      assertHtml(old, 400);
-      assert.ok(old.text.includes(message('code-invalid')));
+      assertRefused(old, 400, 'code-invalid');
     }
     assertRedirect(await sign(path, 'Cody Fox', { code: second }), path, 'signed');
   });
@@ -539,8 +542,7 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
     const { id, links } = await createSentDocument(h.ctx, ws.id, { expiresInSeconds: 60 });
     h.clock.advance(60_000);
     const page = await sign(linkOf(links, ann), 'Ann Lee');
-    assertHtml(page, 409);
-    assert.ok(page.text.includes(message('expired')));
+    assertRefused(page, 409, 'expired');
     const doc = await detail(ws, id);
     assert.equal(doc.status, 'expired');
     assert.equal(eventsOf(doc, 'document.expired').length, 1);
@@ -588,15 +590,7 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
     const ws = await createTestWorkspace(h.ctx);
     const { id, links } = await createSentDocument(h.ctx, ws.id);
     const path = linkOf(links, ann);
-    const postJson = async (action: string, body: string) => {
-      const response = await fetch(`${h.baseUrl}${path}/${action}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-        redirect: 'manual',
-      });
-      return { status: response.status, text: await response.text() };
-    };
+    const postJson = (action: string, body: string) => postAs(`${path}/${action}`, 'application/json', body);
     const nonString = await postJson('sign', JSON.stringify({ fullName: ['Ann Lee'], consent: 'yes' }));
     assert.notEqual(nonString.status, 500, 'a non-string field is not a server error');
     assert.equal(nonString.status, 415, nonString.text.slice(0, 300));
@@ -611,27 +605,19 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
   test('a text/plain body on a signing form is refused with 415 and does nothing', async () => {
     const ws = await createTestWorkspace(h.ctx);
     const { id, links } = await createSentDocument(h.ctx, ws.id);
-    const response = await fetch(`${h.baseUrl}${linkOf(links, ann)}/decline`, {
-      method: 'POST',
-      headers: { 'content-type': 'text/plain' },
-      body: 'reason=whatever',
-      redirect: 'manual',
-    });
-    const text = await response.text();
-    assert.equal(response.status, 415, text.slice(0, 300));
+    const response = await postAs(`${linkOf(links, ann)}/decline`, 'text/plain', 'reason=whatever');
+    assert.equal(response.status, 415, response.text.slice(0, 300));
     assert.equal((await detail(ws, id)).status, 'sent', 'nothing was declined');
   });
 
   test('a body of a type no form sends is refused with 415 in HTML', async () => {
     const ws = await createTestWorkspace(h.ctx);
     const { id, links } = await createSentDocument(h.ctx, ws.id);
-    const response = await fetch(`${h.baseUrl}${linkOf(links, ann)}/sign`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/xml' },
-      body: '<fullName>Ann Lee</fullName>',
-      redirect: 'manual',
-    });
-    const page = { status: response.status, headers: response.headers, text: await response.text() };
+    const page = await postAs(
+      `${linkOf(links, ann)}/sign`,
+      'application/xml',
+      '<fullName>Ann Lee</fullName>',
+    );
     assertHtml(page, 415);
     assert.ok(page.text.includes('We could not accept this request'));
     assert.equal((await detail(ws, id)).recipients.find((r) => r.email === ann)?.signedAt, null);
