@@ -100,9 +100,9 @@ function rawObject(doc: PDFDocument, text: string): PDFRef {
 
 type Placeholder = { token: string; contentsHexLength: number };
 
-// The signature dictionary and the widget are written as raw bytes: pdf-lib then leaves them
-// uncompressed (never in an object stream), where /ByteRange and /Contents can be filled in
-// place and where a verifier finds them without inflating anything.
+// The signature dictionary, the widget and its appearance are written as raw bytes: pdf-lib
+// leaves such objects uncompressed (never in an object stream), where /ByteRange and /Contents
+// can be filled in place and where a verifier finds them without inflating anything.
 function addSignatureField(doc: PDFDocument, info: SealInfo, placeholder: Placeholder): void {
   const page = doc.getPage(0);
   const catalog = doc.catalog;
@@ -132,8 +132,10 @@ function addSignatureField(doc: PDFDocument, info: SealInfo, placeholder: Placeh
     `/Contents <${'0'.repeat(placeholder.contentsHexLength)}>`,
   ];
   const signatureRef = rawObject(doc, `<<\n${entries.filter(Boolean).join('\n')}\n>>`);
-  const appearanceRef = doc.context.register(
-    doc.context.formXObject([], { BBox: [0, 0, 0, 0], Resources: {} }),
+  // An empty appearance: PDF/A wants one on every widget, even an invisible one.
+  const appearanceRef = rawObject(
+    doc,
+    '<<\n/Type /XObject\n/Subtype /Form\n/BBox [0 0 0 0]\n/Resources << >>\n/Length 0\n>>\nstream\n\nendstream',
   );
   const widgetRef = rawObject(
     doc,
