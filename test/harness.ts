@@ -350,6 +350,16 @@ export async function signingLinksOf(ctx: Context, documentId: string): Promise<
   return links;
 }
 
+/** The stored row of a document's recipient, for what no API shows (signature name, decline reason, code tries). */
+export function recipientRow(ctx: Pick<Context, 'db'>, documentId: string, email: string) {
+  return ctx.db
+    .selectFrom('recipients')
+    .selectAll()
+    .where('document_id', '=', documentId)
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
+}
+
 /** The newest one-time code mailed to `email`. */
 export async function latestCodeFor(ctx: Context, email: string): Promise<string> {
   const mail = await ctx.db

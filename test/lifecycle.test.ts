@@ -33,6 +33,7 @@ import {
   type Harness,
   latestCodeFor,
   recipient,
+  recipientRow,
   type TestWorkspace,
   useHarness,
 } from './harness.ts';
@@ -101,6 +102,16 @@ describeEachDatabase('document lifecycle', (kind) => {
       ...more,
     });
 
+  /** A new workspace's document sent to Ann and Bob (the two signers), and their links. */
+  async function sentToAnnAndBob() {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id);
+    const ann = links.get('ann@client.example');
+    const bob = links.get('bob@client.example');
+    assert.ok(ann && bob);
+    return { ws, id, ann, bob };
+  }
+
   test('a new document is a draft with no sentAt, no expiry and no events', async () => {
     const ws = await createTestWorkspace(h.ctx);
     const { id } = await createDraft(ws.id, 'Draft');
@@ -149,11 +160,7 @@ describeEachDatabase('document lifecycle', (kind) => {
   });
 
   test('open: the first open per recipient records document.opened and moves sent to viewed', async () => {
-    const ws = await createTestWorkspace(h.ctx);
-    const { id, links } = await createSentDocument(h.ctx, ws.id);
-    const ann = links.get('ann@client.example');
-    const bob = links.get('bob@client.example');
-    assert.ok(ann && bob);
+    const { ws, id, ann, bob } = await sentToAnnAndBob();
     await openDocument(h.ctx, ann.session);
     await openDocument(h.ctx, ann.session);
     let d = await detail(h, ws, id);
@@ -169,11 +176,7 @@ describeEachDatabase('document lifecycle', (kind) => {
   });
 
   test('sign: a signer signs, the last signer completes the document', async () => {
-    const ws = await createTestWorkspace(h.ctx);
-    const { id, links } = await createSentDocument(h.ctx, ws.id);
-    const ann = links.get('ann@client.example');
-    const bob = links.get('bob@client.example');
-    assert.ok(ann && bob);
+    const { ws, id, ann, bob } = await sentToAnnAndBob();
     const first = await signDocument(h.ctx, ann.session, { fullName: ' ann  LEE ', consent: true });
     assert.equal(first.completed, false);
     let d = await detail(h, ws, id);
@@ -236,21 +239,12 @@ describeEachDatabase('document lifecycle', (kind) => {
     const d = await detail(h, ws, id);
     assert.equal(d.status, 'declined');
     assert.deepEqual(eventTypes(d).slice(-1), ['document.declined bob@client.example']);
-    const row = await h.ctx.db
-      .selectFrom('recipients')
-      .select('decline_reason')
-      .where('email', '=', 'bob@client.example')
-      .where('document_id', '=', id)
-      .executeTakeFirstOrThrow();
+    const row = await recipientRow(h.ctx, id, 'bob@client.example');
     assert.equal(row.decline_reason, 'Wrong price');
   });
 
   test('refused transitions change nothing and record nothing', async () => {
-    const ws = await createTestWorkspace(h.ctx);
-    const { id, links } = await createSentDocument(h.ctx, ws.id);
-    const ann = links.get('ann@client.example');
-    const bob = links.get('bob@client.example');
-    assert.ok(ann && bob);
+    const { ws, id, ann, bob } = await sentToAnnAndBob();
     await refused(sendDocument(h.ctx, ws.id, id), 'not-allowed');
     await refused(signDocument(h.ctx, bob.session, { fullName: 'Bob Ray', consent: true }), 'not-your-turn');
     await refused(
@@ -400,12 +394,7 @@ describeEachDatabase('document lifecycle', (kind) => {
     await refused(sign(), 'code-required');
     const wrong = code === '000000' ? '111111' : '000000';
     await refused(sign(wrong), 'code-invalid');
-    const attempts = await h.ctx.db
-      .selectFrom('recipients')
-      .select('code_attempts')
-      .where('email', '=', 'c@x.example')
-      .where('document_id', '=', id)
-      .executeTakeFirstOrThrow();
+    const attempts = await recipientRow(h.ctx, id, 'c@x.example');
     assert.equal(attempts.code_attempts, 1, 'a wrong code counts even though the signature is refused');
     await sign(code);
     assert.equal((await detail(h, ws, id)).status, 'signed');

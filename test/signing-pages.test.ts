@@ -15,6 +15,7 @@ import {
   latestCodeFor,
   parallelSigners,
   recipient,
+  recipientRow,
   type SigningLink,
   type TestWorkspace,
   useHarness,
@@ -279,12 +280,7 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
       [ann],
     );
     assert.equal(eventsOf(doc, 'document.completed').length, 0);
-    const stored = await h.ctx.db
-      .selectFrom('recipients')
-      .select('signature_name')
-      .where('document_id', '=', id)
-      .where('email', '=', ann)
-      .executeTakeFirstOrThrow();
+    const stored = await recipientRow(h.ctx, id, ann);
     assert.equal(stored.signature_name, 'ann   LEE');
 
     h.clock.advance(5_000);
@@ -401,12 +397,7 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
       eventsOf(doc, 'document.declined').map((e) => e.recipientEmail),
       [ann],
     );
-    const row = await h.ctx.db
-      .selectFrom('recipients')
-      .select(['decline_reason', 'declined_at'])
-      .where('document_id', '=', id)
-      .where('email', '=', ann)
-      .executeTakeFirstOrThrow();
+    const row = await recipientRow(h.ctx, id, ann);
     assert.equal(row.decline_reason, 'The price is wrong.');
     assert.ok(row.declined_at);
 
@@ -430,12 +421,7 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
     const page = await sign(linkOf(links, ann), 'Ann Lee');
     assertRefused(page, 409, 'not-allowed');
     assert.ok(page.text.includes('This document was declined.'));
-    const row = await h.ctx.db
-      .selectFrom('recipients')
-      .select('decline_reason')
-      .where('document_id', '=', id)
-      .where('email', '=', bob)
-      .executeTakeFirstOrThrow();
+    const row = await recipientRow(h.ctx, id, bob);
     assert.equal(row.decline_reason, null, 'no reason given is stored as null');
     assert.equal((await detail(ws, id)).status, 'declined');
   });
