@@ -75,6 +75,18 @@ after(async () => {
   for (const signet of running) await signet.stop(1000);
 });
 
+/** A migrated database named signet on the throwaway server, opened with a pool of `poolSize`. */
+async function openSignetDatabase(server: ThrowawayPostgres, poolSize: number) {
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  await admin.query('create database signet');
+  await admin.end();
+  const databaseUrl = server.databaseUrl('signet');
+  const database = await openDatabase({ url: databaseUrl, dataDir: null, poolSize });
+  await migrateToLatest(database.db);
+  return { databaseUrl, database };
+}
+
 async function startSignetFor(role: 'api' | 'worker', env: Record<string, string>): Promise<SignetProcess> {
   const signet = await startSignet(role, role, { LOG_LEVEL: 'info', ...env });
   running.push(signet);
@@ -98,13 +110,7 @@ describe('PostgreSQL stopped and started under load', {
 
   before(async () => {
     server = await startThrowawayPostgres();
-    const admin = new pg.Client({ connectionString: server.url });
-    await admin.connect();
-    await admin.query('create database signet');
-    await admin.end();
-    databaseUrl = server.databaseUrl('signet');
-    database = await openDatabase({ url: databaseUrl, dataDir: null, poolSize: 4 });
-    await migrateToLatest(database.db);
+    ({ databaseUrl, database } = await openSignetDatabase(server, 4));
     ctx = await createContext(loadConfig(env), database.db, { log: createLogger('silent') });
     // Slow enough that attempts are in flight when the server stops: their outcomes must
     // wait for its return and be recorded then.
@@ -272,13 +278,7 @@ describe('Redis stopped and started under load', {
 
   before(async () => {
     [redis, server] = await Promise.all([startThrowawayRedis(), startThrowawayPostgres()]);
-    const admin = new pg.Client({ connectionString: server.url });
-    await admin.connect();
-    await admin.query('create database signet');
-    await admin.end();
-    databaseUrl = server.databaseUrl('signet');
-    database = await openDatabase({ url: databaseUrl, dataDir: null, poolSize: 2 });
-    await migrateToLatest(database.db);
+    ({ databaseUrl, database } = await openSignetDatabase(server, 2));
     ctx = await createContext(loadConfig({}), database.db, { log: createLogger('silent') });
   });
 
