@@ -254,6 +254,16 @@ export interface ForeignRoute extends IdRoute {
   foreignId: string;
 }
 
+/** The ids a member of workspace B tries on a route: A's record's id (also in upper case), a random UUID, a non-UUID. */
+export function probeIds(foreignId: string): Record<string, string> {
+  return {
+    'an id of workspace A': foreignId,
+    'the same id in upper case': foreignId.toUpperCase(),
+    'a random UUID': randomUUID(),
+    'a string that is not a UUID': 'not-a-uuid',
+  };
+}
+
 /**
  * Isolation, the way a member of another workspace probes it: every id in `ids` (another
  * workspace's record, a random UUID, a string that is not a UUID, …) gets the same 404 page,
