@@ -30,8 +30,15 @@ export interface PostOptions {
 
 export interface WebClient {
   get(path: string): Promise<WebResponse>;
-  /** A field given as an array is sent once per value, as a repeated form field. */
-  post(path: string, fields?: Record<string, string | string[]>, options?: PostOptions): Promise<WebResponse>;
+  /**
+   * A field given as an array is sent once per value, as a repeated form field. A field
+   * given as a File makes the post multipart/form-data, as a form with a file input is.
+   */
+  post(
+    path: string,
+    fields?: Record<string, string | string[] | File>,
+    options?: PostOptions,
+  ): Promise<WebResponse>;
   /** The cookie jar: name → value as the server set it. Tests may set or delete entries. */
   readonly cookies: Map<string, string>;
   /** The `_csrf` hidden field of the last HTML page fetched, or null if it had none. */
@@ -89,7 +96,7 @@ export function createWebClient(baseUrl: string, options: WebClientOptions = {})
   async function send(
     method: 'GET' | 'POST',
     path: string,
-    body?: URLSearchParams,
+    body?: URLSearchParams | FormData,
     override: Record<string, string | null> = {},
   ): Promise<WebResponse> {
     const headers: Record<string, string> = {};
@@ -114,9 +121,13 @@ export function createWebClient(baseUrl: string, options: WebClientOptions = {})
   return {
     get: (path) => send('GET', path),
     post(path, fields = {}, postOptions = {}) {
-      const form = new URLSearchParams();
+      const multipart = Object.values(fields).some((value) => value instanceof File);
+      const form = multipart ? new FormData() : new URLSearchParams();
       for (const [name, value] of Object.entries(fields)) {
-        for (const one of [value].flat()) form.append(name, one);
+        for (const one of [value].flat()) {
+          if (one instanceof File) (form as FormData).append(name, one);
+          else form.append(name, one);
+        }
       }
       const csrf = postOptions.csrf ?? true;
       if (typeof csrf === 'string') form.set('_csrf', csrf);

@@ -1,5 +1,6 @@
 // Document commands: create, send, trigger an event, and read the mail outbox. They call
 // the same domain functions as the signing pages, never around them.
+import { readFile, stat } from 'node:fs/promises';
 import type { Config } from '../config.ts';
 import type { RecipientRole, SigningMethod } from '../db/schema.ts';
 import { isDocumentEventType, triggerEvent } from '../demo/trigger.ts';
@@ -7,6 +8,7 @@ import { getDocument, workspaceOfDocument } from '../documents/documents.service
 import type { LineItem } from '../documents/value.ts';
 import { InputError } from '../input-error.ts';
 import { listMails } from '../mail/mail.service.ts';
+import { refuseOversized } from '../pdf/inspect.ts';
 import { createDocument, type RecipientInput, sendDocument } from '../signing/signing.service.ts';
 import { parseCommandArgs, parseCount, requireText, requireUuid, UsageError } from './args.ts';
 import { print, withContext } from './context.ts';
@@ -69,6 +71,18 @@ function domainErrors<T>(promise: Promise<T>): Promise<T> {
   });
 }
 
+/** The --file to upload: read once, refused before reading when it is over the limit. */
+async function readPdfArg(path: string, maxBytes: number): Promise<Buffer> {
+  let size: number;
+  try {
+    size = (await stat(path)).size;
+  } catch {
+    throw new UsageError(`--file ${path}: no such file`);
+  }
+  refuseOversized(size, maxBytes);
+  return readFile(path);
+}
+
 export async function documentCommand(config: Config, argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub === 'create') {
@@ -78,6 +92,7 @@ export async function documentCommand(config: Config, argv: string[]): Promise<v
         workspace: { type: 'string' },
         title: { type: 'string' },
         body: { type: 'string' },
+        file: { type: 'string' },
         recipient: { type: 'string', multiple: true },
         price: { type: 'string', multiple: true },
         currency: { type: 'string' },
@@ -101,6 +116,7 @@ export async function documentCommand(config: Config, argv: string[]): Promise<v
         }
       : null;
     const expiresInSeconds = values['expires-in'] ? parseDuration(values['expires-in']) : undefined;
+    const file = values.file === undefined ? null : await readPdfArg(values.file, config.maxUploadBytes);
     const document = await withContext(config, 'document create', async (ctx) => {
       const { id } = await domainErrors(
         createDocument(ctx, {
@@ -110,6 +126,7 @@ export async function documentCommand(config: Config, argv: string[]): Promise<v
           recipients,
           pricing,
           expiresInSeconds,
+          file,
         }),
       );
       return getDocument(ctx, workspaceId, id);
@@ -137,7 +154,7 @@ export async function documentCommand(config: Config, argv: string[]): Promise<v
     return;
   }
   throw new UsageError(
-    'usage: signet document create --workspace ID --title T --recipient "email,Full Name,signer,1" ... | send ID',
+    'usage: signet document create --workspace ID --title T [--file contract.pdf] --recipient "email,Full Name,signer,1" ... | send ID',
   );
 }
 

@@ -18,6 +18,7 @@ import { findFile } from '../files/files.repository.ts';
 import { readFile, storeFile } from '../files/files.service.ts';
 import { appendCertificate, type Certificate, type CertificateRecipient } from '../pdf/certificate.ts';
 import { sealPdf } from '../pdf/seal.ts';
+import { createTsaTimestamper } from '../pdf/timestamp.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { queueCompletionMails } from './completion-mail.ts';
 import { sealIdentity } from './seal-key.ts';
@@ -124,14 +125,21 @@ async function sealDocument(ctx: Context, claim: SealClaim): Promise<void> {
   });
   const certified = await appendCertificate(original, certificate);
   const sealedAt = ctx.clock.now();
-  const sealed = await sealPdf(certified.data, await sealIdentity(ctx), {
-    signedAt: sealedAt,
-    name: 'Signet',
-    reason: `Completed and sealed by Signet: document ${document.id}`,
-    location: new URL(ctx.config.publicUrl).hostname,
-    contactInfo: ctx.config.publicUrl,
-    fieldName: `Signet seal ${document.id}`,
-  });
+  // With a time-stamp authority the seal also carries a signature time-stamp (PAdES B-T).
+  const tsaUrl = ctx.config.seal.tsaUrl;
+  const sealed = await sealPdf(
+    certified.data,
+    await sealIdentity(ctx),
+    {
+      signedAt: sealedAt,
+      name: 'Signet',
+      reason: `Completed and sealed by Signet: document ${document.id}`,
+      location: new URL(ctx.config.publicUrl).hostname,
+      contactInfo: ctx.config.publicUrl,
+      fieldName: `Signet seal ${document.id}`,
+    },
+    tsaUrl ? { timestamp: createTsaTimestamper(tsaUrl) } : {},
+  );
   await ctx.db.transaction().execute(async (trx) => {
     const locked = await lockDocument(trx, document.workspace_id, document.id);
     // Another worker finished first (its lease ran out while this one worked): keep theirs.

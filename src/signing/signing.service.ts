@@ -40,6 +40,7 @@ import { InputError } from '../input-error.ts';
 import { emailKey, isEmailAddress, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { signingCodeMail, signingRequestMail } from '../mail/templates.ts';
+import { inspectPdf } from '../pdf/inspect.ts';
 import { checkSignatureImage } from '../pdf/signature-image.ts';
 import { renderOriginal } from '../sealing/original.ts';
 import { sealChannel } from '../sealing/sealing.repository.ts';
@@ -73,6 +74,8 @@ export interface CreateDocumentInput {
   pricing: unknown;
   /** How long after sending the document can be signed (default 30 days). */
   expiresInSeconds?: number;
+  /** The PDF to be signed; without one, the text body is made into a PDF when it is sent. */
+  file?: Uint8Array | null;
 }
 
 function validateCreateInput(input: CreateDocumentInput): { pricing: PricingBlock | null } {
@@ -117,13 +120,19 @@ function validateCreateInput(input: CreateDocumentInput): { pricing: PricingBloc
   }
 }
 
-/** A new draft document. */
+/** A new draft document, with its PDF when one is given (checked by pdf/inspect.ts). */
 export async function createDocument(ctx: Context, input: CreateDocumentInput): Promise<{ id: string }> {
   const { pricing } = validateCreateInput(input);
+  const pdf = input.file ? await inspectPdf(input.file, { maxBytes: ctx.config.maxUploadBytes }) : null;
   const now = ctx.clock.now();
   const id = ctx.ids.uuid();
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await findWorkspace(trx, input.workspaceId))) throw new ApiError('not-found');
+    // The file and the document land together or not at all.
+    const original =
+      input.file && pdf
+        ? await storeFile(trx, { data: input.file, mediaType: 'application/pdf', pages: pdf.pages, now })
+        : null;
     await insertDocuments(trx, [
       {
         id,
@@ -139,6 +148,7 @@ export async function createDocument(ctx: Context, input: CreateDocumentInput): 
         value_amount: pricing ? computeValueAmount(pricing) : null,
         value_currency: pricing?.currency ?? null,
         expires_in_seconds: input.expiresInSeconds ?? defaultExpirySeconds,
+        original_sha256: original?.sha256 ?? null,
       },
     ]);
     await insertRecipients(

@@ -12,13 +12,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import { getDocumentForOwner, recipientProgress } from '../documents/documents.service.ts';
 import { DocumentActionError } from '../documents/lifecycle.ts';
-import { InputError } from '../input-error.ts';
+import { type FieldErrors, InputError } from '../input-error.ts';
 import { listOwnMails } from '../mail/mail.service.ts';
+import { refuseOversized } from '../pdf/inspect.ts';
 import { createDocument, maxRecipients, sendDocument } from '../signing/signing.service.ts';
 import { findSharableSigningLinks } from '../signing/signing-links.ts';
 import { pricingView } from '../ui/document-views.ts';
 import { notice } from '../ui/forms.ts';
 import type { SafeHtml } from '../ui/html.ts';
+import { formFile, useUploadBodies } from '../ui/uploads.ts';
 import { field, maxPriceRows, previewValue, pricingOf, recipientsOf, rowCount } from './document-form.ts';
 import { documentView, newDocumentView, ownMailsView } from './document-form.views.ts';
 import { type Form, findById, forMembers, formText, type Web } from './kit.ts';
@@ -33,11 +35,13 @@ function newPage(
   form: Form,
   message: SafeHtml | null,
   preview: SafeHtml | null,
+  errors: FieldErrors = {},
 ) {
+  const upload = { errors, maxBytes: web.ctx.config.maxUploadBytes };
   return web.render(request, reply, status, {
     title: 'New document',
     current: 'documents',
-    body: (csrf) => newDocumentView(csrf, form, message, preview),
+    body: (csrf) => newDocumentView(csrf, form, message, preview, upload),
   });
 }
 
@@ -72,6 +76,9 @@ async function submitNew(
   member: SessionUser,
 ) {
   const form: Form = { ...(request.body ?? {}) };
+  const upload = formFile(form, 'file');
+  // The form may come back (more rows, a preview, a refusal): it says to choose the file again.
+  if (upload) form.fileChosen = '1';
   const more = formText(form, 'more');
   if (more === 'recipients')
     form.recipientRows = String(rowCount(form, 'recipientRows', 3, maxRecipients) + 3);
@@ -82,17 +89,19 @@ async function submitNew(
     return newPage(web, request, reply, 200, form, null, notice(value.ok ? 'info' : 'error', value.text));
   }
   try {
+    if (upload?.tooLarge) refuseOversized(Number.POSITIVE_INFINITY, web.ctx.config.maxUploadBytes);
     const { id } = await createDocument(web.ctx, {
       workspaceId: member.workspaceId,
       title: field(form, 'title'),
       body: formText(form, 'body'),
       recipients: recipientsOf(form, rowCount(form, 'recipientRows', 3, maxRecipients)),
       pricing,
+      file: upload?.data ?? null,
     });
     return reply.redirect(`/documents/${id}`, 303);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    return newPage(web, request, reply, 400, form, notice('error', error.message), null);
+    return newPage(web, request, reply, 400, form, notice('error', error.message), null, error.fields);
   }
 }
 
@@ -114,10 +123,14 @@ export function documentFormPages(web: Web) {
       '/documents/new',
       forMembers((request, reply) => newPage(web, request, reply, 200, {}, null, null)),
     );
-    app.post<{ Body: Form }>(
-      '/documents',
-      forMembers((request, reply, member) => submitNew(web, request, reply, member)),
-    );
+    // The new-document form carries a PDF: multipart in this route's scope alone.
+    await app.register(async (uploads) => {
+      await useUploadBodies(uploads, { maxFileBytes: web.ctx.config.maxUploadBytes });
+      uploads.post<{ Body: Form }>(
+        '/documents',
+        forMembers((request, reply, member) => submitNew(web, request, reply, member)),
+      );
+    });
     // The live value under the pricing table (app.js posts the form here as it is typed):
     // the same computation as "Show the value", as text for the page to show.
     app.post<{ Body: Form }>(

@@ -4,10 +4,12 @@
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import type { DocumentDetail, RecipientProgress } from '../documents/documents.service.ts';
 import { formatMoney } from '../documents/pricing.ts';
+import type { FieldErrors } from '../input-error.ts';
 import type { MailView } from '../mail/mail.service.ts';
+import { formatBytes, maxPages } from '../pdf/inspect.ts';
 import { maxRecipients } from '../signing/signing.service.ts';
 import { type PricingView, pricingTable, statusBadges } from '../ui/document-views.ts';
-import { csrfField, type Form, formText } from '../ui/forms.ts';
+import { csrfField, type Form, fieldError, formText, invalidAttrs } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { billingChoices, field, maxPriceRows, rowCount } from './document-form.ts';
 import { formatTime } from './layout.ts';
@@ -70,22 +72,45 @@ ${preview}
 </section>`;
 }
 
+/**
+ * The PDF to be signed: a file input (a browser takes a dropped file on it, with or
+ * without JavaScript), its sentence when refused, and a word when the form came back: no
+ * browser keeps a chosen file across a reload, so it has to be chosen again.
+ */
+function fileField(form: Form, upload: UploadState): SafeHtml {
+  const { errors } = upload;
+  const chosenBefore = formText(form, 'fileChosen') !== '';
+  return html`<div class="field file-drop"><label for="file">PDF to be signed <span class="muted">(optional)</span></label>
+<span class="hint" id="file-hint">Drop a PDF here or choose one, up to ${formatBytes(upload.maxBytes)} and ${maxPages} pages. Without one, the text below becomes the PDF when you send.</span>
+<input id="file" name="file" type="file" accept="application/pdf,.pdf" aria-describedby="file-hint" ${invalidAttrs('file', errors.file)}>
+${fieldError('file', errors.file)}
+${chosenBefore && !errors.file ? html`<span class="hint">Choose the PDF again: a browser does not keep a chosen file when a page is sent back.</span>` : ''}</div>`;
+}
+
+/** The file field's state: its sentence when refused, and the limit it states. */
+export interface UploadState {
+  errors: FieldErrors;
+  maxBytes: number;
+}
+
 export function documentForm(
   csrf: string,
   form: Form,
   message: SafeHtml | null,
   preview: SafeHtml | null,
+  upload: UploadState,
 ): SafeHtml {
   const recipientRows = rowCount(form, 'recipientRows', 3, maxRecipients);
   const priceRows = rowCount(form, 'priceRows', 2, maxPriceRows);
-  return html`<form method="post" action="/documents" novalidate data-live-value="/documents/value">
+  return html`<form method="post" action="/documents" enctype="multipart/form-data" novalidate data-live-value="/documents/value">
 ${csrfField(csrf)}
 <input type="hidden" name="recipientRows" value="${recipientRows}">
 <input type="hidden" name="priceRows" value="${priceRows}">
 ${message}
 <section class="card">
 <div class="field"><label for="title">Title</label><input id="title" name="title" type="text" maxlength="200" value="${field(form, 'title')}" required></div>
-<div class="field"><label for="body">Text</label><span class="hint">Blank lines separate paragraphs.</span><textarea id="body" name="body" rows="8">${formText(form, 'body')}</textarea></div>
+${fileField(form, upload)}
+<div class="field"><label for="body">Text</label><span class="hint">Blank lines separate paragraphs. Shown above the PDF's pages, or made into the PDF when there is none.</span><textarea id="body" name="body" rows="8">${formText(form, 'body')}</textarea></div>
 </section>
 ${recipientsSection(form, recipientRows)}
 ${pricingSection(form, priceRows, preview)}
@@ -98,8 +123,9 @@ export function newDocumentView(
   form: Form,
   message: SafeHtml | null,
   preview: SafeHtml | null,
+  upload: UploadState,
 ) {
-  return html`<p><a href="/documents">← Documents</a></p><h1>New document</h1>${documentForm(csrf, form, message, preview)}`;
+  return html`<p><a href="/documents">← Documents</a></p><h1>New document</h1>${documentForm(csrf, form, message, preview, upload)}`;
 }
 
 /** A document as its sender sees it, with what the services worked out for each recipient. */

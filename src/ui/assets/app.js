@@ -23,7 +23,10 @@ if (valueForm && valueOutput && window.fetch) {
         method: 'POST',
         credentials: 'same-origin',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(new FormData(valueForm)),
+        // The text fields only: a chosen PDF has no part in the value.
+        body: new URLSearchParams(
+          Array.from(new FormData(valueForm)).filter((entry) => typeof entry[1] === 'string'),
+        ),
       })
         .then((response) => (response.ok ? response.json() : null))
         .then((result) => {
@@ -33,3 +36,12 @@ if (valueForm && valueOutput && window.fetch) {
     }, 300);
   });
 }
+// A file dragged over the PDF field: show where it will land (the input takes the drop).
+document.querySelectorAll('.file-drop').forEach((zone) => {
+  ['dragenter', 'dragover'].forEach((type) => {
+    zone.addEventListener(type, () => zone.classList.add('dragging'));
+  });
+  ['dragleave', 'drop'].forEach((type) => {
+    zone.addEventListener(type, () => zone.classList.remove('dragging'));
+  });
+});

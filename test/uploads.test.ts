@@ -1,0 +1,249 @@
+// Uploading the PDF to be signed: through the new-document form (multipart, with or without
+// JavaScript) and `signet document create --file`. A good PDF becomes the document's
+// original byte for byte; every bad one answers its sentence beside the file field, keeps
+// the rest of the form, and stores nothing; an upload cut off half-way stores nothing.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { PDFDocument } from '@cantoo/pdf-lib';
+import { renderTextDocument } from '../src/pdf/text-document.ts';
+import { describeRun, runSignet } from './cli-process.ts';
+import { countRows, describeEachDatabase, useHarness } from './harness.ts';
+import { assertPage, type WebClient, webPeople } from './web-client.ts';
+
+const folder = mkdtempSync(join(tmpdir(), 'signet-uploads-'));
+after(() => rmSync(folder, { recursive: true, force: true }));
+
+const maxBytes = 200 * 1024;
+const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+async function contractPdf(title = 'Lease agreement'): Promise<Buffer> {
+  const { data } = await renderTextDocument({
+    title,
+    body: 'The tenant rents the flat.',
+    workspaceName: 'Acme',
+    pricing: null,
+    createdAt: new Date('2026-11-01T00:00:00Z'),
+  });
+  return Buffer.from(data);
+}
+
+const formFields = {
+  title: 'Lease for Łódź',
+  recipientRows: '3',
+  priceRows: '2',
+  r0_email: 'ann@tenant.example',
+  r0_name: 'Ann Lee',
+  r0_role: 'signer',
+  r0_method: 'standard',
+  r0_order: '1',
+  currency: 'EUR',
+  vatMode: 'excluded',
+};
+
+const pdfFile = (data: Uint8Array, name = 'contract.pdf') =>
+  new File([data], name, { type: 'application/pdf' });
+
+async function badFiles(): Promise<Array<[string, File, RegExp]>> {
+  const good = await contractPdf();
+  const source = join(folder, 'good.pdf');
+  writeFileSync(source, good);
+  const encrypted = join(folder, 'encrypted.pdf');
+  execFileSync('qpdf', ['--encrypt', 'secret', 'owner', '256', '--', source, encrypted]);
+  const many = await PDFDocument.create();
+  for (let i = 0; i < 501; i += 1) many.addPage([100, 100]);
+  const oversized = Buffer.concat([good, Buffer.alloc(maxBytes)]);
+  return [
+    [
+      'a text file named .pdf',
+      pdfFile(Buffer.from('Name,Amount\nAnn,1\n'), 'export.pdf'),
+      /This file is not a PDF/,
+    ],
+    ['a truncated PDF', pdfFile(good.subarray(0, good.byteLength - 200)), /This PDF is incomplete/],
+    ['an encrypted PDF', pdfFile(readFileSync(encrypted)), /password-protected or encrypted/],
+    ['a PDF over the limit', pdfFile(oversized), /larger than 200 KB/],
+    ['a PDF of 501 pages', pdfFile(await many.save()), /501 pages; a document may have at most 500/],
+  ];
+}
+
+describeEachDatabase('uploading the PDF to be signed', (kind) => {
+  const h = useHarness(kind, {
+    env: { SIGNET_TRUST_PROXY: 'true', SIGNET_MAX_UPLOAD_BYTES: String(maxBytes) },
+  });
+  const people = webPeople(h, '10.23');
+
+  async function ownerOnForm(): Promise<WebClient> {
+    const client = await people.signedIn(await people.newOwner());
+    assertPage(await client.get('/documents/new'), 200);
+    return client;
+  }
+
+  test('the form offers a file field that a dropped file lands on, in a multipart form', async () => {
+    const client = await people.signedIn(await people.newOwner());
+    const page = await client.get('/documents/new');
+    assert.match(page.text, /<form method="post" action="\/documents" enctype="multipart\/form-data"/);
+    assert.match(page.text, /<input id="file" name="file" type="file" accept="application\/pdf,\.pdf"/);
+    assert.match(page.text, /up to 200 KB and 500 pages/);
+  });
+
+  test('a PDF sent with the form becomes the draft’s original byte for byte, and sending keeps it', async () => {
+    const client = await ownerOnForm();
+    const pdf = await contractPdf();
+    const created = await client.post('/documents', { ...formFields, file: pdfFile(pdf) });
+    assert.equal(created.status, 303, created.text);
+    const id = /^\/documents\/([0-9a-f-]{36})$/.exec(created.location ?? '')?.[1] as string;
+    const row = await h.ctx.db
+      .selectFrom('documents')
+      .innerJoin('files', 'files.sha256', 'documents.original_sha256')
+      .select(['files.sha256', 'files.pages', 'files.bytes', 'documents.title'])
+      .where('documents.id', '=', id)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(
+      { ...row, bytes: Number(row.bytes) },
+      { sha256: sha256(pdf), pages: 1, bytes: pdf.byteLength, title: 'Lease for Łódź' },
+    );
+    assertPage(await client.get(`/documents/${id}`), 200);
+    assert.equal((await client.post(`/documents/${id}/send`)).status, 303);
+    const sent = await h.ctx.db
+      .selectFrom('documents')
+      .select('original_sha256')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    assert.equal(sent.original_sha256, sha256(pdf), 'the uploaded PDF is what is sent, not the text');
+  });
+
+  test('a form without a file still makes a draft (its text becomes the PDF when sent)', async () => {
+    const client = await ownerOnForm();
+    const created = await client.post('/documents', {
+      ...formFields,
+      body: 'Terms.',
+      file: new File([], ''),
+    });
+    assert.equal(created.status, 303, created.text);
+    const id = created.location?.split('/').at(-1) as string;
+    const draft = await h.ctx.db
+      .selectFrom('documents')
+      .select('original_sha256')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    assert.equal(draft.original_sha256, null);
+    assert.equal((await client.post(`/documents/${id}/send`)).status, 303);
+    const sent = await h.ctx.db
+      .selectFrom('documents')
+      .select('original_sha256')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    assert.ok(sent.original_sha256, 'made from the text');
+  });
+
+  test('every bad file answers its sentence beside the file field, keeps the form and stores nothing', async () => {
+    const client = await ownerOnForm();
+    for (const [what, file, sentence] of await badFiles()) {
+      const files = await countRows(h.ctx, 'files');
+      const documents = await countRows(h.ctx, 'documents');
+      const refused = await client.post('/documents', { ...formFields, file });
+      assertPage(refused, 400, what);
+      assert.match(refused.text, sentence, what);
+      assert.match(refused.text, /<span class="field-error" id="file-error">/, `${what}: beside the field`);
+      assert.match(refused.text, /aria-invalid="true" aria-describedby="file-error"/, what);
+      assert.match(refused.text, /value="Lease for Łódź"/, `${what}: the title is kept`);
+      assert.match(refused.text, /value="ann@tenant\.example"/, `${what}: the recipients are kept`);
+      assert.equal(await countRows(h.ctx, 'files'), files, `${what}: no file stored`);
+      assert.equal(await countRows(h.ctx, 'documents'), documents, `${what}: no document stored`);
+    }
+  });
+
+  test('a form sent back for more rows asks for the file again', async () => {
+    const client = await ownerOnForm();
+    const page = await client.post('/documents', {
+      ...formFields,
+      more: 'recipients',
+      file: pdfFile(await contractPdf()),
+    });
+    assertPage(page, 200);
+    assert.match(page.text, /Choose the PDF again/);
+    assert.match(page.text, /value="Lease for Łódź"/);
+  });
+
+  test('an upload cut off half-way stores nothing, and the server goes on', async () => {
+    const client = await ownerOnForm();
+    const files = await countRows(h.ctx, 'files');
+    const documents = await countRows(h.ctx, 'documents');
+    const boundary = 'signetboundary';
+    const head = [
+      `--${boundary}\r\nContent-Disposition: form-data; name="_csrf"\r\n\r\n${client.csrfToken}\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nCut off\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+    ].join('');
+    const half = Buffer.concat([Buffer.from(head), (await contractPdf()).subarray(0, 1000)]);
+    const url = new URL(h.baseUrl);
+    const socket = connect(Number(url.port), url.hostname);
+    await once(socket, 'connect');
+    const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    socket.write(
+      `POST /documents HTTP/1.1\r\nHost: ${url.host}\r\nCookie: ${cookie}\r\nX-Forwarded-For: 10.23.9.9\r\n` +
+        `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${half.byteLength + 50_000}\r\n\r\n`,
+    );
+    socket.write(half);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(await countRows(h.ctx, 'files'), files);
+    assert.equal(await countRows(h.ctx, 'documents'), documents);
+    assert.equal((await fetch(`${h.baseUrl}/healthz`)).status, 200);
+    assertPage(await client.get('/documents/new'), 200);
+  });
+});
+
+describe('signet document create --file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'signet-cli-file-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SIGNET_DATA_DIR: dir,
+    LOG_LEVEL: 'warn',
+    SIGNET_MAX_UPLOAD_BYTES: String(maxBytes),
+  };
+  delete env.DATABASE_URL;
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('creates a draft whose original is the file, and refuses a bad file with its sentence', async () => {
+    const workspace = await runSignet(['workspace', 'create', '--name', 'Files', '--json'], env);
+    const workspaceId = (JSON.parse(workspace.stdout) as { id: string }).id;
+    const pdfPath = join(folder, 'cli.pdf');
+    const pdf = await contractPdf('Signed by CLI');
+    writeFileSync(pdfPath, pdf);
+    const args = [
+      'document',
+      'create',
+      '--workspace',
+      workspaceId,
+      '--title',
+      'CLI lease',
+      '--recipient',
+      'ann@x.example,Ann Lee,signer,1',
+    ];
+    const created = await runSignet([...args, '--file', pdfPath, '--json'], env);
+    assert.equal(created.code, 0, describeRun(created));
+    const document = JSON.parse(created.stdout) as {
+      files: Array<{ kind: string; sha256: string; pages: number }>;
+    };
+    assert.deepEqual(
+      document.files.map((f) => [f.kind, f.sha256, f.pages]),
+      [['original', sha256(pdf), 1]],
+    );
+    const textPath = join(folder, 'notes.pdf');
+    writeFileSync(textPath, 'not a pdf');
+    const refused = await runSignet([...args, '--file', textPath], env);
+    assert.equal(refused.code, 2, describeRun(refused));
+    assert.match(refused.stderr, /This file is not a PDF/);
+    const missing = await runSignet([...args, '--file', join(folder, 'nope.pdf')], env);
+    assert.equal(missing.code, 2, describeRun(missing));
+    assert.match(missing.stderr, /no such file/);
+  });
+});
