@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
 import type { RecipientInput } from '../src/signing/signing.service.ts';
 import { launchChromium, openPage, screenshotDir } from './chromium.ts';
 import {
@@ -124,9 +125,19 @@ describeEachDatabase('signing in a browser', (kind) => {
       await page.evaluate('getComputedStyle(document.body).backgroundColor'),
       'rgb(244, 245, 247)',
     );
+    // The document's pages are drawn on the server and shown as images; its text stays
+    // readable as text, folded under them.
+    const firstPage = page.getByRole('img', { name: `Page 1 of 1 of ${title}` });
+    await firstPage.waitFor();
+    type Image = { decode(): Promise<void>; naturalWidth: number };
+    const loaded = await firstPage.evaluate((img) =>
+      (img as unknown as Image).decode().then(() => (img as unknown as Image).naturalWidth),
+    );
+    assert.equal(loaded, 1200, 'the page image loaded');
+    await page.getByText('Read the document as text').click();
     assert.ok(
       await page.getByText('Signet Software Ltd ("the Supplier")').isVisible(),
-      'document body shown',
+      'document text shown',
     );
     assert.ok(await page.getByText(`Signing as ${signer.fullName}`).isVisible(), 'signer named');
   }
@@ -262,6 +273,7 @@ describeEachDatabase('signing in a browser', (kind) => {
   });
 
   test('the read API shows the document signed by both, with its history in order', async () => {
+    await sealDueDocuments(h.ctx);
     const res = await callApi(h, 'GET', `/v1/documents/${documentId}`, { key: ws.apiKey });
     assert.equal(res.status, 200);
     const doc = res.body.data as Detail;

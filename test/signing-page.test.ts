@@ -10,6 +10,7 @@ import {
   renderSigningPage,
   type SigningPageView,
 } from '../src/signing/signing-page.ts';
+import { signScript } from '../src/ui/assets.ts';
 import { escapeHtml, html, raw, renderToString } from '../src/ui/html.ts';
 import { plainPagePolicy as pageContentSecurityPolicy } from '../src/ui/security.ts';
 import { page } from '../src/ui/shell.ts';
@@ -92,6 +93,9 @@ function sentView(overrides: Partial<SigningPageView> = {}): SigningPageView {
     emailCode: null,
     basePath,
     notice: null,
+    pages: [],
+    textIsPages: false,
+    downloads: { original: null, sealed: null, sealPending: false },
     ...overrides,
   };
 }
@@ -181,7 +185,11 @@ test('sent document, standard signer: header, body, pricing, recipients, sign an
   assert.ok(out.includes('<time datetime="2026-11-20T09:30:00.000Z">20 Nov 2026, 09:30 UTC</time>'));
   assert.ok(out.includes('<title>Website maintenance agreement</title>'));
   assert.match(out, /<main>[\s\S]*<\/main>/);
-  assert.doesNotMatch(out, /<script/i);
+  // One script: the signature pad's, allowed by its hash; nothing else.
+  assert.deepEqual(
+    [...out.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]),
+    [signScript],
+  );
 
   // Body: paragraphs on blank lines, <br> on single newlines.
   const body = element(out, '<div class="document-body">', '</div>');
@@ -223,7 +231,7 @@ test('sent document, standard signer: header, body, pricing, recipients, sign an
   assertLabelled(
     sign,
     'sign-consent',
-    'I agree to sign this document electronically and that my typed name is my signature.',
+    'I agree to sign this document electronically, and that the signature I adopt here \\(typed or drawn\\) is my signature.',
   );
   assert.ok(sign.includes('<button type="submit" class="button button-primary">Sign document</button>'));
   assert.ok(!sign.includes('name="code"'));
@@ -436,7 +444,8 @@ test('user-provided text is escaped everywhere', () => {
   view.emailCode = { sentTo: evil, codeSent: false };
   view.notice = { kind: 'error', text: evil };
   const out = renderSigningPage(view);
-  assert.doesNotMatch(out, /<script/i);
+  assert.ok(!out.includes('<script>alert'), 'no value became markup');
+  assert.equal(out.match(/<script/g)?.length, 1, 'the one script is the signature pad');
   assert.ok(!out.includes(`"'&`));
   // Title (twice), body (3), pricing (9), recipient name+email, 3 recipients, waiting, code (2), notice.
   assert.ok(out.split(escaped).length - 1 >= 20, 'every value is present, escaped');

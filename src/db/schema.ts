@@ -49,6 +49,8 @@ export interface DocumentsTable {
   expires_in_seconds: Generated<number>;
   /** The PDF that was uploaded, or made from the text body when the document was sent. */
   original_sha256: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The original was made from the text body when the document was sent. */
+  original_from_text: Generated<boolean>;
   /** The sealed PDF, once the worker has made it. */
   sealed_sha256: ColumnType<string | null, string | null | undefined, string | null>;
   /** Set while the seal is owed: when the worker may (next) try. */

@@ -115,6 +115,7 @@ const fullDocumentColumns = [
   'pricing',
   'expires_in_seconds',
   'original_sha256',
+  'original_from_text',
   'sealed_sha256',
 ] as const;
 
@@ -125,6 +126,8 @@ export type FullDocumentRow = DocumentRow & {
   expires_in_seconds: number;
   /** The PDF the signers see (uploaded, or made from the text when sent). */
   original_sha256: string | null;
+  /** The original was made from `body` when the document was sent. */
+  original_from_text: boolean;
   /** The sealed PDF, once made. */
   sealed_sha256: string | null;
 };

@@ -33,10 +33,15 @@ export type Style = keyof typeof chains;
 // A face is read and parsed once per process (Noto Sans SC is 10 MB), on first use.
 const loaded = new Map<Face, { bytes: Uint8Array; font: Font }>();
 
+/** Where a face's TrueType file is (in node_modules). */
+export function fontFile(name: Face): string {
+  return require.resolve(faceFiles[name]);
+}
+
 function face(name: Face): { bytes: Uint8Array; font: Font } {
   let entry = loaded.get(name);
   if (!entry) {
-    const bytes = readFileSync(require.resolve(faceFiles[name]));
+    const bytes = readFileSync(fontFile(name));
     entry = { bytes, font: fontkit.create(bytes) as Font };
     loaded.set(name, entry);
   }

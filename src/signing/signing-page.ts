@@ -1,8 +1,10 @@
 // The recipient signing page, rendered to HTML from a view model: pure functions, no HTTP and
 // no database. The domain decides what the recipient may do (`actions`); this page only shows
 // it. Every user-provided text goes through the escaping `html` template. The forms work
-// without JavaScript (the page has none) and post to `${basePath}/sign`, `/decline`, `/code`.
+// without JavaScript and post to `${basePath}/sign`, `/decline`, `/code`; the one script
+// (ui/assets/sign.js) previews the typed signature and offers a pad to draw one.
 import type { DocumentStatus } from '../documents/lifecycle.ts';
+import { signScript, signStyles } from '../ui/assets.ts';
 import { type PricingView, pricingTable, statusBadges } from '../ui/document-views.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { type Message, messagePage, page } from '../ui/shell.ts';
@@ -48,6 +50,12 @@ export interface SigningPageView {
   basePath: string;
   /** A one-line message after an action, e.g. { kind: 'success', text: 'You signed this document.' }. */
   notice: null | { kind: 'success' | 'error' | 'info'; text: string };
+  /** The PDF's pages as images (`src` answers a PNG), in order; none before there is a PDF. */
+  pages: Array<{ number: number; src: string }>;
+  /** The pages were made from the text (so the text is the document), else it is a message. */
+  textIsPages: boolean;
+  /** Download links (valid 15 minutes); `sealPending` while the sealed PDF is being made. */
+  downloads: { original: string | null; sealed: string | null; sealPending: boolean };
 }
 
 export type SigningMessagePageView = Message;
@@ -159,6 +167,17 @@ ${view.recipients.map(
 </section>`;
 }
 
+/** The links to the PDFs: the original while signing, the signed one once it is sealed. */
+function downloads(view: SigningPageView): SafeHtml | null {
+  const { original, sealed, sealPending } = view.downloads;
+  if (!original && !sealed && !sealPending) return null;
+  return html`<ul class="downloads plain">
+${sealed && html`<li><a class="button button-primary" href="${sealed}" download>Download the signed PDF</a> <span class="small muted">with its certificate of completion; also sent to you by email</span></li>`}
+${sealPending && html`<li class="small muted">The signed PDF, with its certificate of completion, is being sealed: reload this page in a moment to download it. It is also sent to you by email.</li>`}
+${original && html`<li><a href="${original}" download>Download the original PDF</a></li>`}
+</ul>`;
+}
+
 /** Sentences that say the document or this recipient is done, if either is. */
 function finalState(view: SigningPageView): SafeHtml | null {
   const { document, recipient } = view;
@@ -166,7 +185,7 @@ function finalState(view: SigningPageView): SafeHtml | null {
   const youSigned = recipient.signedAt && html`<p>You signed this document${on(recipient.signedAt)}.</p>`;
   switch (document.status) {
     case 'signed':
-      return html`<div class="box box-success" role="status"><p><strong>This document was signed by everyone${on(document.signedAt)}.</strong></p></div>`;
+      return html`<div class="box box-success" role="status"><p><strong>This document was signed by everyone${on(document.signedAt)}.</strong></p>${downloads(view)}</div>`;
     case 'declined':
       return html`<div class="box box-danger" role="status"><p><strong>${
         recipient.declined ? 'You declined to sign this document.' : 'This document was declined.'
@@ -179,7 +198,8 @@ function finalState(view: SigningPageView): SafeHtml | null {
       if (recipient.signedAt) {
         const othersPending = view.recipients.some((r) => !r.isYou && r.state === 'waiting');
         return html`<div class="box box-success" role="status"><p><strong>You signed this document${on(recipient.signedAt)}.</strong></p>${
-          othersPending && html`<p>Other signers have not signed yet.</p>`
+          othersPending &&
+          html`<p>Other signers have not signed yet. When everyone has signed, you get the signed PDF by email.</p>`
         }</div>`;
       }
       return null;
@@ -199,12 +219,15 @@ function signForm(view: SigningPageView): SafeHtml {
 <button type="submit" class="button button-secondary">${emailCode.codeSent ? 'Send a new code' : 'Send code'}</button>
 </form>
 `;
-  return html`${codeRequest}<form method="post" action="${formAction(view.basePath, 'sign')}">
+  return html`${codeRequest}<form data-signature method="post" action="${formAction(view.basePath, 'sign')}">
 <p class="signing-as small muted">Signing as <strong>${recipient.fullName}</strong> (${recipient.email})</p>
 <div class="field">
 <label for="sign-full-name">Type your full name to sign</label>
 <input type="text" id="sign-full-name" name="fullName" autocomplete="name" autocapitalize="words" spellcheck="false" required>
+<p class="signature-preview" id="signature-preview" aria-hidden="true">${recipient.fullName}</p>
+<p class="hint small muted">Your typed name becomes your signature, set in this handwriting.</p>
 </div>
+${signaturePad()}
 ${
   emailCode &&
   html`<div class="field">
@@ -213,10 +236,30 @@ ${
 </div>
 `
 }<div class="field">
-<label class="checkbox" for="sign-consent"><input type="checkbox" id="sign-consent" name="consent" value="yes" required><span>I agree to sign this document electronically and that my typed name is my signature.</span></label>
+<label class="checkbox" for="sign-consent"><input type="checkbox" id="sign-consent" name="consent" value="yes" required><span>I agree to sign this document electronically, and that the signature I adopt here (typed or drawn) is my signature.</span></label>
 </div>
 <button type="submit" class="button button-primary">Sign document</button>
 </form>
+`;
+}
+
+/**
+ * Drawing instead of typing: hidden until the page's script runs (a pad needs it); the
+ * script fills `signatureImage` with the drawing as a PNG when the form is sent.
+ */
+function signaturePad(): SafeHtml {
+  return html`<fieldset class="choices" data-draw-choice hidden>
+<legend class="label">Your signature</legend>
+<label class="checkbox"><input type="radio" name="signatureKind" value="typed" checked> Typed</label>
+<label class="checkbox"><input type="radio" name="signatureKind" value="drawn"> Drawn</label>
+</fieldset>
+<div class="field signature-pad" data-pad hidden>
+<label for="signature-canvas">Draw your signature with a mouse, finger or pen</label>
+<canvas id="signature-canvas" width="900" height="300" tabindex="0" role="img" aria-label="Signature pad"></canvas>
+<p class="field-error" data-pad-problem hidden>Draw your signature first, or choose Typed.</p>
+<div class="actions"><button type="button" class="button button-secondary button-small" data-clear>Clear</button></div>
+<input type="hidden" name="signatureImage" value="">
+</div>
 `;
 }
 
@@ -227,6 +270,10 @@ function declineForm(view: SigningPageView): SafeHtml {
 <div class="field">
 <label for="decline-reason">Reason (optional)</label>
 <textarea id="decline-reason" name="reason" maxlength="1000" rows="4"></textarea>
+</div>
+<p class="small">Declining ends the signing for everyone: the sender is told, and nobody can sign this document any more.</p>
+<div class="field">
+<label class="checkbox" for="decline-confirm"><input type="checkbox" id="decline-confirm" name="confirm" value="yes" required><span>Yes, I decline to sign this document.</span></label>
 </div>
 <button type="submit" class="button button-danger">Decline to sign</button>
 </form>
@@ -257,17 +304,41 @@ ${waiting}${viewer}${actions.canSign && signForm(view)}${actions.canDecline && d
 </section>`;
 }
 
+/**
+ * The document: its pages as images. The text stays readable as text (a screen reader
+ * cannot read an image): folded under the pages when the pages were made from it, above
+ * them as the sender's message beside an uploaded PDF, and alone before there are pages.
+ */
+function documentSection(view: SigningPageView): SafeHtml {
+  const count = view.pages.length;
+  const hasText = view.document.body.trim() !== '';
+  const text = html`<div class="document-body">
+${documentBody(view.document.body)}</div>`;
+  const pages =
+    count > 0 &&
+    html`<ol class="pages">${view.pages.map(
+      (p) =>
+        html`<li><figure><img src="${p.src}" alt="Page ${p.number} of ${count} of ${view.document.title}" loading="${p.number <= 2 ? 'eager' : 'lazy'}"><figcaption class="small muted">Page ${p.number} of ${count}</figcaption></figure></li>`,
+    )}</ol>
+${view.downloads.original && html`<p class="small"><a href="${view.downloads.original}" download>Download the PDF</a> to read it in your own viewer.</p>`}`;
+  return html`<section class="card" aria-labelledby="document-heading">
+<h2 id="document-heading">Document${count > 0 && html` <span class="muted small">(${count} ${count === 1 ? 'page' : 'pages'})</span>`}</h2>
+${count === 0 && text}
+${count > 0 && hasText && !view.textIsPages && html`<h3 class="small muted">Message from the sender</h3>${text}`}
+${pages}
+${count > 0 && hasText && view.textIsPages && html`<details class="document-text"><summary>Read the document as text</summary>${text}</details>`}
+</section>`;
+}
+
 export function renderSigningPage(view: SigningPageView): string {
   return page({
     title: view.document.title,
+    script: signScript,
+    styles: signStyles,
     body: html`${header(view)}
 <main>
 ${notice(view)}
-<section class="card" aria-labelledby="document-heading">
-<h2 id="document-heading">Document</h2>
-<div class="document-body">
-${documentBody(view.document.body)}</div>
-</section>
+${documentSection(view)}
 ${view.pricing && pricingTable(view.pricing)}
 ${recipientsList(view)}
 ${actionArea(view)}

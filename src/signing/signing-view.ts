@@ -4,6 +4,7 @@ import type { Context } from '../context.ts';
 import type { FullDocumentRow, FullRecipientRow } from '../documents/documents.repository.ts';
 import { isActive, signersAhead } from '../documents/lifecycle.ts';
 import type { PricingBlock } from '../documents/value.ts';
+import { downloadUrl, type FileKind } from '../files/download-links.ts';
 import { pricingView } from '../ui/document-views.ts';
 import type { SigningPageView } from './signing-page.ts';
 
@@ -13,9 +14,39 @@ export function maskEmail(email: string): string {
   return `${shown}${'•'.repeat(Math.max(1, Math.min(6, local.length - shown.length)))}@${domain}`;
 }
 
+/** The document's PDFs for the page: its pages as images, and download links for both files. */
+function filesOf(
+  ctx: Context,
+  loaded: Loaded,
+  basePath: string,
+): Pick<SigningPageView, 'pages' | 'textIsPages' | 'downloads'> {
+  const { document, files } = loaded;
+  const original = files.find((f) => f.kind === 'original');
+  const sealed = files.find((f) => f.kind === 'sealed');
+  return {
+    pages: Array.from({ length: original?.pages ?? 0 }, (_, i) => ({
+      number: i + 1,
+      src: `${basePath}/pages/${i + 1}`,
+    })),
+    textIsPages: document.original_from_text,
+    downloads: {
+      original: original ? downloadUrl(ctx, document.id, 'original') : null,
+      sealed: sealed ? downloadUrl(ctx, document.id, 'sealed') : null,
+      sealPending: document.status === 'signed' && !sealed,
+    },
+  };
+}
+
+type Loaded = {
+  document: FullDocumentRow;
+  recipients: FullRecipientRow[];
+  recipient: FullRecipientRow;
+  files: Array<{ kind: FileKind; pages: number | null }>;
+};
+
 export function buildSigningView(
-  _ctx: Context,
-  loaded: { document: FullDocumentRow; recipients: FullRecipientRow[]; recipient: FullRecipientRow },
+  ctx: Context,
+  loaded: Loaded,
   options: { basePath: string; notice: SigningPageView['notice'] },
 ): SigningPageView {
   const { document, recipients, recipient } = loaded;
@@ -60,5 +91,6 @@ export function buildSigningView(
         : null,
     basePath: options.basePath,
     notice: options.notice,
+    ...filesOf(ctx, loaded, options.basePath),
   };
 }

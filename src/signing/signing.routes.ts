@@ -12,11 +12,15 @@ import type { Context } from '../context.ts';
 import { uuidRegExp as uuid } from '../documents/documents.schemas.ts';
 import type { ClientInfo } from '../documents/events.ts';
 import { DocumentActionError, type Refusal } from '../documents/lifecycle.ts';
+import { findDocumentFiles } from '../files/files.repository.ts';
+import { isPageImageSize, pageImage } from '../files/page-images.ts';
+import { InputError } from '../input-error.ts';
 import { pageErrorHandler } from '../ui/error-page.ts';
 import { type Form, formText, useFormBodies } from '../ui/forms.ts';
 import { securityHeaders } from '../ui/security.ts';
 import { sendHtml } from '../ui/shell.ts';
 import {
+  type AdoptedSignature,
   declineDocument,
   findSigningSession,
   loadSigningView,
@@ -91,6 +95,9 @@ async function act(
   try {
     await action(session, request.body ?? {});
   } catch (error) {
+    if (error instanceof InputError) {
+      return renderPage(ctx, reply, session, request.params, 400, { kind: 'error', text: error.message });
+    }
     if (!(error instanceof DocumentActionError)) throw error;
     const status = inputRefusals.has(error.refusal) ? 400 : 409;
     return renderPage(ctx, reply, session, request.params, status, { kind: 'error', text: error.message });
@@ -115,24 +122,46 @@ function clientOf(request: FastifyRequest): ClientInfo {
   return { ip: request.ip || null, userAgent: request.headers['user-agent'] ?? null };
 }
 
+/**
+ * The signature the form adopts: typed, or drawn (the pad's PNG as a data URL); the
+ * service checks the image (pdf/signature-image.ts).
+ */
+export function adoptedSignature(form: Form): AdoptedSignature {
+  if (formText(form, 'signatureKind') !== 'drawn') return { kind: 'typed' };
+  const match = /^data:image\/png;base64,([A-Za-z0-9+/]+={0,2})$/.exec(formText(form, 'signatureImage'));
+  if (!match) throw new InputError({ signature: 'Draw your signature, or choose Typed.' });
+  return { kind: 'drawn', png: Buffer.from(match[1] as string, 'base64') };
+}
+
+/** A drawn signature is a PNG of some tens of kilobytes: the sign form may be that large. */
+export const signFormBytes = 768 * 1024;
+
 function actionRoutes(app: FastifyInstance, ctx: Context) {
-  app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/sign', (request, reply) =>
-    act(ctx, request, reply, 'signed', (session, form) =>
-      signDocument(ctx, session, {
-        fullName: formText(form, 'fullName'),
-        consent: formText(form, 'consent') === 'yes',
-        code: formText(form, 'code') || undefined,
-        client: clientOf(request),
-      }),
-    ),
-  );
+  app.register(async (large) => {
+    useFormBodies(large, signFormBytes);
+    large.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/sign', (request, reply) =>
+      act(ctx, request, reply, 'signed', (session, form) =>
+        signDocument(ctx, session, {
+          fullName: formText(form, 'fullName'),
+          consent: formText(form, 'consent') === 'yes',
+          code: formText(form, 'code') || undefined,
+          signature: adoptedSignature(form),
+          client: clientOf(request),
+        }),
+      ),
+    );
+  });
   app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/decline', (request, reply) =>
-    act(ctx, request, reply, 'declined', (session, form) =>
-      declineDocument(ctx, session, {
+    act(ctx, request, reply, 'declined', async (session, form) => {
+      // Declining ends the signing for everyone: the page asks to confirm it.
+      if (formText(form, 'confirm') !== 'yes') {
+        throw new InputError({ confirm: 'To decline, tick “Yes, I decline to sign this document.”' });
+      }
+      return declineDocument(ctx, session, {
         reason: formText(form, 'reason') || undefined,
         client: clientOf(request),
-      }),
-    ),
+      });
+    }),
   );
   app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/code', (request, reply) =>
     act(ctx, request, reply, 'code-sent', (session) => requestSigningCode(ctx, session)),
@@ -143,7 +172,7 @@ export function signingRoutes(ctx: Context) {
   return async function register(app: FastifyInstance) {
     // HTML forms, and nothing else (ui/forms.ts): a cross-site text/plain or JSON post is 415.
     useFormBodies(app, 16_384);
-    await app.register(helmet, securityHeaders('plain'));
+    await app.register(helmet, securityHeaders('signing'));
     app.setErrorHandler(
       pageErrorHandler(ctx, (_request, reply, status, message) =>
         sendHtml(reply, status, renderSigningMessagePage(message)),
@@ -166,5 +195,30 @@ export function signingRoutes(ctx: Context) {
       },
     );
     actionRoutes(app, ctx);
+    pageImageRoute(app, ctx);
   };
+}
+
+/**
+ * GET /sign/{doc}/{token}/pages/{n}[?size=thumbnail]: a page of the document as a PNG, for
+ * the holder of a signing link (images of the one file, so they never change: cached).
+ */
+function pageImageRoute(app: FastifyInstance, ctx: Context) {
+  app.get<{ Params: Params & { page: string }; Querystring: { size?: string } }>(
+    '/:documentId/:token/pages/:page',
+    async (request, reply) => {
+      const session = await sessionOf(ctx, request.params);
+      const page = /^[1-9]\d{0,3}$/.test(request.params.page) ? Number(request.params.page) : 0;
+      if (!session || page === 0) return notFoundPage(reply);
+      const size = isPageImageSize(request.query.size) ? request.query.size : 'page';
+      const files = await findDocumentFiles(ctx.db, session.workspaceId, session.documentId);
+      const original = files.find((f) => f.kind === 'original');
+      const png = original ? await pageImage(ctx, original.sha256, page, size) : null;
+      if (!png) return notFoundPage(reply);
+      return reply
+        .header('content-type', 'image/png')
+        .header('cache-control', 'private, max-age=86400')
+        .send(png);
+    },
+  );
 }

@@ -34,6 +34,7 @@ import {
 } from '../documents/lifecycle.ts';
 import { parsePricingBlock } from '../documents/pricing.ts';
 import { computeValueAmount, type PricingBlock } from '../documents/value.ts';
+import { findDocumentFiles } from '../files/files.repository.ts';
 import { storeFile } from '../files/files.service.ts';
 import { ApiError } from '../http/errors.ts';
 import { InputError } from '../input-error.ts';
@@ -239,12 +240,21 @@ export async function sendDocument(
       document.original_sha256 ??
       (rendered && (await storeFile(trx, { ...rendered, mediaType: 'application/pdf', now })).sha256);
     if (!original) throw new Error(`document ${document.id} has neither a PDF nor a text to make one of`);
-    const sent = { ...document, status, sent_at: now, expires_at: expiresAt, original_sha256: original };
+    const fromText = document.original_from_text || document.original_sha256 === null;
+    const sent = {
+      ...document,
+      status,
+      sent_at: now,
+      expires_at: expiresAt,
+      original_sha256: original,
+      original_from_text: fromText,
+    };
     await updateDocument(trx, document.workspace_id, document.id, {
       status,
       sent_at: now,
       expires_at: expiresAt,
       original_sha256: original,
+      original_from_text: fromText,
     });
     const event = await recordDocumentEvent(trx, ctx, {
       document: sent,
@@ -540,5 +550,6 @@ export async function loadSigningView(ctx: Context, session: SigningSession) {
   const recipients = await findFullRecipients(ctx.db, session.workspaceId, session.documentId);
   const recipient = recipients.find((r) => r.id === session.recipientId);
   if (!recipient) throw new ApiError('not-found');
-  return { document, recipients, recipient };
+  const files = await findDocumentFiles(ctx.db, session.workspaceId, session.documentId);
+  return { document, recipients, recipient, files };
 }

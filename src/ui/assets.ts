@@ -5,10 +5,13 @@
 //   nothing else; the web application links it with its own styles as /assets/app.css.
 // - app.js: progressive enhancement of the web application only (copy buttons, the live
 //   value of a document form); every page works without it.
+// - sign.js: the signing page's signature pad, inline (hashed in its policy); and the
+//   handwriting face of typed signatures, served as /assets/signature.ttf.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { fontFile } from '../pdf/fonts.ts';
 
 const read = (name: string) => readFileSync(join(import.meta.dirname, 'assets', name), 'utf8');
 
@@ -16,15 +19,21 @@ export const baseStyles = read('base.css');
 /** The stylesheet every application page links: /assets/app.css. */
 export const appStylesheet = `${baseStyles}${read('app.css')}`;
 export const appScript = read('app.js');
+/** The signing page's script (the signature pad) and styles, inline and hashed in its policy. */
+export const signScript = read('sign.js');
+export const signStyles = read('signing.css');
+/** The handwriting face of typed signatures (the one the sealed PDF uses), for previews. */
+const signatureFont = readFileSync(fontFile('hand'));
 
 /** A CSP hash source for inline content (`'sha256-…'`). */
 export function hashSource(content: string): string {
   return `'sha256-${createHash('sha256').update(content).digest('base64')}'`;
 }
 
-const assets: Record<string, { type: string; body: string }> = {
+const assets: Record<string, { type: string; body: string | Buffer }> = {
   '/assets/app.css': { type: 'text/css; charset=utf-8', body: appStylesheet },
   '/assets/app.js': { type: 'text/javascript; charset=utf-8', body: appScript },
+  '/assets/signature.ttf': { type: 'font/ttf', body: signatureFont },
 };
 
 /** The same for everyone: public, cached an hour, never behind a session. */

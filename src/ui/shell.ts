@@ -25,14 +25,19 @@ ${options.body}
 `);
 }
 
-/** A plain page: no JavaScript, no external resources, the base styles inline (hashed in its CSP). */
-export function page(options: { title: string; body: SafeHtml }): string {
+/**
+ * A plain page: no external resources, the base styles inline (hashed in its CSP), and no
+ * JavaScript unless `script` is given (the signing page's script and `styles`, hashed in
+ * its own CSP).
+ */
+export function page(options: { title: string; body: SafeHtml; script?: string; styles?: string }): string {
   return htmlDocument({
     title: options.title,
-    head: html`<style>${raw(baseStyles)}</style>`,
+    head: html`<style>${raw(baseStyles)}</style>${options.styles ? html`<style>${raw(options.styles)}</style>` : ''}`,
+    // After the content, so the script finds what it enhances.
     body: html`<div class="container">
 ${options.body}
-</div>`,
+</div>${options.script ? html`<script>${raw(options.script)}</script>` : ''}`,
   });
 }
 

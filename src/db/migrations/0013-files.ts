@@ -4,7 +4,8 @@
 //   the same bytes, a download streams chunk by chunk, and backups carry them. A file and
 //   all its chunks are written in one transaction: there is never a half-stored file.
 // - Page images are rendered once per file, page and width, and kept beside the file.
-// - A document points to its original and sealed file; `seal_due_at` is set while its seal
+// - A document points to its original and sealed file (and says whether the original was
+//   made from its text, which then is not shown again beside the pages); `seal_due_at` is set while its seal
 //   is owed (the worker claims it), `seal_attempts` and `seal_error` say how it went.
 // - A signer's adopted signature: typed (their name, set in a handwriting font when sealed)
 //   or drawn (a PNG).
@@ -41,6 +42,7 @@ const statements = [
   )`,
   'alter table documents add column original_sha256 text references files (sha256)',
   'alter table documents add column sealed_sha256 text references files (sha256)',
+  'alter table documents add column original_from_text boolean not null default false',
   'alter table documents add column seal_due_at timestamptz(3)',
   'alter table documents add column seal_attempts integer not null default 0',
   'alter table documents add column seal_error text',

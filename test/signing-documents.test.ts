@@ -1,0 +1,169 @@
+// The signing page with a real document: its pages as images (made once, then cached), a
+// signature typed or drawn, the decline that asks for confirmation, and the downloads of
+// the original and the sealed PDF on the "done" screen. Over HTTP, on both databases.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PDFDocument } from '@cantoo/pdf-lib';
+import { createCanvas } from '@napi-rs/canvas';
+import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
+import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
+import {
+  countRows,
+  createTestWorkspace,
+  describeEachDatabase,
+  signingLinksOf,
+  twoSigners,
+  useHarness,
+} from './harness.ts';
+
+/** A drawn signature as the pad sends it: a PNG data URL of a stroke on transparency. */
+function drawnSignature(): string {
+  const canvas = createCanvas(900, 300);
+  const context = canvas.getContext('2d');
+  context.strokeStyle = '#1a2f73';
+  context.lineWidth = 6;
+  context.beginPath();
+  context.moveTo(60, 200);
+  context.bezierCurveTo(200, 40, 320, 260, 480, 120);
+  context.lineTo(820, 180);
+  context.stroke();
+  return canvas.toDataURL('image/png');
+}
+
+async function threePagePdf(): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  for (let i = 0; i < 3; i += 1)
+    pdf.addPage([595, 842]).drawText(`Page ${i + 1} of the lease`, { x: 72, y: 760, size: 20 });
+  return pdf.save();
+}
+
+describeEachDatabase('signing a real document', (kind) => {
+  const h = useHarness(kind);
+
+  async function sentPdfDocument() {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id } = await createDocument(h.ctx, {
+      workspaceId: ws.id,
+      title: 'Lease',
+      body: 'Please sign by Friday.',
+      recipients: twoSigners,
+      pricing: null,
+      file: await threePagePdf(),
+    });
+    await sendDocument(h.ctx, ws.id, id);
+    const links = await signingLinksOf(h.ctx, id);
+    const path = (email: string) => links.get(email)?.path as string;
+    return { ws, id, ann: path('ann@client.example'), bob: path('bob@client.example') };
+  }
+
+  const post = (path: string, fields: Record<string, string>) =>
+    fetch(h.baseUrl + path, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
+
+  test('the page shows every page as an image, the sender’s text as a message, and the pad', async () => {
+    const { ann } = await sentPdfDocument();
+    const response = await fetch(h.baseUrl + ann);
+    const page = await response.text();
+    const images = [...page.matchAll(/<img src="([^"]+)" alt="Page (\d) of 3 of Lease"/g)];
+    assert.deepEqual(
+      images.map((m) => m[2]),
+      ['1', '2', '3'],
+    );
+    assert.match(page, /Message from the sender[\s\S]*Please sign by Friday\./);
+    assert.match(page, /<canvas id="signature-canvas"/);
+    assert.match(page, /<p class="signature-preview" id="signature-preview" aria-hidden="true">Ann Lee<\/p>/);
+    const policy = response.headers.get('content-security-policy') ?? '';
+    assert.match(policy, /img-src 'self'/);
+    assert.match(policy, /script-src 'sha256-/);
+
+    const first = await fetch(h.baseUrl + (images[0]?.[1] as string));
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get('content-type'), 'image/png');
+    const png = Buffer.from(await first.arrayBuffer());
+    assert.equal(png.readUInt32BE(16), 1200, 'a page is drawn 1200 pixels wide');
+    assert.equal(await countRows(h.ctx, 'page_images'), 1, 'kept');
+    const again = Buffer.from(await (await fetch(h.baseUrl + (images[0]?.[1] as string))).arrayBuffer());
+    assert.deepEqual(again, png, 'served from the cache');
+    assert.equal(await countRows(h.ctx, 'page_images'), 1);
+    const thumbnail = await fetch(`${h.baseUrl}${ann}/pages/2?size=thumbnail`);
+    assert.equal(Buffer.from(await thumbnail.arrayBuffer()).readUInt32BE(16), 240);
+    assert.equal((await fetch(`${h.baseUrl}${ann}/pages/4`)).status, 404, 'no such page');
+    assert.equal((await fetch(`${h.baseUrl}${ann.slice(0, -3)}xyz/pages/1`)).status, 404, 'not a link');
+  });
+
+  test('a drawn signature is kept as a PNG and drawn in the sealed PDF; a broken drawing is refused', async () => {
+    const { ws, id, ann, bob } = await sentPdfDocument();
+    const fields = { fullName: 'Ann Lee', consent: 'yes', signatureKind: 'drawn' };
+    const broken = await post(`${ann}/sign`, { ...fields, signatureImage: 'data:image/png;base64,AAAA' });
+    assert.equal(broken.status, 400);
+    assert.match(await broken.text(), /The drawn signature is not a PNG image/);
+    const empty = await post(`${ann}/sign`, { ...fields, signatureImage: '' });
+    assert.equal(empty.status, 400);
+    assert.match(await empty.text(), /Draw your signature, or choose Typed/);
+
+    const signed = await post(`${ann}/sign`, { ...fields, signatureImage: drawnSignature() });
+    assert.equal(signed.status, 303);
+    const stored = await h.ctx.db
+      .selectFrom('recipients')
+      .select(['signature_kind', 'signature_image'])
+      .where('document_id', '=', id)
+      .where('email', '=', 'ann@client.example')
+      .executeTakeFirstOrThrow();
+    assert.equal(stored.signature_kind, 'drawn');
+    assert.ok(stored.signature_image && stored.signature_image.byteLength > 100);
+    assert.equal((await post(`${bob}/sign`, { fullName: 'Bob Ray', consent: 'yes' })).status, 303);
+    await sealDueDocuments(h.ctx);
+    const document = await h.ctx.db
+      .selectFrom('documents')
+      .select('sealed_sha256')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    assert.ok(document.sealed_sha256, `sealed (workspace ${ws.id})`);
+  });
+
+  test('the done screen offers the signed PDF once it is sealed, and the original before', async () => {
+    const { ann, bob } = await sentPdfDocument();
+    await post(`${ann}/sign`, { fullName: 'Ann Lee', consent: 'yes' });
+    await post(`${bob}/sign`, { fullName: 'Bob Ray', consent: 'yes' });
+    const pending = await (await fetch(h.baseUrl + bob)).text();
+    assert.match(pending, /is being sealed: reload this page in a moment/);
+    assert.match(
+      pending,
+      /href="https:\/\/sign\.example\.test\/files\/[0-9a-f-]{36}\/original\.pdf\?expires=\d+&amp;sig=[^"]+" download>Download the original PDF/,
+    );
+    await sealDueDocuments(h.ctx);
+    const done = await (await fetch(h.baseUrl + bob)).text();
+    const link =
+      /href="(https:\/\/sign\.example\.test\/files\/[^"]+\/sealed\.pdf[^"]+)" download>Download the signed PDF/.exec(
+        done,
+      )?.[1];
+    assert.ok(link, 'the signed PDF is offered');
+    const download = await fetch(
+      link.replaceAll('&amp;', '&').replace('https://sign.example.test', h.baseUrl),
+    );
+    assert.equal(download.status, 200);
+    assert.match(
+      Buffer.from(await download.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+      /%PDF-/,
+    );
+  });
+
+  test('declining asks for confirmation; without it nothing is declined', async () => {
+    const { id, ann } = await sentPdfDocument();
+    const page = await (await fetch(h.baseUrl + ann)).text();
+    assert.match(page, /<input type="checkbox" id="decline-confirm" name="confirm" value="yes" required>/);
+    const unconfirmed = await post(`${ann}/decline`, { reason: 'Too expensive' });
+    assert.equal(unconfirmed.status, 400);
+    assert.match(await unconfirmed.text(), /To decline, tick “Yes, I decline to sign this document\.”/);
+    assert.equal(
+      await countRows(h.ctx, 'document_events', { document_id: id, type: 'document.declined' }),
+      0,
+    );
+    assert.equal((await post(`${ann}/decline`, { reason: 'Too expensive', confirm: 'yes' })).status, 303);
+    assert.equal(
+      await countRows(h.ctx, 'document_events', { document_id: id, type: 'document.declined' }),
+      1,
+    );
+  });
+});
