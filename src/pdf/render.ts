@@ -149,8 +149,9 @@ function startParser(
   const worker = new pdfjs.PDFWorker({ port: port1 as never, verbosity: pdfjs.VerbosityLevel.ERRORS });
   let death: RenderError | undefined;
   const died = new Promise<never>((_, reject) => {
-    thread.once('error', (error: Error & { code?: string }) => {
-      death =
+    // `on`, not `once`: an 'error' event that no one listens to would crash the process.
+    thread.on('error', (error: Error & { code?: string }) => {
+      death ??=
         error.code === 'ERR_WORKER_OUT_OF_MEMORY'
           ? new RenderError('out-of-memory', 'Reading the PDF needs more memory than allowed.', {
               cause: error,
