@@ -27,6 +27,7 @@ import {
   createWebClient,
   type ForeignRoute,
   mailsTo,
+  testPassword as password,
   type TestAccount,
   uniqueEmail,
   type WebClient,
@@ -35,7 +36,6 @@ import {
   withoutCsrf,
 } from './web-client.ts';
 
-const password = 'correct horse battery staple';
 const newPassword = 'a different long passphrase';
 const minute = 60_000;
 const hour = 60 * minute;

@@ -33,15 +33,14 @@ import {
   assertPage,
   assertRedirect,
   assertSameNotFound,
+  testPassword as password,
   probeIds,
   type TestAccount,
-  testPassword,
   uniqueEmail,
   type WebClient,
   webPeople,
 } from './web-client.ts';
 
-const password = 'correct horse battery staple';
 const minute = 60_000;
 const staleCursor = 'That page link had expired, so this is the first page again.';
 const pageSize = 25;
@@ -203,7 +202,7 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     };
   }
   const logIn = (client: WebClient, email: string, next?: string) =>
-    people.logIn(client, email, testPassword, next ? { next } : {});
+    people.logIn(client, email, password, next ? { next } : {});
 
   async function tokenOfAnotherSession(): Promise<string> {
     const other = await signedIn(await newOwner());

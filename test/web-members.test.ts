@@ -20,15 +20,14 @@ import {
   assertSameNotFound,
   type ForeignRoute,
   mailsTo,
+  testPassword as password,
   probeIds,
-  testPassword,
   uniqueEmail,
   type WebClient,
   type WebResponse,
   webPeople,
 } from './web-client.ts';
 
-const password = 'correct horse battery staple';
 const minute = 60_000;
 const ownersOnly = 'Only owners can do this';
 const notFoundText = 'There is nothing here, or it belongs to another workspace.';
@@ -54,7 +53,7 @@ describeEachDatabase('member pages over HTTP', (kind) => {
 
   const { browser, newOwner, newMember, signedIn, ...people } = webPeople(h, '10.1');
   const logIn = (client: WebClient, email: string, next?: string) =>
-    people.logIn(client, email, testPassword, next ? { next } : {});
+    people.logIn(client, email, password, next ? { next } : {});
 
   /** Who the browser is signed in as, from the account page: "<email>, <role> of <workspace>". */
   async function whoAmI(client: WebClient): Promise<string | null> {
