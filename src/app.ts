@@ -12,6 +12,7 @@ import { ApiError } from './http/errors.ts';
 import { healthRoutes } from './http/health.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { metricsRoutes } from './metrics/metrics.ts';
+import { verifyRoutes } from './sealing/verify.routes.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
 import { html } from './ui/html.ts';
 import { page, sendPlainPage } from './ui/shell.ts';
@@ -50,7 +51,10 @@ const hstsValue = 'max-age=31536000';
 
 export interface AppDeps {
   rateLimiter: RateLimiter;
-  /** The web application's log-in and sign-up buckets (accounts/account-limits.ts); in memory unless given (Redis: shared). */
+  /**
+   * The pages' buckets: log-in and sign-up (accounts/account-limits.ts) and /verify's per
+   * address (each take names its shape); in memory unless given (Redis: shared).
+   */
   accountLimiter?: RateLimiter;
 }
 
@@ -134,15 +138,13 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
 
   app.server.on('connect', createConnectHandler(ctx, deps.rateLimiter));
   await app.register(apiPlugin(ctx, guard), { prefix: apiPrefix });
+  const accountLimiter = deps.accountLimiter ?? createMemoryRateLimiter(accountLimitShapes.loginPair);
   await app.register(signingRoutes(ctx), { prefix: '/sign' });
+  await app.register(verifyRoutes(ctx, { limiter: accountLimiter }), { prefix: '/verify' });
   await app.register(downloadRoutes(ctx), { prefix: '/files' });
   await app.register(healthRoutes(ctx));
   if (ctx.config.metrics.enabled && ctx.config.metrics.port === null)
     await app.register(metricsRoutes(ctx.metrics));
-  await app.register(
-    webPlugin(ctx, {
-      accountLimiter: deps.accountLimiter ?? createMemoryRateLimiter(accountLimitShapes.loginPair),
-    }),
-  );
+  await app.register(webPlugin(ctx, { accountLimiter }));
   return app;
 }

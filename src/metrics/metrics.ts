@@ -82,7 +82,7 @@ export function createMetrics(options: MetricsOptions) {
     }),
     rateLimitRejections: new Counter({
       name: 'signet_rate_limit_rejections_total',
-      help: 'Requests refused by a token bucket (api: 429 rate-limited; login: log-in attempts; signup: sign-ups)',
+      help: 'Requests refused by a token bucket (api: 429 rate-limited; login: log-in attempts; signup: sign-ups; verify: files sent to /verify)',
       labelNames: ['limiter'] as const,
       registers,
     }),

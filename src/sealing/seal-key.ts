@@ -8,7 +8,15 @@ import type { Kysely } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { asBuffer } from '../files/files.repository.ts';
-import { createSelfSignedSeal, identityFromPkcs8, loadP12, type SealIdentity } from '../pdf/seal-identity.ts';
+import {
+  type CertificateDescription,
+  createSelfSignedSeal,
+  describeCertificate,
+  identityFromPkcs8,
+  loadP12,
+  type SealAlgorithm,
+  type SealIdentity,
+} from '../pdf/seal-identity.ts';
 
 const installationSeal = 'installation';
 
@@ -58,6 +66,44 @@ async function loadSealIdentity(ctx: Pick<Context, 'db' | 'config' | 'clock'>): 
   const winner = await findSealKey(ctx.db);
   if (!winner) throw new Error('the seal key vanished right after it was stored');
   return identityFromPkcs8(winner.certificate, winner.privateKey);
+}
+
+/**
+ * Every certificate this installation's seals carry: the current seal's, and, when a
+ * PKCS#12 is configured, the self-signed one stored before it (documents sealed then are
+ * still this installation's). What /verify and `signet verify` accept as "sealed here".
+ */
+export async function sealCertificates(ctx: Pick<Context, 'db' | 'config' | 'clock'>): Promise<Uint8Array[]> {
+  const current = (await sealIdentity(ctx)).certificate;
+  if (!ctx.config.seal.p12File) return [current];
+  const row = await ctx.db
+    .selectFrom('seal_keys')
+    .select('certificate')
+    .where('name', '=', installationSeal)
+    .executeTakeFirst();
+  return row ? [current, asBuffer(row.certificate)] : [current];
+}
+
+export type SealDescription = CertificateDescription & {
+  /** SIGNET_SEAL_P12_FILE, or the installation's own self-signed seal (stored in the database). */
+  source: 'p12-file' | 'installation';
+  file: string | null;
+  algorithm: SealAlgorithm;
+  /** Subjects of the certificates sent with the seal (a CA's intermediates), in the file's order. */
+  chain: string[];
+};
+
+/** What `signet seal show` prints: the seal in use (made now if there is none yet, as the first seal would), never its key. */
+export async function describeSeal(ctx: Pick<Context, 'db' | 'config' | 'clock'>): Promise<SealDescription> {
+  const identity = await sealIdentity(ctx);
+  const { p12File } = ctx.config.seal;
+  return {
+    source: p12File ? 'p12-file' : 'installation',
+    file: p12File,
+    algorithm: identity.algorithm,
+    ...describeCertificate(identity.certificate),
+    chain: identity.chain.map((der) => describeCertificate(der).subject),
+  };
 }
 
 async function findSealKey(db: Kysely<Database>) {

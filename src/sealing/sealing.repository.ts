@@ -85,3 +85,16 @@ export async function findOwnerEmails(db: Db, workspaceId: string): Promise<stri
     .execute();
   return rows.map((r) => r.email);
 }
+
+/**
+ * The document a seal names, by its id alone: for /verify, where a file carrying this
+ * installation's valid seal is itself the proof that it belongs to that document, whoever
+ * uploads it (so no workspace narrows the look-up).
+ */
+export async function findSealedDocument(db: Db, id: string) {
+  return db
+    .selectFrom('documents')
+    .select(['id', 'title', 'sealed_sha256'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}

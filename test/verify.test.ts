@@ -1,0 +1,300 @@
+// Verifying a sealed PDF (issue 23, "Verify"): the public /verify page and `signet verify`.
+// A document sealed by this installation verifies as sealed and unchanged, naming its title
+// and id; one changed byte, bytes after %%EOF and an incremental update each make it
+// "changed after sealing" (and pdfsig agrees about the changed byte); a PDF sealed by
+// another seal, an unsigned PDF and a text file each get their own sentence. The page is
+// public, sessionless and limited per address; the CLI says the same, with exit codes.
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
+import { findFullDocument } from '../src/documents/documents.repository.ts';
+import { readFile } from '../src/files/files.service.ts';
+import { sealPdf } from '../src/pdf/seal.ts';
+import { createSelfSignedSeal } from '../src/pdf/seal-identity.ts';
+import { describeSeal } from '../src/sealing/seal-key.ts';
+import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
+import { signDocument } from '../src/signing/signing.service.ts';
+import {
+  createSentDocument,
+  createTestWorkspace,
+  describeEachDatabase,
+  recipient,
+  useHarness,
+} from './harness.ts';
+import { pdfsig } from './pdf-tools.ts';
+import { assertPage, createWebClient, type WebResponse } from './web-client.ts';
+
+const folder = mkdtempSync(join(tmpdir(), 'signet-verify-'));
+after(() => rmSync(folder, { recursive: true, force: true }));
+
+const pdfFile = (data: Uint8Array, name = 'contract (signed).pdf') =>
+  new File([data], name, { type: 'application/pdf' });
+
+/** The file with one byte inside the first signed range changed: the header's version digit. */
+function changeOneByte(pdf: Uint8Array): Buffer {
+  const changed = Buffer.from(pdf);
+  const at = changed.indexOf('%PDF-1.', 0, 'latin1') + 7;
+  changed[at] = changed[at] === 0x36 ? 0x37 : 0x36;
+  return changed;
+}
+
+/** An incremental update, as a PDF editor saves one: text drawn on the first page. */
+async function withIncrementalUpdate(pdf: Uint8Array): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(pdf, { forIncrementalUpdate: true });
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.getPage(0).drawText('Paid in full', { x: 50, y: 50, size: 12, font });
+  return doc.commit();
+}
+
+async function unsignedPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage().drawText('A contract nobody sealed', { x: 50, y: 700, size: 14, font });
+  return doc.save({ useObjectStreams: false });
+}
+
+/** A PDF sealed by another seal (self-signed, made here), the same way Signet seals. */
+async function sealedElsewhere(): Promise<Uint8Array> {
+  const { identity } = await createSelfSignedSeal({
+    commonName: 'Other Signet (other.example)',
+    organization: 'Other Ltd',
+    now: new Date('2026-01-01T00:00:00Z'),
+  });
+  return sealPdf(await unsignedPdf(), identity, {
+    signedAt: new Date('2026-02-01T10:00:00Z'),
+    name: 'Signet',
+    reason: 'Completed and sealed by Signet: document 0195936a-2b4c-7d8e-9f01-23456789abcd',
+    fieldName: 'Signet seal 0195936a-2b4c-7d8e-9f01-23456789abcd',
+  });
+}
+
+/** "2026-03-01 12:00:05 UTC", as the answer writes times. */
+const utc = (date: Date) => `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+
+/** The page's one-sentence answer (the status box). */
+function sentenceOf(page: WebResponse): string {
+  return (/<div class="box [^"]*" role="status"><p><strong>(.*?)<\/strong>/.exec(page.text)?.[1] ?? '')
+    .replaceAll('&amp;', '&')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&quot;', '"');
+}
+
+describeEachDatabase('verifying a sealed PDF', (kind) => {
+  const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: 'true' } });
+  let addresses = 0;
+  /** A visitor with an address of their own, so the per-address limit counts only them. */
+  const visitor = () =>
+    createWebClient(h.baseUrl, { address: `10.77.${addresses >> 8}.${addresses++ & 255}` });
+
+  async function sealedDocument(title: string) {
+    const workspace = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, workspace.id, {
+      title,
+      recipients: [recipient('ann@client.example', 'Ann Lee')],
+    });
+    const session = links.get('ann@client.example')?.session;
+    assert.ok(session);
+    await signDocument(h.ctx, session, { fullName: 'Ann Lee', consent: true });
+    h.clock.advance(5_000);
+    await sealDueDocuments(h.ctx);
+    const document = await findFullDocument(h.ctx.db, workspace.id, id);
+    const sealed = document?.sealed_sha256 && (await readFile(h.ctx.db, document.sealed_sha256));
+    assert.ok(sealed, 'the document was sealed');
+    return { id, sealed, sha256: document.sealed_sha256 as string, sealedAt: utc(h.clock.now()) };
+  }
+
+  async function verify(data: Uint8Array, name?: string): Promise<WebResponse> {
+    return visitor().post('/verify', { file: pdfFile(data, name) });
+  }
+
+  test('GET /verify is a public form: multipart, a file input, no script, no session, the plain pages’ headers', async () => {
+    const page = await visitor().get('/verify');
+    assertPage(page, 200);
+    assert.match(page.text, /<form method="post" action="\/verify" enctype="multipart\/form-data">/);
+    assert.match(
+      page.text,
+      /<input id="file" name="file" type="file" accept="application\/pdf,\.pdf" required/,
+    );
+    assert.doesNotMatch(page.text, /<script|name="_csrf"/);
+    assert.equal(page.headers.get('set-cookie'), null);
+    assert.match(
+      page.headers.get('content-security-policy') ?? '',
+      /default-src 'none'.*frame-ancestors 'none'/,
+    );
+    assert.equal(page.headers.get('x-frame-options'), 'DENY');
+    assert.equal(page.headers.get('cache-control'), 'no-store');
+    assertPage(await visitor().get('/verify/'), 200);
+    assertPage(await visitor().get('/verify/anything'), 404);
+  });
+
+  test('a sealed document’s file verifies as sealed and unchanged, naming its title, id, seal and hash', async () => {
+    const { id, sealed, sha256, sealedAt } = await sealedDocument('Lease for Łódź & “Sons”');
+    const page = await verify(sealed);
+    assertPage(page, 200);
+    assert.equal(
+      sentenceOf(page),
+      `Sealed by this Signet for document “Lease for Łódź & “Sons”” on ${sealedAt}; unchanged since.`,
+    );
+    const seal = await describeSeal(h.ctx);
+    for (const expected of [
+      id,
+      sha256,
+      seal.subject,
+      seal.fingerprintSha256,
+      'Identical to this file',
+      'Result for contract (signed).pdf',
+    ]) {
+      assert.ok(page.text.includes(expected), `${expected} on the page`);
+    }
+    assert.match(page.text, /<div class="box box-success" role="status">/);
+  });
+
+  test('one changed byte inside the signed range: changed after sealing, and pdfsig says the signature is invalid', async () => {
+    const { id, sealed } = await sealedDocument('Changed byte');
+    const changed = changeOneByte(sealed);
+    const page = await verify(changed);
+    assertPage(page, 200);
+    assert.equal(
+      sentenceOf(page),
+      'This file was changed after it was sealed: bytes covered by this Signet’s seal were altered, so nothing in it can be trusted.',
+    );
+    assert.ok(!page.text.includes(id), 'an altered file is not trusted to name its document');
+    assert.ok(!page.text.includes('Changed byte'));
+    const [signature] = (await pdfsig(changed)).signatures;
+    assert.ok(signature, 'pdfsig finds the seal');
+    assert.notEqual(signature.validation, 'Signature is Valid.');
+    assert.match(signature.validation, /Digest Mismatch/);
+  });
+
+  test('bytes appended after %%EOF, or an incremental update: changed after sealing, naming the document it was sealed for', async () => {
+    const { id, sealed, sealedAt } = await sealedDocument('Appended to');
+    const appended = Buffer.concat([sealed, Buffer.from('\n% one more line\n%%EOF\n')]);
+    const updated = await withIncrementalUpdate(sealed);
+    for (const [what, file] of [
+      ['bytes after %%EOF', appended],
+      ['an incremental update', updated],
+    ] as const) {
+      const page = await verify(file);
+      assertPage(page, 200, what);
+      assert.equal(
+        sentenceOf(page),
+        `This file was changed after it was sealed: something was added after the seal this Signet made for document “Appended to” on ${sealedAt} (an incremental update), so it is not the file that was sealed.`,
+        what,
+      );
+      assert.ok(page.text.includes('Bytes were added after the seal'), what);
+      assert.ok(page.text.includes(id), what);
+      assert.ok(page.text.includes('Differs from this file'), what);
+      assert.match(page.text, /<div class="box box-danger" role="status">/, what);
+    }
+    const [signature] = (await pdfsig(updated)).signatures;
+    assert.equal(signature?.validation, 'Signature is Valid.', 'the seal itself still holds');
+    assert.equal(signature?.totalDocumentSigned, false, 'but it no longer covers the whole file');
+  });
+
+  test('a PDF sealed by another seal, and an unsigned PDF: not sealed by this Signet, saying what signs it', async () => {
+    const elsewhere = await verify(await sealedElsewhere());
+    assertPage(elsewhere, 200);
+    assert.equal(
+      sentenceOf(elsewhere),
+      'This file was not sealed by this Signet: it carries a signature by Other Signet (other.example), not by this Signet’s seal.',
+    );
+    assert.ok(!elsewhere.text.includes('0195936a-2b4c'), 'its claim to a document id is not repeated');
+    const seal = await describeSeal(h.ctx);
+    assert.ok(elsewhere.text.includes(seal.fingerprintSha256), 'this Signet’s seal, for comparison');
+    const unsigned = await verify(await unsignedPdf());
+    assertPage(unsigned, 200);
+    assert.equal(
+      sentenceOf(unsigned),
+      'This file was not sealed by this Signet: it carries no digital signature.',
+    );
+    assert.match(unsigned.text, /<div class="box box-neutral" role="status">/);
+  });
+
+  test('a text file, an empty form and an empty file answer their sentence beside the field (400)', async () => {
+    const cases: Array<[string, Record<string, File | string>, string]> = [
+      [
+        'a text file',
+        { file: pdfFile(Buffer.from('Name,Amount\nAnn,1\n'), 'export.pdf') },
+        'This file is not a PDF; choose the sealed PDF.',
+      ],
+      ['no file chosen', { file: new File([], '') }, 'Choose the sealed PDF to verify.'],
+      ['an empty file', { file: pdfFile(new Uint8Array(0)) }, 'The file is empty; choose the sealed PDF.'],
+      ['an urlencoded form', { note: 'no file' }, 'Choose the sealed PDF to verify.'],
+    ];
+    for (const [what, fields, sentence] of cases) {
+      const page = await visitor().post('/verify', fields);
+      assertPage(page, 400, what);
+      assert.ok(page.text.includes(`<span class="field-error" id="file-error">${sentence}</span>`), what);
+      assert.match(page.text, /aria-describedby="file-hint file-error" aria-invalid="true"/, what);
+      assert.doesNotMatch(page.text, /id="result-heading"/, `${what}: no result`);
+    }
+  });
+
+  test('a file over the limit is cut off as it arrives and answers its sentence (400)', async () => {
+    const limit = h.config.maxUploadBytes + 16 * 1024 * 1024;
+    const page = await verify(Buffer.alloc(limit + 1024, 0x20));
+    assertPage(page, 400);
+    assert.match(
+      page.text,
+      /The file is larger than 41 MB, more than any PDF this Signet seals; choose the sealed PDF\./,
+    );
+  });
+
+  test('a JSON or text post is refused (415) and changes nothing', async () => {
+    for (const type of ['application/json', 'text/plain']) {
+      const response = await fetch(`${h.baseUrl}/verify`, {
+        method: 'POST',
+        headers: { 'content-type': type, 'x-forwarded-for': '10.78.0.1' },
+        body: '{}',
+      });
+      assert.equal(response.status, 415, type);
+    }
+  });
+
+  test('20 files from one address, then one every 3 seconds: 429 with Retry-After and a sentence', async () => {
+    const client = visitor();
+    const text = pdfFile(Buffer.from('not a pdf'));
+    for (let i = 0; i < 20; i++) assert.equal((await client.post('/verify', { file: text })).status, 400);
+    const refused = await client.post('/verify', { file: text });
+    assertPage(refused, 429);
+    assert.equal(refused.headers.get('retry-after'), '3');
+    assert.match(refused.text, /Too many files were checked from your network\. Try again in 3 seconds\./);
+    assert.equal(
+      (await visitor().post('/verify', { file: text })).status,
+      400,
+      'another address is not limited',
+    );
+    h.clock.advance(3_000);
+    assert.equal((await client.post('/verify', { file: text })).status, 400, 'a token again after 3 s');
+  });
+
+  test('at most 4 files are checked at once; a fifth waits with 429 before its body is read', async () => {
+    const url = new URL(h.baseUrl);
+    const boundary = 'verifyboundary';
+    const open: Socket[] = [];
+    // Four uploads that have started and never finish: each holds its place.
+    for (let i = 0; i < 4; i++) {
+      const socket = connect(Number(url.port), url.hostname);
+      await once(socket, 'connect');
+      socket.write(
+        `POST /verify HTTP/1.1\r\nHost: ${url.host}\r\nX-Forwarded-For: 10.79.0.${i}\r\n` +
+          `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: 100000\r\n\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.pdf"\r\n\r\n%PDF-1.7\n`,
+      );
+      open.push(socket);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const busy = await visitor().post('/verify', { file: pdfFile(await unsignedPdf()) });
+    assertPage(busy, 429);
+    assert.equal(busy.headers.get('retry-after'), '5');
+    assert.match(busy.text, /Signet is checking other files right now\. Try again in 5 seconds\./);
+    for (const socket of open) socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assertPage(await visitor().post('/verify', { file: pdfFile(await unsignedPdf()) }), 200);
+  });
+});
