@@ -7,6 +7,7 @@ import { backupCommand, restoreCommand } from './cli/backup.ts';
 import { migrateCommand } from './cli/context.ts';
 import { documentCommand, mailCommand, triggerCommand } from './cli/documents.ts';
 import { listenCommand } from './cli/listen.ts';
+import { sealCommand, verifyCommand } from './cli/seal.ts';
 import { serveCommand } from './cli/serve.ts';
 import { userCommand } from './cli/users.ts';
 import { webhookCommand } from './cli/webhooks.ts';
@@ -31,7 +32,14 @@ const usage = `usage: signet <command>
                   [--price "item,qty,unitPrice,vatRate[,month,12]"] ... [--currency EUR]
                   [--prices-include-vat] [--body TEXT] [--expires-in 30d] [--json]
   document send ID [--json]
+  document download ID [--kind sealed|original] --out FILE [--force] [--json]
+                  write the document's stored PDF (default: the sealed one) to FILE
   trigger EVENT_TYPE --workspace ID [--json]   drive a sample document until EVENT_TYPE happens
+  verify FILE [--json]                whether FILE was sealed by this Signet and is unchanged since
+                                      exit 0: sealed here, unchanged; 1: changed after sealing, or
+                                      not sealed here; 2: not a PDF, or a usage error
+  seal show [--json]                  the certificate that seals completed documents: subject, issuer,
+                                      serial, SHA-256 fingerprint, validity, where it comes from
   mail list [--workspace ID] [--document ID] [--to EMAIL] [--limit N] [--json]
   webhook test ENDPOINT_ID [--json]       send a signed ping now and print the outcome
   webhook deliveries ENDPOINT_ID [--limit N] [--json]   the endpoint's recent deliveries
@@ -94,6 +102,10 @@ async function main(argv: string[]): Promise<void> {
       return triggerCommand(config, rest);
     case 'mail':
       return mailCommand(config, rest);
+    case 'verify':
+      return verifyCommand(config, rest);
+    case 'seal':
+      return sealCommand(config, rest);
     case 'webhook':
       return webhookCommand(config, rest);
     case 'user':

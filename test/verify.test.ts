@@ -6,11 +6,11 @@
 // public, sessionless and limited per address; the CLI says the same, with exit codes.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { readFile } from '../src/files/files.service.ts';
@@ -19,6 +19,7 @@ import { createSelfSignedSeal } from '../src/pdf/seal-identity.ts';
 import { describeSeal } from '../src/sealing/seal-key.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
 import { signDocument } from '../src/signing/signing.service.ts';
+import { describeRun, runSignet } from './cli-process.ts';
 import {
   createSentDocument,
   createTestWorkspace,
@@ -296,5 +297,114 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
     for (const socket of open) socket.destroy();
     await new Promise((resolve) => setTimeout(resolve, 100));
     assertPage(await visitor().post('/verify', { file: pdfFile(await unsignedPdf()) }), 200);
+  });
+});
+
+describe('signet verify, seal show and document download', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'signet-cli-verify-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, SIGNET_DATA_DIR: dir, LOG_LEVEL: 'warn' };
+  delete env.DATABASE_URL;
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('a sealed document downloaded from the CLI verifies (exit 0); changed, it does not (exit 1); not a PDF is exit 2', async () => {
+    const workspace = await runSignet(['workspace', 'create', '--name', 'Verify', '--json'], env);
+    const workspaceId = (JSON.parse(workspace.stdout) as { id: string }).id;
+    const triggered = await runSignet(
+      ['trigger', 'document.completed', '--workspace', workspaceId, '--json'],
+      env,
+    );
+    assert.equal(triggered.code, 0, describeRun(triggered));
+    const documentId = (JSON.parse(triggered.stdout) as { documentId: string }).documentId;
+
+    const out = join(folder, 'cli-sealed.pdf');
+    const downloaded = await runSignet(['document', 'download', documentId, '--out', out, '--json'], env);
+    assert.equal(downloaded.code, 0, describeRun(downloaded));
+    const download = JSON.parse(downloaded.stdout) as { kind: string; sha256: string; bytes: number };
+    assert.equal(download.kind, 'sealed');
+    const sealed = readFileSync(out);
+    assert.equal(download.bytes, sealed.byteLength);
+    const again = await runSignet(['document', 'download', documentId, '--out', out], env);
+    assert.equal(again.code, 2, describeRun(again));
+    assert.match(again.stderr, /exists; pass --force to replace it/);
+    assert.deepEqual(readFileSync(out), sealed, 'the existing file is left alone');
+    const original = await runSignet(
+      ['document', 'download', documentId, '--kind', 'original', '--out', out, '--force'],
+      env,
+    );
+    assert.equal(original.code, 0, describeRun(original));
+    assert.ok(readFileSync(out).byteLength < sealed.byteLength, 'replaced by the original');
+    writeFileSync(out, sealed);
+
+    const verified = await runSignet(['verify', out], env);
+    assert.equal(verified.code, 0, describeRun(verified));
+    assert.match(
+      verified.stdout,
+      /^Sealed by this Signet for document “Sample agreement \(document\.completed\)” on \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC; unchanged since\.\n/,
+    );
+    assert.match(verified.stdout, new RegExp(`Document id +${documentId}`));
+    assert.match(verified.stdout, new RegExp(`File SHA-256 +${download.sha256}`));
+    const asJson = await runSignet(['verify', out, '--json'], env);
+    assert.equal(asJson.code, 0, describeRun(asJson));
+    const result = JSON.parse(asJson.stdout) as {
+      verdict: string;
+      sentence: string;
+      documentId: string;
+      document: { title: string; matchesStoredFile: boolean };
+      seal: { certificate: { fingerprintSha256: string } };
+    };
+    assert.equal(result.verdict, 'sealed-unchanged');
+    assert.equal(result.documentId, documentId);
+    assert.deepEqual(result.document, {
+      id: documentId,
+      title: 'Sample agreement (document.completed)',
+      matchesStoredFile: true,
+    });
+
+    const changedPath = join(folder, 'cli-changed.pdf');
+    writeFileSync(changedPath, changeOneByte(sealed));
+    const changed = await runSignet(['verify', changedPath, '--json'], env);
+    assert.equal(changed.code, 1, describeRun(changed));
+    assert.equal((JSON.parse(changed.stdout) as { verdict: string }).verdict, 'changed-after-sealing');
+    const textPath = join(folder, 'notes.pdf');
+    writeFileSync(textPath, 'not a pdf');
+    const notPdf = await runSignet(['verify', textPath], env);
+    assert.equal(notPdf.code, 2, describeRun(notPdf));
+    assert.match(notPdf.stdout, /^This file is not a PDF; choose the sealed PDF\./);
+    const missing = await runSignet(['verify', join(folder, 'nope.pdf')], env);
+    assert.equal(missing.code, 2, describeRun(missing));
+    assert.match(missing.stderr, /no such file/);
+
+    const show = await runSignet(['seal', 'show'], env);
+    assert.equal(show.code, 0, describeRun(show));
+    assert.match(show.stdout, /Subject +CN=Signet seal \(.+\), O=Signet/);
+    assert.ok(
+      show.stdout.includes(result.seal.certificate.fingerprintSha256),
+      'the fingerprint the seal carries',
+    );
+    assert.match(show.stdout, /Source +this installation’s own self-signed seal/);
+    const showJson = await runSignet(['seal', 'show', '--json'], env);
+    const seal = JSON.parse(showJson.stdout) as Record<string, unknown>;
+    assert.equal(seal.fingerprintSha256, result.seal.certificate.fingerprintSha256);
+    assert.equal(seal.source, 'installation');
+    for (const output of [show, showJson]) {
+      assert.doesNotMatch(`${output.stdout}${output.stderr}`, /PRIVATE KEY|privateKey|pkcs8/i);
+    }
+  });
+
+  test('signet seal show on a new installation makes the seal, as the first seal would', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'signet-cli-seal-'));
+    try {
+      const freshEnv = { ...env, SIGNET_DATA_DIR: fresh, SIGNET_PUBLIC_URL: 'https://sign.acme.example' };
+      const first = await runSignet(['seal', 'show', '--json'], freshEnv);
+      assert.equal(first.code, 0, describeRun(first));
+      const second = await runSignet(['seal', 'show', '--json'], freshEnv);
+      const [a, b] = [first, second].map(
+        (r) => JSON.parse(r.stdout) as { subject: string; fingerprintSha256: string },
+      );
+      assert.equal(a?.subject, 'CN=Signet seal (sign.acme.example), O=Signet');
+      assert.equal(a?.fingerprintSha256, b?.fingerprintSha256, 'made once, then the same one');
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
   });
 });

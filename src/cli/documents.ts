@@ -1,11 +1,16 @@
 // Document commands: create, send, trigger an event, and read the mail outbox. They call
 // the same domain functions as the signing pages, never around them.
-import { readFile, stat } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { readFile, rm, stat } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config.ts';
 import type { RecipientRole, SigningMethod } from '../db/schema.ts';
 import { isDocumentEventType, triggerEvent } from '../demo/trigger.ts';
 import { getDocument, workspaceOfDocument } from '../documents/documents.service.ts';
 import type { LineItem } from '../documents/value.ts';
+import { type FileKind, fileKinds } from '../files/download-links.ts';
+import { findDownloadable } from '../files/files.repository.ts';
+import { fileStream } from '../files/files.service.ts';
 import { InputError } from '../input-error.ts';
 import { listMails } from '../mail/mail.service.ts';
 import { refuseOversized } from '../pdf/inspect.ts';
@@ -83,8 +88,47 @@ async function readPdfArg(path: string, maxBytes: number): Promise<Buffer> {
   return readFile(path);
 }
 
+/**
+ * `document download ID [--kind sealed|original] --out FILE [--force]`: the stored file,
+ * streamed chunk by chunk into FILE, which must not exist unless --force says to replace it.
+ */
+async function downloadDocument(config: Config, argv: string[]): Promise<void> {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { kind: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' }, ...json },
+    ['DOCUMENT_ID'],
+  );
+  const id = requireUuid(positionals[0], 'document id');
+  const kind = values.kind ?? 'sealed';
+  if (!(fileKinds as readonly string[]).includes(kind))
+    throw new UsageError('--kind must be sealed or original');
+  const out = values.out;
+  if (!out) throw new UsageError('--out FILE is needed (where to write the PDF)');
+  const file = await withContext(config, 'document download', async (ctx) => {
+    const found = await findDownloadable(ctx.db, id, kind as FileKind);
+    if (!found) throw new Error(`document ${id} has no ${kind} file (no such document, or not ${kind} yet)`);
+    const target = createWriteStream(out, { flags: values.force ? 'w' : 'wx' });
+    try {
+      await pipeline(fileStream(ctx.db, found.file), target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+        throw new UsageError(`${out} exists; pass --force to replace it`);
+      }
+      await rm(out, { force: true });
+      throw error;
+    }
+    return { ...found, kind };
+  });
+  print(
+    !!values.json,
+    { documentId: id, kind, path: out, sha256: file.file.sha256, bytes: file.file.bytes },
+    `Wrote ${out}: the ${kind} PDF of “${file.title}” (${file.file.bytes} bytes, SHA-256 ${file.file.sha256})`,
+  );
+}
+
 export async function documentCommand(config: Config, argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
+  if (sub === 'download') return downloadDocument(config, rest);
   if (sub === 'create') {
     const { values } = parseCommandArgs(
       rest,
@@ -154,7 +198,7 @@ export async function documentCommand(config: Config, argv: string[]): Promise<v
     return;
   }
   throw new UsageError(
-    'usage: signet document create --workspace ID --title T [--file contract.pdf] --recipient "email,Full Name,signer,1" ... | send ID',
+    'usage: signet document create --workspace ID --title T [--file contract.pdf] --recipient "email,Full Name,signer,1" ... | send ID | download ID --out FILE',
   );
 }
 
