@@ -2,6 +2,7 @@
 // signature typed or drawn, the decline that asks for confirmation, and the downloads of
 // the original and the sealed PDF on the "done" screen. Over HTTP, on both databases.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { createCanvas } from '@napi-rs/canvas';
@@ -80,14 +81,27 @@ describeEachDatabase('signing a real document', (kind) => {
     assert.equal(first.headers.get('content-type'), 'image/png');
     const png = Buffer.from(await first.arrayBuffer());
     assert.equal(png.readUInt32BE(16), 1200, 'a page is drawn 1200 pixels wide');
-    assert.equal(await countRows(h.ctx, 'page_images'), 1, 'kept');
+    const kept = await countRows(h.ctx, 'page_images');
     const again = Buffer.from(await (await fetch(h.baseUrl + (images[0]?.[1] as string))).arrayBuffer());
     assert.deepEqual(again, png, 'served from the cache');
-    assert.equal(await countRows(h.ctx, 'page_images'), 1);
+    assert.equal(await countRows(h.ctx, 'page_images'), kept, 'nothing drawn twice');
     const thumbnail = await fetch(`${h.baseUrl}${ann}/pages/2?size=thumbnail`);
     assert.equal(Buffer.from(await thumbnail.arrayBuffer()).readUInt32BE(16), 240);
     assert.equal((await fetch(`${h.baseUrl}${ann}/pages/4`)).status, 404, 'no such page');
     assert.equal((await fetch(`${h.baseUrl}${ann.slice(0, -3)}xyz/pages/1`)).status, 404, 'not a link');
+  });
+
+  test('a browser asking for every page at once gets each one, each drawn once', async () => {
+    const { ann } = await sentPdfDocument();
+    const before = await countRows(h.ctx, 'page_images');
+    const responses = await Promise.all(
+      [1, 2, 3, 1, 2, 3].map((n) => fetch(`${h.baseUrl}${ann}/pages/${n}`)),
+    );
+    assert.deepEqual(
+      responses.map((r) => r.status),
+      [200, 200, 200, 200, 200, 200],
+    );
+    assert.equal(await countRows(h.ctx, 'page_images'), before + 3);
   });
 
   test('a drawn signature is kept as a PNG and drawn in the sealed PDF; a broken drawing is refused', async () => {

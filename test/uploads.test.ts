@@ -118,6 +118,35 @@ describeEachDatabase('uploading the PDF to be signed', (kind) => {
     assert.equal(sent.original_sha256, sha256(pdf), 'the uploaded PDF is what is sent, not the text');
   });
 
+  test('the document page shows the PDF: thumbnails of its pages, count, SHA-256 and the download', async () => {
+    const owner = await people.newOwner();
+    const client = await people.signedIn(owner);
+    await client.get('/documents/new');
+    const pdf = await contractPdf();
+    const created = await client.post('/documents', { ...formFields, file: pdfFile(pdf) });
+    const path = created.location as string;
+    const page = await client.get(path);
+    assertPage(page, 200);
+    assert.match(page.text, /PDF <span class="muted small">\(1 page, \d+ KB\)<\/span>/);
+    assert.ok(page.text.includes(sha256(pdf)), 'the SHA-256 of the original');
+    assert.match(page.text, new RegExp(`<img src="${path}/pages/1\\?size=thumbnail" alt="Page 1"`));
+    assert.match(
+      page.text,
+      /href="https:\/\/sign\.example\.test\/files\/[0-9a-f-]{36}\/original\.pdf\?expires=\d+&amp;sig=[^"]+" download>Download the original/,
+    );
+    const thumbnail = await client.get(`${path}/pages/1?size=thumbnail`);
+    assert.equal(thumbnail.status, 200);
+    assert.equal(thumbnail.headers.get('content-type'), 'image/png');
+    // Another workspace's member sees the same 404 as for a document that does not exist.
+    const stranger = await people.signedIn(await people.newOwner());
+    assert.equal((await stranger.get(`${path}/pages/1?size=thumbnail`)).status, 404);
+    assert.equal(
+      (await stranger.get(`/documents/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}/pages/1`)).status,
+      404,
+    );
+    assert.equal((await client.get(`${path}/pages/2`)).status, 404, 'no such page');
+  });
+
   test('a form without a file still makes a draft (its text becomes the PDF when sent)', async () => {
     const client = await ownerOnForm();
     const created = await client.post('/documents', {

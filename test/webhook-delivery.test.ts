@@ -335,18 +335,28 @@ describeEachDatabase('webhook delivery', (kind) => {
 
     const detail = await callApi(h, 'GET', `/v1/documents/${documentId}`, { key: ws.apiKey });
     assert.equal(detail.status, 200, detail.text);
-    const { recipients, events, ...document } = detail.body.data as Record<string, unknown> & {
+    const { recipients, events, files, ...document } = detail.body.data as Record<string, unknown> & {
       recipients: Array<Record<string, unknown>>;
       events: Array<{ id: string; type: string; createdAt: string }>;
+      files: Array<Record<string, unknown>>;
     };
     const event = events.find((e) => e.id === body.id);
     assert.ok(event, `event ${String(body.id)} is not in the document's history`);
     assert.equal(event.type, type);
     assert.equal(body.createdAt, event.createdAt);
 
-    const sentDocument = body.data.document as Record<string, unknown>;
+    const { files: sentFiles, ...sentDocument } = body.data.document as Record<string, unknown>;
     assert.deepEqual(Object.keys(sentDocument).sort(), listedDocumentKeys);
     assert.deepEqual(sentDocument, document);
+    if (type === 'document.completed') {
+      // The completed document carries its files as the detail lists them, without the links.
+      assert.deepEqual(
+        sentFiles,
+        files.map(({ downloadUrl: _link, ...file }) => file),
+      );
+    } else {
+      assert.equal(sentFiles, undefined, 'only document.completed carries files');
+    }
     if (type === 'document.signed') {
       const recipient = body.data.recipient as Record<string, unknown>;
       assert.deepEqual(Object.keys(recipient).sort(), recipientKeys);

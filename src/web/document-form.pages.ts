@@ -10,8 +10,9 @@
 //   GET  /mails                         the mails addressed to the signed-in person (development, no SMTP)
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
-import { getDocumentForOwner, recipientProgress } from '../documents/documents.service.ts';
+import { getDocument, getDocumentForOwner, recipientProgress } from '../documents/documents.service.ts';
 import { DocumentActionError } from '../documents/lifecycle.ts';
+import { isPageImageSize, pageImage } from '../files/page-images.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { listOwnMails } from '../mail/mail.service.ts';
 import { refuseOversized } from '../pdf/inspect.ts';
@@ -23,7 +24,7 @@ import type { SafeHtml } from '../ui/html.ts';
 import { formFile, useUploadBodies } from '../ui/uploads.ts';
 import { field, maxPriceRows, previewValue, pricingOf, recipientsOf, rowCount } from './document-form.ts';
 import { documentView, newDocumentView, ownMailsView } from './document-form.views.ts';
-import { type Form, findById, forMembers, formText, type Web } from './kit.ts';
+import { type Form, findById, forMembers, formText, forRecord, type Web } from './kit.ts';
 
 type DocumentRequest = FastifyRequest<{ Params: { id: string } }>;
 
@@ -117,6 +118,28 @@ async function send(web: Web, request: DocumentRequest, reply: FastifyReply, mem
   }
 }
 
+/** GET /documents/{id}/pages/{n}[?size=thumbnail]: a page of the document's PDF as an image. */
+function pageImageRoute(web: Web, app: FastifyInstance) {
+  app.get<{ Params: { id: string; page: string }; Querystring: { size?: string } }>(
+    '/documents/:id/pages/:page',
+    forRecord(
+      web,
+      (workspaceId, id) => getDocument(web.ctx, workspaceId, id),
+      async (request, reply, _member, document) => {
+        const page = /^[1-9]\d{0,3}$/.test(request.params.page) ? Number(request.params.page) : 0;
+        const original = document.files.find((f) => f.kind === 'original');
+        const size = isPageImageSize(request.query.size) ? request.query.size : 'page';
+        const png = original && page > 0 ? await pageImage(web.ctx, original.sha256, page, size) : null;
+        if (!png) return web.notFound(request, reply);
+        return reply
+          .header('content-type', 'image/png')
+          .header('cache-control', 'private, max-age=86400')
+          .send(png);
+      },
+    ),
+  );
+}
+
 export function documentFormPages(web: Web) {
   return async function register(app: FastifyInstance) {
     app.get(
@@ -145,6 +168,7 @@ export function documentFormPages(web: Web) {
       '/documents/:id',
       forMembers((request, reply, member) => documentPage(web, request, reply, member, 200, null)),
     );
+    pageImageRoute(web, app);
     app.post<{ Params: { id: string } }>(
       '/documents/:id/send',
       forMembers((request, reply, member) => send(web, request, reply, member)),

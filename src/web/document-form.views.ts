@@ -164,6 +164,42 @@ ${document.status === 'draft' ? html`<form method="post" action="/documents/${do
 </div>`;
 }
 
+/** How many page thumbnails the sender's page shows before "and N more". */
+const thumbnailCount = 12;
+
+/**
+ * The document's PDFs: the original's pages as thumbnails (each opens the page large), its
+ * page count, size and SHA-256, and the downloads; the sealed one once it is made.
+ */
+function filesSection(document: DocumentDetail): SafeHtml {
+  const original = document.files.find((f) => f.kind === 'original');
+  const sealed = document.files.find((f) => f.kind === 'sealed');
+  if (!original) {
+    return html`<section class="card" aria-labelledby="pdf-title"><h2 id="pdf-title">PDF</h2>
+<p class="muted">No PDF was uploaded: the text below is made into the PDF when you send the document.</p></section>`;
+  }
+  const pages = original.pages ?? 0;
+  const shown = Array.from({ length: Math.min(pages, thumbnailCount) }, (_, i) => i + 1);
+  const pagePath = (n: number, size: string) => `/documents/${document.id}/pages/${n}?size=${size}`;
+  return html`<section class="card" aria-labelledby="pdf-title">
+<h2 id="pdf-title">PDF <span class="muted small">(${pages} ${pages === 1 ? 'page' : 'pages'}, ${formatBytes(original.bytes)})</span></h2>
+<ol class="thumbnails">${shown.map(
+    (n) =>
+      html`<li><a href="${pagePath(n, 'page')}"><img src="${pagePath(n, 'thumbnail')}" alt="Page ${n}" loading="lazy" width="120"></a></li>`,
+  )}</ol>
+${pages > shown.length ? html`<p class="small muted">and ${pages - shown.length} more ${pages - shown.length === 1 ? 'page' : 'pages'}</p>` : ''}
+<dl class="meta">
+<div><dt>SHA-256 of the original</dt><dd><code class="hash">${original.sha256}</code></dd></div>
+${sealed && html`<div><dt>SHA-256 of the signed PDF</dt><dd><code class="hash">${sealed.sha256}</code></dd></div>`}
+</dl>
+<div class="actions">
+${sealed && html`<a class="button button-primary" href="${sealed.downloadUrl}" download>Download the signed PDF</a>`}
+<a class="button button-secondary" href="${original.downloadUrl}" download>Download the original</a>
+</div>
+${document.status === 'signed' && !sealed ? html`<p class="small muted">Everyone has signed: the signed PDF is being sealed. Reload in a moment.</p>` : ''}
+</section>`;
+}
+
 export function documentView(view: SenderDocument, csrf: string, message: SafeHtml | null): SafeHtml {
   const { document } = view;
   const badge = statusBadges[document.status];
@@ -171,6 +207,7 @@ export function documentView(view: SenderDocument, csrf: string, message: SafeHt
 <div class="section-title"><h1>${document.title}</h1><span class="badge ${badge.tone}">${document.status}</span></div>
 ${message}
 ${documentSummary(document, csrf)}
+${filesSection(document)}
 <section class="card" aria-labelledby="recipients-title">
 <h2 id="recipients-title">Recipients</h2>
 <ul class="recipients">${document.recipients.map((r) => recipientItem(view, r))}</ul>
