@@ -2,7 +2,7 @@
 // they are set in, and the upload rule, checked with tools no one here wrote: pdftotext,
 // pdfinfo and qpdf (poppler-utils and qpdf, installed by .ci/run).
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,28 +14,14 @@ import { runsOf } from '../src/pdf/fonts.ts';
 import { inspectPdf, maxPages } from '../src/pdf/inspect.ts';
 import { renderTextDocument } from '../src/pdf/text-document.ts';
 import { pricingView } from '../src/ui/document-views.ts';
+import { pdfImageList, pdfPageCount, pdftotext, qpdfCheck } from './pdf-tools.ts';
 
-const folder = mkdtempSync(join(tmpdir(), 'signet-pdf-'));
+const text = pdftotext;
+const pages = pdfPageCount;
 
-/** Runs a PDF tool on `pdf`; a missing tool fails the test with what to install. */
-function tool(command: string, args: string[], pdf: Uint8Array): string {
-  const file = join(folder, `${command}-${Math.random().toString(36).slice(2)}.pdf`);
-  writeFileSync(file, pdf);
-  const result = spawnSync(command, [...args, file, ...(command === 'pdftotext' ? ['-'] : [])], {
-    encoding: 'utf8',
-  });
-  if (result.error)
-    throw new Error(`${command} is missing: apt-get install poppler-utils qpdf (${result.error.message})`);
-  if (command !== 'qpdf' && result.status !== 0) throw new Error(`${command} failed: ${result.stderr}`);
-  return `${result.stdout}${result.stderr}`;
-}
-
-const text = (pdf: Uint8Array) => tool('pdftotext', ['-enc', 'UTF-8'], pdf).replace(/\s+/g, ' ');
-const pages = (pdf: Uint8Array) => Number(/Pages:\s+(\d+)/.exec(tool('pdfinfo', [], pdf))?.[1]);
-
-function assertQpdfClean(pdf: Uint8Array): void {
-  const out = tool('qpdf', ['--check'], pdf);
-  assert.match(out, /No syntax or stream encoding errors found/, out);
+async function assertQpdfClean(pdf: Uint8Array): Promise<void> {
+  const check = await qpdfCheck(pdf);
+  assert.ok(!check.errors && !check.warnings, check.output);
 }
 
 const names = {
@@ -65,13 +51,13 @@ test('a text document becomes a PDF whose text is all there, in every script the
     }),
     createdAt: new Date('2026-11-25T10:00:00Z'),
   });
-  assertQpdfClean(pdf);
-  const words = text(pdf);
+  await assertQpdfClean(pdf);
+  const words = await text(pdf);
   for (const name of Object.values(names))
     assert.ok(words.includes(name), `${name} in ${words.slice(0, 300)}`);
   assert.match(words, /Consulting/);
   assert.match(words, /€1,785\.00/, 'the gross total');
-  assert.ok(pages(pdf) >= 2, 'a long body runs over to more pages');
+  assert.ok((await pages(pdf)) >= 2, 'a long body runs over to more pages');
   assert.match(words, /page 1 of \d/);
 });
 
@@ -184,10 +170,10 @@ test('the certificate is appended to the original, whose bytes stay as they were
   });
   const { data: certified, pages: certifiedPages } = await appendCertificate(original, certificateOf());
   assert.deepEqual(certified.subarray(0, original.byteLength), original, 'an incremental update');
-  assertQpdfClean(certified);
-  assert.ok(pages(certified) > 1);
-  assert.equal(certifiedPages, pages(certified));
-  const words = text(certified);
+  await assertQpdfClean(certified);
+  assert.ok((await pages(certified)) > 1);
+  assert.equal(certifiedPages, await pages(certified));
+  const words = await text(certified);
   assert.match(words, /Certificate of completion/);
   assert.match(words, /6f1c2b8e-0000-4000-8000-000000000001/);
   assert.ok(words.includes('ab'.repeat(32)), 'the original file hash');
@@ -232,11 +218,10 @@ test('a drawn signature is drawn in its block', async () => {
     ],
   });
   const { data: certified } = await appendCertificate(original, certificate);
-  assert.match(
-    execFileSync('pdfimages', ['-list', writeTemp(certified)], { encoding: 'utf8' }),
-    /image\s+2\s+1 /,
-  );
+  assert.match(await pdfImageList(certified), /image\s+2\s+1 /);
 });
+
+const folder = mkdtempSync(join(tmpdir(), 'signet-pdf-'));
 
 function writeTemp(pdf: Uint8Array): string {
   const file = join(folder, `${Math.random().toString(36).slice(2)}.pdf`);

@@ -1,5 +1,5 @@
-// The independent validators the seal tests judge by (poppler's pdfsig and qpdf --check), and a
-// local RFC 3161 time-stamp authority for the B-T seal.
+// The independent tools the PDF tests judge by (poppler's pdfsig, pdftotext, pdfinfo and
+// pdfimages, and qpdf --check), and a local RFC 3161 time-stamp authority for the B-T seal.
 // CI installs both (poppler-utils, qpdf); a machine without them fails with a sentence saying
 // so instead of skipping, so a green run always means the validators agreed.
 import { spawn } from 'node:child_process';
@@ -16,6 +16,9 @@ type Run = { code: number; stdout: string; stderr: string };
 
 const installHints: Record<string, string> = {
   pdfsig: 'apt-get install poppler-utils',
+  pdftotext: 'apt-get install poppler-utils',
+  pdfinfo: 'apt-get install poppler-utils',
+  pdfimages: 'apt-get install poppler-utils',
   qpdf: 'apt-get install qpdf',
 };
 
@@ -34,7 +37,7 @@ function run(command: string, args: string[]): Promise<Run> {
       if (error.code === 'ENOENT') {
         reject(
           new Error(
-            `${command} is not installed (${installHints[command] ?? command}); the PDF seal tests need it.`,
+            `${command} is not installed (${installHints[command] ?? command}); the PDF tests need it.`,
           ),
         );
       } else reject(error);
@@ -81,6 +84,24 @@ export async function pdfsig(bytes: Uint8Array): Promise<{ signatures: PdfsigSig
     text: block,
   }));
   return { signatures, output };
+}
+
+/** The file's text as pdftotext reads it (UTF-8), white space folded to single spaces. */
+export async function pdftotext(bytes: Uint8Array): Promise<string> {
+  const result = await withFile(bytes, (path) => run('pdftotext', ['-enc', 'UTF-8', path, '-']));
+  if (result.code !== 0) throw new Error(`pdftotext failed: ${result.stderr}`);
+  return result.stdout.replace(/\s+/g, ' ');
+}
+
+/** The page count pdfinfo reads. */
+export async function pdfPageCount(bytes: Uint8Array): Promise<number> {
+  const result = await withFile(bytes, (path) => run('pdfinfo', [path]));
+  return Number(/Pages:\s+(\d+)/.exec(result.stdout)?.[1]);
+}
+
+/** pdfimages -list: one line per image drawn in the file. */
+export async function pdfImageList(bytes: Uint8Array): Promise<string> {
+  return (await withFile(bytes, (path) => run('pdfimages', ['-list', path]))).stdout;
 }
 
 /** qpdf --check: exit 0 clean, 3 warnings only, 2 errors. */

@@ -78,6 +78,16 @@ describeEachDatabase('uploading the PDF to be signed', (kind) => {
   });
   const people = webPeople(h, '10.23');
 
+  /** The SHA-256 of the document's original PDF, or null while it has none. */
+  async function originalOf(id: string): Promise<string | null> {
+    const row = await h.ctx.db
+      .selectFrom('documents')
+      .select('original_sha256')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    return row.original_sha256;
+  }
+
   async function ownerOnForm(): Promise<WebClient> {
     const client = await people.signedIn(await people.newOwner());
     assertPage(await client.get('/documents/new'), 200);
@@ -110,12 +120,7 @@ describeEachDatabase('uploading the PDF to be signed', (kind) => {
     );
     assertPage(await client.get(`/documents/${id}`), 200);
     assert.equal((await client.post(`/documents/${id}/send`)).status, 303);
-    const sent = await h.ctx.db
-      .selectFrom('documents')
-      .select('original_sha256')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-    assert.equal(sent.original_sha256, sha256(pdf), 'the uploaded PDF is what is sent, not the text');
+    assert.equal(await originalOf(id), sha256(pdf), 'the uploaded PDF is what is sent, not the text');
   });
 
   test('the document page shows the PDF: thumbnails of its pages, count, SHA-256 and the download', async () => {
@@ -156,19 +161,9 @@ describeEachDatabase('uploading the PDF to be signed', (kind) => {
     });
     assert.equal(created.status, 303, created.text);
     const id = created.location?.split('/').at(-1) as string;
-    const draft = await h.ctx.db
-      .selectFrom('documents')
-      .select('original_sha256')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-    assert.equal(draft.original_sha256, null);
+    assert.equal(await originalOf(id), null);
     assert.equal((await client.post(`/documents/${id}/send`)).status, 303);
-    const sent = await h.ctx.db
-      .selectFrom('documents')
-      .select('original_sha256')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-    assert.ok(sent.original_sha256, 'made from the text');
+    assert.ok(await originalOf(id), 'made from the text');
   });
 
   test('every bad file answers its sentence beside the file field, keeps the form and stores nothing', async () => {
