@@ -4,8 +4,12 @@
 // - Failures are typed: `SignetApiError` (the API answered with an error code) and
 //   `SignetNetworkError` (no answer); 429, and 503 `unavailable` on reads, are waited out
 //   and retried, within bounds.
+// - `documents.download(id, kind)` streams a document's original or sealed PDF from its
+//   download link (a capability URL outside /v1, fetched without the API key);
+//   `verifySha256` checks it against the API's hash as it passes.
 // - `verifyWebhook` checks a delivery's X-Service-Signature on the raw body in constant
 //   time and returns the parsed event.
+import { createSha256 } from './sha256.ts';
 import type {
   CreatedWebhookEndpoint,
   CreateWebhookEndpointBody,
@@ -42,6 +46,90 @@ export class SignetNetworkError extends Error {
     super(message, options);
     this.name = 'SignetNetworkError';
   }
+}
+
+/** One of a document's PDFs: `original` (what the signers saw) or `sealed` (signed, with its certificate). */
+export type FileKind = DocumentFile['kind'];
+
+/** A file as `GET /documents/{id}` lists it, with its 15-minute download link. */
+export type DocumentFile = DocumentDetail['files'][number];
+
+/**
+ * The document has no file of that kind (yet): a draft without an uploaded PDF has no
+ * original; a document has a sealed file only once it is completed (`document.completed`
+ * has happened), which comes shortly after the last signature, not with it.
+ */
+export class SignetFileUnavailableError extends Error {
+  readonly documentId: string;
+  readonly kind: FileKind;
+  /** The document's status when it was asked for the file, e.g. `draft` or `signed`. */
+  readonly documentStatus: string;
+  constructor(documentId: string, kind: FileKind, documentStatus: string) {
+    super(
+      kind === 'sealed'
+        ? `document ${documentId} has no sealed PDF (status ${documentStatus}): only a completed document has one (document.completed)`
+        : `document ${documentId} has no original PDF (status ${documentStatus}): a draft has one once a PDF is uploaded or it is sent`,
+    );
+    this.name = 'SignetFileUnavailableError';
+    this.documentId = documentId;
+    this.kind = kind;
+    this.documentStatus = documentStatus;
+  }
+}
+
+/**
+ * The download link answered something other than the PDF: `status` is its HTTP status
+ * (404 for a link the server does not recognise, 410 once it has expired) or 200 when the
+ * answer was not `application/pdf`. Links come fresh with every call, so a retry may help.
+ */
+export class SignetDownloadError extends Error {
+  readonly documentId: string;
+  readonly kind: FileKind;
+  readonly status: number;
+  constructor(documentId: string, kind: FileKind, status: number, detail: string) {
+    super(`download of document ${documentId}'s ${kind} PDF: ${detail}`);
+    this.name = 'SignetDownloadError';
+    this.documentId = documentId;
+    this.kind = kind;
+    this.status = status;
+  }
+}
+
+/** A file's bytes did not hash to the SHA-256 they were meant to (see `verifySha256`). */
+export class SignetIntegrityError extends Error {
+  readonly expected: string;
+  readonly actual: string;
+  /** How many bytes were hashed. */
+  readonly bytes: number;
+  constructor(expected: string, actual: string, bytes: number) {
+    super(`SHA-256 mismatch: expected ${expected}, got ${actual} over ${bytes} bytes`);
+    this.name = 'SignetIntegrityError';
+    this.expected = expected;
+    this.actual = actual;
+    this.bytes = bytes;
+  }
+}
+
+/** A PDF on its way: what the API says about it, and its bytes as they arrive. */
+export interface FileDownload {
+  documentId: string;
+  kind: FileKind;
+  /**
+   * The PDF's bytes as the server sends them, never held whole in memory. Read it once, to
+   * the end, or `cancel()` it: until then the connection stays open.
+   */
+  stream: ReadableStream<Uint8Array>;
+  /** From the API (not from the download): lower-case hex, for `verifySha256`. */
+  sha256: string;
+  bytes: number;
+  pages: number | null;
+  /**
+   * The name the server suggests (Content-Disposition, its UTF-8 `filename*` first), e.g.
+   * `Consulting agreement (signed).pdf`, reduced to a bare name (no folders, no control
+   * characters); `<documentId>-<kind>.pdf` when there is none. Still check it before using
+   * it in a path of yours.
+   */
+  fileName: string;
 }
 
 export interface ClientOptions {
@@ -153,6 +241,52 @@ export function createClient(options: ClientOptions) {
       async get(documentId: string): Promise<DocumentDetail> {
         return (await request<DocumentDetail>('GET', `/documents/${id(documentId)}`)).data;
       },
+      /**
+       * The document's original or sealed PDF, streamed: fetches the detail (with the API
+       * key) for a fresh download link, then the link itself, which is the credential: no
+       * API key, no cookies, no referrer go with it. Throws `SignetFileUnavailableError` when
+       * the document has no such file yet, `SignetDownloadError` when the link answers
+       * anything but the PDF, and `SignetApiError`/`SignetNetworkError` as every call does.
+       */
+      async download(documentId: string, kind: FileKind): Promise<FileDownload> {
+        const detail = (await request<DocumentDetail>('GET', `/documents/${id(documentId)}`)).data;
+        const file = detail.files.find((f) => f.kind === kind);
+        if (!file) throw new SignetFileUnavailableError(detail.id, kind, detail.status);
+        let response: Response;
+        try {
+          response = await doFetch(file.downloadUrl, {
+            method: 'GET',
+            credentials: 'omit',
+            referrerPolicy: 'no-referrer',
+          });
+        } catch (error) {
+          throw new SignetNetworkError(`download of ${kind}.pdf failed: ${(error as Error).message}`, {
+            cause: error,
+          });
+        }
+        const type = response.headers.get('content-type') ?? '';
+        if (response.status !== 200 || !/^application\/pdf\b/i.test(type) || !response.body) {
+          await response.body?.cancel().catch(() => {});
+          throw new SignetDownloadError(
+            detail.id,
+            kind,
+            response.status,
+            response.status === 200
+              ? `answered ${type || 'no Content-Type'}, not a PDF`
+              : `HTTP ${response.status}`,
+          );
+        }
+        return {
+          documentId: detail.id,
+          kind,
+          stream: response.body,
+          sha256: file.sha256,
+          bytes: file.bytes,
+          pages: file.pages,
+          fileName:
+            dispositionFileName(response.headers.get('content-disposition')) ?? `${detail.id}-${kind}.pdf`,
+        };
+      },
     },
     webhookEndpoints: {
       async list(): Promise<WebhookEndpoint[]> {
@@ -180,12 +314,25 @@ export function createClient(options: ClientOptions) {
 
 export type SignetClient = ReturnType<typeof createClient>;
 
+/** A file as the `document.completed` delivery describes it: no link (fetch one with `documents.download`). */
+export type CompletedFile = Omit<DocumentFile, 'downloadUrl'>;
+
 export type WebhookEvent =
   | {
       id: string;
-      type: Exclude<WebhookEventType, 'ping'>;
+      type: Exclude<WebhookEventType, 'ping' | 'document.completed'>;
       createdAt: string;
       data: { document: Document; recipient: Recipient | null };
+    }
+  | {
+      id: string;
+      type: 'document.completed';
+      createdAt: string;
+      /**
+       * `files`: the original and the sealed PDF, as they were when it completed (absent
+       * only from deliveries recorded before Signet sealed documents).
+       */
+      data: { document: Document & { files?: CompletedFile[] }; recipient: null };
     }
   | { id: string; type: 'ping'; createdAt: string; data: { message: string } };
 
@@ -255,4 +402,74 @@ export async function verifyWebhook(
   } catch {
     throw new WebhookVerificationError('malformed-body');
   }
+}
+
+/**
+ * The `filename*` (RFC 8187, UTF-8 or ISO-8859-1) or else the `filename` of a
+ * Content-Disposition header, as a bare file name (no folder, no control characters), or
+ * null when it has none worth using.
+ */
+export function dispositionFileName(header: string | null | undefined): string | null {
+  const parameters = new Map<string, string>();
+  // disposition-type, then `; name=value` with value a token or a quoted string.
+  const parameter = /;\s*([^\s=;]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/g;
+  for (const match of (header ?? '').matchAll(parameter)) {
+    const name = (match[1] as string).toLowerCase();
+    const value = match[2] === undefined ? (match[3] ?? '').trim() : match[2].replace(/\\(.)/g, '$1');
+    if (!parameters.has(name)) parameters.set(name, value);
+  }
+  const extended = /^([\w!#$%&+^`{}~.-]+)'[^']*'(.*)$/.exec(parameters.get('filename*') ?? '');
+  const decoded = extended ? decodeExtended(extended[1] as string, extended[2] as string) : null;
+  return bareName(decoded) ?? bareName(parameters.get('filename') ?? null);
+}
+
+function decodeExtended(charset: string, value: string): string | null {
+  try {
+    const bytes: number[] = [];
+    for (let i = 0; i < value.length; i++) {
+      const char = value[i] as string;
+      if (char === '%' && /^[0-9a-f]{2}$/i.test(value.slice(i + 1, i + 3))) {
+        bytes.push(Number.parseInt(value.slice(i + 1, i + 3), 16));
+        i += 2;
+      } else {
+        const code = char.charCodeAt(0);
+        if (code > 0x7e) return null;
+        bytes.push(code);
+      }
+    }
+    return new TextDecoder(charset, { fatal: true }).decode(new Uint8Array(bytes));
+  } catch {
+    return null;
+  }
+}
+
+function bareName(name: string | null): string | null {
+  if (name === null) return null;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
+  const bare = (name.split(/[/\\]/).at(-1) ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return bare === '' || bare === '.' || bare === '..' ? null : bare;
+}
+
+/**
+ * A pass-through stream that hashes what flows through it and, at the end, errors the
+ * stream with `SignetIntegrityError` unless the bytes hash to `expectedSha256` (hex):
+ * `download.stream.pipeThrough(verifySha256(download.sha256))`. Nothing is held whole in
+ * memory, so the bytes have already gone on when a mismatch is found: whoever wrote them
+ * should discard them when the stream errors (a `pipeline` rejects).
+ */
+export function verifySha256(expectedSha256: string): TransformStream<Uint8Array, Uint8Array> {
+  const expected = expectedSha256.toLowerCase();
+  const hash = createSha256();
+  let bytes = 0;
+  return new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      hash.update(chunk);
+      bytes += chunk.byteLength;
+      controller.enqueue(chunk);
+    },
+    flush(controller) {
+      const actual = hash.digest();
+      if (actual !== expected) controller.error(new SignetIntegrityError(expected, actual, bytes));
+    },
+  });
 }
