@@ -269,7 +269,7 @@ function certificateFacts(label: string, certificate: CertificateDescription): V
 
 function documentFacts(documentId: string | null, document: SealedDocument | null): VerificationFact[] {
   const facts: VerificationFact[] = [];
-  if (document) facts.push({ label: 'Document', value: `“${document.title}”` });
+  if (document) facts.push({ label: 'Document', value: document.title });
   if (documentId) facts.push({ label: 'Document id', value: documentId, isCode: true });
   if (documentId && !document) facts.push({ label: 'Document', value: 'Not stored in this Signet' });
   if (document) {

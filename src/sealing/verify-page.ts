@@ -29,10 +29,16 @@ const tones: Record<Verification['verdict'], string> = {
   'not-a-pdf': 'box-danger',
 };
 
+/** A hash or fingerprint in a fixed-width font; a fingerprint may break after each colon on a phone. */
+function code(value: string): SafeHtml {
+  const parts = value.split(':');
+  return html`<code>${parts.map((part, i) => (i === 0 ? part : html`:<wbr>${part}`))}</code>`;
+}
+
 function resultCard(result: Verification, fileName: string | null): SafeHtml {
   const rows = verificationFacts(result).map(
     (fact) =>
-      html`<tr><th scope="row">${fact.label}</th><td>${fact.isCode ? html`<code>${fact.value}</code>` : fact.value}</td></tr>
+      html`<tr><th scope="row">${fact.label}</th><td>${fact.isCode ? code(fact.value) : fact.value}</td></tr>
 `,
   );
   return html`<section class="card" aria-labelledby="result-heading">
