@@ -2,7 +2,8 @@
 // that may reach only the app under test: anything else is blocked and recorded, and so is
 // every console error or uncaught error (a Content-Security-Policy violation, say).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
@@ -59,4 +60,25 @@ export async function openPage(
   });
   page.on('pageerror', (error) => watch.pageErrors.push(`${page.url()}: ${error.message}`));
   return { context, page };
+}
+
+/** The two widths every page is looked at: a desktop and a phone. */
+export const viewports = {
+  desktop: { viewport: { width: 1280, height: 900 } },
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
+} as const;
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core on the page as it is (run through the debugging protocol, so the CSP stays on). */
+export async function checkAccessibility(page: Page, name: string): Promise<void> {
+  await page.evaluate(axeSource);
+  const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>
+      result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) })))`)) as Array<{
+    id: string;
+    impact: string;
+    targets: string[];
+  }>;
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(serious, [], `${name}: axe found ${JSON.stringify(serious)}`);
 }

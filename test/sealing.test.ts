@@ -215,7 +215,7 @@ describeEachDatabase('sealing', (kind) => {
     assert.equal(download.headers.get('content-type'), 'application/pdf');
     assert.match(
       download.headers.get('content-disposition') ?? '',
-      /^attachment; filename=".*\(signed\)\.pdf"; filename\*=UTF-8''/,
+      /^attachment; filename=".*\(signed\)\.pdf"; filename\*=UTF-8''.*%28signed%29\.pdf$/,
     );
     const bytes = Buffer.from(await download.arrayBuffer());
     assert.deepEqual(bytes, await readFile(h.ctx.db, document?.sealed_sha256 as string));

@@ -2,7 +2,6 @@
 // signature typed or drawn, the decline that asks for confirmation, and the downloads of
 // the original and the sealed PDF on the "done" screen. Over HTTP, on both databases.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { createCanvas } from '@napi-rs/canvas';

@@ -11,8 +11,6 @@
 // browser may only talk to the app; a console error (a CSP violation, say) fails the test.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -21,16 +19,9 @@ import { triggerEvent } from '../src/demo/trigger.ts';
 import { listMails } from '../src/mail/mail.service.ts';
 import { createMailTransport } from '../src/mail/mailer.ts';
 import { startWorker } from '../src/worker/worker.ts';
-import { launchChromium, openPage, screenshotDir } from './chromium.ts';
+import { checkAccessibility, launchChromium, openPage, screenshotDir, viewports } from './chromium.ts';
 import { databaseKinds, describeEachDatabase, useHarness } from './harness.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-const viewports = {
-  desktop: { viewport: { width: 1280, height: 900 } },
-  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
-} as const;
 
 const admin = {
   email: 'admin@northwind.example',
@@ -81,20 +72,6 @@ describeEachDatabase('the web application in a browser', (kind) => {
   /** The app's address for a link the app mailed (it names the public URL). */
   function local(link: string): string {
     return h.baseUrl + new URL(link).pathname;
-  }
-
-  /** axe-core on the page as it is (run through the debugging protocol, so the CSP stays on). */
-  async function checkAccessibility(page: Page, name: string): Promise<void> {
-    await page.evaluate(axeSource);
-    const violations =
-      (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>
-      result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) })))`)) as Array<{
-        id: string;
-        impact: string;
-        targets: string[];
-      }>;
-    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(serious, [], `${name}: axe found ${JSON.stringify(serious)}`);
   }
 
   async function look(page: Page, name: string, viewport: keyof typeof viewports): Promise<void> {

@@ -58,7 +58,9 @@ async function sendDemoDocument(ctx: Context, workspaceId: string): Promise<stri
   const { id } = await createDocument(ctx, {
     workspaceId,
     title: 'Website redesign — statement of work',
-    body: 'Signet Demo Ltd will redesign and rebuild the marketing website of Example Corp.\n\nDelivery within eight weeks of signature. Hosting and support are billed monthly for a year.',
+    body: 'Here is the statement of work we discussed. Please read it and sign by the end of the week.',
+    // A real PDF, made by LaTeX (its source is beside it), as a sender would upload one.
+    file: readFileSync(join(import.meta.dirname, '..', 'demo', 'statement-of-work.pdf')),
     recipients: [
       {
         email: demoSignerEmail,

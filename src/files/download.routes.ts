@@ -27,10 +27,14 @@ const expired = messagePage({
   status: 410,
 });
 
-/** RFC 6266: an ASCII fallback and the exact UTF-8 name. */
+/** RFC 6266: an ASCII fallback and the exact UTF-8 name (RFC 8187: ' ( ) * escaped too). */
 export function contentDisposition(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\%]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+  const exact = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
 
 function isKind(value: string): value is FileKind {

@@ -171,7 +171,7 @@ ${view.recipients.map(
 function downloads(view: SigningPageView): SafeHtml | null {
   const { original, sealed, sealPending } = view.downloads;
   if (!original && !sealed && !sealPending) return null;
-  return html`<ul class="downloads plain">
+  return html`<ul class="downloads">
 ${sealed && html`<li><a class="button button-primary" href="${sealed}" download>Download the signed PDF</a> <span class="small muted">with its certificate of completion; also sent to you by email</span></li>`}
 ${sealPending && html`<li class="small muted">The signed PDF, with its certificate of completion, is being sealed: reload this page in a moment to download it. It is also sent to you by email.</li>`}
 ${original && html`<li><a href="${original}" download>Download the original PDF</a></li>`}
