@@ -58,6 +58,12 @@ export const DocumentFileSchema = Type.Object({
   }),
 });
 
+/** document.completed's document: as listed, with its files (no links: a body is kept and resent). */
+export const CompletedDocumentSchema = Type.Composite([
+  DocumentSchema,
+  Type.Object({ files: Type.Array(Type.Omit(DocumentFileSchema, ['downloadUrl'])) }),
+]);
+
 export const DocumentDetailSchema = Type.Composite([
   DocumentSchema,
   Type.Object({

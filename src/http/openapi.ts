@@ -5,6 +5,7 @@
 // a test fails when the two differ. Deliveries are described as OpenAPI `webhooks`.
 import type { TSchema } from '@sinclair/typebox';
 import {
+  CompletedDocumentSchema,
   DocumentDetailSchema,
   DocumentEventSchema,
   DocumentSchema,
@@ -191,6 +192,11 @@ export function buildOpenApiDocument(options: {
     required: ['document', 'recipient'],
     properties: { document: ref('Document'), recipient: { anyOf: [ref('Recipient'), { type: 'null' }] } },
   };
+  // document.completed's document also carries its files (as in the detail, without links).
+  const completedEvent = {
+    ...documentEvent,
+    properties: { ...documentEvent.properties, document: ref('CompletedDocument') },
+  };
   return {
     openapi: '3.1.0',
     info: {
@@ -309,7 +315,10 @@ export function buildOpenApiDocument(options: {
       },
     },
     webhooks: Object.fromEntries([
-      ...documentEventTypes.map((type) => [type, webhook(type, documentEvent)]),
+      ...documentEventTypes.map((type) => [
+        type,
+        webhook(type, type === 'document.completed' ? completedEvent : documentEvent),
+      ]),
       [
         'ping',
         webhook('ping', {
@@ -342,6 +351,7 @@ export function buildOpenApiDocument(options: {
       },
       schemas: {
         Document: json(DocumentSchema),
+        CompletedDocument: json(CompletedDocumentSchema),
         DocumentDetail: json(DocumentDetailSchema),
         Recipient: json(RecipientSchema),
         DocumentEvent: json(DocumentEventSchema),

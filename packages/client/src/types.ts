@@ -16,6 +16,30 @@ export type Document = {
   } | null;
 };
 
+export type CompletedDocument = {
+  id: string;
+  title: string;
+  status: string;
+  url: string;
+  /** ISO 8601 UTC with milliseconds and Z */
+  createdAt: string;
+  sentAt: string | null;
+  signedAt: string | null;
+  expiresAt: string | null;
+  value: {
+    amount: number;
+    currency: string;
+  } | null;
+  files: Array<{
+    /** original: the PDF the signers saw; sealed: it with the certificate of completion, sealed */
+    kind: "original" | "sealed";
+    /** The file's SHA-256, lower-case hex */
+    sha256: string;
+    bytes: number;
+    pages: number | null;
+  }>;
+};
+
 export type DocumentDetail = {
   id: string;
   title: string;
