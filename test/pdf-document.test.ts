@@ -12,9 +12,11 @@ import { InputError } from '../src/input-error.ts';
 import { appendCertificate, type Certificate } from '../src/pdf/certificate.ts';
 import { runsOf } from '../src/pdf/fonts.ts';
 import { inspectPdf, maxPages } from '../src/pdf/inspect.ts';
+import { sealPdf } from '../src/pdf/seal.ts';
+import { createSelfSignedSeal } from '../src/pdf/seal-identity.ts';
 import { renderTextDocument } from '../src/pdf/text-document.ts';
 import { pricingView } from '../src/ui/document-views.ts';
-import { pdfImageList, pdfPageCount, pdftotext, qpdfCheck } from './pdf-tools.ts';
+import { pdfImageList, pdfPageCount, pdfsig, pdftotext, qpdfCheck } from './pdf-tools.ts';
 
 const text = pdftotext;
 const pages = pdfPageCount;
@@ -268,3 +270,43 @@ test('an upload is refused with one sentence when it is not a whole, open PDF of
   for (let i = 0; i <= maxPages; i += 1) many.addPage([100, 100]);
   assert.match(await refusal(await many.save()), /501 pages; a document may have at most 500/);
 });
+
+// The real-world files of test/fixtures/pdf (README there says how each was made): the
+// certificate is appended and the whole sealed the way completion does it, and every
+// reader agrees: pdfsig (every signature valid, ours covering the whole file, another
+// tool's earlier signature still valid), qpdf --check, and pdftotext finds the certificate.
+const fixtures = join(import.meta.dirname, 'fixtures', 'pdf');
+for (const name of [
+  'latex-xref-table.pdf',
+  'latex-object-streams.pdf',
+  'latex-form.pdf',
+  'chromium-print.pdf',
+  'openssl-signed.pdf',
+]) {
+  test(`${name}: the certificate is appended and the file sealed; every signature stays valid`, async () => {
+    const original = readFileSync(join(fixtures, name));
+    const { pages: before } = await inspectPdf(original, { maxBytes: 25 * 1024 * 1024 });
+    const { data: certified, pages: after } = await appendCertificate(original, certificateOf());
+    assert.ok(after > before, 'the certificate pages follow the original ones');
+    const { identity } = await createSelfSignedSeal({ commonName: 'Signet test seal', now: new Date() });
+    const sealed = await sealPdf(certified, identity, {
+      signedAt: new Date(),
+      name: 'Signet',
+      reason: 'test',
+      fieldName: 'Signet seal test',
+    });
+    assert.ok(
+      Buffer.from(sealed.subarray(0, original.byteLength)).equals(original),
+      'the original bytes stay first',
+    );
+    const { signatures } = await pdfsig(sealed);
+    assert.equal(signatures.length, name === 'openssl-signed.pdf' ? 2 : 1, name);
+    for (const signature of signatures)
+      assert.equal(signature.validation, 'Signature is Valid.', signature.text);
+    assert.ok(signatures.at(-1)?.totalDocumentSigned, 'the seal covers the whole file');
+    const check = await qpdfCheck(sealed);
+    assert.ok(!check.errors, check.output);
+    assert.match(await pdftotext(sealed), /Certificate of completion/);
+    assert.equal(await pdfPageCount(sealed), after);
+  });
+}

@@ -89,7 +89,8 @@ export class PageFlow {
   }
 
   async heading(text: string, size = 14): Promise<void> {
-    this.room(size * 3);
+    // A heading never ends a page: it keeps room for a few lines of what it heads.
+    this.room(size * 3 + 40);
     this.space(size * 0.6);
     await this.text(text, { size, style: 'bold' });
     this.space(size * 0.3);
