@@ -13,12 +13,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
+import type { Context } from '../src/context.ts';
 import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { readFile } from '../src/files/files.service.ts';
 import { sealPdf } from '../src/pdf/seal.ts';
 import { createSelfSignedSeal } from '../src/pdf/seal-identity.ts';
 import { describeSeal } from '../src/sealing/seal-key.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
+import { verifyPdf } from '../src/sealing/verification.service.ts';
 import { signDocument } from '../src/signing/signing.service.ts';
 import { launchChromium, openPage, screenshotDir } from './chromium.ts';
 import { describeRun, runSignet } from './cli-process.ts';
@@ -34,6 +36,7 @@ import { pdfsig } from './pdf-tools.ts';
 import { assertPage, createWebClient, type WebResponse } from './web-client.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'signet-verify-'));
+const fixtures = join(import.meta.dirname, 'fixtures', 'pdf');
 after(() => rmSync(folder, { recursive: true, force: true }));
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -105,7 +108,7 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
   const visitor = () =>
     createWebClient(h.baseUrl, { address: `10.77.${addresses >> 8}.${addresses++ & 255}` });
 
-  async function sealedDocument(title: string) {
+  async function sealedDocument(title: string, sealingCtx: Context = h.ctx) {
     const workspace = await createTestWorkspace(h.ctx);
     const { id, links } = await createSentDocument(h.ctx, workspace.id, {
       title,
@@ -115,7 +118,7 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
     assert.ok(session);
     await signDocument(h.ctx, session, { fullName: 'Ann Lee', consent: true });
     h.clock.advance(5_000);
-    await sealDueDocuments(h.ctx);
+    await sealDueDocuments(sealingCtx);
     const document = await findFullDocument(h.ctx.db, workspace.id, id);
     const sealed = document?.sealed_sha256 && (await readFile(h.ctx.db, document.sealed_sha256));
     assert.ok(sealed, 'the document was sealed');
@@ -223,6 +226,17 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
       withoutBreaks(elsewhere).includes(seal.fingerprintSha256),
       'this Signet’s seal, for comparison',
     );
+    const otherTool = await verify(readFileSync(join(fixtures, 'openssl-signed.pdf')));
+    assert.equal(
+      sentenceOf(otherTool),
+      'This file was not sealed by this Signet: it carries a signature by Other Signer, not by this Signet’s seal.',
+      'a real file signed by another tool (OpenSSL)',
+    );
+    // Its /M is 2025-03-14 10:26:53 +01'00'.
+    assert.ok(
+      otherTool.text.includes('<td>Other Signer on 2025-03-14 09:26:53 UTC (valid)</td>'),
+      'the signer, in UTC',
+    );
     const unsigned = await verify(await unsignedPdf());
     assertPage(unsigned, 200);
     assert.equal(
@@ -230,6 +244,43 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
       'This file was not sealed by this Signet: it carries no digital signature.',
     );
     assert.match(unsigned.text, /<div class="box box-neutral" role="status">/);
+  });
+
+  test('with a PKCS#12 seal configured, files sealed by it and by the self-signed seal before it both verify as sealed here', async () => {
+    const withP12: Context = {
+      ...h.ctx,
+      config: {
+        ...h.ctx.config,
+        seal: {
+          p12File: join(fixtures, 'seal-ec-with-chain.p12'),
+          p12Passphrase: 'correct horse',
+          tsaUrl: null,
+        },
+      },
+    };
+    const before = await sealedDocument('Sealed before the CA certificate');
+    const after = await sealedDocument('Sealed with the CA certificate', withP12);
+    for (const [what, document] of [
+      ['the self-signed seal', before],
+      ['the PKCS#12 seal', after],
+    ] as const) {
+      const result = await verifyPdf(withP12, document.sealed);
+      assert.equal(result.verdict, 'sealed-unchanged', what);
+      assert.equal(result.verdict === 'sealed-unchanged' && result.document?.id, document.id, what);
+    }
+    const caSealed = await verifyPdf(withP12, after.sealed);
+    assert.equal(
+      caSealed.verdict === 'sealed-unchanged' && caSealed.seal.certificate.subject,
+      'CN=sign.example.com, O=Example Ltd, C=CH',
+    );
+    assert.equal(
+      (await verifyPdf(h.ctx, after.sealed)).verdict,
+      'not-sealed-here',
+      'another installation’s CA seal is not ours',
+    );
+    const seal = await describeSeal(withP12);
+    assert.equal(seal.source, 'p12-file');
+    assert.deepEqual(seal.chain, ['CN=Signet Test Root CA, O=Signet Test CA, C=CH']);
   });
 
   test('a text file, an empty form and an empty file answer their sentence beside the field (400)', async () => {
