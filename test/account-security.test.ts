@@ -4,9 +4,7 @@
 // its own X-Forwarded-For address (the app trusts its "proxy").
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
-import { SMTPServer } from 'smtp-server';
 import { accountLimitShapes } from '../src/accounts/account-limits.ts';
 import { createAccount } from '../src/accounts/accounts.service.ts';
 import { createLogger } from '../src/context.ts';
@@ -24,6 +22,7 @@ import {
   signingLinksOf,
   useHarness,
 } from './harness.ts';
+import { startSmtpReceiver } from './smtp-receiver.ts';
 import {
   assertPage,
   assertRedirect,
@@ -37,34 +36,6 @@ import {
 
 const password = 'correct horse battery staple';
 const minute = 60_000;
-
-/** A local SMTP server that accepts every mail and keeps its raw text. */
-async function startSmtpReceiver() {
-  const received: Array<{ to: string[]; raw: string }> = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 let addressCount = 0;
 /** A client address no other browser of this file uses. */

@@ -2,6 +2,7 @@
 // the certificate, seals the file, stores it and records document.completed with it, and
 // queues the completion mails. Checked with pdfsig, pdftotext and qpdf, on both databases.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,8 @@ import { test } from 'node:test';
 import { createAccount } from '../src/accounts/accounts.service.ts';
 import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { readFile } from '../src/files/files.service.ts';
+import { deliverDueMails } from '../src/mail/mail.service.ts';
+import { createMailTransport } from '../src/mail/mailer.ts';
 import { sealDueDocuments, sealRetryDelaysMs } from '../src/sealing/sealing.service.ts';
 import { openDocument, signDocument } from '../src/signing/signing.service.ts';
 import {
@@ -21,6 +24,7 @@ import {
   useHarness,
 } from './harness.ts';
 import { pdfsig, pdftotext, qpdfCheck } from './pdf-tools.ts';
+import { startSmtpReceiver } from './smtp-receiver.ts';
 import { testPassword } from './web-client.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'signet-sealing-'));
@@ -254,5 +258,43 @@ describeEachDatabase('sealing', (kind) => {
         ['bytes', 'kind', 'pages', 'sha256'],
       ],
     );
+  });
+
+  test('over SMTP the completion mail carries the sealed PDF as an attachment', async () => {
+    const smtp = await startSmtpReceiver();
+    try {
+      const { id } = await signedByAll();
+      await sealDueDocuments(h.ctx);
+      const transport = createMailTransport({
+        smtpUrl: smtp.url,
+        from: 'Signet <no-reply@test>',
+        log: h.ctx.log,
+      });
+      while ((await deliverDueMails(h.ctx, transport)) > 0) {}
+      transport.close();
+      // Earlier tests' documents completed too: find this one's mail by its attachment.
+      const attachments = smtp.received
+        .filter((m) => m.to.includes('zoe@client.example') && m.raw.includes('Content-Type: application/pdf'))
+        .map((mail) => {
+          assert.match(mail.raw, /Content-Type: application\/pdf;\s+name=/);
+          assert.match(mail.raw, /Content-Disposition: attachment;\s+filename/);
+          // The attachment's part: its headers, a blank line, base64 lines up to the next boundary.
+          const part = mail.raw.slice(mail.raw.indexOf('Content-Type: application/pdf'));
+          const body = part.slice(part.indexOf('\r\n\r\n') + 4);
+          const base64 = body.slice(0, body.indexOf('\r\n--')).replace(/\s+/g, '');
+          return createHash('sha256').update(Buffer.from(base64, 'base64')).digest('hex');
+        });
+      const document = await h.ctx.db
+        .selectFrom('documents')
+        .select('sealed_sha256')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      assert.ok(
+        attachments.includes(document.sealed_sha256 as string),
+        'the sealed file, whole, reached the SMTP server',
+      );
+    } finally {
+      await smtp.close();
+    }
   });
 });

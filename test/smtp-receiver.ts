@@ -1,0 +1,37 @@
+// A local SMTP server (smtp-server) that accepts every mail and keeps its raw text: the
+// tests that check what Signet really sends over SMTP (who gets which mail, attachments).
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface SmtpReceiver {
+  url: string;
+  received: Array<{ to: string[]; raw: string }>;
+  close(): Promise<void>;
+}
+
+export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+  const received: SmtpReceiver['received'] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        received.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
