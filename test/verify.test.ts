@@ -22,7 +22,7 @@ import { describeSeal } from '../src/sealing/seal-key.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
 import { verifyPdf } from '../src/sealing/verification.service.ts';
 import { signDocument } from '../src/signing/signing.service.ts';
-import { launchChromium, openPage, screenshotDir } from './chromium.ts';
+import { launchChromium, openPage, screenshotDir, viewports } from './chromium.ts';
 import { describeRun, runSignet } from './cli-process.ts';
 import {
   createSentDocument,
@@ -39,12 +39,8 @@ const folder = mkdtempSync(join(tmpdir(), 'signet-verify-'));
 const fixtures = join(import.meta.dirname, 'fixtures', 'pdf');
 after(() => rmSync(folder, { recursive: true, force: true }));
 
+// Every rule, whatever its impact (chromium.ts's checkAccessibility fails only serious ones).
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-const viewports = {
-  desktop: { viewport: { width: 1280, height: 900 } },
-  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
-} as const;
 
 const pdfFile = (data: Uint8Array, name = 'contract (signed).pdf') =>
   new File([data], name, { type: 'application/pdf' });
