@@ -2,18 +2,20 @@
 // the certificate, seals the file, stores it and records document.completed with it, and
 // queues the completion mails. Checked with pdfsig, pdftotext and qpdf, on both databases.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { createAccount } from '../src/accounts/accounts.service.ts';
 import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { readFile } from '../src/files/files.service.ts';
 import { deliverDueMails } from '../src/mail/mail.service.ts';
 import { createMailTransport } from '../src/mail/mailer.ts';
+import { inspectSeals } from '../src/pdf/verify.ts';
 import { sealDueDocuments, sealRetryDelaysMs } from '../src/sealing/sealing.service.ts';
-import { openDocument, signDocument } from '../src/signing/signing.service.ts';
+import { createDocument, openDocument, sendDocument, signDocument } from '../src/signing/signing.service.ts';
 import {
   callApi,
   countRows,
@@ -21,9 +23,10 @@ import {
   createTestWorkspace,
   describeEachDatabase,
   recipient,
+  signingLinksOf,
   useHarness,
 } from './harness.ts';
-import { pdfsig, pdftotext, qpdfCheck } from './pdf-tools.ts';
+import { pdfsig, pdftotext, qpdfCheck, startTestTsa } from './pdf-tools.ts';
 import { startSmtpReceiver } from './smtp-receiver.ts';
 import { testPassword } from './web-client.ts';
 
@@ -296,5 +299,62 @@ describeEachDatabase('sealing', (kind) => {
     } finally {
       await smtp.close();
     }
+  });
+
+  test('with SIGNET_SEAL_TSA_URL the seal carries a signature time-stamp from that authority', async () => {
+    const tsa = await startTestTsa(h.clock.now());
+    try {
+      const { id } = await signedByAll();
+      const withTsa = { ...h.ctx.config, seal: { ...h.ctx.config.seal, tsaUrl: tsa.url } };
+      await sealDueDocuments({ ...h.ctx, config: withTsa });
+      assert.equal(tsa.requests(), 1, 'one stamp asked for');
+      const document = await h.ctx.db
+        .selectFrom('documents')
+        .select('sealed_sha256')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      const sealed = await readFile(h.ctx.db, document.sealed_sha256 as string);
+      assert.ok(sealed);
+      const [seal] = (await pdfsig(sealed)).signatures;
+      assert.equal(seal?.validation, 'Signature is Valid.');
+      const report = await inspectSeals(sealed);
+      assert.ok(report.isPdf && report.signatures.at(-1)?.timestamp, 'the time-stamp token is in the seal');
+    } finally {
+      await tsa.close();
+    }
+  });
+
+  test('a sealed PDF over 10 MB is mailed as a download link valid 7 days, not attached', async () => {
+    const workspace = await createTestWorkspace(h.ctx);
+    const big = await PDFDocument.create();
+    big.addPage([595, 842]).drawText('A large annex', { x: 72, y: 760, size: 14 });
+    // An 11 MB stream, as a scanned annex would be (unreferenced, but written and sealed).
+    big.context.register(big.context.stream(randomBytes(11 * 1024 * 1024)));
+    const { id } = await createDocument(h.ctx, {
+      workspaceId: workspace.id,
+      title: 'Annex',
+      recipients: [recipient('zoe@client.example', 'Zoë Łukasiewicz')],
+      pricing: null,
+      file: await big.save({ useObjectStreams: false }),
+    });
+    await sendDocument(h.ctx, workspace.id, id);
+    const link = (await signingLinksOf(h.ctx, id)).get('zoe@client.example');
+    assert.ok(link);
+    await signDocument(h.ctx, link.session, { fullName: 'Zoë Łukasiewicz', consent: true });
+    await sealDueDocuments(h.ctx);
+    const mail = await h.ctx.db
+      .selectFrom('mails')
+      .select(['text_body', 'attachment_sha256'])
+      .where('document_id', '=', id)
+      .where('subject', 'like', 'Completed:%')
+      .executeTakeFirstOrThrow();
+    assert.equal(mail.attachment_sha256, null, 'not attached');
+    const url = /https:\/\/sign\.example\.test\/files\/\S+\/sealed\.pdf\?expires=(\d+)&sig=\S+/.exec(
+      mail.text_body,
+    );
+    assert.ok(url, mail.text_body);
+    const days = (Number(url[1]) * 1000 - h.clock.now().getTime()) / 86_400_000;
+    assert.ok(days > 6.99 && days <= 7, `valid ${days} days`);
+    assert.match(mail.text_body, /too large to attach/);
   });
 });

@@ -8,6 +8,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
 import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
 import {
+  callApi,
   countRows,
   createTestWorkspace,
   describeEachDatabase,
@@ -178,5 +179,31 @@ describeEachDatabase('signing a real document', (kind) => {
       await countRows(h.ctx, 'document_events', { document_id: id, type: 'document.declined' }),
       1,
     );
+  });
+
+  test('the certificate’s address is the client’s, a proxy’s X-Forwarded-For only when trusted; the API shows neither', async () => {
+    const { ws, id, ann } = await sentPdfDocument();
+    const signed = await fetch(h.baseUrl + ann + '/sign', {
+      method: 'POST',
+      body: new URLSearchParams({ fullName: 'Ann Lee', consent: 'yes' }),
+      headers: { 'x-forwarded-for': '203.0.113.9', 'user-agent': 'Journey browser/1.0' },
+      redirect: 'manual',
+    });
+    assert.equal(signed.status, 303);
+    const event = await h.ctx.db
+      .selectFrom('document_events')
+      .select(['client_ip', 'user_agent'])
+      .where('document_id', '=', id)
+      .where('type', '=', 'document.signed')
+      .executeTakeFirstOrThrow();
+    assert.match(
+      event.client_ip ?? '',
+      /^(::ffff:)?127\.0\.0\.1$/,
+      'SIGNET_TRUST_PROXY is off: the forwarded address is not believed',
+    );
+    assert.equal(event.user_agent, 'Journey browser/1.0');
+    const detail = await callApi(h, 'GET', `/v1/documents/${id}`, { key: ws.apiKey });
+    const events = (detail.body.data as { events: Array<Record<string, unknown>> }).events;
+    assert.deepEqual(Object.keys(events.at(-1) ?? {}).sort(), ['createdAt', 'id', 'recipientEmail', 'type']);
   });
 });
