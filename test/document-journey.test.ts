@@ -74,6 +74,26 @@ describeEachDatabase('a real document from upload to sealed PDF, in a browser', 
     });
   }
 
+  /** The same page at the other width (with the same cookies): axe, width, screenshot. */
+  async function lookAlso(
+    url: string,
+    name: string,
+    viewport: keyof typeof viewports,
+    storageState?: Awaited<ReturnType<import('playwright-core').BrowserContext['storageState']>>,
+  ): Promise<void> {
+    const { context, page } = await openPage(browser, h.baseUrl, watch, {
+      ...viewports[viewport],
+      storageState,
+    });
+    try {
+      await page.goto(url);
+      await page.locator('h1').first().waitFor();
+      await look(page, name, viewport);
+    } finally {
+      await context.close();
+    }
+  }
+
   async function signingLinkOf(email: string): Promise<string> {
     const [mail] = await listMails(h.ctx, {
       to: email,
@@ -109,12 +129,14 @@ describeEachDatabase('a real document from upload to sealed PDF, in a browser', 
         await page.getByLabel(`Recipient ${i + 1} signing order`).fill(String(i + 1));
       }
       await look(page, 'journey-upload', 'desktop');
+      await lookAlso(`${h.baseUrl}/documents/new`, 'journey-upload', 'phone', await context.storageState());
       await page.getByRole('button', { name: 'Create draft' }).click();
       await page.getByRole('heading', { level: 1, name: 'Website redesign — statement of work' }).waitFor();
       documentPath = new URL(page.url()).pathname;
       await page.getByRole('img', { name: 'Page 2' }).waitFor();
       assert.match(await page.locator('#pdf-title').innerText(), /PDF \(2 pages, \d+ KB\)/);
       await look(page, 'journey-draft', 'desktop');
+      await lookAlso(page.url(), 'journey-draft', 'phone', await context.storageState());
       const send = page.getByRole('button', { name: 'Send to recipients' });
       await send.click();
       await send.waitFor({ state: 'detached' });
@@ -126,7 +148,9 @@ describeEachDatabase('a real document from upload to sealed PDF, in a browser', 
   test('the first signer reads the pages and draws a signature on a desktop', async () => {
     const { context, page } = await newPage('desktop');
     try {
-      await page.goto(await signingLinkOf(signers[0]?.email as string));
+      const link = await signingLinkOf(signers[0]?.email as string);
+      await lookAlso(link, 'journey-signing', 'phone');
+      await page.goto(link);
       const second = page.getByRole('img', { name: /^Page 2 of 2 of / });
       await second.scrollIntoViewIfNeeded();
       assert.equal(
@@ -164,7 +188,9 @@ describeEachDatabase('a real document from upload to sealed PDF, in a browser', 
   test('the second signer types theirs on a phone, and the done screen offers the sealed PDF', async () => {
     const { context, page } = await newPage('phone');
     try {
-      await page.goto(await signingLinkOf(signers[1]?.email as string));
+      const link = await signingLinkOf(signers[1]?.email as string);
+      await lookAlso(link, 'journey-signing-typed', 'desktop');
+      await page.goto(link);
       await page.getByRole('img', { name: /^Page 1 of 2 of / }).waitFor();
       await page.getByLabel('Type your full name to sign').fill('Tomasz Wójcik');
       assert.equal(await page.locator('#signature-preview').innerText(), 'Tomasz Wójcik');
@@ -179,6 +205,7 @@ describeEachDatabase('a real document from upload to sealed PDF, in a browser', 
         return (await signedLink.count()) > 0;
       });
       await look(page, 'journey-done', 'phone');
+      await lookAlso(page.url(), 'journey-done', 'desktop');
       const download = await (
         await fetch(
           h.baseUrl +
