@@ -363,7 +363,7 @@ import {
 } from '../packages/client/src/index.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
 import { signDocument } from '../src/signing/signing.service.ts';
-import { createDraftDocument, createSentDocument } from './harness.ts';
+import { createDraftDocument, createSentDocument, storedEventBody } from './harness.ts';
 import type { ReceivedRequest } from './receiver.ts';
 
 async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
@@ -578,13 +578,7 @@ describeEachDatabase('@signet/client documents.download', (kind) => {
     const guide = await publishedExample<{
       onEvent(signet: SignetClient, event: WebhookEvent, folder: string): Promise<void>;
     }>('docs/guides/webhooks.md', '## When a document completes: the sealed PDF', folder);
-    const row = await h.ctx.db
-      .selectFrom('webhook_events')
-      .select('payload')
-      .where('workspace_id', '=', ws.id)
-      .where('type', '=', 'document.completed')
-      .executeTakeFirstOrThrow();
-    const event = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as WebhookEvent;
+    const event = await storedEventBody<WebhookEvent>(h.ctx, ws.id, 'document.completed');
     assert.equal(event.type, 'document.completed');
     const guideFolder = mkdtempSync(join(folder, 'guide-'));
     await guide.onEvent(client, event, guideFolder);

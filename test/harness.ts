@@ -422,3 +422,19 @@ export async function createSentDocument(
   await sendDocument(ctx, workspaceId, id);
   return { id, links: await signingLinksOf(ctx, id) };
 }
+
+/** The webhook body stored for the workspace's event of `type` (the first), as a receiver gets it. */
+export async function storedEventBody<T>(
+  ctx: Pick<Context, 'db'>,
+  workspaceId: string,
+  type: string,
+): Promise<T> {
+  const row = await ctx.db
+    .selectFrom('webhook_events')
+    .select('payload')
+    .where('workspace_id', '=', workspaceId)
+    .where('type', '=', type)
+    .orderBy('created_at')
+    .executeTakeFirstOrThrow();
+  return (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as T;
+}

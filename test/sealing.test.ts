@@ -24,6 +24,7 @@ import {
   describeEachDatabase,
   recipient,
   signingLinksOf,
+  storedEventBody,
   useHarness,
 } from './harness.ts';
 import { pdfsig, pdftotext, qpdfCheck, startTestTsa } from './pdf-tools.ts';
@@ -244,15 +245,9 @@ describeEachDatabase('sealing', (kind) => {
   test('document.completed carries the files (without links) of the sealed document', async () => {
     const { workspace, id } = await signedByAll();
     await sealDueDocuments(h.ctx);
-    const row = await h.ctx.db
-      .selectFrom('webhook_events')
-      .select('payload')
-      .where('workspace_id', '=', workspace.id)
-      .where('type', '=', 'document.completed')
-      .executeTakeFirstOrThrow();
-    const body = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as {
+    const body = await storedEventBody<{
       data: { document: { id: string; files: Array<Record<string, unknown>> } };
-    };
+    }>(h.ctx, workspace.id, 'document.completed');
     assert.equal(body.data.document.id, id);
     assert.deepEqual(
       body.data.document.files.map((f) => Object.keys(f).sort()),

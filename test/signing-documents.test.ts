@@ -183,7 +183,7 @@ describeEachDatabase('signing a real document', (kind) => {
 
   test('the certificate’s address is the client’s, a proxy’s X-Forwarded-For only when trusted; the API shows neither', async () => {
     const { ws, id, ann } = await sentPdfDocument();
-    const signed = await fetch(h.baseUrl + ann + '/sign', {
+    const signed = await fetch(`${h.baseUrl + ann}/sign`, {
       method: 'POST',
       body: new URLSearchParams({ fullName: 'Ann Lee', consent: 'yes' }),
       headers: { 'x-forwarded-for': '203.0.113.9', 'user-agent': 'Journey browser/1.0' },

@@ -10,13 +10,11 @@
 // work bounded by its size (pdf/verify.ts). Abuse is bounded before a body is read: a token
 // bucket per client address, and a few checks in flight per process (each holds its file in
 // memory while it is hashed).
-import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { RateLimiter } from '../http/rate-limiter.ts';
-import { pageErrorHandler } from '../ui/error-page.ts';
-import { type Form, useFormBodies } from '../ui/forms.ts';
-import { securityHeaders } from '../ui/security.ts';
+import type { Form } from '../ui/forms.ts';
+import { usePlainPageScope } from '../ui/page-scope.ts';
 import { messagePage, sendHtml } from '../ui/shell.ts';
 import { formFile, useUploadBodies } from '../ui/uploads.ts';
 import { maxVerifyBytes, takeVerifyAttempt, tooLargeToVerify, verifyPdf } from './verification.service.ts';
@@ -89,15 +87,10 @@ async function verifyUpload(ctx: Context, request: FastifyRequest<{ Body: Form }
 
 export function verifyRoutes(ctx: Context, deps: { limiter: RateLimiter }) {
   return async function register(app: FastifyInstance) {
-    // HTML forms only: a JSON or text/plain post is 415 (ui/forms.ts); the file comes multipart below.
-    useFormBodies(app, 16_384);
-    await app.register(helmet, securityHeaders('plain'));
-    app.setErrorHandler(
-      pageErrorHandler(ctx, (_request, reply, status, message) =>
-        sendHtml(reply, status, messagePage(message)),
-      ),
-    );
-    app.setNotFoundHandler((_request, reply) => sendHtml(reply, 404, notFoundPage));
+    await usePlainPageScope(app, ctx, {
+      headers: 'plain',
+      notFound: (reply) => sendHtml(reply, 404, notFoundPage),
+    });
 
     app.get('/', (_request, reply) => send(ctx, reply, 200, {}));
     // The form carries a file: multipart in this route's scope alone, after the limits.

@@ -6,7 +6,6 @@
 //   POST /sign/{documentId}/{token}/code    mails a one-time code           -> 303 back
 // Plain HTML forms (no JavaScript), answered in HTML; refusals re-render the page with a
 // message. Links carry their secret in the path, so pages are never cached or referred.
-import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { uuidRegExp as uuid } from '../documents/documents.schemas.ts';
@@ -15,9 +14,8 @@ import { DocumentActionError, type Refusal } from '../documents/lifecycle.ts';
 import { findDocumentFiles } from '../files/files.repository.ts';
 import { isPageImageSize, pageImage } from '../files/page-images.ts';
 import { InputError } from '../input-error.ts';
-import { pageErrorHandler } from '../ui/error-page.ts';
 import { type Form, formText, useFormBodies } from '../ui/forms.ts';
-import { securityHeaders } from '../ui/security.ts';
+import { usePlainPageScope } from '../ui/page-scope.ts';
 import { sendHtml } from '../ui/shell.ts';
 import {
   type AdoptedSignature,
@@ -170,15 +168,7 @@ function actionRoutes(app: FastifyInstance, ctx: Context) {
 
 export function signingRoutes(ctx: Context) {
   return async function register(app: FastifyInstance) {
-    // HTML forms, and nothing else (ui/forms.ts): a cross-site text/plain or JSON post is 415.
-    useFormBodies(app, 16_384);
-    await app.register(helmet, securityHeaders('signing'));
-    app.setErrorHandler(
-      pageErrorHandler(ctx, (_request, reply, status, message) =>
-        sendHtml(reply, status, renderSigningMessagePage(message)),
-      ),
-    );
-    app.setNotFoundHandler((_request, reply) => notFoundPage(reply));
+    await usePlainPageScope(app, ctx, { headers: 'signing', notFound: notFoundPage });
 
     app.get<{ Params: { documentId: string } }>('/:documentId', (_request, reply) =>
       sendHtml(reply, 200, askForLinkPage),
