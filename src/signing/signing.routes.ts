@@ -1,11 +1,13 @@
 // The recipients' signing pages under the document's public url:
 //   GET  /sign/{documentId}                 asks for the personal link
 //   GET  /sign/{documentId}/{token}         the document; the first GET records document.opened
-//   POST /sign/{documentId}/{token}/sign    typed name + consent (+ code)  -> 303 back
-//   POST /sign/{documentId}/{token}/decline optional reason                 -> 303 back
+//   GET  /sign/{documentId}/{token}/pages/{n}  a page of its PDF as an image
+//   POST /sign/{documentId}/{token}/sign    name, typed or drawn signature, consent (+ code) -> 303 back
+//   POST /sign/{documentId}/{token}/decline confirmation, optional reason    -> 303 back
 //   POST /sign/{documentId}/{token}/code    mails a one-time code           -> 303 back
-// Plain HTML forms (no JavaScript), answered in HTML; refusals re-render the page with a
-// message. Links carry their secret in the path, so pages are never cached or referred.
+// Plain HTML forms (they work without JavaScript; the signature pad needs it), answered in
+// HTML; refusals re-render the page with a message. Links carry their secret in the path,
+// so pages are never cached or referred.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import { uuidRegExp as uuid } from '../documents/documents.schemas.ts';
