@@ -175,8 +175,14 @@ function filesSection(document: DocumentDetail): SafeHtml {
   const original = document.files.find((f) => f.kind === 'original');
   const sealed = document.files.find((f) => f.kind === 'sealed');
   if (!original) {
+    // A draft gets its PDF when sent; a document imported with its history (the demo's
+    // samples, `signet seed`) has none.
+    const why =
+      document.status === 'draft'
+        ? 'No PDF was uploaded: the text below is made into the PDF when you send the document.'
+        : 'No PDF is stored for this document: it was imported with its history, not sent through Signet.';
     return html`<section class="card" aria-labelledby="pdf-title"><h2 id="pdf-title">PDF</h2>
-<p class="muted">No PDF was uploaded: the text below is made into the PDF when you send the document.</p></section>`;
+<p class="muted">${why}</p></section>`;
   }
   const pages = original.pages ?? 0;
   const shown = Array.from({ length: Math.min(pages, thumbnailCount) }, (_, i) => i + 1);
