@@ -164,6 +164,13 @@ describeEachDatabase('sealing', (kind) => {
       ...h.ctx.config,
       seal: { ...h.ctx.config.seal, p12File: join(folder, 'missing.p12') },
     };
+    // Between scrapes the backlog is read at most once a second: the clock moves past that.
+    const gauge = async (name: string) => {
+      h.clock.advance(1_001);
+      const text = await (await fetch(`${h.baseUrl}/metrics`)).text();
+      return Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1]);
+    };
+    assert.ok((await gauge('signet_seals_owed')) >= 1, 'the seal is owed');
     assert.equal(await sealDueDocuments({ ...h.ctx, log, config: missingSeal }), 1);
     const failed = await h.ctx.db
       .selectFrom('documents')
@@ -195,6 +202,7 @@ describeEachDatabase('sealing', (kind) => {
     assert.ok(sealed.sealed_sha256);
     assert.equal(sealed.seal_error, null);
     assert.equal(sealed.seal_due_at, null);
+    assert.equal(await gauge('signet_seals_failed'), 0);
   });
 
   test('the API lists the original and sealed files with download links that work 15 minutes', async () => {

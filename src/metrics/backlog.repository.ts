@@ -1,6 +1,6 @@
 // The counts behind the backlog gauges of /metrics, read at scrape time. Every query
-// runs on a partial index (webhook_deliveries_due, mails_due), the outbox's key or a small
-// table, and counts stop at `countCap` so a scrape stays cheap in a backlog of millions.
+// runs on a partial index (webhook_deliveries_due, mails_due, documents_seal_due), the
+// outbox's key or a small table (a failed seal is rare; its scan is capped like the rest), and counts stop at `countCap` so a scrape stays cheap in a backlog of millions.
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
@@ -17,6 +17,10 @@ export interface Backlog {
   pausedEndpoints: number;
   /** Mails waiting to be sent (at most countCap). */
   pendingMails: number;
+  /** Signed documents whose sealed PDF is still owed (at most countCap). */
+  sealsOwed: number;
+  /** Signed documents whose seal failed for good (retries spent): an operator must look. */
+  sealsFailed: number;
 }
 
 export async function readBacklog(db: Kysely<Database>, now: Date): Promise<Backlog> {
@@ -27,6 +31,8 @@ export async function readBacklog(db: Kysely<Database>, now: Date): Promise<Back
     oldest_event: Date | null;
     paused_endpoints: number;
     pending_mails: number;
+    seals_owed: number;
+    seals_failed: number;
   }>`
     select
       (select count(*) from (
@@ -42,7 +48,13 @@ export async function readBacklog(db: Kysely<Database>, now: Date): Promise<Back
       (select created_at from outbox order by seq limit 1) as oldest_event,
       (select count(*) from webhook_endpoints where paused_at is not null)::int as paused_endpoints,
       (select count(*) from (
-         select 1 from mails where status = 'pending' limit ${countCap}) m)::int as pending_mails
+         select 1 from mails where status = 'pending' limit ${countCap}) m)::int as pending_mails,
+      (select count(*) from (
+         select 1 from documents where seal_due_at is not null limit ${countCap}) s)::int as seals_owed,
+      (select count(*) from (
+         select 1 from documents
+         where status = 'signed' and sealed_sha256 is null and seal_due_at is null and seal_error is not null
+         limit ${countCap}) f)::int as seals_failed
   `.execute(db);
   const row = rows[0];
   if (!row) throw new Error('backlog query returned no row');
@@ -56,5 +68,7 @@ export async function readBacklog(db: Kysely<Database>, now: Date): Promise<Back
     oldestDueAt: oldest ?? null,
     pausedEndpoints: row.paused_endpoints,
     pendingMails: row.pending_mails,
+    sealsOwed: row.seals_owed,
+    sealsFailed: row.seals_failed,
   };
 }

@@ -140,6 +140,16 @@ export function createMetrics(options: MetricsOptions) {
       'Mails waiting to be sent (capped at 100000)',
       (b) => b.pendingMails,
     ),
+    sealsOwed: backlogGauge(
+      'signet_seals_owed',
+      'Signed documents whose sealed PDF is still to be made (capped at 100000)',
+      (b) => b.sealsOwed,
+    ),
+    sealsFailed: backlogGauge(
+      'signet_seals_failed',
+      'Signed documents whose seal failed after every retry: see documents.seal_error',
+      (b) => b.sealsFailed,
+    ),
     poolConnections: new Gauge({
       name: 'signet_db_pool_connections',
       help: 'PostgreSQL pool connections of this process by state (total, idle, waiting clients, max)',
