@@ -14,13 +14,18 @@
 //     hit at the same rate by a bare undici loop, timed from a timestamp taken just before.
 //  6. Embedded cold start: `node src/main.ts serve` on a fresh data folder (PGlite) until
 //     GET /healthz answers 200, against a bare node:http server process.
+//  7. PDFs (bench/pdf.ts, in a process of its own): sealing a 1-, 36- and 500-page contract
+//     (certificate of completion + PAdES seal) against pdf-lib loading and saving the same
+//     file; a page image's first render against pdf.js alone, and from the cache against a
+//     SELECT of a row its size; a 25 MB upload through POST /documents against a bare
+//     route reading the same body; and the peak RSS growth of each, side by side.
 //
 // Env: SIGNET_BENCH_POSTGRES_URL (admin connection; each part makes a fresh database and
 // drops it), SIGNET_BENCH_DOCUMENTS (100000), SIGNET_BENCH_SECONDS (5, each measured run),
 // SIGNET_BENCH_ROUNDS (3 interleaved rounds of every pair), SIGNET_BENCH_CONNECTIONS (50),
 // SIGNET_BENCH_RATE (200 events/s), SIGNET_BENCH_BURST (10000 events),
 // SIGNET_BENCH_WARMUP_ROUNDS (2 uncounted delivery rounds), SIGNET_BENCH_CONCURRENCY (32),
-// SIGNET_BENCH_WORKERS (1).
+// SIGNET_BENCH_WORKERS (1), and bench/pdf.ts's SIGNET_BENCH_PDF_* (see there).
 // A quick run: SIGNET_BENCH_SECONDS=2 SIGNET_BENCH_DOCUMENTS=20000 SIGNET_BENCH_BURST=2000 npm run bench
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -30,6 +35,7 @@ import { availableParallelism, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { type Figures, freePort, measure, median, type RateRun, runAtRate, startSeededApi } from './api.ts';
+import { pdfDetails, pdfRows, runPdfBench } from './pdf.ts';
 import { percentile, type SteadyRun, startWebhookBench, type ThroughputRound } from './webhooks.ts';
 
 const adminUrl = process.env.SIGNET_BENCH_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -238,6 +244,10 @@ try {
   await webhooks.close();
 }
 
+// 7. PDFs, in a process of their own: its peak RSS is then the PDF work's alone.
+progress('PDF: sealing, page images, a 25 MB upload (bench/pdf.ts, in a process of its own)');
+const pdf = await runPdfBench();
+
 // ---------------------------------------------------------------------------------------
 // The figures.
 
@@ -314,6 +324,7 @@ console.log(`  Attempts recorded: ${attempts.recorded}; failed: ${attempts.failu
 console.log(
   `  Start to the first 200 on /healthz (ms, ${roundCount} rounds after an uncounted one): signet on a fresh data folder ${cold.map((r) => r.fresh.toFixed(0)).join(', ')}; signet again on the same folder ${cold.map((r) => r.restart.toFixed(0)).join(', ')} (median ${coldStart50.restart.toFixed(0)}); bare node:http ${cold.map((r) => r.bare.toFixed(0)).join(', ')}`,
 );
+for (const line of pdfDetails(pdf)) console.log(`  ${line}`);
 
 const rows: Array<[string, string, string, string]> = [
   [
@@ -377,9 +388,10 @@ const rows: Array<[string, string, string, string]> = [
     (coldStart50.signet / coldStart50.bare).toFixed(1),
   ],
 ];
+rows.push(...pdfRows(pdf));
 console.log('\nRatio = measured / ceiling: for a rate 1.00 is the ceiling and less is slower; for a time');
 console.log(
-  '1.00 is the ceiling and more is slower. A deep page against page 1 should be 1.00 (keyset paging).\n',
+  '1.00 is the ceiling and more is slower (for memory, bigger). A deep page against page 1 should be 1.00 (keyset paging).\n',
 );
 console.log('| Figure | Measured | Ceiling (same run) | Ratio |');
 console.log('|---|---:|---:|---:|');
