@@ -13,7 +13,7 @@ import { adoptLegacyLayout, dataDirLayout, ensureDataDir } from './data-dir.ts';
 import { tryLockDataDir } from './data-dir-lock.ts';
 import { migrateToLatest } from './migrate.ts';
 import { createPGliteDialect } from './pglite-dialect.ts';
-import { DataDirBusyError, describeOwner } from './pglite-folder.ts';
+import { DataDirBusyError, describeOwner, pgliteCodecs } from './pglite-folder.ts';
 import type { Database } from './schema.ts';
 
 export class RestoreError extends Error {}
@@ -87,6 +87,7 @@ async function loadAndCheck(folder: string, snapshot: Uint8Array) {
   let pglite: PGlite;
   try {
     pglite = await PGlite.create({
+      ...pgliteCodecs,
       dataDir: folder,
       loadDataDir: new Blob([snapshot as Uint8Array<ArrayBuffer>], { type: 'application/gzip' }),
     });

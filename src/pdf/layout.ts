@@ -17,26 +17,43 @@ export interface TableColumn {
   share: number;
 }
 
-/** Splits `text` into lines no wider than `width`; a word wider than a line breaks anywhere. */
+/**
+ * Splits `text` into lines no wider than `width`; a word wider than a line breaks anywhere.
+ * A line's width is the sum of its words' and spaces' widths (each measured once by
+ * `measure`), so wrapping is linear in the text, not in the square of each line.
+ */
 export function wrap(text: string, measure: (text: string) => number, width: number): string[] {
   const lines: string[] = [];
   for (const paragraph of text.split(/\r?\n/)) {
     let line = '';
-    for (const word of paragraph.split(/(\s+)/)) {
-      const candidate = line + word;
-      if (measure(candidate) <= width) {
-        line = candidate;
-        continue;
-      }
+    let lineWidth = 0;
+    const add = (piece: string, pieceWidth: number) => {
+      line += piece;
+      lineWidth += pieceWidth;
+    };
+    const breakLine = () => {
       if (line.trim()) lines.push(line.trimEnd());
       line = '';
+      lineWidth = 0;
+    };
+    for (const word of paragraph.split(/(\s+)/)) {
+      if (!word) continue;
+      const wordWidth = measure(word);
+      if (lineWidth + wordWidth <= width) {
+        add(word, wordWidth);
+        continue;
+      }
+      breakLine();
+      if (/^\s+$/.test(word)) continue;
+      if (wordWidth <= width) {
+        add(word, wordWidth);
+        continue;
+      }
       // A word alone wider than the line (a long address, CJK text without spaces).
-      for (const char of word.trimStart()) {
-        if (measure(line + char) > width && line) {
-          lines.push(line);
-          line = '';
-        }
-        line += char;
+      for (const char of word) {
+        const charWidth = measure(char);
+        if (lineWidth + charWidth > width && line) breakLine();
+        add(char, charWidth);
       }
     }
     lines.push(line.trimEnd());
@@ -197,8 +214,19 @@ export class PageFlow {
     }
   }
 
+  // Widths of words and spaces, per style and size: a document repeats most of its words.
+  readonly #widths = new Map<string, number>();
+
   #measure(style: Style, size: number): (text: string) => number {
-    return (text) => this.fonts.shape(style, text).width(size);
+    return (text) => {
+      const key = `${style}\u0000${size}\u0000${text}`;
+      let width = this.#widths.get(key);
+      if (width === undefined) {
+        width = this.fonts.shape(style, text).width(size);
+        this.#widths.set(key, width);
+      }
+      return width;
+    };
   }
 
   #color(tone: 'ink' | 'muted' | undefined) {
