@@ -290,11 +290,15 @@ describe('two API processes and two workers on one database', {
       }),
     );
     const createdMs = performance.now() - startedAt;
-    const eventRows = await ctx.db
-      .selectFrom('document_events')
-      .select(['id', 'type'])
-      .where('workspace_id', '=', ws.id)
-      .execute();
+    // document.completed comes with each sealed PDF, made by the two workers after the
+    // last signature: wait for every seal (the delivery figures below start from here).
+    const readEvents = () =>
+      ctx.db.selectFrom('document_events').select(['id', 'type']).where('workspace_id', '=', ws.id).execute();
+    let eventRows = await readEvents();
+    for (const deadline = Date.now() + 600_000; eventRows.length < events && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      eventRows = await readEvents();
+    }
     const eventIds = new Set(eventRows.map((r) => r.id));
     assert.equal(eventIds.size, events);
     assert.deepEqual(new Set(eventRows.map((r) => r.type)), new Set(eventTypes));

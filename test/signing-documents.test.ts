@@ -2,6 +2,7 @@
 // signature typed or drawn, the decline that asks for confirmation, and the downloads of
 // the original and the sealed PDF on the "done" screen. Over HTTP, on both databases.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { createCanvas } from '@napi-rs/canvas';
@@ -31,8 +32,10 @@ function drawnSignature(): string {
   return canvas.toDataURL('image/png');
 }
 
-async function threePagePdf(): Promise<Uint8Array> {
+/** Three pages, with a mark that makes the file's bytes (and so its page images) its own. */
+async function threePagePdf(mark = randomUUID()): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
+  pdf.setSubject(mark);
   for (let i = 0; i < 3; i += 1)
     pdf.addPage([595, 842]).drawText(`Page ${i + 1} of the lease`, { x: 72, y: 760, size: 20 });
   return pdf.save();

@@ -16,12 +16,11 @@ import { fileToDocumentFile } from '../documents/documents.service.ts';
 import { recordDocumentEvent } from '../documents/events.ts';
 import { findFile } from '../files/files.repository.ts';
 import { readFile, storeFile } from '../files/files.service.ts';
-import { appendCertificate, type Certificate, type CertificateRecipient } from '../pdf/certificate.ts';
-import { sealPdf } from '../pdf/seal.ts';
-import { createTsaTimestamper } from '../pdf/timestamp.ts';
+import type { Certificate, CertificateRecipient } from '../pdf/certificate.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { queueCompletionMails } from './completion-mail.ts';
 import { sealIdentity } from './seal-key.ts';
+import { sealInThread } from './seal-thread.ts';
 import { claimDueSeal, findAuditEvents, markSealFailed, type SealClaim } from './sealing.repository.ts';
 
 /** How long a claimed seal is this worker's before another may take it over. */
@@ -123,14 +122,13 @@ async function sealDocument(ctx: Context, claim: SealClaim): Promise<void> {
     sha256: originalFile.sha256,
     pages: originalFile.pages ?? 0,
   });
-  const certified = await appendCertificate(original, certificate);
   const sealedAt = ctx.clock.now();
-  // With a time-stamp authority the seal also carries a signature time-stamp (PAdES B-T).
-  const tsaUrl = ctx.config.seal.tsaUrl;
-  const sealed = await sealPdf(
-    certified.data,
-    await sealIdentity(ctx),
-    {
+  // In the process's seal thread: the API and pages of this process keep answering meanwhile.
+  const certified = await sealInThread({
+    original,
+    certificate,
+    identity: await sealIdentity(ctx),
+    info: {
       signedAt: sealedAt,
       name: 'Signet',
       reason: `Completed and sealed by Signet: document ${document.id}`,
@@ -138,8 +136,10 @@ async function sealDocument(ctx: Context, claim: SealClaim): Promise<void> {
       contactInfo: ctx.config.publicUrl,
       fieldName: `Signet seal ${document.id}`,
     },
-    tsaUrl ? { timestamp: createTsaTimestamper(tsaUrl) } : {},
-  );
+    // With a time-stamp authority the seal also carries a signature time-stamp (PAdES B-T).
+    tsaUrl: ctx.config.seal.tsaUrl,
+  });
+  const sealed = certified.data;
   await ctx.db.transaction().execute(async (trx) => {
     const locked = await lockDocument(trx, document.workspace_id, document.id);
     // Another worker finished first (its lease ran out while this one worked): keep theirs.

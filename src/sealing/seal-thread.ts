@@ -1,0 +1,96 @@
+// The seal's heavy work (laying out the certificate, embedding its faces, hashing and
+// signing the file) runs in a worker thread of its own, so a process that also answers
+// the API and the pages keeps answering while it seals: the layout alone is hundreds of
+// milliseconds of CPU. One thread per process, started on first use, seals one document at
+// a time; a thread that dies is replaced for the next seal.
+import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { appendCertificate, type Certificate } from '../pdf/certificate.ts';
+import { type SealInfo, sealPdf } from '../pdf/seal.ts';
+import type { SealIdentity } from '../pdf/seal-identity.ts';
+import { createTsaTimestamper } from '../pdf/timestamp.ts';
+
+export interface SealJob {
+  original: Uint8Array;
+  certificate: Certificate;
+  identity: SealIdentity;
+  info: SealInfo;
+  /** A time-stamp authority: the seal then carries a signature time-stamp (B-T). */
+  tsaUrl: string | null;
+}
+
+export interface SealedFile {
+  data: Uint8Array;
+  pages: number;
+}
+
+/** The work itself: the certificate appended, then the whole sealed (both incremental updates). */
+export async function sealDocumentFile(job: SealJob): Promise<SealedFile> {
+  const certified = await appendCertificate(job.original, job.certificate);
+  const data = await sealPdf(
+    certified.data,
+    job.identity,
+    job.info,
+    job.tsaUrl ? { timestamp: createTsaTimestamper(job.tsaUrl) } : {},
+  );
+  return { data, pages: certified.pages };
+}
+
+type Reply = { id: number; sealed: SealedFile } | { id: number; error: string };
+
+let thread: Worker | null = null;
+let nextId = 0;
+const waiting = new Map<number, { resolve: (file: SealedFile) => void; reject: (error: Error) => void }>();
+
+function sealThread(): Worker {
+  if (thread) return thread;
+  const started = new Worker(new URL(import.meta.url));
+  // An idle seal thread does not keep the process alive.
+  started.unref();
+  started.on('message', (reply: Reply) => {
+    const job = waiting.get(reply.id);
+    waiting.delete(reply.id);
+    if (!job) return;
+    if ('error' in reply) job.reject(new Error(reply.error));
+    else job.resolve(reply.sealed);
+    if (waiting.size === 0) started.unref();
+  });
+  const fail = (error: Error) => {
+    if (thread === started) thread = null;
+    for (const [id, job] of waiting) {
+      waiting.delete(id);
+      job.reject(error);
+    }
+  };
+  started.on('error', fail);
+  started.on('exit', (code) => fail(new Error(`the seal thread stopped (exit code ${code})`)));
+  thread = started;
+  return started;
+}
+
+/** Seals in this process's seal thread. */
+export function sealInThread(job: SealJob): Promise<SealedFile> {
+  const worker = sealThread();
+  const id = nextId++;
+  return new Promise<SealedFile>((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    // While a seal is in hand the thread keeps the process alive, so it finishes.
+    worker.ref();
+    worker.postMessage({ id, job });
+  });
+}
+
+// In the thread: seal what the process sends, one job after another.
+if (!isMainThread && parentPort) {
+  const port = parentPort;
+  let queue: Promise<void> = Promise.resolve();
+  port.on('message', ({ id, job }: { id: number; job: SealJob }) => {
+    queue = queue.then(async () => {
+      try {
+        const sealed = await sealDocumentFile(job);
+        port.postMessage({ id, sealed } satisfies Reply, [sealed.data.buffer as ArrayBuffer]);
+      } catch (error) {
+        port.postMessage({ id, error: (error as Error)?.message ?? String(error) } satisfies Reply);
+      }
+    });
+  });
+}
