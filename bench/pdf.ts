@@ -644,8 +644,9 @@ async function memoryProbe(part: string, side: Side): Promise<Memory> {
   }
 }
 
-async function probeInChild(part: string, side: Side, env: NodeJS.ProcessEnv): Promise<Memory> {
-  const child = spawn(process.execPath, [import.meta.filename, '--memory', part, side], {
+/** This script run again in a process of its own with `args`: what it prints, as JSON. */
+async function jsonFromChild<T>(args: string[], env: NodeJS.ProcessEnv, what: string): Promise<T> {
+  const child = spawn(process.execPath, [import.meta.filename, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -654,8 +655,12 @@ async function probeInChild(part: string, side: Side, env: NodeJS.ProcessEnv): P
     output += chunk;
   });
   const [code] = await once(child, 'exit');
-  if (code !== 0) throw new Error(`the memory probe of ${part} (${side}) exited with ${code}`);
-  return JSON.parse(output) as Memory;
+  if (code !== 0) throw new Error(`${what} exited with ${code}`);
+  return JSON.parse(output) as T;
+}
+
+function probeInChild(part: string, side: Side, env: NodeJS.ProcessEnv): Promise<Memory> {
+  return jsonFromChild<Memory>(['--memory', part, side], env, `the memory probe of ${part} (${side})`);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1006,18 +1011,8 @@ export function pdfGoals(f: PdfFigures): string[] {
 }
 
 /** Runs this script in a process of its own (bench/all.ts): the figures as JSON. */
-export async function runPdfBench(env: NodeJS.ProcessEnv = process.env): Promise<PdfFigures> {
-  const child = spawn(process.execPath, [import.meta.filename, '--json'], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => {
-    output += chunk;
-  });
-  const [code] = await once(child, 'exit');
-  if (code !== 0) throw new Error(`bench/pdf.ts exited with ${code}`);
-  return JSON.parse(output) as PdfFigures;
+export function runPdfBench(env: NodeJS.ProcessEnv = process.env): Promise<PdfFigures> {
+  return jsonFromChild<PdfFigures>(['--json'], env, 'bench/pdf.ts');
 }
 
 async function main() {

@@ -82,3 +82,24 @@ export async function checkAccessibility(page: Page, name: string): Promise<void
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   assert.deepEqual(serious, [], `${name}: axe found ${JSON.stringify(serious)}`);
 }
+
+/**
+ * A page as it is at one width: axe-clean, nothing scrolling sideways on a phone (wide
+ * tables scroll in their own region), and its full-page screenshot, saved as `file` in
+ * docs/screenshots/ when `file` is given.
+ */
+export async function lookAt(
+  page: Page,
+  name: string,
+  viewport: keyof typeof viewports,
+  file?: string,
+): Promise<void> {
+  await checkAccessibility(page, `${name} (${viewport})`);
+  const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+  assert.ok(width <= viewports[viewport].viewport.width, `${name} (${viewport}) is ${width} px wide`);
+  const image = await page.screenshot({
+    fullPage: true,
+    ...(file ? { path: join(screenshotDir, file) } : {}),
+  });
+  assert.ok(image.length > 1000, `screenshot ${name} is empty`);
+}

@@ -17,7 +17,14 @@ import { createLogger } from '../src/context.ts';
 import { listMails } from '../src/mail/mail.service.ts';
 import { createMailTransport } from '../src/mail/mailer.ts';
 import { startWorker } from '../src/worker/worker.ts';
-import { checkAccessibility, launchChromium, openPage, screenshotDir, viewports } from './chromium.ts';
+import {
+  checkAccessibility,
+  launchChromium,
+  lookAt,
+  openPage,
+  screenshotDir,
+  viewports,
+} from './chromium.ts';
 import { databaseKinds, describeEachDatabase, useHarness } from './harness.ts';
 import { pdfImageList, pdfsig, pdftotext } from './pdf-tools.ts';
 
@@ -64,14 +71,8 @@ describeEachDatabase('a real document from upload to sealed PDF, in a browser', 
     openPage(browser, h.baseUrl, watch, viewports[viewport]);
 
   /** axe, no sideways scrolling, and the screenshot. */
-  async function look(page: Page, name: string, viewport: keyof typeof viewports): Promise<void> {
-    await checkAccessibility(page, `${name} (${viewport})`);
-    const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
-    assert.ok(width <= viewports[viewport].viewport.width, `${name} (${viewport}) is ${width} px wide`);
-    await page.screenshot({
-      fullPage: true,
-      ...(saveScreenshots ? { path: join(screenshotDir, `${name}-${viewport}.png`) } : {}),
-    });
+  function look(page: Page, name: string, viewport: keyof typeof viewports): Promise<void> {
+    return lookAt(page, name, viewport, saveScreenshots ? `${name}-${viewport}.png` : undefined);
   }
 
   /** The same page at the other width (with the same cookies): axe, width, screenshot. */

@@ -11,7 +11,6 @@
 // browser may only talk to the app; a console error (a CSP violation, say) fails the test.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createLogger } from '../src/context.ts';
@@ -19,7 +18,7 @@ import { triggerEvent } from '../src/demo/trigger.ts';
 import { listMails } from '../src/mail/mail.service.ts';
 import { createMailTransport } from '../src/mail/mailer.ts';
 import { startWorker } from '../src/worker/worker.ts';
-import { checkAccessibility, launchChromium, openPage, screenshotDir, viewports } from './chromium.ts';
+import { launchChromium, lookAt, openPage, viewports } from './chromium.ts';
 import { databaseKinds, describeEachDatabase, useHarness } from './harness.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 
@@ -75,18 +74,7 @@ describeEachDatabase('the web application in a browser', (kind) => {
   }
 
   async function look(page: Page, name: string, viewport: keyof typeof viewports): Promise<void> {
-    await checkAccessibility(page, `${name} (${viewport})`);
-    // No page scrolls sideways on a phone: wide tables scroll inside their own region.
-    const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
-    assert.ok(
-      width <= (viewports[viewport].viewport.width as number),
-      `${name} (${viewport}) is ${width} px wide`,
-    );
-    const image = await page.screenshot({
-      fullPage: true,
-      ...(saveScreenshots ? { path: join(screenshotDir, `app-${name}-${viewport}.png`) } : {}),
-    });
-    assert.ok(image.length > 1000, `screenshot ${name} is empty`);
+    await lookAt(page, name, viewport, saveScreenshots ? `app-${name}-${viewport}.png` : undefined);
     if (viewport === 'desktop') visited.set(name, page.url());
   }
 
@@ -254,8 +242,12 @@ describeEachDatabase('the web application in a browser', (kind) => {
     await signer.page.getByRole('button', { name: 'Sign document' }).click();
     await signer.page.getByText('You signed this document').waitFor();
     await signer.context.close();
-    await page.reload();
-    await page.getByText('document.completed').waitFor();
+    // The worker seals the document moments after the last signature, and records
+    // document.completed with the sealed PDF: the sender reloads until it is there.
+    await until('document.completed on the document page', async () => {
+      await page.reload();
+      return (await page.getByText('document.completed').count()) > 0;
+    });
     await look(page, 'document', 'desktop');
     await until('document.completed delivered', async () =>
       receiver.requests.some((r) => r.headers['x-service-event'] === 'document.completed'),
