@@ -113,27 +113,13 @@ async function history(flow: PageFlow, certificate: Certificate): Promise<void> 
   );
 }
 
-/**
- * The original PDF with the certificate's pages appended (an incremental update). The
- * certificate is laid out in a document of its own and its pages copied into the update:
- * a document loaded for an incremental update tracks every change by searching the whole
- * file for the object it touches, which made laying out in place grow with the original's
- * size (measured: 187 ms in place against about 65 ms to copy, at 500 pages).
- */
+/** The original PDF with the certificate's pages appended (an incremental update). */
 export async function appendCertificate(
   original: Uint8Array,
   certificate: Certificate,
 ): Promise<{ data: Uint8Array; pages: number }> {
-  const own = await layOutCertificate(certificate);
   const pdf = await PDFDocument.load(original, { forIncrementalUpdate: true, updateMetadata: false });
-  for (const page of await pdf.copyPages(own, own.getPageIndices())) pdf.addPage(page);
-  return { data: await pdf.save({ useObjectStreams: false }), pages: pdf.getPageCount() };
-}
-
-/** The certificate's pages, in a document of their own, faces and images embedded. */
-async function layOutCertificate(certificate: Certificate): Promise<PDFDocument> {
-  const own = await PDFDocument.create({ updateMetadata: false });
-  const flow = new PageFlow(own);
+  const flow = new PageFlow(pdf);
   await flow.text('Certificate of completion', { size: 18, style: 'bold' });
   await flow.text(certificate.title, { size: 12 });
   flow.space(10);
@@ -156,8 +142,5 @@ async function layOutCertificate(certificate: Certificate): Promise<PDFDocument>
   await flow.footers(
     (page, of) => `Certificate of completion · ${certificate.documentId} · page ${page} of ${of}`,
   );
-  // Faces and images are written into a document when it is saved or flushed: before the
-  // pages are copied, so the copies carry them.
-  await own.flush();
-  return own;
+  return { data: await pdf.save({ useObjectStreams: false }), pages: pdf.getPageCount() };
 }
