@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { PDFDocument } from '@cantoo/pdf-lib';
+import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { InputError } from '../src/input-error.ts';
 import { appendCertificate, type Certificate } from '../src/pdf/certificate.ts';
 import { runsOf } from '../src/pdf/fonts.ts';
@@ -266,6 +266,15 @@ test('an upload is refused with one sentence when it is not a whole, open PDF of
     execFileSync('qpdf', ['--encrypt', user, 'owner', '256', '--', source, target]);
     assert.match(await refusal(readFileSync(target)), /password-protected or encrypted/);
   }
+  // A certified PDF (a certifying signature's /DocMDP in the catalog's /Perms) forbids the
+  // certificate pages completion adds.
+  const certified = await PDFDocument.load(good);
+  const signatureDictionary = certified.context.obj({ Type: 'Sig', Filter: 'Adobe.PPKLite' });
+  certified.catalog.set(
+    PDFName.of('Perms'),
+    certified.context.obj({ DocMDP: certified.context.register(signatureDictionary) }),
+  );
+  assert.match(await refusal(await certified.save()), /certified by its author against changes/);
   const many = await PDFDocument.create();
   for (let i = 0; i <= maxPages; i += 1) many.addPage([100, 100]);
   assert.match(await refusal(await many.save()), /501 pages; a document may have at most 500/);

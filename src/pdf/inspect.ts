@@ -2,7 +2,7 @@
 // `maxPages` pages and the configured size, checked by parsing it (never by its name or
 // its declared type). A refusal is an InputError on the `file` field, one sentence saying
 // what is wrong and what to do.
-import { PDFDocument } from '@cantoo/pdf-lib';
+import { PDFDict, PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { InputError } from '../input-error.ts';
 
 export const maxPages = 500;
@@ -53,6 +53,17 @@ export async function inspectPdf(data: Uint8Array, options: { maxBytes: number }
   }
   if (pdf.isEncrypted) {
     refuse('This PDF is password-protected or encrypted; upload a copy without a password.');
+  }
+  // A file with no catalog (the root of its pages) is no document, whatever its header says.
+  if (!pdf.catalog) {
+    refuse('This PDF is damaged and cannot be read; export it again from the program that made it.');
+  }
+  // A certifying signature (/Perms /DocMDP) forbids adding pages: the certificate of
+  // completion Signet appends would break it, so such a file cannot be signed here as it is.
+  if (pdf.catalog.lookupMaybe(PDFName.of('Perms'), PDFDict)?.has(PDFName.of('DocMDP'))) {
+    refuse(
+      'This PDF is certified by its author against changes, and Signet must add its certificate of completion to it; upload a copy without the certification.',
+    );
   }
   let pages: number;
   try {
