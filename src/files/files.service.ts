@@ -32,11 +32,15 @@ export async function storeFile(
 /** The whole file in one buffer (for parsing and sealing), or undefined. */
 export async function readFile(db: Kysely<Database>, sha256: string): Promise<Buffer | undefined> {
   const file = await findFile(db, sha256);
-  if (!file) return undefined;
+  return file && readFileOf(db, file);
+}
+
+/** The bytes of a file whose row the caller already holds, in one buffer. */
+export async function readFileOf(db: Kysely<Database>, file: FileRow): Promise<Buffer> {
   const data = Buffer.allocUnsafe(file.bytes);
   for (let seq = 0; seq < file.chunkCount; seq += 1) {
-    const chunk = await findChunk(db, sha256, seq);
-    if (!chunk) throw new Error(`file ${sha256} lacks chunk ${seq}`);
+    const chunk = await findChunk(db, file.sha256, seq);
+    if (!chunk) throw new Error(`file ${file.sha256} lacks chunk ${seq}`);
     chunk.copy(data, seq * chunkBytes);
   }
   return data;

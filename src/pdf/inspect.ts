@@ -21,9 +21,14 @@ export function formatBytes(bytes: number): string {
     : `${Math.ceil(bytes / 1024)} KB`;
 }
 
-/** The size rule alone, checked while an upload is still arriving. */
+/** The size rule's refusal, for a file known to be over `maxBytes` (an upload cut off at it). */
+export function refuseTooLarge(maxBytes: number): never {
+  refuse(`The file is larger than ${formatBytes(maxBytes)}; upload a smaller PDF.`);
+}
+
+/** The size rule alone, checked before a file is read (the CLI) or whole. */
 export function refuseOversized(bytes: number, maxBytes: number): void {
-  if (bytes > maxBytes) refuse(`The file is larger than ${formatBytes(maxBytes)}; upload a smaller PDF.`);
+  if (bytes > maxBytes) refuseTooLarge(maxBytes);
 }
 
 /** What Signet needs to know of an uploaded PDF, or the InputError that refuses it. */

@@ -15,7 +15,7 @@ import {
 import { fileToDocumentFile } from '../documents/documents.service.ts';
 import { recordDocumentEvent } from '../documents/events.ts';
 import { findFile } from '../files/files.repository.ts';
-import { readFile, storeFile } from '../files/files.service.ts';
+import { readFileOf, storeFile } from '../files/files.service.ts';
 import type { Certificate, CertificateRecipient } from '../pdf/certificate.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { queueCompletionMails } from './completion-mail.ts';
@@ -116,8 +116,8 @@ async function sealDocument(ctx: Context, claim: SealClaim): Promise<void> {
     return;
   }
   const originalFile = await findFile(ctx.db, document.original_sha256);
-  const original = await readFile(ctx.db, document.original_sha256);
-  if (!originalFile || !original) throw new Error(`the original file ${document.original_sha256} is missing`);
+  if (!originalFile) throw new Error(`the original file ${document.original_sha256} is missing`);
+  const original = await readFileOf(ctx.db, originalFile);
   const { certificate, recipients } = await certificateOf(ctx, document, {
     sha256: originalFile.sha256,
     pages: originalFile.pages ?? 0,

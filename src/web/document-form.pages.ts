@@ -15,7 +15,7 @@ import { DocumentActionError } from '../documents/lifecycle.ts';
 import { isPageImageSize, pageImage } from '../files/page-images.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { listOwnMails } from '../mail/mail.service.ts';
-import { refuseOversized } from '../pdf/inspect.ts';
+import { refuseTooLarge } from '../pdf/inspect.ts';
 import { createDocument, maxRecipients, sendDocument } from '../signing/signing.service.ts';
 import { findSharableSigningLinks } from '../signing/signing-links.ts';
 import { pricingView } from '../ui/document-views.ts';
@@ -90,7 +90,7 @@ async function submitNew(
     return newPage(web, request, reply, 200, form, null, notice(value.ok ? 'info' : 'error', value.text));
   }
   try {
-    if (upload?.tooLarge) refuseOversized(Number.POSITIVE_INFINITY, web.ctx.config.maxUploadBytes);
+    if (upload?.tooLarge) refuseTooLarge(web.ctx.config.maxUploadBytes);
     const { id } = await createDocument(web.ctx, {
       workspaceId: member.workspaceId,
       title: field(form, 'title'),
