@@ -146,6 +146,22 @@ describeEachDatabase('a real document from upload to sealed PDF, in a browser', 
     }
   });
 
+  test('without JavaScript the signing page offers the typed signature alone', async () => {
+    const { context, page } = await openPage(browser, h.baseUrl, watch, {
+      ...viewports.phone,
+      javaScriptEnabled: false,
+    });
+    try {
+      await page.goto(await signingLinkOf(signers[0]?.email as string));
+      await page.getByRole('img', { name: /^Page 1 of 2 of / }).waitFor();
+      assert.ok(await page.getByLabel('Type your full name to sign').isVisible());
+      assert.equal(await page.getByLabel('Drawn', { exact: true }).isVisible(), false, 'no pad to draw on');
+      assert.equal(await page.locator('#signature-canvas').isVisible(), false);
+    } finally {
+      await context.close();
+    }
+  });
+
   test('the first signer reads the pages and draws a signature on a desktop', async () => {
     const { context, page } = await newPage('desktop');
     try {
