@@ -2,10 +2,11 @@
 // run, the two in alternation (round by round, the order swapped every round), after one
 // uncounted round of each (module loading, fonts parsed, JIT). Asserts nothing.
 //
-//  1. Sealing a 1-, a 36- and a 500-page contract as the worker completes a document:
-//     appendCertificate (two signers, one typed and one drawn signature) then sealPdf with a
-//     self-signed ECDSA P-256 seal (createSelfSignedSeal), in memory, against loading and
-//     saving the same file with pdf-lib alone (PDFDocument.load, then save()).
+//  1. Sealing a 1-, a 36- and a 500-page contract as the worker completes a document, the
+//     way sealDocumentFile does it (src/sealing/seal-thread.ts): loadForSealing, certify (two
+//     signers, one typed and one drawn signature), then sealLoaded with a self-signed ECDSA
+//     P-256 seal (createSelfSignedSeal), in memory, against loading and saving the same file
+//     with pdf-lib alone (PDFDocument.load, then save()).
 //  2. A page image (pageImage, src/files/page-images.ts: page 1 of the 36-page contract,
 //     1200 px wide) drawn on a cache miss: with the process's render session on another
 //     file (it reads the stored file, parses it, draws the page, stores the PNG in
@@ -55,9 +56,9 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { sha256Hex, storeFile } from '../src/files/files.service.ts';
 import { pageImage, pageImageWidths } from '../src/files/page-images.ts';
 import { createMemoryRateLimiter } from '../src/http/rate-limiter.ts';
-import { appendCertificate } from '../src/pdf/certificate.ts';
+import { certify } from '../src/pdf/certificate.ts';
 import { openForRendering, type RenderSession } from '../src/pdf/render.ts';
-import { sealPdf } from '../src/pdf/seal.ts';
+import { loadForSealing, sealLoaded } from '../src/pdf/seal.ts';
 import { createSelfSignedSeal } from '../src/pdf/seal-identity.ts';
 import {
   benchCertificate,
@@ -246,10 +247,12 @@ async function sealScene(pages: number) {
   const parts = { certificate: [] as number[], seal: [] as number[], sealedBytes: 0 };
   const scene: Scene = {
     async signet() {
+      // As the seal thread does it (sealDocumentFile): one load, the certificate, the seal.
       const started = performance.now();
-      const certified = await appendCertificate(original, certificate);
+      const doc = await loadForSealing(original);
+      await certify(doc, certificate);
       const appended = performance.now();
-      const sealed = await sealPdf(certified.data, identity, {
+      const sealed = await sealLoaded(doc, identity, {
         signedAt: new Date(),
         name: 'Signet',
         reason: `Completed and sealed by Signet: document ${certificate.documentId}`,
@@ -712,7 +715,7 @@ export interface PdfFigures {
     /** Each counted run's milliseconds, in order. */
     signet: number[];
     ceiling: number[];
-    /** Of Signet's runs, the milliseconds of appendCertificate and of sealPdf. */
+    /** Of Signet's runs, the milliseconds of load + certify and of sealLoaded. */
     certificateMs: number[];
     sealMs: number[];
     memory: Record<Side, Memory>;
@@ -885,7 +888,7 @@ export function pdfDetails(f: PdfFigures): string[] {
   const lines: string[] = [];
   for (const s of f.seal) {
     lines.push(
-      `Seal, ${s.pages}-page contract (${size(s.bytes)}; sealed ${size(s.sealedBytes)}), ms per run: signet ${list(s.signet)} (of which appendCertificate median ${ms(median(s.certificateMs))}, sealPdf ${ms(median(s.sealMs))}); pdf-lib load + save ${list(s.ceiling)}; peak RSS growth signet ${rss(s.memory.signet)}, load + save ${rss(s.memory.ceiling)}`,
+      `Seal, ${s.pages}-page contract (${size(s.bytes)}; sealed ${size(s.sealedBytes)}), ms per run: signet ${list(s.signet)} (of which load + certificate median ${ms(median(s.certificateMs))}, seal ${ms(median(s.sealMs))}); pdf-lib load + save ${list(s.ceiling)}; peak RSS growth signet ${rss(s.memory.signet)}, load + save ${rss(s.memory.ceiling)}`,
     );
   }
   for (const d of f.databases) {

@@ -200,6 +200,25 @@ test('the certificate is appended to the original, whose bytes stay as they were
   assert.ok(words.includes('https://sign.example.com/verify'));
 });
 
+// Faces share their decoded tables across the documents of a process (fonts.ts), never their
+// glyphs: fontkit keeps a glyph with the characters it was first made for, and the dotless ı
+// that a subset makes as a part of ì í î ï has none. Shared, it left every later document's
+// ı out of its text layer (no other test here draws an ı before this one).
+test('a certificate made after another document has all of its text', async () => {
+  const { data: original } = await renderTextDocument({
+    title: 'T',
+    body: 'ì í î ï',
+    workspaceName: 'W',
+    pricing: null,
+    createdAt: at(0),
+  });
+  const base = certificateOf();
+  const first = base.recipients[0] as Certificate['recipients'][number];
+  const certificate = certificateOf({ recipients: [{ ...first, fullName: 'Kıvanç Yıldız' }] });
+  const words = await text((await appendCertificate(original, certificate)).data);
+  assert.ok(words.includes('Kıvanç Yıldız <zoe@example.com>'), words);
+});
+
 test('a drawn signature is drawn in its block', async () => {
   const { data: original } = await renderTextDocument({
     title: 'T',

@@ -4,6 +4,7 @@
 // signature block, lists every recipient with how and from where they acted, and the full
 // event history, all in UTC. The seal (seal.ts) then signs the whole file.
 import { PDFDocument, type PDFImage } from '@cantoo/pdf-lib';
+import { appendPagesUntracked } from './incremental.ts';
 import { PageFlow } from './layout.ts';
 
 export interface CertificateRecipient {
@@ -119,7 +120,19 @@ export async function appendCertificate(
   certificate: Certificate,
 ): Promise<{ data: Uint8Array; pages: number }> {
   const pdf = await PDFDocument.load(original, { forIncrementalUpdate: true, updateMetadata: false });
-  const flow = new PageFlow(pdf);
+  return { data: await certify(pdf, certificate), pages: pdf.getPageCount() };
+}
+
+/**
+ * Appends the certificate's pages to `pdf` (loaded for incremental updates) and commits
+ * them as an update: returns the file so far, and `pdf` stays loaded for the seal's update.
+ */
+export async function certify(pdf: PDFDocument, certificate: Certificate): Promise<Uint8Array> {
+  await appendPagesUntracked(pdf, () => layOut(new PageFlow(pdf), certificate));
+  return pdf.commit({ useObjectStreams: false });
+}
+
+async function layOut(flow: PageFlow, certificate: Certificate): Promise<void> {
   await flow.text('Certificate of completion', { size: 18, style: 'bold' });
   await flow.text(certificate.title, { size: 12 });
   flow.space(10);
@@ -142,5 +155,4 @@ export async function appendCertificate(
   await flow.footers(
     (page, of) => `Certificate of completion · ${certificate.documentId} · page ${page} of ${of}`,
   );
-  return { data: await pdf.save({ useObjectStreams: false }), pages: pdf.getPageCount() };
 }

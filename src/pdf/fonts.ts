@@ -91,6 +91,46 @@ export function runsOf(style: Style, text: string): Run[] {
   return runs;
 }
 
+// pdf-lib parses a face again for every document it embeds it in, and a freshly parsed face
+// decodes its tables (GSUB and GPOS above all) anew on first use: most of the time of laying
+// out a certificate. So each document gets a face of its own whose decoded tables are the
+// process's (read-only once decoded). Its glyphs stay its own: fontkit keeps a glyph with
+// the characters it was first made for, and a glyph that a subset made as a part of another
+// (the e of an ë) has none, so a shared glyph cache would leave a later document's text
+// without its ToUnicode entries.
+type TableCache = { _tables?: Record<string, unknown> };
+
+// pdf-lib shapes a text once to measure it and again to draw it, and the same words come
+// back at other sizes and in other cells; a face remembers, for its one document, how it
+// shaped each text (without features: pdf-lib asks for none).
+function withLayoutMemo(font: Font): Font {
+  const shape = font.layout.bind(font);
+  const shaped = new Map<string, ReturnType<Font['layout']>>();
+  font.layout = ((text: string, ...rest: unknown[]) => {
+    if (rest.some((argument) => argument !== undefined))
+      return (shape as (...a: unknown[]) => unknown)(text, ...rest);
+    let run = shaped.get(text);
+    if (!run) {
+      run = shape(text);
+      shaped.set(text, run);
+    }
+    return run;
+  }) as Font['layout'];
+  return font;
+}
+const sharedFontkit = {
+  create(data: Uint8Array, postscriptName?: string): Font {
+    const font = (
+      postscriptName === undefined ? fontkit.create(data) : fontkit.create(data, postscriptName)
+    ) as Font & TableCache;
+    const process = [...loaded.values()].find((entry) => entry.bytes === data)?.font as
+      | TableCache
+      | undefined;
+    if (process?._tables && font._tables) font._tables = process._tables;
+    return withLayoutMemo(font);
+  },
+} as unknown as typeof fontkit;
+
 /** A document's embedded faces: each embedded (as a subset) once, when first needed. */
 export class FontSet {
   readonly #pdf: PDFDocument;
@@ -98,7 +138,7 @@ export class FontSet {
 
   constructor(pdf: PDFDocument) {
     this.#pdf = pdf;
-    pdf.registerFontkit(fontkit);
+    pdf.registerFontkit(sharedFontkit);
   }
 
   /** Embeds every face `text` in `style` needs; `shape` may then set it. */
@@ -136,9 +176,9 @@ export class Shaped {
   /** Draws the runs one after the other from (x, y). */
   draw(page: PDFPage, at: { x: number; y: number; size: number; color: Color }): void {
     let x = at.x;
-    for (const run of this.runs) {
+    for (const [i, run] of this.runs.entries()) {
       page.drawText(run.text, { x, y: at.y, size: at.size, font: run.font, color: at.color });
-      x += run.font.widthOfTextAtSize(run.text, at.size);
+      if (i < this.runs.length - 1) x += run.font.widthOfTextAtSize(run.text, at.size);
     }
   }
 }

@@ -49,7 +49,11 @@ export function pdfTextString(text: string): string {
   return `<FEFF${Buffer.from(text, 'utf16le').swap16().toString('hex').toUpperCase()}>`;
 }
 
-async function loadForSealing(pdf: Uint8Array): Promise<PDFDocument> {
+/**
+ * `pdf` loaded for incremental updates: the certificate (certificate.ts) and then the seal
+ * are appended to the one loaded document, so a large file is parsed once.
+ */
+export async function loadForSealing(pdf: Uint8Array): Promise<PDFDocument> {
   let doc: PDFDocument;
   try {
     doc = await PDFDocument.load(pdf, {
@@ -175,28 +179,43 @@ export async function sealPdf(
   info: SealInfo,
   options: SealOptions = {},
 ): Promise<Uint8Array> {
+  return sealLoaded(await loadForSealing(pdf), identity, info, options);
+}
+
+/**
+ * Seals a document loaded by `loadForSealing` (and perhaps updated since, through
+ * `PDFDocument.commit`): its bytes so far, followed by the seal's incremental update.
+ */
+export async function sealLoaded(
+  doc: PDFDocument,
+  identity: SealIdentity,
+  info: SealInfo,
+  options: SealOptions = {},
+): Promise<Uint8Array> {
   // Room for the CMS in /Contents: its exact maximum (certificates and chain included, the
   // signature at its longest), plus a reserve for the time-stamp token when one is asked for.
   const base = maxCadesSignatureBytes(identity);
   const reserve = options.timestamp ? (options.timestampReserveBytes ?? defaultTimestampReserveBytes) : 0;
+  const pdf = doc.context.pdfFileDetails.originalBytes;
+  if (!pdf) throw new Error('sealLoaded needs a document loaded by loadForSealing');
   try {
-    return await sealOnce(pdf, identity, info, options.timestamp, base + reserve);
+    return await sealOnce(doc, pdf, identity, info, options.timestamp, base + reserve);
   } catch (error) {
     // A token larger than the reserve is only known once the TSA answers; seal again with room
     // for it (one more time-stamp request, in a case that should not happen with the default).
     if (!(error instanceof ContentsTooSmall)) throw error;
-    return sealOnce(pdf, identity, info, options.timestamp, error.needed + 1024);
+    return sealOnce(await loadForSealing(pdf), pdf, identity, info, options.timestamp, error.needed + 1024);
   }
 }
 
 async function sealOnce(
+  doc: PDFDocument,
   pdf: Uint8Array,
   identity: SealIdentity,
   info: SealInfo,
   timestamp: Timestamper | undefined,
   capacity: number,
 ): Promise<Uint8Array> {
-  const doc = await loadForSealing(pdf);
   const token = `Signet${randomBytes(12).toString('hex')}`;
   addSignatureField(doc, info, { token, contentsHexLength: capacity * 2 });
 

@@ -4,8 +4,8 @@
 // milliseconds of CPU. One thread per process, started on first use, seals one document at
 // a time; a thread that dies is replaced for the next seal.
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
-import { appendCertificate, type Certificate } from '../pdf/certificate.ts';
-import { type SealInfo, sealPdf } from '../pdf/seal.ts';
+import { type Certificate, certify } from '../pdf/certificate.ts';
+import { loadForSealing, type SealInfo, sealLoaded } from '../pdf/seal.ts';
 import type { SealIdentity } from '../pdf/seal-identity.ts';
 import { createTsaTimestamper } from '../pdf/timestamp.ts';
 
@@ -23,16 +23,20 @@ export interface SealedFile {
   pages: number;
 }
 
-/** The work itself: the certificate appended, then the whole sealed (both incremental updates). */
+/**
+ * The work itself: the certificate appended, then the whole sealed (two incremental updates
+ * to the one loaded document, so the original is parsed once).
+ */
 export async function sealDocumentFile(job: SealJob): Promise<SealedFile> {
-  const certified = await appendCertificate(job.original, job.certificate);
-  const data = await sealPdf(
-    certified.data,
+  const doc = await loadForSealing(job.original);
+  await certify(doc, job.certificate);
+  const data = await sealLoaded(
+    doc,
     job.identity,
     job.info,
     job.tsaUrl ? { timestamp: createTsaTimestamper(job.tsaUrl) } : {},
   );
-  return { data, pages: certified.pages };
+  return { data, pages: doc.getPageCount() };
 }
 
 type Reply = { id: number; sealed: SealedFile } | { id: number; error: string };
