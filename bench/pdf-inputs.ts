@@ -214,6 +214,10 @@ export function benchCertificate(pages: number, sha256: string, drawn: Buffer): 
         clientIp: '203.0.113.24',
         userAgent: browser,
         signature: { kind: 'typed', name: 'Zoë Łukasiewicz' },
+        fields: [
+          { type: 'signature', label: null, page: pages, value: null },
+          { type: 'date', label: null, page: pages, value: '2026-11-20' },
+        ],
       },
       {
         fullName: 'Daniel Okafor',
@@ -226,6 +230,11 @@ export function benchCertificate(pages: number, sha256: string, drawn: Buffer): 
         clientIp: '198.51.100.7',
         userAgent: phone,
         signature: { kind: 'drawn', png: drawn },
+        fields: [
+          { type: 'initials', label: null, page: 1, value: null },
+          { type: 'text', label: 'Purchase order', page: 1, value: 'PO-2026-0417' },
+          { type: 'signature', label: null, page: pages, value: null },
+        ],
       },
     ],
     events: [

@@ -30,7 +30,13 @@ const usage = `usage: signet <command>
   seed [--documents N] [--json]      a Max workspace with a key and N sample documents
   document create --workspace ID --title T --recipient "email,Full Name,signer|viewer,ORDER[,email-code]" ...
                   [--price "item,qty,unitPrice,vatRate[,month,12]"] ... [--currency EUR]
-                  [--prices-include-vat] [--body TEXT] [--expires-in 30d] [--json]
+                  [--prices-include-vat] [--body TEXT] [--expires-in 30d]
+                  [--file contract.pdf [--fields fields.json]] [--json]
+                  fields.json: [{"recipient": EMAIL, "type": "signature|initials|date|name|email|
+                  text|checkbox", "page": 1, "x": 72, "y": 90, "width": 180, "height": 40,
+                  "required": true, "label": null, "maxLength": null}, ...] in PDF points from the
+                  bottom-left of the page as displayed
+  document fields ID --fields fields.json [--json]   replace a draft's fields ([] removes them)
   document send ID [--json]
   document download ID [--kind sealed|original] --out FILE [--force] [--json]
                   write the document's stored PDF (default: the sealed one) to FILE

@@ -409,6 +409,8 @@ export function createDraftDocument(
     recipients: options.recipients ?? twoSigners,
     pricing: options.pricing ?? null,
     ...(options.expiresInSeconds ? { expiresInSeconds: options.expiresInSeconds } : {}),
+    ...(options.file ? { file: options.file } : {}),
+    ...(options.fields ? { fields: options.fields } : {}),
   });
 }
 

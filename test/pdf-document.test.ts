@@ -106,6 +106,7 @@ function certificateOf(overrides: Partial<Certificate> = {}): Certificate {
     clientIp: ip,
     userAgent: `Browser of ${email}`,
     signature: { kind: 'typed' as const, name: fullName },
+    fields: [],
   });
   return {
     documentId: '6f1c2b8e-0000-4000-8000-000000000001',
@@ -132,6 +133,7 @@ function certificateOf(overrides: Partial<Certificate> = {}): Certificate {
         clientIp: null,
         userAgent: null,
         signature: null,
+        fields: [],
       },
     ],
     events: [
@@ -269,7 +271,10 @@ test('an upload is refused with one sentence when it is not a whole, open PDF of
     pricing: null,
     createdAt: at(0),
   });
-  assert.deepEqual(await inspectPdf(good, { maxBytes: 1e6 }), { pages: 1 });
+  assert.deepEqual(await inspectPdf(good, { maxBytes: 1e6 }), {
+    pages: 1,
+    pageSizes: [{ width: 595.28, height: 841.89 }],
+  });
   assert.match(await refusal(new Uint8Array()), /empty/);
   assert.match(await refusal(Buffer.from('Name,Amount\nAnn,1\n')), /not a PDF/);
   assert.match(await refusal(good.subarray(0, good.byteLength - 100)), /incomplete/);

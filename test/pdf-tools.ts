@@ -93,6 +93,51 @@ export async function pdftotext(bytes: Uint8Array): Promise<string> {
   return result.stdout.replace(/\s+/g, ' ');
 }
 
+export type BboxWord = { page: number; text: string; xMin: number; yMin: number; xMax: number; yMax: number };
+export type BboxPage = { page: number; width: number; height: number; words: BboxWord[] };
+
+const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/**
+ * Every word pdftotext -bbox finds, page by page (`page` 1-based), in the page's displayed
+ * space as poppler reads it: after /Rotate, within the crop box (-cropbox), in points from
+ * the displayed page's top-left corner, y down. The words are placed in that space, but the
+ * page's width and height pdftotext writes are the crop box's, unturned; they are turned
+ * here by the rotation pdfinfo reads, so they are the displayed page's.
+ */
+export async function pdftotextBbox(bytes: Uint8Array): Promise<BboxPage[]> {
+  const [result, info] = await withFile(bytes, (path) =>
+    Promise.all([
+      run('pdftotext', ['-bbox', '-cropbox', '-enc', 'UTF-8', path, '-']),
+      run('pdfinfo', ['-f', '1', '-l', '100000', path]),
+    ]),
+  );
+  if (result.code !== 0) throw new Error(`pdftotext -bbox failed: ${result.stderr}`);
+  const turned = new Set(
+    [...info.stdout.matchAll(/^Page\s+(\d+) rot:\s+(\d+)/gm)]
+      .filter(([, , rotation]) => rotation === '90' || rotation === '270')
+      .map(([, page]) => Number(page)),
+  );
+  const pages: BboxPage[] = [];
+  for (const [, attributes = '', body = ''] of result.stdout.matchAll(/<page ([^>]*)>([\s\S]*?)<\/page>/g)) {
+    const number = (text: string, name: string) => Number(new RegExp(`${name}="([-\\d.]+)"`).exec(text)?.[1]);
+    const page = pages.length + 1;
+    const words = [...body.matchAll(/<word ([^>]*)>([^<]*)<\/word>/g)].map(([, at = '', text = '']) => ({
+      page,
+      text: text.replace(/&(\w+);/g, (entity, name: string) => entities[name] ?? entity),
+      xMin: number(at, 'xMin'),
+      yMin: number(at, 'yMin'),
+      xMax: number(at, 'xMax'),
+      yMax: number(at, 'yMax'),
+    }));
+    const [width, height] = [number(attributes, 'width'), number(attributes, 'height')];
+    pages.push(
+      turned.has(page) ? { page, width: height, height: width, words } : { page, width, height, words },
+    );
+  }
+  return pages;
+}
+
 /** The page count pdfinfo reads. */
 export async function pdfPageCount(bytes: Uint8Array): Promise<number> {
   const result = await withFile(bytes, (path) => run('pdfinfo', [path]));

@@ -94,6 +94,7 @@ function sentView(overrides: Partial<SigningPageView> = {}): SigningPageView {
     basePath,
     notice: null,
     pages: [],
+    myFields: [],
     textIsPages: false,
     downloads: { original: null, sealed: null, sealPending: false },
     ...overrides,

@@ -8,6 +8,7 @@ import type { RecipientRole, SigningMethod } from '../db/schema.ts';
 import { isDocumentEventType, triggerEvent } from '../demo/trigger.ts';
 import { getDocument, workspaceOfDocument } from '../documents/documents.service.ts';
 import type { LineItem } from '../documents/value.ts';
+import { setFields } from '../fields/fields.service.ts';
 import { type FileKind, fileKinds } from '../files/download-links.ts';
 import { findDownloadable } from '../files/files.repository.ts';
 import { fileStream } from '../files/files.service.ts';
@@ -89,6 +90,45 @@ async function readPdfArg(path: string, maxBytes: number): Promise<Buffer> {
 }
 
 /**
+ * The --fields file: a JSON array of `{recipient, type, page, x, y, width, height, required,
+ * label, maxLength}` (fields/field-rules.ts checks each against the document).
+ */
+async function readFieldsArg(path: string): Promise<unknown[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    throw new UsageError(`--fields ${path}: no such file`);
+  }
+  let fields: unknown;
+  try {
+    fields = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`--fields ${path}: not JSON (${(error as Error).message})`);
+  }
+  if (!Array.isArray(fields)) throw new UsageError(`--fields ${path}: must be a JSON array of fields`);
+  return fields;
+}
+
+/** `document fields ID --fields FILE`: replaces a draft's fields with the file's. */
+async function setDocumentFields(config: Config, argv: string[]): Promise<void> {
+  const { values, positionals } = parseCommandArgs(argv, { fields: { type: 'string' }, ...json }, [
+    'DOCUMENT_ID',
+  ]);
+  const id = requireUuid(positionals[0], 'document id');
+  if (!values.fields)
+    throw new UsageError('--fields FILE is needed (a JSON array of fields; [] removes them)');
+  const fields = await readFieldsArg(values.fields);
+  const document = await withContext(config, 'document fields', async (ctx) => {
+    const workspaceId = await workspaceOfDocument(ctx, id);
+    await domainErrors(setFields(ctx, workspaceId, id, fields));
+    return getDocument(ctx, workspaceId, id);
+  });
+  const count = document.recipients.reduce((sum, r) => sum + r.fields.length, 0);
+  print(!!values.json, document, `Document ${id} has ${count} ${count === 1 ? 'field' : 'fields'} now.`);
+}
+
+/**
  * `document download ID [--kind sealed|original] --out FILE [--force]`: the stored file,
  * streamed chunk by chunk into FILE, which must not exist unless --force says to replace it.
  */
@@ -129,6 +169,7 @@ async function downloadDocument(config: Config, argv: string[]): Promise<void> {
 export async function documentCommand(config: Config, argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
   if (sub === 'download') return downloadDocument(config, rest);
+  if (sub === 'fields') return setDocumentFields(config, rest);
   if (sub === 'create') {
     const { values } = parseCommandArgs(
       rest,
@@ -137,6 +178,7 @@ export async function documentCommand(config: Config, argv: string[]): Promise<v
         title: { type: 'string' },
         body: { type: 'string' },
         file: { type: 'string' },
+        fields: { type: 'string' },
         recipient: { type: 'string', multiple: true },
         price: { type: 'string', multiple: true },
         currency: { type: 'string' },
@@ -161,6 +203,9 @@ export async function documentCommand(config: Config, argv: string[]): Promise<v
       : null;
     const expiresInSeconds = values['expires-in'] ? parseDuration(values['expires-in']) : undefined;
     const file = values.file === undefined ? null : await readPdfArg(values.file, config.maxUploadBytes);
+    if (values.fields !== undefined && file === null)
+      throw new UsageError('--fields needs --file: fields go on the PDF');
+    const fields = values.fields === undefined ? [] : await readFieldsArg(values.fields);
     const document = await withContext(config, 'document create', async (ctx) => {
       const { id } = await domainErrors(
         createDocument(ctx, {
@@ -171,6 +216,7 @@ export async function documentCommand(config: Config, argv: string[]): Promise<v
           pricing,
           expiresInSeconds,
           file,
+          fields,
         }),
       );
       return getDocument(ctx, workspaceId, id);
@@ -198,7 +244,7 @@ export async function documentCommand(config: Config, argv: string[]): Promise<v
     return;
   }
   throw new UsageError(
-    'usage: signet document create --workspace ID --title T [--file contract.pdf] --recipient "email,Full Name,signer,1" ... | send ID | download ID --out FILE',
+    'usage: signet document create --workspace ID --title T [--file contract.pdf [--fields fields.json]] --recipient "email,Full Name,signer,1" ... | fields ID --fields fields.json | send ID | download ID --out FILE',
   );
 }
 

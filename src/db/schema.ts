@@ -2,6 +2,7 @@
 // services; routes only ever see API objects.
 import type { ColumnType, Generated } from 'kysely';
 import type { DocumentStatus, RecipientRole } from '../documents/lifecycle.ts';
+import type { FieldType } from '../pdf/fields.ts';
 
 export type { RecipientRole };
 
@@ -86,6 +87,27 @@ export interface RecipientsTable {
 }
 
 export type SignatureKind = 'typed' | 'drawn';
+
+/** A field placed on the original PDF for one signer (src/fields/). */
+export interface DocumentFieldsTable {
+  id: string;
+  workspace_id: string;
+  document_id: string;
+  recipient_id: string;
+  /** Order on the document: the order the sender placed or listed them. */
+  position: number;
+  type: FieldType;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  required: boolean;
+  label: string | null;
+  max_length: number | null;
+  value: ColumnType<string | null, string | null | undefined, string | null>;
+  filled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
 
 export interface DocumentEventsTable {
   id: string;
@@ -271,6 +293,13 @@ export interface FilesTable {
   pages: number | null;
   chunk_count: number;
   created_at: Timestamp;
+  /** Each page's displayed size in points (src/pdf/fields.ts), once known. */
+  page_sizes: ColumnType<PageSize[] | null, string | null | undefined, string | null>;
+}
+
+export interface PageSize {
+  width: number;
+  height: number;
 }
 
 export interface FileChunksTable {
@@ -300,6 +329,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   documents: DocumentsTable;
   recipients: RecipientsTable;
+  document_fields: DocumentFieldsTable;
   document_events: DocumentEventsTable;
   server_secrets: ServerSecretsTable;
   outbox: OutboxTable;

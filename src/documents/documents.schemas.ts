@@ -2,6 +2,7 @@
 // and the source for docs/api.md.
 
 import { Type } from '@sinclair/typebox';
+import { fieldTypes } from '../fields/field-rules.ts';
 import { errorEnvelope, listEnvelope, okEnvelope } from '../http/envelope.ts';
 import { maxCursorLength } from './cursor.ts';
 import { documentStatuses } from './lifecycle.ts';
@@ -38,6 +39,41 @@ export const RecipientSchema = Type.Object({
   signedAt: NullableTimestamp,
 });
 
+/** A field a recipient fills, placed on the original PDF (not its value: that is in the sealed PDF). */
+export const FieldSchema = Type.Object({
+  id: Type.String(),
+  type: Type.Union(
+    fieldTypes.map((t) => Type.Literal(t)),
+    {
+      description:
+        'signature, initials, date (the date signed, filled by Signet), name, email, text or checkbox',
+    },
+  ),
+  page: Type.Integer({ minimum: 1, description: 'The page of the original PDF, from 1' }),
+  x: Type.Number({
+    description:
+      'PDF points from the left of the page as displayed (after its rotation, within its crop box)',
+  }),
+  y: Type.Number({ description: 'PDF points from the bottom of the page as displayed' }),
+  width: Type.Number({ description: 'PDF points' }),
+  height: Type.Number({ description: 'PDF points' }),
+  required: Type.Boolean(),
+  label: Type.Union([Type.String(), Type.Null()]),
+  filled: Type.Boolean({
+    description: 'Whether the recipient has filled it (they fill all theirs when they sign)',
+  }),
+});
+
+/** A recipient in the document detail: with the fields they fill. */
+export const DetailRecipientSchema = Type.Composite([
+  RecipientSchema,
+  Type.Object({
+    fields: Type.Array(FieldSchema, {
+      description: 'The fields placed for this recipient, in the order they were placed; empty for none',
+    }),
+  }),
+]);
+
 export const DocumentEventSchema = Type.Object({
   id: Type.String(),
   type: Type.String(),
@@ -67,7 +103,7 @@ export const CompletedDocumentSchema = Type.Composite([
 export const DocumentDetailSchema = Type.Composite([
   DocumentSchema,
   Type.Object({
-    recipients: Type.Array(RecipientSchema),
+    recipients: Type.Array(DetailRecipientSchema),
     events: Type.Array(DocumentEventSchema),
     files: Type.Array(DocumentFileSchema, {
       description:

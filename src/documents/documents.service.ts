@@ -2,6 +2,8 @@
 // and turning rows into API objects.
 import type { Context } from '../context.ts';
 import type { DocumentStatus } from '../db/schema.ts';
+import type { FieldType } from '../fields/field-rules.ts';
+import { findFields, type FieldRow as StoredField } from '../fields/fields.repository.ts';
 import { downloadUrl, type FileKind } from '../files/download-links.ts';
 import { type FileRow, findDocumentFiles } from '../files/files.repository.ts';
 import { ApiError } from '../http/errors.ts';
@@ -63,8 +65,21 @@ export interface DocumentFile {
   pages: number | null;
 }
 
+export interface DocumentField {
+  id: string;
+  type: FieldType;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  required: boolean;
+  label: string | null;
+  filled: boolean;
+}
+
 export interface DocumentDetail extends Document {
-  recipients: Recipient[];
+  recipients: Array<Recipient & { fields: DocumentField[] }>;
   events: DocumentEvent[];
   /** The original PDF once there is one (uploaded, or made when sent), and the sealed PDF once made. */
   files: Array<DocumentFile & { downloadUrl: string }>;
@@ -110,6 +125,21 @@ function eventRowToEvent(row: EventRow): DocumentEvent {
   };
 }
 
+function fieldRowToField(row: StoredField): DocumentField {
+  return {
+    id: row.id,
+    type: row.type,
+    page: row.page,
+    x: row.x,
+    y: row.y,
+    width: row.width,
+    height: row.height,
+    required: row.required,
+    label: row.label,
+    filled: row.filled_at !== null,
+  };
+}
+
 export function fileToDocumentFile(file: FileRow & { kind: FileKind }): DocumentFile {
   return { kind: file.kind, sha256: file.sha256, bytes: file.bytes, pages: file.pages };
 }
@@ -143,14 +173,18 @@ export async function listDocuments(
 export async function getDocument(ctx: Context, workspaceId: string, id: string): Promise<DocumentDetail> {
   const row = await findDocument(ctx.db, workspaceId, id);
   if (!row) throw new ApiError('not-found');
-  const [recipients, events, files] = await Promise.all([
+  const [recipients, events, files, fields] = await Promise.all([
     findRecipients(ctx.db, workspaceId, id),
     findEvents(ctx.db, workspaceId, id),
     findDocumentFiles(ctx.db, workspaceId, id),
+    findFields(ctx.db, workspaceId, id),
   ]);
   return {
     ...documentRowToDocument(ctx, row),
-    recipients: recipients.map(recipientRowToRecipient),
+    recipients: recipients.map((recipient) => ({
+      ...recipientRowToRecipient(recipient),
+      fields: fields.filter((f) => f.recipient_id === recipient.id).map(fieldRowToField),
+    })),
     events: events.map(eventRowToEvent),
     files: files.map((file) => ({
       ...fileToDocumentFile(file),

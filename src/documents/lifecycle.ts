@@ -1,6 +1,7 @@
 // The document state machine, written once. Every status change goes through
 // `nextStatus`; anything it does not list is refused.
 //
+//   draft ──edit──► draft (fields placed, moved, removed: only before it is sent)
 //   draft ──send──► sent ──open──► viewed
 //                    │               │
 //                    ├──sign─────────┤ (a signer signs; others still to sign)
@@ -18,7 +19,7 @@ export type DocumentStatus = (typeof documentStatuses)[number];
 /** A signer signs; a viewer only receives the document. */
 export type RecipientRole = 'signer' | 'viewer';
 
-export type DocumentAction = 'send' | 'open' | 'sign' | 'complete' | 'decline' | 'expire';
+export type DocumentAction = 'edit' | 'send' | 'open' | 'sign' | 'complete' | 'decline' | 'expire';
 
 const active = {
   open: 'viewed',
@@ -29,7 +30,7 @@ const active = {
 } as const;
 
 const transitions: Record<DocumentStatus, Partial<Record<DocumentAction, DocumentStatus>>> = {
-  draft: { send: 'sent' },
+  draft: { edit: 'draft', send: 'sent' },
   sent: active,
   viewed: active,
   signed: {},
@@ -40,6 +41,7 @@ const transitions: Record<DocumentStatus, Partial<Record<DocumentAction, Documen
 /** Why an action on a document was refused; each has a message for people in `refusalMessages`. */
 export type Refusal =
   | 'not-allowed'
+  | 'not-a-draft'
   | 'expired'
   | 'no-signers'
   | 'not-a-signer'
@@ -56,6 +58,7 @@ export type Refusal =
 
 export const refusalMessages: Record<Refusal, string> = {
   'not-allowed': 'This document can no longer be changed that way.',
+  'not-a-draft': 'This document has been sent, so it can no longer be edited.',
   expired: 'This document has expired.',
   'no-signers': 'A document needs at least one signer before it can be sent.',
   'not-a-signer': 'Only signers can sign or decline this document.',

@@ -2,7 +2,7 @@
 // content-addressed, so the same bytes are stored once whoever uploads them; a file is only
 // ever reached through a document of the caller's workspace, never by its hash alone.
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Database, PageSize } from '../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -22,7 +22,7 @@ export interface FileRow {
  */
 export async function insertFile(
   trx: Transaction<Database>,
-  file: FileRow & { data: Uint8Array; createdAt: Date },
+  file: FileRow & { data: Uint8Array; createdAt: Date; pageSizes: PageSize[] | null },
 ): Promise<boolean> {
   const inserted = await trx
     .insertInto('files')
@@ -33,6 +33,7 @@ export async function insertFile(
       pages: file.pages,
       chunk_count: file.chunkCount,
       created_at: file.createdAt,
+      page_sizes: file.pageSizes && JSON.stringify(file.pageSizes),
     })
     .onConflict((oc) => oc.column('sha256').doNothing())
     .returning('sha256')

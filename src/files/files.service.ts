@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Database, PageSize } from '../db/schema.ts';
 import { chunkBytes, type FileRow, findChunk, findFile, insertFile } from './files.repository.ts';
 
 export type { FileRow };
@@ -16,7 +16,14 @@ export function sha256Hex(data: Uint8Array): string {
 /** Stores `data` (if these bytes are not stored yet) and returns what identifies it. */
 export async function storeFile(
   trx: Transaction<Database>,
-  input: { data: Uint8Array; mediaType: string; pages: number | null; now: Date },
+  input: {
+    data: Uint8Array;
+    mediaType: string;
+    pages: number | null;
+    now: Date;
+    /** A PDF's pages as displayed, when known (fields are placed on them). */
+    pageSizes?: PageSize[];
+  },
 ): Promise<FileRow> {
   const file: FileRow = {
     sha256: sha256Hex(input.data),
@@ -25,7 +32,12 @@ export async function storeFile(
     pages: input.pages,
     chunkCount: Math.ceil(input.data.byteLength / chunkBytes),
   };
-  await insertFile(trx, { ...file, data: input.data, createdAt: input.now });
+  await insertFile(trx, {
+    ...file,
+    data: input.data,
+    createdAt: input.now,
+    pageSizes: input.pageSizes ?? null,
+  });
   return file;
 }
 

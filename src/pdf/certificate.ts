@@ -1,10 +1,13 @@
 // The certificate of completion: pages appended to the original PDF, as an incremental
 // update (the original's bytes, and any signature it already carries, stay as they were).
 // It names the document and its original file, shows each signer's signature in a
-// signature block, lists every recipient with how and from where they acted, and the full
-// event history, all in UTC. The seal (seal.ts) then signs the whole file.
+// signature block, lists every recipient with how and from where they acted and the fields
+// they filled, and the full event history, all in UTC. The same update draws the signers'
+// field values on the original pages (fields.ts). The seal (seal.ts) then signs the whole file.
 import { PDFDocument, type PDFImage } from '@cantoo/pdf-lib';
-import { appendPagesUntracked } from './incremental.ts';
+import { drawFieldStamps, type FieldStamp, type FieldType } from './fields.ts';
+import { FontSet } from './fonts.ts';
+import { updateUntracked } from './incremental.ts';
 import { PageFlow } from './layout.ts';
 
 export interface CertificateRecipient {
@@ -19,6 +22,17 @@ export interface CertificateRecipient {
   clientIp: string | null;
   userAgent: string | null;
   signature: { kind: 'typed'; name: string } | { kind: 'drawn'; png: Uint8Array } | null;
+  /** The fields they filled (or the service filled for them), in the order to list them. */
+  fields: CertificateField[];
+}
+
+export interface CertificateField {
+  type: FieldType;
+  label: string | null;
+  /** 1-based, on the original. */
+  page: number;
+  /** What was entered or filled in (the text; 'checked' or 'not checked'); null for signatures and initials. */
+  value: string | null;
 }
 
 export interface CertificateEvent {
@@ -74,6 +88,23 @@ async function signatures(flow: PageFlow, certificate: Certificate): Promise<voi
   }
 }
 
+const fieldNames: Record<FieldType, string> = {
+  signature: 'Signature',
+  initials: 'Initials',
+  date: 'Date signed',
+  name: 'Full name',
+  email: 'Email',
+  text: 'Text',
+  checkbox: 'Checkbox',
+};
+
+/** A field's row: "Field, page 2" and "Text “Company”: ACME Ltd". */
+function fieldRow(field: CertificateField): [string, string] {
+  const label = field.label ? ` “${field.label}”` : '';
+  const value = field.value === null ? '' : `: ${field.value}`;
+  return [`Field, page ${field.page}`, `${fieldNames[field.type]}${label}${value}`];
+}
+
 async function recipients(flow: PageFlow, certificate: Certificate): Promise<void> {
   await flow.heading('Recipients');
   for (const recipient of certificate.recipients) {
@@ -89,6 +120,7 @@ async function recipients(flow: PageFlow, certificate: Certificate): Promise<voi
       [recipient.declinedAt ? 'Declined' : 'Signed', utc(recipient.declinedAt ?? recipient.signedAt)],
       ['IP address', recipient.clientIp ?? '—'],
       ['User agent', recipient.userAgent ?? '—'],
+      ...recipient.fields.map(fieldRow),
     ]);
     flow.space(8);
   }
@@ -114,21 +146,35 @@ async function history(flow: PageFlow, certificate: Certificate): Promise<void> 
   );
 }
 
-/** The original PDF with the certificate's pages appended (an incremental update). */
+/**
+ * The original PDF with `stamps` drawn on its pages and the certificate's pages appended
+ * (an incremental update).
+ */
 export async function appendCertificate(
   original: Uint8Array,
   certificate: Certificate,
+  stamps: FieldStamp[] = [],
 ): Promise<{ data: Uint8Array; pages: number }> {
   const pdf = await PDFDocument.load(original, { forIncrementalUpdate: true, updateMetadata: false });
-  return { data: await certify(pdf, certificate), pages: pdf.getPageCount() };
+  return { data: await certify(pdf, certificate, stamps), pages: pdf.getPageCount() };
 }
 
 /**
- * Appends the certificate's pages to `pdf` (loaded for incremental updates) and commits
- * them as an update: returns the file so far, and `pdf` stays loaded for the seal's update.
+ * Draws `stamps` (the signers' field values) on the original pages of `pdf` (loaded for
+ * incremental updates), appends the certificate's pages, and commits both as one update:
+ * returns the file so far, and `pdf` stays loaded for the seal's update. Stamps and
+ * certificate share their embedded faces.
  */
-export async function certify(pdf: PDFDocument, certificate: Certificate): Promise<Uint8Array> {
-  await appendPagesUntracked(pdf, () => layOut(new PageFlow(pdf), certificate));
+export async function certify(
+  pdf: PDFDocument,
+  certificate: Certificate,
+  stamps: FieldStamp[] = [],
+): Promise<Uint8Array> {
+  await updateUntracked(pdf, async () => {
+    const fonts = new FontSet(pdf);
+    await drawFieldStamps(pdf, fonts, stamps);
+    await layOut(new PageFlow(pdf, fonts), certificate);
+  });
   return pdf.commit({ useObjectStreams: false });
 }
 

@@ -7,7 +7,14 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import fontkit, { type Font } from '@cantoo/fontkit';
-import type { Color, PDFDocument, PDFFont, PDFPage } from '@cantoo/pdf-lib';
+import {
+  type Color,
+  type PDFDocument,
+  type PDFFont,
+  type PDFPage,
+  type Rotation,
+  toRadians,
+} from '@cantoo/pdf-lib';
 
 const require = createRequire(import.meta.url);
 
@@ -173,12 +180,24 @@ export class Shaped {
     return this.runs.reduce((sum, run) => sum + run.font.widthOfTextAtSize(run.text, size), 0);
   }
 
-  /** Draws the runs one after the other from (x, y). */
-  draw(page: PDFPage, at: { x: number; y: number; size: number; color: Color }): void {
-    let x = at.x;
+  /**
+   * Draws the runs one after the other from (x, y), along a baseline turned counterclockwise
+   * by `rotate` (none: horizontal), each run starting where the one before it ends.
+   */
+  draw(page: PDFPage, at: { x: number; y: number; size: number; color: Color; rotate?: Rotation }): void {
+    // Quarter turns step by exactly 0 and ±1 (not cos 90° = 6e-17): along a horizontal or
+    // vertical baseline each run starts at the exact sum of the widths before it.
+    const angle = at.rotate ? toRadians(at.rotate) : 0;
+    const exact = (n: number) => Math.round(n * 1e9) / 1e9;
+    const [cos, sin] = [exact(Math.cos(angle)), exact(Math.sin(angle))];
+    let { x, y } = at;
     for (const [i, run] of this.runs.entries()) {
-      page.drawText(run.text, { x, y: at.y, size: at.size, font: run.font, color: at.color });
-      if (i < this.runs.length - 1) x += run.font.widthOfTextAtSize(run.text, at.size);
+      page.drawText(run.text, { x, y, size: at.size, font: run.font, color: at.color, rotate: at.rotate });
+      if (i < this.runs.length - 1) {
+        const advance = run.font.widthOfTextAtSize(run.text, at.size);
+        x += advance * cos;
+        y += advance * sin;
+      }
     }
   }
 }

@@ -4,11 +4,14 @@
 // what is wrong and what to do.
 import { PDFDict, PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { InputError } from '../input-error.ts';
+import { pageViews } from './fields.ts';
 
 export const maxPages = 500;
 
 export interface PdfFacts {
   pages: number;
+  /** Each page's size as displayed (fields.ts): what fields are placed on. */
+  pageSizes: Array<{ width: number; height: number }>;
 }
 
 function refuse(sentence: string): never {
@@ -78,5 +81,5 @@ export async function inspectPdf(data: Uint8Array, options: { maxBytes: number }
   }
   if (pages < 1) refuse('This PDF has no pages.');
   if (pages > maxPages) refuse(`This PDF has ${pages} pages; a document may have at most ${maxPages}.`);
-  return { pages };
+  return { pages, pageSizes: pageViews(pdf).map(({ width, height }) => ({ width, height })) };
 }

@@ -5,6 +5,7 @@
 // a time; a thread that dies is replaced for the next seal.
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { type Certificate, certify } from '../pdf/certificate.ts';
+import type { FieldStamp } from '../pdf/fields.ts';
 import { loadForSealing, type SealInfo, sealLoaded } from '../pdf/seal.ts';
 import type { SealIdentity } from '../pdf/seal-identity.ts';
 import { createTsaTimestamper } from '../pdf/timestamp.ts';
@@ -12,6 +13,8 @@ import { createTsaTimestamper } from '../pdf/timestamp.ts';
 export interface SealJob {
   original: Uint8Array;
   certificate: Certificate;
+  /** Each filled field's value, drawn at its rectangle on the original pages. */
+  stamps: FieldStamp[];
   identity: SealIdentity;
   info: SealInfo;
   /** A time-stamp authority: the seal then carries a signature time-stamp (B-T). */
@@ -24,12 +27,13 @@ export interface SealedFile {
 }
 
 /**
- * The work itself: the certificate appended, then the whole sealed (two incremental updates
- * to the one loaded document, so the original is parsed once).
+ * The work itself: the fields' values drawn on the original pages and the certificate
+ * appended (one incremental update), then the whole sealed (a second), both to the one
+ * loaded document, so the original is parsed once.
  */
 export async function sealDocumentFile(job: SealJob): Promise<SealedFile> {
   const doc = await loadForSealing(job.original);
-  await certify(doc, job.certificate);
+  await certify(doc, job.certificate, job.stamps);
   const data = await sealLoaded(
     doc,
     job.identity,

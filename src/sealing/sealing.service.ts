@@ -14,9 +14,12 @@ import {
 } from '../documents/documents.repository.ts';
 import { fileToDocumentFile } from '../documents/documents.service.ts';
 import { recordDocumentEvent } from '../documents/events.ts';
+import type { FieldRow } from '../fields/fields.repository.ts';
+import { listFields } from '../fields/fields.service.ts';
 import { findFile } from '../files/files.repository.ts';
 import { readFileOf, storeFile } from '../files/files.service.ts';
-import type { Certificate, CertificateRecipient } from '../pdf/certificate.ts';
+import type { Certificate, CertificateField, CertificateRecipient } from '../pdf/certificate.ts';
+import type { FieldStamp } from '../pdf/fields.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { queueCompletionMails } from './completion-mail.ts';
 import { sealIdentity } from './seal-key.ts';
@@ -47,9 +50,64 @@ export async function sealDueDocuments(ctx: Context, limit = 10): Promise<number
   return attempted;
 }
 
+/** What each filled field shows in the sealed PDF, drawn at its rectangle (pdf/fields.ts). */
+export function stampsOf(fields: FieldRow[], recipients: FullRecipientRow[]): FieldStamp[] {
+  const stamps: FieldStamp[] = [];
+  for (const field of fields) {
+    const recipient = recipients.find((r) => r.id === field.recipient_id);
+    if (!field.filled_at || !recipient?.signed_at) continue;
+    const content = stampContent(field, recipient);
+    if (content)
+      stamps.push({
+        page: field.page,
+        x: field.x,
+        y: field.y,
+        width: field.width,
+        height: field.height,
+        content,
+      });
+  }
+  return stamps;
+}
+
+function stampContent(field: FieldRow, recipient: FullRecipientRow): FieldStamp['content'] | null {
+  switch (field.type) {
+    case 'signature':
+      return recipient.signature_kind === 'drawn' && recipient.signature_image
+        ? { kind: 'image', png: recipient.signature_image }
+        : { kind: 'text', text: recipient.signature_name ?? recipient.full_name, style: 'handwriting' };
+    case 'initials':
+      return field.value ? { kind: 'text', text: field.value, style: 'handwriting' } : null;
+    case 'checkbox':
+      return field.value === 'yes' ? { kind: 'check' } : null;
+    default:
+      return field.value ? { kind: 'text', text: field.value, style: 'text' } : null;
+  }
+}
+
+/** The fields a recipient filled, as the certificate lists them. */
+function certificateFields(fields: FieldRow[], recipient: FullRecipientRow): CertificateField[] {
+  return fields
+    .filter((f) => f.recipient_id === recipient.id && f.filled_at !== null)
+    .map((f) => ({
+      type: f.type,
+      label: f.label,
+      page: f.page,
+      value:
+        f.type === 'checkbox'
+          ? f.value === 'yes'
+            ? 'checked'
+            : 'not checked'
+          : f.type === 'signature' || f.type === 'initials'
+            ? null
+            : f.value,
+    }));
+}
+
 function recipientOf(
   recipient: FullRecipientRow,
   events: Awaited<ReturnType<typeof findAuditEvents>>,
+  fields: FieldRow[],
 ): CertificateRecipient {
   const own = events.filter((e) => e.recipient_id === recipient.id);
   const acted =
@@ -71,6 +129,7 @@ function recipientOf(
     clientIp: acted?.client_ip ?? null,
     userAgent: acted?.user_agent ?? null,
     signature,
+    fields: certificateFields(fields, recipient),
   };
 }
 
@@ -83,6 +142,7 @@ async function certificateOf(
   const recipients = await findFullRecipients(ctx.db, document.workspace_id, document.id);
   const events = await findAuditEvents(ctx.db, document.workspace_id, document.id);
   const workspace = await findWorkspace(ctx.db, document.workspace_id);
+  const fields = await listFields(ctx.db, document.workspace_id, document.id);
   const certificate: Certificate = {
     documentId: document.id,
     title: document.title,
@@ -91,7 +151,7 @@ async function certificateOf(
     originalPages: original.pages,
     sentAt: document.sent_at,
     completedAt: document.signed_at ?? ctx.clock.now(),
-    recipients: recipients.map((r) => recipientOf(r, events)),
+    recipients: recipients.map((r) => recipientOf(r, events, fields)),
     events: events.map((e) => ({
       at: e.created_at,
       type: e.type,
@@ -101,7 +161,7 @@ async function certificateOf(
     })),
     verifyUrl: `${ctx.config.publicUrl}/verify`,
   };
-  return { certificate, recipients };
+  return { certificate, recipients, stamps: stampsOf(fields, recipients) };
 }
 
 async function sealDocument(ctx: Context, claim: SealClaim): Promise<void> {
@@ -118,7 +178,7 @@ async function sealDocument(ctx: Context, claim: SealClaim): Promise<void> {
   const originalFile = await findFile(ctx.db, document.original_sha256);
   if (!originalFile) throw new Error(`the original file ${document.original_sha256} is missing`);
   const original = await readFileOf(ctx.db, originalFile);
-  const { certificate, recipients } = await certificateOf(ctx, document, {
+  const { certificate, recipients, stamps } = await certificateOf(ctx, document, {
     sha256: originalFile.sha256,
     pages: originalFile.pages ?? 0,
   });
@@ -127,6 +187,7 @@ async function sealDocument(ctx: Context, claim: SealClaim): Promise<void> {
   const certified = await sealInThread({
     original,
     certificate,
+    stamps,
     identity: await sealIdentity(ctx),
     info: {
       signedAt: sealedAt,

@@ -6,6 +6,7 @@
 import type { DocumentStatus } from '../documents/lifecycle.ts';
 import { signScript, signStyles } from '../ui/assets.ts';
 import { type PricingView, pricingTable, statusBadges } from '../ui/document-views.ts';
+import { fieldError, invalidAttrs } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { type Message, messagePage, page } from '../ui/shell.ts';
 
@@ -50,8 +51,41 @@ export interface SigningPageView {
   basePath: string;
   /** A one-line message after an action, e.g. { kind: 'success', text: 'You signed this document.' }. */
   notice: null | { kind: 'success' | 'error' | 'info'; text: string };
-  /** The PDF's pages as images (`src` answers a PNG), in order; none before there is a PDF. */
-  pages: Array<{ number: number; src: string }>;
+  /**
+   * The PDF's pages as images (`src` answers a PNG), in order; none before there is a PDF.
+   * `fields`: the rectangles of the fields on the page, in its displayed size (points, y
+   * from the top), drawn over the image; null when it has none.
+   */
+  pages: Array<{
+    number: number;
+    src: string;
+    fields: null | {
+      width: number;
+      height: number;
+      boxes: Array<{
+        id: string;
+        x: number;
+        y: number;
+        width: number;
+        height: number;
+        mine: boolean;
+        filled: boolean;
+        title: string;
+      }>;
+    };
+  }>;
+  /** This signer's fields, when they may sign now: inputs for theirs, the rest named. */
+  myFields: Array<{
+    id: string;
+    type: string;
+    /** "Text “Company” on page 2". */
+    name: string;
+    required: boolean;
+    input: null | { kind: 'text' | 'checkbox'; value: string; maxLength: number | null };
+    /** What the service fills in, for a field without input. */
+    filledBy: string | null;
+    error: string | null;
+  }>;
   /** The pages were made from the text (so the text is the document), else it is a message. */
   textIsPages: boolean;
   /** Download links (valid 15 minutes); `sealPending` while the sealed PDF is being made. */
@@ -221,6 +255,7 @@ function signForm(view: SigningPageView): SafeHtml {
 `;
   return html`${codeRequest}<form data-signature method="post" action="${formAction(view.basePath, 'sign')}">
 <p class="signing-as small muted">Signing as <strong>${recipient.fullName}</strong> (${recipient.email})</p>
+${fieldInputs(view)}
 <div class="field">
 <label for="sign-full-name">Type your full name to sign</label>
 <input type="text" id="sign-full-name" name="fullName" autocomplete="name" autocapitalize="words" spellcheck="false" required>
@@ -240,6 +275,35 @@ ${
 </div>
 <button type="submit" class="button button-primary">Sign document</button>
 </form>
+`;
+}
+
+/**
+ * The signer's fields, in the order the sender placed them: an input for each they fill
+ * (initials, text, checkboxes), each naming its page, and a list of those filled for them.
+ */
+function fieldInputs(view: SigningPageView): SafeHtml | null {
+  if (view.myFields.length === 0) return null;
+  const toFill = view.myFields.filter((f) => f.input);
+  const filled = view.myFields.filter((f) => !f.input);
+  const mark = (required: boolean) => (required ? html`` : html` <span class="muted">(optional)</span>`);
+  return html`<fieldset class="my-fields" data-fields>
+<legend class="label">Your fields (${view.myFields.length})</legend>
+${toFill.map((f) => {
+  const id = `field-${f.id}`;
+  const input = f.input as NonNullable<typeof f.input>;
+  return input.kind === 'checkbox'
+    ? html`<div class="field" data-field-input="${f.id}"><label class="checkbox" for="${id}"><input type="checkbox" id="${id}" name="field.${f.id}" value="yes"${input.value === 'yes' ? html` checked` : null}${f.required ? html` required` : null} ${invalidAttrs(id, f.error ?? undefined)}><span>${f.name}${mark(f.required)}</span></label>${fieldError(id, f.error ?? undefined)}</div>
+`
+    : html`<div class="field" data-field-input="${f.id}"><label for="${id}">${f.name}${mark(f.required)}</label><input type="text" id="${id}" name="field.${f.id}" value="${input.value}"${input.maxLength ? html` maxlength="${input.maxLength}"` : null}${f.required ? html` required` : null} ${invalidAttrs(id, f.error ?? undefined)}>${fieldError(id, f.error ?? undefined)}</div>
+`;
+})}${
+  filled.length > 0 &&
+  html`<p class="small muted">Filled in for you when you sign:</p><ul class="small filled-for-you">${filled.map(
+    (f) => html`<li data-field-input="${f.id}">${f.name}: ${f.filledBy}</li>`,
+  )}</ul>`
+}
+</fieldset>
 `;
 }
 
@@ -305,6 +369,20 @@ ${waiting}${viewer}${actions.canSign && signForm(view)}${actions.canDecline && d
 }
 
 /**
+ * The fields over a page image: an SVG in the page's own coordinates, stretched over the
+ * image (SVG attributes, not inline styles, so the page's policy needs no exception). It
+ * is decoration for sighted readers: the signer's inputs, each naming its page, are in the
+ * form, so the layer is hidden from assistive technology.
+ */
+function fieldLayer(fields: SigningPageView['pages'][number]['fields']): SafeHtml | null {
+  if (!fields) return null;
+  return html`<svg class="field-layer" viewBox="0 0 ${fields.width} ${fields.height}" preserveAspectRatio="none" aria-hidden="true" focusable="false">${fields.boxes.map(
+    (box) =>
+      html`<rect data-field="${box.id}" class="field-box ${box.mine ? 'field-mine' : 'field-other'}${box.filled ? ' field-filled' : ''}" x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}"><title>${box.title}</title></rect>`,
+  )}</svg>`;
+}
+
+/**
  * The document: its pages as images. The text stays readable as text (a screen reader
  * cannot read an image): folded under the pages when the pages were made from it, above
  * them as the sender's message beside an uploaded PDF, and alone before there are pages.
@@ -318,7 +396,7 @@ ${documentBody(view.document.body)}</div>`;
     count > 0 &&
     html`<ol class="pages">${view.pages.map(
       (p) =>
-        html`<li><figure><img src="${p.src}" alt="Page ${p.number} of ${count} of ${view.document.title}" loading="${p.number <= 2 ? 'eager' : 'lazy'}"><figcaption class="small muted">Page ${p.number} of ${count}</figcaption></figure></li>`,
+        html`<li><figure><div class="page-frame"><img src="${p.src}" alt="Page ${p.number} of ${count} of ${view.document.title}" loading="${p.number <= 2 ? 'eager' : 'lazy'}">${fieldLayer(p.fields)}</div><figcaption class="small muted">Page ${p.number} of ${count}</figcaption></figure></li>`,
     )}</ol>
 ${view.downloads.original && html`<p class="small"><a href="${view.downloads.original}" download>Download the PDF</a> to read it in your own viewer.</p>`}`;
   return html`<section class="card" aria-labelledby="document-heading">

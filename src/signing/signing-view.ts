@@ -1,9 +1,12 @@
 // Turns what the signing service loaded into the page's view model: what this recipient
 // may do now, everyone's progress, and the pricing table formatted for people.
 import type { Context } from '../context.ts';
+import type { PageSize } from '../db/schema.ts';
 import type { FullDocumentRow, FullRecipientRow } from '../documents/documents.repository.ts';
 import { isActive, signersAhead } from '../documents/lifecycle.ts';
 import type { PricingBlock } from '../documents/value.ts';
+import { describeField, initialsOf, needsInput } from '../fields/field-rules.ts';
+import type { FieldRow } from '../fields/fields.repository.ts';
 import { downloadUrl, type FileKind } from '../files/download-links.ts';
 import { pricingView } from '../ui/document-views.ts';
 import type { SigningPageView } from './signing-page.ts';
@@ -13,6 +16,64 @@ export function maskEmail(email: string): string {
   const shown = local.length <= 2 ? local.slice(0, 1) : `${local.slice(0, 2)}`;
   return `${shown}${'•'.repeat(Math.max(1, Math.min(6, local.length - shown.length)))}@${domain}`;
 }
+
+/**
+ * The fields drawn over each page: the signer's own (to fill), everyone else's read-only,
+ * each a rectangle in the page's displayed size, y from the top as an image has it.
+ */
+function overlaysOf(loaded: Loaded, page: number): SigningPageView['pages'][number]['fields'] {
+  const size = loaded.pageSizes[page - 1];
+  if (!size) return null;
+  const names = new Map(loaded.recipients.map((r) => [r.id, r.full_name]));
+  const boxes = loaded.fields
+    .filter((f) => f.page === page)
+    .map((f) => ({
+      id: f.id,
+      x: f.x,
+      y: size.height - f.y - f.height,
+      width: f.width,
+      height: f.height,
+      mine: f.recipient_id === loaded.recipient.id,
+      filled: f.filled_at !== null,
+      title: `${describeField(f)}: ${names.get(f.recipient_id) ?? ''}${f.filled_at ? ' (filled)' : ''}`,
+    }));
+  return boxes.length > 0 ? { width: size.width, height: size.height, boxes } : null;
+}
+
+/** The signer's own fields as form inputs (those the service fills are listed, not asked). */
+function myFields(
+  loaded: Loaded,
+  form: { entered: Record<string, string>; errors: Record<string, string> },
+): SigningPageView['myFields'] {
+  return loaded.fields
+    .filter((f) => f.recipient_id === loaded.recipient.id)
+    .map((f) => {
+      const entered = form.entered[f.id];
+      const value = entered ?? (f.type === 'initials' ? initialsOf(loaded.recipient.full_name) : '');
+      return {
+        id: f.id,
+        type: f.type,
+        name: describeField(f),
+        required: f.required,
+        input: needsInput(f.type)
+          ? {
+              kind: f.type === 'checkbox' ? ('checkbox' as const) : ('text' as const),
+              value,
+              maxLength: f.type === 'initials' ? 12 : f.max_length,
+            }
+          : null,
+        filledBy: needsInput(f.type) ? null : serviceFills[f.type as keyof typeof serviceFills],
+        error: form.errors[`field.${f.id}`] ?? null,
+      };
+    });
+}
+
+const serviceFills = {
+  signature: 'your signature, as you adopt it below',
+  date: "today's date (UTC), when you sign",
+  name: 'your full name',
+  email: 'your email address',
+} as const;
 
 /** The document's PDFs for the page: its pages as images, and download links for both files. */
 function filesOf(
@@ -27,6 +88,7 @@ function filesOf(
     pages: Array.from({ length: original?.pages ?? 0 }, (_, i) => ({
       number: i + 1,
       src: `${basePath}/pages/${i + 1}`,
+      fields: overlaysOf(loaded, i + 1),
     })),
     textIsPages: document.original_from_text,
     downloads: {
@@ -42,12 +104,19 @@ type Loaded = {
   recipients: FullRecipientRow[];
   recipient: FullRecipientRow;
   files: Array<{ kind: FileKind; pages: number | null }>;
+  fields: FieldRow[];
+  pageSizes: PageSize[];
 };
 
 export function buildSigningView(
   ctx: Context,
   loaded: Loaded,
-  options: { basePath: string; notice: SigningPageView['notice'] },
+  options: {
+    basePath: string;
+    notice: SigningPageView['notice'];
+    /** After a refused signature: what the signer entered, and each field's sentence. */
+    form?: { entered: Record<string, string>; errors: Record<string, string> };
+  },
 ): SigningPageView {
   const { document, recipients, recipient } = loaded;
   const active = isActive(document.status);
@@ -89,6 +158,8 @@ export function buildSigningView(
       isSigner && recipient.signing_method === 'email-code' && mayAct
         ? { sentTo: maskEmail(recipient.email), codeSent: recipient.code_sent_at !== null }
         : null,
+    myFields:
+      mayAct && ahead.length === 0 ? myFields(loaded, options.form ?? { entered: {}, errors: {} }) : [],
     basePath: options.basePath,
     notice: options.notice,
     ...filesOf(ctx, loaded, options.basePath),

@@ -74,10 +74,15 @@ async function renderPage(
   params: Params,
   status: number,
   notice: SigningPageView['notice'],
+  form?: { entered: Record<string, string>; errors: Record<string, string> },
 ) {
   const loaded = await loadSigningView(ctx, session);
   const basePath = `/sign/${params.documentId}/${params.token}`;
-  return sendHtml(reply, status, renderSigningPage(buildSigningView(ctx, loaded, { basePath, notice })));
+  return sendHtml(
+    reply,
+    status,
+    renderSigningPage(buildSigningView(ctx, loaded, { basePath, notice, form })),
+  );
 }
 
 type ActionRequest = FastifyRequest<{ Params: Params; Body: Form | undefined }>;
@@ -96,7 +101,10 @@ async function act(
     await action(session, request.body ?? {});
   } catch (error) {
     if (error instanceof InputError) {
-      return renderPage(ctx, reply, session, request.params, 400, { kind: 'error', text: error.message });
+      // Each field's sentence beside its input, and what the signer entered kept.
+      const form = { entered: fieldInputs(request.body ?? {}), errors: error.fields };
+      const notice = { kind: 'error' as const, text: error.message };
+      return renderPage(ctx, reply, session, request.params, 400, notice, form);
     }
     if (!(error instanceof DocumentActionError)) throw error;
     const status = inputRefusals.has(error.refusal) ? 400 : 409;
@@ -133,6 +141,15 @@ export function adoptedSignature(form: Form): AdoptedSignature {
   return { kind: 'drawn', png: Buffer.from(match[1] as string, 'base64') };
 }
 
+/** The signer's field inputs: `field.<id>` → what they entered. */
+export function fieldInputs(form: Form): Record<string, string> {
+  const inputs: Record<string, string> = Object.create(null);
+  for (const name of Object.keys(form)) {
+    if (name.startsWith('field.')) inputs[name.slice('field.'.length)] = formText(form, name);
+  }
+  return inputs;
+}
+
 /** A drawn signature is a PNG of some tens of kilobytes: the sign form may be that large. */
 export const signFormBytes = 768 * 1024;
 
@@ -146,6 +163,7 @@ function actionRoutes(app: FastifyInstance, ctx: Context) {
           consent: formText(form, 'consent') === 'yes',
           code: formText(form, 'code') || undefined,
           signature: adoptedSignature(form),
+          fields: fieldInputs(form),
           client: clientOf(request),
         }),
       ),

@@ -34,6 +34,9 @@ import {
 } from '../documents/lifecycle.ts';
 import { parsePricingBlock } from '../documents/pricing.ts';
 import { computeValueAmount, type PricingBlock } from '../documents/value.ts';
+import { checkFields, fillFields } from '../fields/field-rules.ts';
+import { fillField, findRecipientFields, replaceFields } from '../fields/fields.repository.ts';
+import { fieldRows, listFields, pageSizesOf, sameEmail } from '../fields/fields.service.ts';
 import { findDocumentFiles } from '../files/files.repository.ts';
 import { storeFile } from '../files/files.service.ts';
 import { ApiError } from '../http/errors.ts';
@@ -77,6 +80,8 @@ export interface CreateDocumentInput {
   expiresInSeconds?: number;
   /** The PDF to be signed; without one, the text body is made into a PDF when it is sent. */
   file?: Uint8Array | null;
+  /** Fields on the PDF's pages (untrusted JSON, checked by fields/field-rules.ts). */
+  fields?: unknown[];
 }
 
 function validateCreateInput(input: CreateDocumentInput): { pricing: PricingBlock | null } {
@@ -121,18 +126,41 @@ function validateCreateInput(input: CreateDocumentInput): { pricing: PricingBloc
   }
 }
 
-/** A new draft document, with its PDF when one is given (checked by pdf/inspect.ts). */
+/**
+ * A new draft document, with its PDF when one is given (checked by pdf/inspect.ts) and the
+ * fields on its pages; all of it is stored, or nothing.
+ */
 export async function createDocument(ctx: Context, input: CreateDocumentInput): Promise<{ id: string }> {
   const { pricing } = validateCreateInput(input);
   const pdf = input.file ? await inspectPdf(input.file, { maxBytes: ctx.config.maxUploadBytes }) : null;
   const now = ctx.clock.now();
   const id = ctx.ids.uuid();
+  const recipients = input.recipients.map((r, position) => ({
+    id: ctx.ids.uuid(),
+    workspace_id: input.workspaceId,
+    document_id: id,
+    position,
+    email: normalizeEmail(r.email),
+    full_name: r.fullName.trim(),
+    role: r.role,
+    signing_method: r.signingMethod,
+    signing_order: r.signingOrder,
+    signed_at: null,
+    created_at: now,
+  }));
+  const fields = checkFields(input.fields ?? [], { recipients, pages: pdf?.pageSizes ?? null }, sameEmail);
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await findWorkspace(trx, input.workspaceId))) throw new ApiError('not-found');
     // The file and the document land together or not at all.
     const original =
       input.file && pdf
-        ? await storeFile(trx, { data: input.file, mediaType: 'application/pdf', pages: pdf.pages, now })
+        ? await storeFile(trx, {
+            data: input.file,
+            mediaType: 'application/pdf',
+            pages: pdf.pages,
+            pageSizes: pdf.pageSizes,
+            now,
+          })
         : null;
     await insertDocuments(trx, [
       {
@@ -152,21 +180,12 @@ export async function createDocument(ctx: Context, input: CreateDocumentInput): 
         original_sha256: original?.sha256 ?? null,
       },
     ]);
-    await insertRecipients(
+    await insertRecipients(trx, recipients);
+    await replaceFields(
       trx,
-      input.recipients.map((r, position) => ({
-        id: ctx.ids.uuid(),
-        workspace_id: input.workspaceId,
-        document_id: id,
-        position,
-        email: normalizeEmail(r.email),
-        full_name: r.fullName.trim(),
-        role: r.role,
-        signing_method: r.signingMethod,
-        signing_order: r.signingOrder,
-        signed_at: null,
-        created_at: now,
-      })),
+      input.workspaceId,
+      id,
+      fieldRows(ctx, { workspaceId: input.workspaceId, documentId: id }, fields),
     );
   });
   return { id };
@@ -363,7 +382,14 @@ export interface SignInput {
   code?: string;
   /** Typed unless told otherwise. */
   signature?: AdoptedSignature;
+  /** What the signer entered in their fields, by field id (initials, text, checkboxes). */
+  fields?: Record<string, string | undefined>;
   client?: ClientInfo;
+}
+
+/** "2026-11-25": a date-signed field's value, in UTC (documents have no time zone of their own). */
+export function dateSigned(at: Date): string {
+  return at.toISOString().slice(0, 10);
 }
 
 /**
@@ -390,6 +416,14 @@ export async function signDocument(
       if (!input.consent) throw new DocumentActionError('consent-required');
       if (!isSameName(input.fullName, recipient.full_name)) throw new DocumentActionError('name-mismatch');
       if (input.signature?.kind === 'drawn') await checkSignatureImage(input.signature.png);
+      // Before the code is judged: a field to correct does not use up an attempt.
+      const fields = await findRecipientFields(trx, recipient.workspace_id, recipient.id);
+      const fillable = fields.map((f) => ({ ...f, maxLength: f.max_length }));
+      const values = fillFields(fillable, input.fields ?? {}, {
+        name: input.fullName.trim(),
+        email: recipient.email,
+        date: dateSigned(now),
+      });
       if (recipient.signing_method === 'email-code') {
         const refusal = await checkCode(trx, recipient, input.code ?? '', now);
         if (refusal) return { refused: refusal };
@@ -405,6 +439,7 @@ export async function signDocument(
         code_hash: null,
         code_expires_at: null,
       });
+      for (const [id, value] of values) await fillField(trx, recipient.workspace_id, id, value, now);
       const completed = isEverySignerDone(locked.recipients);
       const status = nextStatus(document.status, completed ? 'complete' : 'sign');
       document = { ...document, status, ...(completed ? { signed_at: now } : {}) };
@@ -551,5 +586,9 @@ export async function loadSigningView(ctx: Context, session: SigningSession) {
   const recipient = recipients.find((r) => r.id === session.recipientId);
   if (!recipient) throw new ApiError('not-found');
   const files = await findDocumentFiles(ctx.db, session.workspaceId, session.documentId);
-  return { document, recipients, recipient, files };
+  const fields = await listFields(ctx.db, session.workspaceId, session.documentId);
+  // Fields are drawn over the page images, which need the pages' sizes.
+  const pageSizes =
+    fields.length > 0 && document.original_sha256 ? await pageSizesOf(ctx.db, document.original_sha256) : [];
+  return { document, recipients, recipient, files, fields, pageSizes };
 }

@@ -62,6 +62,26 @@ export type DocumentDetail = {
     signingMethod: string;
     signingOrder: number;
     signedAt: string | null;
+    /** The fields placed for this recipient, in the order they were placed; empty for none */
+    fields: Array<{
+      id: string;
+      /** signature, initials, date (the date signed, filled by Signet), name, email, text or checkbox */
+      type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox";
+      /** The page of the original PDF, from 1 */
+      page: number;
+      /** PDF points from the left of the page as displayed (after its rotation, within its crop box) */
+      x: number;
+      /** PDF points from the bottom of the page as displayed */
+      y: number;
+      /** PDF points */
+      width: number;
+      /** PDF points */
+      height: number;
+      required: boolean;
+      label: string | null;
+      /** Whether the recipient has filled it (they fill all theirs when they sign) */
+      filled: boolean;
+    }>;
   }>;
   events: Array<{
     id: string;

@@ -14,6 +14,7 @@ import * as m0010 from './0010-endpoint-paused-at.ts';
 import * as m0011 from './0011-api-key-last-used.ts';
 import * as m0012 from './0012-login-addresses.ts';
 import * as m0013 from './0013-files.ts';
+import * as m0014 from './0014-fields.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0011-api-key-last-used': m0011,
   '0012-login-addresses': m0012,
   '0013-files': m0013,
+  '0014-fields': m0014,
 };

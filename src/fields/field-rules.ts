@@ -1,0 +1,251 @@
+// **The** rules of fields (issue 24), shared by the CLI's JSON, the web editor and signing:
+// what a field is, where it may be placed, and what filling it takes.
+// - Placing: a field belongs to one signer of the document, lies wholly on an existing page
+//   of the original PDF (its displayed size: src/pdf/fields.ts defines the coordinates), is
+//   at least `minSide` points on each side, and has a label of at most 100 characters; a
+//   text field may cap its length. Refusals name the field ("Field 3: …") in one sentence
+//   per problem, under the form's `fields` entry, and nothing is stored.
+// - Filling: the service fills a field's value where it knows it (the date of signing, the
+//   signer's name and email, their adopted signature); the signer fills initials, text and
+//   checkboxes. A required field left empty, or a value that breaks its rule, refuses the
+//   signature with a sentence on that field's input (`field.<id>`).
+import type { PageSize } from '../db/schema.ts';
+import { InputError } from '../input-error.ts';
+import { type FieldType, fieldTypes } from '../pdf/fields.ts';
+
+export { type FieldType, fieldTypes };
+
+/** The smallest side of a field, in points (a little over 2 mm): anything smaller is a slip. */
+export const minSide = 6;
+export const maxLabelLength = 100;
+export const maxTextLength = 500;
+export const maxFields = 200;
+
+/** How each type is named to people. */
+export const fieldTypeNames: Record<FieldType, string> = {
+  signature: 'Signature',
+  initials: 'Initials',
+  date: 'Date signed',
+  name: 'Full name',
+  email: 'Email',
+  text: 'Text',
+  checkbox: 'Checkbox',
+};
+
+/** Types whose value the service fills in; the signer fills the others. */
+export const filledByService: ReadonlySet<FieldType> = new Set(['signature', 'date', 'name', 'email']);
+
+/** A field as the sender describes it: the CLI's JSON and the editor's form alike. */
+export interface FieldInput {
+  recipient: string;
+  type: FieldType;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  required: boolean;
+  label: string | null;
+  maxLength: number | null;
+}
+
+/** A field checked against its document: the recipient resolved to their id. */
+export interface PlacedField extends Omit<FieldInput, 'recipient'> {
+  recipientId: string;
+}
+
+export interface FieldRecipient {
+  id: string;
+  email: string;
+  role: 'signer' | 'viewer';
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+const points = (n: number) => `${round(n)}`;
+
+function isNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+/**
+ * One field from untrusted JSON (`{recipient, type, page, x, y, width, height, required,
+ * label, maxLength}`), or the sentence that says what is wrong with it. Numbers may come as
+ * numeric strings (a form's values).
+ */
+export function readFieldInput(raw: unknown): FieldInput | string {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return 'must be an object with recipient, type, page, x, y, width and height.';
+  const o = raw as Record<string, unknown>;
+  const number = (key: string) => {
+    const value = typeof o[key] === 'string' && o[key] !== '' ? Number(o[key]) : o[key];
+    return isNumber(value) ? value : undefined;
+  };
+  if (typeof o.recipient !== 'string' || !o.recipient.trim()) return 'recipient must be an email address.';
+  if (!fieldTypes.includes(o.type as FieldType)) return `type must be one of ${fieldTypes.join(', ')}.`;
+  const [page, x, y, width, height] = ['page', 'x', 'y', 'width', 'height'].map(number);
+  if (page === undefined || !Number.isInteger(page) || page < 1)
+    return 'page must be a page number (1, 2, …).';
+  if (x === undefined || y === undefined || width === undefined || height === undefined)
+    return 'x, y, width and height must be numbers (points).';
+  const required = o.required ?? true;
+  if (typeof required !== 'boolean' && required !== 'yes' && required !== 'no')
+    return 'required must be true or false.';
+  if (o.label !== undefined && o.label !== null && typeof o.label !== 'string') return 'label must be text.';
+  const maxLength =
+    o.maxLength === undefined || o.maxLength === null || o.maxLength === '' ? null : number('maxLength');
+  if (maxLength === undefined) return 'maxLength must be a whole number.';
+  return {
+    recipient: o.recipient.trim(),
+    type: o.type as FieldType,
+    page,
+    x,
+    y,
+    width,
+    height,
+    required: required === true || required === 'yes',
+    label: typeof o.label === 'string' && o.label.trim() ? o.label.trim() : null,
+    maxLength,
+  };
+}
+
+/** Why a read field cannot go on this document, or null when it can. */
+function problemOf(
+  field: FieldInput,
+  recipients: FieldRecipient[],
+  pages: PageSize[],
+  sameEmail: (a: string, b: string) => boolean,
+): string | null {
+  const recipient = recipients.find((r) => sameEmail(r.email, field.recipient));
+  if (!recipient) return `${field.recipient} is not a recipient of this document.`;
+  if (recipient.role !== 'signer') return `${recipient.email} is a viewer; only signers fill fields.`;
+  const size = pages[field.page - 1];
+  if (!size)
+    return `page ${field.page} does not exist: the PDF has ${pages.length} ${pages.length === 1 ? 'page' : 'pages'}.`;
+  if (field.width < minSide || field.height < minSide)
+    return `it is ${points(field.width)} × ${points(field.height)} points; a field is at least ${minSide} × ${minSide}.`;
+  const off =
+    field.x < 0 ||
+    field.y < 0 ||
+    field.x + field.width > size.width + 0.01 ||
+    field.y + field.height > size.height + 0.01;
+  if (off)
+    return `it lies off page ${field.page}, which is ${points(size.width)} × ${points(size.height)} points: the field must fit within x 0–${points(size.width)} and y 0–${points(size.height)}.`;
+  if (field.label && field.label.length > maxLabelLength)
+    return `its label is over ${maxLabelLength} characters.`;
+  if (field.maxLength !== null) {
+    if (field.type !== 'text') return 'only a text field takes maxLength.';
+    if (!Number.isInteger(field.maxLength) || field.maxLength < 1 || field.maxLength > maxTextLength)
+      return `maxLength must be a whole number from 1 to ${maxTextLength}.`;
+  }
+  return null;
+}
+
+/**
+ * The fields checked against the document's recipients and pages, or an InputError on
+ * `fields` with a sentence per bad field (the first five).
+ */
+export function checkFields(
+  raw: unknown[],
+  document: { recipients: FieldRecipient[]; pages: PageSize[] | null },
+  sameEmail: (a: string, b: string) => boolean,
+): PlacedField[] {
+  if (raw.length > 0 && !document.pages)
+    throw new InputError({ fields: 'Fields go on the pages of an uploaded PDF; this document has none.' });
+  if (raw.length > maxFields) throw new InputError({ fields: `A document has at most ${maxFields} fields.` });
+  const problems: string[] = [];
+  const placed: PlacedField[] = [];
+  for (const [i, item] of raw.entries()) {
+    const read = readFieldInput(item);
+    const problem =
+      typeof read === 'string' ? read : problemOf(read, document.recipients, document.pages ?? [], sameEmail);
+    if (problem) {
+      problems.push(`Field ${i + 1}: ${problem}`);
+      continue;
+    }
+    const field = read as FieldInput;
+    const recipient = document.recipients.find((r) => sameEmail(r.email, field.recipient)) as FieldRecipient;
+    const { recipient: _email, ...rest } = field;
+    placed.push({ ...rest, recipientId: recipient.id });
+  }
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 5);
+    if (problems.length > 5) shown.push(`… and ${problems.length - 5} more.`);
+    throw new InputError({ fields: shown.join(' ') });
+  }
+  return placed;
+}
+
+/** "ZŁ" for "Zoë Łukasiewicz": the first letter of each name, upper-cased, at most four. */
+export function initialsOf(fullName: string): string {
+  return fullName
+    .trim()
+    .split(/[\s-]+/)
+    .filter(Boolean)
+    .map((part) => [...part][0]?.toLocaleUpperCase() ?? '')
+    .join('')
+    .slice(0, 4);
+}
+
+/** What a signer's field needs from them, as its form input: the signing page shows these. */
+export function needsInput(type: FieldType): boolean {
+  return !filledByService.has(type);
+}
+
+export interface FillableField {
+  id: string;
+  type: FieldType;
+  required: boolean;
+  label: string | null;
+  maxLength: number | null;
+  page: number;
+}
+
+/** "Text “Company” on page 2": how a field is named in a sentence. */
+export function describeField(field: Pick<FillableField, 'type' | 'label' | 'page'>): string {
+  const name = fieldTypeNames[field.type];
+  return `${field.label ? `${name} “${field.label}”` : name} on page ${field.page}`;
+}
+
+/**
+ * The values a signer's input gives their fields (`field.<id>` → text), checked: returns
+ * each field's value to store, or throws an InputError with a sentence per bad field.
+ * `service` holds the values the service fills (name, email, date); a signature has none.
+ */
+export function fillFields(
+  fields: FillableField[],
+  input: Record<string, string | undefined>,
+  service: { name: string; email: string; date: string },
+): Map<string, string | null> {
+  const values = new Map<string, string | null>();
+  const errors: Record<string, string> = {};
+  for (const field of fields) {
+    const raw = (input[field.id] ?? '').trim();
+    switch (field.type) {
+      case 'signature':
+        values.set(field.id, null);
+        break;
+      case 'date':
+        values.set(field.id, service.date);
+        break;
+      case 'name':
+        values.set(field.id, service.name);
+        break;
+      case 'email':
+        values.set(field.id, service.email);
+        break;
+      case 'checkbox':
+        if (field.required && raw !== 'yes') errors[`field.${field.id}`] = `Tick ${describeField(field)}.`;
+        values.set(field.id, raw === 'yes' ? 'yes' : null);
+        break;
+      default: {
+        const limit = field.type === 'initials' ? 12 : (field.maxLength ?? maxTextLength);
+        if (field.required && !raw) errors[`field.${field.id}`] = `Fill in ${describeField(field)}.`;
+        else if ([...raw].length > limit)
+          errors[`field.${field.id}`] = `${describeField(field)} takes at most ${limit} characters.`;
+        values.set(field.id, raw || null);
+      }
+    }
+  }
+  if (Object.keys(errors).length > 0) throw new InputError(errors);
+  return values;
+}

@@ -1,0 +1,81 @@
+// SQL of fields (migration 0014): every statement names the workspace, so a field is only
+// ever reached through a document of the caller's workspace.
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { Database, DocumentFieldsTable, PageSize } from '../db/schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export type FieldRow = Selectable<DocumentFieldsTable>;
+export type NewFieldRow = Insertable<DocumentFieldsTable>;
+
+export async function findFields(db: Db, workspaceId: string, documentId: string): Promise<FieldRow[]> {
+  return db
+    .selectFrom('document_fields')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('document_id', '=', documentId)
+    .orderBy('position')
+    .execute();
+}
+
+/** One signer's fields, in order (the signing page, the sign action). */
+export async function findRecipientFields(
+  db: Db,
+  workspaceId: string,
+  recipientId: string,
+): Promise<FieldRow[]> {
+  return db
+    .selectFrom('document_fields')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('recipient_id', '=', recipientId)
+    .orderBy('position')
+    .execute();
+}
+
+/** Replaces a document's fields with `rows` (in the caller's transaction). */
+export async function replaceFields(
+  trx: Transaction<Database>,
+  workspaceId: string,
+  documentId: string,
+  rows: NewFieldRow[],
+): Promise<void> {
+  await trx
+    .deleteFrom('document_fields')
+    .where('workspace_id', '=', workspaceId)
+    .where('document_id', '=', documentId)
+    .execute();
+  if (rows.length > 0) await trx.insertInto('document_fields').values(rows).execute();
+}
+
+export async function fillField(
+  trx: Transaction<Database>,
+  workspaceId: string,
+  id: string,
+  value: string | null,
+  at: Date,
+): Promise<void> {
+  await trx
+    .updateTable('document_fields')
+    .set({ value, filled_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function findPageSizes(db: Db, sha256: string): Promise<PageSize[] | null | undefined> {
+  const row = await db
+    .selectFrom('files')
+    .select('page_sizes')
+    .where('sha256', '=', sha256)
+    .executeTakeFirst();
+  return row ? row.page_sizes : undefined;
+}
+
+export async function storePageSizes(db: Db, sha256: string, sizes: PageSize[]): Promise<void> {
+  await db
+    .updateTable('files')
+    .set({ page_sizes: JSON.stringify(sizes) })
+    .where('sha256', '=', sha256)
+    .execute();
+}
