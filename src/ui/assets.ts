@@ -3,8 +3,9 @@
 // - base.css: what every page shares. Signing pages carry it inline, allowed by its
 //   SHA-256 in their Content-Security-Policy (security.ts), so a recipient's page loads
 //   nothing else; the web application links it with its own styles as /assets/app.css.
-// - app.js: progressive enhancement of the web application only (copy buttons, the live
-//   value of a document form); every page works without it.
+// - app.js + field-editor.js, served as one /assets/app.js: progressive enhancement of the
+//   web application only (copy buttons, the live value of a document form, drawing and
+//   dragging fields); every page works without it.
 // - sign.js: the signing page's signature pad, inline (hashed in its policy); and the
 //   handwriting face of typed signatures, served as /assets/signature.ttf.
 import { createHash } from 'node:crypto';
@@ -18,7 +19,8 @@ const read = (name: string) => readFileSync(join(import.meta.dirname, 'assets', 
 export const baseStyles = read('base.css');
 /** The stylesheet every application page links: /assets/app.css. */
 export const appStylesheet = `${baseStyles}${read('app.css')}`;
-export const appScript = read('app.js');
+// The field editor's pointer path rides in the same script: one file for the browser to fetch.
+export const appScript = `${read('app.js')}\n${read('field-editor.js')}`;
 /** The signing page's script (the signature pad) and styles, inline and hashed in its policy. */
 export const signScript = read('sign.js');
 export const signStyles = read('signing.css');

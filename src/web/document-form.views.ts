@@ -151,6 +151,17 @@ ${link ? html`<div class="secret small"><code id="link-${r.id}">${link}</code><b
 <div class="state">${progress === 'signed' && r.signedAt ? html`<span class="badge badge-success">signed ${formatTime(r.signedAt)}</span>` : progressBadges[progress as Exclude<RecipientProgress, 'signed'>]}</div></li>`;
 }
 
+/** The way to the field editor (a draft with a PDF), or to its fields once sent. */
+function fieldsLink(document: DocumentDetail): SafeHtml | null {
+  const count = document.recipients.reduce((sum, r) => sum + r.fields.length, 0);
+  const uploaded = document.files.some((f) => f.kind === 'original');
+  if (document.status === 'draft' && uploaded)
+    return html`<a class="button button-secondary" href="/documents/${document.id}/fields">${count === 0 ? 'Place fields' : `Fields (${count})`}</a>`;
+  return count > 0
+    ? html`<p class="small"><a href="/documents/${document.id}/fields">${count} ${count === 1 ? 'field' : 'fields'} on the pages</a></p>`
+    : null;
+}
+
 function documentSummary(document: DocumentDetail, csrf: string): SafeHtml {
   return html`<div class="card">
 <dl class="meta">
@@ -160,7 +171,7 @@ ${document.signedAt ? html`<div><dt>Completed</dt><dd>${formatTime(document.sign
 ${document.expiresAt ? html`<div><dt>Expires</dt><dd>${formatTime(document.expiresAt)}</dd></div>` : ''}
 <div><dt>Value</dt><dd>${document.value ? formatMoney(String(document.value.amount), document.value.currency) : '—'}</dd></div>
 </dl>
-${document.status === 'draft' ? html`<form method="post" action="/documents/${document.id}/send" class="actions">${csrfField(csrf)}<button class="button button-primary" type="submit">Send to recipients</button></form>` : ''}
+${document.status === 'draft' ? html`<form method="post" action="/documents/${document.id}/send" class="actions">${csrfField(csrf)}<button class="button button-primary" type="submit">Send to recipients</button>${fieldsLink(document)}</form>` : fieldsLink(document)}
 </div>`;
 }
 

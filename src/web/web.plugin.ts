@@ -25,6 +25,7 @@ import { billingPages } from './billing.pages.ts';
 import { documentFormPages } from './document-form.pages.ts';
 import { documentsPages } from './documents.pages.ts';
 import { endpointsPages } from './endpoints.pages.ts';
+import { fieldPages } from './fields.pages.ts';
 import { integrationsPages } from './integrations.pages.ts';
 import { sessionCookie, type Web, type WebDeps } from './kit.ts';
 import { appPage } from './layout.ts';
@@ -114,6 +115,7 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
       authPages,
       documentsPages,
       documentFormPages,
+      fieldPages,
       integrationsPages,
       endpointsPages,
       billingPages,

@@ -1,0 +1,179 @@
+// The field editor of a draft (fields/field-rules.ts has the rules, fields.service.ts does
+// the work under the document's lock):
+//   GET  /documents/{id}/fields                      pages with their fields, the add form, a form per field
+//   POST /documents/{id}/fields                      add one (the JSON shape of `--fields`, as a form)
+//   POST /documents/{id}/fields/{fieldId}            move, resize, retype, reassign one
+//   POST /documents/{id}/fields/{fieldId}/delete     delete one
+// Each post redirects back to the editor (post, redirect, get); a refusal shows the editor
+// again with its sentence beside the form that caused it and what was typed kept. Once the
+// document is sent, the editor only shows the fields, and every post is refused.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SessionUser } from '../accounts/accounts.service.ts';
+import { type DocumentDetail, getDocument } from '../documents/documents.service.ts';
+import { canTransition, DocumentActionError } from '../documents/lifecycle.ts';
+import { addField, deleteField, listFields, pageSizesOf, updateField } from '../fields/fields.service.ts';
+import { InputError } from '../input-error.ts';
+import { notice } from '../ui/forms.ts';
+import type { SafeHtml } from '../ui/html.ts';
+import { type FieldEditorView, fieldEditorView } from './fields.views.ts';
+import { type Form, findById, forMembers, formText, type Web } from './kit.ts';
+
+type EditorRequest = FastifyRequest<{ Params: { id: string; fieldId?: string }; Body: Form | undefined }>;
+
+/** The form's field as the JSON of `--fields` (numbers as typed; the rules read them). */
+function fieldFromForm(form: Form) {
+  const text = (name: string) => formText(form, name).trim();
+  return {
+    recipient: text('recipient'),
+    type: text('type'),
+    page: text('page'),
+    x: text('x'),
+    y: text('y'),
+    width: text('width'),
+    height: text('height'),
+    required: text('required') || 'yes',
+    label: text('label') || null,
+    maxLength: text('maxLength') || null,
+  };
+}
+
+async function editorView(
+  web: Web,
+  document: DocumentDetail & { workspaceId: string },
+): Promise<Omit<FieldEditorView, 'add' | 'errors'>> {
+  const original = document.files.find((f) => f.kind === 'original');
+  const sizes = original ? await pageSizesOf(web.ctx.db, original.sha256) : [];
+  const signers = document.recipients.filter((r) => r.role === 'signer');
+  const rows = await listFields(web.ctx.db, document.workspaceId, document.id);
+  return {
+    document: { id: document.id, title: document.title, editable: canTransition(document.status, 'edit') },
+    pages: sizes.map((size, i) => ({
+      number: i + 1,
+      src: `/documents/${document.id}/pages/${i + 1}`,
+      width: size.width,
+      height: size.height,
+    })),
+    signers: signers.map((s) => ({ email: s.email, fullName: s.fullName })),
+    fields: rows.map((row) => ({
+      id: row.id,
+      recipient: document.recipients.find((r) => r.id === row.recipient_id)?.email ?? '',
+      tone: Math.max(
+        0,
+        signers.findIndex((s) => s.id === row.recipient_id),
+      ),
+      type: row.type,
+      page: row.page,
+      x: row.x,
+      y: row.y,
+      width: row.width,
+      height: row.height,
+      required: row.required,
+      label: row.label,
+      maxLength: row.max_length,
+    })),
+  };
+}
+
+async function editorPage(
+  web: Web,
+  request: EditorRequest,
+  reply: FastifyReply,
+  member: SessionUser,
+  status: number,
+  refused: { message: SafeHtml; add?: Form; errors?: Record<string, string> } | null,
+) {
+  const document = await findById(request.params.id, (id) =>
+    getDocument(web.ctx, member.workspaceId, id).then((d) => ({ ...d, workspaceId: member.workspaceId })),
+  );
+  if (!document) return web.notFound(request, reply);
+  const base = await editorView(web, document);
+  const view: FieldEditorView = { ...base, add: refused?.add ?? {}, errors: refused?.errors ?? {} };
+  if (view.pages.length === 0) {
+    const message = notice(
+      'info',
+      'Fields go on the pages of an uploaded PDF. This document has none: its signatures go on the certificate of completion.',
+    );
+    return web.render(request, reply, status, {
+      title: `Fields of ${document.title}`,
+      current: 'documents',
+      body: (csrf) => fieldEditorView({ ...view, fields: [] }, csrf, message),
+    });
+  }
+  return web.render(request, reply, status, {
+    title: `Fields of ${document.title}`,
+    current: 'documents',
+    body: (csrf) => fieldEditorView(view, csrf, refused?.message ?? null),
+  });
+}
+
+/** Runs one change, then back to the editor; a refusal re-renders it with its sentence. */
+async function change(
+  web: Web,
+  request: EditorRequest,
+  reply: FastifyReply,
+  member: SessionUser,
+  action: (documentId: string) => Promise<unknown>,
+) {
+  const form = request.body ?? {};
+  const fieldId = request.params.fieldId;
+  try {
+    const done = await findById(request.params.id, (id) => action(id).then(() => id));
+    if (done === null) return web.notFound(request, reply);
+    // Back where the change was made: the page a field was drawn or dragged on (the
+    // script says which), else the field's form.
+    const back = formText(form, 'back');
+    const anchor = /^page-\d{1,3}$/.test(back) ? `#${back}` : fieldId ? `#field-${fieldId}` : '';
+    return reply.redirect(`/documents/${done}/fields${anchor}`, 303);
+  } catch (error) {
+    if (error instanceof DocumentActionError) {
+      return editorPage(web, request, reply, member, 409, { message: notice('error', error.message) });
+    }
+    if (!(error instanceof InputError)) throw error;
+    const sentence = Object.values(error.fields).join(' ');
+    const refused = fieldId
+      ? { message: notice('error', sentence), errors: { [fieldId]: sentence } }
+      : { message: notice('error', sentence), add: form, errors: { add: sentence } };
+    return editorPage(web, request, reply, member, 400, refused);
+  }
+}
+
+export function fieldPages(web: Web) {
+  return async function register(app: FastifyInstance) {
+    app.get<{ Params: { id: string } }>(
+      '/documents/:id/fields',
+      forMembers((request, reply, member) =>
+        editorPage(web, request as EditorRequest, reply, member, 200, null),
+      ),
+    );
+    app.post<{ Params: { id: string }; Body: Form | undefined }>(
+      '/documents/:id/fields',
+      forMembers((request, reply, member) =>
+        change(web, request, reply, member, (id) =>
+          addField(web.ctx, member.workspaceId, id, fieldFromForm(request.body ?? {})),
+        ),
+      ),
+    );
+    app.post<{ Params: { id: string; fieldId: string }; Body: Form | undefined }>(
+      '/documents/:id/fields/:fieldId',
+      forMembers((request, reply, member) =>
+        change(web, request, reply, member, (id) =>
+          updateField(
+            web.ctx,
+            member.workspaceId,
+            id,
+            request.params.fieldId,
+            fieldFromForm(request.body ?? {}),
+          ),
+        ),
+      ),
+    );
+    app.post<{ Params: { id: string; fieldId: string }; Body: Form | undefined }>(
+      '/documents/:id/fields/:fieldId/delete',
+      forMembers((request, reply, member) =>
+        change(web, request, reply, member, (id) =>
+          deleteField(web.ctx, member.workspaceId, id, request.params.fieldId),
+        ),
+      ),
+    );
+  };
+}
