@@ -2,7 +2,7 @@
 // that trigger really drives a document through the lifecycle to the asked event.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -234,5 +234,99 @@ describe('signet document and mail commands', () => {
       assert.equal(result.stderr.trim().split('\n').length, 1);
       assert.match(result.stderr, /^signet: /);
     }
+  });
+
+  test('--fields places a JSON array of fields on the --file; a bad one exits 2 with its sentence', async () => {
+    const ws = JSON.parse((await signet('workspace', 'create', '--name', 'Fields', '--json')).stdout) as {
+      id: string;
+    };
+    const pdf = join(import.meta.dirname, 'fixtures', 'pdf', 'latex-xref-table.pdf');
+    const write = (name: string, fields: unknown) => {
+      const path = join(dir, name);
+      writeFileSync(path, JSON.stringify(fields));
+      return path;
+    };
+    const signature = {
+      recipient: 'ann@x.example',
+      type: 'signature',
+      page: 1,
+      x: 72,
+      y: 90,
+      width: 180,
+      height: 40,
+    };
+    const company = { ...signature, type: 'text', y: 150, label: 'Company', maxLength: 40, required: false };
+    const args = ['document', 'create', '--workspace', ws.id, '--title', 'Lease', '--file', pdf];
+    const people = [
+      '--recipient',
+      'ann@x.example,Ann Lee,signer,1',
+      '--recipient',
+      'cfo@x.example,Casey,viewer,2',
+    ];
+    const created = await signet(
+      ...args,
+      ...people,
+      '--fields',
+      write('fields.json', [signature, company]),
+      '--json',
+    );
+    assert.equal(created.code, 0, created.stderr);
+    const document = JSON.parse(created.stdout) as {
+      id: string;
+      recipients: Array<{
+        email: string;
+        fields: Array<{ type: string; label: string | null; filled: boolean }>;
+      }>;
+    };
+    assert.deepEqual(
+      document.recipients.map((r) => [r.email, r.fields.map((f) => [f.type, f.label, f.filled])]),
+      [
+        [
+          'ann@x.example',
+          [
+            ['signature', null, false],
+            ['text', 'Company', false],
+          ],
+        ],
+        ['cfo@x.example', []],
+      ],
+    );
+
+    const offPage = await signet(
+      ...args,
+      ...people,
+      '--fields',
+      write('off.json', [{ ...signature, x: 500 }]),
+    );
+    assert.equal(offPage.code, 2);
+    assert.match(offPage.stderr, /Field 1: it lies off page 1, which is 595\.28 × 841\.89 points/);
+    const viewer = await signet(
+      ...args,
+      ...people,
+      '--fields',
+      write('viewer.json', [{ ...signature, recipient: 'cfo@x.example' }]),
+    );
+    assert.match(viewer.stderr, /Field 1: cfo@x\.example is a viewer; only signers fill fields\./);
+    const notJson = await signet(
+      ...args,
+      ...people,
+      '--fields',
+      write('bad.json', 'x').replace('.json', '.txt'),
+    );
+    assert.match(notJson.stderr, /--fields .*: no such file/);
+
+    const replaced = await signet(
+      'document',
+      'fields',
+      document.id,
+      '--fields',
+      write('one.json', [company]),
+    );
+    assert.equal(replaced.code, 0, replaced.stderr);
+    assert.match(replaced.stdout, /has 1 field now/);
+    assert.equal((await signet('document', 'send', document.id)).code, 0);
+    const late = await signet('document', 'fields', document.id, '--fields', write('none.json', []));
+    assert.equal(late.code, 1);
+    assert.match(late.stderr, /This document has been sent, so it can no longer be edited\./);
   });
 });

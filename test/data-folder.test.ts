@@ -493,7 +493,9 @@ describe('npm start (signet serve --demo)', () => {
     assert.notEqual(second.link, first.link, 'a signed document is not offered again');
     const page = await fetch(second.link.replace(/^http:\/\/[^/]+/, server.url));
     assert.equal(page.status, 200);
-    assert.match(await page.text(), /name="consent"/);
+    const text = await page.text();
+    assert.match(text, /name="consent"/);
+    assert.match(text, /Signature on page 2: your signature/, 'fields on the signature block');
     assert.equal(await countDocuments(server, first.key), demoSampleDocuments + 2);
     assert.equal(await server.stop(), 0);
 

@@ -77,6 +77,12 @@ async function sendDemoDocument(ctx: Context, workspaceId: string): Promise<stri
         signingOrder: 2,
       },
     ],
+    // On the client's signature block of page 2: their signature, name and date land there.
+    fields: [
+      { recipient: demoSignerEmail, type: 'signature', page: 2, x: 130, y: 475, width: 140, height: 28 },
+      { recipient: demoSignerEmail, type: 'name', page: 2, x: 112, y: 453, width: 160, height: 14 },
+      { recipient: demoSignerEmail, type: 'date', page: 2, x: 106, y: 428, width: 120, height: 14 },
+    ],
     pricing: {
       currency: 'EUR',
       pricesIncludeVat: false,
