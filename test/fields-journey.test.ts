@@ -1,8 +1,9 @@
 // Fields in Chromium, as people place and fill them: the sender draws a field on a page
-// with the mouse, drags it, resizes it by its corner, reassigns it, adds one and deletes
-// one with the keyboard alone; then each signer is led through their fields ("Next field",
-// a count of what is left), one on a desktop, one on a phone; the sealed PDF carries each
-// value inside its rectangle (pdftotext -bbox). Every page passes axe at both widths; the
+// with the mouse, drags it, resizes it by its corner, reassigns it, taps one in and deletes
+// it; then adds, moves, resizes, reassigns and deletes with the keyboard alone; then each
+// signer is led through their fields ("Next field", a count of what is left), one on a
+// desktop, one on a phone; the sealed PDF carries each value inside its rectangle
+// (pdftotext -bbox). Every page passes axe at both widths; the
 // screenshots land in docs/screenshots/.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -157,6 +158,28 @@ describeEachDatabase('fields placed and filled in a browser', (kind) => {
         .orderBy('position')
         .execute();
       assert.equal(field?.recipient_id, tomaszRow?.id, 'reassigned to Tomasz');
+      // One more, drawn by a tap, and deleted with the mouse.
+      await page.locator('#add-type').selectOption('initials');
+      const first = page.locator('.page-frame[data-page="1"]');
+      await first.scrollIntoViewIfNeeded();
+      box = await first.boundingBox();
+      assert.ok(box);
+      await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.9);
+      await Promise.all([posted(page), page.mouse.down().then(() => page.mouse.up())]);
+      const tapped = (await fields()).find((f) => f.type === 'initials');
+      assert.deepEqual(
+        [tapped?.page, tapped?.width, tapped?.height],
+        [1, 160, 36],
+        'a tap: a field of the usual size',
+      );
+      await Promise.all([
+        posted(page),
+        page.getByRole('button', { name: 'Delete Initials on page 1' }).click(),
+      ]);
+      assert.deepEqual(
+        (await fields()).map((f) => f.type),
+        ['signature'],
+      );
       await page.goto(`${h.baseUrl}/documents/${documentId}/fields`);
       await imagesLoaded(page);
       await look(page, 'fields-editor', 'desktop');
@@ -165,7 +188,7 @@ describeEachDatabase('fields placed and filled in a browser', (kind) => {
     }
   });
 
-  test('the sender adds and deletes a field with the keyboard alone, on a phone', async () => {
+  test('the sender adds, moves, resizes, reassigns and deletes a field with the keyboard alone, on a phone', async () => {
     const { context, page } = await loggedIn('phone');
     try {
       await page.goto(`${h.baseUrl}/documents/${documentId}/fields`);
@@ -192,6 +215,22 @@ describeEachDatabase('fields placed and filled in a browser', (kind) => {
         [added.type, added.page, added.x, added.y, added.width, added.height],
         ['text', 2, 80, 420, 170, 22],
       );
+
+      // Moved, resized and reassigned in its own form, by keyboard.
+      const prefix = `#f-${added.id}`;
+      await typeIn(`${prefix}-x`, '90');
+      await typeIn(`${prefix}-width`, '150');
+      await page.locator(`${prefix}-recipient`).focus();
+      await page.keyboard.type('Tomasz');
+      await Promise.all([posted(page), page.keyboard.press('Enter')]);
+      const changed = (await fields()).find((f) => f.id === added.id);
+      assert.deepEqual(
+        [changed?.x, changed?.width, changed?.recipient_id === added.recipient_id],
+        [90, 150, false],
+      );
+      await page.locator(`${prefix}-recipient`).focus();
+      await page.keyboard.type('Maria');
+      await Promise.all([posted(page), page.keyboard.press('Enter')]);
 
       // One more (the form is back to its defaults: a signature on page 1), to delete.
       await typeIn('#add-label', 'Spare');

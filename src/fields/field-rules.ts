@@ -16,10 +16,10 @@ import { type FieldType, fieldTypes } from '../pdf/fields.ts';
 export { type FieldType, fieldTypes };
 
 /** The smallest side of a field, in points (a little over 2 mm): anything smaller is a slip. */
-export const minSide = 6;
+const minSide = 6;
 export const maxLabelLength = 100;
 export const maxTextLength = 500;
-export const maxFields = 200;
+const maxFields = 200;
 
 /** How each type is named to people. */
 export const fieldTypeNames: Record<FieldType, string> = {
@@ -33,7 +33,7 @@ export const fieldTypeNames: Record<FieldType, string> = {
 };
 
 /** Types whose value the service fills in; the signer fills the others. */
-export const filledByService: ReadonlySet<FieldType> = new Set(['signature', 'date', 'name', 'email']);
+const filledByService: ReadonlySet<FieldType> = new Set(['signature', 'date', 'name', 'email']);
 
 /** A field as the sender describes it: the CLI's JSON and the editor's form alike. */
 export interface FieldInput {
@@ -54,7 +54,7 @@ export interface PlacedField extends Omit<FieldInput, 'recipient'> {
   recipientId: string;
 }
 
-export interface FieldRecipient {
+interface FieldRecipient {
   id: string;
   email: string;
   role: 'signer' | 'viewer';

@@ -6,7 +6,7 @@ import type { Database, DocumentFieldsTable, PageSize } from '../db/schema.ts';
 type Db = Kysely<Database> | Transaction<Database>;
 
 export type FieldRow = Selectable<DocumentFieldsTable>;
-export type NewFieldRow = Insertable<DocumentFieldsTable>;
+type NewFieldRow = Insertable<DocumentFieldsTable>;
 
 export async function findFields(db: Db, workspaceId: string, documentId: string): Promise<FieldRow[]> {
   return db

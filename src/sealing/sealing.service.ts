@@ -51,7 +51,7 @@ export async function sealDueDocuments(ctx: Context, limit = 10): Promise<number
 }
 
 /** What each filled field shows in the sealed PDF, drawn at its rectangle (pdf/fields.ts). */
-export function stampsOf(fields: FieldRow[], recipients: FullRecipientRow[]): FieldStamp[] {
+function stampsOf(fields: FieldRow[], recipients: FullRecipientRow[]): FieldStamp[] {
   const stamps: FieldStamp[] = [];
   for (const field of fields) {
     const recipient = recipients.find((r) => r.id === field.recipient_id);
