@@ -222,6 +222,8 @@ describeEachDatabase('fields placed and filled in a browser', (kind) => {
       await typeIn(`${prefix}-width`, '150');
       await page.locator(`${prefix}-recipient`).focus();
       await page.keyboard.type('Tomasz');
+      // Enter in a text input sends its form (a select takes Enter for itself).
+      await page.locator(`${prefix}-label`).focus();
       await Promise.all([posted(page), page.keyboard.press('Enter')]);
       const changed = (await fields()).find((f) => f.id === added.id);
       assert.deepEqual(
@@ -230,6 +232,7 @@ describeEachDatabase('fields placed and filled in a browser', (kind) => {
       );
       await page.locator(`${prefix}-recipient`).focus();
       await page.keyboard.type('Maria');
+      await page.locator(`${prefix}-label`).focus();
       await Promise.all([posted(page), page.keyboard.press('Enter')]);
 
       // One more (the form is back to its defaults: a signature on page 1), to delete.
