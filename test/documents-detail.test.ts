@@ -49,6 +49,7 @@ describeEachDatabase('GET /v1/documents/{id}', (kind) => {
     );
     assert.deepEqual(Object.keys(doc.recipients[0] ?? {}).sort(), [
       'email',
+      'fields',
       'fullName',
       'id',
       'role',
@@ -64,6 +65,7 @@ describeEachDatabase('GET /v1/documents/{id}', (kind) => {
       signingMethod: 'email-code',
       signingOrder: 1,
       signedAt: (graph.recipients[1]?.signed_at as Date | undefined)?.toISOString(),
+      fields: [],
     });
     assert.equal(doc.recipients.find((r) => r.email === 'v@x.example')?.signedAt, null);
     assert.deepEqual(

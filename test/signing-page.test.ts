@@ -21,6 +21,7 @@ function sentView(overrides: Partial<SigningPageView> = {}): SigningPageView {
   return {
     document: {
       title: 'Website maintenance agreement',
+      sender: 'Acme B.V.',
       body: 'This agreement is between Acme B.V. and Example Ltd.\n\nThe supplier maintains the website.\nSupport is available on working days.\n\nEither party may end it with one month notice.',
       status: 'sent',
       sentAt: '2026-11-20T09:30:00.000Z',

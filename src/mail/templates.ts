@@ -39,13 +39,18 @@ export function signingLinkIn(text: string): string | null {
   return /https?:\/\/\S+\/sign\/\S+/.exec(text)?.[0] ?? null;
 }
 
-export function signingCodeMail(input: { code: string; documentTitle: string; validMinutes: number }): {
+export function signingCodeMail(input: {
+  code: string;
+  documentTitle: string;
+  workspaceName: string;
+  validMinutes: number;
+}): {
   subject: string;
   text: string;
 } {
   return {
     subject: `Your signing code: ${input.code}`,
-    text: `Your code to sign "${input.documentTitle}" is:
+    text: `Your code to sign "${input.documentTitle}", sent by ${input.workspaceName}, is:
 
     ${input.code}
 
@@ -145,6 +150,38 @@ ${where}
 
 Keep it: the file is sealed with a digital signature, so any change to it shows. Check it
 at any time in a PDF reader or at ${input.verifyUrl}
+
+— Signet
+`,
+  };
+}
+
+/** The mail the sending workspace's owners get when a recipient declines. */
+export function declinedMail(input: {
+  documentTitle: string;
+  recipientName: string;
+  recipientEmail: string;
+  reason: string | null;
+  documentLink: string;
+}): { subject: string; text: string } {
+  const reason = input.reason
+    ? `Their reason:
+
+${input.reason
+  .split('\n')
+  .map((line) => `> ${line}`)
+  .join('\n')}`
+    : 'They gave no reason.';
+  return {
+    subject: `Declined: ${input.documentTitle}`,
+    text: `Hello,
+
+${input.recipientName} (${input.recipientEmail}) declined to sign "${input.documentTitle}".
+Signing has ended for everyone: nobody else can sign this document.
+
+${reason}
+
+The document and its history: ${input.documentLink}
 
 — Signet
 `,

@@ -16,6 +16,8 @@ export type RecipientState = 'signed' | 'declined' | 'waiting' | 'viewer';
 export interface SigningPageView {
   document: {
     title: string;
+    /** The sending workspace, named on the page as in every mail. */
+    sender: string;
     body: string;
     status: DocumentStatus;
     sentAt: string | null;
@@ -161,6 +163,7 @@ function header(view: SigningPageView): SafeHtml {
   return html`<header class="page-header">
 <span class="badge ${badge.tone}">${badge.label}</span>
 <h1>${document.title}</h1>
+<p class="sender">From <strong>${document.sender}</strong></p>
 ${(sent || expiry || signed) && html`<dl class="meta">${sent}${signed}${expiry}</dl>`}
 </header>`;
 }

@@ -106,6 +106,8 @@ type Loaded = {
   files: Array<{ kind: FileKind; pages: number | null }>;
   fields: FieldRow[];
   pageSizes: PageSize[];
+  /** The sending workspace's name. */
+  senderName: string;
 };
 
 export function buildSigningView(
@@ -126,6 +128,7 @@ export function buildSigningView(
   return {
     document: {
       title: document.title,
+      sender: loaded.senderName,
       body: document.body,
       status: document.status,
       sentAt: document.sent_at?.toISOString() ?? null,

@@ -43,11 +43,11 @@ import { ApiError } from '../http/errors.ts';
 import { InputError } from '../input-error.ts';
 import { emailKey, isEmailAddress, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
-import { signingCodeMail, signingRequestMail } from '../mail/templates.ts';
+import { declinedMail, signingCodeMail, signingRequestMail } from '../mail/templates.ts';
 import { inspectPdf } from '../pdf/inspect.ts';
 import { checkSignatureImage } from '../pdf/signature-image.ts';
 import { renderOriginal } from '../sealing/original.ts';
-import { sealChannel } from '../sealing/sealing.repository.ts';
+import { findOwnerEmails, sealChannel } from '../sealing/sealing.repository.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 
 export const defaultExpirySeconds = 30 * 24 * 60 * 60;
@@ -281,28 +281,46 @@ export async function sendDocument(
       recipient: null,
       at: now,
     });
-    const workspace = await findWorkspace(trx, workspaceId);
-    for (const recipient of recipients) {
-      const token = ctx.ids.randomBytes(32).toString('base64url');
-      await updateRecipient(trx, recipient.workspace_id, recipient.id, { token_hash: hashToken(token) });
-      const mail = signingRequestMail({
-        recipientName: recipient.full_name,
-        documentTitle: document.title,
-        workspaceName: workspace?.name ?? 'Signet',
-        link: signingLink(ctx, document.id, token),
-        role: recipient.role,
-        expiresAt,
-      });
-      await queueMail(trx, ctx, {
-        workspaceId,
-        documentId: document.id,
-        recipientId: recipient.id,
-        to: recipient.email,
-        ...mail,
-      });
-    }
+    await inviteDue(trx, ctx, sent, recipients);
     return { eventId: event.id };
   });
+}
+
+/**
+ * Mails their personal link to every recipient whose turn has come and who has none yet:
+ * at send, the first signing group (with the viewers of that order); after each signature,
+ * the next group once every signer before it has signed. A recipient's link is made when
+ * it is mailed (only its hash is kept), so nobody holds a link before their turn.
+ */
+async function inviteDue(
+  trx: Transaction<Database>,
+  ctx: Context,
+  document: Pick<FullDocumentRow, 'id' | 'workspace_id' | 'title' | 'expires_at'>,
+  recipients: FullRecipientRow[],
+): Promise<void> {
+  const due = recipients.filter((r) => r.token_hash === null && signersAhead(recipients, r).length === 0);
+  if (due.length === 0) return;
+  const workspace = await findWorkspace(trx, document.workspace_id);
+  for (const recipient of due) {
+    const token = ctx.ids.randomBytes(32).toString('base64url');
+    recipient.token_hash = hashToken(token);
+    await updateRecipient(trx, recipient.workspace_id, recipient.id, { token_hash: recipient.token_hash });
+    const mail = signingRequestMail({
+      recipientName: recipient.full_name,
+      documentTitle: document.title,
+      workspaceName: workspace?.name ?? 'Signet',
+      link: signingLink(ctx, document.id, token),
+      role: recipient.role,
+      expiresAt: document.expires_at,
+    });
+    await queueMail(trx, ctx, {
+      workspaceId: document.workspace_id,
+      documentId: document.id,
+      recipientId: recipient.id,
+      to: recipient.email,
+      ...mail,
+    });
+  }
 }
 
 /** Who a signing link belongs to: the recipient, or null for a link that is not one of ours. */
@@ -458,6 +476,9 @@ export async function signDocument(
       });
       // Wakes a worker to seal it, in whichever process, when this transaction commits.
       if (completed) await notifyChannel(trx, sealChannel);
+      // The next signing group's turn, when this signature completed its own (a completed
+      // document's remaining viewers get the completion mail instead).
+      else await inviteDue(trx, ctx, document, locked.recipients);
       return { refused: null, completed, eventId: signed.id };
     },
   );
@@ -505,9 +526,11 @@ export async function requestSigningCode(ctx: Context, session: SigningSession):
       code_attempts: 0,
       code_sent_at: now,
     });
+    const workspace = await findWorkspace(trx, session.workspaceId);
     const mail = signingCodeMail({
       code,
       documentTitle: locked.document.title,
+      workspaceName: workspace?.name ?? 'Signet',
       validMinutes: codeValidityMs / 60_000,
     });
     await queueMail(trx, ctx, {
@@ -556,6 +579,22 @@ export async function declineDocument(
       at: now,
       client: input.client,
     });
+    const mail = declinedMail({
+      documentTitle: document.title,
+      recipientName: recipient.full_name,
+      recipientEmail: recipient.email,
+      reason,
+      documentLink: `${ctx.config.publicUrl}/documents/${document.id}`,
+    });
+    for (const owner of await findOwnerEmails(trx, document.workspace_id)) {
+      await queueMail(trx, ctx, {
+        workspaceId: document.workspace_id,
+        documentId: document.id,
+        recipientId: null,
+        to: owner,
+        ...mail,
+      });
+    }
     return { eventId: event.id };
   });
 }
@@ -590,5 +629,14 @@ export async function loadSigningView(ctx: Context, session: SigningSession) {
   // Fields are drawn over the page images, which need the pages' sizes.
   const pageSizes =
     fields.length > 0 && document.original_sha256 ? await pageSizesOf(ctx.db, document.original_sha256) : [];
-  return { document, recipients, recipient, files, fields, pageSizes };
+  const workspace = await findWorkspace(ctx.db, session.workspaceId);
+  return {
+    document,
+    recipients,
+    recipient,
+    files,
+    fields,
+    pageSizes,
+    senderName: workspace?.name ?? 'Signet',
+  };
 }
