@@ -19,6 +19,7 @@ import {
   describeEachDatabase,
   recipient,
   type SigningLink,
+  signingLinksOf,
   type TestWorkspace,
   useHarness,
 } from './harness.ts';
@@ -100,7 +101,9 @@ describeEachDatabase('signing in a browser', (kind) => {
     return openPage(browser, h.baseUrl, { foreignRequests, pageErrors }, options);
   }
 
-  function linkOf(signer: RecipientInput): string {
+  /** The signer's link, from their mail: the second group is mailed once the first has signed. */
+  async function linkOf(signer: RecipientInput): Promise<string> {
+    if (!links.has(signer.email)) links = await signingLinksOf(h.ctx, documentId);
     const link = links.get(signer.email);
     assert.ok(link, `no signing link was mailed to ${signer.email}`);
     return h.baseUrl + link.path;
@@ -116,7 +119,7 @@ describeEachDatabase('signing in a browser', (kind) => {
   }
 
   async function openSigningPage(page: Page, signer: RecipientInput): Promise<void> {
-    const response = await page.goto(linkOf(signer));
+    const response = await page.goto(await linkOf(signer));
     assert.equal(response?.status(), 200);
     assert.equal(await page.title(), title);
     await page.getByRole('heading', { level: 1, name: title }).waitFor();

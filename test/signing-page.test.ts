@@ -27,6 +27,7 @@ function sentView(overrides: Partial<SigningPageView> = {}): SigningPageView {
       sentAt: '2026-11-20T09:30:00.000Z',
       expiresAt: '2026-12-20T09:30:00.000Z',
       signedAt: null,
+      withdrawnAt: null,
     },
     pricing: {
       pricesIncludeVat: false,

@@ -58,6 +58,8 @@ export interface DocumentsTable {
   seal_due_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   seal_attempts: Generated<number>;
   seal_error: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the sender withdrew it (it is then `expired`). */
+  withdrawn_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface RecipientsTable {
@@ -84,6 +86,8 @@ export interface RecipientsTable {
   signature_kind: ColumnType<SignatureKind | null, SignatureKind | null | undefined, SignatureKind | null>;
   /** A drawn signature, as PNG. */
   signature_image: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
+  /** When the sender last reminded them (at most once an hour). */
+  reminded_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export type SignatureKind = 'typed' | 'drawn';

@@ -117,6 +117,7 @@ const fullDocumentColumns = [
   'original_sha256',
   'original_from_text',
   'sealed_sha256',
+  'withdrawn_at',
 ] as const;
 
 export type FullDocumentRow = DocumentRow & {
@@ -128,9 +129,20 @@ export type FullDocumentRow = DocumentRow & {
   original_sha256: string | null;
   /** The original was made from `body` when the document was sent. */
   original_from_text: boolean;
+  /** When the sender withdrew it (then expired), or null. */
+  withdrawn_at: Date | null;
   /** The sealed PDF, once made. */
   sealed_sha256: string | null;
 };
+
+/** Deletes a document; its recipients, fields and history go with it (foreign keys cascade). */
+export async function deleteDocument(
+  trx: Transaction<Database>,
+  workspaceId: string,
+  id: string,
+): Promise<void> {
+  await trx.deleteFrom('documents').where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+}
 
 /** The document with its row lock: every state change of one document is serialised here. */
 export async function lockDocument(

@@ -7,7 +7,8 @@
 //                    ├──sign─────────┤ (a signer signs; others still to sign)
 //                    ├──complete─────┴──► signed    (the last signer signed)
 //                    ├──decline──────────► declined (any signer declined)
-//                    └──expire───────────► expired  (expiresAt passed)
+//                    ├──expire───────────► expired  (expiresAt passed)
+//                    └──withdraw─────────► expired  (the sender withdrew it)
 //
 // `sent` and `viewed` are the active states: the only ones a recipient can act in
 // (`activeStatuses`, read off the table below).
@@ -19,7 +20,15 @@ export type DocumentStatus = (typeof documentStatuses)[number];
 /** A signer signs; a viewer only receives the document. */
 export type RecipientRole = 'signer' | 'viewer';
 
-export type DocumentAction = 'edit' | 'send' | 'open' | 'sign' | 'complete' | 'decline' | 'expire';
+export type DocumentAction =
+  | 'edit'
+  | 'send'
+  | 'open'
+  | 'sign'
+  | 'complete'
+  | 'decline'
+  | 'expire'
+  | 'withdraw';
 
 const active = {
   open: 'viewed',
@@ -27,6 +36,7 @@ const active = {
   complete: 'signed',
   decline: 'declined',
   expire: 'expired',
+  withdraw: 'expired',
 } as const;
 
 const transitions: Record<DocumentStatus, Partial<Record<DocumentAction, DocumentStatus>>> = {
@@ -42,6 +52,8 @@ const transitions: Record<DocumentStatus, Partial<Record<DocumentAction, Documen
 export type Refusal =
   | 'not-allowed'
   | 'not-a-draft'
+  | 'not-remindable'
+  | 'reminded-recently'
   | 'expired'
   | 'no-signers'
   | 'not-a-signer'
@@ -59,6 +71,8 @@ export type Refusal =
 export const refusalMessages: Record<Refusal, string> = {
   'not-allowed': 'This document can no longer be changed that way.',
   'not-a-draft': 'This document has been sent, so it can no longer be edited.',
+  'not-remindable': 'Only a signer whose turn it is and who has not signed yet can be reminded.',
+  'reminded-recently': 'This signer was reminded less than an hour ago; remind them again later.',
   expired: 'This document has expired.',
   'no-signers': 'A document needs at least one signer before it can be sent.',
   'not-a-signer': 'Only signers can sign or decline this document.',

@@ -187,3 +187,47 @@ The document and its history: ${input.documentLink}
 `,
   };
 }
+
+/** The mail a recipient who had the document gets when the sender withdraws it. */
+export function withdrawnMail(input: {
+  recipientName: string;
+  documentTitle: string;
+  workspaceName: string;
+}): { subject: string; text: string } {
+  return {
+    subject: `Withdrawn: ${input.documentTitle}`,
+    text: `Hello ${input.recipientName},
+
+${input.workspaceName} withdrew "${input.documentTitle}". It can no longer be signed, and
+its link now only says so. There is nothing for you to do.
+
+— Signet
+`,
+  };
+}
+
+/** A reminder to a signer who has not signed yet, with their own link again. */
+export function reminderMail(input: {
+  recipientName: string;
+  documentTitle: string;
+  workspaceName: string;
+  link: string;
+  expiresAt: Date | null;
+}): { subject: string; text: string } {
+  const expiry = input.expiresAt
+    ? `\nThe link works until ${input.expiresAt.toISOString().replace('T', ' ').slice(0, 16)} UTC.\n`
+    : '';
+  return {
+    subject: `Reminder: please sign ${input.documentTitle}`,
+    text: `Hello ${input.recipientName},
+
+${input.workspaceName} is waiting for your signature on "${input.documentTitle}":
+
+${input.link}
+${expiry}
+This link is personal: do not forward it.
+
+— Signet
+`,
+  };
+}

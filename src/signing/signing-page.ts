@@ -23,6 +23,8 @@ export interface SigningPageView {
     sentAt: string | null;
     expiresAt: string | null;
     signedAt: string | null;
+    /** When the sender withdrew it (its status is then `expired`). */
+    withdrawnAt: string | null;
   };
   pricing: PricingView | null;
   recipient: {
@@ -228,7 +230,9 @@ function finalState(view: SigningPageView): SafeHtml | null {
         recipient.declined ? 'You declined to sign this document.' : 'This document was declined.'
       }</strong></p>${!recipient.declined && youSigned}</div>`;
     case 'expired':
-      return html`<div class="box box-neutral" role="status"><p><strong>This document expired${on(document.expiresAt)}.</strong></p>${youSigned}</div>`;
+      return document.withdrawnAt
+        ? html`<div class="box box-neutral" role="status"><p><strong>The sender withdrew this document${on(document.withdrawnAt)}.</strong> It can no longer be signed; there is nothing for you to do.</p>${youSigned}</div>`
+        : html`<div class="box box-neutral" role="status"><p><strong>This document expired${on(document.expiresAt)}.</strong></p>${youSigned}</div>`;
     default:
       if (recipient.declined)
         return html`<div class="box box-danger" role="status"><p><strong>You declined to sign this document.</strong></p></div>`;

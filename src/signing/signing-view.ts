@@ -134,6 +134,7 @@ export function buildSigningView(
       sentAt: document.sent_at?.toISOString() ?? null,
       expiresAt: document.expires_at?.toISOString() ?? null,
       signedAt: document.signed_at?.toISOString() ?? null,
+      withdrawnAt: document.withdrawn_at?.toISOString() ?? null,
     },
     pricing: pricingView(document.pricing as PricingBlock | null),
     recipient: {

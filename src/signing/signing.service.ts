@@ -9,6 +9,7 @@ import type { Context } from '../context.ts';
 import { notifyChannel } from '../db/notify.ts';
 import type { Database, RecipientRole, SigningMethod } from '../db/schema.ts';
 import {
+  deleteDocument,
   type FullDocumentRow,
   type FullRecipientRow,
   findFullDocument,
@@ -24,6 +25,7 @@ import {
 import { documentUrl } from '../documents/documents.service.ts';
 import { type ClientInfo, recordDocumentEvent } from '../documents/events.ts';
 import {
+  canTransition,
   DocumentActionError,
   isActive,
   isEverySignerDone,
@@ -43,7 +45,15 @@ import { ApiError } from '../http/errors.ts';
 import { InputError } from '../input-error.ts';
 import { emailKey, isEmailAddress, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
-import { declinedMail, signingCodeMail, signingRequestMail } from '../mail/templates.ts';
+import { findMails } from '../mail/mails.repository.ts';
+import {
+  declinedMail,
+  reminderMail,
+  signingCodeMail,
+  signingLinkIn,
+  signingRequestMail,
+  withdrawnMail,
+} from '../mail/templates.ts';
 import { inspectPdf } from '../pdf/inspect.ts';
 import { checkSignatureImage } from '../pdf/signature-image.ts';
 import { renderOriginal } from '../sealing/original.ts';
@@ -281,24 +291,22 @@ export async function sendDocument(
       recipient: null,
       at: now,
     });
-    await inviteDue(trx, ctx, sent, recipients);
+    await inviteAll(trx, ctx, sent, recipients);
     return { eventId: event.id };
   });
 }
 
 /**
- * Mails their personal link to every recipient whose turn has come and who has none yet:
- * at send, the first signing group (with the viewers of that order); after each signature,
- * the next group once every signer before it has signed. A recipient's link is made when
- * it is mailed (only its hash is kept), so nobody holds a link before their turn.
+ * Mails every recipient who has no link yet their personal link (at send: all of them). A
+ * link is made when it is mailed; only its hash is kept.
  */
-async function inviteDue(
+async function inviteAll(
   trx: Transaction<Database>,
   ctx: Context,
   document: Pick<FullDocumentRow, 'id' | 'workspace_id' | 'title' | 'expires_at'>,
   recipients: FullRecipientRow[],
 ): Promise<void> {
-  const due = recipients.filter((r) => r.token_hash === null && signersAhead(recipients, r).length === 0);
+  const due = recipients.filter((r) => r.token_hash === null);
   if (due.length === 0) return;
   const workspace = await findWorkspace(trx, document.workspace_id);
   for (const recipient of due) {
@@ -476,9 +484,6 @@ export async function signDocument(
       });
       // Wakes a worker to seal it, in whichever process, when this transaction commits.
       if (completed) await notifyChannel(trx, sealChannel);
-      // The next signing group's turn, when this signature completed its own (a completed
-      // document's remaining viewers get the completion mail instead).
-      else await inviteDue(trx, ctx, document, locked.recipients);
       return { refused: null, completed, eventId: signed.id };
     },
   );
@@ -596,6 +601,97 @@ export async function declineDocument(
       });
     }
     return { eventId: event.id };
+  });
+}
+
+/**
+ * The sender withdraws a document that is still being signed: it ends at once as `expired`
+ * (document.expired, as when its time runs out), its links only say it was withdrawn, and
+ * every recipient who had been mailed it is told.
+ */
+export async function withdrawDocument(
+  ctx: Context,
+  workspaceId: string,
+  documentId: string,
+): Promise<{ eventId: string }> {
+  return withDocument(ctx, workspaceId, documentId, async (trx, locked, now) => {
+    const status = nextStatus(locked.document.status, 'withdraw');
+    const document = { ...locked.document, status, expires_at: now, withdrawn_at: now };
+    await updateDocument(trx, workspaceId, documentId, { status, expires_at: now, withdrawn_at: now });
+    const event = await recordDocumentEvent(trx, ctx, {
+      document,
+      type: 'document.expired',
+      recipient: null,
+      at: now,
+    });
+    const workspace = await findWorkspace(trx, workspaceId);
+    for (const recipient of locked.recipients.filter((r) => r.token_hash !== null)) {
+      const mail = withdrawnMail({
+        recipientName: recipient.full_name,
+        documentTitle: document.title,
+        workspaceName: workspace?.name ?? 'Signet',
+      });
+      await queueMail(trx, ctx, {
+        workspaceId,
+        documentId,
+        recipientId: recipient.id,
+        to: recipient.email,
+        ...mail,
+      });
+    }
+    return { eventId: event.id };
+  });
+}
+
+/** Deletes a draft, with its recipients and fields (a sent document keeps its history). */
+export async function deleteDraft(ctx: Context, workspaceId: string, documentId: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const document = await lockDocument(trx, workspaceId, documentId);
+    if (!document) throw new ApiError('not-found');
+    if (!canTransition(document.status, 'edit')) throw new DocumentActionError('not-a-draft');
+    await deleteDocument(trx, workspaceId, documentId);
+  });
+}
+
+/** How often the sender may remind one signer. */
+export const reminderIntervalMs = 60 * 60_000;
+
+/**
+ * Mails a signer whose turn it is, and who has not signed, their link again: at most once
+ * an hour (a refusal says when the next may go). The link is the one they were mailed, read
+ * back from that mail (only its hash is kept), so their first mail's link keeps working.
+ */
+export async function remindRecipient(
+  ctx: Context,
+  workspaceId: string,
+  documentId: string,
+  recipientId: string,
+): Promise<{ sentTo: string }> {
+  return withDocument(ctx, workspaceId, documentId, async (trx, locked, now) => {
+    const recipient = locked.recipients.find((r) => r.id === recipientId);
+    if (!recipient) throw new ApiError('not-found');
+    if (!isActive(locked.document.status)) throw new DocumentActionError('not-allowed');
+    const waiting = signersAhead(locked.recipients, recipient).length > 0;
+    if (recipient.role !== 'signer' || recipient.signed_at || recipient.token_hash === null || waiting)
+      throw new DocumentActionError('not-remindable');
+    const last = recipient.reminded_at?.getTime() ?? Number.NEGATIVE_INFINITY;
+    if (now.getTime() - last < reminderIntervalMs) throw new DocumentActionError('reminded-recently');
+    const [invitation] = await findMails(trx, { documentId, to: recipient.email, limit: 50 }).then((mails) =>
+      mails.filter((m) => signingLinkIn(m.text_body)).slice(-1),
+    );
+    const link = invitation && signingLinkIn(invitation.text_body);
+    if (!link) throw new DocumentActionError('not-remindable');
+    const workspace = await findWorkspace(trx, workspaceId);
+    const mail = reminderMail({
+      recipientName: recipient.full_name,
+      documentTitle: locked.document.title,
+      workspaceName: workspace?.name ?? 'Signet',
+      link,
+      expiresAt: locked.document.expires_at,
+    });
+    await queueMail(trx, ctx, { workspaceId, documentId, recipientId, to: recipient.email, ...mail });
+    await updateRecipient(trx, workspaceId, recipientId, { reminded_at: now });
+    return { sentTo: recipient.email };
   });
 }
 

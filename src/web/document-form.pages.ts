@@ -7,6 +7,9 @@
 //   POST /documents/value               the live value as the form is typed (JSON for app.js)
 //   GET  /documents/{id}                status, recipients' progress, timeline, signing links
 //   POST /documents/{id}/send
+//   GET|POST /documents/{id}/withdraw      confirm, then withdraw (signing ends: expired)
+//   GET|POST /documents/{id}/delete        confirm, then delete a draft
+//   POST /documents/{id}/recipients/{rid}/remind   the signer's link mailed again (once an hour)
 //   GET  /mails                         the mails addressed to the signed-in person (development, no SMTP)
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
@@ -16,14 +19,27 @@ import { isPageImageSize, pageImage } from '../files/page-images.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { listOwnMails } from '../mail/mail.service.ts';
 import { refuseTooLarge } from '../pdf/inspect.ts';
-import { createDocument, maxRecipients, sendDocument } from '../signing/signing.service.ts';
+import {
+  createDocument,
+  deleteDraft,
+  maxRecipients,
+  remindRecipient,
+  sendDocument,
+  withdrawDocument,
+} from '../signing/signing.service.ts';
 import { findSharableSigningLinks } from '../signing/signing-links.ts';
 import { pricingView } from '../ui/document-views.ts';
 import { notice } from '../ui/forms.ts';
 import type { SafeHtml } from '../ui/html.ts';
 import { formFile, useUploadBodies } from '../ui/uploads.ts';
 import { field, maxPriceRows, previewValue, pricingOf, recipientsOf, rowCount } from './document-form.ts';
-import { documentView, newDocumentView, ownMailsView } from './document-form.views.ts';
+import {
+  confirmDocumentAction,
+  documentView,
+  expiryChoices,
+  newDocumentView,
+  ownMailsView,
+} from './document-form.views.ts';
 import { type Form, findById, forMembers, formText, forRecord, type Web } from './kit.ts';
 
 type DocumentRequest = FastifyRequest<{ Params: { id: string } }>;
@@ -69,6 +85,18 @@ async function documentPage(
   });
 }
 
+/** The chosen expiry (one of the form's choices; anything else is the default 30 days). */
+function expiryOf(form: Form): number {
+  const days = Number(formText(form, 'expiresInDays'));
+  return (expiryChoices.includes(days as (typeof expiryChoices)[number]) ? days : 30) * 86_400;
+}
+
+/** The sentence a document page shows after a sender's action (post, redirect, get). */
+const doneNotices: Record<string, [kind: 'success' | 'info', text: string]> = {
+  reminded: ['success', 'Reminder sent: the signer gets their link again by mail.'],
+  withdrawn: ['info', 'Document withdrawn: signing has ended, and the recipients who had it are told.'],
+};
+
 /** POST /documents: more rows or a preview re-render the form; otherwise the draft is created. */
 async function submitNew(
   web: Web,
@@ -98,6 +126,7 @@ async function submitNew(
       recipients: recipientsOf(form, rowCount(form, 'recipientRows', 3, maxRecipients)),
       pricing,
       file: upload?.data ?? null,
+      expiresInSeconds: expiryOf(form),
     });
     return reply.redirect(`/documents/${id}`, 303);
   } catch (error) {
@@ -116,6 +145,83 @@ async function send(web: Web, request: DocumentRequest, reply: FastifyReply, mem
     if (!(error instanceof DocumentActionError)) throw error;
     return documentPage(web, request, reply, member, 409, notice('error', error.message));
   }
+}
+
+/** Runs a sender's action on the document, then back to it; a refusal shows it with the sentence. */
+async function act(
+  web: Web,
+  request: DocumentRequest,
+  reply: FastifyReply,
+  member: SessionUser,
+  action: (id: string) => Promise<unknown>,
+  then: (id: string) => string,
+) {
+  try {
+    const done = await findById(request.params.id, (id) => action(id).then(() => id));
+    if (done === null) return web.notFound(request, reply);
+    return reply.redirect(then(done), 303);
+  } catch (error) {
+    if (!(error instanceof DocumentActionError)) throw error;
+    return documentPage(web, request, reply, member, 409, notice('error', error.message));
+  }
+}
+
+/** Withdraw and delete (each confirmed on a page of its own first) and remind. */
+function senderActions(web: Web, app: FastifyInstance) {
+  for (const action of ['withdraw', 'delete'] as const) {
+    app.get<{ Params: { id: string } }>(
+      `/documents/:id/${action}`,
+      forRecord(
+        web,
+        (workspaceId, id) => getDocument(web.ctx, workspaceId, id),
+        (request, reply, _member, document) =>
+          web.render(request, reply, 200, {
+            title: action === 'withdraw' ? 'Withdraw document' : 'Delete draft',
+            current: 'documents',
+            body: (csrf) => confirmDocumentAction(document, action, csrf),
+          }),
+      ),
+    );
+  }
+  app.post<{ Params: { id: string } }>(
+    '/documents/:id/withdraw',
+    forMembers((request, reply, member) =>
+      act(
+        web,
+        request,
+        reply,
+        member,
+        (id) => withdrawDocument(web.ctx, member.workspaceId, id),
+        (id) => `/documents/${id}?done=withdrawn`,
+      ),
+    ),
+  );
+  app.post<{ Params: { id: string } }>(
+    '/documents/:id/delete',
+    forMembers((request, reply, member) =>
+      act(
+        web,
+        request,
+        reply,
+        member,
+        (id) => deleteDraft(web.ctx, member.workspaceId, id),
+        () => '/documents',
+      ),
+    ),
+  );
+  app.post<{ Params: { id: string; recipientId: string } }>(
+    '/documents/:id/recipients/:recipientId/remind',
+    forMembers((request, reply, member) =>
+      act(
+        web,
+        request,
+        reply,
+        member,
+        (id) => remindRecipient(web.ctx, member.workspaceId, id, request.params.recipientId),
+        (id) => `/documents/${id}?done=reminded`,
+      ),
+    ),
+  );
 }
 
 /** GET /documents/{id}/pages/{n}[?size=thumbnail]: a page of the document's PDF as an image. */
@@ -164,10 +270,14 @@ export function documentFormPages(web: Web) {
         return reply.header('cache-control', 'no-store').send(value);
       }),
     );
-    app.get<{ Params: { id: string } }>(
+    app.get<{ Params: { id: string }; Querystring: { done?: string } }>(
       '/documents/:id',
-      forMembers((request, reply, member) => documentPage(web, request, reply, member, 200, null)),
+      forMembers((request, reply, member) => {
+        const done = doneNotices[request.query.done ?? ''];
+        return documentPage(web, request, reply, member, 200, done ? notice(...done) : null);
+      }),
     );
+    senderActions(web, app);
     pageImageRoute(web, app);
     app.post<{ Params: { id: string } }>(
       '/documents/:id/send',

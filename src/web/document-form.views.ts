@@ -24,6 +24,9 @@ function select(
   return html`<label class="visually-hidden" for="${id}">${label}</label><select id="${id}" name="${name}">${options.map((o) => html`<option value="${o}"${o === value ? html` selected` : ''}>${o}</option>`)}</select>`;
 }
 
+/** How long signing stays open after sending, in days: the form's choices (30 by default). */
+export const expiryChoices = [7, 14, 30, 60, 90] as const;
+
 function recipientsSection(form: Form, recipientRows: number): SafeHtml {
   const recipients = Array.from({ length: recipientRows }, (_, i) => i);
   return html`<section class="card" aria-labelledby="recipients-title">
@@ -110,6 +113,7 @@ ${message}
 <section class="card">
 <div class="field"><label for="title">Title</label><input id="title" name="title" type="text" maxlength="200" value="${field(form, 'title')}" required></div>
 ${fileField(form, upload)}
+<div class="field"><label for="expiresInDays">Signing is open for</label><select id="expiresInDays" name="expiresInDays">${expiryChoices.map((days) => html`<option value="${days}"${String(days) === (formText(form, 'expiresInDays') || '30') ? html` selected` : null}>${days} days after sending</option>`)}</select></div>
 <div class="field"><label for="body">Text</label><span class="hint">Blank lines separate paragraphs. Shown above the PDF's pages, or made into the PDF when there is none.</span><textarea id="body" name="body" rows="8">${formText(form, 'body')}</textarea></div>
 </section>
 ${recipientsSection(form, recipientRows)}
@@ -143,12 +147,30 @@ const progressBadges: Record<Exclude<RecipientProgress, 'signed'>, SafeHtml> = {
   'not-sent': html`<span class="badge badge-neutral">not sent</span>`,
 };
 
-function recipientItem(view: SenderDocument, r: DocumentDetail['recipients'][number]): SafeHtml {
+/** The Remind button of a signer whose turn it is and who has not signed a document still being signed. */
+function remindButton(
+  view: SenderDocument,
+  r: DocumentDetail['recipients'][number],
+  csrf: string,
+): SafeHtml | null {
+  const active = view.document.status === 'sent' || view.document.status === 'viewed';
+  const waiting = view.document.recipients.some(
+    (other) => other.role === 'signer' && other.signingOrder < r.signingOrder && !other.signedAt,
+  );
+  if (!active || r.role !== 'signer' || r.signedAt || waiting) return null;
+  return html`<form method="post" action="/documents/${view.document.id}/recipients/${r.id}/remind" class="inline">${csrfField(csrf)}<button class="button button-secondary button-small" type="submit" aria-label="Remind ${r.fullName}">Remind</button></form>`;
+}
+
+function recipientItem(
+  view: SenderDocument,
+  r: DocumentDetail['recipients'][number],
+  csrf: string,
+): SafeHtml {
   const link = view.links.get(r.id);
   const progress = view.progress.get(r.id) ?? 'waiting';
   return html`<li><div><span class="recipient-name">${r.fullName}</span> <span class="muted">${r.email}</span><div class="small muted">${r.role}, order ${r.signingOrder}, ${r.signingMethod}</div>
 ${link ? html`<div class="secret small"><code id="link-${r.id}">${link}</code><button class="button button-secondary button-small" type="button" data-copy="link-${r.id}">Copy link</button></div>` : ''}</div>
-<div class="state">${progress === 'signed' && r.signedAt ? html`<span class="badge badge-success">signed ${formatTime(r.signedAt)}</span>` : progressBadges[progress as Exclude<RecipientProgress, 'signed'>]}</div></li>`;
+<div class="state">${progress === 'signed' && r.signedAt ? html`<span class="badge badge-success">signed ${formatTime(r.signedAt)}</span>` : progressBadges[progress as Exclude<RecipientProgress, 'signed'>]}${remindButton(view, r, csrf)}</div></li>`;
 }
 
 /** The way to the field editor (a draft with a PDF), or to its fields once sent. */
@@ -171,7 +193,8 @@ ${document.signedAt ? html`<div><dt>Completed</dt><dd>${formatTime(document.sign
 ${document.expiresAt ? html`<div><dt>Expires</dt><dd>${formatTime(document.expiresAt)}</dd></div>` : ''}
 <div><dt>Value</dt><dd>${document.value ? formatMoney(String(document.value.amount), document.value.currency) : '—'}</dd></div>
 </dl>
-${document.status === 'draft' ? html`<form method="post" action="/documents/${document.id}/send" class="actions">${csrfField(csrf)}<button class="button button-primary" type="submit">Send to recipients</button>${fieldsLink(document)}</form>` : fieldsLink(document)}
+${document.status === 'draft' ? html`<form method="post" action="/documents/${document.id}/send" class="actions">${csrfField(csrf)}<button class="button button-primary" type="submit">Send to recipients</button>${fieldsLink(document)}<a class="button button-danger" href="/documents/${document.id}/delete">Delete draft…</a></form>` : fieldsLink(document)}
+${document.status === 'sent' || document.status === 'viewed' ? html`<div class="actions"><a class="button button-danger" href="/documents/${document.id}/withdraw">Withdraw…</a></div>` : null}
 </div>`;
 }
 
@@ -227,7 +250,7 @@ ${documentSummary(document, csrf)}
 ${filesSection(document)}
 <section class="card" aria-labelledby="recipients-title">
 <h2 id="recipients-title">Recipients</h2>
-<ul class="recipients">${document.recipients.map((r) => recipientItem(view, r))}</ul>
+<ul class="recipients">${document.recipients.map((r) => recipientItem(view, r, csrf))}</ul>
 <p class="small muted">Signing links are personal: share each only with its recipient.</p>
 </section>
 ${view.pricing ? pricingTable(view.pricing) : ''}
@@ -249,4 +272,31 @@ ${mails.map(
   (m) =>
     html`<details class="card"><summary><strong>${m.subject}</strong> to ${m.to} <span class="muted small">${formatTime(m.createdAt)} · ${m.status}</span></summary><pre class="shell">${m.text}</pre></details>`,
 )}`;
+}
+
+/** The confirmation before a destructive action on a document: withdraw or delete. */
+export function confirmDocumentAction(
+  document: { id: string; title: string },
+  action: 'withdraw' | 'delete',
+  csrf: string,
+): SafeHtml {
+  const what =
+    action === 'withdraw'
+      ? {
+          heading: 'Withdraw this document?',
+          text: 'Signing ends at once for everyone: the links stop working, and every recipient who has the document is told by mail. Signatures already given stay in its history. This cannot be undone.',
+          button: 'Withdraw document',
+        }
+      : {
+          heading: 'Delete this draft?',
+          text: 'The draft, its recipients and its fields are deleted. Nothing was sent, so nobody is told. This cannot be undone.',
+          button: 'Delete draft',
+        };
+  return html`<p><a href="/documents/${document.id}">← ${document.title}</a></p>
+<div class="card narrow">
+<h1>${what.heading}</h1>
+<p><strong>${document.title}</strong></p>
+<p>${what.text}</p>
+<form method="post" action="/documents/${document.id}/${action}" class="actions">${csrfField(csrf)}<button class="button button-danger" type="submit">${what.button}</button><a href="/documents/${document.id}">Cancel</a></form>
+</div>`;
 }

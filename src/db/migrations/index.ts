@@ -15,6 +15,7 @@ import * as m0011 from './0011-api-key-last-used.ts';
 import * as m0012 from './0012-login-addresses.ts';
 import * as m0013 from './0013-files.ts';
 import * as m0014 from './0014-fields.ts';
+import * as m0015 from './0015-withdraw-remind.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0012-login-addresses': m0012,
   '0013-files': m0013,
   '0014-fields': m0014,
+  '0015-withdraw-remind': m0015,
 };
