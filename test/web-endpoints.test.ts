@@ -673,6 +673,26 @@ describeEachDatabase('webhook endpoint pages', (kind) => {
       [false, 20, 'failures'],
     );
 
+    // Every other page of the workspace carries the banner too, and the owners got one mail.
+    for (const path of ['/documents', '/documents/new', '/settings/account']) {
+      const page = await m.browser.get(path);
+      assertPage(page, 200, path);
+      const [banner, ...more] = bannersOf(page.text);
+      assert.equal(more.length, 0, path);
+      assert.ok(
+        banner?.includes(`<strong>${escapeHtml(created.url)} is paused.</strong>`),
+        `${path}: ${banner}`,
+      );
+    }
+    const owners = await h.ctx.db
+      .selectFrom('mails')
+      .select(['to_address', 'subject'])
+      .where('workspace_id', '=', m.workspaceId)
+      .where('subject', 'like', 'Webhook endpoint paused:%')
+      .execute();
+    assert.equal(owners.length, 1, 'one mail to the owner');
+    assert.equal(owners[0]?.subject, `Webhook endpoint paused: ${created.url}`);
+
     const pages = { integrations, endpoint: endpointPath(created.id) };
     for (const [name, path] of Object.entries(pages)) {
       const page = await m.browser.get(path);
@@ -713,6 +733,7 @@ describeEachDatabase('webhook endpoint pages', (kind) => {
     assertPage(onPage, 200);
     assert.ok(onPage.text.includes('The endpoint is on again; its failure count is back to 0.'));
     assert.ok(onPage.text.includes('<p>0 consecutive failures'));
+    assert.deepEqual(bannersOf((await m.browser.get('/documents')).text), [], 'the banner left every page');
     for (const page of [onPage, await m.browser.get(integrations)]) {
       assert.deepEqual(bannersOf(page.text), [], 'the banner is still there');
       assert.ok(!page.text.includes('is paused.'));

@@ -231,3 +231,23 @@ This link is personal: do not forward it.
 `,
   };
 }
+
+/** The one mail a workspace's owners get when Signet pauses one of its webhook endpoints. */
+export function endpointPausedMail(input: { url: string; failures: number; link: string }): {
+  subject: string;
+  text: string;
+} {
+  return {
+    subject: `Webhook endpoint paused: ${input.url}`,
+    text: `Hello,
+
+Signet paused your webhook endpoint ${input.url} after ${input.failures} deliveries in a row failed.
+Nothing is sent to it until it is turned back on, and events that happen meanwhile are not
+sent later: once it is back on, fetch what you missed through GET /v1/documents.
+
+See its deliveries and turn it back on: ${input.link}
+
+— Signet
+`,
+  };
+}

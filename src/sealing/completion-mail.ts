@@ -10,8 +10,7 @@ import type { FileRow } from '../files/files.service.ts';
 import { emailKey } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { completionMail } from '../mail/templates.ts';
-import { findWorkspace } from '../workspaces/workspaces.repository.ts';
-import { findOwnerEmails } from './sealing.repository.ts';
+import { findOwnerEmails, findWorkspace } from '../workspaces/workspaces.repository.ts';
 
 export const maxAttachmentBytes = 10 * 1024 * 1024;
 

@@ -74,17 +74,6 @@ export async function findAuditEvents(db: Db, workspaceId: string, documentId: s
 }
 
 /** Owners of a workspace: they get the completion mail with the recipients. */
-export async function findOwnerEmails(db: Db, workspaceId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('memberships')
-    .innerJoin('users', 'users.id', 'memberships.user_id')
-    .select('users.email')
-    .where('memberships.workspace_id', '=', workspaceId)
-    .where('memberships.role', '=', 'owner')
-    .orderBy('users.email')
-    .execute();
-  return rows.map((r) => r.email);
-}
 
 /**
  * The document a seal names, by its id alone: for /verify, where a file carrying this

@@ -57,8 +57,8 @@ import {
 import { inspectPdf } from '../pdf/inspect.ts';
 import { checkSignatureImage } from '../pdf/signature-image.ts';
 import { renderOriginal } from '../sealing/original.ts';
-import { findOwnerEmails, sealChannel } from '../sealing/sealing.repository.ts';
-import { findWorkspace } from '../workspaces/workspaces.repository.ts';
+import { sealChannel } from '../sealing/sealing.repository.ts';
+import { findOwnerEmails, findWorkspace } from '../workspaces/workspaces.repository.ts';
 
 export const defaultExpirySeconds = 30 * 24 * 60 * 60;
 export const codeValidityMs = 10 * 60_000;

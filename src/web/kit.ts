@@ -9,6 +9,7 @@ import { uuidRegExp as uuid } from '../documents/documents.schemas.ts';
 import { ApiError } from '../http/errors.ts';
 import type { RateLimiter } from '../http/rate-limiter.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
+import type { WebhookEndpoint } from '../webhooks/endpoints.service.ts';
 import type { NavArea } from './layout.ts';
 
 export { type Form, formList, formText } from '../ui/forms.ts';
@@ -16,6 +17,8 @@ export { type Form, formList, formText } from '../ui/forms.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     member: SessionUser | null;
+    /** The member's workspace's endpoints paused by failures (GET pages; web.plugin.ts). */
+    pausedEndpoints: WebhookEndpoint[] | null;
   }
 }
 

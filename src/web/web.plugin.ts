@@ -18,13 +18,15 @@ import type { Context } from '../context.ts';
 import { assetRoutes } from '../ui/assets.ts';
 import { pageErrorHandler } from '../ui/error-page.ts';
 import { useFormBodies } from '../ui/forms.ts';
-import { html } from '../ui/html.ts';
+import { html, type SafeHtml } from '../ui/html.ts';
 import { securityHeaders } from '../ui/security.ts';
+import { listPausedEndpoints } from '../webhooks/endpoints.service.ts';
 import { authPages } from './auth.pages.ts';
 import { billingPages } from './billing.pages.ts';
 import { documentFormPages } from './document-form.pages.ts';
 import { documentsPages } from './documents.pages.ts';
 import { endpointsPages } from './endpoints.pages.ts';
+import { pauseBanner } from './endpoints.views.ts';
 import { fieldPages } from './fields.pages.ts';
 import { integrationsPages } from './integrations.pages.ts';
 import { sessionCookie, type Web, type WebDeps } from './kit.ts';
@@ -48,7 +50,14 @@ function createWeb(ctx: Context, deps: WebDeps): Web {
         .code(status)
         .header('content-type', 'text/html; charset=utf-8')
         .header('cache-control', 'no-store')
-        .send(appPage({ ...page, body: page.body(csrfToken), session: request.member, csrfToken }));
+        .send(
+          appPage({
+            ...page,
+            body: html`${pausedBanners(request, csrfToken)}${page.body(csrfToken)}`,
+            session: request.member,
+            csrfToken,
+          }),
+        );
     },
     notFound(request, reply) {
       return web.render(request, reply, 404, {
@@ -73,6 +82,16 @@ function createWeb(ctx: Context, deps: WebDeps): Web {
   return web;
 }
 
+/**
+ * The banner of each paused endpoint, on every page but Integrations (whose pages show it
+ * themselves, beside the endpoint), until it is back on or deleted.
+ */
+function pausedBanners(request: FastifyRequest, csrf: string): SafeHtml | null {
+  const paused = request.pausedEndpoints;
+  if (!paused?.length || request.url.startsWith('/settings/integrations')) return null;
+  return html`${paused.map((endpoint) => pauseBanner(endpoint, csrf, true))}`;
+}
+
 export function webPlugin(ctx: Context, deps: WebDeps) {
   return async function register(app: FastifyInstance) {
     await app.register(cookie);
@@ -87,10 +106,14 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
     await app.register(helmet, securityHeaders('app'));
 
     app.decorateRequest('member', null);
+    app.decorateRequest('pausedEndpoints', null);
     app.addHook('onRequest', async (request) => {
       if (request.url.startsWith('/assets/')) return; // the same for everyone: no session needed
       const token = request.cookies[sessionCookie];
       request.member = token ? await resolveSession(ctx, token) : null;
+      // A paused endpoint is hard to miss: its banner tops every page of the workspace.
+      if (request.member && request.method === 'GET')
+        request.pausedEndpoints = await listPausedEndpoints(ctx, request.member.workspaceId);
     });
     // Every state-changing request must carry the token of a form this site rendered.
     app.addHook('preHandler', (request, reply, done) => {

@@ -407,12 +407,14 @@ export async function addEndpointFailure(db: Db, endpointId: string) {
     .executeTakeFirst();
 }
 
-export async function disableEndpointForFailures(db: Db, endpointId: string, at: Date): Promise<void> {
-  await db
+/** Pauses the endpoint; returns its workspace and URL (for the owners' mail). */
+export async function disableEndpointForFailures(db: Db, endpointId: string, at: Date) {
+  return db
     .updateTable('webhook_endpoints')
     .set({ enabled: false, disabled_reason: 'failures', paused_at: at, updated_at: at })
     .where('id', '=', endpointId)
-    .execute();
+    .returning(['workspace_id', 'url'])
+    .executeTakeFirst();
 }
 
 /** A paused endpoint's pending deliveries are dropped: nothing is replayed later. */

@@ -61,6 +61,18 @@ function selectEndpoint(db: Db, workspaceId: string, id: string) {
     .where('id', '=', id);
 }
 
+/** The workspace's endpoints that failures paused (every page of the web app shows them). */
+export async function findPausedEndpoints(db: Db, workspaceId: string): Promise<EndpointRow[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(columns)
+    .where('workspace_id', '=', workspaceId)
+    .where('disabled_reason', '=', 'failures')
+    .where('enabled', '=', false)
+    .orderBy('created_at')
+    .execute();
+}
+
 export async function findEndpoint(
   db: Db,
   workspaceId: string,

@@ -14,6 +14,7 @@ import {
   findEndpoint,
   findEndpoints,
   findEndpointWorkspaceId,
+  findPausedEndpoints,
   insertEndpoint,
   lockEndpoint,
   updateEndpoint,
@@ -110,6 +111,11 @@ export async function workspaceOfEndpoint(ctx: Context, id: string): Promise<str
 
 export async function listEndpoints(ctx: Context, workspaceId: string): Promise<WebhookEndpoint[]> {
   return (await findEndpoints(ctx.db, workspaceId)).map(endpointRowToEndpoint);
+}
+
+/** The workspace's endpoints paused by failures, for the banner on every page. */
+export async function listPausedEndpoints(ctx: Context, workspaceId: string): Promise<WebhookEndpoint[]> {
+  return (await findPausedEndpoints(ctx.db, workspaceId)).map(endpointRowToEndpoint);
 }
 
 export async function getEndpoint(ctx: Context, workspaceId: string, id: string): Promise<WebhookEndpoint> {

@@ -8,8 +8,13 @@
 // A delivery dropped meanwhile keeps its attempt as history; one whose endpoint was
 // deleted is gone, with nothing to record. Until its outcome is written a delivery stays
 // leased, so a crash before that means a resend under the same id, never a loss.
+import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import { retryWhileUnavailable } from '../db/availability.ts';
+import type { Database } from '../db/schema.ts';
+import { queueMail } from '../mail/mail.service.ts';
+import { endpointPausedMail } from '../mail/templates.ts';
+import { findOwnerEmails } from '../workspaces/workspaces.repository.ts';
 import {
   addEndpointFailure,
   type ClaimedDelivery,
@@ -74,6 +79,27 @@ export async function recordSuccesses(ctx: Context, outcomes: Outcome[]): Promis
   });
 }
 
+async function queuePausedMails(
+  trx: Transaction<Database>,
+  ctx: Context,
+  endpoint: { workspace_id: string; url: string; endpointId: string },
+): Promise<void> {
+  const mail = endpointPausedMail({
+    url: endpoint.url,
+    failures: failuresBeforePause,
+    link: `${ctx.config.publicUrl}/settings/integrations/endpoints/${endpoint.endpointId}`,
+  });
+  for (const owner of await findOwnerEmails(trx, endpoint.workspace_id)) {
+    await queueMail(trx, ctx, {
+      workspaceId: endpoint.workspace_id,
+      documentId: null,
+      recipientId: null,
+      to: owner,
+      ...mail,
+    });
+  }
+}
+
 /** Records one failed attempt and everything that follows from it: the one definition of failure. */
 export async function recordFailure(ctx: Context, outcome: Outcome): Promise<void> {
   const { delivery } = outcome;
@@ -85,8 +111,10 @@ export async function recordFailure(ctx: Context, outcome: Outcome): Promise<voi
     if (settled) {
       const endpoint = await addEndpointFailure(trx, delivery.endpoint_id);
       if (endpoint?.enabled && endpoint.failure_count >= failuresBeforePause) {
-        await disableEndpointForFailures(trx, delivery.endpoint_id, now);
+        const paused = await disableEndpointForFailures(trx, delivery.endpoint_id, now);
         await dropPendingDeliveries(trx, delivery.endpoint_id);
+        // The owners are told once, in the transaction that pauses it (the mail outbox).
+        if (paused) await queuePausedMails(trx, ctx, { ...paused, endpointId: delivery.endpoint_id });
         ctx.log.warn(
           { endpointId: delivery.endpoint_id },
           'webhook endpoint paused after consecutive failures',

@@ -30,3 +30,16 @@ export async function lockWorkspace(db: Transaction<Database>, id: string): Prom
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The addresses of a workspace's owners: who is told when something needs them. */
+export async function findOwnerEmails(db: Db, workspaceId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select('users.email')
+    .where('memberships.workspace_id', '=', workspaceId)
+    .where('memberships.role', '=', 'owner')
+    .orderBy('users.email')
+    .execute();
+  return rows.map((r) => r.email);
+}
