@@ -395,10 +395,14 @@ async function seedData(ctx: Context, baseUrl: string): Promise<Seeded> {
   const session = browser.cookies.get('signet_session');
   const csrfCookie = browser.cookies.get('signet_csrf');
   assert.ok(session && csrfCookie && browser.csrfToken, 'the browser is logged in with a CSRF token');
-  const sessionB = (await logIn(ctx, { email: 'owner-b@fuzz.example', password, clientAddress: '127.0.0.1' }))
-    ?.sessionToken as string;
-  const stale = (await logIn(ctx, { email: 'owner-a@fuzz.example', password, clientAddress: '127.0.0.1' }))
-    ?.sessionToken as string;
+  const token = (result: Awaited<ReturnType<typeof logIn>>) =>
+    result && 'sessionToken' in result ? result.sessionToken : '';
+  const sessionB = token(
+    await logIn(ctx, { email: 'owner-b@fuzz.example', password, clientAddress: '127.0.0.1' }),
+  );
+  const stale = token(
+    await logIn(ctx, { email: 'owner-a@fuzz.example', password, clientAddress: '127.0.0.1' }),
+  );
   await logOut(ctx, stale);
 
   // Invitations of A and of B (their tokens come by mail), and a pending sign-up.

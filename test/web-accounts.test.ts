@@ -329,7 +329,7 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
     assert.equal(await usersWithEmail(existing.email), 1);
   });
 
-  test('sign-up: two pending sign-ups for one address create one account; the other link is then refused', async () => {
+  test('sign-up: a second sign-up for one address replaces the first: only the newest link works, and no page offers what cannot be done', async () => {
     const email = uniqueEmail('twice');
     const secondPassword = 'the second passphrase';
     assertPage(await signUp(browser(), { email, password, workspaceName: 'First' }), 200);
@@ -340,18 +340,32 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
     const [second, first] = links; // newest first
     assert.ok(first && second && first !== second);
 
+    // The first link's page says it was replaced, and offers nothing.
+    const early = browser();
+    const replaced = await early.get(first);
+    assertPage(replaced, 404);
+    assert.match(replaced.text, /a newer sign-up for the same address replaced it/);
+
     const client = browser();
-    assertPage(await client.get(first), 200);
-    assertRedirect(await client.post(first), '/settings/integrations');
-    const late = browser();
-    assertPage(await late.get(second), 200 /* or 404: either way it creates nothing */);
-    const res = await late.post(second);
-    assertPage(res, 404);
-    assert.ok(res.text.includes('This link cannot be used'));
-    assert.ok(!late.cookies.has('signet_session'));
+    assertPage(await client.get(second), 200);
+    assertRedirect(await client.post(second), '/settings/integrations');
     assert.equal(await usersWithEmail(email), 1);
-    assertRedirect(await logIn(browser(), email, password), '/documents');
-    assertPage(await logIn(browser(), email, secondPassword), 401);
+    assertRedirect(await logIn(browser(), email, secondPassword), '/documents');
+    assertPage(await logIn(browser(), email, password), 401);
+    // Once the address has an account, its old links' pages say so too.
+    assertPage(await browser().get(second), 404);
+  });
+
+  test('log-in before confirming the sign-up says so, to the one who knows the password only', async () => {
+    const email = uniqueEmail('eager');
+    assertPage(await signUp(browser(), { email, password, workspaceName: 'Eager' }), 200);
+    const early = await logIn(browser(), email, password);
+    assertPage(early, 401);
+    assert.match(early.text, /You have not confirmed your sign-up yet\. Open the link we mailed to/);
+    const guess = await logIn(browser(), email, 'a wrong guess of a password');
+    assertPage(guess, 401);
+    assert.match(guess.text, /The email or password is not right\./);
+    assert.ok(!guess.text.includes('confirmed'), 'a wrong password learns nothing of the sign-up');
   });
 
   test('names people type (workspace, key) are shown as text, never as markup', async () => {

@@ -126,6 +126,32 @@ export async function findSignupRequest(db: Db, tokenHash: string): Promise<Sign
   return db.selectFrom('signup_requests').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
 }
 
+/** The newest sign-up of the address still waiting to be confirmed, if any. */
+export async function findPendingSignupFor(
+  db: Db,
+  key: string,
+  now: Date,
+): Promise<SignupRequestRow | undefined> {
+  return db
+    .selectFrom('signup_requests')
+    .selectAll()
+    .where(sql<string>`lower(email)`, '=', key)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+}
+
+/** A newer sign-up replaces the address's earlier ones: their links stop working. */
+export async function supersedeSignups(db: Db, key: string, at: Date): Promise<void> {
+  await db
+    .updateTable('signup_requests')
+    .set({ used_at: at })
+    .where(sql<string>`lower(email)`, '=', key)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
 /** Marks the request used, unless it already was (two clicks at once create one account). */
 export async function useSignupRequest(db: Db, id: string, at: Date): Promise<boolean> {
   const result = await db

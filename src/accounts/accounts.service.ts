@@ -23,6 +23,7 @@ import {
   deleteSessionByTokenHash,
   deleteSessionsOfUser,
   findFirstMembership,
+  findPendingSignupFor,
   findSessionByTokenHash,
   findSignupRequest,
   findUser,
@@ -33,6 +34,7 @@ import {
   insertSignupRequest,
   insertUser,
   moveSession,
+  supersedeSignups,
   touchSession,
   updatePasswordHash,
   useSignupRequest,
@@ -118,6 +120,9 @@ export async function requestSignup(
           validHours: signupValidityMs / 3_600_000,
         });
     if (!existing) {
+      // Only the newest link works: an earlier one's page would otherwise offer to create
+      // an account that its twin may have created already.
+      await supersedeSignups(trx, emailKey(email), now);
       await insertSignupRequest(trx, {
         id: ctx.ids.uuid(),
         token_hash: hashToken(token),
@@ -140,6 +145,8 @@ export async function findPendingSignup(
 ): Promise<{ email: string; workspaceName: string } | null> {
   const row = await findSignupRequest(ctx.db, hashToken(token));
   if (!row || row.used_at || row.expires_at <= ctx.clock.now()) return null;
+  // The address got an account meanwhile: confirming would fail, so the page must not offer it.
+  if (await findUserByEmailKey(ctx.db, emailKey(row.email))) return null;
   return { email: row.email, workspaceName: row.workspace_name };
 }
 
@@ -213,13 +220,21 @@ export async function startSession(
   return token;
 }
 
-/** A session token for the right email and password; null otherwise, in the same time. */
+/**
+ * A session token for the right email and password; `unconfirmed` (with when the link
+ * expires) for the right password of a sign-up not confirmed yet, which only the person who
+ * chose that password learns; null otherwise, in the same time (one password check each).
+ */
 export async function logIn(
   ctx: Context,
   input: { email: string; password: string; clientAddress: string },
-): Promise<{ sessionToken: string } | null> {
-  const user = await findUserByEmailKey(ctx.db, emailKey(input.email));
-  const matches = await verifyPassword(input.password, user?.password_hash ?? unmatchableHash);
+): Promise<{ sessionToken: string } | { unconfirmedUntil: Date } | null> {
+  const key = emailKey(input.email);
+  const user = await findUserByEmailKey(ctx.db, key);
+  const pending = user ? undefined : await findPendingSignupFor(ctx.db, key, ctx.clock.now());
+  const hash = user?.password_hash ?? pending?.password_hash ?? unmatchableHash;
+  const matches = await verifyPassword(input.password, hash);
+  if (!user && pending && matches) return { unconfirmedUntil: pending.expires_at };
   if (!user || !matches) return null;
   const membership = await findFirstMembership(ctx.db, user.id);
   if (!membership) return null;

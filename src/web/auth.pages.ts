@@ -32,6 +32,7 @@ import {
   signupView,
 } from './auth.views.ts';
 import { type Form, forMembers, formText, sessionCookie, type Web } from './kit.ts';
+import { formatTime } from './layout.ts';
 
 /**
  * Only a path on this site: never an open redirect. Printable ASCII only, since browsers
@@ -157,6 +158,11 @@ async function logInWith(web: Web, request: PostRequest, reply: FastifyReply) {
   });
   if (!result)
     return loginPage(web, request, reply, 401, form, notice('error', 'The email or password is not right.'));
+  if ('unconfirmedUntil' in result) {
+    const until = formatTime(result.unconfirmedUntil.toISOString());
+    const sentence = `You have not confirmed your sign-up yet. Open the link we mailed to ${email} (it works until ${until}); no mail? Sign up again for a new link.`;
+    return loginPage(web, request, reply, 401, form, notice('error', sentence));
+  }
   web.setSessionCookie(request, reply, result.sessionToken);
   return reply.redirect(safeNext(formText(form, 'next')), 303);
 }

@@ -45,7 +45,7 @@ export function checkInboxView(email: string): SafeHtml {
 <p class="muted small">Running Signet yourself without SMTP? The operator sees the mail with <code>npx signet mail list --to</code> and the address.</p></div>`;
 }
 
-export const expiredLinkView = html`<div class="card narrow"><h1>This link cannot be used</h1><p>It was used already, or it expired. <a href="/signup">Sign up again</a> or <a href="/login">log in</a>.</p></div>`;
+export const expiredLinkView = html`<div class="card narrow"><h1>This link cannot be used</h1><p>It was used already, it expired, a newer sign-up for the same address replaced it, or the address has an account now. <a href="/login">Log in</a>, or <a href="/signup">sign up again</a> for a new link.</p></div>`;
 
 export function confirmSignupView(
   csrf: string,
