@@ -38,7 +38,15 @@ import {
 import { FontSet } from '../src/pdf/fonts.ts';
 import { loadForSealing, sealLoaded } from '../src/pdf/seal.ts';
 import { createSelfSignedSeal } from '../src/pdf/seal-identity.ts';
-import { type BboxPage, pdfImageList, pdfsig, pdftotext, pdftotextBbox, qpdfCheck } from './pdf-tools.ts';
+import {
+  assertWordsInside,
+  type BboxPage,
+  pdfImageList,
+  pdfsig,
+  pdftotext,
+  pdftotextBbox,
+  qpdfCheck,
+} from './pdf-tools.ts';
 
 const box = { x: 10, y: 20, width: 400, height: 600 };
 const viewOf = (rotation: PageView['rotation']): PageView => {
@@ -202,31 +210,6 @@ const stampOf = (field: TextField): FieldStamp => ({
 });
 
 // --- What poppler sees ----------------------------------------------------------------------
-
-/** Asserts that every word of `text` is found inside `field` (view space) on its page, ±1 pt. */
-function assertInside(pages: BboxPage[], field: Rect & { page: number }, text: string): void {
-  const page = pages[field.page - 1];
-  assert.ok(page, `page ${field.page}`);
-  const top = page.height - (field.y + field.height);
-  for (const word of text.split(/\s+/)) {
-    const found = page.words.filter((w) => w.text === word);
-    assert.ok(
-      found.length > 0,
-      `“${word}” on page ${field.page}: ${page.words.map((w) => w.text).join(' ')}`,
-    );
-    const inside = found.some(
-      (w) =>
-        w.xMin >= field.x - 1 &&
-        w.xMax <= field.x + field.width + 1 &&
-        w.yMin >= top - 1 &&
-        w.yMax <= top + field.height + 1,
-    );
-    assert.ok(
-      inside,
-      `“${word}” in ${JSON.stringify(field)} of ${page.width} × ${page.height}: ${JSON.stringify(found)}`,
-    );
-  }
-}
 
 /** Asserts that every word of the original's first `count` pages is still there, where it was. */
 async function assertOriginalUnmoved(original: Uint8Array, after: BboxPage[], count: number): Promise<void> {
@@ -414,7 +397,7 @@ test('text values are drawn inside their fields on every rotation and crop box, 
     const page = words[i] as BboxPage;
     assert.deepEqual([page.width, page.height], [view.width, view.height], `page ${i + 1}'s displayed size`);
   }
-  for (const field of fields) assertInside(words, field, field.text);
+  for (const field of fields) assertWordsInside(words, field, field.text);
   await assertOriginalUnmoved(original, words, rotationsAndCrops.length);
 });
 
@@ -468,7 +451,7 @@ test('wrapped text stays inside its field, and every word of it is there', async
     { ...field, content: { kind: 'text', text, style: 'text' } },
   ]);
   const words = await pdftotextBbox(data);
-  assertInside(words, field, text);
+  assertWordsInside(words, field, text);
   const lines = new Set(words[0]?.words.filter((w) => text.includes(w.text)).map((w) => Math.round(w.yMin)));
   assert.ok(lines.size > 1, `on more than one line: ${[...lines]}`);
 });
@@ -530,7 +513,7 @@ test('stamps on pages with shared, indirect and inherited objects show on their 
     certificateOf([]),
   );
   const words = await pdftotextBbox(sealed);
-  for (const field of texts) assertInside(words, field, field.text);
+  for (const field of texts) assertWordsInside(words, field, field.text);
   assert.deepEqual(
     words.slice(0, 3).map((page) => page.words.map((w) => w.text).sort()),
     [
@@ -630,7 +613,7 @@ for (const name of [
     const check_ = await qpdfCheck(sealed);
     assert.ok(!check_.errors, check_.output);
     const words = await pdftotextBbox(sealed);
-    for (const field of texts) assertInside(words, field, field.text);
+    for (const field of texts) assertWordsInside(words, field, field.text);
     await assertOriginalUnmoved(original, words, 1);
     assert.match(await pdfImageList(sealed), /^\s*1\s+\d+\s+image\s+300\s+100\s/m);
     assert.ok(inkIn(rendered(sealed, 1), check) > 10, 'the tick is drawn');

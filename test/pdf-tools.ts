@@ -2,6 +2,7 @@
 // pdfimages, and qpdf --check), and a local RFC 3161 time-stamp authority for the B-T seal.
 // CI installs both (poppler-utils, qpdf); a machine without them fails with a sentence saying
 // so instead of skipping, so a green run always means the validators agreed.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash, type webcrypto } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -283,4 +284,33 @@ async function stamp(
   });
   await signedData.sign(privateKey, 0, 'SHA-256');
   return new pkijs.ContentInfo({ contentType: '1.2.840.113549.1.7.2', content: signedData.toSchema(true) });
+}
+
+/** Asserts that every word of `text` is found inside `field` (view space) on its page, ±1 pt. */
+export function assertWordsInside(
+  pages: BboxPage[],
+  field: { page: number; x: number; y: number; width: number; height: number },
+  text: string,
+): void {
+  const page = pages[field.page - 1];
+  assert.ok(page, `page ${field.page}`);
+  const top = page.height - (field.y + field.height);
+  for (const word of text.split(/\s+/)) {
+    const found = page.words.filter((w) => w.text === word);
+    assert.ok(
+      found.length > 0,
+      `“${word}” on page ${field.page}: ${page.words.map((w) => w.text).join(' ')}`,
+    );
+    const inside = found.some(
+      (w) =>
+        w.xMin >= field.x - 1 &&
+        w.xMax <= field.x + field.width + 1 &&
+        w.yMin >= top - 1 &&
+        w.yMax <= top + field.height + 1,
+    );
+    assert.ok(
+      inside,
+      `“${word}” in ${JSON.stringify(field)} of ${page.width} × ${page.height}: ${JSON.stringify(found)}`,
+    );
+  }
 }

@@ -11,26 +11,15 @@
 //   signature with a sentence on that field's input (`field.<id>`).
 import type { PageSize } from '../db/schema.ts';
 import { InputError } from '../input-error.ts';
-import { type FieldType, fieldTypes } from '../pdf/fields.ts';
+import { type FieldType, fieldTypeNames, fieldTypes } from '../pdf/fields.ts';
 
-export { type FieldType, fieldTypes };
+export { type FieldType, fieldTypeNames, fieldTypes };
 
 /** The smallest side of a field, in points (a little over 2 mm): anything smaller is a slip. */
 const minSide = 6;
 export const maxLabelLength = 100;
 export const maxTextLength = 500;
 const maxFields = 200;
-
-/** How each type is named to people. */
-export const fieldTypeNames: Record<FieldType, string> = {
-  signature: 'Signature',
-  initials: 'Initials',
-  date: 'Date signed',
-  name: 'Full name',
-  email: 'Email',
-  text: 'Text',
-  checkbox: 'Checkbox',
-};
 
 /** Types whose value the service fills in; the signer fills the others. */
 const filledByService: ReadonlySet<FieldType> = new Set(['signature', 'date', 'name', 'email']);

@@ -5,7 +5,7 @@
 // they filled, and the full event history, all in UTC. The same update draws the signers'
 // field values on the original pages (fields.ts). The seal (seal.ts) then signs the whole file.
 import { PDFDocument, type PDFImage } from '@cantoo/pdf-lib';
-import { drawFieldStamps, type FieldStamp, type FieldType } from './fields.ts';
+import { drawFieldStamps, type FieldStamp, type FieldType, fieldTypeNames } from './fields.ts';
 import { FontSet } from './fonts.ts';
 import { updateUntracked } from './incremental.ts';
 import { PageFlow } from './layout.ts';
@@ -88,21 +88,11 @@ async function signatures(flow: PageFlow, certificate: Certificate): Promise<voi
   }
 }
 
-const fieldNames: Record<FieldType, string> = {
-  signature: 'Signature',
-  initials: 'Initials',
-  date: 'Date signed',
-  name: 'Full name',
-  email: 'Email',
-  text: 'Text',
-  checkbox: 'Checkbox',
-};
-
 /** A field's row: "Field, page 2" and "Text “Company”: ACME Ltd". */
 function fieldRow(field: CertificateField): [string, string] {
   const label = field.label ? ` “${field.label}”` : '';
   const value = field.value === null ? '' : `: ${field.value}`;
-  return [`Field, page ${field.page}`, `${fieldNames[field.type]}${label}${value}`];
+  return [`Field, page ${field.page}`, `${fieldTypeNames[field.type]}${label}${value}`];
 }
 
 async function recipients(flow: PageFlow, certificate: Certificate): Promise<void> {

@@ -52,6 +52,17 @@ export const fieldTypes: readonly FieldType[] = [
   'checkbox',
 ];
 
+/** How each type is named to people (the certificate, the pages, refusals). */
+export const fieldTypeNames: Record<FieldType, string> = {
+  signature: 'Signature',
+  initials: 'Initials',
+  date: 'Date signed',
+  name: 'Full name',
+  email: 'Email',
+  text: 'Text',
+  checkbox: 'Checkbox',
+};
+
 /** A rectangle: in view space for a field, in the page's user space for `toUserSpace`. */
 export interface Rect {
   x: number;
