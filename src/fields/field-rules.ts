@@ -19,6 +19,8 @@ export { type FieldType, fieldTypeNames, fieldTypes };
 const minSide = 6;
 export const maxLabelLength = 100;
 export const maxTextLength = 500;
+/** Initials are a few letters; room for a hyphenated or doubled name's. */
+export const maxInitialsLength = 12;
 const maxFields = 200;
 
 /** Types whose value the service fills in; the signer fills the others. */
@@ -227,7 +229,7 @@ export function fillFields(
         values.set(field.id, raw === 'yes' ? 'yes' : null);
         break;
       default: {
-        const limit = field.type === 'initials' ? 12 : (field.maxLength ?? maxTextLength);
+        const limit = field.type === 'initials' ? maxInitialsLength : (field.maxLength ?? maxTextLength);
         if (field.required && !raw) errors[`field.${field.id}`] = `Fill in ${describeField(field)}.`;
         else if ([...raw].length > limit)
           errors[`field.${field.id}`] = `${describeField(field)} takes at most ${limit} characters.`;

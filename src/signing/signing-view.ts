@@ -5,7 +5,7 @@ import type { PageSize } from '../db/schema.ts';
 import type { FullDocumentRow, FullRecipientRow } from '../documents/documents.repository.ts';
 import { isActive, signersAhead } from '../documents/lifecycle.ts';
 import type { PricingBlock } from '../documents/value.ts';
-import { describeField, initialsOf, needsInput } from '../fields/field-rules.ts';
+import { describeField, initialsOf, maxInitialsLength, needsInput } from '../fields/field-rules.ts';
 import type { FieldRow } from '../fields/fields.repository.ts';
 import { downloadUrl, type FileKind } from '../files/download-links.ts';
 import { pricingView } from '../ui/document-views.ts';
@@ -59,7 +59,7 @@ function myFields(
           ? {
               kind: f.type === 'checkbox' ? ('checkbox' as const) : ('text' as const),
               value,
-              maxLength: f.type === 'initials' ? 12 : f.max_length,
+              maxLength: f.type === 'initials' ? maxInitialsLength : f.max_length,
             }
           : null,
         filledBy: needsInput(f.type) ? null : serviceFills[f.type as keyof typeof serviceFills],

@@ -445,8 +445,9 @@ export async function signDocument(
       // Before the code is judged: a field to correct does not use up an attempt.
       const fields = await findRecipientFields(trx, recipient.workspace_id, recipient.id);
       const fillable = fields.map((f) => ({ ...f, maxLength: f.max_length }));
+      // The name as the sender wrote it (the typed one matches it, but for case and spaces).
       const values = fillFields(fillable, input.fields ?? {}, {
-        name: input.fullName.trim(),
+        name: recipient.full_name,
         email: recipient.email,
         date: dateSigned(now),
       });
