@@ -314,3 +314,26 @@ export function assertWordsInside(
     );
   }
 }
+
+/**
+ * A file sealed over `original` as it must be: the original's bytes first, unchanged;
+ * `signatures` signatures, each valid by pdfsig, the last (the seal) covering the whole
+ * file; and no error by qpdf --check.
+ */
+export async function assertSealedOver(
+  original: Uint8Array,
+  sealed: Uint8Array,
+  signatures: number,
+  label: string,
+) {
+  assert.ok(
+    Buffer.from(sealed.subarray(0, original.byteLength)).equals(original),
+    'the original bytes stay first',
+  );
+  const found = (await pdfsig(sealed)).signatures;
+  assert.equal(found.length, signatures, label);
+  for (const signature of found) assert.equal(signature.validation, 'Signature is Valid.', signature.text);
+  assert.ok(found.at(-1)?.totalDocumentSigned, 'the seal covers the whole file');
+  const check = await qpdfCheck(sealed);
+  assert.ok(!check.errors, check.output);
+}

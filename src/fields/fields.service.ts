@@ -65,7 +65,7 @@ export function fieldRows(
 }
 
 /** A stored field as the sender's JSON describes it (the editor's form, `--fields`). */
-function fieldInputOf(row: FieldRow, recipients: Array<{ id: string; email: string }>): FieldInput {
+export function fieldInputOf(row: FieldRow, recipients: Array<{ id: string; email: string }>): FieldInput {
   return {
     recipient: recipients.find((r) => r.id === row.recipient_id)?.email ?? '',
     type: row.type,

@@ -135,38 +135,56 @@ async function submitNew(
   }
 }
 
-async function send(web: Web, request: DocumentRequest, reply: FastifyReply, member: SessionUser) {
-  try {
-    const sendOne = (id: string) => sendDocument(web.ctx, member.workspaceId, id).then(() => id);
-    const sent = await findById(request.params.id, sendOne);
-    if (sent === null) return web.notFound(request, reply);
-    return reply.redirect(`/documents/${sent}`, 303);
-  } catch (error) {
-    if (!(error instanceof DocumentActionError)) throw error;
-    return documentPage(web, request, reply, member, 409, notice('error', error.message));
-  }
-}
-
 /** Runs a sender's action on the document, then back to it; a refusal shows it with the sentence. */
 async function act(
   web: Web,
-  request: DocumentRequest,
+  request: SenderRequest,
   reply: FastifyReply,
   member: SessionUser,
-  action: (id: string) => Promise<unknown>,
-  then: (id: string) => string,
+  action: SenderAction,
 ) {
   try {
-    const done = await findById(request.params.id, (id) => action(id).then(() => id));
+    const done = await findById(request.params.id, (id) =>
+      action.run(web, member, id, request.params).then(() => id),
+    );
     if (done === null) return web.notFound(request, reply);
-    return reply.redirect(then(done), 303);
+    return reply.redirect(action.back(done), 303);
   } catch (error) {
     if (!(error instanceof DocumentActionError)) throw error;
     return documentPage(web, request, reply, member, 409, notice('error', error.message));
   }
 }
 
-/** Withdraw and delete (each confirmed on a page of its own first) and remind. */
+type SenderRequest = FastifyRequest<{ Params: { id: string; recipientId?: string } }>;
+
+interface SenderAction {
+  run(web: Web, member: SessionUser, id: string, params: { recipientId?: string }): Promise<unknown>;
+  /** Where the browser goes after it (post, redirect, get). */
+  back(id: string): string;
+}
+
+/** The sender's posts on a document: each an action, then a redirect; refusals as sentences. */
+const senderPosts: Record<string, SenderAction> = {
+  '/documents/:id/send': {
+    run: (web, member, id) => sendDocument(web.ctx, member.workspaceId, id),
+    back: (id) => `/documents/${id}`,
+  },
+  '/documents/:id/withdraw': {
+    run: (web, member, id) => withdrawDocument(web.ctx, member.workspaceId, id),
+    back: (id) => `/documents/${id}?done=withdrawn`,
+  },
+  '/documents/:id/delete': {
+    run: (web, member, id) => deleteDraft(web.ctx, member.workspaceId, id),
+    back: () => '/documents',
+  },
+  '/documents/:id/recipients/:recipientId/remind': {
+    run: (web, member, id, params) =>
+      remindRecipient(web.ctx, member.workspaceId, id, params.recipientId ?? ''),
+    back: (id) => `/documents/${id}?done=reminded`,
+  },
+};
+
+/** Send, withdraw and delete (the last two confirmed on a page of their own first), and remind. */
 function senderActions(web: Web, app: FastifyInstance) {
   for (const action of ['withdraw', 'delete'] as const) {
     app.get<{ Params: { id: string } }>(
@@ -183,45 +201,12 @@ function senderActions(web: Web, app: FastifyInstance) {
       ),
     );
   }
-  app.post<{ Params: { id: string } }>(
-    '/documents/:id/withdraw',
-    forMembers((request, reply, member) =>
-      act(
-        web,
-        request,
-        reply,
-        member,
-        (id) => withdrawDocument(web.ctx, member.workspaceId, id),
-        (id) => `/documents/${id}?done=withdrawn`,
-      ),
-    ),
-  );
-  app.post<{ Params: { id: string } }>(
-    '/documents/:id/delete',
-    forMembers((request, reply, member) =>
-      act(
-        web,
-        request,
-        reply,
-        member,
-        (id) => deleteDraft(web.ctx, member.workspaceId, id),
-        () => '/documents',
-      ),
-    ),
-  );
-  app.post<{ Params: { id: string; recipientId: string } }>(
-    '/documents/:id/recipients/:recipientId/remind',
-    forMembers((request, reply, member) =>
-      act(
-        web,
-        request,
-        reply,
-        member,
-        (id) => remindRecipient(web.ctx, member.workspaceId, id, request.params.recipientId),
-        (id) => `/documents/${id}?done=reminded`,
-      ),
-    ),
-  );
+  for (const [path, action] of Object.entries(senderPosts)) {
+    app.post<{ Params: { id: string; recipientId?: string } }>(
+      path,
+      forMembers((request, reply, member) => act(web, request, reply, member, action)),
+    );
+  }
 }
 
 /** GET /documents/{id}/pages/{n}[?size=thumbnail]: a page of the document's PDF as an image. */
@@ -279,10 +264,6 @@ export function documentFormPages(web: Web) {
     );
     senderActions(web, app);
     pageImageRoute(web, app);
-    app.post<{ Params: { id: string } }>(
-      '/documents/:id/send',
-      forMembers((request, reply, member) => send(web, request, reply, member)),
-    );
     app.get(
       '/mails',
       forMembers(async (request, reply, member) => {

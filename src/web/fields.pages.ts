@@ -11,7 +11,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import { type DocumentDetail, getDocument } from '../documents/documents.service.ts';
 import { canTransition, DocumentActionError } from '../documents/lifecycle.ts';
-import { addField, deleteField, listFields, pageSizesOf, updateField } from '../fields/fields.service.ts';
+import {
+  addField,
+  deleteField,
+  fieldInputOf,
+  listFields,
+  pageSizesOf,
+  updateField,
+} from '../fields/fields.service.ts';
 import { InputError } from '../input-error.ts';
 import { notice } from '../ui/forms.ts';
 import type { SafeHtml } from '../ui/html.ts';
@@ -56,20 +63,11 @@ async function editorView(
     signers: signers.map((s) => ({ email: s.email, fullName: s.fullName })),
     fields: rows.map((row) => ({
       id: row.id,
-      recipient: document.recipients.find((r) => r.id === row.recipient_id)?.email ?? '',
       tone: Math.max(
         0,
         signers.findIndex((s) => s.id === row.recipient_id),
       ),
-      type: row.type,
-      page: row.page,
-      x: row.x,
-      y: row.y,
-      width: row.width,
-      height: row.height,
-      required: row.required,
-      label: row.label,
-      maxLength: row.max_length,
+      ...fieldInputOf(row, document.recipients),
     })),
   };
 }
