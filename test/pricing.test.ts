@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  checkPricingBlock,
   computePricingBreakdown,
   describeBilling,
   formatMoney,
@@ -280,9 +281,16 @@ const refusals: RefusalCase[] = [
     path: 'items',
   },
   {
-    name: 'refuses a total net value of -10^13',
-    // 20 x -500,000,000,000 = -10,000,000,000,000
-    input: withItem({ quantity: '20', unitPrice: '-500000000000' }),
+    name: 'refuses a total net value below 0 (a discount larger than what it discounts)',
+    input: validBlock([
+      { ...validItem(), quantity: '1', unitPrice: '100.00' },
+      { ...validItem(), name: 'Discount', quantity: '1', unitPrice: '-100.01' },
+    ]),
+    path: 'items',
+  },
+  {
+    name: 'refuses a single line with a negative price',
+    input: withItem({ unitPrice: '-50.00' }),
     path: 'items',
   },
   {
@@ -329,6 +337,31 @@ for (const { name, input, path } of refusals) {
 
 test('parsePricingBlock has at least 30 refusal cases', () => {
   assert.ok(refusals.length >= 30, `only ${refusals.length}`);
+});
+
+test("checkPricingBlock names every problem at once: the block's fields and each field of each line", () => {
+  const checked = checkPricingBlock({
+    currency: 'eur',
+    pricesIncludeVat: false,
+    items: [
+      { ...validItem(), name: '', quantity: '0', vatRate: '101' },
+      validItem(),
+      { ...validItem(), unitPrice: 'abc', billing: { type: 'recurring', interval: 'day', periods: 12 } },
+    ],
+  });
+  assert.ok('errors' in checked);
+  assert.deepEqual(
+    checked.errors.map((e) => e.path),
+    [
+      'currency',
+      'items[0].name',
+      'items[0].quantity',
+      'items[0].vatRate',
+      'items[2].unitPrice',
+      'items[2].billing.interval',
+    ],
+  );
+  assert.match(checked.errors[4]?.message ?? '', /must be a number such as 2, 19\.99 or 0\.0125/);
 });
 
 test('parsePricingBlock tells a caller who sent a number to send a string', () => {
@@ -412,18 +445,24 @@ const acceptances: AcceptCase[] = [
     input: validBlock([
       { ...validItem(), unitPrice: '0' },
       { ...validItem(), unitPrice: '-10.00' },
-      { ...validItem(), quantity: '1000', unitPrice: '0.0125' },
+      { ...validItem(), quantity: '2000', unitPrice: '0.0125' },
     ]),
     expected: block([
       item({ unitPrice: '0' }),
       item({ unitPrice: '-10.00' }),
-      item({ quantity: '1000', unitPrice: '0.0125' }),
+      item({ quantity: '2000', unitPrice: '0.0125' }),
     ]),
   },
   {
-    name: 'accepts a block whose total is negative',
-    input: withItem({ unitPrice: '-50.00' }),
-    expected: block([item({ unitPrice: '-50.00' })]),
+    name: 'accepts a discount that brings the total to exactly 0',
+    input: validBlock([
+      { ...validItem(), quantity: '1', unitPrice: '50.00' },
+      { ...validItem(), quantity: '1', unitPrice: '-50.00' },
+    ]),
+    expected: block([
+      item({ quantity: '1', unitPrice: '50.00' }),
+      item({ quantity: '1', unitPrice: '-50.00' }),
+    ]),
   },
   {
     name: 'accepts the smallest quantity and unit prices just below 10^12',

@@ -106,7 +106,7 @@ function expectDecimal(value: unknown, path: string): Fraction {
   if (!isDecimalString(value)) {
     throw new PricingError(
       path,
-      'must be a decimal string such as "2", "-5" or "0.0125" (up to 15 digits before the point and 6 after)',
+      'must be a number such as 2, 19.99 or 0.0125 (up to 15 digits before the point and 6 after)',
     );
   }
   return parseDecimal(value);
@@ -146,24 +146,28 @@ function parseBilling(value: unknown, path: string): Billing {
   throw new PricingError(childPath(path, 'type'), 'must be "one-off" or "recurring"');
 }
 
-function parseLineItem(value: unknown, path: string): LineItem {
+function parseLineItem(value: unknown, path: string, errors: PricingError[]): LineItem | null {
   const record = expectObject(value, path, ['name', 'quantity', 'unitPrice', 'vatRate', 'billing']);
-  const name = parseName(record.name, `${path}.name`);
-
-  const quantity = expectDecimal(record.quantity, `${path}.quantity`);
-  if (compare(quantity, zero) <= 0) throw new PricingError(`${path}.quantity`, 'must be greater than 0');
-
-  const unitPrice = expectDecimal(record.unitPrice, `${path}.unitPrice`);
-  if (compare(absolute(unitPrice), { num: unitPriceLimit, den: 1n }) >= 0) {
-    throw new PricingError(`${path}.unitPrice`, 'must be less than 1,000,000,000,000 in absolute value');
-  }
-
-  const vatRate = expectDecimal(record.vatRate, `${path}.vatRate`);
-  if (compare(vatRate, zero) < 0 || compare(vatRate, hundred) > 0) {
-    throw new PricingError(`${path}.vatRate`, 'must be a percentage from 0 to 100');
-  }
-
-  const billing = parseBilling(record.billing, `${path}.billing`);
+  // Each field on its own, so a form shows every problem of the line at once.
+  const name = attempt(errors, () => parseName(record.name, `${path}.name`));
+  attempt(errors, () => {
+    const quantity = expectDecimal(record.quantity, `${path}.quantity`);
+    if (compare(quantity, zero) <= 0) throw new PricingError(`${path}.quantity`, 'must be greater than 0');
+  });
+  attempt(errors, () => {
+    const unitPrice = expectDecimal(record.unitPrice, `${path}.unitPrice`);
+    if (compare(absolute(unitPrice), { num: unitPriceLimit, den: 1n }) >= 0) {
+      throw new PricingError(`${path}.unitPrice`, 'must be less than 1,000,000,000,000 in absolute value');
+    }
+  });
+  attempt(errors, () => {
+    const vatRate = expectDecimal(record.vatRate, `${path}.vatRate`);
+    if (compare(vatRate, zero) < 0 || compare(vatRate, hundred) > 0) {
+      throw new PricingError(`${path}.vatRate`, 'must be a percentage from 0 to 100');
+    }
+  });
+  const billing = attempt(errors, () => parseBilling(record.billing, `${path}.billing`));
+  if (name === undefined || billing === undefined || errors.length > 0) return null;
   return {
     name,
     quantity: record.quantity as string,
@@ -173,46 +177,130 @@ function parseLineItem(value: unknown, path: string): LineItem {
   };
 }
 
+/** Runs one check; a PricingError it throws is collected instead (undefined is returned). */
+function attempt<T>(errors: PricingError[], check: () => T): T | undefined {
+  try {
+    return check();
+  } catch (error) {
+    if (!(error instanceof PricingError)) throw error;
+    errors.push(error);
+    return undefined;
+  }
+}
+
 /**
- * Validates an untrusted pricing block and returns a clean copy (known fields only, names
- * trimmed). Throws PricingError on the first problem found.
+ * Validates an untrusted pricing block: a clean copy (known fields only, names trimmed), or
+ * every problem found, each naming its field: the block's own fields, then each line's
+ * (a line whose shape is wrong stops at that). A total below zero is refused: a discount
+ * line (a negative unit price) may only take from priced lines, never make the contract a
+ * payment to the client.
  */
-export function parsePricingBlock(input: unknown): PricingBlock {
-  const record = expectObject(input, '', ['currency', 'pricesIncludeVat', 'items']);
-
-  const currency = record.currency;
-  if (typeof currency !== 'string') {
-    throw new PricingError('currency', `must be a string, not ${describe(currency)}`);
+export function checkPricingBlock(input: unknown): { block: PricingBlock } | { errors: PricingError[] } {
+  const errors: PricingError[] = [];
+  let record: Record<string, unknown>;
+  try {
+    record = expectObject(input, '', ['currency', 'pricesIncludeVat', 'items']);
+  } catch (error) {
+    if (!(error instanceof PricingError)) throw error;
+    return { errors: [error] };
   }
-  if (!isCurrencyCode(currency)) {
-    throw new PricingError('currency', 'must be an ISO 4217 currency code in capitals, such as "EUR"');
-  }
+  const currency = attempt(errors, () => {
+    const currency = record.currency;
+    if (typeof currency !== 'string') {
+      throw new PricingError('currency', `must be a string, not ${describe(currency)}`);
+    }
+    if (!isCurrencyCode(currency)) {
+      throw new PricingError('currency', 'must be an ISO 4217 currency code in capitals, such as "EUR"');
+    }
+    return currency;
+  });
+  const pricesIncludeVat = attempt(errors, () => {
+    const pricesIncludeVat = record.pricesIncludeVat;
+    if (typeof pricesIncludeVat !== 'boolean') {
+      throw new PricingError('pricesIncludeVat', `must be true or false, not ${describe(pricesIncludeVat)}`);
+    }
+    return pricesIncludeVat;
+  });
+  const rawItems = attempt(errors, () => {
+    const rawItems = record.items;
+    if (!Array.isArray(rawItems))
+      throw new PricingError('items', `must be an array, not ${describe(rawItems)}`);
+    if (rawItems.length < 1 || rawItems.length > maxItems) {
+      throw new PricingError('items', `must hold from 1 to ${maxItems} items, not ${rawItems.length}`);
+    }
+    return rawItems as unknown[];
+  });
+  const items = (rawItems ?? []).map((item, index) =>
+    attempt(errors, () => parseLineItem(item, `items[${index}]`, errors)),
+  );
+  if (errors.length > 0 || currency === undefined || pricesIncludeVat === undefined) return { errors };
 
-  const pricesIncludeVat = record.pricesIncludeVat;
-  if (typeof pricesIncludeVat !== 'boolean') {
-    throw new PricingError('pricesIncludeVat', `must be true or false, not ${describe(pricesIncludeVat)}`);
-  }
-
-  const rawItems = record.items;
-  if (!Array.isArray(rawItems))
-    throw new PricingError('items', `must be an array, not ${describe(rawItems)}`);
-  if (rawItems.length < 1 || rawItems.length > maxItems) {
-    throw new PricingError('items', `must hold from 1 to ${maxItems} items, not ${rawItems.length}`);
-  }
-  const items = rawItems.map((item, index) => parseLineItem(item, `items[${index}]`));
-
-  const block: PricingBlock = { currency, pricesIncludeVat, items };
+  const block: PricingBlock = { currency, pricesIncludeVat, items: items as LineItem[] };
   // The rounded total is what the API sends as a JSON number.
   const total = computeValueAmount(block);
-  const [whole = ''] = total.replace('-', '').split('.');
+  if (total.startsWith('-')) {
+    return {
+      errors: [
+        new PricingError(
+          'items',
+          `the total net value ${total} must not be below 0 (discounts may only reduce it)`,
+        ),
+      ],
+    };
+  }
+  const [whole = ''] = total.split('.');
   const limit = totalLimit(currency);
   if (BigInt(whole) >= limit) {
-    throw new PricingError(
-      'items',
-      `the total net value ${total} must be less than ${limit.toLocaleString('en')} in absolute value`,
-    );
+    return {
+      errors: [
+        new PricingError(
+          'items',
+          `the total net value ${total} must be less than ${limit.toLocaleString('en')}`,
+        ),
+      ],
+    };
   }
-  return block;
+  return { block };
+}
+
+/** checkPricingBlock for a caller that wants the block or the first problem (PricingError). */
+export function parsePricingBlock(input: unknown): PricingBlock {
+  const checked = checkPricingBlock(input);
+  if ('errors' in checked) throw checked.errors[0] as PricingError;
+  return checked.block;
+}
+
+/** Where a pricing problem sits, as an input's key: `pricing` (the block) or `pricing.<path>`. */
+export function pricingErrorKey(error: PricingError): string {
+  return error.path === '' ? 'pricing' : `pricing.${error.path}`;
+}
+
+/** What a line's fields are called where people type them. */
+const lineFieldNames: Record<string, string> = {
+  name: 'item',
+  quantity: 'quantity',
+  unitPrice: 'unit price',
+  vatRate: 'VAT rate',
+  billing: 'billing',
+  'billing.type': 'billing',
+  'billing.interval': 'billing',
+  'billing.periods': 'periods',
+};
+
+/**
+ * A pricing problem in plain words, for a form and the CLI alike: "Line 2: quantity must be
+ * greater than 0." rather than `items[1].quantity`.
+ */
+export function describePricingError(error: PricingError): string {
+  const reason = error.message.slice(error.path === '' ? 0 : error.path.length + 2);
+  const line = /^items\[(\d+)\](?:\.(.+))?$/.exec(error.path);
+  if (line) {
+    const field = line[2] === undefined ? '' : `${lineFieldNames[line[2]] ?? line[2]} `;
+    return `Line ${Number(line[1]) + 1}: ${field}${reason}.`;
+  }
+  if (error.path === 'items') return `Pricing: ${reason}.`;
+  if (error.path === 'currency') return `Currency ${reason}.`;
+  return `Pricing: ${error.path === '' ? '' : `${error.path} `}${reason}.`;
 }
 
 // --- Breakdown --------------------------------------------------------------------------
