@@ -1,5 +1,5 @@
-// What a sender can do and who is told after Send (issue 25), on both databases: a
-// decline mails the owners with the reason; a completed document's mail reaches every
+// What a sender can do and who is told after Send (issue 25), on both databases: signing
+// groups are mailed in order; a decline mails the owners with the reason; a completed document's mail reaches every
 // recipient and owner; a withdrawn document ends
 // as expired and those who had it are told; a draft can be deleted; a signer is reminded
 // with their own link, at most once an hour.
@@ -87,6 +87,43 @@ describeEachDatabase('who is told what after Send', (kind) => {
     );
   });
 
+  test('signing order is honoured by mail: the first group at send, each next one when the one before has all signed', async () => {
+    const { ws } = await workspaceWithOwner();
+    const { id } = await createSentDocument(h.ctx, ws.id, {
+      title: 'Partnership',
+      recipients: [
+        recipient('ann@client.example', 'Ann Lee', { signingOrder: 1 }),
+        recipient('bea@client.example', 'Bea Ott', { signingOrder: 1 }),
+        recipient('cat@client.example', 'Cat Ng', { signingOrder: 2 }),
+        recipient('val@client.example', 'Val Kim', { role: 'viewer', signingOrder: 2 }),
+        recipient('dan@client.example', 'Dan Oh', { signingOrder: 3 }),
+      ],
+    });
+    const mailed = async () => [...(await mailbox(id)).keys()].sort();
+    assert.deepEqual(await mailed(), ['ann@client.example', 'bea@client.example'], 'at send: order 1 only');
+    assert.equal((await recipientRow(h.ctx, id, 'cat@client.example')).token_hash, null, 'no link yet');
+    await sign(id, 'bea@client.example', 'Bea Ott');
+    assert.deepEqual(await mailed(), ['ann@client.example', 'bea@client.example'], 'order 1 not done yet');
+    await sign(id, 'ann@client.example', 'Ann Lee');
+    assert.deepEqual(
+      await mailed(),
+      ['ann@client.example', 'bea@client.example', 'cat@client.example', 'val@client.example'],
+      'order 1 done: order 2 (its viewer too) is mailed',
+    );
+    const mails = await mailbox(id);
+    assert.deepEqual(mails.get('cat@client.example'), ['Please sign: Partnership']);
+    assert.deepEqual(mails.get('val@client.example'), ['Document shared with you: Partnership']);
+    await sign(id, 'cat@client.example', 'Cat Ng');
+    assert.deepEqual((await mailbox(id)).get('dan@client.example'), ['Please sign: Partnership']);
+    assert.deepEqual(
+      (await mailbox(id)).get('ann@client.example'),
+      ['Please sign: Partnership'],
+      'once each',
+    );
+    const last = await sign(id, 'dan@client.example', 'Dan Oh');
+    assert.equal(last.completed, true);
+  });
+
   test('a decline ends the signing and tells the owners why', async () => {
     const { ws, owner } = await workspaceWithOwner();
     const { id } = await createSentDocument(h.ctx, ws.id, {
@@ -135,7 +172,7 @@ describeEachDatabase('who is told what after Send', (kind) => {
     );
     const mails = await mailbox(id);
     assert.deepEqual(mails.get('ann@client.example'), ['Please sign: Offer', 'Withdrawn: Offer']);
-    assert.deepEqual(mails.get('bob@client.example'), ['Please sign: Offer', 'Withdrawn: Offer']);
+    assert.equal(mails.get('bob@client.example'), undefined, 'Bob’s turn never came: he never had it');
 
     const page = await (await fetch(h.baseUrl + (links.get('ann@client.example')?.path as string))).text();
     assert.match(page, /The sender withdrew this document on/);

@@ -187,6 +187,15 @@ export async function updateDocument(
     .execute();
 }
 
+/** A draft's recipients, before its edited list replaces them (their fields go with them). */
+export async function deleteRecipients(trx: Transaction<Database>, workspaceId: string, documentId: string) {
+  await trx
+    .deleteFrom('recipients')
+    .where('workspace_id', '=', workspaceId)
+    .where('document_id', '=', documentId)
+    .execute();
+}
+
 export async function findFullRecipients(db: Db, workspaceId: string, documentId: string) {
   return db
     .selectFrom('recipients')

@@ -1,7 +1,7 @@
 // The document read API (spec, GET /documents and GET /documents/{id}): pages, cursors,
 // and turning rows into API objects.
 import type { Context } from '../context.ts';
-import type { DocumentStatus } from '../db/schema.ts';
+import type { DocumentStatus, RecipientRole } from '../db/schema.ts';
 import type { FieldType } from '../fields/field-rules.ts';
 import { findFields, type FieldRow as StoredField } from '../fields/fields.repository.ts';
 import { downloadUrl, type FileKind } from '../files/download-links.ts';
@@ -26,6 +26,7 @@ import {
   type NewRecipientRow,
   type RecipientRow,
 } from './documents.repository.ts';
+import { isActive, signersAhead } from './lifecycle.ts';
 import { type Money, type PricingBlock, valueFromColumns } from './value.ts';
 
 export interface Document {
@@ -233,17 +234,33 @@ export async function importDocuments(
 }
 
 /** The document as its owner sees it in the web application: the detail, body and pricing block. */
-/** Where a recipient stands, as the sender's document page shows it. */
-export type RecipientProgress = 'signed' | 'opened' | 'waiting' | 'not-sent';
+/**
+ * Where a recipient stands, as the sender's document page shows it: `queued` is mailed
+ * only when the signers of lower orders have all signed (their turn has not come).
+ */
+export type RecipientProgress = 'signed' | 'opened' | 'waiting' | 'queued' | 'not-sent';
+
+type ProgressRecipient = Pick<
+  DocumentDetail['recipients'][number],
+  'id' | 'email' | 'signedAt' | 'role' | 'signingOrder'
+>;
 
 export function recipientProgress(
-  document: Pick<DocumentDetail, 'status' | 'events'>,
-  recipient: Pick<DocumentDetail['recipients'][number], 'email' | 'signedAt'>,
+  document: Pick<DocumentDetail, 'status' | 'events'> & { recipients: ProgressRecipient[] },
+  recipient: ProgressRecipient,
 ): RecipientProgress {
   if (recipient.signedAt) return 'signed';
   if (document.events.some((e) => e.type === 'document.opened' && e.recipientEmail === recipient.email))
     return 'opened';
-  return document.status === 'draft' ? 'not-sent' : 'waiting';
+  if (document.status === 'draft') return 'not-sent';
+  const state = (r: ProgressRecipient) => ({
+    id: r.id,
+    role: r.role as RecipientRole,
+    signing_order: r.signingOrder,
+    signed_at: r.signedAt === null ? null : new Date(r.signedAt),
+  });
+  const ahead = signersAhead(document.recipients.map(state), state(recipient));
+  return ahead.length > 0 && isActive(document.status) ? 'queued' : 'waiting';
 }
 
 export async function getDocumentForOwner(

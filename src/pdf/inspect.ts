@@ -24,9 +24,13 @@ export function formatBytes(bytes: number): string {
     : `${Math.ceil(bytes / 1024)} KB`;
 }
 
-/** The size rule's refusal, for a file known to be over `maxBytes` (an upload cut off at it). */
+/** The size rule's sentence, for a file known to be over `maxBytes` (an upload cut off at it). */
+export function tooLargeSentence(maxBytes: number): string {
+  return `The file is larger than ${formatBytes(maxBytes)}; upload a smaller PDF.`;
+}
+
 export function refuseTooLarge(maxBytes: number): never {
-  refuse(`The file is larger than ${formatBytes(maxBytes)}; upload a smaller PDF.`);
+  refuse(tooLargeSentence(maxBytes));
 }
 
 /** The size rule alone, checked before a file is read (the CLI) or whole. */

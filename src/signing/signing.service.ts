@@ -7,9 +7,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import { notifyChannel } from '../db/notify.ts';
-import type { Database, RecipientRole, SigningMethod } from '../db/schema.ts';
+import type { Database, DocumentStatus, RecipientRole, SigningMethod } from '../db/schema.ts';
 import {
   deleteDocument,
+  deleteRecipients,
   type FullDocumentRow,
   type FullRecipientRow,
   findFullDocument,
@@ -34,15 +35,15 @@ import {
   type Refusal,
   signersAhead,
 } from '../documents/lifecycle.ts';
-import { parsePricingBlock } from '../documents/pricing.ts';
+import { checkPricingBlock, describePricingError, pricingErrorKey } from '../documents/pricing.ts';
 import { computeValueAmount, type PricingBlock } from '../documents/value.ts';
 import { checkFields, fillFields } from '../fields/field-rules.ts';
-import { fillField, findRecipientFields, replaceFields } from '../fields/fields.repository.ts';
+import { fillField, findFields, findRecipientFields, replaceFields } from '../fields/fields.repository.ts';
 import { fieldRows, listFields, pageSizesOf, sameEmail } from '../fields/fields.service.ts';
 import { findDocumentFiles } from '../files/files.repository.ts';
 import { storeFile } from '../files/files.service.ts';
 import { ApiError } from '../http/errors.ts';
-import { InputError } from '../input-error.ts';
+import { type FieldErrors, InputError } from '../input-error.ts';
 import { emailKey, isEmailAddress, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { findMails } from '../mail/mails.repository.ts';
@@ -54,7 +55,7 @@ import {
   signingRequestMail,
   withdrawnMail,
 } from '../mail/templates.ts';
-import { inspectPdf } from '../pdf/inspect.ts';
+import { inspectPdf, type PdfFacts, tooLargeSentence } from '../pdf/inspect.ts';
 import { checkSignatureImage } from '../pdf/signature-image.ts';
 import { renderOriginal } from '../sealing/original.ts';
 import { sealChannel } from '../sealing/sealing.repository.ts';
@@ -65,11 +66,6 @@ export const codeValidityMs = 10 * 60_000;
 export const codeResendIntervalMs = 60_000;
 export const maxCodeAttempts = 5;
 export const maxRecipients = 20;
-
-/** Refuses the input: a sentence for one field of the document (input-error.ts). */
-function refuse(field: string, sentence: string): never {
-  throw new InputError({ [field]: sentence });
-}
 
 export interface RecipientInput {
   email: string;
@@ -84,56 +80,86 @@ export interface CreateDocumentInput {
   title: string;
   body?: string;
   recipients: RecipientInput[];
-  /** Untrusted pricing input, validated by parsePricingBlock; null for none. */
+  /** Untrusted pricing input, validated by checkPricingBlock; null for none. */
   pricing: unknown;
   /** How long after sending the document can be signed (default 30 days). */
   expiresInSeconds?: number;
   /** The PDF to be signed; without one, the text body is made into a PDF when it is sent. */
   file?: Uint8Array | null;
+  /** The upload was cut off at SIGNET_MAX_UPLOAD_BYTES: refused with the rest of the input's problems. */
+  fileTooLarge?: boolean;
   /** Fields on the PDF's pages (untrusted JSON, checked by fields/field-rules.ts). */
   fields?: unknown[];
 }
 
-function validateCreateInput(input: CreateDocumentInput): { pricing: PricingBlock | null } {
+/**
+ * Every problem of a new document's input at once, a sentence per field (input-error.ts):
+ * `title`, `body`, `expiry`, `recipients` (the list as a whole), `recipients[i].email` (and
+ * `.fullName`, `.role`, `.signingMethod`, `.signingOrder`), `pricing` and `pricing.<path>`
+ * (pricing.ts names the path). A form shows each beside its input; the CLI prints them all.
+ */
+function validateCreateInput(
+  input: Omit<CreateDocumentInput, 'workspaceId'>,
+  errors: FieldErrors,
+): PricingBlock | null {
   const title = input.title.trim();
-  if (!title || title.length > 200) refuse('title', 'Title must be 1 to 200 characters.');
-  if ((input.body ?? '').length > 50_000) refuse('body', 'Body must be at most 50,000 characters.');
+  if (!title || title.length > 200) errors.title = 'Title must be 1 to 200 characters.';
+  if ((input.body ?? '').length > 50_000) errors.body = 'Text must be at most 50,000 characters.';
   if (input.recipients.length < 1 || input.recipients.length > maxRecipients) {
-    refuse('recipients', `A document has 1 to ${maxRecipients} recipients.`);
+    errors.recipients = `A document has 1 to ${maxRecipients} recipients.`;
+  } else if (!input.recipients.some((r) => r.role === 'signer')) {
+    errors.recipients = 'A document needs at least one signer.';
   }
   const emails = new Set<string>();
   for (const [i, r] of input.recipients.entries()) {
     const where = `Recipient ${i + 1}`;
-    if (!isEmailAddress(r.email)) refuse('recipients', `${where}: invalid email.`);
-    if (emails.has(emailKey(r.email)))
-      refuse('recipients', `${where}: ${normalizeEmail(r.email)} is listed twice.`);
+    const key = (field: keyof RecipientInput) => `recipients[${i}].${field}`;
+    if (!isEmailAddress(r.email)) errors[key('email')] = `${where}: the email address is not valid.`;
+    else if (emails.has(emailKey(r.email)))
+      errors[key('email')] = `${where}: ${normalizeEmail(r.email)} is listed twice.`;
     emails.add(emailKey(r.email));
     if (!r.fullName.trim() || r.fullName.trim().length > 200) {
-      refuse('recipients', `${where}: full name must be 1 to 200 characters.`);
+      errors[key('fullName')] = `${where}: full name must be 1 to 200 characters.`;
     }
     if (r.role !== 'signer' && r.role !== 'viewer')
-      refuse('recipients', `${where}: role must be signer or viewer.`);
+      errors[key('role')] = `${where}: role must be signer or viewer.`;
     if (r.signingMethod !== 'standard' && r.signingMethod !== 'email-code') {
-      refuse('recipients', `${where}: signing method must be standard or email-code.`);
+      errors[key('signingMethod')] = `${where}: signing method must be standard or email-code.`;
     }
     if (!Number.isInteger(r.signingOrder) || r.signingOrder < 1 || r.signingOrder > 100) {
-      refuse('recipients', `${where}: signing order must be a whole number from 1 to 100.`);
+      errors[key('signingOrder')] = `${where}: signing order must be a whole number from 1 to 100.`;
     }
   }
-  if (!input.recipients.some((r) => r.role === 'signer'))
-    refuse('recipients', 'A document needs at least one signer.');
   const expires = input.expiresInSeconds ?? defaultExpirySeconds;
   if (!Number.isInteger(expires) || expires < 60 || expires > 365 * 24 * 60 * 60) {
-    refuse('expiry', 'Expiry must be between 1 minute and 365 days.');
+    errors.expiry = 'Expiry must be between 1 minute and 365 days.';
   }
-  try {
-    return {
-      pricing:
-        input.pricing === null || input.pricing === undefined ? null : parsePricingBlock(input.pricing),
-    };
-  } catch (error) {
-    refuse('pricing', `Pricing: ${(error as Error).message}.`);
+  if (input.pricing === null || input.pricing === undefined) return null;
+  const checked = checkPricingBlock(input.pricing);
+  if ('block' in checked) return checked.block;
+  for (const error of checked.errors) errors[pricingErrorKey(error)] = describePricingError(error);
+  return null;
+}
+
+/** A document's input checked whole (the file included): the InputError names every problem. */
+async function checkDocumentInput(
+  ctx: Context,
+  input: Omit<CreateDocumentInput, 'workspaceId'>,
+): Promise<{ pricing: PricingBlock | null; pdf: PdfFacts | null }> {
+  const errors: FieldErrors = {};
+  const pricing = validateCreateInput(input, errors);
+  let pdf: PdfFacts | null = null;
+  if (input.fileTooLarge) errors.file = tooLargeSentence(ctx.config.maxUploadBytes);
+  else if (input.file) {
+    try {
+      pdf = await inspectPdf(input.file, { maxBytes: ctx.config.maxUploadBytes });
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      Object.assign(errors, error.fields);
+    }
   }
+  if (Object.keys(errors).length > 0) throw new InputError(errors);
+  return { pricing, pdf };
 }
 
 /**
@@ -141,8 +167,7 @@ function validateCreateInput(input: CreateDocumentInput): { pricing: PricingBloc
  * fields on its pages; all of it is stored, or nothing.
  */
 export async function createDocument(ctx: Context, input: CreateDocumentInput): Promise<{ id: string }> {
-  const { pricing } = validateCreateInput(input);
-  const pdf = input.file ? await inspectPdf(input.file, { maxBytes: ctx.config.maxUploadBytes }) : null;
+  const { pricing, pdf } = await checkDocumentInput(ctx, input);
   const now = ctx.clock.now();
   const id = ctx.ids.uuid();
   const recipients = input.recipients.map((r, position) => ({
@@ -251,8 +276,9 @@ async function expireLocked(trx: Transaction<Database>, ctx: Context, document: 
 }
 
 /**
- * draft -> sent: every recipient gets a personal link by mail; the document starts to
- * expire. A document without a PDF gets one made from its text (made before the row is
+ * draft -> sent: the first signing group (the lowest order, with its viewers) gets its
+ * personal links by mail, the later ones as their turn comes (inviteAll); the document starts
+ * to expire. A document without a PDF gets one made from its text (made before the row is
  * locked: rendering takes a while, and a draft's text does not change).
  */
 export async function sendDocument(
@@ -297,8 +323,10 @@ export async function sendDocument(
 }
 
 /**
- * Mails every recipient who has no link yet their personal link (at send: all of them). A
- * link is made when it is mailed; only its hash is kept.
+ * Mails their personal link to every recipient whose turn has come and who has no link
+ * yet: at send, the lowest signing order's group; after each signature, the next group once
+ * every signer ahead of it has signed (a viewer is mailed with its order's group). A link is
+ * made when it is mailed; only its hash is kept, so nobody can act before their turn.
  */
 async function inviteAll(
   trx: Transaction<Database>,
@@ -306,7 +334,7 @@ async function inviteAll(
   document: Pick<FullDocumentRow, 'id' | 'workspace_id' | 'title' | 'expires_at'>,
   recipients: FullRecipientRow[],
 ): Promise<void> {
-  const due = recipients.filter((r) => r.token_hash === null);
+  const due = recipients.filter((r) => r.token_hash === null && signersAhead(recipients, r).length === 0);
   if (due.length === 0) return;
   const workspace = await findWorkspace(trx, document.workspace_id);
   for (const recipient of due) {
@@ -485,6 +513,7 @@ export async function signDocument(
       });
       // Wakes a worker to seal it, in whichever process, when this transaction commits.
       if (completed) await notifyChannel(trx, sealChannel);
+      else await inviteAll(trx, ctx, document, locked.recipients);
       return { refused: null, completed, eventId: signed.id };
     },
   );
@@ -651,6 +680,106 @@ export async function deleteDraft(ctx: Context, workspaceId: string, documentId:
     if (!document) throw new ApiError('not-found');
     if (!canTransition(document.status, 'edit')) throw new DocumentActionError('not-a-draft');
     await deleteDocument(trx, workspaceId, documentId);
+  });
+}
+
+/** A draft as its form shows it for editing: what createDocument took, and its PDF's facts. */
+export async function findDraftInput(
+  ctx: Context,
+  workspaceId: string,
+  documentId: string,
+): Promise<
+  | (Omit<CreateDocumentInput, 'workspaceId' | 'file'> & { status: DocumentStatus; pages: number | null })
+  | null
+> {
+  const document = await findFullDocument(ctx.db, workspaceId, documentId);
+  if (!document) return null;
+  const recipients = await findFullRecipients(ctx.db, workspaceId, documentId);
+  const file = (await findDocumentFiles(ctx.db, workspaceId, documentId)).find((f) => f.kind === 'original');
+  return {
+    status: document.status,
+    title: document.title,
+    body: document.body,
+    recipients: [...recipients]
+      .sort((a, b) => a.position - b.position)
+      .map((r) => ({
+        email: r.email,
+        fullName: r.full_name,
+        role: r.role,
+        signingMethod: r.signing_method,
+        signingOrder: r.signing_order,
+      })),
+    pricing: document.pricing,
+    expiresInSeconds: document.expires_in_seconds,
+    pages: file?.pages ?? null,
+  };
+}
+
+/**
+ * A draft edited as a whole, as the new-document form sends it (every problem at once, as
+ * when it was created; nothing changes on a refusal). Recipients are matched by email: one
+ * who stays keeps their id and their fields; the fields of one removed, or made a viewer,
+ * go with them. A new PDF replaces the old one and removes every field (they were placed on
+ * the old pages). Returns how many fields were removed, for the sender to be told.
+ */
+export async function editDraft(
+  ctx: Context,
+  workspaceId: string,
+  documentId: string,
+  input: Omit<CreateDocumentInput, 'workspaceId' | 'fields'>,
+): Promise<{ fieldsRemoved: number }> {
+  const { pricing, pdf } = await checkDocumentInput(ctx, input);
+  return ctx.db.transaction().execute(async (trx) => {
+    const document = await lockDocument(trx, workspaceId, documentId);
+    if (!document) throw new ApiError('not-found');
+    if (!canTransition(document.status, 'edit')) throw new DocumentActionError('not-a-draft');
+    const now = ctx.clock.now();
+    const before = await findFullRecipients(trx, workspaceId, documentId);
+    const recipients = input.recipients.map((r, position) => ({
+      id: before.find((old) => sameEmail(old.email, r.email))?.id ?? ctx.ids.uuid(),
+      workspace_id: workspaceId,
+      document_id: documentId,
+      position,
+      email: normalizeEmail(r.email),
+      full_name: r.fullName.trim(),
+      role: r.role,
+      signing_method: r.signingMethod,
+      signing_order: r.signingOrder,
+      signed_at: null,
+      created_at: before.find((old) => sameEmail(old.email, r.email))?.created_at ?? now,
+    }));
+    const signers = new Set(recipients.filter((r) => r.role === 'signer').map((r) => r.id));
+    const fields = await findFields(trx, workspaceId, documentId);
+    const kept = input.file ? [] : fields.filter((f) => signers.has(f.recipient_id));
+    const original =
+      input.file && pdf
+        ? await storeFile(trx, {
+            data: input.file,
+            mediaType: 'application/pdf',
+            pages: pdf.pages,
+            pageSizes: pdf.pageSizes,
+            now,
+          })
+        : null;
+    await updateDocument(trx, workspaceId, documentId, {
+      title: input.title.trim(),
+      body: input.body ?? '',
+      pricing: pricing ? JSON.stringify(pricing) : null,
+      value_amount: pricing ? computeValueAmount(pricing) : null,
+      value_currency: pricing?.currency ?? null,
+      expires_in_seconds: input.expiresInSeconds ?? document.expires_in_seconds,
+      ...(original ? { original_sha256: original.sha256, original_from_text: false } : {}),
+    });
+    // Recipients go (their fields with them, by the foreign key) and come back; kept fields too.
+    await deleteRecipients(trx, workspaceId, documentId);
+    await insertRecipients(trx, recipients);
+    await replaceFields(
+      trx,
+      workspaceId,
+      documentId,
+      kept.map((f, position) => ({ ...f, position })),
+    );
+    return { fieldsRemoved: fields.length - kept.length };
   });
 }
 
