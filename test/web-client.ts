@@ -26,6 +26,8 @@ export interface PostOptions {
   csrf?: boolean | string;
   /** Cookies sent instead of the jar's for this one request (null: leave that one out). */
   cookies?: Record<string, string | null>;
+  /** More request headers (a Referer, say). */
+  headers?: Record<string, string>;
 }
 
 export interface WebClient {
@@ -98,8 +100,9 @@ export function createWebClient(baseUrl: string, options: WebClientOptions = {})
     path: string,
     body?: URLSearchParams | FormData,
     override: Record<string, string | null> = {},
+    extraHeaders: Record<string, string> = {},
   ): Promise<WebResponse> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...extraHeaders };
     const jar = new Map(cookies);
     for (const [name, value] of Object.entries(override)) {
       if (value === null) jar.delete(name);
@@ -132,7 +135,7 @@ export function createWebClient(baseUrl: string, options: WebClientOptions = {})
       const csrf = postOptions.csrf ?? true;
       if (typeof csrf === 'string') form.set('_csrf', csrf);
       else if (csrf && csrfToken !== null) form.set('_csrf', csrfToken);
-      return send('POST', path, form, postOptions.cookies);
+      return send('POST', path, form, postOptions.cookies, postOptions.headers);
     },
     cookies,
     get csrfToken() {

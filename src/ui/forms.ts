@@ -4,7 +4,8 @@
 //   text cannot hold it and no form field needs it), a repeated field kept as a list.
 // - Reading fields: `formText` (one value, '' when absent or repeated), `formList`.
 // - Showing input errors (InputError's sentences) next to their fields, and notices.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FieldErrors } from '../input-error.ts';
 import { html, type SafeHtml } from './html.ts';
 
 export type Form = Record<string, string | string[] | undefined>;
@@ -27,6 +28,10 @@ export function parseForm(body: string): Form {
  * its bytes on a kept-alive connection, where they would be taken for the next request.
  */
 export function useFormBodies(app: FastifyInstance, bodyLimit: number): void {
+  // The error page names the limit of the scope that refused a body (a nested scope's wins).
+  app.addHook('onRequest', async (request) => {
+    formLimits.set(request, bodyLimit);
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
@@ -36,6 +41,13 @@ export function useFormBodies(app: FastifyInstance, bodyLimit: number): void {
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, _body, done) =>
     done(Object.assign(new Error('only HTML forms are read here'), { statusCode: 415 }), undefined),
   );
+}
+
+const formLimits = new WeakMap<FastifyRequest, number>();
+
+/** How large a form the request's scope reads (useFormBodies), for the page that refuses one. */
+export function formLimitOf(request: FastifyRequest): number | undefined {
+  return formLimits.get(request);
 }
 
 /**
@@ -66,6 +78,20 @@ export function fieldError(id: string, message: string | undefined): SafeHtml {
 /** aria attributes that tie an input to its error message. */
 export function invalidAttrs(id: string, message: string | undefined): SafeHtml {
   return message ? html`aria-invalid="true" aria-describedby="${id}-error"` : html``;
+}
+
+/**
+ * Every refusal of a form at the top of it, each a link to its field (`#id`; a section's own
+ * sentence links to `anchors[key]`), so a long form's problems are found without scrolling.
+ */
+export function errorSummary(errors: FieldErrors, anchors: Record<string, string> = {}): SafeHtml | null {
+  const entries = Object.entries(errors);
+  if (entries.length === 0) return null;
+  return notice(
+    'error',
+    html`<p><strong>${entries.length === 1 ? 'One thing to fix' : `${entries.length} things to fix`}</strong> (each is shown beside its field):</p>
+<ul class="error-list">${entries.map(([key, sentence]) => html`<li><a href="#${anchors[key] ?? key}">${sentence}</a></li>`)}</ul>`,
+  );
 }
 
 export function notice(kind: 'success' | 'error' | 'info', text: string | SafeHtml): SafeHtml {

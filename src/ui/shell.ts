@@ -47,6 +47,8 @@ export interface Message {
   message: string;
   /** Shown small under the message for an error status. */
   status?: number;
+  /** The way back (the page the refused form was on), when there is one. */
+  back?: string | null;
 }
 
 /** A plain page that says one thing (a link that does not work, an error). */
@@ -57,6 +59,7 @@ export function messagePage(view: Message): string {
 <section class="card" aria-labelledby="message-heading">
 <h1 id="message-heading">${view.heading}</h1>
 <p>${view.message}</p>
+${view.back ? html`<p><a href="${view.back}">← Back to the form</a></p>` : null}
 ${view.status !== undefined && view.status >= 400 && html`<p class="small muted">Error ${view.status}</p>`}
 </section>
 </main>`,

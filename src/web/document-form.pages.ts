@@ -4,6 +4,7 @@
 // same function as the API's `value`.
 //   GET  /documents/new                 the form (no JavaScript needed)
 //   POST /documents                     more=…/preview=1: the form again; otherwise create the draft
+//   GET|POST /documents/{id}/edit       a draft's form, filled in; saved as a whole (editDraft)
 //   POST /documents/value               the live value as the form is typed (JSON for app.js)
 //   GET  /documents/{id}                status, recipients' progress, timeline, signing links
 //   POST /documents/{id}/send
@@ -15,13 +16,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import { getDocument, getDocumentForOwner, recipientProgress } from '../documents/documents.service.ts';
 import { DocumentActionError } from '../documents/lifecycle.ts';
+import type { PricingBlock } from '../documents/value.ts';
 import { isPageImageSize, pageImage } from '../files/page-images.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { listOwnMails } from '../mail/mail.service.ts';
-import { refuseTooLarge } from '../pdf/inspect.ts';
 import {
   createDocument,
   deleteDraft,
+  editDraft,
+  findDraftInput,
   maxRecipients,
   remindRecipient,
   sendDocument,
@@ -29,22 +32,33 @@ import {
 } from '../signing/signing.service.ts';
 import { findSharableSigningLinks } from '../signing/signing-links.ts';
 import { pricingView } from '../ui/document-views.ts';
-import { notice } from '../ui/forms.ts';
+import { errorSummary, notice } from '../ui/forms.ts';
 import type { SafeHtml } from '../ui/html.ts';
 import { formFile, useUploadBodies } from '../ui/uploads.ts';
-import { field, maxPriceRows, previewValue, pricingOf, recipientsOf, rowCount } from './document-form.ts';
+import {
+  field,
+  formErrors,
+  maxPriceRows,
+  previewValue,
+  pricingOf,
+  recipientsOf,
+  rowCount,
+} from './document-form.ts';
 import {
   confirmDocumentAction,
   documentView,
+  editDocumentView,
   expiryChoices,
   newDocumentView,
   ownMailsView,
+  sectionAnchors,
 } from './document-form.views.ts';
 import { type Form, findById, forMembers, formText, forRecord, type Web } from './kit.ts';
 
 type DocumentRequest = FastifyRequest<{ Params: { id: string } }>;
 
-function newPage(
+/** The new-document form, or a draft's edit form (`draft`), with every refusal beside its field. */
+function formPage(
   web: Web,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -53,12 +67,34 @@ function newPage(
   message: SafeHtml | null,
   preview: SafeHtml | null,
   errors: FieldErrors = {},
+  draft?: { id: string; title: string; pages: number | null },
 ) {
-  const upload = { errors, maxBytes: web.ctx.config.maxUploadBytes };
+  const maxBytes = web.ctx.config.maxUploadBytes;
+  if (!draft)
+    return web.render(request, reply, status, {
+      title: 'New document',
+      current: 'documents',
+      body: (csrf) =>
+        newDocumentView(csrf, form, message, preview, {
+          action: '/documents',
+          submit: 'Create draft',
+          cancel: '/documents',
+          maxBytes,
+          errors,
+        }),
+    });
   return web.render(request, reply, status, {
-    title: 'New document',
+    title: `Edit ${draft.title}`,
     current: 'documents',
-    body: (csrf) => newDocumentView(csrf, form, message, preview, upload),
+    body: (csrf) =>
+      editDocumentView(csrf, draft.title, form, message, preview, {
+        action: `/documents/${draft.id}/edit`,
+        submit: 'Save draft',
+        cancel: `/documents/${draft.id}`,
+        maxBytes,
+        current: draft.pages === null ? null : { pages: draft.pages },
+        errors,
+      }),
   });
 }
 
@@ -85,24 +121,94 @@ async function documentPage(
   });
 }
 
-/** The chosen expiry (one of the form's choices; anything else is the default 30 days). */
-function expiryOf(form: Form): number {
+/** The chosen expiry: one of the form's choices, `keep` (a draft's own, `kept`), or else 30 days. */
+function expiryOf(form: Form, kept?: number): number {
+  if (kept !== undefined && formText(form, 'expiresInDays') === 'keep') return kept;
   const days = Number(formText(form, 'expiresInDays'));
   return (expiryChoices.includes(days as (typeof expiryChoices)[number]) ? days : 30) * 86_400;
+}
+
+/** "1 hour", "45 days": an expiry the form's choices do not hold, as the edit form names it. */
+function describeSeconds(seconds: number): string {
+  const [unit, size] =
+    seconds % 86_400 === 0 ? ['day', 86_400] : seconds % 3600 === 0 ? ['hour', 3600] : ['minute', 60];
+  const count = Math.round(seconds / (size as number));
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}
+
+/** A draft as its edit form shows it: the same fields the new-document form sends. */
+function draftForm(draft: NonNullable<Awaited<ReturnType<typeof findDraftInput>>>): Form {
+  const form: Form = { title: draft.title, body: draft.body ?? '' };
+  const days = (draft.expiresInSeconds ?? 0) / 86_400;
+  if (expiryChoices.includes(days as (typeof expiryChoices)[number])) form.expiresInDays = String(days);
+  else {
+    form.expiresInDays = 'keep';
+    form.expiresAsSet = describeSeconds(draft.expiresInSeconds ?? 0);
+  }
+  draft.recipients.forEach((r, i) => {
+    Object.assign(form, {
+      [`r${i}_email`]: r.email,
+      [`r${i}_name`]: r.fullName,
+      [`r${i}_role`]: r.role,
+      [`r${i}_method`]: r.signingMethod,
+      [`r${i}_order`]: String(r.signingOrder),
+    });
+  });
+  form.recipientRows = String(Math.min(maxRecipients, draft.recipients.length + 1));
+  const pricing = draft.pricing as PricingBlock | null;
+  if (pricing) {
+    form.currency = pricing.currency;
+    form.vatMode = pricing.pricesIncludeVat ? 'included' : 'excluded';
+    pricing.items.forEach((item, i) => {
+      Object.assign(form, {
+        [`p${i}_name`]: item.name,
+        [`p${i}_qty`]: item.quantity,
+        [`p${i}_price`]: item.unitPrice,
+        [`p${i}_vat`]: item.vatRate,
+        [`p${i}_billing`]: item.billing.type === 'one-off' ? 'one-off' : item.billing.interval,
+        [`p${i}_periods`]: item.billing.type === 'one-off' ? '' : String(item.billing.periods),
+      });
+    });
+  }
+  form.priceRows = String(Math.min(maxPriceRows, (pricing?.items.length ?? 0) + 1));
+  return form;
 }
 
 /** The sentence a document page shows after a sender's action (post, redirect, get). */
 const doneNotices: Record<string, [kind: 'success' | 'info', text: string]> = {
   reminded: ['success', 'Reminder sent: the signer gets their link again by mail.'],
+  saved: ['success', 'Draft saved.'],
+  'saved-fields-removed': [
+    'info',
+    'Draft saved. Fields placed for recipients who no longer sign, or on the replaced PDF, were removed.',
+  ],
   withdrawn: ['info', 'Document withdrawn: signing has ended, and the recipients who had it are told.'],
 };
 
-/** POST /documents: more rows or a preview re-render the form; otherwise the draft is created. */
-async function submitNew(
+/** What the form sends, as the service's input (the file: its bytes, or that it was cut off). */
+function documentInput(form: Form, upload: ReturnType<typeof formFile>, keptExpiry?: number) {
+  return {
+    title: field(form, 'title'),
+    body: formText(form, 'body'),
+    recipients: recipientsOf(form, rowCount(form, 'recipientRows', 3, maxRecipients)),
+    pricing: pricingOf(form, rowCount(form, 'priceRows', 2, maxPriceRows)),
+    file: upload && !upload.tooLarge ? upload.data : null,
+    fileTooLarge: upload?.tooLarge ?? false,
+    expiresInSeconds: expiryOf(form, keptExpiry),
+  };
+}
+
+/**
+ * The new-document form and a draft's edit form post the same fields: more rows or a preview
+ * show the form again; otherwise `save` stores it, and a refusal shows the form with every
+ * problem beside its field and a summary of them at the top.
+ */
+async function submitDocumentForm(
   web: Web,
   request: FastifyRequest<{ Body: Form }>,
   reply: FastifyReply,
-  member: SessionUser,
+  save: (form: Form, upload: ReturnType<typeof formFile>) => Promise<string>,
+  draft?: { id: string; title: string; pages: number | null },
 ) {
   const form: Form = { ...(request.body ?? {}) };
   const upload = formFile(form, 'file');
@@ -112,27 +218,72 @@ async function submitNew(
   if (more === 'recipients')
     form.recipientRows = String(rowCount(form, 'recipientRows', 3, maxRecipients) + 3);
   if (more === 'prices') form.priceRows = String(rowCount(form, 'priceRows', 2, maxPriceRows) + 3);
-  const pricing = pricingOf(form, rowCount(form, 'priceRows', 2, maxPriceRows));
   if (more || formText(form, 'preview')) {
-    const value = previewValue(pricing);
-    return newPage(web, request, reply, 200, form, null, notice(value.ok ? 'info' : 'error', value.text));
+    const value = previewValue(pricingOf(form, rowCount(form, 'priceRows', 2, maxPriceRows)));
+    const preview = notice(value.ok ? 'info' : 'error', value.text);
+    return formPage(web, request, reply, 200, form, null, preview, {}, draft);
   }
   try {
-    if (upload?.tooLarge) refuseTooLarge(web.ctx.config.maxUploadBytes);
-    const { id } = await createDocument(web.ctx, {
-      workspaceId: member.workspaceId,
-      title: field(form, 'title'),
-      body: formText(form, 'body'),
-      recipients: recipientsOf(form, rowCount(form, 'recipientRows', 3, maxRecipients)),
-      pricing,
-      file: upload?.data ?? null,
-      expiresInSeconds: expiryOf(form),
-    });
-    return reply.redirect(`/documents/${id}`, 303);
+    return reply.redirect(await save(form, upload), 303);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    return newPage(web, request, reply, 400, form, notice('error', error.message), null, error.fields);
+    const errors = formErrors(form, error.fields, {
+      recipients: rowCount(form, 'recipientRows', 3, maxRecipients),
+      prices: rowCount(form, 'priceRows', 2, maxPriceRows),
+    });
+    return formPage(
+      web,
+      request,
+      reply,
+      400,
+      form,
+      errorSummary(errors, sectionAnchors),
+      null,
+      errors,
+      draft,
+    );
   }
+}
+
+/** GET and POST /documents/{id}/edit: a draft's form, filled in as it stands. */
+function editRoutes(web: Web, app: FastifyInstance) {
+  const draftOf = async (request: DocumentRequest, member: SessionUser) => {
+    const draft = await findById(request.params.id, (id) => findDraftInput(web.ctx, member.workspaceId, id));
+    return draft && { ...draft, id: request.params.id };
+  };
+  app.get<{ Params: { id: string } }>(
+    '/documents/:id/edit',
+    forMembers(async (request, reply, member) => {
+      const draft = await draftOf(request, member);
+      if (!draft) return web.notFound(request, reply);
+      if (draft.status !== 'draft') return reply.redirect(`/documents/${draft.id}`, 303);
+      return formPage(web, request, reply, 200, draftForm(draft), null, null, {}, draft);
+    }),
+  );
+  return (uploads: FastifyInstance) =>
+    uploads.post<{ Params: { id: string }; Body: Form }>(
+      '/documents/:id/edit',
+      forMembers(async (request, reply, member) => {
+        const draft = await draftOf(request, member);
+        if (!draft) return web.notFound(request, reply);
+        try {
+          return await submitDocumentForm(
+            web,
+            request,
+            reply,
+            async (form, upload) => {
+              const input = documentInput(form, upload, draft.expiresInSeconds);
+              const { fieldsRemoved } = await editDraft(web.ctx, member.workspaceId, draft.id, input);
+              return `/documents/${draft.id}?done=${fieldsRemoved > 0 ? 'saved-fields-removed' : 'saved'}`;
+            },
+            draft,
+          );
+        } catch (error) {
+          if (!(error instanceof DocumentActionError)) throw error;
+          return documentPage(web, request, reply, member, 409, notice('error', error.message));
+        }
+      }),
+    );
 }
 
 /** Runs a sender's action on the document, then back to it; a refusal shows it with the sentence. */
@@ -235,15 +386,23 @@ export function documentFormPages(web: Web) {
   return async function register(app: FastifyInstance) {
     app.get(
       '/documents/new',
-      forMembers((request, reply) => newPage(web, request, reply, 200, {}, null, null)),
+      forMembers((request, reply) => formPage(web, request, reply, 200, {}, null, null)),
     );
-    // The new-document form carries a PDF: multipart in this route's scope alone.
+    const editPost = editRoutes(web, app);
+    // The document forms carry a PDF: multipart in these routes' scope alone.
     await app.register(async (uploads) => {
       await useUploadBodies(uploads, { maxFileBytes: web.ctx.config.maxUploadBytes });
       uploads.post<{ Body: Form }>(
         '/documents',
-        forMembers((request, reply, member) => submitNew(web, request, reply, member)),
+        forMembers((request, reply, member) =>
+          submitDocumentForm(web, request, reply, async (form, upload) => {
+            const input = { workspaceId: member.workspaceId, ...documentInput(form, upload) };
+            const { id } = await createDocument(web.ctx, input);
+            return `/documents/${id}`;
+          }),
+        ),
       );
+      editPost(uploads);
     });
     // The live value under the pricing table (app.js posts the form here as it is typed):
     // the same computation as "Show the value", as text for the page to show.

@@ -1,8 +1,9 @@
 // The new-document form as the signing service's input: its rows of recipients and prices
 // (blank rows left out), and the value the API will compute, shown before the draft exists.
 import type { RecipientRole, SigningMethod } from '../db/schema.ts';
-import { formatMoney, parsePricingBlock } from '../documents/pricing.ts';
+import { checkPricingBlock, describePricingError, formatMoney } from '../documents/pricing.ts';
 import { computeValueAmount } from '../documents/value.ts';
+import type { FieldErrors } from '../input-error.ts';
 import type { RecipientInput } from '../signing/signing.service.ts';
 import { type Form, formText } from '../ui/forms.ts';
 
@@ -18,33 +19,41 @@ export function rowCount(form: Form, name: string, fallback: number, max: number
   return Number.isInteger(value) && value >= 1 ? Math.min(value, max) : fallback;
 }
 
+/** The form's recipient rows that hold something (blank rows are left out), by row number. */
+function recipientRows(form: Form, rows: number): number[] {
+  return Array.from({ length: rows }, (_, i) => i).filter(
+    (i) => field(form, `r${i}_email`) !== '' || field(form, `r${i}_name`) !== '',
+  );
+}
+
+/** The form's price rows that hold something, by row number. */
+function priceRows(form: Form, rows: number): number[] {
+  return Array.from({ length: rows }, (_, i) => i).filter(
+    (i) => field(form, `p${i}_name`) !== '' || field(form, `p${i}_price`) !== '',
+  );
+}
+
 /** The recipients typed in, blank rows left out. */
 export function recipientsOf(form: Form, rows: number): RecipientInput[] {
-  const recipients: RecipientInput[] = [];
-  for (let i = 0; i < rows; i++) {
+  return recipientRows(form, rows).map((i) => {
     const email = field(form, `r${i}_email`);
     const fullName = field(form, `r${i}_name`);
-    if (!email && !fullName) continue;
-    recipients.push({
+    return {
       email,
       fullName,
       role: (field(form, `r${i}_role`) || 'signer') as RecipientRole,
       signingMethod: (field(form, `r${i}_method`) || 'standard') as SigningMethod,
       signingOrder: Number(field(form, `r${i}_order`) || '1'),
-    });
-  }
-  return recipients;
+    };
+  });
 }
 
 /** The pricing block typed in, as the API would receive it; null without priced lines. */
 export function pricingOf(form: Form, rows: number): unknown {
-  const items = [];
-  for (let i = 0; i < rows; i++) {
-    const name = field(form, `p${i}_name`);
-    if (!name && !field(form, `p${i}_price`)) continue;
+  const items = priceRows(form, rows).map((i) => {
     const billing = field(form, `p${i}_billing`) || 'one-off';
-    items.push({
-      name,
+    return {
+      name: field(form, `p${i}_name`),
       quantity: field(form, `p${i}_qty`) || '1',
       unitPrice: field(form, `p${i}_price`),
       vatRate: field(form, `p${i}_vat`) || '0',
@@ -52,8 +61,8 @@ export function pricingOf(form: Form, rows: number): unknown {
         billing === 'one-off'
           ? { type: 'one-off' }
           : { type: 'recurring', interval: billing, periods: Number(field(form, `p${i}_periods`) || '0') },
-    });
-  }
+    };
+  });
   if (items.length === 0) return null;
   return {
     currency: (field(form, 'currency') || 'EUR').toUpperCase(),
@@ -62,16 +71,76 @@ export function pricingOf(form: Form, rows: number): unknown {
   };
 }
 
-/** What the API's `value` will be, or why the pricing is refused. */
+/** What the API's `value` will be, or why the pricing is refused (every problem, in plain words). */
 export function previewValue(pricing: unknown): { text: string; ok: boolean } {
   if (pricing === null) return { text: 'No pricing: the value is null.', ok: true };
-  try {
-    const block = parsePricingBlock(pricing);
-    return {
-      text: `Value (excluding VAT, whole contract): ${formatMoney(computeValueAmount(block), block.currency)}`,
-      ok: true,
-    };
-  } catch (error) {
-    return { text: `Pricing: ${(error as Error).message}`, ok: false };
+  const checked = checkPricingBlock(pricing);
+  if ('errors' in checked) return { text: checked.errors.map(describePricingError).join(' '), ok: false };
+  const { block } = checked;
+  return {
+    text: `Value (excluding VAT, whole contract): ${formatMoney(computeValueAmount(block), block.currency)}`,
+    ok: true,
+  };
+}
+
+/** Which input of a recipient row holds each recipient field. */
+const recipientInputs: Record<string, string> = {
+  email: 'email',
+  fullName: 'name',
+  role: 'role',
+  signingMethod: 'method',
+  signingOrder: 'order',
+};
+
+/** Which input of a price row holds each field of a pricing line. */
+const priceInputs: Record<string, string> = {
+  name: 'name',
+  quantity: 'qty',
+  unitPrice: 'price',
+  vatRate: 'vat',
+  billing: 'billing',
+  'billing.type': 'billing',
+  'billing.interval': 'billing',
+  'billing.periods': 'periods',
+};
+
+/**
+ * The service's sentences (keyed by its input: `recipients[1].email`, `pricing.items[0].quantity`)
+ * keyed by the form's inputs instead (`r2_email`, `p0_qty`: blank rows do not count), so each
+ * shows beside what the user typed. A sentence with no input of its own goes to its section
+ * (`recipients`, `pricing`).
+ */
+export function formErrors(form: Form, errors: FieldErrors, rows: { recipients: number; prices: number }) {
+  const recipients = recipientRows(form, rows.recipients);
+  const prices = priceRows(form, rows.prices);
+  const placed: FieldErrors = {};
+  const place = (key: string, sentence: string) => {
+    placed[key] = placed[key] ? `${placed[key]} ${sentence}` : sentence;
+  };
+  for (const [key, sentence] of Object.entries(errors)) {
+    const recipient = /^recipients\[(\d+)\]\.(\w+)$/.exec(key);
+    const line = /^pricing\.items\[(\d+)\](?:\.(.+))?$/.exec(key);
+    const row = (list: number[], index: string | undefined) => list[Number(index)];
+    // The service numbers the rows it was given; the form's own numbers count blank rows too.
+    const renumber = (word: string, index: string, at: number) =>
+      sentence.replace(`${word} ${Number(index) + 1}:`, `${word} ${at + 1}:`);
+    const recipientRow = recipient && row(recipients, recipient[1]);
+    const priceRow = line && row(prices, line[1]);
+    if (recipient && recipientRow !== undefined && recipientInputs[recipient[2] as string])
+      place(
+        `r${recipientRow}_${recipientInputs[recipient[2] as string]}`,
+        renumber('Recipient', recipient[1] as string, recipientRow as number),
+      );
+    else if (line && priceRow !== undefined && priceInputs[line[2] ?? 'name'])
+      place(
+        `p${priceRow}_${priceInputs[line[2] ?? 'name']}`,
+        renumber('Line', line[1] as string, priceRow as number),
+      );
+    else if (key === 'expiry') place('expiresInDays', sentence);
+    else if (key === 'pricing.currency') place('currency', sentence);
+    else if (key.startsWith('recipients')) place('recipients', sentence);
+    else if (key.startsWith('pricing')) place('pricing', sentence);
+    else place(key, sentence);
   }
+  return placed;
 }

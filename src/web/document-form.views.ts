@@ -15,60 +15,78 @@ import { billingChoices, field, maxPriceRows, rowCount } from './document-form.t
 import { formatTime } from './layout.ts';
 
 function select(
-  name: string,
   id: string,
   label: string,
   options: readonly string[],
   value: string,
+  errors: FieldErrors,
 ): SafeHtml {
-  return html`<label class="visually-hidden" for="${id}">${label}</label><select id="${id}" name="${name}">${options.map((o) => html`<option value="${o}"${o === value ? html` selected` : ''}>${o}</option>`)}</select>`;
+  return html`<label class="visually-hidden" for="${id}">${label}</label><select id="${id}" name="${id}" ${invalidAttrs(id, errors[id])}>${options.map((o) => html`<option value="${o}"${o === value ? html` selected` : ''}>${o}</option>`)}</select>${fieldError(id, errors[id])}`;
+}
+
+/** A text input of a form row: hidden label, the value typed, its sentence when refused. */
+function cellInput(
+  id: string,
+  label: string,
+  form: Form,
+  errors: FieldErrors,
+  attributes: SafeHtml = html`type="text"`,
+): SafeHtml {
+  return html`<label class="visually-hidden" for="${id}">${label}</label><input id="${id}" name="${id}" ${attributes} value="${field(form, id)}" ${invalidAttrs(id, errors[id])}>${fieldError(id, errors[id])}`;
 }
 
 /** How long signing stays open after sending, in days: the form's choices (30 by default). */
 export const expiryChoices = [7, 14, 30, 60, 90] as const;
 
-function recipientsSection(form: Form, recipientRows: number): SafeHtml {
+function recipientsSection(form: Form, recipientRows: number, errors: FieldErrors): SafeHtml {
   const recipients = Array.from({ length: recipientRows }, (_, i) => i);
   return html`<section class="card" aria-labelledby="recipients-title">
 <h2 id="recipients-title">Recipients (1 to ${maxRecipients})</h2>
-<p class="small muted">Signers sign in order of their number; equal numbers sign in any order. Viewers get a copy and never sign. Blank rows are ignored.</p>
+<p class="small muted">Signers sign in order of their number: each group is mailed when the one before it has signed; equal numbers sign in any order. Viewers get a copy and never sign. Blank rows are ignored.</p>
+${errors.recipients ? html`<p class="field-error" id="recipients-error" role="alert">${errors.recipients}</p>` : null}
 <div class="table-scroll" tabindex="0" role="region" aria-labelledby="recipients-title">
 <table class="form-rows"><thead><tr><th scope="col">Email</th><th scope="col">Full name</th><th scope="col">Role</th><th scope="col">Signing</th><th scope="col">Order</th></tr></thead>
 <tbody>${recipients.map(
     (i) => html`<tr>
-<td data-label="Email"><label class="visually-hidden" for="r${i}_email">Recipient ${i + 1} email</label><input id="r${i}_email" name="r${i}_email" type="email" value="${field(form, `r${i}_email`)}"></td>
-<td data-label="Full name"><label class="visually-hidden" for="r${i}_name">Recipient ${i + 1} full name</label><input id="r${i}_name" name="r${i}_name" type="text" value="${field(form, `r${i}_name`)}"></td>
-<td data-label="Role">${select(`r${i}_role`, `r${i}_role`, `Recipient ${i + 1} role`, ['signer', 'viewer'], field(form, `r${i}_role`) || 'signer')}</td>
-<td data-label="Signing">${select(`r${i}_method`, `r${i}_method`, `Recipient ${i + 1} signing method`, ['standard', 'email-code'], field(form, `r${i}_method`) || 'standard')}</td>
-<td data-label="Order"><label class="visually-hidden" for="r${i}_order">Recipient ${i + 1} signing order</label><input id="r${i}_order" name="r${i}_order" type="number" min="1" max="100" value="${field(form, `r${i}_order`) || '1'}"></td>
+<td data-label="Email">${cellInput(`r${i}_email`, `Recipient ${i + 1} email`, form, errors, html`type="email"`)}</td>
+<td data-label="Full name">${cellInput(`r${i}_name`, `Recipient ${i + 1} full name`, form, errors)}</td>
+<td data-label="Role">${select(`r${i}_role`, `Recipient ${i + 1} role`, ['signer', 'viewer'], field(form, `r${i}_role`) || 'signer', errors)}</td>
+<td data-label="Signing">${select(`r${i}_method`, `Recipient ${i + 1} signing method`, ['standard', 'email-code'], field(form, `r${i}_method`) || 'standard', errors)}</td>
+<td data-label="Order">${cellInput(`r${i}_order`, `Recipient ${i + 1} signing order`, { ...form, [`r${i}_order`]: field(form, `r${i}_order`) || '1' }, errors, html`type="number" min="1" max="100"`)}</td>
 </tr>`,
   )}</tbody></table></div>
 ${recipientRows < maxRecipients ? html`<div class="actions"><button class="button button-secondary button-small" type="submit" name="more" value="recipients">More recipient rows</button></div>` : ''}
 </section>`;
 }
 
-function pricingSection(form: Form, priceRows: number, preview: SafeHtml | null): SafeHtml {
+function pricingSection(
+  form: Form,
+  priceRows: number,
+  preview: SafeHtml | null,
+  errors: FieldErrors,
+): SafeHtml {
   const prices = Array.from({ length: priceRows }, (_, i) => i);
   const vatIncluded = formText(form, 'vatMode') === 'included';
   return html`<section class="card" aria-labelledby="pricing-title">
 <h2 id="pricing-title">Pricing <span class="muted">(optional)</span></h2>
-<div class="field"><label for="currency">Currency</label><input id="currency" name="currency" type="text" maxlength="3" value="${field(form, 'currency') || 'EUR'}"></div>
+<div class="field"><label for="currency">Currency</label><input id="currency" name="currency" type="text" maxlength="3" value="${field(form, 'currency') || 'EUR'}" ${invalidAttrs('currency', errors.currency)}>${fieldError('currency', errors.currency)}</div>
 <fieldset class="field"><legend class="label">Prices are</legend>
 <label class="checkbox"><input type="radio" name="vatMode" value="excluded"${vatIncluded ? '' : html` checked`}> excluding VAT</label>
 <label class="checkbox"><input type="radio" name="vatMode" value="included"${vatIncluded ? html` checked` : ''}> including VAT</label></fieldset>
+${errors.pricing ? html`<p class="field-error" id="pricing-error" role="alert">${errors.pricing}</p>` : null}
 <div class="table-scroll" tabindex="0" role="region" aria-labelledby="pricing-title">
 <table class="form-rows"><thead><tr><th scope="col">Item</th><th scope="col">Qty</th><th scope="col">Unit price</th><th scope="col">VAT %</th><th scope="col">Billing</th><th scope="col">Periods</th></tr></thead>
 <tbody>${prices.map(
     (i) => html`<tr>
-<td data-label="Item"><label class="visually-hidden" for="p${i}_name">Line ${i + 1} item</label><input id="p${i}_name" name="p${i}_name" type="text" value="${field(form, `p${i}_name`)}"></td>
-<td data-label="Qty"><label class="visually-hidden" for="p${i}_qty">Line ${i + 1} quantity</label><input id="p${i}_qty" name="p${i}_qty" type="text" inputmode="decimal" value="${field(form, `p${i}_qty`)}"></td>
-<td data-label="Unit price"><label class="visually-hidden" for="p${i}_price">Line ${i + 1} unit price</label><input id="p${i}_price" name="p${i}_price" type="text" inputmode="decimal" value="${field(form, `p${i}_price`)}"></td>
-<td data-label="VAT %"><label class="visually-hidden" for="p${i}_vat">Line ${i + 1} VAT rate</label><input id="p${i}_vat" name="p${i}_vat" type="text" inputmode="decimal" value="${field(form, `p${i}_vat`)}"></td>
-<td data-label="Billing">${select(`p${i}_billing`, `p${i}_billing`, `Line ${i + 1} billing`, billingChoices, field(form, `p${i}_billing`) || 'one-off')}</td>
-<td data-label="Periods"><label class="visually-hidden" for="p${i}_periods">Line ${i + 1} periods</label><input id="p${i}_periods" name="p${i}_periods" type="number" min="1" value="${field(form, `p${i}_periods`)}"></td>
+<td data-label="Item">${cellInput(`p${i}_name`, `Line ${i + 1} item`, form, errors)}</td>
+<td data-label="Qty">${cellInput(`p${i}_qty`, `Line ${i + 1} quantity`, form, errors, html`type="text" inputmode="decimal"`)}</td>
+<td data-label="Unit price">${cellInput(`p${i}_price`, `Line ${i + 1} unit price`, form, errors, html`type="text" inputmode="decimal"`)}</td>
+<td data-label="VAT %">${cellInput(`p${i}_vat`, `Line ${i + 1} VAT rate`, form, errors, html`type="text" inputmode="decimal"`)}</td>
+<td data-label="Billing">${select(`p${i}_billing`, `Line ${i + 1} billing`, billingChoices, field(form, `p${i}_billing`) || 'one-off', errors)}</td>
+<td data-label="Periods">${cellInput(`p${i}_periods`, `Line ${i + 1} periods`, form, errors, html`type="number" min="1"`)}</td>
 </tr>`,
   )}</tbody></table></div>
-<p class="small muted">A recurring line counts for its whole contract: unit price × quantity × periods.</p>
+<p class="small muted">A recurring line counts for its whole contract: unit price × quantity × periods. A discount is a line with a negative unit price; the total cannot go below zero.</p>
 <p id="live-value" class="small" aria-live="polite"></p>
 <div class="actions">${priceRows < maxPriceRows ? html`<button class="button button-secondary button-small" type="submit" name="more" value="prices">More pricing rows</button>` : ''}<button class="button button-secondary button-small" type="submit" name="preview" value="1">Show the value</button></div>
 ${preview}
@@ -76,24 +94,34 @@ ${preview}
 }
 
 /**
- * The PDF to be signed: a file input (a browser takes a dropped file on it, with or
+ * The PDF to be signed (or, editing, its replacement): a file input (a browser takes a dropped file on it, with or
  * without JavaScript), its sentence when refused, and a word when the form came back: no
  * browser keeps a chosen file across a reload, so it has to be chosen again.
  */
-function fileField(form: Form, upload: UploadState): SafeHtml {
-  const { errors } = upload;
+function fileField(form: Form, options: DocumentFormOptions): SafeHtml {
+  const { errors, current } = options;
   const chosenBefore = formText(form, 'fileChosen') !== '';
-  return html`<div class="field file-drop"><label for="file">PDF to be signed <span class="muted">(optional)</span></label>
-<span class="hint" id="file-hint">Drop a PDF here or choose one, up to ${formatBytes(upload.maxBytes)} and ${maxPages} pages. Without one, the text below becomes the PDF when you send.</span>
-<input id="file" name="file" type="file" accept="application/pdf,.pdf" aria-describedby="file-hint" ${invalidAttrs('file', errors.file)}>
+  const label = current ? 'Replace the PDF' : 'PDF to be signed';
+  const hint = current
+    ? `The draft has a PDF of ${current.pages} ${current.pages === 1 ? 'page' : 'pages'}. Choose another, up to ${formatBytes(options.maxBytes)} and ${maxPages} pages, to replace it: the fields placed on it are then removed.`
+    : `Drop a PDF here or choose one, up to ${formatBytes(options.maxBytes)} and ${maxPages} pages. Without one, the text below becomes the PDF when you send.`;
+  return html`<div class="field file-drop"><label for="file">${label} <span class="muted">(optional)</span></label>
+<span class="hint" id="file-hint">${hint}</span>
+<input id="file" name="file" type="file" accept="application/pdf,.pdf" aria-describedby="file-hint${errors.file ? ' file-error' : ''}"${errors.file ? html` aria-invalid="true"` : null}>
 ${fieldError('file', errors.file)}
 ${chosenBefore && !errors.file ? html`<span class="hint">Choose the PDF again: a browser does not keep a chosen file when a page is sent back.</span>` : ''}</div>`;
 }
 
-/** The file field's state: its sentence when refused, and the limit it states. */
-export interface UploadState {
-  errors: FieldErrors;
+/** What differs between the new-document form and a draft's edit form. */
+export interface DocumentFormOptions {
+  /** Where the form posts: `/documents`, or `/documents/{id}/edit`. */
+  action: string;
+  submit: string;
+  cancel: string;
   maxBytes: number;
+  /** The draft's current PDF (editing): choosing a file replaces it. */
+  current?: { pages: number } | null;
+  errors: FieldErrors;
 }
 
 export function documentForm(
@@ -101,35 +129,58 @@ export function documentForm(
   form: Form,
   message: SafeHtml | null,
   preview: SafeHtml | null,
-  upload: UploadState,
+  options: DocumentFormOptions,
 ): SafeHtml {
+  const { errors } = options;
   const recipientRows = rowCount(form, 'recipientRows', 3, maxRecipients);
   const priceRows = rowCount(form, 'priceRows', 2, maxPriceRows);
-  return html`<form method="post" action="/documents" enctype="multipart/form-data" novalidate data-live-value="/documents/value">
+  const expiry = formText(form, 'expiresInDays') || '30';
+  const expiryOptions: Array<[string, string]> = expiryChoices.map((days) => [
+    String(days),
+    `${days} days after sending`,
+  ]);
+  // A draft made by the CLI may have another expiry: offered as it is, kept unless changed.
+  if (expiry === 'keep') expiryOptions.unshift(['keep', `as set (${formText(form, 'expiresAsSet')})`]);
+  return html`<form method="post" action="${options.action}" enctype="multipart/form-data" novalidate data-live-value="/documents/value">
 ${csrfField(csrf)}
 <input type="hidden" name="recipientRows" value="${recipientRows}">
 <input type="hidden" name="priceRows" value="${priceRows}">
+${expiry === 'keep' ? html`<input type="hidden" name="expiresAsSet" value="${formText(form, 'expiresAsSet')}">` : null}
 ${message}
 <section class="card">
-<div class="field"><label for="title">Title</label><input id="title" name="title" type="text" maxlength="200" value="${field(form, 'title')}" required></div>
-${fileField(form, upload)}
-<div class="field"><label for="expiresInDays">Signing is open for</label><select id="expiresInDays" name="expiresInDays">${expiryChoices.map((days) => html`<option value="${days}"${String(days) === (formText(form, 'expiresInDays') || '30') ? html` selected` : null}>${days} days after sending</option>`)}</select></div>
-<div class="field"><label for="body">Text</label><span class="hint">Blank lines separate paragraphs. Shown above the PDF's pages, or made into the PDF when there is none.</span><textarea id="body" name="body" rows="8">${formText(form, 'body')}</textarea></div>
+<div class="field"><label for="title">Title</label><input id="title" name="title" type="text" maxlength="200" value="${field(form, 'title')}" required ${invalidAttrs('title', errors.title)}>${fieldError('title', errors.title)}</div>
+${fileField(form, options)}
+<div class="field"><label for="expiresInDays">Signing is open for</label><select id="expiresInDays" name="expiresInDays" ${invalidAttrs('expiresInDays', errors.expiresInDays)}>${expiryOptions.map(([value, label]) => html`<option value="${value}"${value === expiry ? html` selected` : null}>${label}</option>`)}</select>${fieldError('expiresInDays', errors.expiresInDays)}</div>
+<div class="field"><label for="body">Text</label><span class="hint" id="body-hint">Blank lines separate paragraphs. Shown above the PDF's pages, or made into the PDF when there is none.</span><textarea id="body" name="body" rows="8" aria-describedby="body-hint${errors.body ? ' body-error' : ''}"${errors.body ? html` aria-invalid="true"` : null}>${formText(form, 'body')}</textarea>${fieldError('body', errors.body)}</div>
 </section>
-${recipientsSection(form, recipientRows)}
-${pricingSection(form, priceRows, preview)}
-<div class="actions"><button class="button button-primary" type="submit">Create draft</button><a href="/documents">Cancel</a></div>
+${recipientsSection(form, recipientRows, errors)}
+${pricingSection(form, priceRows, preview, errors)}
+<div class="actions"><button class="button button-primary" type="submit">${options.submit}</button><a href="${options.cancel}">Cancel</a></div>
 </form>`;
 }
+
+/** Anchors of the sentences that belong to a section rather than one input. */
+export const sectionAnchors = { recipients: 'recipients-title', pricing: 'pricing-title' };
 
 export function newDocumentView(
   csrf: string,
   form: Form,
   message: SafeHtml | null,
   preview: SafeHtml | null,
-  upload: UploadState,
+  options: DocumentFormOptions,
 ) {
-  return html`<p><a href="/documents">← Documents</a></p><h1>New document</h1>${documentForm(csrf, form, message, preview, upload)}`;
+  return html`<p><a href="/documents">← Documents</a></p><h1>New document</h1>${documentForm(csrf, form, message, preview, options)}`;
+}
+
+export function editDocumentView(
+  csrf: string,
+  documentTitle: string,
+  form: Form,
+  message: SafeHtml | null,
+  preview: SafeHtml | null,
+  options: DocumentFormOptions,
+) {
+  return html`<p><a href="${options.cancel}">← ${documentTitle}</a></p><h1>Edit draft</h1>${documentForm(csrf, form, message, preview, options)}`;
 }
 
 /** A document as its sender sees it, with what the services worked out for each recipient. */
@@ -144,6 +195,7 @@ export interface SenderDocument {
 const progressBadges: Record<Exclude<RecipientProgress, 'signed'>, SafeHtml> = {
   opened: html`<span class="badge badge-pending">opened</span>`,
   waiting: html`<span class="badge badge-neutral">waiting</span>`,
+  queued: html`<span class="badge badge-neutral">mailed at their turn</span>`,
   'not-sent': html`<span class="badge badge-neutral">not sent</span>`,
 };
 
@@ -154,10 +206,8 @@ function remindButton(
   csrf: string,
 ): SafeHtml | null {
   const active = view.document.status === 'sent' || view.document.status === 'viewed';
-  const waiting = view.document.recipients.some(
-    (other) => other.role === 'signer' && other.signingOrder < r.signingOrder && !other.signedAt,
-  );
-  if (!active || r.role !== 'signer' || r.signedAt || waiting) return null;
+  const progress = view.progress.get(r.id);
+  if (!active || r.role !== 'signer' || progress === 'signed' || progress === 'queued') return null;
   return html`<form method="post" action="/documents/${view.document.id}/recipients/${r.id}/remind" class="inline">${csrfField(csrf)}<button class="button button-secondary button-small" type="submit" aria-label="Remind ${r.fullName}">Remind</button></form>`;
 }
 
@@ -193,7 +243,7 @@ ${document.signedAt ? html`<div><dt>Completed</dt><dd>${formatTime(document.sign
 ${document.expiresAt ? html`<div><dt>Expires</dt><dd>${formatTime(document.expiresAt)}</dd></div>` : ''}
 <div><dt>Value</dt><dd>${document.value ? formatMoney(String(document.value.amount), document.value.currency) : '—'}</dd></div>
 </dl>
-${document.status === 'draft' ? html`<form method="post" action="/documents/${document.id}/send" class="actions">${csrfField(csrf)}<button class="button button-primary" type="submit">Send to recipients</button>${fieldsLink(document)}<a class="button button-danger" href="/documents/${document.id}/delete">Delete draft…</a></form>` : fieldsLink(document)}
+${document.status === 'draft' ? html`<form method="post" action="/documents/${document.id}/send" class="actions">${csrfField(csrf)}<button class="button button-primary" type="submit">Send to recipients</button><a class="button button-secondary" href="/documents/${document.id}/edit">Edit draft</a>${fieldsLink(document)}<a class="button button-danger" href="/documents/${document.id}/delete">Delete draft…</a></form>` : fieldsLink(document)}
 ${document.status === 'sent' || document.status === 'viewed' ? html`<div class="actions"><a class="button button-danger" href="/documents/${document.id}/withdraw">Withdraw…</a></div>` : null}
 </div>`;
 }

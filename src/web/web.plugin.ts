@@ -127,7 +127,7 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
         web.render(request, reply, status, {
           title: message.title,
           body: () =>
-            html`<div class="card narrow"><h1>${message.heading}</h1><p>${message.message}</p></div>`,
+            html`<div class="card narrow"><h1>${message.heading}</h1><p>${message.message}</p>${message.back ? html`<p><a href="${message.back}">← Back to the form</a></p>` : null}</div>`,
         }),
       ),
     );
