@@ -30,7 +30,7 @@ const usage = `usage: signet <command>
   seed [--documents N] [--json]      a Max workspace with a key and N sample documents
   document create --workspace ID --title T --recipient "email,Full Name,signer|viewer,ORDER[,email-code]" ...
                   [--price "item,qty,unitPrice,vatRate[,month,12]"] ... [--currency EUR]
-                  [--prices-include-vat] [--body TEXT] [--expires-in 30d]
+                  [--prices-include-vat] [--body TEXT] [--expires-in 30d] [--remind-every 3d]
                   [--file contract.pdf [--fields fields.json]] [--json]
                   fields.json: [{"recipient": EMAIL, "type": "signature|initials|date|name|email|
                   text|checkbox", "page": 1, "x": 72, "y": 90, "width": 180, "height": 40,

@@ -12,6 +12,8 @@ import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
 import {
   declineDocument,
   deleteDraft,
+  expireDueDocuments,
+  remindDueSigners,
   remindRecipient,
   signDocument,
   withdrawDocument,
@@ -122,6 +124,52 @@ describeEachDatabase('who is told what after Send', (kind) => {
     );
     const last = await sign(id, 'dan@client.example', 'Dan Oh');
     assert.equal(last.completed, true);
+  });
+
+  test('automatic reminders: every N days from each signer’s first mail, their own link, until they sign or it expires', async () => {
+    const { ws } = await workspaceWithOwner();
+    const day = 86_400_000;
+    const { id, links } = await createSentDocument(h.ctx, ws.id, {
+      title: 'Lease',
+      recipients: [
+        recipient('ann@client.example', 'Ann Lee', { signingOrder: 1 }),
+        recipient('bob@client.example', 'Bob Ray', { signingOrder: 2 }),
+      ],
+      remindEveryDays: 3,
+      expiresInSeconds: 9 * 86_400,
+    });
+    const reminders = async (to: string) =>
+      (await listMails(h.ctx, { documentId: id, to, limit: 20 })).filter((m) =>
+        m.subject.startsWith('Reminder'),
+      );
+    h.clock.advance(3 * day - 1000);
+    assert.equal(await remindDueSigners(h.ctx), 0, 'not yet');
+    h.clock.advance(1000);
+    assert.equal(await remindDueSigners(h.ctx), 1, 'Ann, three days after her mail; Bob has no link yet');
+    assert.equal(await remindDueSigners(h.ctx), 0, 'once');
+    const [first] = await reminders('ann@client.example');
+    assert.equal(first?.subject, 'Reminder: please sign Lease');
+    assert.ok(first?.text.includes(links.get('ann@client.example')?.path as string), 'her first link');
+
+    // The sender's own reminder counts: the next automatic one is three days after it.
+    h.clock.advance(day);
+    await remindRecipient(h.ctx, ws.id, id, (await recipientRow(h.ctx, id, 'ann@client.example')).id);
+    h.clock.advance(3 * day - 1000);
+    assert.equal(await remindDueSigners(h.ctx), 0);
+    await sign(id, 'ann@client.example', 'Ann Lee'); // day 7: Bob is mailed now
+    h.clock.advance(day);
+    assert.equal(await remindDueSigners(h.ctx), 0, 'Ann has signed; Bob was mailed a day ago');
+    assert.equal((await reminders('ann@client.example')).length, 2);
+    h.clock.advance(2 * day);
+    // Day 10: the document expired on day 9, so nobody is reminded.
+    assert.equal(await expireDueDocuments(h.ctx), 1);
+    assert.equal(await remindDueSigners(h.ctx), 0);
+    assert.deepEqual(await reminders('bob@client.example'), []);
+
+    const quiet = await createSentDocument(h.ctx, ws.id, { title: 'No reminders' });
+    h.clock.advance(20 * day);
+    assert.equal(await remindDueSigners(h.ctx), 0, 'a document without reminders never sends one');
+    assert.equal((await listMails(h.ctx, { documentId: quiet.id, limit: 10 })).length, 1);
   });
 
   test('a decline ends the signing and tells the owners why', async () => {

@@ -197,6 +197,7 @@ describeEachDatabase('a draft’s form on the web', (kind) => {
     const saved = await client.post(`/documents/${id}/edit`, {
       title: 'Maintenance contract 2027',
       expiresInDays: 'keep',
+      remindEveryDays: '3',
       recipientRows: '3',
       r0_email: 'ann@client.example',
       r0_name: 'Ann Lee-Park',
@@ -215,6 +216,12 @@ describeEachDatabase('a draft’s form on the web', (kind) => {
     assert.equal(row?.title, 'Maintenance contract 2027');
     assert.equal(row?.value_amount, '120.00');
     assert.equal(row?.expires_in_seconds, 3600, 'the expiry as set is kept');
+    assert.equal(row?.remind_every_days, 3);
+    assert.match(after.text, /<dt>Automatic reminders<\/dt><dd>every 3 days<\/dd>/);
+    assert.match(
+      (await client.get(`/documents/${id}/edit`)).text,
+      /<option value="3" selected>Every 3 days<\/option>/,
+    );
     const ann = await recipientRow(h.ctx, id, 'ann@client.example');
     assert.equal(ann.full_name, 'Ann Lee-Park');
     const fields = await listFields(h.ctx.db, owner.workspaceId, id);
@@ -238,6 +245,7 @@ describeEachDatabase('a draft’s form on the web', (kind) => {
     assert.notEqual(replacedRow?.original_sha256, row?.original_sha256);
     assert.equal(replacedRow?.expires_in_seconds, 14 * 86_400);
     assert.equal(replacedRow?.value_amount, null, 'no pricing rows: no pricing');
+    assert.equal(replacedRow?.remind_every_days, null, 'Never');
     assert.deepEqual(await listFields(h.ctx.db, owner.workspaceId, id), []);
   });
 

@@ -70,6 +70,13 @@ export function parseDuration(value: string): number {
   return Number(match[1]) * factor;
 }
 
+/** "3d" or "3": automatic reminders' interval in whole days (the service checks the choices). */
+function parseDays(value: string): number {
+  const match = /^(\d{1,3})d?$/.exec(value.trim());
+  if (!match) throw new UsageError(`--remind-every "${value}" must be a number of days, like 3d`);
+  return Number(match[1]);
+}
+
 function domainErrors<T>(promise: Promise<T>): Promise<T> {
   return promise.catch((error: unknown) => {
     if (error instanceof InputError) throw new UsageError(error.message);
@@ -184,6 +191,7 @@ export async function documentCommand(config: Config, argv: string[]): Promise<v
         currency: { type: 'string' },
         'prices-include-vat': { type: 'boolean' },
         'expires-in': { type: 'string' },
+        'remind-every': { type: 'string' },
         ...json,
       },
       [],
@@ -202,6 +210,7 @@ export async function documentCommand(config: Config, argv: string[]): Promise<v
         }
       : null;
     const expiresInSeconds = values['expires-in'] ? parseDuration(values['expires-in']) : undefined;
+    const remindEveryDays = values['remind-every'] === undefined ? null : parseDays(values['remind-every']);
     const file = values.file === undefined ? null : await readPdfArg(values.file, config.maxUploadBytes);
     if (values.fields !== undefined && file === null)
       throw new UsageError('--fields needs --file: fields go on the PDF');
@@ -215,6 +224,7 @@ export async function documentCommand(config: Config, argv: string[]): Promise<v
           recipients,
           pricing,
           expiresInSeconds,
+          remindEveryDays,
           file,
           fields,
         }),

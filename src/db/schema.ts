@@ -60,6 +60,8 @@ export interface DocumentsTable {
   seal_error: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the sender withdrew it (it is then `expired`). */
   withdrawn_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Pending signers are reminded every this many days until it expires; null: never. */
+  remind_every_days: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface RecipientsTable {
@@ -86,8 +88,10 @@ export interface RecipientsTable {
   signature_kind: ColumnType<SignatureKind | null, SignatureKind | null | undefined, SignatureKind | null>;
   /** A drawn signature, as PNG. */
   signature_image: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
-  /** When the sender last reminded them (at most once an hour). */
+  /** When they were last reminded (by the sender at most once an hour, or automatically). */
   reminded_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** When their link was first mailed (their group's turn), or null before that. */
+  invited_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export type SignatureKind = 'typed' | 'drawn';

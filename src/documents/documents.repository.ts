@@ -118,6 +118,7 @@ const fullDocumentColumns = [
   'original_from_text',
   'sealed_sha256',
   'withdrawn_at',
+  'remind_every_days',
 ] as const;
 
 export type FullDocumentRow = DocumentRow & {
@@ -131,6 +132,8 @@ export type FullDocumentRow = DocumentRow & {
   original_from_text: boolean;
   /** When the sender withdrew it (then expired), or null. */
   withdrawn_at: Date | null;
+  /** Automatic reminders every this many days, or null. */
+  remind_every_days: number | null;
   /** The sealed PDF, once made. */
   sealed_sha256: string | null;
 };
@@ -251,6 +254,43 @@ export async function lockDueDocuments(trx: Transaction<Database>, now: Date, li
       .limit(limit)
       .forUpdate()
       .skipLocked()
+      .execute()
+  );
+}
+
+/**
+ * Signers due an automatic reminder: on a document being signed with reminders on, their
+ * link mailed, not signed, and the reminder interval passed since the later of their first
+ * mail and their last reminder. Their document's lock is taken by the caller, which checks
+ * again under it.
+ */
+export async function findDueReminders(db: Db, now: Date, limit: number) {
+  return (
+    db
+      .selectFrom('documents')
+      .innerJoin('recipients', 'recipients.document_id', 'documents.id')
+      .select([
+        'documents.id as documentId',
+        'documents.workspace_id as workspaceId',
+        'recipients.id as recipientId',
+      ])
+      // Literals: the partial index documents_auto_remind is on exactly these statuses.
+      .where(
+        'documents.status',
+        'in',
+        activeStatuses.map((status) => sql.lit(status)),
+      )
+      .where('documents.remind_every_days', 'is not', null)
+      .where('recipients.role', '=', 'signer')
+      .where('recipients.signed_at', 'is', null)
+      .where('recipients.token_hash', 'is not', null)
+      .where(
+        sql<Date>`coalesce(recipients.reminded_at, recipients.invited_at, documents.sent_at) + make_interval(days => documents.remind_every_days::int)`,
+        '<=',
+        now,
+      )
+      .orderBy('documents.id')
+      .limit(limit)
       .execute()
   );
 }

@@ -267,11 +267,16 @@ export async function getDocumentForOwner(
   ctx: Context,
   workspaceId: string,
   id: string,
-): Promise<DocumentDetail & { body: string; pricing: PricingBlock | null }> {
+): Promise<DocumentDetail & { body: string; pricing: PricingBlock | null; remindEveryDays: number | null }> {
   const [detail, full] = await Promise.all([
     getDocument(ctx, workspaceId, id),
     findFullDocument(ctx.db, workspaceId, id),
   ]);
   if (!full) throw new ApiError('not-found');
-  return { ...detail, body: full.body, pricing: full.pricing as PricingBlock | null };
+  return {
+    ...detail,
+    body: full.body,
+    pricing: full.pricing as PricingBlock | null,
+    remindEveryDays: full.remind_every_days,
+  };
 }

@@ -13,6 +13,7 @@ import {
   deleteRecipients,
   type FullDocumentRow,
   type FullRecipientRow,
+  findDueReminders,
   findFullDocument,
   findFullRecipients,
   findRecipientByTokenHash,
@@ -84,6 +85,8 @@ export interface CreateDocumentInput {
   pricing: unknown;
   /** How long after sending the document can be signed (default 30 days). */
   expiresInSeconds?: number;
+  /** Remind pending signers every this many days until it expires (autoReminderChoices); none by default. */
+  remindEveryDays?: number | null;
   /** The PDF to be signed; without one, the text body is made into a PDF when it is sent. */
   file?: Uint8Array | null;
   /** The upload was cut off at SIGNET_MAX_UPLOAD_BYTES: refused with the rest of the input's problems. */
@@ -133,6 +136,10 @@ function validateCreateInput(
   const expires = input.expiresInSeconds ?? defaultExpirySeconds;
   if (!Number.isInteger(expires) || expires < 60 || expires > 365 * 24 * 60 * 60) {
     errors.expiry = 'Expiry must be between 1 minute and 365 days.';
+  }
+  const remind = input.remindEveryDays ?? null;
+  if (remind !== null && !autoReminderChoices.includes(remind as (typeof autoReminderChoices)[number])) {
+    errors.remindEveryDays = `Automatic reminders go every ${autoReminderChoices.join(', ')} days, or never.`;
   }
   if (input.pricing === null || input.pricing === undefined) return null;
   const checked = checkPricingBlock(input.pricing);
@@ -213,6 +220,7 @@ export async function createDocument(ctx: Context, input: CreateDocumentInput): 
         value_currency: pricing?.currency ?? null,
         expires_in_seconds: input.expiresInSeconds ?? defaultExpirySeconds,
         original_sha256: original?.sha256 ?? null,
+        remind_every_days: input.remindEveryDays ?? null,
       },
     ]);
     await insertRecipients(trx, recipients);
@@ -340,7 +348,11 @@ async function inviteAll(
   for (const recipient of due) {
     const token = ctx.ids.randomBytes(32).toString('base64url');
     recipient.token_hash = hashToken(token);
-    await updateRecipient(trx, recipient.workspace_id, recipient.id, { token_hash: recipient.token_hash });
+    recipient.invited_at = ctx.clock.now();
+    await updateRecipient(trx, recipient.workspace_id, recipient.id, {
+      token_hash: recipient.token_hash,
+      invited_at: recipient.invited_at,
+    });
     const mail = signingRequestMail({
       recipientName: recipient.full_name,
       documentTitle: document.title,
@@ -711,6 +723,7 @@ export async function findDraftInput(
       })),
     pricing: document.pricing,
     expiresInSeconds: document.expires_in_seconds,
+    remindEveryDays: document.remind_every_days,
     pages: file?.pages ?? null,
   };
 }
@@ -768,6 +781,7 @@ export async function editDraft(
       value_amount: pricing ? computeValueAmount(pricing) : null,
       value_currency: pricing?.currency ?? null,
       expires_in_seconds: input.expiresInSeconds ?? document.expires_in_seconds,
+      remind_every_days: input.remindEveryDays ?? null,
       ...(original ? { original_sha256: original.sha256, original_from_text: false } : {}),
     });
     // Recipients go (their fields with them, by the foreign key) and come back; kept fields too.
@@ -788,8 +802,7 @@ export const reminderIntervalMs = 60 * 60_000;
 
 /**
  * Mails a signer whose turn it is, and who has not signed, their link again: at most once
- * an hour (a refusal says when the next may go). The link is the one they were mailed, read
- * back from that mail (only its hash is kept), so their first mail's link keeps working.
+ * an hour (a refusal says when the next may go).
  */
 export async function remindRecipient(
   ctx: Context,
@@ -801,28 +814,96 @@ export async function remindRecipient(
     const recipient = locked.recipients.find((r) => r.id === recipientId);
     if (!recipient) throw new ApiError('not-found');
     if (!isActive(locked.document.status)) throw new DocumentActionError('not-allowed');
-    const waiting = signersAhead(locked.recipients, recipient).length > 0;
-    if (recipient.role !== 'signer' || recipient.signed_at || recipient.token_hash === null || waiting)
-      throw new DocumentActionError('not-remindable');
+    if (!isRemindable(locked, recipient)) throw new DocumentActionError('not-remindable');
     const last = recipient.reminded_at?.getTime() ?? Number.NEGATIVE_INFINITY;
     if (now.getTime() - last < reminderIntervalMs) throw new DocumentActionError('reminded-recently');
-    const [invitation] = await findMails(trx, { documentId, to: recipient.email, limit: 50 }).then((mails) =>
-      mails.filter((m) => signingLinkIn(m.text_body)).slice(-1),
-    );
-    const link = invitation && signingLinkIn(invitation.text_body);
-    if (!link) throw new DocumentActionError('not-remindable');
-    const workspace = await findWorkspace(trx, workspaceId);
-    const mail = reminderMail({
-      recipientName: recipient.full_name,
-      documentTitle: locked.document.title,
-      workspaceName: workspace?.name ?? 'Signet',
-      link,
-      expiresAt: locked.document.expires_at,
-    });
-    await queueMail(trx, ctx, { workspaceId, documentId, recipientId, to: recipient.email, ...mail });
-    await updateRecipient(trx, workspaceId, recipientId, { reminded_at: now });
+    if (!(await remindLocked(trx, ctx, locked, recipient, now)))
+      throw new DocumentActionError('not-remindable');
     return { sentTo: recipient.email };
   });
+}
+
+/** A signer who has their link, has not signed, and whose turn it is. */
+function isRemindable(locked: Locked, recipient: FullRecipientRow): boolean {
+  return (
+    recipient.role === 'signer' &&
+    recipient.signed_at === null &&
+    recipient.token_hash !== null &&
+    signersAhead(locked.recipients, recipient).length === 0
+  );
+}
+
+/**
+ * Queues the reminder and records it. The link is the one they were mailed, read back from
+ * that mail (only its hash is kept), so their first mail's link keeps working. False when
+ * no mail of theirs holds a link (nothing is sent).
+ */
+async function remindLocked(
+  trx: Transaction<Database>,
+  ctx: Context,
+  locked: Locked,
+  recipient: FullRecipientRow,
+  now: Date,
+): Promise<boolean> {
+  const { document } = locked;
+  const [invitation] = await findMails(trx, { documentId: document.id, to: recipient.email, limit: 50 }).then(
+    (mails) => mails.filter((m) => signingLinkIn(m.text_body)).slice(-1),
+  );
+  const link = invitation && signingLinkIn(invitation.text_body);
+  if (!link) return false;
+  const workspace = await findWorkspace(trx, document.workspace_id);
+  const mail = reminderMail({
+    recipientName: recipient.full_name,
+    documentTitle: document.title,
+    workspaceName: workspace?.name ?? 'Signet',
+    link,
+    expiresAt: document.expires_at,
+  });
+  await queueMail(trx, ctx, {
+    workspaceId: document.workspace_id,
+    documentId: document.id,
+    recipientId: recipient.id,
+    to: recipient.email,
+    ...mail,
+  });
+  await updateRecipient(trx, document.workspace_id, recipient.id, { reminded_at: now });
+  recipient.reminded_at = now;
+  return true;
+}
+
+/** How often a document may remind its signers by itself, in days: the form's choices. */
+export const autoReminderChoices = [1, 2, 3, 5, 7, 14] as const;
+
+/**
+ * The worker's pass of automatic reminders: every signer due one (findDueReminders) gets
+ * their link again, each under their document's lock and checked again there (a signature
+ * or a reminder from the sender may have come first). Returns how many were sent.
+ */
+export async function remindDueSigners(ctx: Context, batchSize = 100): Promise<number> {
+  let sent = 0;
+  for (;;) {
+    const due = await findDueReminders(ctx.db, ctx.clock.now(), batchSize);
+    let sentNow = 0;
+    for (const { workspaceId, documentId, recipientId } of due) {
+      const reminded = await withDocument(ctx, workspaceId, documentId, async (trx, locked, now) => {
+        const recipient = locked.recipients.find((r) => r.id === recipientId);
+        const every = locked.document.remind_every_days;
+        if (!recipient || every === null || !isActive(locked.document.status)) return false;
+        if (!isRemindable(locked, recipient)) return false;
+        const since = recipient.reminded_at ?? recipient.invited_at ?? locked.document.sent_at;
+        if (since && now.getTime() - since.getTime() < every * 86_400_000) return false;
+        return remindLocked(trx, ctx, locked, recipient, now);
+      }).catch((error: unknown) => {
+        // Overdue: withDocument expired it, and a document that has ended reminds nobody.
+        if (error instanceof DocumentActionError && error.refusal === 'expired') return false;
+        throw error;
+      });
+      if (reminded) sentNow++;
+    }
+    sent += sentNow;
+    // A full batch of rows that all turned out not due (or had no link to send) must not loop.
+    if (due.length < batchSize || sentNow === 0) return sent;
+  }
 }
 
 /** Expires every active document whose expiry has passed; returns how many. */

@@ -138,7 +138,11 @@ function describeSeconds(seconds: number): string {
 
 /** A draft as its edit form shows it: the same fields the new-document form sends. */
 function draftForm(draft: NonNullable<Awaited<ReturnType<typeof findDraftInput>>>): Form {
-  const form: Form = { title: draft.title, body: draft.body ?? '' };
+  const form: Form = {
+    title: draft.title,
+    body: draft.body ?? '',
+    remindEveryDays: draft.remindEveryDays ? String(draft.remindEveryDays) : '',
+  };
   const days = (draft.expiresInSeconds ?? 0) / 86_400;
   if (expiryChoices.includes(days as (typeof expiryChoices)[number])) form.expiresInDays = String(days);
   else {
@@ -195,6 +199,8 @@ function documentInput(form: Form, upload: ReturnType<typeof formFile>, keptExpi
     file: upload && !upload.tooLarge ? upload.data : null,
     fileTooLarge: upload?.tooLarge ?? false,
     expiresInSeconds: expiryOf(form, keptExpiry),
+    remindEveryDays:
+      formText(form, 'remindEveryDays') === '' ? null : Number(formText(form, 'remindEveryDays')),
   };
 }
 

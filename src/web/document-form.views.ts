@@ -7,7 +7,7 @@ import { formatMoney } from '../documents/pricing.ts';
 import type { FieldErrors } from '../input-error.ts';
 import type { MailView } from '../mail/mail.service.ts';
 import { formatBytes, maxPages } from '../pdf/inspect.ts';
-import { maxRecipients } from '../signing/signing.service.ts';
+import { autoReminderChoices, maxRecipients } from '../signing/signing.service.ts';
 import { type PricingView, pricingTable, statusBadges } from '../ui/document-views.ts';
 import { csrfField, type Form, fieldError, formText, invalidAttrs } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
@@ -151,6 +151,7 @@ ${message}
 <div class="field"><label for="title">Title</label><input id="title" name="title" type="text" maxlength="200" value="${field(form, 'title')}" required ${invalidAttrs('title', errors.title)}>${fieldError('title', errors.title)}</div>
 ${fileField(form, options)}
 <div class="field"><label for="expiresInDays">Signing is open for</label><select id="expiresInDays" name="expiresInDays" ${invalidAttrs('expiresInDays', errors.expiresInDays)}>${expiryOptions.map(([value, label]) => html`<option value="${value}"${value === expiry ? html` selected` : null}>${label}</option>`)}</select>${fieldError('expiresInDays', errors.expiresInDays)}</div>
+<div class="field"><label for="remindEveryDays">Remind signers automatically</label><span class="hint" id="remindEveryDays-hint">Until they sign or the document expires; you can also remind one at any time from the document's page.</span><select id="remindEveryDays" name="remindEveryDays" aria-describedby="remindEveryDays-hint${errors.remindEveryDays ? ' remindEveryDays-error' : ''}"${errors.remindEveryDays ? html` aria-invalid="true"` : null}>${[['', 'Never'] as const, ...autoReminderChoices.map((days) => [String(days), days === 1 ? 'Every day' : `Every ${days} days`] as const)].map(([value, label]) => html`<option value="${value}"${value === formText(form, 'remindEveryDays') ? html` selected` : null}>${label}</option>`)}</select>${fieldError('remindEveryDays', errors.remindEveryDays)}</div>
 <div class="field"><label for="body">Text</label><span class="hint" id="body-hint">Blank lines separate paragraphs. Shown above the PDF's pages, or made into the PDF when there is none.</span><textarea id="body" name="body" rows="8" aria-describedby="body-hint${errors.body ? ' body-error' : ''}"${errors.body ? html` aria-invalid="true"` : null}>${formText(form, 'body')}</textarea>${fieldError('body', errors.body)}</div>
 </section>
 ${recipientsSection(form, recipientRows, errors)}
@@ -185,7 +186,7 @@ export function editDocumentView(
 
 /** A document as its sender sees it, with what the services worked out for each recipient. */
 export interface SenderDocument {
-  document: DocumentDetail;
+  document: DocumentDetail & { remindEveryDays: number | null };
   pricing: PricingView | null;
   progress: Map<string, RecipientProgress>;
   /** Signing links the sender may copy, by recipient id (signing-links.ts). */
@@ -234,7 +235,7 @@ function fieldsLink(document: DocumentDetail): SafeHtml | null {
     : null;
 }
 
-function documentSummary(document: DocumentDetail, csrf: string): SafeHtml {
+function documentSummary(document: SenderDocument['document'], csrf: string): SafeHtml {
   return html`<div class="card">
 <dl class="meta">
 <div><dt>Created</dt><dd>${formatTime(document.createdAt)}</dd></div>
@@ -242,6 +243,7 @@ ${document.sentAt ? html`<div><dt>Sent</dt><dd>${formatTime(document.sentAt)}</d
 ${document.signedAt ? html`<div><dt>Completed</dt><dd>${formatTime(document.signedAt)}</dd></div>` : ''}
 ${document.expiresAt ? html`<div><dt>Expires</dt><dd>${formatTime(document.expiresAt)}</dd></div>` : ''}
 <div><dt>Value</dt><dd>${document.value ? formatMoney(String(document.value.amount), document.value.currency) : '—'}</dd></div>
+<div><dt>Automatic reminders</dt><dd>${document.remindEveryDays === null ? 'none' : document.remindEveryDays === 1 ? 'every day' : `every ${document.remindEveryDays} days`}</dd></div>
 </dl>
 ${document.status === 'draft' ? html`<form method="post" action="/documents/${document.id}/send" class="actions">${csrfField(csrf)}<button class="button button-primary" type="submit">Send to recipients</button><a class="button button-secondary" href="/documents/${document.id}/edit">Edit draft</a>${fieldsLink(document)}<a class="button button-danger" href="/documents/${document.id}/delete">Delete draft…</a></form>` : fieldsLink(document)}
 ${document.status === 'sent' || document.status === 'viewed' ? html`<div class="actions"><a class="button button-danger" href="/documents/${document.id}/withdraw">Withdraw…</a></div>` : null}

@@ -1,5 +1,5 @@
 // The background work of `signet serve` (role all or worker): expiring overdue documents
-// (every 30 s, so within a minute of their expiry), sealing completed documents (woken at
+// and sending automatic reminders (every 30 s, so within a minute of their time), sealing completed documents (woken at
 // once by NOTIFY from the process where the last signer signed, and every 30 s for retries
 // and leases that ran out: sealing/sealing.service.ts), delivering mail (woken at once by
 // NOTIFY from any process, and every 5 s regardless) and webhooks (dispatcher.ts). Each
@@ -14,7 +14,7 @@ import type { MailTransport } from '../mail/mailer.ts';
 import { mailChannel } from '../mail/mails.repository.ts';
 import { sealChannel } from '../sealing/sealing.repository.ts';
 import { sealDueDocuments } from '../sealing/sealing.service.ts';
-import { expireDueDocuments } from '../signing/signing.service.ts';
+import { expireDueDocuments, remindDueSigners } from '../signing/signing.service.ts';
 import { type Dispatcher, startDispatcher } from '../webhooks/dispatcher.ts';
 import { createWakeLoop, type WakeLoop } from './wake-loop.ts';
 
@@ -40,7 +40,11 @@ export async function startWorker(
   ctx: Context,
   options: WorkerOptions,
 ): Promise<{ dispatcher: Dispatcher; stop(): Promise<void> }> {
-  const expiry = startLoop(ctx, 'expiry', options.expiryIntervalMs ?? 30_000, () => expireDueDocuments(ctx));
+  // Expiry first: a document that has just ended reminds nobody.
+  const expiry = startLoop(ctx, 'expiry', options.expiryIntervalMs ?? 30_000, async () => {
+    await expireDueDocuments(ctx);
+    await remindDueSigners(ctx);
+  });
   const mail = startLoop(ctx, 'mail', options.mailIntervalMs ?? 5_000, async () => {
     // Drain: keep going while full batches come back.
     while ((await deliverDueMails(ctx, options.transport)) > 0) {}

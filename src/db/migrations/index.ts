@@ -16,6 +16,7 @@ import * as m0012 from './0012-login-addresses.ts';
 import * as m0013 from './0013-files.ts';
 import * as m0014 from './0014-fields.ts';
 import * as m0015 from './0015-withdraw-remind.ts';
+import * as m0016 from './0016-auto-reminders.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0013-files': m0013,
   '0014-fields': m0014,
   '0015-withdraw-remind': m0015,
+  '0016-auto-reminders': m0016,
 };
