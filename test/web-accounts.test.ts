@@ -567,7 +567,7 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
     assertRedirect(await client.get('/login'), '/documents');
     assertPage(await client.get('/settings/billing'), 200);
     assertRedirect(
-      await client.post('/settings/billing/plan', { plan: 'free' }),
+      await client.post('/settings/billing/plan', { plan: 'free', confirm: 'yes' }),
       '/settings/billing?done=plan',
     );
     await createKeyOnPage(client, 'redirects');
@@ -947,9 +947,21 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
     assertPage(max, 200);
     assert.ok(max.text.includes('<h2>Plan: Max</h2>'));
     assert.ok(max.text.includes(`${escapeHtml(account.workspaceName)} is now on the Max plan.`));
-    assert.ok(max.text.includes('Switch to Free</button>'));
+    // Max to Free is asked first: the billing page links to the question, and a post
+    // without the answer goes there and changes nothing.
+    assert.ok(
+      max.text.includes(
+        '<a class="button button-secondary" href="/settings/billing/free">Switch to Free…</a>',
+      ),
+    );
+    assertRedirect(await client.post('/settings/billing/plan', { plan: 'free' }), '/settings/billing/free');
+    assert.equal(await planOf(account.workspaceId), 'max');
+    const question = await client.get('/settings/billing/free');
+    assertPage(question, 200);
+    assert.match(question.text, /answers <code>403 plan-required<\/code> to every API key of this workspace/);
+    assert.match(question.text, /<input type="hidden" name="confirm" value="yes">/);
     assertRedirect(
-      await client.post('/settings/billing/plan', { plan: 'free' }),
+      await client.post('/settings/billing/plan', { plan: 'free', confirm: 'yes' }),
       '/settings/billing?done=plan',
     );
     assert.deepEqual(await apiAnswer(key.secret), [403, 'plan-required']);

@@ -593,7 +593,7 @@ describeEachDatabase('member pages over HTTP', (kind) => {
     const before = await stateOf(owner.workspaceId);
     const requests: Array<[string, 'GET' | 'POST', string, Record<string, string>?]> = [
       ['billing page', 'GET', '/settings/billing'],
-      ['switching the plan', 'POST', '/settings/billing/plan', { plan: 'free' }],
+      ['switching the plan', 'POST', '/settings/billing/plan', { plan: 'free', confirm: 'yes' }],
       ['inviting', 'POST', '/settings/members/invitations', { email: uniqueEmail('x'), role: 'owner' }],
       ['withdrawing', 'POST', `/settings/members/invitations/${invitation.id}/withdraw`],
       ['promoting themselves', 'POST', `/settings/members/${member.userId}/role`, { role: 'owner' }],
@@ -705,7 +705,13 @@ describeEachDatabase('member pages over HTTP', (kind) => {
         {},
         `/settings/members/${member.userId}/remove`,
       ],
-      ['switch the plan', ownerClient, '/settings/billing/plan', { plan: 'free' }, '/settings/billing'],
+      [
+        'switch the plan',
+        ownerClient,
+        '/settings/billing/plan',
+        { plan: 'free', confirm: 'yes' },
+        '/settings/billing/free',
+      ],
       ['accept an invitation', visitor, invitation.path, { password }, invitation.path],
     ];
     for (const [label, client, path, fields, formPage] of posts) {

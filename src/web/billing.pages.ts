@@ -3,10 +3,11 @@
 // called before the plan changes. The change reaches every process's API at once, like a
 // key revocation.
 //   GET  /settings/billing
-//   POST /settings/billing/plan   plan=max|free
+//   GET  /settings/billing/free   Max to Free asks first: what the switch stops
+//   POST /settings/billing/plan   plan=max, or plan=free with confirm=yes (else to the question)
 import type { FastifyInstance } from 'fastify';
 import { isPlan, setWorkspacePlan } from '../workspaces/workspaces.service.ts';
-import { billingView } from './billing.views.ts';
+import { billingView, confirmFreeView } from './billing.views.ts';
 import { type Form, formText, forOwners, type Web } from './kit.ts';
 
 export function billingPages(web: Web) {
@@ -23,11 +24,26 @@ export function billingPages(web: Web) {
       ),
     );
 
+    app.get(
+      '/settings/billing/free',
+      forOwners(web, (request, reply, member) => {
+        if (member.plan === 'free') return reply.redirect('/settings/billing', 303);
+        return web.render(request, reply, 200, {
+          title: 'Switch to Free',
+          current: 'billing',
+          body: (csrf) => confirmFreeView(member, csrf),
+        });
+      }),
+    );
+
     app.post<{ Body: Form }>(
       '/settings/billing/plan',
       forOwners(web, async (request, reply, member) => {
         const plan = formText(request.body, 'plan');
         if (!isPlan(plan)) return reply.redirect('/settings/billing', 303);
+        // Giving up the API is asked first; a post without the answer goes to the question.
+        if (plan === 'free' && member.plan !== 'free' && formText(request.body, 'confirm') !== 'yes')
+          return reply.redirect('/settings/billing/free', 303);
         await setWorkspacePlan(ctx, member.workspaceId, plan);
         return reply.redirect('/settings/billing?done=plan', 303);
       }),

@@ -20,11 +20,32 @@ ${changed ? notice('success', `${member.workspaceName} is now on the ${current.n
 <div class="card">
 <h2>Plan: ${current.name}</h2>
 <p>${current.summary}</p>
-<form method="post" action="/settings/billing/plan">
-${csrfField(csrf)}
-<input type="hidden" name="plan" value="${other}">
 <p>${planText[other].name}: ${planText[other].summary}</p>
-<div class="actions"><button class="button ${other === 'max' ? 'button-primary' : 'button-secondary'}" type="submit">Switch to ${planText[other].name}</button></div>
+${
+  other === 'max'
+    ? html`<form method="post" action="/settings/billing/plan">
+${csrfField(csrf)}
+<input type="hidden" name="plan" value="max">
+<div class="actions"><button class="button button-primary" type="submit">Switch to Max</button></div>
+</form>`
+    : html`<div class="actions"><a class="button button-secondary" href="/settings/billing/free">Switch to Free…</a></div>`
+}
+</div>`;
+}
+
+/** Max to Free, asked first: what stops at once, and what stays. */
+export function confirmFreeView(member: SessionUser, csrf: string): SafeHtml {
+  return html`<p><a href="/settings/billing">← Billing</a></p>
+<h1>Switch ${member.workspaceName} to Free?</h1>
+<div class="card">
+<p>From the moment you switch, the REST API answers <code>403 plan-required</code> to every API key of this workspace: integrations that read documents through it stop working.</p>
+<p>The keys are kept, and work again as soon as you switch back to Max. Documents, signing and this web application stay as they are.</p>
+<form method="post" action="/settings/billing/plan" class="actions">
+${csrfField(csrf)}
+<input type="hidden" name="plan" value="free">
+<input type="hidden" name="confirm" value="yes">
+<button class="button button-danger" type="submit">Switch to Free</button>
+<a href="/settings/billing">Keep Max</a>
 </form>
 </div>`;
 }
