@@ -28,6 +28,7 @@ import {
   assertRedirect,
   confirmationLinkFor,
   createWebClient,
+  followSignup,
   mailsTo,
   uniqueEmail,
   type WebClient,
@@ -293,7 +294,7 @@ describeEachDatabase('sign-up and log-in limits', (kind) => {
 
   async function signUp(client: WebClient, email: string): Promise<WebResponse> {
     assertPage(await client.get('/signup'), 200);
-    return client.post('/signup', { email, password, workspaceName: 'Flood' });
+    return followSignup(client, await client.post('/signup', { email, password, workspaceName: 'Flood' }));
   }
 
   test('sign-up: one address gets 3 sign-ups, then 429 with Retry-After; 25 tries queue 3 mails', async () => {

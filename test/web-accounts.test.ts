@@ -26,6 +26,7 @@ import {
   confirmationLinkIn,
   createWebClient,
   type ForeignRoute,
+  followSignup,
   mailsTo,
   testPassword as password,
   type TestAccount,
@@ -109,7 +110,7 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
     form: { email: string; password: string; workspaceName: string },
   ): Promise<WebResponse> {
     assertPage(await client.get('/signup'), 200);
-    return client.post('/signup', form);
+    return followSignup(client, await client.post('/signup', form));
   }
 
   /** What GET /v1/documents answers for a key: [status, error code or null]. */
@@ -141,8 +142,12 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
     name: string,
   ): Promise<{ res: WebResponse; secret: string }> {
     assertPage(await client.get('/settings/integrations'), 200);
-    const res = await client.post('/settings/integrations/keys', { name });
-    assertPage(res, 201);
+    assertRedirect(
+      await client.post('/settings/integrations/keys', { name }),
+      '/settings/integrations?done=key-created',
+    );
+    const res = await client.get('/settings/integrations?done=key-created');
+    assertPage(res, 200);
     const secret = /<code id="new-key">([^<]+)<\/code>/.exec(res.text)?.[1];
     assert.ok(secret, 'the new key is shown');
     return { res, secret };
@@ -212,13 +217,23 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
     assert.equal(await mailCount(), mailsBefore, 'nothing queued');
   });
 
-  test('sign-up: a valid form answers "Check your inbox" and queues one mail with a confirmation link', async () => {
+  test('sign-up: a valid form redirects to "Check your inbox" and queues one mail with a confirmation link; a reload sends nothing again', async () => {
     const client = browser();
     const email = uniqueEmail('new');
-    const res = await signUp(client, { email, password, workspaceName: 'Acme Ltd' });
-    assertPage(res, 200);
-    assert.ok(res.text.includes('<h1>Check your inbox</h1>'));
-    assert.ok(res.text.includes(`We sent a mail to <strong>${escapeHtml(email)}</strong>`));
+    assertPage(await client.get('/signup'), 200);
+    assertRedirect(
+      await client.post('/signup', { email, password, workspaceName: 'Acme Ltd' }),
+      '/signup/sent',
+    );
+    for (let reload = 0; reload < 2; reload++) {
+      const res = await client.get('/signup/sent');
+      assertPage(res, 200);
+      assert.ok(res.text.includes('<h1>Check your inbox</h1>'));
+      assert.ok(res.text.includes(`We sent a mail to <strong>${escapeHtml(email)}</strong>`));
+    }
+    // Another browser on that address learns nothing of anyone's sign-up.
+    const stranger = await browser().get('/signup/sent');
+    assert.ok(stranger.text.includes('We sent a mail to the address you gave.'));
     const mails = await mailsTo(h.ctx, email);
     assert.equal(mails.length, 1);
     const [mail] = mails;
@@ -816,7 +831,7 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
     assert.ok(!page.text.includes('id="new-key"'));
   });
 
-  test('integrations: a new key answers 201 with its secret shown once, no-store, never in a Location or a later page, and it reads the API on Max', async () => {
+  test('integrations: a new key’s form redirects to a page that shows its secret once (no-store, never in a Location or a cookie in clear); a reload shows it no more; it reads the API on Max', async () => {
     const account = await newOwner('max');
     const client = await signedIn(account);
     const { res, secret } = await createKeyOnPage(client, 'CRM sync');
@@ -828,6 +843,24 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
       res.text.includes(`curl -H "Authorization: Bearer ${secret}" "${publicUrl}/v1/documents?limit=3"`),
     );
     assert.deepEqual(await apiAnswer(secret), [200, null]);
+
+    // A reload is a GET of the same page: no second key, and the secret is not shown again.
+    const reload = await client.get('/settings/integrations?done=key-created');
+    assertPage(reload, 200);
+    assert.ok(!reload.text.includes(secret));
+    assert.ok(
+      reload.text.includes('Its secret was shown once, when it was made, and cannot be shown again.'),
+    );
+    // The sealed cookie that carried it is bound to its session: another session's page ignores it.
+    const sealed = client.setCookies.find(
+      (c) => c.startsWith('signet_reveal=') && !c.startsWith('signet_reveal=;'),
+    );
+    assert.ok(sealed, 'the secret crossed the redirect in a cookie');
+    const other = await signedIn(account);
+    const stolen = await other.get('/settings/integrations', {
+      cookies: { signet_reveal: sealed.slice('signet_reveal='.length).split(';')[0] as string },
+    });
+    assert.ok(!stolen.text.includes(secret), 'another session cannot open it');
 
     const later = await client.get('/settings/integrations');
     assertPage(later, 200);

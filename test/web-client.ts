@@ -31,7 +31,8 @@ export interface PostOptions {
 }
 
 export interface WebClient {
-  get(path: string): Promise<WebResponse>;
+  /** `cookies`: sent instead of the jar's for this one request (null: leave that one out). */
+  get(path: string, options?: { cookies?: Record<string, string | null> }): Promise<WebResponse>;
   /**
    * A field given as an array is sent once per value, as a repeated form field. A field
    * given as a File makes the post multipart/form-data, as a form with a file input is.
@@ -122,7 +123,7 @@ export function createWebClient(baseUrl: string, options: WebClientOptions = {})
   }
 
   return {
-    get: (path) => send('GET', path),
+    get: (path, getOptions = {}) => send('GET', path, undefined, getOptions.cookies),
     post(path, fields = {}, postOptions = {}) {
       const multipart = Object.values(fields).some((value) => value instanceof File);
       const form = multipart ? new FormData() : new URLSearchParams();
@@ -335,4 +336,14 @@ export async function assertForgeriesRefused(
     const setsSession = res.headers.getSetCookie().some((c) => c.startsWith('signet_session='));
     assert.ok(!setsSession, `${label}, ${forgery}: no session`);
   }
+}
+
+/**
+ * A sign-up post as a browser sees it: an accepted one redirects (post, redirect, get) to
+ * "Check your inbox", which this fetches; a refusal is the answer itself.
+ */
+export async function followSignup(client: WebClient, res: WebResponse): Promise<WebResponse> {
+  if (res.status !== 303) return res;
+  assert.equal(res.location, '/signup/sent');
+  return client.get('/signup/sent');
 }

@@ -287,8 +287,9 @@ async function createOnPage(
   fields: { url: string; events: string[]; description?: string },
 ): Promise<{ id: string; secret: string; url: string }> {
   assertPage(await member.browser.get(integrations), 200);
-  const res = await member.browser.post(endpointsPath, fields);
-  assertPage(res, 201, 'create');
+  assertRedirect(await member.browser.post(endpointsPath, fields), `${integrations}?done=endpoint-created`);
+  const res = await member.browser.get(`${integrations}?done=endpoint-created`);
+  assertPage(res, 200, 'created');
   return { id: createdIdOf(res.text), secret: newSecretOf(res.text), url: new URL(fields.url).href };
 }
 
@@ -360,17 +361,21 @@ describeEachDatabase('webhook endpoint pages', (kind) => {
 
   // --- 1. Create -----------------------------------------------------------------------
 
-  test('creating an endpoint answers 201 with the signing secret shown once (no-store); later pages never show it', async (t) => {
+  test('creating an endpoint redirects to a page that shows the signing secret once (no-store); a reload and later pages never show it', async (t) => {
     const m = await newMember(h);
     const receiver = await receiverFor(t);
     const url = `${receiver.url}/hooks/signet?source=web`;
     assertPage(await m.browser.get(integrations), 200);
-    const res = await m.browser.post(endpointsPath, {
-      url,
-      events: ['document.sent', 'document.completed'],
-      description: 'CRM sync',
-    });
-    assertPage(res, 201);
+    assertRedirect(
+      await m.browser.post(endpointsPath, {
+        url,
+        events: ['document.sent', 'document.completed'],
+        description: 'CRM sync',
+      }),
+      `${integrations}?done=endpoint-created`,
+    );
+    const res = await m.browser.get(`${integrations}?done=endpoint-created`);
+    assertPage(res, 200);
     assert.equal(res.headers.get('cache-control'), 'no-store');
     const secret = newSecretOf(res.text);
     assert.match(secret, /^whsec_[A-Za-z0-9_-]{43}$/);
@@ -389,7 +394,7 @@ describeEachDatabase('webhook endpoint pages', (kind) => {
       disabledReason: null,
     });
 
-    for (const path of [integrations, endpointPath(id)]) {
+    for (const path of [`${integrations}?done=endpoint-created`, integrations, endpointPath(id)]) {
       const later = await m.browser.get(path);
       assertPage(later, 200, path);
       assert.ok(later.text.includes(escapeHtml(new URL(url).href)), `${path} does not show the endpoint`);
@@ -1108,7 +1113,7 @@ describeEachDatabase('webhook endpoint pages', (kind) => {
     assert.deepEqual(await listEndpointDeliveries(h.ctx, m.workspaceId, created.id), []);
 
     // The same forms with the page's own token go through.
-    const expected = [201, 303, 303, 200, 303];
+    const expected = [303, 303, 303, 200, 303];
     for (const [i, route] of routes.entries()) {
       assertPage(await m.browser.get(endpointPath(created.id)), 200);
       const res = await m.browser.post(route.path, route.fields);

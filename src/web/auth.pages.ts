@@ -138,11 +138,19 @@ async function signUp(web: Web, request: PostRequest, reply: FastifyReply) {
     if (error instanceof InputError) return signupPage(web, request, reply, 400, form, error.fields);
     throw error;
   }
-  return web.render(request, reply, 200, {
-    title: 'Check your inbox',
-    body: () => checkInboxView(email.trim()),
+  // Post, redirect, get: a reload shows the page again instead of signing up twice (which
+  // would replace the link just mailed). The address is kept for that page alone.
+  reply.setCookie(signupSentCookie, email.trim(), {
+    path: '/signup/sent',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: request.protocol === 'https',
+    maxAge: 30 * 60,
   });
+  return reply.redirect('/signup/sent', 303);
 }
+
+const signupSentCookie = 'signet_signup_sent';
 
 async function logInWith(web: Web, request: PostRequest, reply: FastifyReply) {
   const form = request.body ?? {};
@@ -189,6 +197,12 @@ async function changePasswordWith(web: Web, request: PostRequest, reply: Fastify
 function signupRoutes(app: FastifyInstance, web: Web) {
   app.get('/signup', (request, reply) => signupPage(web, request, reply, 200, {}, {}));
   app.post<{ Body: Form }>('/signup', (request, reply) => signUp(web, request, reply));
+  app.get('/signup/sent', (request, reply) =>
+    web.render(request, reply, 200, {
+      title: 'Check your inbox',
+      body: () => checkInboxView(request.cookies[signupSentCookie] ?? null),
+    }),
+  );
   app.get<{ Params: { token: string } }>('/signup/confirm/:token', async (request, reply) => {
     const pending = await findPendingSignup(web.ctx, request.params.token);
     if (!pending) return expiredLink(web, request, reply);

@@ -39,9 +39,9 @@ ${input({ id: 'workspaceName', label: 'Workspace name', type: 'text', value: for
 </div>`;
 }
 
-export function checkInboxView(email: string): SafeHtml {
+export function checkInboxView(email: string | null): SafeHtml {
   return html`<div class="card narrow"><h1>Check your inbox</h1>
-<p>We sent a mail to <strong>${email}</strong>. Open the link in it to finish signing up.</p>
+<p>We sent a mail to ${email ? html`<strong>${email}</strong>` : 'the address you gave'}. Open the link in it to finish signing up.</p>
 <p class="muted small">Running Signet yourself without SMTP? The operator sees the mail with <code>npx signet mail list --to</code> and the address.</p></div>`;
 }
 

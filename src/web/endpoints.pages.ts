@@ -33,6 +33,7 @@ import {
 import { deleteEndpointView, deliveryView, type EndpointErrors, endpointView } from './endpoints.views.ts';
 import { renderIntegrationsPage } from './integrations.pages.ts';
 import { type Form, findById, forMembers, formList, formText, forRecord, type Web } from './kit.ts';
+import { revealOnce } from './reveal.ts';
 
 const logPageSize = 20;
 
@@ -105,7 +106,7 @@ function refusalOf(error: unknown): EndpointErrors | undefined {
   return error instanceof ApiError ? refusals[error.code] : undefined;
 }
 
-/** POST /settings/integrations/endpoints: the secret is shown once, on the integrations page. */
+/** POST /settings/integrations/endpoints: then the integrations page shows the secret once (reveal.ts). */
 async function createFromForm(
   web: Web,
   request: FastifyRequest<{ Body: Form }>,
@@ -119,7 +120,8 @@ async function createFromForm(
   if (Object.keys(errors).length) return again(400, errors);
   try {
     const created = await createEndpoint(web.ctx, member.workspaceId, body);
-    return renderIntegrationsPage(web, request, reply, member, 201, { createdEndpoint: created });
+    revealOnce(web, request, reply, member, { kind: 'endpoint', id: created.id, secret: created.secret });
+    return reply.redirect('/settings/integrations?done=endpoint-created', 303);
   } catch (error) {
     const refusal = refusalOf(error);
     if (!refusal) throw error;

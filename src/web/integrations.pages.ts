@@ -1,6 +1,6 @@
 // Settings › Integrations › API and Webhook (spec: keys are created and revoked here).
 //   GET  /settings/integrations                      keys (and how to call the API)
-//   POST /settings/integrations/keys                 create: the secret is shown once, on this answer
+//   POST /settings/integrations/keys                 create, then back to the page, which shows the secret once (reveal.ts)
 //   GET  /settings/integrations/keys/{id}/revoke     the confirmation step
 //   POST /settings/integrations/keys/{id}/revoke     revoke → back to the list
 // The same service functions as the CLI, with the session's workspace: another
@@ -16,9 +16,10 @@ import {
   maxActiveKeysPerWorkspace,
   revokeApiKey,
 } from '../keys/keys.service.ts';
-import { listEndpoints } from '../webhooks/endpoints.service.ts';
+import { getEndpoint, listEndpoints } from '../webhooks/endpoints.service.ts';
 import { type IntegrationsPageOptions, integrationsView, revokeKeyView } from './integrations.views.ts';
 import { type Form, forMembers, formText, forRecord, type Web } from './kit.ts';
+import { revealOnce, takeRevealed } from './reveal.ts';
 
 /** The integrations page: keys and endpoints, with whatever a form just did. */
 export async function renderIntegrationsPage(
@@ -53,9 +54,19 @@ export function integrationsPages(web: Web) {
   return async function register(app: FastifyInstance) {
     app.get<{ Querystring: Form }>(
       '/settings/integrations',
-      forMembers((request, reply, member) =>
-        renderIntegrationsPage(web, request, reply, member, 200, { done: formText(request.query, 'done') }),
-      ),
+      forMembers(async (request, reply, member) => {
+        const options: IntegrationsPageOptions = { done: formText(request.query, 'done') };
+        // The secret a form just made, shown this once (a record deleted since shows none).
+        const revealed = takeRevealed(web, request, reply, member);
+        if (revealed?.kind === 'key') {
+          const key = await getApiKey(ctx, member.workspaceId, revealed.id).catch(() => null);
+          if (key) options.created = { ...key, secret: revealed.secret };
+        } else if (revealed?.kind === 'endpoint') {
+          const endpoint = await getEndpoint(ctx, member.workspaceId, revealed.id).catch(() => null);
+          if (endpoint) options.createdEndpoint = { ...endpoint, secret: revealed.secret };
+        }
+        return renderIntegrationsPage(web, request, reply, member, 200, options);
+      }),
     );
 
     app.post<{ Body: Form }>(
@@ -67,7 +78,8 @@ export function integrationsPages(web: Web) {
             workspaceId: member.workspaceId,
             name: formText(form, 'name'),
           });
-          return renderIntegrationsPage(web, request, reply, member, 201, { created });
+          revealOnce(web, request, reply, member, { kind: 'key', id: created.id, secret: created.secret });
+          return reply.redirect('/settings/integrations?done=key-created', 303);
         } catch (error) {
           if (error instanceof InputError)
             return renderIntegrationsPage(web, request, reply, member, 400, { form, errors: error.fields });

@@ -61,6 +61,10 @@ export interface IntegrationsView extends IntegrationsPageOptions {
 const doneNotices: Record<string, string> = {
   revoked: 'The key was revoked. Requests with it are refused from now on.',
   'endpoint-deleted': 'The endpoint was deleted with its delivery log.',
+  // Shown instead of the secret when the page is loaded again: it was shown once.
+  'key-created': 'The key was created. Its secret was shown once, when it was made, and cannot be shown again.',
+  'endpoint-created':
+    'The endpoint was created. Its signing secret was shown once, when it was made, and cannot be shown again.',
 };
 
 function formValues(form: Form | undefined) {
@@ -128,7 +132,7 @@ export function integrationsView(view: IntegrationsView, csrf: string): SafeHtml
   return html`<h1>Integrations</h1>
 <p class="muted">API keys read every document of ${member.workspaceName} through the REST API at <code>${view.publicUrl}/v1</code>. Keep them on your servers: never in a browser app or a public repository.</p>
 ${planNotice(member)}
-${view.done && doneNotices[view.done] ? notice('success', doneNotices[view.done] as string) : ''}
+${view.done && doneNotices[view.done] && !view.created && !view.createdEndpoint ? notice('success', doneNotices[view.done] as string) : ''}
 ${newSecrets(view)}
 ${keysSection(view, csrf)}
 ${endpointsSection(endpoints, csrf, {
