@@ -51,7 +51,13 @@ describeEachDatabase('a sender’s lifecycle in a browser', (kind) => {
   }
 
   /** The same address at the other width (the sender's cookies unless `anonymous`). */
-  async function lookAlso(url: string, name: string, viewport: keyof typeof viewports, anonymous = false) {
+  async function lookAlso(
+    url: string,
+    name: string,
+    viewport: keyof typeof viewports,
+    anonymous = false,
+    check?: (page: Page) => Promise<void>,
+  ) {
     const storageState = anonymous ? undefined : await sender.context.storageState();
     const { context, page } = await openPage(browser, h.baseUrl, watch, {
       ...viewports[viewport],
@@ -61,6 +67,7 @@ describeEachDatabase('a sender’s lifecycle in a browser', (kind) => {
       await page.goto(url);
       await page.locator('h1').first().waitFor();
       await look(page, name, viewport);
+      await check?.(page);
     } finally {
       await context.close();
     }
@@ -200,14 +207,45 @@ describeEachDatabase('a sender’s lifecycle in a browser', (kind) => {
   });
 
   test('a sent document is withdrawn after the sender is asked; its link then says so', async () => {
+    // Long unbroken names wrap instead of widening the pages (lookAt fails a page wider than the phone).
+    const lease = 'Frameworkagreementforfacilitymanagementservices20272030finalversion7';
+    const tenant = {
+      email: 'procurementdepartmentfacilitymanagement@clientinternationalholdings.example',
+      name: 'MaximilianAlexanderBartholomewFeatherstonehaughCholmondeley',
+    };
     const { id } = await createDocument(h.ctx, {
       workspaceId,
-      title: 'Office lease',
-      recipients: [recipient(ann.email, ann.name)],
-      pricing: null,
+      title: lease,
+      recipients: [recipient(tenant.email, tenant.name)],
+      pricing: {
+        currency: 'EUR',
+        pricesIncludeVat: false,
+        items: [
+          {
+            name: 'Facilitymanagementservicesincludingcleaningsecurityandmaintenance',
+            quantity: '1',
+            unitPrice: '1200',
+            vatRate: '21',
+            billing: { type: 'one-off' },
+          },
+        ],
+      },
     });
     await sendDocument(h.ctx, workspaceId, id);
-    const link = await linkOf(ann.email, id);
+    const link = await linkOf(tenant.email, id);
+    for (const [url, name, words, anonymous] of [
+      [`${h.baseUrl}/documents/${id}`, 'lifecycle-long-names', [lease, tenant.name, tenant.email], false],
+      [`${h.baseUrl}/documents`, 'lifecycle-long-names-list', [lease], false],
+      [link, 'lifecycle-long-names-signing', [lease, tenant.name], true],
+    ] as const) {
+      await lookAlso(url, name, 'phone', anonymous, async (page) => {
+        for (const word of words) {
+          const box = await page.getByText(word, { exact: true }).first().boundingBox();
+          const right = (box?.x ?? 0) + (box?.width ?? Number.POSITIVE_INFINITY);
+          assert.ok(right <= viewports.phone.viewport.width, `${name}: ${word} wraps within the screen`);
+        }
+      });
+    }
     const { page } = sender;
     await page.goto(`${h.baseUrl}/documents/${id}`);
     await page.getByRole('link', { name: 'Withdraw…' }).click();
@@ -217,7 +255,7 @@ describeEachDatabase('a sender’s lifecycle in a browser', (kind) => {
     await h.clock.advance(1000);
     await page.getByRole('button', { name: 'Withdraw document' }).click();
     await page.getByText('Document withdrawn: signing has ended').waitFor();
-    assert.deepEqual(await mailedTo(ann.email, id), ['Withdrawn: Office lease', 'Please sign: Office lease']);
+    assert.deepEqual(await mailedTo(tenant.email, id), [`Withdrawn: ${lease}`, `Please sign: ${lease}`]);
 
     const signer = await openPage(browser, h.baseUrl, watch, viewports.phone);
     try {
