@@ -334,6 +334,98 @@ describeEachDatabase('/v1/webhook-endpoints', (kind) => {
     assert.match(endpoint.createdAt, timestampPattern);
   });
 
+  test('Idempotency-Key: a retry with the same key and body answers the first 201 and creates nothing; another body is 409', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const key = randomUUID();
+    const send = (body: Body, idempotencyKey = key) =>
+      callApi(h, 'POST', collection, {
+        key: ws.apiKey,
+        body,
+        headers: { 'idempotency-key': idempotencyKey },
+      });
+    const first = await send(withBody({ description: 'CRM' }));
+    assert.equal(first.status, 201, first.text);
+    assert.equal(first.headers.get('idempotent-replayed'), null);
+    // The same JSON in another key order is the same body.
+    const again = await send({ description: 'CRM', events: validBody.events, url: validBody.url });
+    assert.equal(again.status, 201);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(again.body, first.body, 'the first answer, secret included');
+    assert.ok(again.headers.get('x-ratelimit-remaining'), 'a replay is a request like any other');
+    assert.equal(await countRows(h.ctx, 'webhook_endpoints', { workspace_id: ws.id }), 1);
+
+    const other = await send(withBody({ description: 'Billing' }));
+    assert.equal(other.status, 409);
+    assert.deepEqual(other.body, { ok: false, error: 'idempotency-key-reused' });
+    // Keys are per workspace: another workspace's same key is its own.
+    const elsewhere = await createTestWorkspace(h.ctx);
+    const theirs = await callApi(h, 'POST', collection, {
+      key: elsewhere.apiKey,
+      body: withBody({ description: 'CRM' }),
+      headers: { 'idempotency-key': key },
+    });
+    assert.equal(theirs.status, 201);
+    assert.notEqual((theirs.body.data as CreatedEndpoint).id, (first.body.data as CreatedEndpoint).id);
+
+    // After 24 hours the key is forgotten: the same request creates a second endpoint.
+    h.clock.advance(24 * 60 * 60 * 1000);
+    const later = await send(withBody({ description: 'CRM' }));
+    assert.equal(later.status, 201);
+    assert.equal(later.headers.get('idempotent-replayed'), null);
+    assert.equal(await countRows(h.ctx, 'webhook_endpoints', { workspace_id: ws.id }), 2);
+    assert.equal(
+      await countRows(h.ctx, 'idempotency_keys', { workspace_id: ws.id }),
+      1,
+      'the old one pruned',
+    );
+  });
+
+  test('Idempotency-Key: a key out of shape is 400; a refused create is not remembered; concurrent repeats create once', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    for (const bad of ['', 'x'.repeat(256), 'with space', 'tab\there', 'é'])
+      assert.deepEqual(
+        (
+          await callApi(h, 'POST', collection, {
+            key: ws.apiKey,
+            body: validBody,
+            headers: { 'idempotency-key': Buffer.from(bad, 'latin1').toString('latin1') },
+          })
+        ).body,
+        { ok: false, error: 'invalid-idempotency-key' },
+        JSON.stringify(bad),
+      );
+    const key = 'retry-1';
+    const refused = await callApi(h, 'POST', collection, {
+      key: ws.apiKey,
+      body: withBody({ url: 'http://127.0.0.1/hook' }),
+      headers: { 'idempotency-key': key },
+    });
+    assert.equal(refused.status, 400);
+    const fixed = await callApi(h, 'POST', collection, {
+      key: ws.apiKey,
+      body: validBody,
+      headers: { 'idempotency-key': key },
+    });
+    assert.equal(fixed.status, 201, 'the refusal was not remembered');
+
+    const racing = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        callApi(h, 'POST', collection, {
+          key: ws.apiKey,
+          body: withBody({ description: 'race' }),
+          headers: { 'idempotency-key': 'race' },
+        }),
+      ),
+    );
+    assert.deepEqual(
+      racing.map((r) => r.status),
+      [201, 201, 201, 201, 201],
+    );
+    assert.equal(new Set(racing.map((r) => (r.body.data as CreatedEndpoint).id)).size, 1, 'one endpoint');
+    assert.equal(racing.filter((r) => r.headers.get('idempotent-replayed') === 'true').length, 4);
+    assert.equal(await countRows(h.ctx, 'webhook_endpoints', { workspace_id: ws.id }), 2);
+  });
+
   test('POST without a description answers description null, and null is accepted as well', async () => {
     const ws = await createTestWorkspace(h.ctx);
     assert.equal((await createOk(ws, validBody)).description, null);

@@ -332,6 +332,17 @@ export interface SealKeysTable {
   created_at: Timestamp;
 }
 
+/** The first successful answer to an Idempotency-Key, kept 24 hours (webhooks/idempotency.ts). */
+export interface IdempotencyKeysTable {
+  workspace_id: string;
+  key: string;
+  request_sha256: string;
+  status: number;
+  /** The response body as it was sent. */
+  response: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -356,4 +367,5 @@ export interface Database {
   file_chunks: FileChunksTable;
   page_images: PageImagesTable;
   seal_keys: SealKeysTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

@@ -15,6 +15,9 @@ export const errorStatus = {
   'invalid-url': 400,
   'unsafe-url': 400,
   'limit-reached': 409,
+  // Beyond the spec's table: Idempotency-Key (http/idempotency.ts).
+  'invalid-idempotency-key': 400,
+  'idempotency-key-reused': 409,
   // Beyond the spec's table: HTTP-level failures.
   'method-not-allowed': 405,
   'payload-too-large': 413,

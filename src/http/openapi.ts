@@ -106,6 +106,15 @@ const idParameter = {
   description: 'A UUID; anything else is 400 invalid-id.',
 };
 
+const idempotencyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+  description:
+    'Optional: 1 to 255 visible ASCII characters. The same key and body within 24 hours answers the first 201 again (with `Idempotent-Replayed: true`) instead of creating a second endpoint; the same key with another body is 409 idempotency-key-reused. Refusals are not remembered.',
+};
+
 function queryParameters(): unknown[] {
   const query = json(ListDocumentsQuery) as { properties: Record<string, Record<string, unknown>> };
   const descriptions: Record<string, string> = {
@@ -249,6 +258,7 @@ export function buildOpenApiDocument(options: {
         post: {
           operationId: 'createWebhookEndpoint',
           summary: 'Registers an endpoint; the response is the only one that holds its secret',
+          parameters: [idempotencyParameter],
           requestBody: jsonBody(CreateEndpointBody),
           responses: {
             ...success(201, 'Created, with its secret.', envelope(ref('CreatedWebhookEndpoint'))),
@@ -259,6 +269,8 @@ export function buildOpenApiDocument(options: {
               'invalid-url',
               'unsafe-url',
               'limit-reached',
+              'invalid-idempotency-key',
+              'idempotency-key-reused',
               'payload-too-large',
               'unsupported-media-type',
             ]),

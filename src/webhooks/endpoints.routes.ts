@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { workspaceOf } from '../http/api-guard.ts';
 import { ok } from '../http/envelope.ts';
+import { idempotencyKeyOf } from '../http/idempotency.ts';
 import {
   type CreateEndpointBody,
   createEndpointSchema,
@@ -29,8 +30,16 @@ export function endpointsRoutes(ctx: Context) {
     app.post<{ Body: Static<typeof CreateEndpointBody> }>(
       '/webhook-endpoints',
       { schema: createEndpointSchema },
-      async (request, reply) =>
-        reply.code(201).send(ok(await createEndpoint(ctx, workspaceOf(request), request.body))),
+      async (request, reply) => {
+        const { replayed, ...created } = await createEndpoint(
+          ctx,
+          workspaceOf(request),
+          request.body,
+          idempotencyKeyOf(request),
+        );
+        if (replayed) reply.header('idempotent-replayed', 'true');
+        return reply.code(201).send(ok(created));
+      },
     );
 
     app.get('/webhook-endpoints', { schema: listEndpointsSchema }, async (request) => ({

@@ -4,6 +4,8 @@
 import type { Context } from '../context.ts';
 import { documentEventTypes } from '../documents/events.ts';
 import { ApiError } from '../http/errors.ts';
+import { findIdempotentAnswer, storeIdempotentAnswer } from '../http/idempotency.repository.ts';
+import { type IdempotencyKey, idempotencyWindowMs } from '../http/idempotency.ts';
 import { lockWorkspace } from '../workspaces/workspaces.repository.ts';
 import { deleteDeliveriesOf, dropPendingDeliveries } from './deliveries.repository.ts';
 import { checkDestination } from './destination.ts';
@@ -72,13 +74,19 @@ async function acceptedUrl(ctx: Context, raw: string): Promise<string> {
   return verdict.url.href;
 }
 
+/**
+ * Registers an endpoint. With an idempotency key (http/idempotency.ts), the first success
+ * for that key is kept, and a repeat answers it (`replayed`) instead of creating another.
+ */
 export async function createEndpoint(
   ctx: Context,
   workspaceId: string,
   input: CreateEndpointInput,
-): Promise<WebhookEndpoint & { secret: string }> {
+  idempotency: IdempotencyKey | null = null,
+): Promise<WebhookEndpoint & { secret: string; replayed?: true }> {
   const url = await acceptedUrl(ctx, input.url);
   const now = ctx.clock.now();
+  const since = new Date(now.getTime() - idempotencyWindowMs);
   const secret = `whsec_${ctx.ids.randomBytes(32).toString('base64url')}`;
   const row = {
     id: ctx.ids.uuid(),
@@ -92,14 +100,34 @@ export async function createEndpoint(
     paused_at: null,
     created_at: now,
   };
-  await ctx.db.transaction().execute(async (trx) => {
-    // The workspace lock makes "at most 10" hold under concurrent creates.
+  const created = { ...endpointRowToEndpoint(row), secret };
+  return ctx.db.transaction().execute(async (trx) => {
+    // The workspace lock makes "at most 10" hold under concurrent creates, and one key create once.
     await lockWorkspace(trx, workspaceId);
+    if (idempotency) {
+      const first = await findIdempotentAnswer(trx, workspaceId, idempotency.key, since);
+      if (first && first.request_sha256 !== idempotency.requestSha256)
+        throw new ApiError('idempotency-key-reused');
+      if (first) return { ...(JSON.parse(first.response) as typeof created), replayed: true as const };
+    }
     if ((await countEndpoints(trx, workspaceId)) >= maxEndpointsPerWorkspace)
       throw new ApiError('limit-reached');
     await insertEndpoint(trx, { ...row, secret, updated_at: now });
+    if (idempotency)
+      await storeIdempotentAnswer(
+        trx,
+        {
+          workspace_id: workspaceId,
+          key: idempotency.key,
+          request_sha256: idempotency.requestSha256,
+          status: 201,
+          response: JSON.stringify(created),
+          created_at: now,
+        },
+        since,
+      );
+    return created;
   });
-  return { ...endpointRowToEndpoint(row), secret };
 }
 
 /** The workspace an endpoint belongs to (operators' commands name endpoints by id alone). */

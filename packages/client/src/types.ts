@@ -170,6 +170,8 @@ export const errorStatus = {
   "invalid-url": 400,
   "unsafe-url": 400,
   "limit-reached": 409,
+  "invalid-idempotency-key": 400,
+  "idempotency-key-reused": 409,
   "method-not-allowed": 405,
   "payload-too-large": 413,
   "unsupported-media-type": 415,
