@@ -12,7 +12,9 @@ import { createOutageMonitor } from '../src/db/availability.ts';
 import type { Database } from '../src/db/schema.ts';
 import { buildOpenApiDocument } from '../src/http/openapi.ts';
 import { signetVersion } from '../src/version.ts';
+import { insertPingDelivery, insertWebhookEvent } from '../src/webhooks/deliveries.repository.ts';
 import { sendPing } from '../src/webhooks/deliveries.service.ts';
+import { insertEndpoint } from '../src/webhooks/endpoints.repository.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
 import {
   type ApiMethod,
@@ -103,6 +105,8 @@ describeEachDatabase('the contract against the live API', (kind) => {
   let free: TestWorkspace;
   let documentId: string;
   let endpointId: string;
+  /** An endpoint whose name does not resolve, with a dropped and a delivered delivery. */
+  const deadEndpoint = { id: randomUUID(), dropped: randomUUID(), delivered: randomUUID() };
 
   const call = (method: ApiMethod, path: string, options: Parameters<typeof callApi>[3] = {}) =>
     callApi(h, method, path, { key: ws.apiKey, ...options });
@@ -117,6 +121,52 @@ describeEachDatabase('the contract against the live API', (kind) => {
         events: ['document.sent'],
       })
     ).id;
+    // Written as a receiver that has gone would leave them (no registration resolves it now).
+    const now = h.clock.now();
+    await insertEndpoint(h.ctx.db, {
+      id: deadEndpoint.id,
+      workspace_id: ws.id,
+      url: 'https://gone.example.net/hook',
+      events: ['document.sent'],
+      description: null,
+      enabled: true,
+      failure_count: 4,
+      disabled_reason: null,
+      paused_at: null,
+      secret: 'whsec_contract-test-secret',
+      created_at: now,
+      updated_at: now,
+    });
+    for (const [id, status] of [
+      [deadEndpoint.dropped, 'dropped'],
+      [deadEndpoint.delivered, 'delivered'],
+    ] as const) {
+      const eventId = randomUUID();
+      const payload = JSON.stringify({
+        id: eventId,
+        type: 'document.sent',
+        createdAt: now.toISOString(),
+        data: {},
+      });
+      await insertWebhookEvent(h.ctx.db, {
+        id: eventId,
+        workspace_id: ws.id,
+        type: 'document.sent',
+        payload,
+        created_at: now,
+      });
+      await insertPingDelivery(h.ctx.db, {
+        id,
+        workspace_id: ws.id,
+        endpoint_id: deadEndpoint.id,
+        event_id: eventId,
+        event_type: 'document.sent',
+        status,
+        attempts: 4,
+        next_attempt_at: now,
+        created_at: now,
+      });
+    }
   });
 
   const randomId = () => randomUUID();
@@ -273,6 +323,76 @@ describeEachDatabase('the contract against the live API', (kind) => {
       'unsupported-media-type',
     ],
     ...keyCases('updateWebhookEndpoint', 'PATCH', () => `/v1/webhook-endpoints/${endpointId}`, {}),
+    [
+      'listWebhookDeliveries',
+      '200',
+      () => call('GET', `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries?limit=1`),
+    ],
+    [
+      'listWebhookDeliveries',
+      'invalid-query',
+      () => call('GET', `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries?limit=0`),
+      'invalid-query',
+    ],
+    [
+      'listWebhookDeliveries',
+      'invalid-cursor',
+      () => call('GET', `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries?cursor=abc`),
+      'invalid-cursor',
+    ],
+    [
+      'listWebhookDeliveries',
+      'invalid-id',
+      () => call('GET', '/v1/webhook-endpoints/nope/deliveries'),
+      'invalid-id',
+    ],
+    [
+      'listWebhookDeliveries',
+      'not-found',
+      () => call('GET', `/v1/webhook-endpoints/${randomId()}/deliveries`),
+      'not-found',
+    ],
+    ...keyCases('listWebhookDeliveries', 'GET', () => `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries`),
+    [
+      'resendWebhookDelivery',
+      '200',
+      () =>
+        call('POST', `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries/${deadEndpoint.dropped}/resend`),
+    ],
+    [
+      'resendWebhookDelivery',
+      'delivery-not-resendable',
+      () =>
+        call('POST', `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries/${deadEndpoint.delivered}/resend`),
+      'delivery-not-resendable',
+    ],
+    [
+      'resendWebhookDelivery',
+      'invalid-id',
+      () => call('POST', `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries/nope/resend`),
+      'invalid-id',
+    ],
+    [
+      'resendWebhookDelivery',
+      'invalid-query',
+      () =>
+        call(
+          'POST',
+          `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries/${deadEndpoint.dropped}/resend?x=1`,
+        ),
+      'invalid-query',
+    ],
+    [
+      'resendWebhookDelivery',
+      'not-found',
+      () => call('POST', `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries/${randomId()}/resend`),
+      'not-found',
+    ],
+    ...keyCases(
+      'resendWebhookDelivery',
+      'POST',
+      () => `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries/${deadEndpoint.dropped}/resend`,
+    ),
     ['deleteWebhookEndpoint', 'invalid-id', () => call('DELETE', '/v1/webhook-endpoints/nope'), 'invalid-id'],
     [
       'deleteWebhookEndpoint',
@@ -321,6 +441,12 @@ describeEachDatabase('the contract against the live API', (kind) => {
       ['getWebhookEndpoint', 'GET', `/v1/webhook-endpoints/${randomUUID()}`],
       ['updateWebhookEndpoint', 'PATCH', `/v1/webhook-endpoints/${randomUUID()}`],
       ['deleteWebhookEndpoint', 'DELETE', `/v1/webhook-endpoints/${randomUUID()}`],
+      ['listWebhookDeliveries', 'GET', `/v1/webhook-endpoints/${randomUUID()}/deliveries`],
+      [
+        'resendWebhookDelivery',
+        'POST',
+        `/v1/webhook-endpoints/${randomUUID()}/deliveries/${randomUUID()}/resend`,
+      ],
     ];
     for (const [operationId, method, path] of everyOperation) {
       const res = await callApi({ baseUrl }, method, path, {

@@ -120,6 +120,8 @@ describeEachDatabase('the contract served', (kind) => {
       'GET /v1/webhook-endpoints/:id',
       'PATCH /v1/webhook-endpoints/:id',
       'DELETE /v1/webhook-endpoints/:id',
+      'GET /v1/webhook-endpoints/:id/deliveries',
+      'POST /v1/webhook-endpoints/:id/deliveries/:deliveryId/resend',
     ];
     assert.deepEqual([...documented].sort(), served.sort());
   });

@@ -293,6 +293,19 @@ async function createOnPage(
   return { id: createdIdOf(res.text), secret: newSecretOf(res.text), url: new URL(fields.url).href };
 }
 
+/**
+ * Presses Test: the post redirects to the endpoint's page naming the ping, which shows its
+ * outcome read back from the delivery; a reload of that page sends nothing more.
+ */
+async function pressTest(member: Member, endpointId: string): Promise<WebResponse> {
+  const res = await member.browser.post(`${endpointPath(endpointId)}/test`);
+  assert.equal(res.status, 303, res.text.slice(0, 300));
+  assert.match(res.location ?? '', new RegExp(`^${endpointPath(endpointId)}\\?ping=[0-9a-f-]{36}$`));
+  const page = await member.browser.get(res.location as string);
+  assertPage(page, 200, 'after Test');
+  return page;
+}
+
 /** The JSON body the API gets for the same form input. */
 function apiBodyOf(fields: Fields): Record<string, unknown> {
   const description = typeof fields.description === 'string' ? fields.description : '';
@@ -606,8 +619,7 @@ describeEachDatabase('webhook endpoint pages', (kind) => {
     const created = await createOnPage(m, { url: `${receiver.url}/hook`, events: ['document.completed'] });
     assertPage(await m.browser.get(endpointPath(created.id)), 200);
 
-    const delivered = await m.browser.post(`${endpointPath(created.id)}/test`);
-    assertPage(delivered, 200);
+    const delivered = await pressTest(m, created.id);
     assert.match(
       delivered.text,
       /<div class="notice notice-success" role="status">The ping was delivered: HTTP 200 in \d+ ms\.<\/div>/,
@@ -624,8 +636,7 @@ describeEachDatabase('webhook endpoint pages', (kind) => {
 
     h.clock.advance(minute);
     receiver.setHandler(answer(503, 'maintenance'));
-    const failed = await m.browser.post(`${endpointPath(created.id)}/test`);
-    assertPage(failed, 200);
+    const failed = await pressTest(m, created.id);
     assert.match(
       failed.text,
       /<div class="notice notice-error" role="alert">The ping failed: http-status \(HTTP 503\) after \d+ ms\.<\/div>/,
@@ -948,8 +959,7 @@ describeEachDatabase('webhook endpoint pages', (kind) => {
     );
 
     // A ping's page: its one attempt, as the receiver got it.
-    const ping = await m.browser.post(`${endpointPath(created.id)}/test`);
-    assertPage(ping, 200);
+    await pressTest(m, created.id);
     const pingRequest = receiver.requests[2] as ReceivedRequest;
     const pingPage = await m.browser.get(
       `${endpointPath(created.id)}/deliveries/${header(pingRequest, 'x-service-delivery-id')}`,
@@ -962,6 +972,45 @@ describeEachDatabase('webhook endpoint pages', (kind) => {
     const [pingAttempt, ...more] = shownAttempts(pingPage.text);
     assert.equal(more.length, 0);
     assert.equal(pingAttempt?.headers.get('x-service-signature'), header(pingRequest, 'x-service-signature'));
+  });
+
+  test('a dropped delivery is resent from its page: the same delivery id, the outcome shown after the redirect, a reload sends nothing', async (t) => {
+    const m = await newMember(h);
+    const receiver = await receiverFor(t, answer(500, 'down'));
+    const created = await createOnPage(m, { url: `${receiver.url}/hook`, events: ['document.sent'] });
+    await triggerEvent(h.ctx, m.workspaceId, 'document.sent');
+    await deliverDue(h.ctx);
+    for (const delay of [5 * minute, 30 * minute, 120 * minute]) {
+      h.clock.advance(delay);
+      await deliverDue(h.ctx);
+    }
+    const [dropped] = await listEndpointDeliveries(h.ctx, m.workspaceId, created.id);
+    assert.equal(dropped?.status, 'dropped');
+    const log = await m.browser.get(endpointPath(created.id));
+    const deliveryPath = `${endpointPath(created.id)}/deliveries/${dropped?.id}`;
+    assert.ok(log.text.includes(`<a href="${deliveryPath}#resend">Resend…</a>`), 'the log offers it');
+    const page = await m.browser.get(deliveryPath);
+    assert.match(page.text, /<button class="button button-secondary" type="submit">Resend now<\/button>/);
+    assert.match(page.text, /as attempt 5\./);
+
+    receiver.setHandler(answer(200, 'thanks'));
+    const resent = await m.browser.post(`${deliveryPath}/resend`);
+    assertRedirect(resent, `${deliveryPath}?done=resent`);
+    for (let reload = 0; reload < 2; reload++) {
+      const after = await m.browser.get(`${deliveryPath}?done=resent`);
+      assert.match(after.text, /Resent: delivered, HTTP 200 in \d+ ms \(attempt 5\)\./);
+      assert.ok(!after.text.includes('Resend now'), 'delivered: nothing left to resend');
+    }
+    assert.equal(receiver.requests.length, 5, 'one resend, whatever the reloads');
+    assert.equal(header(receiver.requests[4] as ReceivedRequest, 'x-service-delivery-id'), dropped?.id);
+    const again = await m.browser.post(`${deliveryPath}/resend`);
+    assertPage(again, 409);
+    assert.match(again.text, /This delivery cannot be resent/);
+
+    const stranger = await newMember(h);
+    assertPage(await stranger.browser.get(integrations), 200);
+    assertPage(await stranger.browser.post(`${deliveryPath}/resend`), 404);
+    assert.equal(receiver.requests.length, 5);
   });
 
   // --- 7. Delete -----------------------------------------------------------------------
@@ -1113,7 +1162,7 @@ describeEachDatabase('webhook endpoint pages', (kind) => {
     assert.deepEqual(await listEndpointDeliveries(h.ctx, m.workspaceId, created.id), []);
 
     // The same forms with the page's own token go through.
-    const expected = [303, 303, 303, 200, 303];
+    const expected = [303, 303, 303, 303, 303];
     for (const [i, route] of routes.entries()) {
       assertPage(await m.browser.get(endpointPath(created.id)), 200);
       const res = await m.browser.post(route.path, route.fields);

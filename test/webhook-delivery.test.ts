@@ -707,6 +707,115 @@ describeEachDatabase('webhook delivery', (kind) => {
       assert.equal(new Set(receiver.requests.map((r) => r.body)).size, 1);
     }));
 
+  test('a dropped delivery is resent through the API: the same delivery id and body, signed anew, recorded as its next attempt', () =>
+    withScope(h, async (s) => {
+      const { ws, receiver, endpoint } = await s.hooked(
+        inTurn(...Array(4).fill(answer(500, 'down')), answer(200, 'ok')),
+      );
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      for (const delay of [5 * minute, 30 * minute, 2 * hour]) {
+        h.clock.advance(delay);
+        await deliverDue(h.ctx);
+      }
+      const dropped = await onlyDelivery(h, endpoint);
+      assert.equal(dropped.status, 'dropped');
+      const path = `/v1/webhook-endpoints/${endpoint.id}/deliveries`;
+
+      // The API's log lists it, with each attempt's outcome but not the receiver's answer.
+      const log = await callApi(h, 'GET', path, { key: ws.apiKey });
+      assert.equal(log.status, 200, log.text);
+      const [listed] = log.body.data as Array<Record<string, unknown> & { attemptLog: object[] }>;
+      assert.equal(listed?.id, dropped.id);
+      assert.equal(listed?.status, 'dropped');
+      assert.equal(listed?.attemptLog.length, 4);
+      assert.deepEqual(Object.keys(listed?.attemptLog[0] ?? {}).sort(), [
+        'attempt',
+        'durationMs',
+        'errorClass',
+        'startedAt',
+        'statusCode',
+      ]);
+      assert.equal(log.body.nextCursor, null);
+      assert.deepEqual((await callApi(h, 'GET', `${path}?cursor=nope`, { key: ws.apiKey })).body, {
+        ok: false,
+        error: 'invalid-cursor',
+      });
+
+      h.clock.advance(day);
+      const resent = await callApi(h, 'POST', `${path}/${dropped.id}/resend`, { key: ws.apiKey });
+      assert.equal(resent.status, 200, resent.text);
+      assert.deepEqual(resent.body.data, {
+        deliveryId: dropped.id,
+        attempt: 5,
+        delivered: true,
+        statusCode: 200,
+        errorClass: null,
+        durationMs: (resent.body.data as { durationMs: number }).durationMs,
+      });
+      assert.equal(receiver.requests.length, 5);
+      const [first, last] = [receiver.requests[0], receiver.requests[4]];
+      assert.equal(last?.headers['x-service-delivery-id'], dropped.id, 'the same delivery id');
+      assert.equal(last?.body, first?.body, 'the same body, byte for byte');
+      assert.notEqual(
+        last?.headers['x-service-signature'],
+        first?.headers['x-service-signature'],
+        'signed anew',
+      );
+      const after = await onlyDelivery(h, endpoint);
+      assert.equal(after.status, 'delivered');
+      assert.deepEqual(
+        after.attemptLog.map((a) => [a.attempt, a.statusCode]),
+        [
+          [1, 500],
+          [2, 500],
+          [3, 500],
+          [4, 500],
+          [5, 200],
+        ],
+      );
+      // Delivered now: nothing more to resend; another workspace's key sees nothing.
+      assert.deepEqual((await callApi(h, 'POST', `${path}/${dropped.id}/resend`, { key: ws.apiKey })).body, {
+        ok: false,
+        error: 'delivery-not-resendable',
+      });
+      const stranger = await s.workspace();
+      assert.equal(
+        (await callApi(h, 'POST', `${path}/${dropped.id}/resend`, { key: stranger.apiKey })).status,
+        404,
+      );
+      assert.equal((await callApi(h, 'GET', path, { key: stranger.apiKey })).status, 404);
+      assert.equal(receiver.requests.length, 5, 'nothing sent by the refusals');
+    }));
+
+  test('a resend that fails leaves the delivery dropped with one more attempt; a pending delivery is not resent', () =>
+    withScope(h, async (s) => {
+      const { ws, receiver, endpoint } = await s.hooked(answer(503, 'still down'));
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      const pending = await onlyDelivery(h, endpoint);
+      assert.equal(pending.status, 'pending');
+      const path = `/v1/webhook-endpoints/${endpoint.id}/deliveries/${pending.id}/resend`;
+      assert.deepEqual((await callApi(h, 'POST', path, { key: ws.apiKey })).body, {
+        ok: false,
+        error: 'delivery-not-resendable',
+      });
+      for (const delay of [5 * minute, 30 * minute, 2 * hour]) {
+        h.clock.advance(delay);
+        await deliverDue(h.ctx);
+      }
+      const failed = await callApi(h, 'POST', path, { key: ws.apiKey });
+      assert.equal(failed.status, 200);
+      assert.equal((failed.body.data as { delivered: boolean }).delivered, false);
+      assert.equal((failed.body.data as { statusCode: number }).statusCode, 503);
+      const after = await onlyDelivery(h, endpoint);
+      assert.equal(after.status, 'dropped');
+      assert.equal(after.attempts, 5);
+      assert.equal(receiver.requests.length, 5);
+      // The resend does not count toward pausing the endpoint.
+      assert.equal((await getEndpointApi(h, ws, endpoint.id)).failureCount, 4);
+    }));
+
   // --- 5. Auto-disable at exactly 20 ---------------------------------------------------
 
   test('the 20th consecutive failure pauses the endpoint, drops its retries, and re-enabling replays nothing', () =>

@@ -18,6 +18,8 @@ export const errorStatus = {
   // Beyond the spec's table: Idempotency-Key (http/idempotency.ts).
   'invalid-idempotency-key': 400,
   'idempotency-key-reused': 409,
+  // A resend of a delivery that was not dropped (or whose body retention removed), or one in flight.
+  'delivery-not-resendable': 409,
   // Beyond the spec's table: HTTP-level failures.
   'method-not-allowed': 405,
   'payload-too-large': 413,

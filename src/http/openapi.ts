@@ -17,7 +17,9 @@ import { documentEventTypes } from '../documents/events.ts';
 import {
   CreatedEndpointSchema,
   CreateEndpointBody,
+  DeliverySchema,
   EndpointSchema,
+  ResendResultSchema,
   UpdateEndpointBody,
 } from '../webhooks/endpoints.schemas.ts';
 import { type ErrorCode, errorStatus } from './errors.ts';
@@ -325,6 +327,53 @@ export function buildOpenApiDocument(options: {
           },
         },
       },
+      '/webhook-endpoints/{id}/deliveries': {
+        get: {
+          operationId: 'listWebhookDeliveries',
+          summary:
+            "The endpoint's deliveries, newest first, with each attempt's outcome (the receiver's answers stay in the web application)",
+          parameters: [
+            idParameter,
+            {
+              name: 'limit',
+              in: 'query',
+              required: false,
+              schema: { type: 'string', pattern: '^(100|[1-9][0-9]?)$' },
+              description: '1 to 100; 50 by default.',
+            },
+            {
+              name: 'cursor',
+              in: 'query',
+              required: false,
+              schema: { type: 'string', maxLength: 200 },
+              description: 'The `nextCursor` of the previous page.',
+            },
+          ],
+          responses: {
+            ...success(200, 'A page of deliveries.', envelope(ref('WebhookDelivery'), true)),
+            ...errorResponses(['invalid-id', 'invalid-query', 'invalid-cursor', 'not-found']),
+          },
+        },
+      },
+      '/webhook-endpoints/{id}/deliveries/{deliveryId}/resend': {
+        post: {
+          operationId: 'resendWebhookDelivery',
+          summary:
+            'Sends a dropped delivery once more, now: the same X-Service-Delivery-Id and body, signed anew, recorded as its next attempt',
+          parameters: [
+            idParameter,
+            { ...idParameter, name: 'deliveryId', description: "The delivery's id (a UUID)." },
+          ],
+          responses: {
+            ...success(
+              200,
+              "The attempt's outcome; `delivered` tells whether the receiver took it.",
+              envelope(ref('ResendResult')),
+            ),
+            ...errorResponses(['invalid-id', 'invalid-query', 'not-found', 'delivery-not-resendable']),
+          },
+        },
+      },
     },
     webhooks: Object.fromEntries([
       ...documentEventTypes.map((type) => [
@@ -369,6 +418,8 @@ export function buildOpenApiDocument(options: {
         DocumentEvent: json(DocumentEventSchema),
         WebhookEndpoint: json(EndpointSchema),
         CreatedWebhookEndpoint: json(CreatedEndpointSchema),
+        WebhookDelivery: json(DeliverySchema),
+        ResendResult: json(ResendResultSchema),
       },
     },
   };

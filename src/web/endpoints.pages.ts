@@ -4,10 +4,11 @@
 //   GET  /settings/integrations/endpoints/{id}                 settings, banner, Test, chart, log (?cursor=)
 //   POST /settings/integrations/endpoints/{id}                 edit URL, events, description
 //   POST /settings/integrations/endpoints/{id}/enabled         the switch (on clears the failure count)
-//   POST /settings/integrations/endpoints/{id}/test            sends a ping, shows its outcome
+//   POST /settings/integrations/endpoints/{id}/test            sends a ping, then the page shows its outcome (?ping=)
 //   GET  /settings/integrations/endpoints/{id}/delete          confirmation step
 //   POST /settings/integrations/endpoints/{id}/delete
 //   GET  /settings/integrations/endpoints/{id}/deliveries/{deliveryId}   exact body and headers
+//   POST /settings/integrations/endpoints/{id}/deliveries/{deliveryId}/resend   a dropped delivery sent again
 // Input is checked against the API's own request schemas, then by the same service
 // functions as /v1/webhook-endpoints; their error codes become sentences.
 import { Value } from '@sinclair/typebox/value';
@@ -19,6 +20,7 @@ import {
   hourlyAttempts,
   type PingResult,
   pageEndpointDeliveries,
+  resendDelivery,
   sendPing,
 } from '../webhooks/deliveries.service.ts';
 import { CreateEndpointBody, UpdateEndpointBody } from '../webhooks/endpoints.schemas.ts';
@@ -165,21 +167,83 @@ async function switchEnabled(
   );
 }
 
+const notResendable =
+  'This delivery cannot be resent: only a dropped delivery whose body is still kept can, and not while a resend of it is under way.';
+
 async function deliveryPage(
   web: Web,
   request: FastifyRequest<{ Params: { deliveryId: string } }>,
   reply: FastifyReply,
   member: SessionUser,
   endpoint: WebhookEndpoint,
+  status: number,
+  resent: boolean,
+  refusal?: string,
 ) {
   const load = (id: string) => getDeliveryDetail(web.ctx, member.workspaceId, endpoint.id, id);
   const detail = await findById(request.params.deliveryId, load);
   if (!detail) return web.notFound(request, reply);
-  return web.render(request, reply, 200, {
+  return web.render(request, reply, status, {
     title: `Delivery ${detail.id}`,
     current: 'integrations',
-    body: () => deliveryView(detail, endpoint),
+    body: (csrf) => deliveryView(detail, endpoint, csrf, { resent, refusal }),
   });
+}
+
+/** The outcome of the ping `deliveryId` (the Test button's redirect), read from its delivery. */
+async function pingOutcome(
+  web: Web,
+  member: SessionUser,
+  endpoint: WebhookEndpoint,
+  deliveryId: string,
+): Promise<PingResult | undefined> {
+  if (!deliveryId) return undefined;
+  const detail = await findById(deliveryId, (id) =>
+    getDeliveryDetail(web.ctx, member.workspaceId, endpoint.id, id),
+  );
+  const attempt = detail?.eventType === 'ping' ? detail.attemptLog.at(-1) : undefined;
+  if (!detail || !attempt) return undefined;
+  return {
+    deliveryId: detail.id,
+    eventId: detail.eventId,
+    ok: detail.status === 'delivered',
+    statusCode: attempt.statusCode,
+    errorClass: attempt.errorClass,
+    durationMs: attempt.durationMs,
+    ...(attempt.errorClass === 'blocked' && attempt.responseBody ? { refusal: attempt.responseBody } : {}),
+  };
+}
+
+/** A delivery's page (the exact requests) and its Resend (post, redirect, get). */
+function deliveryRoutes(
+  web: Web,
+  app: FastifyInstance,
+  load: (workspaceId: string, id: string) => Promise<WebhookEndpoint>,
+  path: string,
+) {
+  const { ctx } = web;
+  app.get<{ Params: { id: string; deliveryId: string }; Querystring: Form }>(
+    `${path}/deliveries/:deliveryId`,
+    forRecord(web, load, (request, reply, member, endpoint) =>
+      deliveryPage(web, request, reply, member, endpoint, 200, formText(request.query, 'done') === 'resent'),
+    ),
+  );
+  app.post<{ Params: { id: string; deliveryId: string } }>(
+    `${path}/deliveries/:deliveryId/resend`,
+    forRecord(web, load, async (request, reply, member, endpoint) => {
+      const back = `/settings/integrations/endpoints/${endpoint.id}/deliveries/${request.params.deliveryId}`;
+      try {
+        const done = await findById(request.params.deliveryId, (id) =>
+          resendDelivery(ctx, member.workspaceId, endpoint.id, id),
+        );
+        if (!done) return web.notFound(request, reply);
+        return reply.redirect(`${back}?done=resent`, 303);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.code === 'delivery-not-resendable')) throw error;
+        return deliveryPage(web, request, reply, member, endpoint, 409, false, notResendable);
+      }
+    }),
+  );
 }
 
 export function endpointsPages(web: Web) {
@@ -194,8 +258,11 @@ export function endpointsPages(web: Web) {
     );
     app.get<Id & { Querystring: Form }>(
       path,
-      forRecord(web, load, (request, reply, member, endpoint) =>
-        endpointPage(web, request, reply, member, 200, endpoint, { done: formText(request.query, 'done') }),
+      forRecord(web, load, async (request, reply, member, endpoint) =>
+        endpointPage(web, request, reply, member, 200, endpoint, {
+          done: formText(request.query, 'done'),
+          ping: await pingOutcome(web, member, endpoint, formText(request.query, 'ping')),
+        }),
       ),
     );
     app.post<Id & { Querystring: Form; Body: Form }>(
@@ -210,13 +277,14 @@ export function endpointsPages(web: Web) {
         switchEnabled(web, request, reply, member, endpoint),
       ),
     );
+    // Post, redirect, get: the page reads the ping's outcome back from its delivery, so a
+    // reload shows it again rather than sending another ping.
     app.post<Id & { Querystring: Form }>(
       `${path}/test`,
-      forRecord(web, load, async (request, reply, member, endpoint) =>
-        endpointPage(web, request, reply, member, 200, endpoint, {
-          ping: await sendPing(ctx, member.workspaceId, endpoint.id),
-        }),
-      ),
+      forRecord(web, load, async (_request, reply, member, endpoint) => {
+        const ping = await sendPing(ctx, member.workspaceId, endpoint.id);
+        return reply.redirect(`/settings/integrations/endpoints/${endpoint.id}?ping=${ping.deliveryId}`, 303);
+      }),
     );
     app.get<Id>(
       `${path}/delete`,
@@ -235,11 +303,6 @@ export function endpointsPages(web: Web) {
         return reply.redirect('/settings/integrations?done=endpoint-deleted', 303);
       }),
     );
-    app.get<{ Params: { id: string; deliveryId: string } }>(
-      `${path}/deliveries/:deliveryId`,
-      forRecord(web, load, (request, reply, member, endpoint) =>
-        deliveryPage(web, request, reply, member, endpoint),
-      ),
-    );
+    deliveryRoutes(web, app, load, path);
   };
 }

@@ -124,6 +124,27 @@ export function deliveryState(d: DeliveryView): SafeHtml {
   return html`<span class="badge badge-pending">retrying</span>${d.nextAttemptAt ? html` <span class="small">next at ${formatTime(d.nextAttemptAt)}</span>` : ''}`;
 }
 
+/** A dropped delivery (not a ping) can be sent again by hand (deliveries.service.ts: resendDelivery). */
+function isResendable(d: DeliveryView): boolean {
+  return d.status === 'dropped' && d.eventType !== 'ping';
+}
+
+/** The outcome of a resend, from the attempt it added: the delivery's last. */
+function resendOutcome(detail: DeliveryDetail): SafeHtml {
+  const attempt = detail.attemptLog.at(-1);
+  if (!attempt) return html``;
+  if (detail.status === 'delivered')
+    return notice(
+      'success',
+      `Resent: delivered, HTTP ${attempt.statusCode} in ${attempt.durationMs} ms (attempt ${attempt.attempt}).`,
+    );
+  const status = attempt.statusCode ? ` (HTTP ${attempt.statusCode})` : '';
+  return notice(
+    'error',
+    `Resent, and it failed again: ${attempt.errorClass}${status} after ${attempt.durationMs} ms (attempt ${attempt.attempt}). The delivery stays dropped.`,
+  );
+}
+
 export function attemptLine(a: DeliveryView['attemptLog'][number]): SafeHtml {
   return html`<li>#${a.attempt} ${formatTime(a.startedAt)}: <strong>${a.statusCode ?? a.errorClass}</strong> in ${a.durationMs} ms${a.responseBody ? html` <code class="small">${a.responseBody.slice(0, 120)}</code>` : ''}</li>`;
 }
@@ -142,7 +163,7 @@ ${deliveries.map(
   (d) => html`<tr>
 <td><a href="/settings/integrations/endpoints/${endpointId}/deliveries/${d.id}">${formatTime(d.createdAt)}</a></td>
 <td><code>${d.eventType}</code><div class="small muted">event ${d.eventId}<br>delivery ${d.id}</div></td>
-<td>${deliveryState(d)}</td>
+<td>${deliveryState(d)}${isResendable(d) ? html`<div class="small"><a href="/settings/integrations/endpoints/${endpointId}/deliveries/${d.id}#resend">Resend…</a></div>` : ''}</td>
 <td><ul class="plain small">${d.attemptLog.map(attemptLine)}</ul></td>
 </tr>`,
 )}
@@ -229,9 +250,16 @@ ${attempt?.responseBody ? html`<h3>Response (first 4 KB)</h3><pre class="shell">
 }
 
 /** A delivery's page: the exact body and each attempt's request, rebuilt for checking by hand. */
-export function deliveryView(detail: DeliveryDetail, endpoint: WebhookEndpoint): SafeHtml {
+export function deliveryView(
+  detail: DeliveryDetail,
+  endpoint: WebhookEndpoint,
+  csrf: string,
+  outcome: { resent: boolean; refusal?: string | undefined },
+): SafeHtml {
   return html`<p><a href="/settings/integrations/endpoints/${endpoint.id}#log">← ${endpoint.url}</a></p>
 <h1>Delivery of <code>${detail.eventType}</code></h1>
+${outcome.resent ? resendOutcome(detail) : ''}
+${outcome.refusal ? notice('error', outcome.refusal) : ''}
 <div class="card">
 <dl class="meta">
 <div><dt>Delivery id</dt><dd><code>${detail.id}</code></dd></div>
@@ -239,6 +267,11 @@ export function deliveryView(detail: DeliveryDetail, endpoint: WebhookEndpoint):
 <div><dt>Created</dt><dd>${formatTime(detail.createdAt)}</dd></div>
 <div><dt>State</dt><dd>${deliveryState(detail)}</dd></div>
 </dl>
+${
+  isResendable(detail) && detail.body !== null
+    ? html`<form method="post" action="/settings/integrations/endpoints/${endpoint.id}/deliveries/${detail.id}/resend" class="actions" id="resend">${csrfField(csrf)}<button class="button button-secondary" type="submit">Resend now</button><span class="small muted">The same delivery id and body, signed anew, as attempt ${detail.attempts + 1}. It does not count toward pausing the endpoint.</span></form>`
+    : ''
+}
 </div>
 <section class="card" aria-labelledby="body-title">
 <h2 id="body-title">Body</h2>

@@ -62,7 +62,8 @@ const doneNotices: Record<string, string> = {
   revoked: 'The key was revoked. Requests with it are refused from now on.',
   'endpoint-deleted': 'The endpoint was deleted with its delivery log.',
   // Shown instead of the secret when the page is loaded again: it was shown once.
-  'key-created': 'The key was created. Its secret was shown once, when it was made, and cannot be shown again.',
+  'key-created':
+    'The key was created. Its secret was shown once, when it was made, and cannot be shown again.',
   'endpoint-created':
     'The endpoint was created. Its signing secret was shown once, when it was made, and cannot be shown again.',
 };

@@ -315,6 +315,31 @@ export async function settleDelivery(
   return result.numUpdatedRows > 0n;
 }
 
+/**
+ * Takes a dropped delivery for a resend: its next attempt counted, leased until `until` so a
+ * second resend cannot run beside it. False when it is not dropped, or already being resent.
+ */
+export async function claimForResend(db: Db, id: string, now: Date, until: Date): Promise<number | null> {
+  const row = await db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1), last_attempt_at: now, locked_until: until }))
+    .where('id', '=', id)
+    .where('status', '=', 'dropped')
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .returning('attempts')
+    .executeTakeFirst();
+  return row?.attempts ?? null;
+}
+
+/** A resend's end: delivered if it succeeded, dropped as before if not; the lease released. */
+export async function finishResend(db: Db, id: string, delivered: boolean, at: Date): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ locked_until: null, ...(delivered ? { status: 'delivered', delivered_at: at } : {}) })
+    .where('id', '=', id)
+    .execute();
+}
+
 /** Which of these deliveries still exist (an attempt is kept for each of them). */
 export async function existingDeliveries(db: Db, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();

@@ -1,12 +1,15 @@
-// Deliveries as the rest of Signet sees them: the Test button's ping, and the recent
-// deliveries of an endpoint with their attempts (the web application's delivery log).
+// Deliveries as the rest of Signet sees them: the Test button's ping, a dropped delivery
+// resent by hand, and the recent deliveries of an endpoint with their attempts (the web
+// application's delivery log, and the API's).
 import type { Context } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import {
+  claimForResend,
   countAttemptsByHour,
   findAttemptsOf,
   findDeliveryWithBody,
   findRecentDeliveries,
+  finishResend,
   insertAttempt,
   insertPingDelivery,
   insertWebhookEvent,
@@ -99,6 +102,73 @@ export async function sendPing(ctx: Context, workspaceId: string, endpointId: st
   };
 }
 
+export interface ResendResult {
+  deliveryId: string;
+  /** The attempt this resend was, in the delivery's numbering. */
+  attempt: number;
+  delivered: boolean;
+  statusCode: number | null;
+  errorClass: string | null;
+  durationMs: number;
+}
+
+/**
+ * Sends a dropped delivery once more, now, because someone asked (the delivery log's
+ * Resend, or the API): the same delivery with the same `X-Service-Delivery-Id` and body,
+ * signed anew, recorded as its next attempt; delivered if it succeeds, dropped as before if
+ * not. Only a delivery that was dropped (its attempts failed, or its endpoint was paused)
+ * and whose body is still kept: one still pending is retried on its own schedule. Not a
+ * replay of missed events (events are never created for a paused endpoint), and like a
+ * ping it leaves the endpoint's failure count alone.
+ */
+export async function resendDelivery(
+  ctx: Context,
+  workspaceId: string,
+  endpointId: string,
+  deliveryId: string,
+): Promise<ResendResult> {
+  const now = ctx.clock.now();
+  const claimed = await ctx.db.transaction().execute(async (trx) => {
+    await lockEndpoints(trx, [endpointId]);
+    const endpoint = await findEndpointWithSecret(trx, workspaceId, endpointId);
+    const row = endpoint ? await findDeliveryWithBody(trx, workspaceId, endpointId, deliveryId) : undefined;
+    if (!endpoint || !row) throw new ApiError('not-found');
+    if (row.status !== 'dropped' || row.payload === null) throw new ApiError('delivery-not-resendable');
+    const until = new Date(now.getTime() + leaseMs(ctx.config.webhooks.timeoutMs));
+    const attempt = await claimForResend(trx, row.id, now, until);
+    if (attempt === null) throw new ApiError('delivery-not-resendable');
+    return { endpoint, row: { ...row, payload: row.payload }, attempt };
+  });
+  const { endpoint, row, attempt } = claimed;
+  const startedAt = ctx.clock.now();
+  const result = await sendWebhook(
+    buildRequest(
+      {
+        id: row.id,
+        url: endpoint.url,
+        secret: endpoint.secret,
+        event_type: row.event_type,
+        payload: row.payload,
+      },
+      startedAt,
+    ),
+    { timeoutMs: ctx.config.webhooks.timeoutMs, policy: ctx.config.webhooks, resolver: ctx.resolver },
+  );
+  await ctx.db.transaction().execute(async (trx) => {
+    const delivery = { id: row.id, workspace_id: workspaceId, endpoint_id: endpointId, attempts: attempt };
+    await insertAttempt(trx, attemptRow(delivery, startedAt, result));
+    await finishResend(trx, row.id, result.ok, ctx.clock.now());
+  });
+  return {
+    deliveryId: row.id,
+    attempt,
+    delivered: result.ok,
+    statusCode: result.statusCode,
+    errorClass: result.errorClass,
+    durationMs: result.durationMs,
+  };
+}
+
 export interface DeliveryAttemptView {
   attempt: number;
   startedAt: string;
@@ -182,13 +252,9 @@ export async function pageEndpointDeliveries(
   endpointId: string,
   options: { limit: number; cursor: string | null },
 ): Promise<{ deliveries: DeliveryView[]; nextCursor: string | null }> {
-  const views = await listEndpointDeliveries(
-    ctx,
-    workspaceId,
-    endpointId,
-    options.limit + 1,
-    parsePageCursor(options.cursor),
-  );
+  const before = parsePageCursor(options.cursor);
+  if (options.cursor !== null && before === null) throw new ApiError('invalid-cursor');
+  const views = await listEndpointDeliveries(ctx, workspaceId, endpointId, options.limit + 1, before);
   const deliveries = views.slice(0, options.limit);
   const last = deliveries.at(-1);
   return { deliveries, nextCursor: views.length > options.limit && last ? pageCursor(last) : null };

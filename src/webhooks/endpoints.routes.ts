@@ -5,13 +5,17 @@ import type { Context } from '../context.ts';
 import { workspaceOf } from '../http/api-guard.ts';
 import { ok } from '../http/envelope.ts';
 import { idempotencyKeyOf } from '../http/idempotency.ts';
+import { pageEndpointDeliveries, resendDelivery } from './deliveries.service.ts';
 import {
   type CreateEndpointBody,
   createEndpointSchema,
+  type DeliveryParams,
   deleteEndpointSchema,
   type EndpointIdParams,
   getEndpointSchema,
+  listDeliveriesSchema,
   listEndpointsSchema,
+  resendDeliverySchema,
   type UpdateEndpointBody,
   updateEndpointSchema,
 } from './endpoints.schemas.ts';
@@ -50,6 +54,44 @@ export function endpointsRoutes(ctx: Context) {
 
     app.get<Id>('/webhook-endpoints/:id', { schema: getEndpointSchema }, async (request) =>
       ok(await getEndpoint(ctx, workspaceOf(request), request.params.id.toLowerCase())),
+    );
+
+    // The delivery log (newest first, 50 a page unless `limit` says otherwise) and a resend.
+    app.get<Id & { Querystring: { limit?: string; cursor?: string } }>(
+      '/webhook-endpoints/:id/deliveries',
+      { schema: listDeliveriesSchema },
+      async (request) => {
+        const workspaceId = workspaceOf(request);
+        const endpointId = request.params.id.toLowerCase();
+        await getEndpoint(ctx, workspaceId, endpointId); // 404 for another workspace's
+        const { deliveries, nextCursor } = await pageEndpointDeliveries(ctx, workspaceId, endpointId, {
+          limit: Number(request.query.limit ?? 50),
+          cursor: request.query.cursor ?? null,
+        });
+        return {
+          ok: true,
+          data: deliveries.map(({ attemptLog, ...delivery }) => ({
+            ...delivery,
+            // The receiver's answer stays in the web application's log: it may hold anything.
+            attemptLog: attemptLog.map(({ responseBody: _, address: __, ...attempt }) => attempt),
+          })),
+          nextCursor,
+        };
+      },
+    );
+
+    app.post<{ Params: Static<typeof DeliveryParams> }>(
+      '/webhook-endpoints/:id/deliveries/:deliveryId/resend',
+      { schema: resendDeliverySchema },
+      async (request) =>
+        ok(
+          await resendDelivery(
+            ctx,
+            workspaceOf(request),
+            request.params.id.toLowerCase(),
+            request.params.deliveryId.toLowerCase(),
+          ),
+        ),
     );
 
     app.patch<Id & { Body: Static<typeof UpdateEndpointBody> }>(

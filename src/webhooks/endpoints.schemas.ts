@@ -2,7 +2,7 @@
 // serialisation. The secret exists only in the create response's schema, so no other
 // response can carry it even by mistake.
 import { Type } from '@sinclair/typebox';
-import { DocumentIdParams } from '../documents/documents.schemas.ts';
+import { DocumentIdParams, uuidPattern } from '../documents/documents.schemas.ts';
 import { errorEnvelope, listEnvelope, okEnvelope } from '../http/envelope.ts';
 import { subscribableEventTypes } from './endpoints.service.ts';
 
@@ -40,6 +40,48 @@ export const EndpointSchema = Type.Object({
 export const CreatedEndpointSchema = Type.Composite([EndpointSchema, Type.Object({ secret: Type.String() })]);
 
 export const EndpointIdParams = DocumentIdParams;
+export const DeliveryParams = Type.Object(
+  { id: Type.String({ pattern: uuidPattern }), deliveryId: Type.String({ pattern: uuidPattern }) },
+  { additionalProperties: false },
+);
+const DeliveriesQuery = Type.Object(
+  {
+    // Query values are strings (nothing is coerced): 1 to 100.
+    limit: Type.Optional(Type.String({ pattern: '^(100|[1-9][0-9]?)$' })),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+
+const Attempt = Type.Object({
+  attempt: Type.Integer(),
+  startedAt: Type.String(),
+  durationMs: Type.Integer(),
+  statusCode: Type.Union([Type.Integer(), Type.Null()]),
+  errorClass: Type.Union([Type.String(), Type.Null()]),
+});
+
+/** A delivery as the API shows it: what was sent when, and how each attempt ended. */
+export const DeliverySchema = Type.Object({
+  id: Type.String(),
+  eventId: Type.String(),
+  eventType: Type.String(),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('dropped')]),
+  attempts: Type.Integer(),
+  createdAt: Type.String(),
+  nextAttemptAt: Type.Union([Type.String(), Type.Null()]),
+  deliveredAt: Type.Union([Type.String(), Type.Null()]),
+  attemptLog: Type.Array(Attempt),
+});
+
+export const ResendResultSchema = Type.Object({
+  deliveryId: Type.String(),
+  attempt: Type.Integer(),
+  delivered: Type.Boolean(),
+  statusCode: Type.Union([Type.Integer(), Type.Null()]),
+  errorClass: Type.Union([Type.String(), Type.Null()]),
+  durationMs: Type.Integer(),
+});
 const NoQuery = Type.Object({}, { additionalProperties: false });
 const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
 
@@ -57,6 +99,17 @@ export const getEndpointSchema = {
   querystring: NoQuery,
   response: { 200: okEnvelope(EndpointSchema), ...errors },
 };
+export const listDeliveriesSchema = {
+  params: EndpointIdParams,
+  querystring: DeliveriesQuery,
+  response: { 200: listEnvelope(DeliverySchema), ...errors },
+};
+export const resendDeliverySchema = {
+  params: DeliveryParams,
+  querystring: NoQuery,
+  response: { 200: okEnvelope(ResendResultSchema), ...errors },
+};
+
 export const updateEndpointSchema = {
   params: EndpointIdParams,
   querystring: NoQuery,

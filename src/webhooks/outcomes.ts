@@ -60,7 +60,8 @@ export function attemptRow(
     address: result.address,
     status_code: result.statusCode,
     error_class: result.errorClass,
-    response_body: result.responseBody,
+    // A blocked attempt got no answer: what stopped it is kept instead, for the log to say.
+    response_body: result.responseBody ?? result.refusal ?? null,
   };
 }
 

@@ -144,6 +144,33 @@ export type CreatedWebhookEndpoint = {
   secret: string;
 };
 
+export type WebhookDelivery = {
+  id: string;
+  eventId: string;
+  eventType: string;
+  status: "pending" | "delivered" | "dropped";
+  attempts: number;
+  createdAt: string;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  attemptLog: Array<{
+    attempt: number;
+    startedAt: string;
+    durationMs: number;
+    statusCode: number | null;
+    errorClass: string | null;
+  }>;
+};
+
+export type ResendResult = {
+  deliveryId: string;
+  attempt: number;
+  delivered: boolean;
+  statusCode: number | null;
+  errorClass: string | null;
+  durationMs: number;
+};
+
 export type CreateWebhookEndpointBody = {
   url: string;
   events: Array<"document.sent" | "document.opened" | "document.signed" | "document.completed" | "document.declined" | "document.expired">;
@@ -172,6 +199,7 @@ export const errorStatus = {
   "limit-reached": 409,
   "invalid-idempotency-key": 400,
   "idempotency-key-reused": 409,
+  "delivery-not-resendable": 409,
   "method-not-allowed": 405,
   "payload-too-large": 413,
   "unsupported-media-type": 415,
