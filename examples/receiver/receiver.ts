@@ -1,7 +1,7 @@
 // A minimal Signet webhook receiver on node:http and @signet/client.
 //
 //   npm run build -w @signet/client
-//   SIGNET_WEBHOOK_SECRET=whsec_… node examples/receiver/receiver.ts      (port 4000, POST /hooks)
+//   SIGNET_WEBHOOK_SECRET=whsec_… npm run receiver      (port 4000, POST /hooks; on the pinned Node 24)
 //   npx signet listen --workspace <id> --forward-to http://localhost:4000/hooks   (prints the secret)
 //
 // What every receiver should do, in order:

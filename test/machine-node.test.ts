@@ -1,0 +1,85 @@
+// What an integrator types in a shell whose own Node is older than the project's (the
+// machine's Node 20 here), not through an npm script: `npx signet` runs on the pinned Node
+// 24 without npm's engine warnings; `npm run receiver` starts the example receiver;
+// `node bin/signet.js` under an old Node says what to do instead of failing on TypeScript.
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { delimiter, join } from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+
+const root = join(import.meta.dirname, '..');
+/** The shell's PATH: without the node_modules/.bin an npm script puts first. */
+const shellPath = (process.env.PATH ?? '')
+  .split(delimiter)
+  .filter((entry) => !entry.includes('node_modules'))
+  .join(delimiter);
+const shellEnv = { PATH: shellPath, HOME: process.env.HOME ?? root };
+const run = promisify(execFile);
+
+async function shellNodeVersion(): Promise<string> {
+  return (await run('node', ['--version'], { cwd: root, env: shellEnv })).stdout.trim();
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+test('npx signet runs on the pinned Node without engine warnings', async () => {
+  const { stdout, stderr } = await run('npx', ['signet', '--version'], { cwd: root, env: shellEnv });
+  assert.match(stdout, /^signet \d+\.\d+\.\d+/);
+  assert.doesNotMatch(stderr, /EBADENGINE|Unsupported engine/);
+});
+
+test('the shell’s own old Node gets a sentence from bin/signet.js, not a stack trace', async (t) => {
+  const version = await shellNodeVersion();
+  const [major = 0, minor = 0] = version.slice(1).split('.').map(Number);
+  if (major > 22 || (major === 22 && minor >= 18)) return t.skip(`the shell's Node is ${version}`);
+  const result = await run('node', ['bin/signet.js', '--version'], { cwd: root, env: shellEnv }).then(
+    () => assert.fail('an old Node ran the TypeScript'),
+    (error: { code: number; stderr: string }) => error,
+  );
+  assert.equal(result.code, 1);
+  assert.match(
+    result.stderr,
+    /^signet needs Node 22\.18 or newer; this is Node 2\d\.\d+\.\d+\. Run it as `npx signet`/,
+  );
+});
+
+test('npm run receiver starts the example receiver, which refuses an unsigned delivery', async () => {
+  const port = await freePort();
+  const child = spawn('npm', ['run', '--silent', 'receiver'], {
+    cwd: root,
+    env: { ...shellEnv, SIGNET_WEBHOOK_SECRET: 'whsec_example-receiver-test', PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  try {
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    for (let i = 0; i < 300 && !output.includes('Listening on'); i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.match(output, new RegExp(`Listening on http://localhost:${port}/hooks`));
+    const res = await fetch(`http://127.0.0.1:${port}/hooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"type":"ping"}',
+    });
+    assert.equal(res.status, 400);
+    assert.match(await res.text(), /^refused: /);
+  } finally {
+    if (child.pid) process.kill(-child.pid, 'SIGTERM');
+  }
+});
