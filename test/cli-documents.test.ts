@@ -146,6 +146,8 @@ describe('signet document and mail commands', () => {
       'eur',
       '--expires-in',
       '7d',
+      '--remind-every',
+      '3d',
     );
     assert.equal(created.code, 0, created.stderr);
     const doc = JSON.parse(created.stdout) as {
@@ -170,7 +172,11 @@ describe('signet document and mail commands', () => {
       to: string;
       text: string;
     }>;
-    assert.deepEqual(mails.map((m) => m.to).sort(), ['ann@x.example', 'cfo@x.example']);
+    // Signing order is honoured by mail: the first group (Ann) now; the viewer of order 2 when Ann has signed.
+    assert.deepEqual(
+      mails.map((m) => m.to),
+      ['ann@x.example'],
+    );
     assert.ok(
       mails.every((m) =>
         new RegExp(`https://sign\\.example\\.test/sign/${doc.id}/[A-Za-z0-9_-]{43}`).test(m.text),
@@ -224,6 +230,31 @@ describe('signet document and mail commands', () => {
         'X,1,1,21',
         '--currency',
         'XYZ',
+      ],
+      // Automatic reminders: a number of days among the choices (the service's rule, passed through).
+      [
+        'document',
+        'create',
+        '--workspace',
+        ws.id,
+        '--title',
+        'T',
+        '--recipient',
+        'a@x.example,A,signer,1',
+        '--remind-every',
+        '4d',
+      ],
+      [
+        'document',
+        'create',
+        '--workspace',
+        ws.id,
+        '--title',
+        'T',
+        '--recipient',
+        'a@x.example,A,signer,1',
+        '--remind-every',
+        'soon',
       ],
       ['trigger', 'document.unknown', '--workspace', ws.id],
       ['document', 'send', 'not-a-uuid'],

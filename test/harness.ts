@@ -1,7 +1,8 @@
 // Test harness: a fresh database per suite (PGlite in memory, or a PostgreSQL database
 // cloned from the migrated template that test/run.ts prepares), a context with a clock
 // the test moves, and the app answering real HTTP requests through inject.
-import { randomUUID } from 'node:crypto';
+import assert from 'node:assert/strict';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -350,6 +351,42 @@ export async function signingLinksOf(ctx: Context, documentId: string): Promise<
   return links;
 }
 
+/**
+ * The personal link mailed to `email` so far, found in the mail as the recipient finds it.
+ * A later signing group is mailed only once every signer before it has signed: read their
+ * link when their turn has come. Fails if no link was mailed to them.
+ */
+export async function linkFor(ctx: Context, documentId: string, email: string): Promise<SigningLink> {
+  const link = (await signingLinksOf(ctx, documentId)).get(email);
+  assert.ok(link, `no signing link mailed to ${email}`);
+  return link;
+}
+
+/**
+ * A link issued out of turn, as a document sent before signing order was honoured by mail
+ * holds one for a later signer: a token of our own, its hash written to the recipient's row
+ * directly (no mail carries it). For the defence in depth only: acting before one's turn
+ * is refused as not-your-turn, whatever the link.
+ */
+export async function issueLinkOutOfTurn(
+  ctx: Context,
+  documentId: string,
+  email: string,
+): Promise<SigningLink> {
+  const token = randomBytes(32).toString('base64url');
+  const updated = await ctx.db
+    .updateTable('recipients')
+    .set({ token_hash: createHash('sha256').update(token).digest('hex') })
+    .where('document_id', '=', documentId)
+    .where('email', '=', email)
+    .where('token_hash', 'is', null)
+    .executeTakeFirst();
+  assert.equal(updated.numUpdatedRows, 1n, `${email}: a recipient of the document who was mailed no link`);
+  const session = await findSigningSession(ctx, documentId, token);
+  assert.ok(session, 'the link leads to the recipient, as a mailed one does');
+  return { email, path: `/sign/${documentId}/${token}`, session };
+}
+
 /** The stored row of a document's recipient, for what no API shows (signature name, decline reason, code tries). */
 export function recipientRow(ctx: Pick<Context, 'db'>, documentId: string, email: string) {
   return ctx.db
@@ -396,6 +433,9 @@ export const withViewer: RecipientInput[] = [
 /** The two signers, both in the first group: either may sign first. */
 export const parallelSigners: RecipientInput[] = twoSigners.map((r) => ({ ...r, signingOrder: 1 }));
 
+/** The two signers in the first group and the viewer: all three are mailed at send. */
+export const parallelWithViewer: RecipientInput[] = withViewer.map((r) => ({ ...r, signingOrder: 1 }));
+
 /** A draft: the consulting agreement to the two signers, unless `options` says otherwise. */
 export function createDraftDocument(
   ctx: Context,
@@ -409,12 +449,16 @@ export function createDraftDocument(
     recipients: options.recipients ?? twoSigners,
     pricing: options.pricing ?? null,
     ...(options.expiresInSeconds ? { expiresInSeconds: options.expiresInSeconds } : {}),
+    ...(options.remindEveryDays ? { remindEveryDays: options.remindEveryDays } : {}),
     ...(options.file ? { file: options.file } : {}),
     ...(options.fields ? { fields: options.fields } : {}),
   });
 }
 
-/** A sent document (a draft as createDraftDocument makes it, then sent) and its recipients' links. */
+/**
+ * A sent document (a draft as createDraftDocument makes it, then sent) and the links mailed
+ * at send: the first signing group's only (a later group's come with its turn: `linkFor`).
+ */
 export async function createSentDocument(
   ctx: Context,
   workspaceId: string,

@@ -31,7 +31,10 @@ import {
   createTestWorkspace,
   describeEachDatabase,
   type Harness,
+  issueLinkOutOfTurn,
   latestCodeFor,
+  linkFor,
+  parallelSigners,
   recipient,
   recipientRow,
   type TestWorkspace,
@@ -102,14 +105,17 @@ describeEachDatabase('document lifecycle', (kind) => {
       ...more,
     });
 
-  /** A new workspace's document sent to Ann and Bob (the two signers), and their links. */
-  async function sentToAnnAndBob() {
+  /**
+   * A new workspace's document sent to Ann and then Bob (the two signers), and Ann's link:
+   * Bob's is mailed once Ann has signed (`linkFor`).
+   */
+  async function sentToAnnThenBob() {
     const ws = await createTestWorkspace(h.ctx);
     const { id, links } = await createSentDocument(h.ctx, ws.id);
     const ann = links.get('ann@client.example');
-    const bob = links.get('bob@client.example');
-    assert.ok(ann && bob);
-    return { ws, id, ann, bob };
+    assert.ok(ann);
+    assert.ok(!links.has('bob@client.example'), 'Bob is mailed at his turn, not at send');
+    return { ws, id, ann };
   }
 
   test('a new document is a draft with no sentAt, no expiry and no events', async () => {
@@ -160,7 +166,10 @@ describeEachDatabase('document lifecycle', (kind) => {
   });
 
   test('open: the first open per recipient records document.opened and moves sent to viewed', async () => {
-    const { ws, id, ann, bob } = await sentToAnnAndBob();
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, links } = await createSentDocument(h.ctx, ws.id, { recipients: parallelSigners });
+    const [ann, bob] = [links.get('ann@client.example'), links.get('bob@client.example')];
+    assert.ok(ann && bob);
     await openDocument(h.ctx, ann.session);
     await openDocument(h.ctx, ann.session);
     let d = await detail(h, ws, id);
@@ -176,7 +185,7 @@ describeEachDatabase('document lifecycle', (kind) => {
   });
 
   test('sign: a signer signs, the last signer completes the document', async () => {
-    const { ws, id, ann, bob } = await sentToAnnAndBob();
+    const { ws, id, ann } = await sentToAnnThenBob();
     const first = await signDocument(h.ctx, ann.session, { fullName: ' ann  LEE ', consent: true });
     assert.equal(first.completed, false);
     let d = await detail(h, ws, id);
@@ -184,6 +193,7 @@ describeEachDatabase('document lifecycle', (kind) => {
     assert.equal(d.signedAt, null);
     assert.equal(d.recipients[0]?.signedAt, h.clock.now().toISOString());
     h.clock.advance(60_000);
+    const bob = await linkFor(h.ctx, id, 'bob@client.example');
     const second = await signDocument(h.ctx, bob.session, { fullName: 'Bob Ray', consent: true });
     assert.equal(second.completed, true);
     d = await detail(h, ws, id);
@@ -232,7 +242,7 @@ describeEachDatabase('document lifecycle', (kind) => {
 
   test('decline: any signer declines for everyone, with an optional reason', async () => {
     const ws = await createTestWorkspace(h.ctx);
-    const { id, links } = await createSentDocument(h.ctx, ws.id);
+    const { id, links } = await createSentDocument(h.ctx, ws.id, { recipients: parallelSigners });
     const bob = links.get('bob@client.example');
     assert.ok(bob);
     await declineDocument(h.ctx, bob.session, { reason: '  Wrong price  ' });
@@ -244,9 +254,8 @@ describeEachDatabase('document lifecycle', (kind) => {
   });
 
   test('refused transitions change nothing and record nothing', async () => {
-    const { ws, id, ann, bob } = await sentToAnnAndBob();
+    const { ws, id, ann } = await sentToAnnThenBob();
     await refused(sendDocument(h.ctx, ws.id, id), 'not-allowed');
-    await refused(signDocument(h.ctx, bob.session, { fullName: 'Bob Ray', consent: true }), 'not-your-turn');
     await refused(
       signDocument(h.ctx, ann.session, { fullName: 'Ann Lee', consent: false }),
       'consent-required',
@@ -256,10 +265,16 @@ describeEachDatabase('document lifecycle', (kind) => {
     const before = await detail(h, ws, id);
     assert.equal(before.status, 'sent');
     assert.deepEqual(eventTypes(before), ['document.sent']);
+    assert.equal(
+      await countRows(h.ctx, 'mails', { document_id: id }),
+      1,
+      'Ann’s invitation only: the refusals mailed nobody',
+    );
 
     await signDocument(h.ctx, ann.session, { fullName: 'Ann Lee', consent: true });
     await refused(signDocument(h.ctx, ann.session, { fullName: 'Ann Lee', consent: true }), 'already-signed');
     await refused(declineDocument(h.ctx, ann.session, {}), 'already-signed');
+    const bob = await linkFor(h.ctx, id, 'bob@client.example');
     await signDocument(h.ctx, bob.session, { fullName: 'Bob Ray', consent: true });
     // A finished document refuses everything.
     await refused(declineDocument(h.ctx, bob.session, {}), 'not-allowed');
@@ -275,7 +290,7 @@ describeEachDatabase('document lifecycle', (kind) => {
 
   test('a declined document refuses signing; an expired one refuses everything', async () => {
     const ws = await createTestWorkspace(h.ctx);
-    const declined = await createSentDocument(h.ctx, ws.id);
+    const declined = await createSentDocument(h.ctx, ws.id, { recipients: parallelSigners });
     const [ann, bob] = [declined.links.get('ann@client.example'), declined.links.get('bob@client.example')];
     assert.ok(ann && bob);
     await declineDocument(h.ctx, ann.session, {});
@@ -303,7 +318,7 @@ describeEachDatabase('document lifecycle', (kind) => {
     );
   });
 
-  test('signing order: a later signer waits; equal orders sign in parallel in any order', async () => {
+  test('signing order: a later signer waits for their mail until every earlier signer has signed; equal orders sign in parallel in any order; a viewer is mailed with its order', async () => {
     const ws = await createTestWorkspace(h.ctx);
     const recipients = [
       recipient('a@x.example', 'A A'),
@@ -312,23 +327,39 @@ describeEachDatabase('document lifecycle', (kind) => {
       recipient('v@x.example', 'V V', { role: 'viewer', signingOrder: 2 }),
     ] as const;
     const { id, links } = await createSentDocument(h.ctx, ws.id, { recipients: [...recipients] });
+    /** Who has been mailed a link so far, and how many mails each got. */
+    const mailed = async () => {
+      const mails = await h.ctx.db
+        .selectFrom('mails')
+        .select('to_address')
+        .where('document_id', '=', id)
+        .execute();
+      const counts = new Map<string, number>();
+      for (const m of mails) counts.set(m.to_address, (counts.get(m.to_address) ?? 0) + 1);
+      return Object.fromEntries([...counts].sort(([x], [y]) => x.localeCompare(y)));
+    };
+    assert.deepEqual([...links.keys()].sort(), ['a@x.example', 'b@x.example'], 'at send: order 1 only');
+    assert.deepEqual(await mailed(), { 'a@x.example': 1, 'b@x.example': 1 });
     const session = (email: string) => {
       const link = links.get(email);
       assert.ok(link);
       return link.session;
     };
-    await refused(
-      signDocument(h.ctx, session('c@x.example'), { fullName: 'C C', consent: true }),
-      'not-your-turn',
-    );
+    // B signs before A: equal orders in any order. A has not signed yet: nobody more is mailed.
     await signDocument(h.ctx, session('b@x.example'), { fullName: 'B B', consent: true });
-    await refused(
-      signDocument(h.ctx, session('c@x.example'), { fullName: 'C C', consent: true }),
-      'not-your-turn',
-    );
+    assert.deepEqual(await mailed(), { 'a@x.example': 1, 'b@x.example': 1 }, 'A still to sign');
+    assert.equal((await recipientRow(h.ctx, id, 'c@x.example')).token_hash, null, 'C has no link at all');
     await signDocument(h.ctx, session('a@x.example'), { fullName: 'A A', consent: true });
-    // The viewer's lower order never holds anyone back.
-    await signDocument(h.ctx, session('c@x.example'), { fullName: 'C C', consent: true });
+    // The viewer of order 2 comes with its group; its lower order never holds C back.
+    assert.deepEqual(
+      await mailed(),
+      { 'a@x.example': 1, 'b@x.example': 1, 'c@x.example': 1, 'v@x.example': 1 },
+      'order 1 done: the viewer of order 2 and C of order 3 are mailed, once each',
+    );
+    await linkFor(h.ctx, id, 'v@x.example');
+    const c = await linkFor(h.ctx, id, 'c@x.example');
+    const last = await signDocument(h.ctx, c.session, { fullName: 'C C', consent: true });
+    assert.equal(last.completed, true);
     assert.equal((await detail(h, ws, id)).status, 'signed');
   });
 
@@ -427,18 +458,48 @@ describeEachDatabase('document lifecycle', (kind) => {
     await sign(await latestCodeFor(h.ctx, 'd@x.example'));
   });
 
-  test('a standard signer cannot ask for a code; a signer whose turn it is not cannot either', async () => {
+  test('a standard signer cannot ask for a code; a signer whose turn it is not has no link, and one issued out of turn is refused until their turn', async () => {
     const ws = await createTestWorkspace(h.ctx);
-    const { links } = await createSentDocument(h.ctx, ws.id, {
+    const { id, links } = await createSentDocument(h.ctx, ws.id, {
       recipients: [
         recipient('a@x.example', 'A A'),
         recipient('b@x.example', 'B B', { signingMethod: 'email-code', signingOrder: 2 }),
       ],
     });
-    const [a, b] = [links.get('a@x.example'), links.get('b@x.example')];
-    assert.ok(a && b);
+    const a = links.get('a@x.example');
+    assert.ok(a);
+    assert.ok(!links.has('b@x.example'), 'B is mailed at their turn');
     await refused(requestSigningCode(h.ctx, a.session), 'not-email-code');
+    // Defence in depth: a link B holds before their turn (as a document sent before signing
+    // order was honoured by mail gave every recipient) asks for a code or signs in vain.
+    const b = await issueLinkOutOfTurn(h.ctx, id, 'b@x.example');
     await refused(requestSigningCode(h.ctx, b.session), 'not-your-turn');
+    await refused(
+      signDocument(h.ctx, b.session, { fullName: 'B B', consent: true, code: '123456' }),
+      'not-your-turn',
+    );
+    assert.equal(
+      await countRows(h.ctx, 'mails', { document_id: id, to_address: 'b@x.example' }),
+      0,
+      'no code was mailed',
+    );
+    const row = await recipientRow(h.ctx, id, 'b@x.example');
+    assert.equal(row.signed_at, null);
+    assert.equal(row.code_attempts, 0, 'a refusal before the code is judged uses no attempt');
+    // Once A has signed it is B's turn: the link they hold works (it already was theirs, so
+    // nothing more is mailed but the code).
+    await signDocument(h.ctx, a.session, { fullName: 'A A', consent: true });
+    await requestSigningCode(h.ctx, b.session);
+    const code = await latestCodeFor(h.ctx, 'b@x.example');
+    assert.equal(
+      (await signDocument(h.ctx, b.session, { fullName: 'B B', consent: true, code })).completed,
+      true,
+    );
+    assert.equal(
+      await countRows(h.ctx, 'mails', { document_id: id, to_address: 'b@x.example' }),
+      1,
+      'the code, and no second link',
+    );
   });
 
   test('a failed transaction leaves neither the change nor its event', async () => {

@@ -13,7 +13,7 @@ import {
   countRows,
   createTestWorkspace,
   describeEachDatabase,
-  signingLinksOf,
+  linkFor,
   twoSigners,
   useHarness,
 } from './harness.ts';
@@ -55,10 +55,11 @@ describeEachDatabase('signing a real document', (kind) => {
       file: await threePagePdf(),
     });
     await sendDocument(h.ctx, ws.id, id);
-    const links = await signingLinksOf(h.ctx, id);
-    const path = (email: string) => links.get(email)?.path as string;
-    return { ws, id, ann: path('ann@client.example'), bob: path('bob@client.example') };
+    // Ann's link; Bob, of order 2, is mailed his once she has signed (`bobsLink`).
+    return { ws, id, ann: (await linkFor(h.ctx, id, 'ann@client.example')).path };
   }
+
+  const bobsLink = async (id: string) => (await linkFor(h.ctx, id, 'bob@client.example')).path;
 
   const post = (path: string, fields: Record<string, string>) =>
     fetch(h.baseUrl + path, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' });
@@ -108,7 +109,7 @@ describeEachDatabase('signing a real document', (kind) => {
   });
 
   test('a drawn signature is kept as a PNG and drawn in the sealed PDF; a broken drawing is refused', async () => {
-    const { ws, id, ann, bob } = await sentPdfDocument();
+    const { ws, id, ann } = await sentPdfDocument();
     const fields = { fullName: 'Ann Lee', consent: 'yes', signatureKind: 'drawn' };
     const broken = await post(`${ann}/sign`, { ...fields, signatureImage: 'data:image/png;base64,AAAA' });
     assert.equal(broken.status, 400);
@@ -127,6 +128,7 @@ describeEachDatabase('signing a real document', (kind) => {
       .executeTakeFirstOrThrow();
     assert.equal(stored.signature_kind, 'drawn');
     assert.ok(stored.signature_image && stored.signature_image.byteLength > 100);
+    const bob = await bobsLink(id);
     assert.equal((await post(`${bob}/sign`, { fullName: 'Bob Ray', consent: 'yes' })).status, 303);
     await sealDueDocuments(h.ctx);
     const document = await h.ctx.db
@@ -138,8 +140,9 @@ describeEachDatabase('signing a real document', (kind) => {
   });
 
   test('the done screen offers the signed PDF once it is sealed, and the original before', async () => {
-    const { ann, bob } = await sentPdfDocument();
+    const { id, ann } = await sentPdfDocument();
     await post(`${ann}/sign`, { fullName: 'Ann Lee', consent: 'yes' });
+    const bob = await bobsLink(id);
     await post(`${bob}/sign`, { fullName: 'Bob Ray', consent: 'yes' });
     const pending = await (await fetch(h.baseUrl + bob)).text();
     assert.match(pending, /is being sealed: reload this page in a moment/);

@@ -12,8 +12,11 @@ import {
   createSentDocument,
   createTestWorkspace,
   describeEachDatabase,
+  issueLinkOutOfTurn,
   latestCodeFor,
+  linkFor,
   parallelSigners,
+  parallelWithViewer,
   recipient,
   recipientRow,
   type SigningLink,
@@ -181,7 +184,7 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
 
   test("each recipient's first GET records one document.opened and moves the document to viewed", async () => {
     const ws = await createTestWorkspace(h.ctx);
-    const { id, links } = await createSentDocument(h.ctx, ws.id);
+    const { id, links } = await createSentDocument(h.ctx, ws.id, { recipients: parallelSigners });
     assert.equal((await detail(ws, id)).status, 'sent');
 
     assertHtml(await get(linkOf(links, ann)), 200);
@@ -289,7 +292,8 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
     assert.equal(stored.signature_name, 'ann   LEE');
 
     h.clock.advance(5_000);
-    const bobPath = linkOf(links, bob);
+    // Bob, of order 2, is mailed his link now that Ann has signed.
+    const bobPath = (await linkFor(h.ctx, id, bob)).path;
     assertRedirect(await sign(bobPath, 'Bob Ray'), bobPath, 'signed');
     await sealDueDocuments(h.ctx);
     doc = await detail(ws, id);
@@ -335,10 +339,13 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
     assert.equal(eventsOf(doc, 'document.signed').length, 0);
   });
 
-  test('a signer whose turn has not come is refused with 409 and sees whom they wait for', async () => {
+  test('a signer whose turn has not come has no link; one issued out of turn is refused with 409 and sees whom they wait for', async () => {
     const ws = await createTestWorkspace(h.ctx);
     const { id, links } = await createSentDocument(h.ctx, ws.id);
-    const bobPath = linkOf(links, bob);
+    assert.ok(!links.has(bob), 'Bob is mailed at his turn, not at send');
+    // Defence in depth: the link Bob would hold had the document been sent before signing
+    // order was honoured by mail (every recipient was mailed at send then).
+    const bobPath = (await issueLinkOutOfTurn(h.ctx, id, bob)).path;
 
     const before = await get(bobPath);
     assertHtml(before, 200);
@@ -347,6 +354,10 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
 
     const early = await sign(bobPath, 'Bob Ray');
     assertRefused(early, 409, 'not-your-turn');
+    assert.ok(
+      early.text.includes('You can sign once Ann Lee has signed.'),
+      'the refusal names whom he waits for',
+    );
     assert.ok(!hasForm(early, bobPath, 'sign'));
     const doc = await detail(ws, id);
     assert.equal(doc.recipients.find((r) => r.email === bob)?.signedAt, null);
@@ -385,7 +396,7 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
 
   test('declining with a reason redirects, declines the document for everyone and stores the reason', async () => {
     const ws = await createTestWorkspace(h.ctx);
-    const { id, links } = await createSentDocument(h.ctx, ws.id, { recipients: withViewer });
+    const { id, links } = await createSentDocument(h.ctx, ws.id, { recipients: parallelWithViewer });
     const annPath = linkOf(links, ann);
     const declined = await post(`${annPath}/decline`, { reason: '  The price is wrong.  ', confirm: 'yes' });
     assertRedirect(declined, annPath, 'declined');
@@ -622,7 +633,7 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
   test('a title and a recipient name containing a script tag are escaped on every page', async () => {
     const ws = await createTestWorkspace(h.ctx);
     const evil = '<script>alert(1)</script>';
-    const { links } = await createSentDocument(h.ctx, ws.id, {
+    const { id, links } = await createSentDocument(h.ctx, ws.id, {
       title: `Offer ${evil}`,
       body: `Body ${evil}`,
       recipients: [
@@ -631,21 +642,24 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
       ],
     });
     const escaped = '&lt;script&gt;alert(1)&lt;/script&gt;';
-    for (const email of ['eve@client.example', bob]) {
-      const page = await get(linkOf(links, email));
+    const assertEscaped = (page: Page, email: string) => {
       assertHtml(page, 200);
       assert.ok(!page.text.includes(evil), `${email}: no raw <script>`);
       assert.ok(page.text.includes(`Offer ${escaped}`), `${email}: the title, escaped`);
       assert.ok(page.text.includes(`Eve ${escaped}`), `${email}: the name, escaped`);
       assert.ok(page.text.includes(`Body ${escaped}`), `${email}: the body, escaped`);
-    }
-    // Eve is refused (wrong name) and waited for on Bob's page: both re-render her name.
-    const refused = await sign(linkOf(links, 'eve@client.example'), 'Eve');
+    };
+    const evePath = linkOf(links, 'eve@client.example');
+    assertEscaped(await get(evePath), 'eve@client.example');
+    // Eve is refused (wrong name): the page re-renders her name.
+    const refused = await sign(evePath, 'Eve');
     assertHtml(refused, 400);
     assert.ok(!refused.text.includes(evil));
-    const signed = await sign(linkOf(links, 'eve@client.example'), `Eve ${evil}`);
+    const signed = await sign(evePath, `Eve ${evil}`);
     assert.equal(signed.status, 303);
-    const after = await get(linkOf(links, 'eve@client.example'));
+    const after = await get(evePath);
     assert.ok(!after.text.includes(evil));
+    // Bob, mailed his link now that Eve has signed, sees her among the recipients.
+    assertEscaped(await get((await linkFor(h.ctx, id, bob)).path), bob);
   });
 });

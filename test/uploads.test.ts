@@ -175,7 +175,7 @@ describeEachDatabase('uploading the PDF to be signed', (kind) => {
       assertPage(refused, 400, what);
       assert.match(refused.text, sentence, what);
       assert.match(refused.text, /<span class="field-error" id="file-error">/, `${what}: beside the field`);
-      assert.match(refused.text, /aria-invalid="true" aria-describedby="file-error"/, what);
+      assert.match(refused.text, /aria-invalid="true" aria-describedby="file-error file-hint"/, what);
       assert.match(refused.text, /value="Lease for Łódź"/, `${what}: the title is kept`);
       assert.match(refused.text, /value="ann@tenant\.example"/, `${what}: the recipients are kept`);
       assert.equal(await countRows(h.ctx, 'files'), files, `${what}: no file stored`);

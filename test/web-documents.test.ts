@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { requestSignup } from '../src/accounts/accounts.service.ts';
 import { insertSampleDocuments } from '../src/demo/seed.ts';
 import { refusalMessages } from '../src/documents/lifecycle.ts';
-import { formatMoney, parsePricingBlock } from '../src/documents/pricing.ts';
+import { formatMoney } from '../src/documents/pricing.ts';
 import { createApiKey } from '../src/keys/keys.service.ts';
 import { listMails } from '../src/mail/mail.service.ts';
 import { createDocument, type RecipientInput } from '../src/signing/signing.service.ts';
@@ -502,36 +502,31 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     assert.equal(await documentCount(owner.workspaceId), 0, 'nothing was created');
   });
 
-  test('new document: each refusal of createDocument re-renders the form with 400 and a sentence, and creates nothing', async () => {
+  test('new document: each refusal of createDocument re-renders the form with 400, its sentence beside its input and in the summary, and creates nothing', async () => {
     const owner = await newOwner();
     const client = await signedIn(owner);
     const ann: RecipientRow = { email: 'ann@client.example', name: 'Ann Lee' };
     const badPrice = { name: 'Setup', qty: '1', price: 'ten', vat: '0', billing: 'one-off' } as const;
-    let pricingProblem = '';
-    try {
-      parsePricingBlock({
-        currency: 'EUR',
-        pricesIncludeVat: false,
-        items: [
-          { name: 'Setup', quantity: '1', unitPrice: 'ten', vatRate: '0', billing: { type: 'one-off' } },
-        ],
-      });
-    } catch (error) {
-      pricingProblem = (error as Error).message;
-    }
-    assert.ok(pricingProblem, 'the pricing is refused by the service');
-    const cases: Array<[string, Record<string, string>, string]> = [
-      ['no title', documentForm({ title: '  ', recipients: [ann] }), 'Title must be 1 to 200 characters.'],
-      ['no recipient', documentForm({ title: 'Offer' }), 'A document has 1 to 20 recipients.'],
+    // [label, form, the input the sentence sits beside (or the section's), the sentence]
+    const cases: Array<[string, Record<string, string>, string, string]> = [
+      [
+        'no title',
+        documentForm({ title: '  ', recipients: [ann] }),
+        'title',
+        'Title must be 1 to 200 characters.',
+      ],
+      ['no recipient', documentForm({ title: 'Offer' }), 'recipients', 'A document has 1 to 20 recipients.'],
       [
         'no signer',
         documentForm({ title: 'Offer', recipients: [{ ...ann, role: 'viewer' }] }),
+        'recipients',
         'A document needs at least one signer.',
       ],
       [
         'an invalid email',
         documentForm({ title: 'Offer', recipients: [ann, { email: 'bob@', name: 'Bob Ray' }] }),
-        'Recipient 2: invalid email.',
+        'r1_email',
+        'Recipient 2: the email address is not valid.',
       ],
       [
         'a duplicate email',
@@ -539,17 +534,20 @@ describeEachDatabase('document pages over HTTP', (kind) => {
           title: 'Offer',
           recipients: [ann, { email: 'ANN@client.example', name: 'Ann Again' }],
         }),
+        'r1_email',
         'Recipient 2: ANN@client.example is listed twice.',
       ],
       [
         'a name missing',
         documentForm({ title: 'Offer', recipients: [{ email: 'ann@client.example', name: '' }] }),
+        'r0_name',
         'Recipient 1: full name must be 1 to 200 characters.',
       ],
       [
         'a price that is not a number',
         documentForm({ title: 'Offer', recipients: [ann], prices: [badPrice] }),
-        `Pricing: ${pricingProblem}.`,
+        'p0_price',
+        'Line 1: unit price must be a number such as 2, 19.99 or 0.0125 (up to 15 digits before the point and 6 after).',
       ],
       [
         'an unknown currency',
@@ -559,16 +557,27 @@ describeEachDatabase('document pages over HTTP', (kind) => {
           currency: 'XYZ',
           prices: [{ ...badPrice, price: '10' }],
         }),
-        'Pricing: currency: must be an ISO 4217 currency code in capitals, such as "EUR".',
+        'currency',
+        'Currency must be an ISO 4217 currency code in capitals, such as "EUR".',
       ],
     ];
-    for (const [label, form, sentence] of cases) {
+    const sections: Record<string, string> = { recipients: 'recipients-title', pricing: 'pricing-title' };
+    for (const [label, form, input, sentence] of cases) {
       assertPage(await client.get('/documents/new'), 200);
       const res = await client.post('/documents', form);
       assertPage(res, 400);
+      const escaped = escapeHtml(sentence);
+      const beside = sections[input]
+        ? `<p class="field-error" id="${input}-error" role="alert">${escaped}</p>`
+        : `<span class="field-error" id="${input}-error">${escaped}</span>`;
+      assert.ok(res.text.includes(beside), `${label}: «${sentence}» beside ${input}`);
       assert.ok(
-        res.text.includes(`<div class="notice notice-error" role="alert">${escapeHtml(sentence)}</div>`),
-        `${label}: expected «${sentence}» in ${/notice-error[^<]*<\/div>|notice-error.*?<\/div>/s.exec(res.text)?.[0]}`,
+        res.text.includes(`<li><a href="#${sections[input] ?? input}">${escaped}</a></li>`),
+        `${label}: in the summary`,
+      );
+      assert.ok(
+        res.text.includes('<strong>One thing to fix</strong>'),
+        `${label}: one problem, one sentence`,
       );
       assert.ok(res.text.includes('action="/documents"'), `${label}: the form is shown again`);
       if (form.title?.trim())
@@ -637,7 +646,7 @@ describeEachDatabase('document pages over HTTP', (kind) => {
 
   // ---------------------------------------------------------------- the detail page
 
-  test('detail: a draft shows its status, recipients and timeline; sending it makes it sent, the page shows each recipient’s signing link, and each link opens the signing page; sending twice answers 409 and changes nothing', async () => {
+  test('detail: a draft shows its status, recipients and timeline; sending it makes it sent, the page shows the signing link of each recipient mailed (a later signer’s once their turn comes, none before), and each link opens the signing page; sending twice answers 409 and changes nothing', async () => {
     const owner = await newOwner();
     const client = await signedIn(owner);
     const { id } = await createDraftDocument(h.ctx, owner.workspaceId, { recipients: withViewer });
@@ -664,8 +673,13 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     let detail = await apiDetail(owner, id);
     assert.equal(detail.status, 'sent');
     assert.equal(detail.events.length, 1);
+    // The first signing group is mailed: Ann (order 1) and the viewer Val; Bob (order 2) at his turn.
+    const firstGroup = ['ann@client.example', 'val@client.example'];
+    const bob = 'bob@client.example';
+    const mailedTo = async () =>
+      (await listMails(h.ctx, { documentId: id, limit: 1000 })).map((m) => m.to).sort();
+    assert.deepEqual(await mailedTo(), firstGroup, 'one mail per recipient of the first group');
     const mails = await mailCountOf(id);
-    assert.equal(mails, 3, 'one mail per recipient');
 
     const page = await client.get(`/documents/${id}`);
     assertPage(page, 200);
@@ -676,12 +690,18 @@ describeEachDatabase('document pages over HTTP', (kind) => {
       page.text.includes(`${formatTime(h.clock.now().toISOString(), true)}: <code>document.sent</code>`),
     );
     const links = signingLinksOnPage(page.text, emails);
-    assert.deepEqual([...links.keys()], emails, 'a link for each recipient');
+    assert.deepEqual([...links.keys()], firstGroup, 'a link for each recipient mailed');
     const mailed = await signingLinksOf(h.ctx, id);
-    for (const email of emails) {
+    for (const email of firstGroup) {
       assert.equal(links.get(email), mailed.get(email)?.path, `${email}: the link that was mailed`);
       assert.ok(recipientItem(page.text, email).includes('waiting'), email);
     }
+    const queued = recipientItem(page.text, bob);
+    assert.ok(!queued.includes('<code'), 'no link for Bob: none was mailed to him yet');
+    assert.ok(
+      queued.includes('<span class="badge badge-neutral">mailed at their turn</span>'),
+      `Bob is shown as mailed at his turn: ${queued}`,
+    );
 
     // Sending again is refused and changes nothing: not the status, the events, the mails or the links.
     const twice = await client.post(`/documents/${id}/send`);
@@ -706,7 +726,29 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     detail = await apiDetail(owner, id);
     assert.equal(detail.status, 'viewed', 'the links opened the document');
     const opened = await client.get(`/documents/${id}`);
-    for (const email of emails) assert.ok(recipientItem(opened.text, email).includes('opened'), email);
+    for (const email of firstGroup) assert.ok(recipientItem(opened.text, email).includes('opened'), email);
+    assert.ok(!recipientItem(opened.text, bob).includes('<code'), 'still no link for Bob');
+
+    // Ann signs: Bob's turn comes, he is mailed, and the page shows his link, which opens the signing page.
+    const ann = browser();
+    const annPath = links.get('ann@client.example') as string;
+    assertPage(await ann.get(annPath), 200);
+    const signed = await ann.post(`${annPath}/sign`, { fullName: 'Ann Lee', consent: 'yes' });
+    assert.equal(signed.status, 303, signed.text.slice(0, 500));
+    assert.deepEqual(await mailedTo(), [...firstGroup, bob].sort(), 'Bob is mailed, once');
+    const bobsTurn = await client.get(`/documents/${id}`);
+    const bobPath = signingLinksOnPage(bobsTurn.text, [bob]).get(bob);
+    assert.ok(bobPath, 'Bob’s link shows once mailed');
+    assert.equal(
+      bobPath,
+      (await signingLinksOf(h.ctx, id)).get(bob)?.path,
+      'the link that was mailed to Bob',
+    );
+    const bobsPage = await browser().get(bobPath);
+    assertPage(bobsPage, 200);
+    assert.ok(bobsPage.text.includes('Consulting agreement'));
+    assert.ok(bobsPage.text.includes(`action="${bobPath}/sign"`), 'his turn: the sign form');
+    assert.ok(recipientItem((await client.get(`/documents/${id}`)).text, bob).includes('opened'));
   });
 
   test('detail: after a recipient signs on the signing page, the detail shows them signed and the timeline has document.signed', async () => {

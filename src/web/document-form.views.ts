@@ -107,7 +107,7 @@ function fileField(form: Form, options: DocumentFormOptions): SafeHtml {
     : `Drop a PDF here or choose one, up to ${formatBytes(options.maxBytes)} and ${maxPages} pages. Without one, the text below becomes the PDF when you send.`;
   return html`<div class="field file-drop"><label for="file">${label} <span class="muted">(optional)</span></label>
 <span class="hint" id="file-hint">${hint}</span>
-<input id="file" name="file" type="file" accept="application/pdf,.pdf" aria-describedby="file-hint${errors.file ? ' file-error' : ''}"${errors.file ? html` aria-invalid="true"` : null}>
+<input id="file" name="file" type="file" accept="application/pdf,.pdf" ${errors.file ? html`aria-invalid="true" ` : null}aria-describedby="${errors.file ? 'file-error file-hint' : 'file-hint'}">
 ${fieldError('file', errors.file)}
 ${chosenBefore && !errors.file ? html`<span class="hint">Choose the PDF again: a browser does not keep a chosen file when a page is sent back.</span>` : ''}</div>`;
 }
@@ -152,7 +152,7 @@ ${message}
 ${fileField(form, options)}
 <div class="field"><label for="expiresInDays">Signing is open for</label><select id="expiresInDays" name="expiresInDays" ${invalidAttrs('expiresInDays', errors.expiresInDays)}>${expiryOptions.map(([value, label]) => html`<option value="${value}"${value === expiry ? html` selected` : null}>${label}</option>`)}</select>${fieldError('expiresInDays', errors.expiresInDays)}</div>
 <div class="field"><label for="remindEveryDays">Remind signers automatically</label><span class="hint" id="remindEveryDays-hint">Until they sign or the document expires; you can also remind one at any time from the document's page.</span><select id="remindEveryDays" name="remindEveryDays" aria-describedby="remindEveryDays-hint${errors.remindEveryDays ? ' remindEveryDays-error' : ''}"${errors.remindEveryDays ? html` aria-invalid="true"` : null}>${[['', 'Never'] as const, ...autoReminderChoices.map((days) => [String(days), days === 1 ? 'Every day' : `Every ${days} days`] as const)].map(([value, label]) => html`<option value="${value}"${value === formText(form, 'remindEveryDays') ? html` selected` : null}>${label}</option>`)}</select>${fieldError('remindEveryDays', errors.remindEveryDays)}</div>
-<div class="field"><label for="body">Text</label><span class="hint" id="body-hint">Blank lines separate paragraphs. Shown above the PDF's pages, or made into the PDF when there is none.</span><textarea id="body" name="body" rows="8" aria-describedby="body-hint${errors.body ? ' body-error' : ''}"${errors.body ? html` aria-invalid="true"` : null}>${formText(form, 'body')}</textarea>${fieldError('body', errors.body)}</div>
+<div class="field"><label for="body">Text</label><span class="hint" id="body-hint">Blank lines separate paragraphs. Shown above the PDF's pages, or made into the PDF when there is none.</span><textarea id="body" name="body" rows="8" ${errors.body ? html`aria-invalid="true" ` : null}aria-describedby="${errors.body ? 'body-error body-hint' : 'body-hint'}">${formText(form, 'body')}</textarea>${fieldError('body', errors.body)}</div>
 </section>
 ${recipientsSection(form, recipientRows, errors)}
 ${pricingSection(form, priceRows, preview, errors)}
