@@ -103,3 +103,34 @@ export async function lookAt(
   });
   assert.ok(image.length > 1000, `screenshot ${name} is empty`);
 }
+
+/**
+ * `url` opened afresh at `viewport` (with `storageState`'s cookies, or none): once its first
+ * heading is there, lookAt it (axe, width, the screenshot `file`), then `check` it.
+ */
+export async function lookAtAddress(
+  browser: Browser,
+  baseUrl: string,
+  watch: PageWatch,
+  url: string,
+  name: string,
+  viewport: keyof typeof viewports,
+  options: {
+    storageState?: Awaited<ReturnType<BrowserContext['storageState']>> | undefined;
+    file?: string | undefined;
+    check?: (page: Page) => Promise<void>;
+  } = {},
+): Promise<void> {
+  const { context, page } = await openPage(browser, baseUrl, watch, {
+    ...viewports[viewport],
+    storageState: options.storageState,
+  });
+  try {
+    await page.goto(url);
+    await page.locator('h1').first().waitFor();
+    await lookAt(page, name, viewport, options.file);
+    await options.check?.(page);
+  } finally {
+    await context.close();
+  }
+}

@@ -21,6 +21,7 @@ import {
   checkAccessibility,
   launchChromium,
   lookAt,
+  lookAtAddress,
   openPage,
   screenshotDir,
   viewports,
@@ -76,23 +77,14 @@ describeEachDatabase('a real document from upload to sealed PDF, in a browser', 
   }
 
   /** The same page at the other width (with the same cookies): axe, width, screenshot. */
-  async function lookAlso(
+  function lookAlso(
     url: string,
     name: string,
     viewport: keyof typeof viewports,
     storageState?: Awaited<ReturnType<import('playwright-core').BrowserContext['storageState']>>,
   ): Promise<void> {
-    const { context, page } = await openPage(browser, h.baseUrl, watch, {
-      ...viewports[viewport],
-      storageState,
-    });
-    try {
-      await page.goto(url);
-      await page.locator('h1').first().waitFor();
-      await look(page, name, viewport);
-    } finally {
-      await context.close();
-    }
+    const file = saveScreenshots ? `${name}-${viewport}.png` : undefined;
+    return lookAtAddress(browser, h.baseUrl, watch, url, name, viewport, { storageState, file });
   }
 
   async function signingLinkOf(email: string): Promise<string> {

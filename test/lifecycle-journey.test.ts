@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createAccount } from '../src/accounts/accounts.service.ts';
 import { listMails } from '../src/mail/mail.service.ts';
 import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
-import { launchChromium, lookAt, openPage, viewports } from './chromium.ts';
+import { launchChromium, lookAt, lookAtAddress, openPage, viewports } from './chromium.ts';
 import { databaseKinds, describeEachDatabase, recipient, useHarness } from './harness.ts';
 
 const owner = { email: 'sara@northwind.example', password: 'a long and careful password' };
@@ -59,18 +59,12 @@ describeEachDatabase('a sender’s lifecycle in a browser', (kind) => {
     check?: (page: Page) => Promise<void>,
   ) {
     const storageState = anonymous ? undefined : await sender.context.storageState();
-    const { context, page } = await openPage(browser, h.baseUrl, watch, {
-      ...viewports[viewport],
+    const file = saveScreenshots ? `${name}-${viewport}.png` : undefined;
+    await lookAtAddress(browser, h.baseUrl, watch, url, name, viewport, {
       storageState,
+      file,
+      ...(check ? { check } : {}),
     });
-    try {
-      await page.goto(url);
-      await page.locator('h1').first().waitFor();
-      await look(page, name, viewport);
-      await check?.(page);
-    } finally {
-      await context.close();
-    }
   }
 
   const documentId = () => new URL(documentUrl).pathname.split('/').at(-1) as string;

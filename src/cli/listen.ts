@@ -53,9 +53,10 @@ export async function listenCommand(config: Config, argv: string[]): Promise<voi
   process.stdout.write(
     `Ready. Forwarding the events of workspace ${workspaceId}${events.length ? ` (${events.join(', ')})` : ''} to ${forwardTo}\nSigning secret: ${secret}\nPress Ctrl+C to stop.\n`,
   );
+  // `on`, not `once`: a repeated signal during the clean-up must not kill it (serve.ts).
   await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+    process.on('SIGINT', () => resolve());
+    process.on('SIGTERM', () => resolve());
   });
   await listener.stop();
   await close();

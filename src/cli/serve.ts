@@ -144,7 +144,13 @@ export async function serveCommand(config: Config, argv: string[]): Promise<void
     throw new UsageError(`--role must be one of ${roles.join(', ')}`);
 
   const server = await startServer(config, role as Role);
+  let shuttingDown = false;
   const shutdown = (signal: NodeJS.Signals) => {
+    if (shuttingDown) {
+      server.ctx.log.info({ signal }, 'already shutting down');
+      return;
+    }
+    shuttingDown = true;
     server.ctx.log.info({ signal }, 'shutting down: finishing requests and webhook attempts in flight');
     // close() cuts connections off at the bound; this is the last resort if something hangs.
     setTimeout(() => {
@@ -162,8 +168,12 @@ export async function serveCommand(config: Config, argv: string[]): Promise<void
       },
     );
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  // `on`, not `once`: with no listener left, Node restores the signal's default action, so
+  // a second SIGTERM or SIGINT (an orchestrator or a supervisor repeating it, a second
+  // Ctrl+C) would kill the process mid-shutdown and drop the requests it is still answering.
+  // Only the first one starts the shutdown; it is bounded by SIGNET_SHUTDOWN_TIMEOUT anyway.
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
 
   if (!server.url) {
     process.stdout.write('\nSignet worker is running (expiry and mail). Press Ctrl+C to stop.\n');

@@ -170,6 +170,52 @@ async function checkDocumentInput(
 }
 
 /**
+ * A document's recipient rows as typed; one already on the draft (`before`, matched by
+ * email) keeps its id, so its fields stay its own.
+ */
+function recipientRows(
+  ctx: Context,
+  document: { workspaceId: string; documentId: string },
+  recipients: RecipientInput[],
+  now: Date,
+  before: FullRecipientRow[] = [],
+) {
+  return recipients.map((r, position) => {
+    const kept = before.find((old) => sameEmail(old.email, r.email));
+    return {
+      id: kept?.id ?? ctx.ids.uuid(),
+      workspace_id: document.workspaceId,
+      document_id: document.documentId,
+      position,
+      email: normalizeEmail(r.email),
+      full_name: r.fullName.trim(),
+      role: r.role,
+      signing_method: r.signingMethod,
+      signing_order: r.signingOrder,
+      signed_at: null,
+      created_at: kept?.created_at ?? now,
+    };
+  });
+}
+
+/** The uploaded PDF (checked by checkDocumentInput), stored in the caller's transaction; null without one. */
+async function storeOriginal(
+  trx: Transaction<Database>,
+  file: Uint8Array | null | undefined,
+  pdf: PdfFacts | null,
+  now: Date,
+) {
+  if (!file || !pdf) return null;
+  return storeFile(trx, {
+    data: file,
+    mediaType: 'application/pdf',
+    pages: pdf.pages,
+    pageSizes: pdf.pageSizes,
+    now,
+  });
+}
+
+/**
  * A new draft document, with its PDF when one is given (checked by pdf/inspect.ts) and the
  * fields on its pages; all of it is stored, or nothing.
  */
@@ -177,33 +223,17 @@ export async function createDocument(ctx: Context, input: CreateDocumentInput): 
   const { pricing, pdf } = await checkDocumentInput(ctx, input);
   const now = ctx.clock.now();
   const id = ctx.ids.uuid();
-  const recipients = input.recipients.map((r, position) => ({
-    id: ctx.ids.uuid(),
-    workspace_id: input.workspaceId,
-    document_id: id,
-    position,
-    email: normalizeEmail(r.email),
-    full_name: r.fullName.trim(),
-    role: r.role,
-    signing_method: r.signingMethod,
-    signing_order: r.signingOrder,
-    signed_at: null,
-    created_at: now,
-  }));
+  const recipients = recipientRows(
+    ctx,
+    { workspaceId: input.workspaceId, documentId: id },
+    input.recipients,
+    now,
+  );
   const fields = checkFields(input.fields ?? [], { recipients, pages: pdf?.pageSizes ?? null }, sameEmail);
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await findWorkspace(trx, input.workspaceId))) throw new ApiError('not-found');
     // The file and the document land together or not at all.
-    const original =
-      input.file && pdf
-        ? await storeFile(trx, {
-            data: input.file,
-            mediaType: 'application/pdf',
-            pages: pdf.pages,
-            pageSizes: pdf.pageSizes,
-            now,
-          })
-        : null;
+    const original = await storeOriginal(trx, input.file, pdf, now);
     await insertDocuments(trx, [
       {
         id,
@@ -361,14 +391,25 @@ async function inviteAll(
       role: recipient.role,
       expiresAt: document.expires_at,
     });
-    await queueMail(trx, ctx, {
-      workspaceId: document.workspace_id,
-      documentId: document.id,
-      recipientId: recipient.id,
-      to: recipient.email,
-      ...mail,
-    });
+    await mailRecipient(trx, ctx, document, recipient, mail);
   }
+}
+
+/** Queues `mail` to a recipient of the document, in the caller's transaction. */
+function mailRecipient(
+  trx: Transaction<Database>,
+  ctx: Context,
+  document: Pick<FullDocumentRow, 'id' | 'workspace_id'>,
+  recipient: Pick<FullRecipientRow, 'id' | 'email'>,
+  mail: { subject: string; text: string },
+): Promise<void> {
+  return queueMail(trx, ctx, {
+    workspaceId: document.workspace_id,
+    documentId: document.id,
+    recipientId: recipient.id,
+    to: recipient.email,
+    ...mail,
+  });
 }
 
 /** Who a signing link belongs to: the recipient, or null for a link that is not one of ours. */
@@ -673,13 +714,7 @@ export async function withdrawDocument(
         documentTitle: document.title,
         workspaceName: workspace?.name ?? 'Signet',
       });
-      await queueMail(trx, ctx, {
-        workspaceId,
-        documentId,
-        recipientId: recipient.id,
-        to: recipient.email,
-        ...mail,
-      });
+      await mailRecipient(trx, ctx, document, recipient, mail);
     }
     return { eventId: event.id };
   });
@@ -748,32 +783,11 @@ export async function editDraft(
     if (!canTransition(document.status, 'edit')) throw new DocumentActionError('not-a-draft');
     const now = ctx.clock.now();
     const before = await findFullRecipients(trx, workspaceId, documentId);
-    const recipients = input.recipients.map((r, position) => ({
-      id: before.find((old) => sameEmail(old.email, r.email))?.id ?? ctx.ids.uuid(),
-      workspace_id: workspaceId,
-      document_id: documentId,
-      position,
-      email: normalizeEmail(r.email),
-      full_name: r.fullName.trim(),
-      role: r.role,
-      signing_method: r.signingMethod,
-      signing_order: r.signingOrder,
-      signed_at: null,
-      created_at: before.find((old) => sameEmail(old.email, r.email))?.created_at ?? now,
-    }));
+    const recipients = recipientRows(ctx, { workspaceId, documentId }, input.recipients, now, before);
     const signers = new Set(recipients.filter((r) => r.role === 'signer').map((r) => r.id));
     const fields = await findFields(trx, workspaceId, documentId);
     const kept = input.file ? [] : fields.filter((f) => signers.has(f.recipient_id));
-    const original =
-      input.file && pdf
-        ? await storeFile(trx, {
-            data: input.file,
-            mediaType: 'application/pdf',
-            pages: pdf.pages,
-            pageSizes: pdf.pageSizes,
-            now,
-          })
-        : null;
+    const original = await storeOriginal(trx, input.file, pdf, now);
     await updateDocument(trx, workspaceId, documentId, {
       title: input.title.trim(),
       body: input.body ?? '',
@@ -859,13 +873,7 @@ async function remindLocked(
     link,
     expiresAt: document.expires_at,
   });
-  await queueMail(trx, ctx, {
-    workspaceId: document.workspace_id,
-    documentId: document.id,
-    recipientId: recipient.id,
-    to: recipient.email,
-    ...mail,
-  });
+  await mailRecipient(trx, ctx, document, recipient, mail);
   await updateRecipient(trx, document.workspace_id, recipient.id, { reminded_at: now });
   recipient.reminded_at = now;
   return true;
