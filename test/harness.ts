@@ -407,7 +407,9 @@ export async function latestCodeFor(ctx: Context, email: string): Promise<string
     .orderBy('created_at', 'desc')
     .orderBy('id')
     .executeTakeFirstOrThrow();
-  return /\b(\d{6})\b/.exec(mail.text_body)?.[1] as string;
+  // From the code's own line: the text also names the sending workspace, whose name may hold
+  // six digits of its own (a test workspace's random hex suffix is all digits about one time in 17).
+  return /^ {4}(\d{6})$/m.exec(mail.text_body)?.[1] as string;
 }
 
 /** A recipient as most tests write one: a signer of the first group, standard signing, unless `more` says otherwise. */
