@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -288,6 +289,29 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
         endpoint.secret,
         at,
       );
+      // As node:http gives it (string | string[]): one value is taken, a header sent twice is
+      // not. The call exactly as docs/api.md writes it must also type-check (npm run check).
+      const documented = (request: IncomingMessage, rawBody: string, endpointSecret: string) =>
+        verifyWebhook(rawBody, request.headers['x-service-signature'], endpointSecret);
+      const asNode = { headers: { 'x-service-signature': header } } as unknown as IncomingMessage;
+      assert.equal(
+        (await documented(asNode, delivery.body, endpoint.secret).catch((e: Error) => e)) instanceof
+          WebhookVerificationError,
+        true,
+        'real time: outside tolerance',
+      );
+      assert.equal((await verifyWebhook(delivery.body, [header], endpoint.secret, at)).id, event.id);
+      await refused('malformed-header', delivery.body, [header, header], endpoint.secret, at);
+      // Several v1= (a secret being rotated): any one valid signature is enough, none is not.
+      const signature = /,v1=([0-9a-f]{64})$/.exec(header)?.[1] as string;
+      const other = signature.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+      const [t] = header.split(',');
+      assert.equal(
+        (await verifyWebhook(delivery.body, `${t},v1=${other},v1=${signature}`, endpoint.secret, at)).id,
+        event.id,
+      );
+      await refused('wrong-signature', delivery.body, `${t},v1=${other},v1=${other}`, endpoint.secret, at);
+      await refused('malformed-header', delivery.body, `${t},v1=${signature},`, endpoint.secret, at);
       // Exactly at the tolerance is accepted, both ways.
       await verifyWebhook(delivery.body, header, endpoint.secret, {
         now: new Date(sentAt.getTime() + 300_000),

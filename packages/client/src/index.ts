@@ -361,20 +361,33 @@ function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * Checks a delivery: `X-Service-Signature: t=<timestamp>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`.
- * Pass the body exactly as received (before any JSON parsing). Refuses a malformed header,
- * an unreadable time, a time more than `toleranceSeconds` (300) from `now`, and a wrong
+ * Checks a delivery: `X-Service-Signature: t=<timestamp>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`
+ * (more than one `v1=` is accepted, any one of them valid, so a signature made with another
+ * secret beside yours does no harm). Pass the body exactly as received (before any JSON
+ * parsing) and the header as your framework gives it: node:http's `string | string[]` is
+ * taken as is, and a header sent twice is refused. Refuses a malformed header, an
+ * unreadable time, a time more than `toleranceSeconds` (300) from `now`, and a wrong
  * signature (compared in constant time by Web Crypto); returns the parsed event.
  */
 export async function verifyWebhook(
   rawBody: string | Uint8Array,
-  signatureHeader: string | null | undefined,
+  signatureHeader: string | readonly string[] | null | undefined,
   secret: string,
   options: { toleranceSeconds?: number; now?: Date } = {},
 ): Promise<WebhookEvent> {
-  const match = /^t=([^,]+),v1=([0-9a-f]{64})$/.exec(signatureHeader ?? '');
+  const header =
+    typeof signatureHeader === 'string' || signatureHeader == null
+      ? signatureHeader
+      : signatureHeader.length === 1
+        ? signatureHeader[0]
+        : null;
+  const match = /^t=([^,]+)((?:,v1=[0-9a-f]{64})+)$/.exec(header ?? '');
   if (!match) throw new WebhookVerificationError('malformed-header');
-  const [, timestamp, signature] = match as unknown as [string, string, string];
+  const [, timestamp, list] = match as unknown as [string, string, string];
+  const signatures = list
+    .slice(1)
+    .split(',')
+    .map((part) => part.slice('v1='.length));
   const sentAt = Date.parse(timestamp);
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(timestamp) || Number.isNaN(sentAt)) {
     throw new WebhookVerificationError('unreadable-time');
@@ -394,9 +407,10 @@ export async function verifyWebhook(
     false,
     ['verify'],
   );
-  if (!(await crypto.subtle.verify('HMAC', key, hexToBytes(signature), signed))) {
-    throw new WebhookVerificationError('wrong-signature');
-  }
+  let valid = false;
+  for (const signature of signatures)
+    valid = (await crypto.subtle.verify('HMAC', key, hexToBytes(signature), signed)) || valid;
+  if (!valid) throw new WebhookVerificationError('wrong-signature');
   try {
     return JSON.parse(new TextDecoder().decode(body)) as WebhookEvent;
   } catch {
