@@ -337,7 +337,6 @@ export interface IdempotencyKeysTable {
   workspace_id: string;
   key: string;
   request_sha256: string;
-  status: number;
   /** The response body as it was sent. */
   response: string;
   created_at: Timestamp;

@@ -11,7 +11,7 @@ export async function findIdempotentAnswer(
 ) {
   return trx
     .selectFrom('idempotency_keys')
-    .select(['request_sha256', 'status', 'response'])
+    .select(['request_sha256', 'response'])
     .where('workspace_id', '=', workspaceId)
     .where('key', '=', key)
     .where('created_at', '>', since)
@@ -25,7 +25,6 @@ export async function storeIdempotentAnswer(
     workspace_id: string;
     key: string;
     request_sha256: string;
-    status: number;
     response: string;
     created_at: Date;
   },

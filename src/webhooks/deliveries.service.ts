@@ -22,6 +22,17 @@ import { buildRequest } from './request.ts';
 import { leaseMs } from './schedule.ts';
 import { sendWebhook } from './sender.ts';
 
+/** One signed request sent now, outside the dispatcher (a ping, a resend): when it started, how it ended. */
+async function sendNow(ctx: Context, delivery: Parameters<typeof buildRequest>[0]) {
+  const startedAt = ctx.clock.now();
+  const result = await sendWebhook(buildRequest(delivery, startedAt), {
+    timeoutMs: ctx.config.webhooks.timeoutMs,
+    policy: ctx.config.webhooks,
+    resolver: ctx.resolver,
+  });
+  return { startedAt, result };
+}
+
 export interface PingResult {
   deliveryId: string;
   eventId: string;
@@ -76,14 +87,13 @@ export async function sendPing(ctx: Context, workspaceId: string, endpointId: st
     });
     return found;
   });
-  const startedAt = ctx.clock.now();
-  const result = await sendWebhook(
-    buildRequest(
-      { id: deliveryId, url: endpoint.url, secret: endpoint.secret, event_type: 'ping', payload: body },
-      startedAt,
-    ),
-    { timeoutMs: ctx.config.webhooks.timeoutMs, policy: ctx.config.webhooks, resolver: ctx.resolver },
-  );
+  const { startedAt, result } = await sendNow(ctx, {
+    id: deliveryId,
+    url: endpoint.url,
+    secret: endpoint.secret,
+    event_type: 'ping',
+    payload: body,
+  });
   await ctx.db.transaction().execute(async (trx) => {
     const at = ctx.clock.now();
     if (await settleDelivery(trx, deliveryId, { status: result.ok ? 'delivered' : 'dropped', at })) {
@@ -140,20 +150,13 @@ export async function resendDelivery(
     return { endpoint, row: { ...row, payload: row.payload }, attempt };
   });
   const { endpoint, row, attempt } = claimed;
-  const startedAt = ctx.clock.now();
-  const result = await sendWebhook(
-    buildRequest(
-      {
-        id: row.id,
-        url: endpoint.url,
-        secret: endpoint.secret,
-        event_type: row.event_type,
-        payload: row.payload,
-      },
-      startedAt,
-    ),
-    { timeoutMs: ctx.config.webhooks.timeoutMs, policy: ctx.config.webhooks, resolver: ctx.resolver },
-  );
+  const { startedAt, result } = await sendNow(ctx, {
+    id: row.id,
+    url: endpoint.url,
+    secret: endpoint.secret,
+    event_type: row.event_type,
+    payload: row.payload,
+  });
   await ctx.db.transaction().execute(async (trx) => {
     const delivery = { id: row.id, workspace_id: workspaceId, endpoint_id: endpointId, attempts: attempt };
     await insertAttempt(trx, attemptRow(delivery, startedAt, result));

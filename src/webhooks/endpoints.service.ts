@@ -120,7 +120,6 @@ export async function createEndpoint(
           workspace_id: workspaceId,
           key: idempotency.key,
           request_sha256: idempotency.requestSha256,
-          status: 201,
           response: JSON.stringify(created),
           created_at: now,
         },
