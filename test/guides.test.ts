@@ -1,7 +1,8 @@
 // The verification examples of docs/guides/webhooks.md, TypeScript and Python, run exactly
 // as published (extracted from the Markdown) on a real delivery: a valid one, a tampered
 // body, another secret, a stale and a future timestamp (and exactly the 5-minute edge),
-// a malformed header and an unreadable time.
+// a malformed header and an unreadable time; and during a rotation's overlap (two v1=),
+// a delivery that each of the two secrets verifies and a third does not.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { sendPing } from '../src/webhooks/deliveries.service.ts';
+import { rotateEndpointSecret } from '../src/webhooks/endpoints.service.ts';
 import { createTestWorkspace, describeEachDatabase, useHarness } from './harness.ts';
 import { receivePing, startReceiver } from './receiver.ts';
 
@@ -67,7 +70,25 @@ describeEachDatabase('the guide’s verification examples', (kind) => {
       const ws = await createTestWorkspace(h.ctx);
       const { endpoint, delivery, header } = await receivePing(h.ctx, ws.id, receiver);
       const sent = Date.parse(/^t=([^,]+)/.exec(header)?.[1] ?? '');
+      // The same endpoint's secret rotated: the next ping carries two v1=, new one first.
+      const rotated = await rotateEndpointSecret(h.ctx, ws.id, endpoint.id, 24);
+      assert.equal((await sendPing(h.ctx, ws.id, endpoint.id)).ok, true);
+      const twice = receiver.requests.at(-1) as { body: string; headers: Record<string, unknown> };
+      const twoHeader = String(twice.headers['x-service-signature']);
+      const twoSent = Date.parse(/^t=([^,]+)/.exec(twoHeader)?.[1] ?? '');
+      assert.equal(twoHeader.split(',v1=').length, 3, 'two signatures');
       const cases: Array<[string, string, string, string, number, boolean]> = [
+        ['two signatures, the previous secret', twice.body, twoHeader, endpoint.secret, twoSent, true],
+        ['two signatures, the new secret', twice.body, twoHeader, rotated.secret, twoSent, true],
+        ['two signatures, another secret', twice.body, twoHeader, 'whsec_someone-else', twoSent, false],
+        [
+          'two signatures, a tampered body',
+          twice.body.replace('"ping"', '"pong"'),
+          twoHeader,
+          rotated.secret,
+          twoSent,
+          false,
+        ],
         ['a real delivery', delivery.body, header, endpoint.secret, sent + 1_000, true],
         ['exactly 5 minutes later', delivery.body, header, endpoint.secret, sent + 300_000, true],
         ['exactly 5 minutes earlier', delivery.body, header, endpoint.secret, sent - 300_000, true],

@@ -257,7 +257,7 @@ export const listedDocumentKeys = [
 ];
 
 /** A webhook endpoint as the API answers it (the create response adds its secret). */
-export type ApiEndpoint = Omit<WebhookEndpoint, 'pausedAt'>;
+export type ApiEndpoint = Omit<WebhookEndpoint, 'pausedAt' | 'previousSecretExpiresAt'>;
 
 export interface CreatedApiEndpoint extends ApiEndpoint {
   secret: string;

@@ -324,6 +324,66 @@ describeEachDatabase('the contract against the live API', (kind) => {
     ],
     ...keyCases('updateWebhookEndpoint', 'PATCH', () => `/v1/webhook-endpoints/${endpointId}`, {}),
     [
+      'rotateWebhookEndpointSecret',
+      '200',
+      () => call('POST', `/v1/webhook-endpoints/${endpointId}/rotate-secret`, { body: { overlapHours: 1 } }),
+    ],
+    [
+      'rotateWebhookEndpointSecret',
+      'invalid-json',
+      () => call('POST', `/v1/webhook-endpoints/${endpointId}/rotate-secret`, { body: '{' }),
+      'invalid-json',
+    ],
+    [
+      'rotateWebhookEndpointSecret',
+      'invalid-body',
+      () =>
+        call('POST', `/v1/webhook-endpoints/${endpointId}/rotate-secret`, { body: { overlapHours: 169 } }),
+      'invalid-body',
+    ],
+    [
+      'rotateWebhookEndpointSecret',
+      'invalid-id',
+      () => call('POST', '/v1/webhook-endpoints/nope/rotate-secret'),
+      'invalid-id',
+    ],
+    [
+      'rotateWebhookEndpointSecret',
+      'invalid-query',
+      () => call('POST', `/v1/webhook-endpoints/${endpointId}/rotate-secret?x=1`),
+      'invalid-query',
+    ],
+    [
+      'rotateWebhookEndpointSecret',
+      'not-found',
+      () => call('POST', `/v1/webhook-endpoints/${randomId()}/rotate-secret`),
+      'not-found',
+    ],
+    [
+      'rotateWebhookEndpointSecret',
+      'payload-too-large',
+      () =>
+        call('POST', `/v1/webhook-endpoints/${endpointId}/rotate-secret`, {
+          body: { overlapHours: 1, pad: 'x'.repeat(1_100_000) },
+        }),
+      'payload-too-large',
+    ],
+    [
+      'rotateWebhookEndpointSecret',
+      'unsupported-media-type',
+      () =>
+        call('POST', `/v1/webhook-endpoints/${endpointId}/rotate-secret`, {
+          body: 'x',
+          headers: { 'content-type': 'text/plain' },
+        }),
+      'unsupported-media-type',
+    ],
+    ...keyCases(
+      'rotateWebhookEndpointSecret',
+      'POST',
+      () => `/v1/webhook-endpoints/${endpointId}/rotate-secret`,
+    ),
+    [
       'listWebhookDeliveries',
       '200',
       () => call('GET', `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries?limit=1`),
@@ -441,6 +501,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
       ['getWebhookEndpoint', 'GET', `/v1/webhook-endpoints/${randomUUID()}`],
       ['updateWebhookEndpoint', 'PATCH', `/v1/webhook-endpoints/${randomUUID()}`],
       ['deleteWebhookEndpoint', 'DELETE', `/v1/webhook-endpoints/${randomUUID()}`],
+      ['rotateWebhookEndpointSecret', 'POST', `/v1/webhook-endpoints/${randomUUID()}/rotate-secret`],
       ['listWebhookDeliveries', 'GET', `/v1/webhook-endpoints/${randomUUID()}/deliveries`],
       [
         'resendWebhookDelivery',

@@ -120,6 +120,7 @@ describeEachDatabase('the contract served', (kind) => {
       'GET /v1/webhook-endpoints/:id',
       'PATCH /v1/webhook-endpoints/:id',
       'DELETE /v1/webhook-endpoints/:id',
+      'POST /v1/webhook-endpoints/:id/rotate-secret',
       'GET /v1/webhook-endpoints/:id/deliveries',
       'POST /v1/webhook-endpoints/:id/deliveries/:deliveryId/resend',
     ];

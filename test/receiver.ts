@@ -73,19 +73,28 @@ export async function startReceiver(
   };
 }
 
-/** The x-service-signature header: `t=<timestamp>,v1=<64 hex digits>`. */
+/** The x-service-signature header with one secret: `t=<timestamp>,v1=<64 hex digits>`. */
 export const signaturePattern = /^t=(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z),v1=([0-9a-f]{64})$/;
+
+/** The header in general: `t=<timestamp>` and one `v1=` per secret in force (two during a rotation). */
+const signaturesPattern = /^t=(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)((?:,v1=[0-9a-f]{64})+)$/;
+
+/** The `v1=` signatures of a header, in order (none when it is malformed). */
+export function signaturesOf(header: string | undefined): string[] {
+  const match = signaturesPattern.exec(header ?? '');
+  return match ? (match[2] as string).split(',v1=').slice(1) : [];
+}
 
 /**
  * The receiver's check, written from the documented scheme (docs/api.md): the header is
- * `t=<timestamp>,v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>`.
+ * `t=<timestamp>` then `v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>` once per
+ * secret in force; it passes when any one of them was made with `secret`.
  */
 export function verifySignature(secret: string, header: string | undefined, rawBody: string): boolean {
-  const match = signaturePattern.exec(header ?? '');
-  if (!match) return false;
-  const expected = createHmac('sha256', secret).update(`${match[1]}.${rawBody}`).digest();
-  const given = Buffer.from(match[2] as string, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  const timestamp = signaturesPattern.exec(header ?? '')?.[1];
+  if (!timestamp) return false;
+  const expected = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest();
+  return signaturesOf(header).some((hex) => timingSafeEqual(Buffer.from(hex, 'hex'), expected));
 }
 
 /** A header the request carries exactly once. */

@@ -172,6 +172,26 @@ describeEachDatabase('the web application in a browser', (kind) => {
     assert.ok((await page.locator('#delivery-body').innerText()).includes('"type":"ping"'));
     assert.ok(await page.getByText(String(ping.headers['x-service-signature'])).isVisible());
     await look(page, 'delivery', 'desktop');
+
+    // Rotating the secret: the new one shown once, and the next ping signed with both.
+    await page.goto(h.baseUrl + endpointPath);
+    await page.getByLabel('The old secret keeps working for').selectOption('24');
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    const rotated = (await page.locator('#rotated-secret').innerText()).trim();
+    assert.match(rotated, /^whsec_/);
+    assert.notEqual(rotated, endpointSecret);
+    await look(page, 'endpoint-rotated', 'desktop');
+    await page.getByRole('button', { name: 'Test: send a ping' }).click();
+    await page.getByText('The ping was delivered: HTTP 200').waitFor();
+    const twice = receiver.requests.at(-1);
+    assert.ok(twice);
+    const [at, ...signatures] = String(twice.headers['x-service-signature']).replace('t=', '').split(',v1=');
+    assert.deepEqual(
+      signatures,
+      [rotated, endpointSecret].map((secret) =>
+        createHmac('sha256', secret).update(`${at}.${twice.body}`).digest('hex'),
+      ),
+    );
     await page.goto(`${h.baseUrl}${endpointPath}/delete`);
     await look(page, 'endpoint-delete', 'desktop');
     await page.goto(`${h.baseUrl}/settings/integrations`);
@@ -298,6 +318,7 @@ describeEachDatabase('the web application in a browser', (kind) => {
         'signup-confirm',
         'integrations-new-key',
         'endpoint-paused',
+        'endpoint-rotated',
       ];
       if (onceOnly.includes(name)) continue;
       await phone.page.goto(url);

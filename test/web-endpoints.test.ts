@@ -281,6 +281,15 @@ async function endpointOf(h: Harness, member: Pick<Member, 'apiKey'>, id: string
   return res.body.data as ApiEndpoint;
 }
 
+/** The signing secrets stored for an endpoint (the current one, and the previous during an overlap). */
+async function storedSecrets(h: Harness, id: string) {
+  return h.ctx.db
+    .selectFrom('webhook_endpoints')
+    .select(['secret', 'previous_secret'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+}
+
 /** Creates an endpoint through the integrations page; its id and the secret shown. */
 async function createOnPage(
   member: Member,
@@ -414,6 +423,58 @@ describeEachDatabase('webhook endpoint pages', (kind) => {
       assert.ok(!later.text.includes(secret), `${path} shows the secret again`);
       assert.ok(!later.text.includes('id="new-secret"'), `${path} has a secret box`);
     }
+  });
+
+  test("rotating the secret on the endpoint's page shows the new one once and until when the old one signs too; deliveries carry both; a reload never shows it", async (t) => {
+    const m = await newMember(h);
+    const receiver = await receiverFor(t);
+    const created = await createOnPage(m, { url: `${receiver.url}/hooks`, events: ['document.sent'] });
+    const page = await m.browser.get(endpointPath(created.id));
+    assertPage(page, 200);
+    assert.ok(page.text.includes('<option value="24" selected>24 hours</option>'), 'the default overlap');
+
+    // A choice the form does not offer: 400 beside the select, nothing rotated.
+    const refused = await m.browser.post(`${endpointPath(created.id)}/rotate`, { overlap: '5' });
+    assertPage(refused, 400);
+    assertFieldError(refused.text, 'overlap', 'Choose how long the old secret keeps working.');
+
+    assertPage(await m.browser.get(endpointPath(created.id)), 200);
+    assertRedirect(
+      await m.browser.post(`${endpointPath(created.id)}/rotate`, { overlap: '72' }),
+      `${endpointPath(created.id)}?done=rotated#secret`,
+    );
+    const shown = await m.browser.get(`${endpointPath(created.id)}?done=rotated`);
+    assertPage(shown, 200);
+    assert.equal(shown.headers.get('cache-control'), 'no-store');
+    const secret = /<code id="rotated-secret">([^<]*)<\/code>/.exec(shown.text)?.[1];
+    assert.ok(secret && secret !== created.secret, 'no new secret on the page');
+    assert.match(secret, /^whsec_[A-Za-z0-9_-]{43}$/);
+    assert.ok(shown.text.includes('The signing secret was rotated.'));
+    assert.match(
+      shown.text,
+      /Deliveries carry two signatures, one with the new secret and one with the previous, until <strong>/,
+    );
+
+    const ping = await sendPing(h.ctx, m.workspaceId, created.id);
+    assert.equal(ping.ok, true);
+    const request = receiver.requests.at(-1) as ReceivedRequest;
+    const signature = header(request, 'x-service-signature');
+    assert.ok(verifySignature(secret, signature, request.body), 'the new secret');
+    assert.ok(verifySignature(created.secret, signature, request.body), 'the old secret, during the overlap');
+
+    const again = await m.browser.get(`${endpointPath(created.id)}?done=rotated`);
+    assertPage(again, 200);
+    assert.ok(!again.text.includes(secret), 'a reload shows the secret again');
+    assert.ok(!again.text.includes('id="rotated-secret"'));
+
+    // After three days the page no longer speaks of two signatures, and only the new one signs.
+    h.clock.advance(72 * hour);
+    const later = await m.browser.get(endpointPath(created.id));
+    assert.ok(!later.text.includes('Deliveries carry two signatures'));
+    await sendPing(h.ctx, m.workspaceId, created.id);
+    const last = receiver.requests.at(-1) as ReceivedRequest;
+    assert.ok(verifySignature(secret, header(last, 'x-service-signature'), last.body));
+    assert.ok(!verifySignature(created.secret, header(last, 'x-service-signature'), last.body));
   });
 
   // --- 2. Validation -------------------------------------------------------------------
@@ -1052,6 +1113,7 @@ describeEachDatabase('webhook endpoint pages', (kind) => {
     const deliveryA = (await sendPing(h.ctx, a.workspaceId, endpointA.id)).deliveryId;
     assert.equal(receiverA.requests.length, 1);
     const snapshot = await endpointOf(h, a, endpointA.id);
+    const secretsBefore = await storedSecrets(h, endpointA.id);
     const deliveriesBefore = await listEndpointDeliveries(h.ctx, a.workspaceId, endpointA.id);
 
     const routes: Array<{ method: 'GET' | 'POST'; path: (e: string, d: string) => string; fields?: Fields }> =
@@ -1064,6 +1126,7 @@ describeEachDatabase('webhook endpoint pages', (kind) => {
         },
         { method: 'POST', path: (e) => `${endpointPath(e)}/enabled`, fields: { enabled: 'false' } },
         { method: 'POST', path: (e) => `${endpointPath(e)}/test` },
+        { method: 'POST', path: (e) => `${endpointPath(e)}/rotate`, fields: { overlap: '0' } },
         { method: 'GET', path: (e) => `${endpointPath(e)}/delete` },
         { method: 'POST', path: (e) => `${endpointPath(e)}/delete` },
         { method: 'GET', path: (e, d) => `${endpointPath(e)}/deliveries/${d}` },
@@ -1108,6 +1171,7 @@ describeEachDatabase('webhook endpoint pages', (kind) => {
     assert.ok(!(reference as string).includes(endpointA.url), "the 404 page names A's endpoint");
 
     assert.deepEqual(await endpointOf(h, a, endpointA.id), snapshot, "A's endpoint changed");
+    assert.deepEqual(await storedSecrets(h, endpointA.id), secretsBefore, "A's secret rotated");
     assert.equal(receiverA.requests.length, 1, "a ping reached A's receiver");
     assert.deepEqual(await listEndpointDeliveries(h.ctx, a.workspaceId, endpointA.id), deliveriesBefore);
     const aPage = await a.browser.get(endpointPath(endpointA.id));
@@ -1137,6 +1201,7 @@ describeEachDatabase('webhook endpoint pages', (kind) => {
       },
       { path: `${endpointPath(created.id)}/enabled`, fields: { enabled: 'false' } },
       { path: `${endpointPath(created.id)}/test`, fields: {} },
+      { path: `${endpointPath(created.id)}/rotate`, fields: { overlap: '0' } },
       { path: `${endpointPath(created.id)}/delete`, fields: {} },
     ];
     const variants: Array<{ name: string; options: PostOptions }> = [
@@ -1149,6 +1214,7 @@ describeEachDatabase('webhook endpoint pages', (kind) => {
       { name: 'its own token without the CSRF cookie', options: { cookies: { signet_csrf: null } } },
     ];
     const before = await endpointsOf(h, m);
+    const secretsBefore = await storedSecrets(h, created.id);
     for (const route of routes) {
       for (const variant of variants) {
         assertPage(await m.browser.get(endpointPath(created.id)), 200);
@@ -1158,11 +1224,12 @@ describeEachDatabase('webhook endpoint pages', (kind) => {
       }
     }
     assert.deepEqual(await endpointsOf(h, m), before, 'a refused form changed an endpoint');
+    assert.deepEqual(await storedSecrets(h, created.id), secretsBefore, 'a refused form rotated the secret');
     assert.equal(receiver.requests.length, 0, 'a refused Test sent a ping');
     assert.deepEqual(await listEndpointDeliveries(h.ctx, m.workspaceId, created.id), []);
 
     // The same forms with the page's own token go through.
-    const expected = [303, 303, 303, 303, 303];
+    const expected = [303, 303, 303, 303, 303, 303];
     for (const [i, route] of routes.entries()) {
       assertPage(await m.browser.get(endpointPath(created.id)), 200);
       const res = await m.browser.post(route.path, route.fields);

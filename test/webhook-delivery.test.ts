@@ -17,7 +17,7 @@ import { triggerEvent } from '../src/demo/trigger.ts';
 import { claimDueDeliveries, releaseDeliveries } from '../src/webhooks/deliveries.repository.ts';
 import { type DeliveryView, listEndpointDeliveries, sendPing } from '../src/webhooks/deliveries.service.ts';
 import { deliverDue, fanOutEvents, startDispatcher } from '../src/webhooks/dispatcher.ts';
-import { removeEndpoint } from '../src/webhooks/endpoints.service.ts';
+import { removeEndpoint, rotateEndpointSecret } from '../src/webhooks/endpoints.service.ts';
 import { prefetchLimit, roundsAhead } from '../src/webhooks/local-queue.ts';
 import { recordSuccesses } from '../src/webhooks/outcomes.ts';
 import { pruneOldDeliveries } from '../src/webhooks/schedule.ts';
@@ -431,6 +431,19 @@ describeEachDatabase('webhook delivery', (kind) => {
       const impossible = '2026-13-45T25:61:61.000Z';
       const mac = createHmac('sha256', endpoint.secret).update(`${impossible}.${body}`).digest('hex');
       assert.equal(verifySignet(body, `t=${impossible},v1=${mac}`, endpoint.secret, sentAt), false);
+
+      // During a rotation's overlap: two v1=, and either secret verifies.
+      const rotated = await rotateEndpointSecret(h.ctx, ws.id, endpoint.id, 1);
+      await triggerEvent(h.ctx, ws.id, 'document.sent');
+      await deliverDue(h.ctx);
+      const twice = receiver.requests.at(-1) as ReceivedRequest;
+      const both = header(twice, 'x-service-signature');
+      const at = Date.parse(/^t=([^,]+)/.exec(both)?.[1] ?? '');
+      assert.equal(both.split(',v1=').length, 3);
+      assert.equal(verifySignet(twice.body, both, endpoint.secret, at), true);
+      assert.equal(verifySignet(twice.body, both, rotated.secret, at), true);
+      assert.equal(verifySignet(twice.body, both, `${rotated.secret}x`, at), false);
+      assert.equal(verifySignet(`${twice.body} `, both, rotated.secret, at), false);
     }));
 
   // --- 3. Outcomes ---------------------------------------------------------------------

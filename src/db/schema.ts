@@ -185,6 +185,11 @@ export interface WebhookEndpointsTable {
   description: string | null;
   enabled: Generated<boolean>;
   secret: string;
+  /** The secret before the last rotation, signing too until previous_secret_expires_at. */
+  previous_secret: ColumnType<string | null, string | null | undefined, string | null>;
+  previous_secret_expires_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Since when `secret` signs; null: since the endpoint was created. */
+  secret_rotated_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   failure_count: Generated<number>;
   disabled_reason: 'failures' | null;
   /** When the service paused it after consecutive failures; null while enabled. */

@@ -20,6 +20,8 @@ import {
   DeliverySchema,
   EndpointSchema,
   ResendResultSchema,
+  RotatedEndpointSchema,
+  RotateSecretBody,
   UpdateEndpointBody,
 } from '../webhooks/endpoints.schemas.ts';
 import { type ErrorCode, errorStatus } from './errors.ts';
@@ -311,7 +313,7 @@ export function buildOpenApiDocument(options: {
         },
         delete: {
           operationId: 'deleteWebhookEndpoint',
-          summary: 'Deletes the endpoint and its delivery log (a lost secret: delete and create anew)',
+          summary: 'Deletes the endpoint and its delivery log (a lost or leaked secret: rotate it instead)',
           parameters: [idParameter],
           responses: {
             ...success(
@@ -324,6 +326,31 @@ export function buildOpenApiDocument(options: {
               }),
             ),
             ...errorResponses(['invalid-id', 'invalid-query', 'not-found']),
+          },
+        },
+      },
+      '/webhook-endpoints/{id}/rotate-secret': {
+        post: {
+          operationId: 'rotateWebhookEndpointSecret',
+          summary:
+            'A new signing secret, shown once; the previous one keeps signing too (a second `v1=` in X-Service-Signature) for `overlapHours`, 24 by default, so receivers switch without missing a delivery',
+          parameters: [idParameter],
+          requestBody: { ...jsonBody(RotateSecretBody), required: false },
+          responses: {
+            ...success(
+              200,
+              'The endpoint with its new `secret`, and `previousSecretExpiresAt`: when the previous secret stops signing (null with `overlapHours: 0`).',
+              envelope(ref('RotatedWebhookEndpoint')),
+            ),
+            ...errorResponses([
+              'invalid-id',
+              'invalid-query',
+              'not-found',
+              'invalid-json',
+              'invalid-body',
+              'payload-too-large',
+              'unsupported-media-type',
+            ]),
           },
         },
       },
@@ -418,6 +445,7 @@ export function buildOpenApiDocument(options: {
         DocumentEvent: json(DocumentEventSchema),
         WebhookEndpoint: json(EndpointSchema),
         CreatedWebhookEndpoint: json(CreatedEndpointSchema),
+        RotatedWebhookEndpoint: json(RotatedEndpointSchema),
         WebhookDelivery: json(DeliverySchema),
         ResendResult: json(ResendResultSchema),
       },

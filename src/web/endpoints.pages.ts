@@ -5,6 +5,7 @@
 //   POST /settings/integrations/endpoints/{id}                 edit URL, events, description
 //   POST /settings/integrations/endpoints/{id}/enabled         the switch (on clears the failure count)
 //   POST /settings/integrations/endpoints/{id}/test            sends a ping, then the page shows its outcome (?ping=)
+//   POST /settings/integrations/endpoints/{id}/rotate          a new secret, shown once on the endpoint's page
 //   GET  /settings/integrations/endpoints/{id}/delete          confirmation step
 //   POST /settings/integrations/endpoints/{id}/delete
 //   GET  /settings/integrations/endpoints/{id}/deliveries/{deliveryId}   exact body and headers
@@ -30,12 +31,19 @@ import {
   getEndpoint,
   maxEndpointsPerWorkspace,
   removeEndpoint,
+  rotateEndpointSecret,
   type WebhookEndpoint,
 } from '../webhooks/endpoints.service.ts';
-import { deleteEndpointView, deliveryView, type EndpointErrors, endpointView } from './endpoints.views.ts';
+import {
+  deleteEndpointView,
+  deliveryView,
+  type EndpointErrors,
+  endpointView,
+  overlapChoices,
+} from './endpoints.views.ts';
 import { renderIntegrationsPage } from './integrations.pages.ts';
 import { type Form, findById, forMembers, formList, formText, forRecord, type Web } from './kit.ts';
-import { revealOnce } from './reveal.ts';
+import { revealOnce, takeRevealed } from './reveal.ts';
 
 const logPageSize = 20;
 
@@ -81,14 +89,14 @@ async function endpointPage(
   member: SessionUser,
   status: number,
   endpoint: WebhookEndpoint,
-  options: { ping?: PingResult; form?: Form; errors?: EndpointErrors; done?: string } = {},
+  options: { ping?: PingResult; form?: Form; errors?: EndpointErrors; done?: string; rotated?: string } = {},
 ) {
   const cursor = formText(request.query, 'cursor') || null;
   const [log, hours] = await Promise.all([
     pageEndpointDeliveries(web.ctx, member.workspaceId, endpoint.id, { limit: logPageSize, cursor }),
     hourlyAttempts(web.ctx, member.workspaceId, endpoint.id),
   ]);
-  const { form, errors = {}, ping, done } = options;
+  const { form, errors = {}, ping, done, rotated } = options;
   const values = form
     ? {
         url: formText(form, 'url'),
@@ -99,7 +107,11 @@ async function endpointPage(
   return web.render(request, reply, status, {
     title: endpoint.url,
     current: 'integrations',
-    body: (csrf) => endpointView({ endpoint, log, cursor, hours, values, errors, ping, done }, csrf),
+    body: (csrf) =>
+      endpointView(
+        { endpoint, log, cursor, hours, values, errors, ping, done, rotated, now: web.ctx.clock.now() },
+        csrf,
+      ),
   });
 }
 
@@ -165,6 +177,24 @@ async function switchEnabled(
     `/settings/integrations/endpoints/${endpoint.id}?done=${enabled ? 'enabled' : 'disabled'}`,
     303,
   );
+}
+
+/** POST …/rotate: the new secret crosses the redirect sealed (reveal.ts) and is shown once. */
+async function rotateFromForm(
+  web: Web,
+  request: EndpointRequest & FastifyRequest<{ Body: Form }>,
+  reply: FastifyReply,
+  member: SessionUser,
+  endpoint: WebhookEndpoint,
+) {
+  const overlap = Number(formText(request.body, 'overlap'));
+  if (!overlapChoices.some((choice) => choice.hours === overlap))
+    return endpointPage(web, request, reply, member, 400, endpoint, {
+      errors: { overlap: 'Choose how long the old secret keeps working.' },
+    });
+  const rotated = await rotateEndpointSecret(web.ctx, member.workspaceId, endpoint.id, overlap);
+  revealOnce(web, request, reply, member, { kind: 'rotated', id: endpoint.id, secret: rotated.secret });
+  return reply.redirect(`/settings/integrations/endpoints/${endpoint.id}?done=rotated#secret`, 303);
 }
 
 const notResendable =
@@ -246,6 +276,33 @@ function deliveryRoutes(
   );
 }
 
+/** Deleting an endpoint: a confirmation step, then the deletion. */
+function deleteRoutes(
+  web: Web,
+  app: FastifyInstance,
+  load: (workspaceId: string, id: string) => Promise<WebhookEndpoint>,
+  path: string,
+) {
+  type Id = { Params: { id: string } };
+  app.get<Id>(
+    `${path}/delete`,
+    forRecord(web, load, (request, reply, _member, endpoint) =>
+      web.render(request, reply, 200, {
+        title: 'Delete endpoint',
+        current: 'integrations',
+        body: (csrf) => deleteEndpointView(endpoint, csrf),
+      }),
+    ),
+  );
+  app.post<Id>(
+    `${path}/delete`,
+    forRecord(web, load, async (_request, reply, member, endpoint) => {
+      await removeEndpoint(web.ctx, member.workspaceId, endpoint.id);
+      return reply.redirect('/settings/integrations?done=endpoint-deleted', 303);
+    }),
+  );
+}
+
 export function endpointsPages(web: Web) {
   const { ctx } = web;
   const load = (workspaceId: string, id: string) => getEndpoint(ctx, workspaceId, id);
@@ -258,12 +315,16 @@ export function endpointsPages(web: Web) {
     );
     app.get<Id & { Querystring: Form }>(
       path,
-      forRecord(web, load, async (request, reply, member, endpoint) =>
-        endpointPage(web, request, reply, member, 200, endpoint, {
+      forRecord(web, load, async (request, reply, member, endpoint) => {
+        const revealed = takeRevealed(web, request, reply, member);
+        return endpointPage(web, request, reply, member, 200, endpoint, {
           done: formText(request.query, 'done'),
           ping: await pingOutcome(web, member, endpoint, formText(request.query, 'ping')),
-        }),
-      ),
+          ...(revealed?.kind === 'rotated' && revealed.id === endpoint.id
+            ? { rotated: revealed.secret }
+            : {}),
+        });
+      }),
     );
     app.post<Id & { Querystring: Form; Body: Form }>(
       path,
@@ -286,22 +347,12 @@ export function endpointsPages(web: Web) {
         return reply.redirect(`/settings/integrations/endpoints/${endpoint.id}?ping=${ping.deliveryId}`, 303);
       }),
     );
-    app.get<Id>(
-      `${path}/delete`,
-      forRecord(web, load, (request, reply, _member, endpoint) =>
-        web.render(request, reply, 200, {
-          title: 'Delete endpoint',
-          current: 'integrations',
-          body: (csrf) => deleteEndpointView(endpoint, csrf),
-        }),
+    deleteRoutes(web, app, load, path);
+    app.post<Id & { Querystring: Form; Body: Form }>(
+      `${path}/rotate`,
+      forRecord(web, load, (request, reply, member, endpoint) =>
+        rotateFromForm(web, request, reply, member, endpoint),
       ),
-    );
-    app.post<Id>(
-      `${path}/delete`,
-      forRecord(web, load, async (_request, reply, member, endpoint) => {
-        await removeEndpoint(ctx, member.workspaceId, endpoint.id);
-        return reply.redirect('/settings/integrations?done=endpoint-deleted', 303);
-      }),
     );
     deliveryRoutes(web, app, load, path);
   };

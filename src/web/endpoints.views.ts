@@ -17,7 +17,16 @@ import {
 } from '../webhooks/endpoints.service.ts';
 import { formatTime } from './layout.ts';
 
-export type EndpointErrors = Partial<Record<'url' | 'events' | 'description' | 'form', string>>;
+export type EndpointErrors = Partial<Record<'url' | 'events' | 'description' | 'form' | 'overlap', string>>;
+
+/** How long the old secret may keep signing after a rotation: the form's choices (the API takes 0–168 hours). */
+export const overlapChoices = [
+  { hours: 0, label: 'Stop the old secret now' },
+  { hours: 1, label: '1 hour' },
+  { hours: 24, label: '24 hours' },
+  { hours: 72, label: '3 days' },
+  { hours: 168, label: '7 days' },
+] as const;
 
 export function stateBadge(endpoint: WebhookEndpoint): SafeHtml {
   if (endpoint.enabled) return html`<span class="badge badge-success">Enabled</span>`;
@@ -178,6 +187,7 @@ const savedNotices: Record<string, string> = {
   saved: 'Your changes were saved.',
   enabled: 'The endpoint is on again; its failure count is back to 0.',
   disabled: 'The endpoint is off: nothing is sent to it until you turn it back on.',
+  rotated: 'The signing secret was rotated.',
 };
 
 export interface EndpointView {
@@ -189,6 +199,9 @@ export interface EndpointView {
   errors: EndpointErrors;
   ping?: PingResult | undefined;
   done?: string | undefined;
+  /** The secret a rotation just made, shown on this answer only. */
+  rotated?: string | undefined;
+  now: Date;
 }
 
 function endpointStatus({ endpoint, ping, done }: EndpointView, csrf: string): SafeHtml {
@@ -208,7 +221,35 @@ ${pauseBanner(endpoint, csrf, false)}
 `;
 }
 
-/** An endpoint's page: status, Test and the switch, the hourly chart, the log, its settings. */
+/** The signing secret: a rotated one shown once, the overlap in force, and the rotate form. */
+function secretSection({ endpoint, rotated, errors, now }: EndpointView, csrf: string): SafeHtml {
+  const until = endpoint.previousSecretExpiresAt;
+  const overlapping = until !== null && new Date(until).getTime() > now.getTime();
+  return html`<section class="card" id="secret" aria-labelledby="secret-title">
+<h2 id="secret-title">Signing secret</h2>
+${
+  rotated
+    ? html`<div role="status">
+<p><strong>Your new signing secret. Copy it now: it cannot be shown again.</strong></p>
+<div class="secret"><code id="rotated-secret">${rotated}</code><button class="button button-secondary button-small" type="button" data-copy="rotated-secret">Copy</button></div>
+</div>`
+    : ''
+}
+${
+  overlapping
+    ? html`<p>Deliveries carry two signatures, one with the new secret and one with the previous, until <strong>${formatTime(until)}</strong>. Put the new secret in your receiver before then.</p>`
+    : html`<p>Every delivery is signed with this endpoint's secret, which was shown once. Lost it, or leaked it? Rotate it: a new secret is shown once, and the old one can keep working for a while, so your receiver misses nothing while you switch.</p>`
+}
+<form method="post" action="/settings/integrations/endpoints/${endpoint.id}/rotate" class="actions" novalidate>${csrfField(csrf)}
+<label for="overlap">The old secret keeps working for</label>
+<select id="overlap" name="overlap" ${invalidAttrs('overlap', errors.overlap)}>${overlapChoices.map((c) => html`<option value="${String(c.hours)}"${c.hours === 24 ? html` selected` : ''}>${c.label}</option>`)}</select>${fieldError('overlap', errors.overlap)}
+<button class="button button-secondary" type="submit">Rotate secret</button>
+</form>
+${overlapping ? html`<p class="small muted">Rotating again now ends the current overlap at once: only the newest secret and the one before it ever sign.</p>` : ''}
+</section>`;
+}
+
+/** An endpoint's page: status, Test and the switch, the hourly chart, the log, the secret, its settings. */
 export function endpointView(view: EndpointView, csrf: string): SafeHtml {
   const { endpoint, log, cursor, hours, values, errors } = view;
   return html`${endpointStatus(view, csrf)}
@@ -217,6 +258,7 @@ export function endpointView(view: EndpointView, csrf: string): SafeHtml {
 ${chart(hours)}
 ${deliveryLog(endpoint.id, log.deliveries, log.nextCursor, cursor)}
 </section>
+${secretSection(view, csrf)}
 <section class="card" aria-labelledby="settings-title">
 <h2 id="settings-title">Settings</h2>
 <form method="post" action="/settings/integrations/endpoints/${endpoint.id}" novalidate>
@@ -243,6 +285,7 @@ function attemptSections(detail: DeliveryDetail, endpoint: WebhookEndpoint): Saf
 <h2 id="attempt-${r.attempt}">Attempt ${r.attempt}: ${attempt?.statusCode ?? attempt?.errorClass} in ${attempt?.durationMs} ms</h2>
 <p class="small muted">POST ${endpoint.url} at ${attempt ? formatTime(attempt.startedAt) : ''}${attempt?.address ? ` to ${attempt.address}` : ''}</p>
 <pre class="shell">${Object.entries(r.headers).map(([name, value]) => `${name}: ${value}\n`)}</pre>
+${r.signedBeforeRotation ? html`<p class="small muted">Its <code>x-service-signature</code> was made with a secret rotated since, so it cannot be shown again.</p>` : ''}
 ${attempt?.responseBody ? html`<h3>Response (first 4 KB)</h3><pre class="shell">${attempt.responseBody}</pre>` : ''}
 </section>`;
   })}

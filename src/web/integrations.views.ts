@@ -82,7 +82,7 @@ function newSecrets({ created, createdEndpoint, publicUrl }: IntegrationsView): 
     createdEndpoint
       ? html`<div class="card" role="status">
 <h2>Your new endpoint's signing secret</h2>
-<p>Webhooks to <strong>${createdEndpoint.url}</strong> are signed with this secret. <strong>Copy it now: it cannot be shown again.</strong> If you lose it, delete the endpoint and create a new one.</p>
+<p>Webhooks to <strong>${createdEndpoint.url}</strong> are signed with this secret. <strong>Copy it now: it cannot be shown again.</strong> If you lose it, rotate it on the endpoint's page.</p>
 <div class="secret"><code id="new-secret">${createdEndpoint.secret}</code><button class="button button-secondary button-small" type="button" data-copy="new-secret">Copy</button></div>
 <p><a href="/settings/integrations/endpoints/${createdEndpoint.id}">Open the endpoint</a> to send a test ping.</p>
 </div>`

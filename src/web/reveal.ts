@@ -14,7 +14,8 @@ const cookiePath = '/settings/integrations';
 const lifetimeMs = 2 * 60_000;
 
 export interface Revealed {
-  kind: 'key' | 'endpoint';
+  /** A new API key, a new endpoint's secret, or an endpoint's rotated secret. */
+  kind: 'key' | 'endpoint' | 'rotated';
   id: string;
   secret: string;
 }

@@ -140,7 +140,7 @@ export async function fanOutAndClaim(
            -- A subquery per row (a primary-key probe), never flattened into a join that stale
            -- statistics could turn into a scan of every body.
            (select b.payload::text from webhook_events b where b.id = i.event_id) as payload,
-           i.attempts, e.url, e.secret
+           i.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
     from summary s
     left join (inserted i join webhook_endpoints e on e.id = i.endpoint_id) on i.locked_until is not null
   `.execute(db);
@@ -173,6 +173,9 @@ export interface ClaimedDelivery {
   attempts: number;
   url: string;
   secret: string;
+  /** The endpoint's previous secret and its end: it signs too until then (signature.ts). */
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
 }
 
 /**
@@ -235,7 +238,7 @@ export async function claimDueDeliveries(
     where d.id = picked.id and e.id = d.endpoint_id
     returning d.id, d.workspace_id, d.endpoint_id, d.event_id, d.event_type,
               (select b.payload::text from webhook_events b where b.id = d.event_id) as payload, d.attempts,
-              e.url, e.secret
+              e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
   `.execute(db);
   return result.rows;
 }

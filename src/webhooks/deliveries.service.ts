@@ -87,10 +87,10 @@ export async function sendPing(ctx: Context, workspaceId: string, endpointId: st
     });
     return found;
   });
+  // The endpoint's url and secrets (both during a rotation's overlap), this delivery's id.
   const { startedAt, result } = await sendNow(ctx, {
+    ...endpoint,
     id: deliveryId,
-    url: endpoint.url,
-    secret: endpoint.secret,
     event_type: 'ping',
     payload: body,
   });
@@ -151,9 +151,8 @@ export async function resendDelivery(
   });
   const { endpoint, row, attempt } = claimed;
   const { startedAt, result } = await sendNow(ctx, {
+    ...endpoint,
     id: row.id,
-    url: endpoint.url,
-    secret: endpoint.secret,
     event_type: row.event_type,
     payload: row.payload,
   });
@@ -266,8 +265,12 @@ export async function pageEndpointDeliveries(
 export interface DeliveryDetail extends DeliveryView {
   /** The body every attempt sent, byte for byte; null once retention pruned it. */
   body: string | null;
-  /** The headers each attempt sent, signature included, rebuilt from its start time. */
-  requests: Array<{ attempt: number; headers: Record<string, string> }>;
+  /**
+   * The headers each attempt sent, rebuilt from its start time: the signature too, unless
+   * the attempt was signed before the endpoint's last rotation (`signedBeforeRotation`),
+   * with a secret that is no longer kept whole.
+   */
+  requests: Array<{ attempt: number; headers: Record<string, string>; signedBeforeRotation: boolean }>;
 }
 
 /** One delivery with the exact requests it made, so a receiver can verify by hand. */
@@ -288,19 +291,18 @@ export async function getDeliveryDetail(
     requests:
       body === null
         ? []
-        : view.attemptLog.map((attempt) => ({
-            attempt: attempt.attempt,
-            headers: buildRequest(
-              {
-                id: row.id,
-                url: endpoint.url,
-                secret: endpoint.secret,
-                event_type: row.event_type,
-                payload: body,
-              },
-              new Date(attempt.startedAt),
-            ).headers,
-          })),
+        : view.attemptLog.map((attempt) => {
+            const startedAt = new Date(attempt.startedAt);
+            const { headers } = buildRequest(
+              { ...endpoint, id: row.id, event_type: row.event_type, payload: body },
+              startedAt,
+            );
+            const rotatedAt = endpoint.secret_rotated_at;
+            const signedBeforeRotation = rotatedAt !== null && startedAt.getTime() < rotatedAt.getTime();
+            if (!signedBeforeRotation) return { attempt: attempt.attempt, headers, signedBeforeRotation };
+            const { 'x-service-signature': _, ...unsigned } = headers;
+            return { attempt: attempt.attempt, headers: unsigned, signedBeforeRotation };
+          }),
   };
 }
 

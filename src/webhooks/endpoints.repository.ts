@@ -14,6 +14,7 @@ const columns = [
   'failure_count',
   'disabled_reason',
   'paused_at',
+  'previous_secret_expires_at',
   'created_at',
 ] as const;
 
@@ -27,6 +28,8 @@ export interface EndpointRow {
   failure_count: number;
   disabled_reason: 'failures' | null;
   paused_at: Date | null;
+  /** The end of a rotation's overlap (the previous secret signs until then), or null. */
+  previous_secret_expires_at: Date | null;
   created_at: Date;
 }
 
@@ -104,6 +107,32 @@ export async function updateEndpoint(
     .execute();
 }
 
+/**
+ * A new signing secret. The current one becomes the previous one and keeps signing until
+ * `previousUntil` (null: it stops at once); one rotated earlier is forgotten, so at most two
+ * sign at any time. The right-hand sides read the row as it was, so `secret` moves whole.
+ */
+export async function rotateSecret(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  change: { secret: string; at: Date; previousUntil: Date | null },
+): Promise<EndpointRow | undefined> {
+  return db
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({
+      previous_secret: change.previousUntil ? eb.ref('secret') : null,
+      previous_secret_expires_at: change.previousUntil,
+      secret: change.secret,
+      secret_rotated_at: change.at,
+      updated_at: change.at,
+    }))
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .returning(columns)
+    .executeTakeFirst();
+}
+
 export async function deleteEndpoint(db: Db, workspaceId: string, id: string): Promise<boolean> {
   const result = await db
     .deleteFrom('webhook_endpoints')
@@ -117,7 +146,15 @@ export async function deleteEndpoint(db: Db, workspaceId: string, id: string): P
 export async function findEndpointWithSecret(db: Db, workspaceId: string, id: string) {
   return db
     .selectFrom('webhook_endpoints')
-    .select(['id', 'url', 'secret', 'enabled'])
+    .select([
+      'id',
+      'url',
+      'secret',
+      'previous_secret',
+      'previous_secret_expires_at',
+      'secret_rotated_at',
+      'enabled',
+    ])
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .executeTakeFirst();

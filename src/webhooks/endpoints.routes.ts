@@ -15,7 +15,9 @@ import {
   getEndpointSchema,
   listDeliveriesSchema,
   listEndpointsSchema,
+  type RotateSecretBody,
   resendDeliverySchema,
+  rotateSecretSchema,
   type UpdateEndpointBody,
   updateEndpointSchema,
 } from './endpoints.schemas.ts';
@@ -25,6 +27,7 @@ import {
   getEndpoint,
   listEndpoints,
   removeEndpoint,
+  rotateEndpointSecret,
 } from './endpoints.service.ts';
 
 type Id = { Params: Static<typeof EndpointIdParams> };
@@ -90,6 +93,27 @@ export function endpointsRoutes(ctx: Context) {
             workspaceOf(request),
             request.params.id.toLowerCase(),
             request.params.deliveryId.toLowerCase(),
+          ),
+        ),
+    );
+
+    // A new signing secret, the previous one signing too for the overlap (24 hours unless the
+    // body says otherwise; a POST without a body is the default).
+    app.post<Id & { Body: Static<typeof RotateSecretBody> }>(
+      '/webhook-endpoints/:id/rotate-secret',
+      {
+        schema: rotateSecretSchema,
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
+      },
+      async (request) =>
+        ok(
+          await rotateEndpointSecret(
+            ctx,
+            workspaceOf(request),
+            request.params.id.toLowerCase(),
+            request.body.overlapHours,
           ),
         ),
     );

@@ -1,10 +1,10 @@
 // JSON schemas of the webhook-endpoint API: request validation and response
-// serialisation. The secret exists only in the create response's schema, so no other
-// response can carry it even by mistake.
+// serialisation. The secret exists only in the create and rotate responses' schemas, so no
+// other response can carry it even by mistake.
 import { Type } from '@sinclair/typebox';
 import { DocumentIdParams, uuidPattern } from '../documents/documents.schemas.ts';
 import { errorEnvelope, listEnvelope, okEnvelope } from '../http/envelope.ts';
-import { subscribableEventTypes } from './endpoints.service.ts';
+import { maxOverlapHours, subscribableEventTypes } from './endpoints.service.ts';
 
 const EventType = Type.Union(subscribableEventTypes.map((type) => Type.Literal(type)));
 const Events = Type.Array(EventType, { minItems: 1, maxItems: 5, uniqueItems: true });
@@ -38,6 +38,21 @@ export const EndpointSchema = Type.Object({
 });
 
 export const CreatedEndpointSchema = Type.Composite([EndpointSchema, Type.Object({ secret: Type.String() })]);
+
+/** A rotation's answer: the new secret (shown this once) and when the previous one stops signing. */
+export const RotatedEndpointSchema = Type.Composite([
+  EndpointSchema,
+  Type.Object({
+    secret: Type.String(),
+    previousSecretExpiresAt: Type.Union([Type.String(), Type.Null()]),
+  }),
+]);
+
+/** The body is optional: no body (or `{}`) keeps the previous secret for 24 hours. */
+export const RotateSecretBody = Type.Object(
+  { overlapHours: Type.Optional(Type.Integer({ minimum: 0, maximum: maxOverlapHours })) },
+  { additionalProperties: false },
+);
 
 export const EndpointIdParams = DocumentIdParams;
 export const DeliveryParams = Type.Object(
@@ -108,6 +123,13 @@ export const resendDeliverySchema = {
   params: DeliveryParams,
   querystring: NoQuery,
   response: { 200: okEnvelope(ResendResultSchema), ...errors },
+};
+
+export const rotateSecretSchema = {
+  params: EndpointIdParams,
+  querystring: NoQuery,
+  body: RotateSecretBody,
+  response: { 200: okEnvelope(RotatedEndpointSchema), ...errors },
 };
 
 export const updateEndpointSchema = {

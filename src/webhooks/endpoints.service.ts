@@ -19,6 +19,7 @@ import {
   findPausedEndpoints,
   insertEndpoint,
   lockEndpoint,
+  rotateSecret,
   updateEndpoint,
 } from './endpoints.repository.ts';
 
@@ -38,6 +39,11 @@ export interface WebhookEndpoint {
   disabledReason: 'failures' | null;
   /** When that happened (the web application's banner; not part of the API's object). */
   pausedAt: string | null;
+  /**
+   * Until when the secret before the last rotation still signs too, or null (the web
+   * application's notice and the rotation's answer; not part of the API's endpoint object).
+   */
+  previousSecretExpiresAt: string | null;
 }
 
 export interface CreateEndpointInput {
@@ -64,7 +70,13 @@ export function endpointRowToEndpoint(row: EndpointRow): WebhookEndpoint {
     failureCount: row.failure_count,
     disabledReason: row.disabled_reason,
     pausedAt: row.paused_at?.toISOString() ?? null,
+    previousSecretExpiresAt: row.previous_secret_expires_at?.toISOString() ?? null,
   };
+}
+
+/** A new endpoint secret: 32 random bytes, shown once. */
+function newSecret(ctx: Context): string {
+  return `whsec_${ctx.ids.randomBytes(32).toString('base64url')}`;
 }
 
 /** The normalised URL if the destination is acceptable, else the spec's error. */
@@ -87,7 +99,7 @@ export async function createEndpoint(
   const url = await acceptedUrl(ctx, input.url);
   const now = ctx.clock.now();
   const since = new Date(now.getTime() - idempotencyWindowMs);
-  const secret = `whsec_${ctx.ids.randomBytes(32).toString('base64url')}`;
+  const secret = newSecret(ctx);
   const row = {
     id: ctx.ids.uuid(),
     workspace_id: workspaceId,
@@ -98,6 +110,7 @@ export async function createEndpoint(
     failure_count: 0,
     disabled_reason: null,
     paused_at: null,
+    previous_secret_expires_at: null,
     created_at: now,
   };
   const created = { ...endpointRowToEndpoint(row), secret };
@@ -183,6 +196,32 @@ export async function changeEndpoint(
     if ((input.enabled === false && current.enabled) || reenabled) await dropPendingDeliveries(trx, id);
     return endpointRowToEndpoint({ ...current, ...patch });
   });
+}
+
+/** How long the previous secret keeps signing after a rotation, unless the caller says. */
+export const defaultOverlapHours = 24;
+export const maxOverlapHours = 168;
+
+/**
+ * Rotates an endpoint's signing secret: the new one is returned once, and for
+ * `overlapHours` (0 to 168) every delivery is signed with both, so the receiver can switch
+ * without missing one. Pending deliveries and retries are signed anew at each attempt, so
+ * they carry the new secret too.
+ */
+export async function rotateEndpointSecret(
+  ctx: Context,
+  workspaceId: string,
+  id: string,
+  overlapHours: number = defaultOverlapHours,
+): Promise<WebhookEndpoint & { secret: string }> {
+  if (!Number.isInteger(overlapHours) || overlapHours < 0 || overlapHours > maxOverlapHours)
+    throw new RangeError(`overlapHours must be a whole number from 0 to ${maxOverlapHours}`);
+  const at = ctx.clock.now();
+  const secret = newSecret(ctx);
+  const previousUntil = overlapHours ? new Date(at.getTime() + overlapHours * 3_600_000) : null;
+  const row = await rotateSecret(ctx.db, workspaceId, id, { secret, at, previousUntil });
+  if (!row) throw new ApiError('not-found');
+  return { ...endpointRowToEndpoint(row), secret };
 }
 
 export async function removeEndpoint(

@@ -4,16 +4,17 @@
 import type { Context } from '../context.ts';
 import type { ClaimedDelivery } from './deliveries.repository.ts';
 import { type AttemptResult, type ConnectionPool, sendWebhook } from './sender.ts';
-import { signatureHeader } from './signature.ts';
+import { type EndpointSecrets, signatureHeader, signingSecrets } from './signature.ts';
 
 export const userAgent = 'Service-Webhooks/1.0';
 
 /**
  * The request of one attempt, signed with the attempt's start time: the same instant is
  * recorded as the attempt's `started_at`, so its exact headers can be shown again later.
+ * It is signed with every secret valid at that instant (two during a rotation's overlap).
  */
 export function buildRequest(
-  delivery: Pick<ClaimedDelivery, 'id' | 'url' | 'secret' | 'event_type' | 'payload'>,
+  delivery: Pick<ClaimedDelivery, 'id' | 'url' | 'event_type' | 'payload'> & EndpointSecrets,
   startedAt: Date,
 ) {
   const body = delivery.payload;
@@ -26,7 +27,7 @@ export function buildRequest(
       'user-agent': userAgent,
       'x-service-event': delivery.event_type,
       'x-service-delivery-id': delivery.id,
-      'x-service-signature': signatureHeader(delivery.secret, timestamp, body),
+      'x-service-signature': signatureHeader(signingSecrets(delivery, startedAt), timestamp, body),
     },
   };
 }

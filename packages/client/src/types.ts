@@ -144,6 +144,19 @@ export type CreatedWebhookEndpoint = {
   secret: string;
 };
 
+export type RotatedWebhookEndpoint = {
+  id: string;
+  url: string;
+  events: Array<string>;
+  enabled: boolean;
+  description: string | null;
+  createdAt: string;
+  failureCount: number;
+  disabledReason: "failures" | null;
+  secret: string;
+  previousSecretExpiresAt: string | null;
+};
+
 export type WebhookDelivery = {
   id: string;
   eventId: string;
@@ -182,6 +195,10 @@ export type UpdateWebhookEndpointBody = {
   events?: Array<"document.sent" | "document.opened" | "document.signed" | "document.completed" | "document.declined" | "document.expired">;
   description?: string | null;
   enabled?: boolean;
+};
+
+export type RotateWebhookEndpointSecretBody = {
+  overlapHours?: number;
 };
 
 export const errorStatus = {
