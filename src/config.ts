@@ -12,6 +12,11 @@ export interface Config {
   port: number;
   /** Base of every public address the service prints (document urls, signing links). */
   publicUrl: string;
+  /**
+   * Whether SIGNET_PUBLIC_URL set publicUrl. When it did not, publicUrl names HOST and PORT,
+   * and a command uses the running server's instead (db/server-settings.ts).
+   */
+  publicUrlSet: boolean;
   trustProxy: boolean;
   logLevel: string;
   /** GET /metrics: off, on the main port (port null), or only on a port of its own. */
@@ -62,6 +67,7 @@ export function loadConfig(env: Env = process.env): Config {
   // a wildcard address is not one to browse to.
   const listenHost =
     host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  const publicUrlSet = readOptional(env, 'SIGNET_PUBLIC_URL') !== null;
   const publicUrl = (readOptional(env, 'SIGNET_PUBLIC_URL') ?? `http://${listenHost}:${port}`).replace(
     /\/+$/,
     '',
@@ -103,6 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     port,
     publicUrl,
+    publicUrlSet,
     trustProxy: readBoolean(env, 'SIGNET_TRUST_PROXY', false),
     logLevel,
     metrics: {

@@ -12,6 +12,7 @@ import type { Config } from './config.ts';
 import { type Context, createContext, createLogger } from './context.ts';
 import { openDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { recordPublicUrl } from './db/server-settings.ts';
 import { healthRoutes } from './http/health.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { createMailTransport } from './mail/mailer.ts';
@@ -95,6 +96,15 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    // PORT=0 without SIGNET_PUBLIC_URL: links name the port the system chose. Config is
+    // parsed once; this fills in the one value only listening can tell.
+    if (!config.publicUrlSet && config.port === 0) {
+      const chosen = new URL(config.publicUrl);
+      chosen.port = String(port);
+      config.publicUrl = chosen.origin;
+    }
+    // Commands run beside this server make their links with its address (server-settings.ts).
+    await recordPublicUrl(ctx.db, config.publicUrl, ctx.clock.now());
     const listening = app;
     stops.unshift(async () => {
       await listening.close();

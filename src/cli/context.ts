@@ -1,12 +1,14 @@
 // Opens what an admin command needs (a migrated database and a context), runs it, and
 // closes everything again. Logs go to stderr so stdout stays clean for --json. On a PGlite
 // data folder that `signet serve` owns, the database is reached through the server's
-// socket (db/pglite-folder.ts): same SQL, and the server sees every write at once.
+// socket (db/pglite-folder.ts): same SQL, and the server sees every write at once. Links a
+// command makes name the running server's public URL (db/server-settings.ts).
 import pino from 'pino';
 import type { Config } from '../config.ts';
 import { type Context, createContext, createLogger } from '../context.ts';
 import { type DatabaseHandle, openDatabase } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { recordedPublicUrl } from '../db/server-settings.ts';
 import { UsageError } from './args.ts';
 
 /**
@@ -27,7 +29,9 @@ export async function openContext(
   try {
     await migrateToLatest(database.db);
     const log = createLogger('warn', pino.destination(2));
-    const ctx = await createContext(config, database.db, { log });
+    // Links name the running server's address unless this command's SIGNET_PUBLIC_URL says.
+    const publicUrl = config.publicUrlSet ? null : await recordedPublicUrl(database.db);
+    const ctx = await createContext(publicUrl ? { ...config, publicUrl } : config, database.db, { log });
     return { ctx, database, close: () => database.close() };
   } catch (error) {
     await database.close();

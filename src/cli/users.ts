@@ -52,20 +52,21 @@ export async function userCommand(config: Config, argv: string[]): Promise<void>
   const workspaceId = values.workspace ? requireUuid(values.workspace, '--workspace') : null;
   const password = await readStdin();
   try {
-    const account = await withContext(config, 'user create', (ctx) =>
-      workspaceId
+    const { account, publicUrl } = await withContext(config, 'user create', async (ctx) => ({
+      account: await (workspaceId
         ? createAccount(ctx, { email, password, workspaceId, role: role as MemberRole })
         : createAccount(ctx, {
             email,
             password,
             workspaceName: values['workspace-name'] ?? `${email}'s workspace`,
             plan: 'free',
-          }),
-    );
+          })),
+      publicUrl: ctx.config.publicUrl,
+    }));
     print(
       !!values.json,
       { ...account, email },
-      `Created user ${email} (${account.role} of workspace ${account.workspaceId}); they can log in at ${config.publicUrl}/login`,
+      `Created user ${email} (${account.role} of workspace ${account.workspaceId}); they can log in at ${publicUrl}/login`,
     );
   } catch (error) {
     if (error instanceof InputError) throw new UsageError(error.message);

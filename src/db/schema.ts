@@ -137,6 +137,13 @@ export interface ServerSecretsTable {
   created_at: Timestamp;
 }
 
+/** What a running server records for the commands beside it (db/server-settings.ts). */
+export interface ServerSettingsTable {
+  name: string;
+  value: string;
+  updated_at: Timestamp;
+}
+
 export interface OutboxTable {
   seq: Generated<number>;
   event_id: string;
@@ -355,6 +362,7 @@ export interface Database {
   document_fields: DocumentFieldsTable;
   document_events: DocumentEventsTable;
   server_secrets: ServerSecretsTable;
+  server_settings: ServerSettingsTable;
   outbox: OutboxTable;
   webhook_events: WebhookEventsTable;
   mails: MailsTable;
