@@ -12,6 +12,7 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { buildClient } from '../packages/client/scripts/build.ts';
 import { contractPath, generateTypes, typesPath } from '../packages/client/scripts/generate-types.ts';
 import {
   createClient,
@@ -41,27 +42,19 @@ test('src/types.ts is what the generator writes from docs/openapi.json (run npm 
   assert.equal(readFileSync(typesPath, 'utf8'), generateTypes(contract));
 });
 
-test('the package builds to JavaScript that needs no TypeScript and no Node-only API', () => {
-  const dir = join(import.meta.dirname, '..', 'packages', 'client');
-  execFileSync(
-    process.execPath,
-    [
-      join(import.meta.dirname, '..', 'node_modules', 'typescript', 'bin', 'tsc'),
-      '-p',
-      'tsconfig.build.json',
-    ],
-    {
-      cwd: dir,
-    },
-  );
-  const built = readFileSync(join(dir, 'dist', 'index.js'), 'utf8');
-  assert.match(built, /export async function verifyWebhook/);
-  assert.doesNotMatch(built, /from ['"]node:/);
+test('the package builds to ES modules and CommonJS that need no TypeScript and no Node-only API', () => {
+  buildClient();
+  const dist = join(import.meta.dirname, '..', 'packages', 'client', 'dist');
+  const esm = readFileSync(join(dist, 'index.js'), 'utf8');
+  assert.match(esm, /export async function verifyWebhook/);
+  const cjs = readFileSync(join(dist, 'cjs', 'index.js'), 'utf8');
+  assert.match(cjs, /exports\.verifyWebhook = verifyWebhook/);
+  for (const built of [esm, cjs]) assert.doesNotMatch(built, /from ['"]node:|require\(['"]node:/);
 });
 
 // The machine's own Node is 20 (the project runs on 24): the built package must work there.
 const systemNode = '/usr/bin/node';
-test('the built package verifies a signature on Node 20', {
+test('the built package, ESM and CommonJS, verifies a signature on Node 20', {
   skip: !existsSync(systemNode) && 'no /usr/bin/node here',
 }, () => {
   const dist = pathToFileURL(join(import.meta.dirname, '..', 'packages', 'client', 'dist', 'index.js')).href;
@@ -76,6 +69,19 @@ test('the built package verifies a signature on Node 20', {
     console.log(process.versions.node.split('.')[0], event.type);`;
   const out = execFileSync(systemNode, ['--input-type=module', '-e', script]).toString().trim();
   assert.match(out, /^\d+ ping$/);
+  // The CommonJS build likewise, required.
+  const cjs = join(import.meta.dirname, '..', 'packages', 'client', 'dist', 'cjs', 'index.js');
+  const required = `
+    const { createHmac } = require('node:crypto');
+    const { createClient, verifyWebhook } = require(${JSON.stringify(cjs)});
+    createClient({ apiKey: 'sgn_x', baseUrl: 'http://127.0.0.1:9/v1' });
+    const t = new Date().toISOString();
+    const body = JSON.stringify({ id: 'e', type: 'ping', createdAt: t, data: { message: 'hi' } });
+    const header = 't=' + t + ',v1=' + createHmac('sha256', 'whsec_s').update(t + '.' + body).digest('hex');
+    verifyWebhook(body, header, 'whsec_s').then((event) =>
+      console.log(process.versions.node.split('.')[0], event.type));`;
+  const outCjs = execFileSync(systemNode, ['--input-type=commonjs', '-e', required]).toString().trim();
+  assert.match(outCjs, /^\d+ ping$/);
 });
 
 describeEachDatabase('@signet/client against a live Signet', (kind) => {
