@@ -5,8 +5,9 @@
 // (src/webhooks/signature.ts), under Node's default conditions and under `development`
 // (which bundlers set, and which must reach the built files in the tarball); and type-checked
 // from a .ts (ESM) and a .cts (CommonJS) file under nodenext and bundler resolution, with
-// and without `customConditions: ["development"]`, where a deliberate type error must be
-// reported so the check cannot pass on types that resolved to nothing.
+// and without `customConditions: ["development"]` (and with Node's types instead of the
+// DOM library), where a deliberate type error must be reported so the check cannot pass on
+// types that resolved to nothing.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -14,6 +15,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { repositoryFromRemote } from '../packages/client/scripts/pack.ts';
 import { signatureHeader } from '../src/webhooks/signature.ts';
@@ -32,13 +34,8 @@ let tarball = '';
 let repositoryLine = '';
 
 before(async () => {
-  const { stdout } = await run(
-    'npm',
-    ['run', '--silent', 'client:pack', '--', '--out-dir', join(work, 'release')],
-    {
-      cwd: root,
-    },
-  );
+  const pack = ['run', '--silent', 'client:pack', '--', '--out-dir', join(work, 'release')];
+  const { stdout } = await run('npm', pack, { cwd: root });
   const [path = '', sha = '', repository = ''] = stdout.trim().split('\n');
   tarball = path;
   repositoryLine = repository;
@@ -93,9 +90,11 @@ test('the tarball holds the built ESM and CommonJS with their types, the README 
     readFileSync(join(installed, 'LICENSE'), 'utf8'),
     /^MIT License\n\nCopyright \(c\) 2026 Signet/,
   );
-  assert.match(
-    readFileSync(join(installed, 'README.md'), 'utf8'),
-    /npm install \.\/signet-client-0\.1\.0\.tgz/,
+  assert.ok(
+    readFileSync(join(installed, 'README.md'), 'utf8').includes(
+      `npm install ./signet-client-${manifest.version}.tgz`,
+    ),
+    'the README says how to install this very tarball',
   );
 });
 
@@ -151,13 +150,12 @@ for (const conditions of [[], ['--conditions=development']]) {
         cwd: consumer,
         env: { PATH: process.env.PATH, BODY: body, HEADER: header, SECRET: secret },
       });
-      const result = JSON.parse(stdout);
-      const expected = join(consumer, 'node_modules', '@signet', 'client', built);
-      assert.equal(result.resolved.replace(/^file:\/\//, ''), expected);
-      assert.deepEqual(
-        { ...result, resolved: undefined },
-        { resolved: undefined, methods: 'function', type: 'ping', refused: 'wrong-signature' },
+      const { resolved, ...found } = JSON.parse(stdout) as { resolved: string };
+      assert.equal(
+        resolved.startsWith('file:') ? fileURLToPath(resolved) : resolved,
+        join(consumer, 'node_modules', '@signet', 'client', built),
       );
+      assert.deepEqual(found, { methods: 'function', type: 'ping', refused: 'wrong-signature' });
     });
   }
 }
@@ -167,6 +165,7 @@ const usesEsm = `import {
   createClient,
   type ResendResult,
   SignetApiError,
+  verifySha256,
   verifyWebhook,
   type WebhookDelivery,
   type WebhookEvent,
@@ -185,6 +184,10 @@ export async function dropped(endpointId: string): Promise<WebhookDelivery[]> {
 }
 export const resend = (endpointId: string, id: string): Promise<ResendResult> =>
   signet.webhookEndpoints.deliveries.resend(endpointId, id);
+export async function sealed(documentId: string): Promise<ReadableStream<Uint8Array>> {
+  const file = await signet.documents.download(documentId, 'sealed');
+  return file.stream.pipeThrough(verifySha256(file.sha256));
+}
 export const isGone = (error: unknown): boolean => error instanceof SignetApiError && error.code === 'not-found';
 `;
 const usesCjs = `import signet = require('@signet/client');
@@ -204,62 +207,59 @@ const wrong = `import { verifyWebhook } from '@signet/client';
 export const kind: 'document.signed' = (await verifyWebhook('', '', '')).type;
 `;
 
-const configs = [
-  { resolution: 'nodenext', module: 'nodenext' },
-  { resolution: 'bundler', module: 'preserve' },
-] as const;
-for (const { resolution, module } of configs) {
-  for (const customConditions of [[], ['development']]) {
-    const name = `${resolution}${customConditions.length ? ' with customConditions ["development"]' : ''}`;
-    test(`the types check from .ts (ESM) and .cts (CommonJS) under ${name}; a type error is reported`, async () => {
-      writeFileSync(join(consumer, 'uses.ts'), usesEsm);
-      writeFileSync(join(consumer, 'uses.cts'), usesCjs);
-      writeFileSync(join(consumer, 'wrong.ts'), wrong);
-      const config = `tsconfig.${resolution}${customConditions.length ? '.development' : ''}.json`;
-      writeFileSync(
-        join(consumer, config),
-        JSON.stringify({
-          compilerOptions: {
-            target: 'es2022',
-            module,
-            moduleResolution: resolution,
-            customConditions,
-            lib: ['es2022', 'dom'],
-            types: [],
-            strict: true,
-            noEmit: true,
-            skipLibCheck: false,
-          },
-          files: ['uses.ts', 'uses.cts', 'wrong.ts'],
-        }),
-      );
-      const result = await run(process.execPath, [tsc, '-p', config, '--pretty', 'false', '--listFiles'], {
-        cwd: consumer,
-      }).then(
-        () => assert.fail('the deliberate type error was not reported'),
-        (error: { code: number; stdout: string }) => error,
-      );
-      assert.notEqual(result.code, 0);
-      // The ESM file read the ESM declarations and the CommonJS file the CommonJS ones.
-      const installed = join(consumer, 'node_modules', '@signet', 'client', 'dist');
-      const read = result.stdout.split('\n').filter((line) => line.startsWith(installed));
-      assert.deepEqual(read.map((file) => relative(installed, file)).sort(), [
-        'cjs/index.d.ts',
-        'cjs/types.d.ts',
-        'index.d.ts',
-        'types.d.ts',
-      ]);
-      // One error (its first line; TypeScript explains it on indented lines below), naming
-      // the event types: the package's own types were read, not something looser.
-      const errors = result.stdout.split('\n').filter((line) => /^\S.*error TS/.test(line));
-      assert.equal(errors.length, 1, result.stdout);
-      assert.match(
-        errors[0] ?? '',
-        /^wrong\.ts\(2,14\): error TS2322: Type '"document\.completed" \| .*"ping"' is not assignable to type '"document\.signed"'/,
-      );
-    });
-  }
-}
+// A browser-minded project has the DOM library; a Node one often has @types/node instead
+// (the repository's, by path: the consumer installs nothing else).
+const domLib = { lib: ['es2022', 'dom'], types: [] };
+const nodeTypes = { lib: ['es2022'], types: ['node'], typeRoots: [join(root, 'node_modules', '@types')] };
+const nodenext = { module: 'nodenext', moduleResolution: 'nodenext' };
+const bundler = { module: 'preserve', moduleResolution: 'bundler' };
+const development = { customConditions: ['development'] };
+const configs: Array<[string, Record<string, unknown>]> = [
+  ['nodenext', { ...nodenext, ...domLib }],
+  ['nodenext with customConditions ["development"]', { ...nodenext, ...domLib, ...development }],
+  ['bundler', { ...bundler, ...domLib }],
+  ['bundler with customConditions ["development"]', { ...bundler, ...domLib, ...development }],
+  ["nodenext with Node's types instead of the DOM library", { ...nodenext, ...nodeTypes }],
+];
+configs.forEach(([name, options], index) => {
+  test(`the types check from .ts (ESM) and .cts (CommonJS) under ${name}; a type error is reported`, async () => {
+    writeFileSync(join(consumer, 'uses.ts'), usesEsm);
+    writeFileSync(join(consumer, 'uses.cts'), usesCjs);
+    writeFileSync(join(consumer, 'wrong.ts'), wrong);
+    const config = `tsconfig.${index}.json`;
+    writeFileSync(
+      join(consumer, config),
+      JSON.stringify({
+        compilerOptions: { target: 'es2022', ...options, strict: true, noEmit: true, skipLibCheck: false },
+        files: ['uses.ts', 'uses.cts', 'wrong.ts'],
+      }),
+    );
+    const result = await run(process.execPath, [tsc, '-p', config, '--pretty', 'false', '--listFiles'], {
+      cwd: consumer,
+    }).then(
+      () => assert.fail('the deliberate type error was not reported'),
+      (error: { code: number; stdout: string }) => error,
+    );
+    assert.notEqual(result.code, 0);
+    // The ESM file read the ESM declarations and the CommonJS file the CommonJS ones.
+    const installed = join(consumer, 'node_modules', '@signet', 'client', 'dist');
+    const read = result.stdout.split('\n').filter((line) => line.startsWith(installed));
+    assert.deepEqual(read.map((file) => relative(installed, file)).sort(), [
+      'cjs/index.d.ts',
+      'cjs/types.d.ts',
+      'index.d.ts',
+      'types.d.ts',
+    ]);
+    // One error (its first line; TypeScript explains it on indented lines below), naming
+    // the event types: the package's own types were read, not something looser.
+    const errors = result.stdout.split('\n').filter((line) => /^\S.*error TS/.test(line));
+    assert.equal(errors.length, 1, result.stdout);
+    assert.match(
+      errors[0] ?? '',
+      /^wrong\.ts\(2,14\): error TS2322: Type '"document\.completed" \| .*"ping"' is not assignable to type '"document\.signed"'/,
+    );
+  });
+});
 
 test('repository is stamped from a public origin without its credentials, and left out for a local one', () => {
   const cases: Array<[string | null, { url: string } | { omitted: string }]> = [
