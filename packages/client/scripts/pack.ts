@@ -5,7 +5,8 @@
 // repository has), and `repository` stamped from this clone's `origin` remote when it has
 // one with a public address (credentials removed), left out otherwise: the project has no
 // public address of its own yet, and inventing one would send readers to a stranger's.
-// Writes `<out>/signet-client-<version>.tgz` (default out: release/) and its .sha256.
+// Writes `<out>/signet-client-<version>.tgz` (default out: release/) and its .sha256; that
+// file is what gets published (`npm publish <tgz>`): `npm pack` in the folder refuses.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,8 +27,9 @@ export interface PackedClient {
 
 /**
  * The `repository` of the published package.json, from `git remote get-url origin`: an
- * https, ssh or git address with any user name or token removed; null with the reason for
- * no remote, or a local path (a clone of a clone), which would mean nothing to a reader.
+ * https, ssh or git address with any user name or token removed (ssh keeps its user, `git`);
+ * otherwise why there is none: no remote, or a local path or file address (a clone of a
+ * clone), which would mean nothing to a reader.
  */
 export function repositoryFromRemote(remote: string | null): { url: string } | { omitted: string } {
   if (!remote) return { omitted: 'this clone has no git remote "origin"' };
