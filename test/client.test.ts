@@ -1,15 +1,18 @@
-// @signet/client against a live Signet (the harness's real HTTP server): every method, a
+// @signet/client against a live Signet (the harness's real HTTP server): every method (the
+// delivery log paged and listed, a resend, a create under an Idempotency-Key among them), a
 // walk across more than 10 pages, 429 waited out with a small burst, a typed error for
 // each code the API can answer, verifyWebhook on real deliveries (valid, tampered, wrong
 // secret, stale, future, malformed header, unreadable time); the generated types are what
 // the generator writes from docs/openapi.json; the package builds to plain JavaScript.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { buildClient } from '../packages/client/scripts/build.ts';
 import { contractPath, generateTypes, typesPath } from '../packages/client/scripts/generate-types.ts';
 import {
   createClient,
@@ -21,6 +24,7 @@ import {
 import { systemClock } from '../src/context.ts';
 import { createOutageMonitor } from '../src/db/availability.ts';
 import { insertSampleDocuments } from '../src/demo/seed.ts';
+import { sendPing } from '../src/webhooks/deliveries.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
 import {
   createTestWorkspace,
@@ -38,27 +42,19 @@ test('src/types.ts is what the generator writes from docs/openapi.json (run npm 
   assert.equal(readFileSync(typesPath, 'utf8'), generateTypes(contract));
 });
 
-test('the package builds to JavaScript that needs no TypeScript and no Node-only API', () => {
-  const dir = join(import.meta.dirname, '..', 'packages', 'client');
-  execFileSync(
-    process.execPath,
-    [
-      join(import.meta.dirname, '..', 'node_modules', 'typescript', 'bin', 'tsc'),
-      '-p',
-      'tsconfig.build.json',
-    ],
-    {
-      cwd: dir,
-    },
-  );
-  const built = readFileSync(join(dir, 'dist', 'index.js'), 'utf8');
-  assert.match(built, /export async function verifyWebhook/);
-  assert.doesNotMatch(built, /from ['"]node:/);
+test('the package builds to ES modules and CommonJS that need no TypeScript and no Node-only API', () => {
+  buildClient();
+  const dist = join(import.meta.dirname, '..', 'packages', 'client', 'dist');
+  const esm = readFileSync(join(dist, 'index.js'), 'utf8');
+  assert.match(esm, /export async function verifyWebhook/);
+  const cjs = readFileSync(join(dist, 'cjs', 'index.js'), 'utf8');
+  assert.match(cjs, /exports\.verifyWebhook = verifyWebhook/);
+  for (const built of [esm, cjs]) assert.doesNotMatch(built, /from ['"]node:|require\(['"]node:/);
 });
 
 // The machine's own Node is 20 (the project runs on 24): the built package must work there.
 const systemNode = '/usr/bin/node';
-test('the built package verifies a signature on Node 20', {
+test('the built package, ESM and CommonJS, verifies a signature on Node 20', {
   skip: !existsSync(systemNode) && 'no /usr/bin/node here',
 }, () => {
   const dist = pathToFileURL(join(import.meta.dirname, '..', 'packages', 'client', 'dist', 'index.js')).href;
@@ -73,6 +69,19 @@ test('the built package verifies a signature on Node 20', {
     console.log(process.versions.node.split('.')[0], event.type);`;
   const out = execFileSync(systemNode, ['--input-type=module', '-e', script]).toString().trim();
   assert.match(out, /^\d+ ping$/);
+  // The CommonJS build likewise, required.
+  const cjs = join(import.meta.dirname, '..', 'packages', 'client', 'dist', 'cjs', 'index.js');
+  const required = `
+    const { createHmac } = require('node:crypto');
+    const { createClient, verifyWebhook } = require(${JSON.stringify(cjs)});
+    createClient({ apiKey: 'sgn_x', baseUrl: 'http://127.0.0.1:9/v1' });
+    const t = new Date().toISOString();
+    const body = JSON.stringify({ id: 'e', type: 'ping', createdAt: t, data: { message: 'hi' } });
+    const header = 't=' + t + ',v1=' + createHmac('sha256', 'whsec_s').update(t + '.' + body).digest('hex');
+    verifyWebhook(body, header, 'whsec_s').then((event) =>
+      console.log(process.versions.node.split('.')[0], event.type));`;
+  const outCjs = execFileSync(systemNode, ['--input-type=commonjs', '-e', required]).toString().trim();
+  assert.match(outCjs, /^\d+ ping$/);
 });
 
 describeEachDatabase('@signet/client against a live Signet', (kind) => {
@@ -148,6 +157,111 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
     assert.fail('expected a failure');
   }
 
+  test('webhookEndpoints.create with an idempotencyKey: the retry answers the first endpoint, secret and all', async () => {
+    const own = await createTestWorkspace(h.ctx);
+    const keyed = createClient({ apiKey: own.apiKey, baseUrl: `${h.baseUrl}/v1` });
+    const body = { url: 'https://hooks.example.com/keyed', events: ['document.sent' as const] };
+    const idempotencyKey = randomUUID();
+    const first = await keyed.webhookEndpoints.create(body, { idempotencyKey });
+    const again = await keyed.webhookEndpoints.create(
+      { events: ['document.sent'], url: 'https://hooks.example.com/keyed' },
+      { idempotencyKey },
+    );
+    assert.deepEqual(again, first, 'the same body in another key order is the same create');
+    assert.deepEqual(
+      (await keyed.webhookEndpoints.list()).map((e) => e.id),
+      [first.id],
+    );
+    const reused = await failure(
+      keyed.webhookEndpoints.create({ ...body, description: 'another body' }, { idempotencyKey }),
+    );
+    assert.deepEqual([reused.code, reused.status], ['idempotency-key-reused', 409]);
+    const shapeless = await failure(keyed.webhookEndpoints.create(body, { idempotencyKey: 'two words' }));
+    assert.deepEqual([shapeless.code, shapeless.status], ['invalid-idempotency-key', 400]);
+    const second = await keyed.webhookEndpoints.create(body);
+    assert.notEqual(second.id, first.id, 'without a key, every create makes an endpoint');
+  });
+
+  test('webhookEndpoints.deliveries: page and list walk the log newest first; resend sends a dropped delivery again', async () => {
+    const own = await createTestWorkspace(h.ctx);
+    const keyed = createClient({ apiKey: own.apiKey, baseUrl: `${h.baseUrl}/v1` });
+    const receiver = await startReceiver((_request, response) => {
+      response.statusCode = 500;
+      response.end('down');
+    });
+    try {
+      const endpoint = await createEndpoint(h.ctx, own.id, {
+        url: `${receiver.url}/hooks`,
+        events: ['document.sent'],
+      });
+      const sent: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const ping = await sendPing(h.ctx, own.id, endpoint.id); // fails: dropped, as a ping is
+        assert.equal(ping.ok, false);
+        sent.unshift(ping.deliveryId);
+        h.clock.advance(1000);
+      }
+      const first = await keyed.webhookEndpoints.deliveries.page(endpoint.id, { limit: 2 });
+      assert.deepEqual(
+        first.data.map((d) => d.id),
+        sent.slice(0, 2),
+      );
+      assert.ok(first.nextCursor);
+      const second = await keyed.webhookEndpoints.deliveries.page(endpoint.id, {
+        limit: 2,
+        cursor: first.nextCursor,
+      });
+      assert.deepEqual(
+        second.data.map((d) => d.id),
+        sent.slice(2, 4),
+      );
+      const listed: string[] = [];
+      for await (const delivery of keyed.webhookEndpoints.deliveries.list(endpoint.id, { limit: 2 })) {
+        assert.equal(delivery.status, 'dropped');
+        assert.deepEqual(
+          delivery.attemptLog.map((a) => [a.attempt, a.statusCode, a.errorClass]),
+          [[1, 500, 'http-status']],
+        );
+        listed.push(delivery.id);
+      }
+      assert.deepEqual(listed, sent, 'every delivery once, newest first, across 3 pages');
+
+      receiver.setHandler((_request, response) => response.end('ok'));
+      const [newest] = sent as [string];
+      const resent = await keyed.webhookEndpoints.deliveries.resend(endpoint.id, newest);
+      assert.deepEqual(resent, {
+        deliveryId: newest,
+        attempt: 2,
+        delivered: true,
+        statusCode: 200,
+        errorClass: null,
+        durationMs: resent.durationMs,
+      });
+      const [original, again] = receiver.requests.filter(
+        (r) => r.headers['x-service-delivery-id'] === newest,
+      );
+      assert.equal(again?.body, original?.body, 'the same body, sent again');
+      const [after] = (await keyed.webhookEndpoints.deliveries.page(endpoint.id, { limit: 1 })).data;
+      assert.deepEqual([after?.id, after?.status, after?.attempts], [newest, 'delivered', 2]);
+
+      const twice = await failure(keyed.webhookEndpoints.deliveries.resend(endpoint.id, newest));
+      assert.deepEqual([twice.code, twice.status], ['delivery-not-resendable', 409]);
+      // Another workspace's key sees neither the log nor the delivery.
+      const stranger = await failure(client.webhookEndpoints.deliveries.page(endpoint.id));
+      assert.deepEqual([stranger.code, stranger.status], ['not-found', 404]);
+      const resendOther = await failure(
+        client.webhookEndpoints.deliveries.resend(endpoint.id, sent[1] as string),
+      );
+      assert.deepEqual([resendOther.code, resendOther.status], ['not-found', 404]);
+      const badCursor = await failure(
+        keyed.webhookEndpoints.deliveries.page(endpoint.id, { cursor: 'nope' }),
+      );
+      assert.deepEqual([badCursor.code, badCursor.status], ['invalid-cursor', 400]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   test('each error code the API answers arrives as a SignetApiError with its code and status', async () => {
     const free = await createTestWorkspace(h.ctx, 'free');
     const unknownId = '0b8e9c52-7c1f-4e1d-9a6b-3f1e2d4c5b6a';
@@ -211,7 +325,7 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
     assert.deepEqual([limit.code, limit.status], ['limit-reached', 409]);
   });
 
-  test('a database outage arrives as SignetApiError unavailable (503), after the reads were retried', async () => {
+  test('a database outage arrives as SignetApiError unavailable (503), after the reads and keyed writes were retried', async () => {
     const broken = unreachableDatabase();
     const outage = createOutageMonitor({ db: broken, log: h.ctx.log, probeIntervalMs: 60_000 });
     try {
@@ -233,7 +347,15 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
           client.webhookEndpoints.create({ url: 'https://example.com/hooks', events: ['document.sent'] }),
         );
         assert.deepEqual([write.code, write.status], ['unavailable', 503]);
-        assert.deepEqual(waits, [], 'a write is never repeated');
+        assert.deepEqual(waits, [], 'a write is not repeated');
+        const keyed = await failure(
+          client.webhookEndpoints.create(
+            { url: 'https://example.com/hooks', events: ['document.sent'] },
+            { idempotencyKey: randomUUID() },
+          ),
+        );
+        assert.deepEqual([keyed.code, keyed.status], ['unavailable', 503]);
+        assert.deepEqual(waits, [5000, 5000], 'under an Idempotency-Key it is, like a read');
       });
     } finally {
       outage.close();

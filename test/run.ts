@@ -39,10 +39,11 @@ if (usesPostgres) {
   await handle.close();
 }
 
-// --conditions=development: workspace packages (@signet/client) load from their TypeScript source.
+// --conditions=@signet/source: workspace packages (@signet/client) load from their TypeScript
+// source (the project's own condition: a consumer's `development` gets the built files).
 const child = spawn(
   process.execPath,
-  ['--conditions=development', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+  ['--conditions=@signet/source', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
   {
     stdio: 'inherit',
     env: {

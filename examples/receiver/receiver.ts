@@ -1,8 +1,11 @@
 // A minimal Signet webhook receiver on node:http and @signet/client.
 //
-//   npm run build -w @signet/client
 //   SIGNET_WEBHOOK_SECRET=whsec_… npm run receiver      (port 4000, POST /hooks; on the pinned Node 24)
 //   npx signet listen --workspace <id> --forward-to http://localhost:4000/hooks   (prints the secret)
+//
+// In this repository `npm run receiver` loads @signet/client from its source (the
+// @signet/source condition); a copy elsewhere installs the client's release tarball
+// (`npm run client:pack`, then `npm install ./signet-client-0.1.0.tgz`: packages/client/README.md).
 //
 // What every receiver should do, in order:
 // 1. verify the signature on the raw body, before parsing it (400 if it fails);

@@ -7,6 +7,8 @@
 // - `documents.download(id, kind)` streams a document's original or sealed PDF from its
 //   download link (a capability URL outside /v1, fetched without the API key);
 //   `verifySha256` checks it against the API's hash as it passes.
+// - `webhookEndpoints.deliveries` reads an endpoint's delivery log and resends a dropped
+//   delivery; `webhookEndpoints.create(body, {idempotencyKey})` makes a create safe to retry.
 // - `verifyWebhook` checks a delivery's X-Service-Signature on the raw body in constant
 //   time and returns the parsed event.
 import { createSha256 } from './sha256.ts';
@@ -17,7 +19,9 @@ import type {
   DocumentDetail,
   ErrorCode,
   Recipient,
+  ResendResult,
   UpdateWebhookEndpointBody,
+  WebhookDelivery,
   WebhookEndpoint,
   WebhookEventType,
 } from './types.ts';
@@ -158,6 +162,21 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+export interface ListDeliveriesParams {
+  /** 1 to 100 (the API's default is 50). */
+  limit?: number;
+}
+
+export interface CreateOptions {
+  /**
+   * Sent as `Idempotency-Key` (1 to 255 visible ASCII characters, e.g. a UUID you keep):
+   * a create retried with the same key and body within 24 hours answers the first
+   * endpoint again, secret included, instead of making a second. With a key, a 503
+   * `unavailable` is retried like a read.
+   */
+  idempotencyKey?: string;
+}
+
 type Envelope<T> = { ok: true; data: T; nextCursor?: string | null } | { ok: false; error: ErrorCode };
 
 export function createClient(options: ClientOptions) {
@@ -170,7 +189,11 @@ export function createClient(options: ClientOptions) {
   async function request<T>(
     method: string,
     path: string,
-    init: { query?: Record<string, string | number | undefined>; body?: unknown } = {},
+    init: {
+      query?: Record<string, string | number | undefined>;
+      body?: unknown;
+      idempotencyKey?: string | undefined;
+    } = {},
   ): Promise<{ data: T; nextCursor: string | null }> {
     const url = new URL(base + path);
     for (const [name, value] of Object.entries(init.query ?? {})) {
@@ -185,6 +208,7 @@ export function createClient(options: ClientOptions) {
           headers: {
             authorization: `Bearer ${options.apiKey}`,
             ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...(init.idempotencyKey === undefined ? {} : { 'idempotency-key': init.idempotencyKey }),
           },
           body: init.body === undefined ? undefined : JSON.stringify(init.body),
         });
@@ -207,9 +231,10 @@ export function createClient(options: ClientOptions) {
       if (envelope.ok) return { data: envelope.data, nextCursor: envelope.nextCursor ?? null };
       const retryAfter = Number(response.headers.get('retry-after'));
       const seconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null;
-      // A write answered 503 is never repeated: it may have landed as the connection dropped.
-      const retriable =
-        envelope.error === 'rate-limited' || (envelope.error === 'unavailable' && method === 'GET');
+      // A write answered 503 is repeated only under an Idempotency-Key: it may have landed as
+      // the connection dropped, and only the key makes the repeat answer that instead.
+      const repeatable = method === 'GET' || init.idempotencyKey !== undefined;
+      const retriable = envelope.error === 'rate-limited' || (envelope.error === 'unavailable' && repeatable);
       if (retriable && retry && seconds !== null && attempt < retry.retries) {
         if (waited + seconds <= retry.maxWaitSeconds) {
           waited += seconds;
@@ -221,6 +246,16 @@ export function createClient(options: ClientOptions) {
     }
   }
 
+  /** Every item of a paged list, following nextCursor page after page. */
+  async function* everyItem<T>(path: string, query: Record<string, string | number | undefined>) {
+    let cursor: string | undefined;
+    do {
+      const page = await request<T[]>('GET', path, { query: { ...query, cursor } });
+      yield* page.data;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+  }
+
   const id = (value: string) => encodeURIComponent(value);
 
   return {
@@ -230,13 +265,8 @@ export function createClient(options: ClientOptions) {
         return request<Document[]>('GET', '/documents', { query: { ...params } });
       },
       /** Every document, newest first, following nextCursor across pages. */
-      async *list(params: ListDocumentsParams = {}): AsyncGenerator<Document> {
-        let cursor: string | undefined;
-        do {
-          const page = await request<Document[]>('GET', '/documents', { query: { ...params, cursor } });
-          yield* page.data;
-          cursor = page.nextCursor ?? undefined;
-        } while (cursor);
+      list(params: ListDocumentsParams = {}): AsyncGenerator<Document> {
+        return everyItem<Document>('/documents', { ...params });
       },
       async get(documentId: string): Promise<DocumentDetail> {
         return (await request<DocumentDetail>('GET', `/documents/${id(documentId)}`)).data;
@@ -292,9 +322,20 @@ export function createClient(options: ClientOptions) {
       async list(): Promise<WebhookEndpoint[]> {
         return (await request<WebhookEndpoint[]>('GET', '/webhook-endpoints')).data;
       },
-      /** The only answer that holds the endpoint's secret: keep it. */
-      async create(body: CreateWebhookEndpointBody): Promise<CreatedWebhookEndpoint> {
-        return (await request<CreatedWebhookEndpoint>('POST', '/webhook-endpoints', { body })).data;
+      /**
+       * The only answer that holds the endpoint's secret: keep it. Pass an `idempotencyKey`
+       * to make a retry after a lost answer safe (it answers the first endpoint again).
+       */
+      async create(
+        body: CreateWebhookEndpointBody,
+        options: CreateOptions = {},
+      ): Promise<CreatedWebhookEndpoint> {
+        return (
+          await request<CreatedWebhookEndpoint>('POST', '/webhook-endpoints', {
+            body,
+            idempotencyKey: options.idempotencyKey,
+          })
+        ).data;
       },
       async get(endpointId: string): Promise<WebhookEndpoint> {
         return (await request<WebhookEndpoint>('GET', `/webhook-endpoints/${id(endpointId)}`)).data;
@@ -307,6 +348,35 @@ export function createClient(options: ClientOptions) {
         return (
           await request<{ id: string; deleted: true }>('DELETE', `/webhook-endpoints/${id(endpointId)}`)
         ).data;
+      },
+      /** An endpoint's delivery log: each delivery with its attempts' outcomes, newest first. */
+      deliveries: {
+        /** One page (50 unless `limit` says otherwise); pass the previous page's nextCursor to go on. */
+        async page(
+          endpointId: string,
+          params: ListDeliveriesParams & { cursor?: string } = {},
+        ): Promise<Page<WebhookDelivery>> {
+          return request<WebhookDelivery[]>('GET', `/webhook-endpoints/${id(endpointId)}/deliveries`, {
+            query: { ...params },
+          });
+        },
+        /** Every delivery of the endpoint, newest first, following nextCursor across pages. */
+        list(endpointId: string, params: ListDeliveriesParams = {}): AsyncGenerator<WebhookDelivery> {
+          return everyItem<WebhookDelivery>(`/webhook-endpoints/${id(endpointId)}/deliveries`, { ...params });
+        },
+        /**
+         * Sends a dropped delivery once more, now: the same delivery id and body, signed anew,
+         * recorded as its next attempt. `delivered` says whether the receiver took it; a
+         * delivery that is not dropped is `409 delivery-not-resendable`.
+         */
+        async resend(endpointId: string, deliveryId: string): Promise<ResendResult> {
+          return (
+            await request<ResendResult>(
+              'POST',
+              `/webhook-endpoints/${id(endpointId)}/deliveries/${id(deliveryId)}/resend`,
+            )
+          ).data;
+        },
       },
     },
   };
