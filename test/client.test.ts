@@ -262,6 +262,47 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
     }
   });
 
+  test('webhookEndpoints.rotateSecret: a new secret with the overlap asked for; during it a ping verifies with either secret', async () => {
+    const own = await createTestWorkspace(h.ctx);
+    const keyed = createClient({ apiKey: own.apiKey, baseUrl: `${h.baseUrl}/v1` });
+    const receiver = await startReceiver();
+    try {
+      const created = await keyed.webhookEndpoints.create({
+        url: `${receiver.url}/hooks`,
+        events: ['document.sent'],
+      });
+      const rotated = await keyed.webhookEndpoints.rotateSecret(created.id, { overlapHours: 2 });
+      assert.equal(rotated.id, created.id);
+      assert.notEqual(rotated.secret, created.secret);
+      assert.equal(
+        rotated.previousSecretExpiresAt,
+        new Date(h.clock.now().getTime() + 2 * 3_600_000).toISOString(),
+      );
+      assert.equal((await sendPing(h.ctx, own.id, created.id)).ok, true);
+      const ping = receiver.requests.at(-1);
+      assert.ok(ping);
+      for (const secret of [created.secret, rotated.secret]) {
+        const event = await verifyWebhook(ping.body, ping.headers['x-service-signature'], secret, {
+          now: h.clock.now(),
+        });
+        assert.equal(event.type, 'ping');
+      }
+      const byDefault = await keyed.webhookEndpoints.rotateSecret(created.id);
+      assert.equal(
+        byDefault.previousSecretExpiresAt,
+        new Date(h.clock.now().getTime() + 24 * 3_600_000).toISOString(),
+      );
+      const outOfRange = await failure(
+        keyed.webhookEndpoints.rotateSecret(created.id, { overlapHours: 169 }),
+      );
+      assert.deepEqual([outOfRange.code, outOfRange.status], ['invalid-body', 400]);
+      const stranger = await failure(client.webhookEndpoints.rotateSecret(created.id));
+      assert.deepEqual([stranger.code, stranger.status], ['not-found', 404]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   test('each error code the API answers arrives as a SignetApiError with its code and status', async () => {
     const free = await createTestWorkspace(h.ctx, 'free');
     const unknownId = '0b8e9c52-7c1f-4e1d-9a6b-3f1e2d4c5b6a';

@@ -8,7 +8,8 @@
 //   download link (a capability URL outside /v1, fetched without the API key);
 //   `verifySha256` checks it against the API's hash as it passes.
 // - `webhookEndpoints.deliveries` reads an endpoint's delivery log and resends a dropped
-//   delivery; `webhookEndpoints.create(body, {idempotencyKey})` makes a create safe to retry.
+//   delivery; `webhookEndpoints.create(body, {idempotencyKey})` makes a create safe to retry;
+//   `webhookEndpoints.rotateSecret` replaces a secret with an overlap in which both sign.
 // - `verifyWebhook` checks a delivery's X-Service-Signature on the raw body in constant
 //   time and returns the parsed event.
 import { createSha256 } from './sha256.ts';
@@ -20,6 +21,8 @@ import type {
   ErrorCode,
   Recipient,
   ResendResult,
+  RotatedWebhookEndpoint,
+  RotateWebhookEndpointSecretBody,
   UpdateWebhookEndpointBody,
   WebhookDelivery,
   WebhookEndpoint,
@@ -347,6 +350,25 @@ export function createClient(options: ClientOptions) {
       async delete(endpointId: string): Promise<{ id: string; deleted: true }> {
         return (
           await request<{ id: string; deleted: true }>('DELETE', `/webhook-endpoints/${id(endpointId)}`)
+        ).data;
+      },
+      /**
+       * A new signing secret, in this answer only: keep it. For `overlapHours` (0 to 168, 24
+       * unless given) every delivery carries a v1= with the previous secret too, until
+       * `previousSecretExpiresAt`, so receivers switch without missing one.
+       */
+      async rotateSecret(
+        endpointId: string,
+        body: RotateWebhookEndpointSecretBody = {},
+      ): Promise<RotatedWebhookEndpoint> {
+        return (
+          await request<RotatedWebhookEndpoint>(
+            'POST',
+            `/webhook-endpoints/${id(endpointId)}/rotate-secret`,
+            {
+              body,
+            },
+          )
         ).data;
       },
       /** An endpoint's delivery log: each delivery with its attempts' outcomes, newest first. */
