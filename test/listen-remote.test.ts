@@ -188,6 +188,54 @@ for (const kind of kinds) {
       assert.deepEqual(server.problems(), []);
     });
 
+    test('a server shutting down ends its streams at once; listen says so and keeps trying', {
+      skip: kind !== 'postgres' && 'a second server on the database needs PostgreSQL',
+    }, async () => {
+      const workspace = await signet<{ id: string }>([
+        'workspace',
+        'create',
+        '--name',
+        'Shutdown',
+        '--plan',
+        'max',
+      ]);
+      const key = await signet<{ secret: string }>(['key', 'create', '--workspace', workspace.id]);
+      const second = await startSignet('serve [second]', 'api', {
+        ...serverEnv,
+        LOG_LEVEL: 'warn',
+        SIGNET_SHUTDOWN_TIMEOUT: '30s',
+      });
+      const listening = await startListen(
+        listenDir,
+        [
+          '--api-url',
+          `${second.url}/v1`,
+          '--api-key',
+          key.secret,
+          '--forward-to',
+          'http://127.0.0.1:9/hooks',
+        ],
+        {},
+      );
+      try {
+        const started = Date.now();
+        assert.equal(await second.stop(), 0);
+        assert.ok(
+          Date.now() - started < 5000,
+          `stopped in ${Date.now() - started} ms, not at the 30 s bound`,
+        );
+        await until(
+          () => /the event stream dropped .*; reconnecting in \d+ s/.test(listening.output()),
+          5000,
+          'listen retries',
+        );
+        assert.equal(await listening.stop(), 0, listening.output());
+      } finally {
+        if (listening.child.exitCode === null) listening.child.kill('SIGKILL');
+        await second.stop();
+      }
+    });
+
     test('a key that is not valid: one line, exit 1', async () => {
       const result = await runSignet(
         [
