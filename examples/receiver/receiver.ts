@@ -2,7 +2,8 @@
 //
 //   npm run build -w @signet/client
 //   SIGNET_WEBHOOK_SECRET=whsec_… npm run receiver      (port 4000, POST /hooks; on the pinned Node 24)
-//   npx signet listen --workspace <id> --forward-to http://localhost:4000/hooks   (prints the secret)
+//   SIGNET_API_KEY=sgn_… npx signet listen --api-url http://localhost:3000/v1 \
+//     --forward-to http://localhost:4000/hooks   (prints the secret: the same on every run)
 //
 // What every receiver should do, in order:
 // 1. verify the signature on the raw body, before parsing it (400 if it fails);
