@@ -251,6 +251,22 @@ describeEachDatabase('GET /v1/events/stream', (kind) => {
     }
   });
 
+  test('HEAD answers the headers and holds no stream open', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    for (let i = 0; i <= maxStreamsPerWorkspace; i++) {
+      const res = await fetch(`${h.baseUrl}/v1/events/stream`, {
+        method: 'HEAD',
+        headers: { authorization: `Bearer ${ws.apiKey}` },
+      });
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
+      assert.ok(res.headers.get('x-ratelimit-remaining'));
+    }
+    const stream = await openStream(h.baseUrl, ws.apiKey);
+    await readyOf(stream);
+    stream.close();
+  });
+
   test('revoking the key ends its stream at the next poll', async () => {
     const ws = await createTestWorkspace(h.ctx);
     const stream = await openStream(h.baseUrl, ws.apiKey);

@@ -51,17 +51,16 @@ export function eventStreamRoutes(ctx: Context, subscribe: DatabaseHandle['subsc
         // Checked again: another stream may have taken the room while this one waited.
         if (!streams.hasRoom(start.workspaceId))
           throw new ApiError('too-many-streams', { 'Retry-After': String(reconnectMs / 1000) });
-        const body = streams.open(start, from, secret);
-        return (
-          reply
-            .header('content-type', 'text/event-stream; charset=utf-8')
-            .header('cache-control', 'no-store')
-            // Proxies that buffer responses (nginx) pass this one through as it is written.
-            .header('x-accel-buffering', 'no')
-            // Its connection ends with it: a shutdown never waits on one left idle after it.
-            .header('connection', 'close')
-            .send(body)
-        );
+        reply
+          .header('content-type', 'text/event-stream; charset=utf-8')
+          .header('cache-control', 'no-store')
+          // Proxies that buffer responses (nginx) pass this one through as it is written.
+          .header('x-accel-buffering', 'no')
+          // Its connection ends with it: a shutdown never waits on one left idle after it.
+          .header('connection', 'close');
+        // HEAD: the same status and headers, and no stream to hold open.
+        if (request.method === 'HEAD') return reply.send();
+        return reply.send(streams.open(start, from, secret));
       },
     );
   };

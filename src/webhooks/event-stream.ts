@@ -167,7 +167,11 @@ export function createEventStreams(ctx: Context, subscribe: DatabaseHandle['subs
           : Promise.resolve();
         ready
           .then(pass)
-          .catch((error: unknown) => ctx.log.warn({ err: error }, 'event stream: reading events failed'))
+          .catch((error: unknown) => {
+            // An outage is logged once (ctx.outage), not once a second per stream; the stream stays.
+            if (!ctx.outage.report(error))
+              ctx.log.warn({ err: error }, 'event stream: reading events failed');
+          })
           .finally(() => {
             passing = false;
             schedule(again ? 0 : pollMs);
