@@ -7,11 +7,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
+import { verifyWebhook } from '@signet/client';
 import { Agent } from 'undici';
 import { buildApp } from '../src/app.ts';
 import { createMemoryRateLimiter } from '../src/http/rate-limiter.ts';
 import { createApiKey, revokeApiKey } from '../src/keys/keys.service.ts';
 import { maxStreamsPerWorkspace } from '../src/webhooks/event-stream.ts';
+import { listenRemotely } from '../src/webhooks/listen-remote.ts';
 import { readServerSentEvents, type ServerSentEvent } from '../src/webhooks/sse.ts';
 import {
   callApi,
@@ -20,6 +22,8 @@ import {
   describeEachDatabase,
   useHarness,
 } from './harness.ts';
+import { until } from './processes.ts';
+import { startReceiver } from './receiver.ts';
 
 interface OpenStream {
   response: Response;
@@ -285,6 +289,70 @@ describeEachDatabase('GET /v1/events/stream', (kind) => {
     await app.close();
     assert.ok(Date.now() - started < 2000, `closed in ${Date.now() - started} ms`);
     assert.equal(await stream.next(1000), null);
+  });
+
+  test('signet listen’s client loses nothing across a server restart: it resumes after the last event it forwarded', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const receiver = await startReceiver();
+    const rateLimiter = createMemoryRateLimiter(h.config.rateLimit);
+    let app = await buildApp(h.ctx, { rateLimiter });
+    const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+    const port = Number(new URL(baseUrl).port);
+    const stop = new AbortController();
+    const secrets: string[] = [];
+    const retries: string[] = [];
+    const listening = listenRemotely(
+      {
+        apiUrl: baseUrl,
+        apiKey: ws.apiKey,
+        forwardTo: `${receiver.url}/hooks`,
+        events: [],
+        webhooks: h.config.webhooks,
+        onReady: ({ secret }) => void secrets.push(secret),
+        onForward: () => {},
+        onRetry: (reason) => void retries.push(reason),
+      },
+      stop.signal,
+    );
+    const forwarded = () => receiver.requests.map((r) => (JSON.parse(r.body) as { id: string }).id);
+    try {
+      await until(() => secrets.length === 1, 5000, 'ready');
+      await createSentDocument(h.ctx, ws.id);
+      await until(() => receiver.requests.length === 1, 5000, 'the first event forwarded');
+
+      await app.close();
+      await until(() => retries.length > 0, 5000, 'the drop noticed');
+      h.clock.advance(1000);
+      await createSentDocument(h.ctx, ws.id);
+      await createSentDocument(h.ctx, ws.id);
+      const missed = (
+        await h.ctx.db.selectFrom('webhook_events').select('id').where('workspace_id', '=', ws.id).execute()
+      ).map((row) => row.id);
+      app = await buildApp(h.ctx, { rateLimiter });
+      await app.listen({ host: '127.0.0.1', port });
+
+      await until(
+        () => receiver.requests.length === 3,
+        10_000,
+        'the missed events forwarded after the restart',
+      );
+      assert.deepEqual(forwarded().sort(), missed.sort(), 'each event once, none lost');
+      assert.deepEqual(secrets.length, 2);
+      assert.equal(secrets[0], secrets[1]);
+      for (const request of receiver.requests) {
+        const event = await verifyWebhook(
+          request.body,
+          request.headers['x-service-signature'],
+          secrets[0] as string,
+        );
+        assert.equal(event.type, 'document.sent');
+      }
+    } finally {
+      stop.abort();
+      await listening;
+      await app.close();
+      await receiver.close();
+    }
   });
 
   test('a random Last-Event-ID is ignored', async () => {
