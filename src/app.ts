@@ -3,6 +3,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { accountLimitShapes } from './accounts/account-limits.ts';
 import type { Context } from './context.ts';
+import type { DatabaseHandle } from './db/handle.ts';
 import { downloadRoutes } from './files/download.routes.ts';
 import { apiPlugin } from './http/api.ts';
 import { createApiGuard, lacksHost } from './http/api-guard.ts';
@@ -56,6 +57,8 @@ export interface AppDeps {
    * address (each take names its shape); in memory unless given (Redis: shared).
    */
   accountLimiter?: RateLimiter;
+  /** The database's LISTEN: wakes event streams (GET /v1/events/stream) when an event commits. */
+  subscribe?: DatabaseHandle['subscribe'];
 }
 
 export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInstance> {
@@ -137,7 +140,7 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
   });
 
   app.server.on('connect', createConnectHandler(ctx, deps.rateLimiter));
-  await app.register(apiPlugin(ctx, guard), { prefix: apiPrefix });
+  await app.register(apiPlugin(ctx, guard, deps.subscribe), { prefix: apiPrefix });
   const accountLimiter = deps.accountLimiter ?? createMemoryRateLimiter(accountLimitShapes.loginPair);
   await app.register(signingRoutes(ctx), { prefix: '/sign' });
   await app.register(verifyRoutes(ctx, { limiter: accountLimiter }), { prefix: '/verify' });

@@ -12,6 +12,7 @@ import { serveCommand } from './cli/serve.ts';
 import { userCommand } from './cli/users.ts';
 import { webhookCommand } from './cli/webhooks.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { documentEventTypes } from './documents/events.ts';
 import { DocumentActionError } from './documents/lifecycle.ts';
 import { ApiError } from './http/errors.ts';
 import { buildOpenApiDocument } from './http/openapi.ts';
@@ -41,6 +42,7 @@ const usage = `usage: signet <command>
   document download ID [--kind sealed|original] --out FILE [--force] [--json]
                   write the document's stored PDF (default: the sealed one) to FILE
   trigger EVENT_TYPE --workspace ID [--json]   drive a sample document until EVENT_TYPE happens
+          EVENT_TYPE: ${documentEventTypes.join(', ')}
   verify FILE [--json]                whether FILE was sealed by this Signet and is unchanged since
                                       exit 0: sealed here, unchanged; 1: changed after sealing, or
                                       not sealed here; 2: not a PDF, or a usage error
@@ -51,7 +53,11 @@ const usage = `usage: signet <command>
   webhook deliveries ENDPOINT_ID [--limit N] [--json]   the endpoint's recent deliveries
   user create --email EMAIL --password-stdin [--workspace ID] [--role owner|member]
               [--workspace-name NAME] [--json]   a web application login (password on stdin)
-  listen --workspace ID --forward-to URL [--events TYPE,...]   forward the workspace's events, signed, to a local URL
+  listen --api-url URL --api-key KEY --forward-to URL [--events TYPE,...]
+         forward the key's workspace's events from a running server, signed, to a local URL (no
+         database needed; the key may come from SIGNET_API_KEY; the same signing secret every run)
+  listen --workspace ID --forward-to URL [--events TYPE,...]   the same, read from this server's
+         database (operators; a new signing secret every run)
   openapi [--server URL]              print the API's OpenAPI 3.1 document (default server: SIGNET_PUBLIC_URL/v1)
   backup FILE [--json]                a consistent snapshot of the embedded database (works while serving)
   restore FILE [--force] [--json]     load a backup into SIGNET_DATA_DIR (the server must be stopped)

@@ -91,7 +91,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
   if (role === 'all' || role === 'api') {
     const rateLimiter = await createRateLimiter(ctx, 'api');
     const accountLimiter = await createRateLimiter(ctx, 'login', accountLimitShapes.loginPair);
-    app = await buildApp(ctx, { rateLimiter, accountLimiter });
+    app = await buildApp(ctx, { rateLimiter, accountLimiter, subscribe: database.subscribe });
     await app.listen({ host: config.host, port: config.port });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

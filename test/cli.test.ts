@@ -16,6 +16,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { authenticateApiKey, createApiKey, listApiKeys } from '../src/keys/keys.service.ts';
 import { createWorkspace } from '../src/workspaces/workspaces.service.ts';
 import { type CliResult, describeRun, runSignet } from './cli-process.ts';
+import { allEventTypes } from './harness.ts';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const secretPattern = /^sgn_[0-9A-Za-z]{43}$/;
@@ -389,6 +390,7 @@ describe('signet COMMAND --help and --version', () => {
     ['trigger', ['trigger']],
     ['mail', ['mail list']],
     ['webhook', ['webhook test', 'webhook deliveries']],
+    ['listen', ['listen --api-url URL --api-key KEY', 'listen --workspace ID']],
     ['backup', ['backup FILE']],
     ['restore', ['restore FILE']],
   ];
@@ -403,6 +405,12 @@ describe('signet COMMAND --help and --version', () => {
       for (const other of others) assert.ok(!result.stdout.includes(other), `${other} in ${result.stdout}`);
     });
   }
+
+  test('trigger --help names every event type it can trigger', async () => {
+    const result = await runCli(dir.path, ['trigger', '--help']);
+    assert.equal(result.code, 0, describeRun(result));
+    for (const type of allEventTypes) assert.ok(result.stdout.includes(type), `${type} in ${result.stdout}`);
+  });
 
   test('a subcommand with --help prints its command usage too', async () => {
     const result = await runCli(dir.path, ['key', 'create', '--help']);

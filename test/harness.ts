@@ -172,7 +172,10 @@ export function useHarness(kind: DatabaseKind, options: HarnessOptions = {}): Ha
     harness.rateLimiter = options.rateLimiter
       ? await options.rateLimiter(harness.config)
       : createMemoryRateLimiter(harness.config.rateLimit);
-    harness.app = await buildApp(harness.ctx, { rateLimiter: harness.rateLimiter });
+    harness.app = await buildApp(harness.ctx, {
+      rateLimiter: harness.rateLimiter,
+      subscribe: database.subscribe,
+    });
     await harness.app.listen({ host: '127.0.0.1', port: 0 });
     const address = harness.app.server.address();
     harness.baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

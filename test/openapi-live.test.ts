@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Kysely } from 'kysely';
+import { Agent } from 'undici';
 import { createOutageMonitor } from '../src/db/availability.ts';
 import type { Database } from '../src/db/schema.ts';
 import { buildOpenApiDocument } from '../src/http/openapi.ts';
@@ -16,6 +17,7 @@ import { insertPingDelivery, insertWebhookEvent } from '../src/webhooks/deliveri
 import { sendPing } from '../src/webhooks/deliveries.service.ts';
 import { insertEndpoint } from '../src/webhooks/endpoints.repository.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
+import { maxStreamsPerWorkspace } from '../src/webhooks/event-stream.ts';
 import {
   type ApiMethod,
   type ApiResponse,
@@ -467,6 +469,13 @@ describeEachDatabase('the contract against the live API', (kind) => {
       'not-found',
     ],
     ...keyCases('deleteWebhookEndpoint', 'DELETE', () => `/v1/webhook-endpoints/${endpointId}`),
+    [
+      'streamEvents',
+      'invalid-query',
+      () => call('GET', '/v1/events/stream?types=document.archived'),
+      'invalid-query',
+    ],
+    ...keyCases('streamEvents', 'GET', () => '/v1/events/stream'),
     ['deleteWebhookEndpoint', '200', () => call('DELETE', `/v1/webhook-endpoints/${endpointId}`)],
   ];
 
@@ -475,6 +484,62 @@ describeEachDatabase('the contract against the live API', (kind) => {
       checkAnswer(operationId, await send(), code);
     });
   }
+
+  /** A stream of GET /v1/events/stream on a connection of its own, and how to close both. */
+  async function openStream(key: string) {
+    const controller = new AbortController();
+    const agent = new Agent();
+    const response = await fetch(`${h.baseUrl}/v1/events/stream`, {
+      headers: { authorization: `Bearer ${key}` },
+      signal: controller.signal,
+      dispatcher: agent,
+    } as RequestInit);
+    return {
+      response,
+      close: async () => {
+        controller.abort();
+        await agent.destroy();
+      },
+    };
+  }
+
+  test('streamEvents: 200 is a text/event-stream with the headers the contract promises', async () => {
+    const other = await createTestWorkspace(h.ctx);
+    const stream = await openStream(other.apiKey);
+    try {
+      const { response } = stream;
+      const documented = operation('streamEvents').responses[String(response.status)];
+      assert.ok(documented, `streamEvents answered ${response.status}`);
+      assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
+      assert.ok(Object.keys((documented as { content: object }).content).includes('text/event-stream'));
+      for (const header of Object.keys(documented.headers ?? {}))
+        assert.ok(response.headers.get(header) !== null, header);
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      const first = new TextDecoder().decode((await reader.read()).value);
+      assert.match(first, /event: ready\ndata: \{"workspaceId"/);
+      exercised.add(`streamEvents ${response.status}`);
+    } finally {
+      await stream.close();
+    }
+  });
+
+  test('streamEvents: too-many-streams (429, Retry-After) matches the contract', async () => {
+    const other = await createTestWorkspace(h.ctx);
+    const streams = [];
+    try {
+      for (let i = 0; i < maxStreamsPerWorkspace; i++) {
+        streams.push(await openStream(other.apiKey));
+        assert.equal(streams.at(-1)?.response.status, 200);
+      }
+      checkAnswer(
+        'streamEvents',
+        await callApi(h, 'GET', '/v1/events/stream', { key: other.apiKey }),
+        'too-many-streams',
+      );
+    } finally {
+      for (const stream of streams) await stream.close();
+    }
+  });
 
   test('the 11th endpoint: limit-reached matches the contract', async () => {
     const other = await createTestWorkspace(h.ctx);
@@ -502,6 +567,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
       ['updateWebhookEndpoint', 'PATCH', `/v1/webhook-endpoints/${randomUUID()}`],
       ['deleteWebhookEndpoint', 'DELETE', `/v1/webhook-endpoints/${randomUUID()}`],
       ['rotateWebhookEndpointSecret', 'POST', `/v1/webhook-endpoints/${randomUUID()}/rotate-secret`],
+      ['streamEvents', 'GET', '/v1/events/stream'],
       ['listWebhookDeliveries', 'GET', `/v1/webhook-endpoints/${randomUUID()}/deliveries`],
       [
         'resendWebhookDelivery',

@@ -1,7 +1,8 @@
 // A minimal Signet webhook receiver on node:http and @signet/client.
 //
 //   SIGNET_WEBHOOK_SECRET=whsec_… npm run receiver      (port 4000, POST /hooks; on the pinned Node 24)
-//   npx signet listen --workspace <id> --forward-to http://localhost:4000/hooks   (prints the secret)
+//   SIGNET_API_KEY=sgn_… npx signet listen --api-url http://localhost:3000/v1 \
+//     --forward-to http://localhost:4000/hooks   (prints the secret: the same on every run)
 //
 // In this repository `npm run receiver` loads @signet/client from its source (the
 // @signet/source condition); a copy elsewhere installs the client's release tarball

@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import type { RecipientRole, SigningMethod } from '../db/schema.ts';
 import { isDocumentEventType, triggerEvent } from '../demo/trigger.ts';
 import { getDocument, workspaceOfDocument } from '../documents/documents.service.ts';
+import { documentEventTypes } from '../documents/events.ts';
 import type { LineItem } from '../documents/value.ts';
 import { setFields } from '../fields/fields.service.ts';
 import { type FileKind, fileKinds } from '../files/download-links.ts';
@@ -264,9 +265,7 @@ export async function triggerCommand(config: Config, argv: string[]): Promise<vo
   ]);
   const type = positionals[0] ?? '';
   if (!isDocumentEventType(type)) {
-    throw new UsageError(
-      'event type must be one of document.sent, document.opened, document.signed, document.completed, document.declined, document.expired',
-    );
+    throw new UsageError(`event type must be one of ${documentEventTypes.join(', ')}`);
   }
   const workspaceId = requireUuid(values.workspace, '--workspace');
   const result = await withContext(config, 'trigger', (ctx) => triggerEvent(ctx, workspaceId, type));

@@ -3,9 +3,11 @@
 // paths with the wrong method (405 `method-not-allowed`, with an Allow header).
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Context } from '../context.ts';
+import type { DatabaseHandle } from '../db/handle.ts';
 import { documentsRoutes } from '../documents/documents.routes.ts';
 import { signetVersion } from '../version.ts';
 import { endpointsRoutes } from '../webhooks/endpoints.routes.ts';
+import { eventStreamRoutes } from '../webhooks/event-stream.routes.ts';
 import { ApiError } from './errors.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
@@ -14,6 +16,7 @@ const allMethods: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELET
 export function apiPlugin(
   ctx: Context,
   guard: (request: FastifyRequest, reply: FastifyReply) => Promise<void>,
+  subscribe?: DatabaseHandle['subscribe'],
 ) {
   return async function register(api: FastifyInstance) {
     const methodsByUrl = new Map<string, Set<string>>();
@@ -29,6 +32,7 @@ export function apiPlugin(
 
     await api.register(documentsRoutes(ctx));
     await api.register(endpointsRoutes(ctx));
+    await api.register(eventStreamRoutes(ctx, subscribe));
     // The contract, without a key (see publicApiPath in api-guard.ts): built once from the route schemas.
     const contract = JSON.stringify(
       buildOpenApiDocument({ serverUrl: `${ctx.config.publicUrl}/v1`, version: signetVersion }),

@@ -20,6 +20,8 @@ export const errorStatus = {
   'idempotency-key-reused': 409,
   // A resend of a delivery that was not dropped (or whose body retention removed), or one in flight.
   'delivery-not-resendable': 409,
+  // GET /v1/events/stream: this process already serves the workspace its most open streams (Retry-After set).
+  'too-many-streams': 429,
   // Beyond the spec's table: HTTP-level failures.
   'method-not-allowed': 405,
   'payload-too-large': 413,

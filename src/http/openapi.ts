@@ -24,6 +24,7 @@ import {
   RotateSecretBody,
   UpdateEndpointBody,
 } from '../webhooks/endpoints.schemas.ts';
+import { heartbeatMs, maxStreamsPerWorkspace, reconnectMs } from '../webhooks/event-stream.ts';
 import { type ErrorCode, errorStatus } from './errors.ts';
 
 /** A TypeBox schema as plain JSON Schema (TypeBox's symbol keys dropped). */
@@ -398,6 +399,51 @@ export function buildOpenApiDocument(options: {
               envelope(ref('ResendResult')),
             ),
             ...errorResponses(['invalid-id', 'invalid-query', 'not-found', 'delivery-not-resendable']),
+          },
+        },
+      },
+      '/events/stream': {
+        get: {
+          operationId: 'streamEvents',
+          tags: ['Events'],
+          summary:
+            'The workspace’s events as server-sent events, each with the body its webhook deliveries carry (what `signet listen --api-url` reads)',
+          description: [
+            `A \`text/event-stream\` that stays open. It starts with \`retry: ${reconnectMs}\` and an \`event: ready\` whose \`data\` is JSON: \`workspaceId\`, \`secret\` (the signing secret of this API key, \`whsec_…\`: the same on every connection of the key, never stored; a new key has a new one) and \`resumedAfter\` (the Last-Event-ID it resumed after, or null).`,
+            `Then each event of the workspace as it happens: \`id:\` the event id, \`event:\` its type, \`data:\` the exact JSON body a webhook delivery of that event carries (see \`webhooks\`). A comment line \`: keep-alive\` comes every ${heartbeatMs / 1000} seconds. Pings are never sent.`,
+            'Send `Last-Event-ID` (EventSource does) to resume after that event while it is stored; an unknown id starts from now. An event may come twice around a reconnection: its id tells.',
+            `The stream ends when the server shuts down or the key is revoked (reconnect: the next answer says why). Refusals come before the stream starts, as JSON. A process serves a workspace at most ${maxStreamsPerWorkspace} streams at once (429 too-many-streams).`,
+          ].join('\n\n'),
+          parameters: [
+            {
+              name: 'types',
+              in: 'query',
+              required: false,
+              schema: { type: 'string', minLength: 1, maxLength: 500 },
+              description: `Only these event types, comma-separated (${documentEventTypes.join(', ')}); any other is 400 invalid-query.`,
+              example: 'document.signed,document.completed',
+            },
+            {
+              name: 'Last-Event-ID',
+              in: 'header',
+              required: false,
+              schema: { type: 'string' },
+              description: 'The id of the last event received: the stream resumes after it.',
+            },
+          ],
+          responses: {
+            '200': {
+              description: 'The stream (see the description for its messages).',
+              headers: rateLimitHeaders,
+              content: {
+                'text/event-stream': {
+                  schema: { type: 'string' },
+                  example:
+                    'retry: 2000\nevent: ready\ndata: {"workspaceId":"0b8e9c52-7c1f-4e1d-9a6b-3f1e2d4c5b6a","secret":"whsec_Vx1o8m9kQ2n3T5r7Y0a2c4e6g8i0k2m4o6q8s0u2w4y","resumedAfter":null}\n\nid: 5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c\nevent: document.signed\ndata: {"id":"5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c","type":"document.signed","createdAt":"2026-03-01T12:00:00.000Z","data":{"document":{…},"recipient":{…}}}\n\n: keep-alive\n\n',
+                },
+              },
+            },
+            ...errorResponses(['invalid-query', 'too-many-streams']),
           },
         },
       },

@@ -97,6 +97,19 @@ export async function findActiveKeyByHash(db: Db, secretHash: string) {
     .executeTakeFirst();
 }
 
+/** Whether the key is still active and its workspace still on Max (a long-lived event stream asks). */
+export async function isActiveMaxKey(db: Db, keyId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
+    .select('api_keys.id')
+    .where('api_keys.id', '=', keyId)
+    .where('api_keys.revoked_at', 'is', null)
+    .where('workspaces.plan', '=', 'max')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Tells every process (on commit of `db`'s transaction) to forget what it cached about keys. */
 export async function notifyAuthChanged(db: Db): Promise<void> {
   await notifyChannel(db, authChangesChannel);

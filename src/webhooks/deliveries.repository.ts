@@ -56,6 +56,17 @@ export async function findWebhookEventsSince(db: Db, workspaceId: string, since:
     .execute();
 }
 
+/** One stored event body of the workspace (the `Last-Event-ID` of an event stream), or undefined. */
+export async function findWebhookEventOfWorkspace(db: Db, workspaceId: string, id: string) {
+  return db
+    .selectFrom('webhook_events')
+    .select(['id', 'created_at'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('type', '!=', 'ping')
+    .executeTakeFirst();
+}
+
 /** Per-endpoint room of a claim. */
 export interface ClaimCaps {
   /** How many deliveries a claim may take of an endpoint not listed in `endpoints`. */

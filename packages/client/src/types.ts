@@ -217,6 +217,7 @@ export const errorStatus = {
   "invalid-idempotency-key": 400,
   "idempotency-key-reused": 409,
   "delivery-not-resendable": 409,
+  "too-many-streams": 429,
   "method-not-allowed": 405,
   "payload-too-large": 413,
   "unsupported-media-type": 415,
