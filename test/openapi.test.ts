@@ -10,6 +10,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { errorStatus } from '../src/http/errors.ts';
 import { buildOpenApiDocument } from '../src/http/openapi.ts';
 import { signetVersion } from '../src/version.ts';
+import { check, pointer } from './contract.ts';
 import { callApi, createTestWorkspace, describeEachDatabase, useHarness } from './harness.ts';
 
 const committedPath = join(import.meta.dirname, '..', 'docs', 'openapi.json');
@@ -125,4 +126,80 @@ describeEachDatabase('the contract served', (kind) => {
     ];
     assert.deepEqual([...documented].sort(), served.sort());
   });
+});
+
+type Examples = Record<string, { value: unknown }>;
+type Media = { schema: unknown; examples?: Examples };
+type Described = {
+  operationId?: string;
+  parameters?: Array<{ name: string; example?: unknown; schema: unknown }>;
+  requestBody?: { content: Record<string, Media> };
+  responses: Record<string, { content?: Record<string, Media> }>;
+};
+
+/** Every operation and webhook of the committed document, with where it is. */
+function describedOperations(): Array<{ name: string; at: string[]; op: Described }> {
+  const committed = JSON.parse(readFileSync(committedPath, 'utf8')) as {
+    paths: Record<string, Record<string, Described>>;
+    webhooks: Record<string, Record<string, Described>>;
+  };
+  return (['paths', 'webhooks'] as const).flatMap((section) =>
+    Object.entries(committed[section]).flatMap(([key, item]) =>
+      Object.entries(item).map(([method, op]) => ({
+        name: `${op.operationId ?? '(no operationId)'} (${section} ${method.toUpperCase()} ${key})`,
+        at: [section, key, method],
+        op,
+      })),
+    ),
+  );
+}
+
+test('every operation and webhook has an example of its request body and of each response with a body', () => {
+  const missing: string[] = [];
+  for (const { name, op } of describedOperations()) {
+    for (const [type, media] of Object.entries(op.requestBody?.content ?? {}))
+      if (Object.keys(media.examples ?? {}).length === 0) missing.push(`${name}: request body ${type}`);
+    for (const [status, response] of Object.entries(op.responses))
+      for (const [type, media] of Object.entries(response.content ?? {}))
+        if (Object.keys(media.examples ?? {}).length === 0) missing.push(`${name}: ${status} ${type}`);
+  }
+  assert.deepEqual(missing, []);
+});
+
+test('every example of the document matches its own schema (checked by the independent validator)', async () => {
+  const problems: string[] = [];
+  let examples = 0;
+  for (const { name, at, op } of describedOperations()) {
+    const media: Array<[string, string[], Media]> = [
+      ...Object.entries(op.requestBody?.content ?? {}).map(
+        ([type, m]) =>
+          [`request body ${type}`, [...at, 'requestBody', 'content', type], m] as [string, string[], Media],
+      ),
+      ...Object.entries(op.responses).flatMap(([status, response]) =>
+        Object.entries(response.content ?? {}).map(
+          ([type, m]) =>
+            [`${status} ${type}`, [...at, 'responses', status, 'content', type], m] as [
+              string,
+              string[],
+              Media,
+            ],
+        ),
+      ),
+    ];
+    for (const [what, location, m] of media) {
+      for (const [exampleName, example] of Object.entries(m.examples ?? {})) {
+        examples++;
+        const problem = await check(pointer(...location, 'schema'), example.value);
+        if (problem) problems.push(`${name}, ${what}, example ${exampleName}:\n${problem}`);
+      }
+    }
+    for (const [index, parameter] of (op.parameters ?? []).entries()) {
+      if (parameter.example === undefined) continue;
+      examples++;
+      const problem = await check(pointer(...at, 'parameters', String(index), 'schema'), parameter.example);
+      if (problem) problems.push(`${name}, parameter ${parameter.name}:\n${problem}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  assert.ok(examples > 50, `${examples} examples checked`);
 });

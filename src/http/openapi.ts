@@ -82,6 +82,12 @@ const rateLimitHeaders = {
   'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
 };
 
+/**
+ * A DELETE or POST that takes no body still has one read if it is sent: a body that is not
+ * JSON, is too large or is of another type is refused as for any body.
+ */
+const bodyRefusals: ErrorCode[] = ['invalid-json', 'payload-too-large', 'unsupported-media-type'];
+
 /** Every request can meet these, whatever the operation. */
 const commonErrors: ErrorCode[] = [
   'invalid-api-key',
@@ -499,7 +505,8 @@ Keep the \`secret\`: it verifies the signature of every delivery, and **no later
           operationId: 'deleteWebhookEndpoint',
           tags: ['Webhook endpoints'],
           summary: 'Deletes the endpoint and its delivery log (a lost secret: delete and create anew)',
-          description: 'Nothing more is sent to it, including retries that were pending.',
+          description:
+            'Nothing more is sent to it, including retries that were pending. It takes no body; one sent is read all the same, so a body that is not JSON, too large or of another type is refused as for any body.',
           parameters: [idParameter],
           responses: {
             ...success(
@@ -508,7 +515,7 @@ Keep the \`secret\`: it verifies the signature of every delivery, and **no later
               envelope(json(DeletedSchema)),
               one('deleted', { ok: true, data: examples.deletedExample }),
             ),
-            ...errorResponses(['invalid-id', 'invalid-query', 'not-found']),
+            ...errorResponses(['invalid-id', 'invalid-query', 'not-found', ...bodyRefusals]),
           },
         },
       },
@@ -549,7 +556,7 @@ Keep the \`secret\`: it verifies the signature of every delivery, and **no later
           summary:
             'Sends a dropped delivery once more, now: the same X-Service-Delivery-Id and body, signed anew, recorded as its next attempt',
           description:
-            'Works on a paused endpoint too and never counts toward pausing. A delivery that is pending, delivered, being resent at that moment, or whose body retention removed is 409 `delivery-not-resendable`. Events that happened while an endpoint was paused were never made into deliveries: nothing here replays them.',
+            'Works on a paused endpoint too and never counts toward pausing. A delivery that is pending, delivered, being resent at that moment, or whose body retention removed is 409 `delivery-not-resendable`. Events that happened while an endpoint was paused were never made into deliveries: nothing here replays them. It takes no body; one sent is read all the same, and refused when it is not JSON, too large or of another type.',
           parameters: [
             idParameter,
             { ...idParameter, name: 'deliveryId', description: "The delivery's id (a UUID)." },
@@ -561,7 +568,13 @@ Keep the \`secret\`: it verifies the signature of every delivery, and **no later
               envelope(json(ResendResultSchema)),
               one('delivered', { ok: true, data: examples.resendResultExample }),
             ),
-            ...errorResponses(['invalid-id', 'invalid-query', 'not-found', 'delivery-not-resendable']),
+            ...errorResponses([
+              'invalid-id',
+              'invalid-query',
+              'not-found',
+              'delivery-not-resendable',
+              ...bodyRefusals,
+            ]),
           },
         },
       },
