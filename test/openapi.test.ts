@@ -9,7 +9,9 @@ import { test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { errorStatus } from '../src/http/errors.ts';
 import { buildOpenApiDocument } from '../src/http/openapi.ts';
+import { renderToString } from '../src/ui/html.ts';
 import { signetVersion } from '../src/version.ts';
+import { markdown, markdownInline } from '../src/web/reference-markdown.ts';
 import { check, pointer } from './contract.ts';
 import { callApi, createTestWorkspace, describeEachDatabase, useHarness } from './harness.ts';
 
@@ -99,6 +101,23 @@ describeEachDatabase('the contract served', (kind) => {
         if (item[method]) assert.ok(page.includes(`${method.toUpperCase()} ${path}`), path);
     }
     for (const code of Object.keys(errorStatus)) assert.ok(page.includes(`<code>${code}</code>`), code);
+    // Nested objects: the fields of an operation's body are listed down to array items of
+    // named objects, with their enumerations and formats.
+    assert.ok(page.includes('<code>data.recipients[].fields[].type</code>'), 'nested array items');
+    assert.ok(page.includes('<code>data.events[].createdAt</code>'), 'nested fields');
+    assert.ok(page.includes('string <span class="muted">(uuid)</span>'), 'formats');
+    assert.ok(
+      page.includes('one of <code>&quot;signer&quot;</code>, <code>&quot;viewer&quot;</code>'),
+      'enums',
+    );
+    // Examples, folded (no script needed), and every webhook has its section with its example.
+    assert.ok(page.includes('<details class="example">'), 'examples');
+    assert.ok(page.includes('Consulting agreement — Northwind Traders'), 'the example document');
+    for (const hook of Object.values(document.webhooks as Record<string, { post: { operationId: string } }>))
+      assert.ok(page.includes(`id="${hook.post.operationId}"`), hook.post.operationId);
+    // Markdown of the descriptions, rendered.
+    assert.ok(page.includes('<strong>Authentication</strong>'), 'Markdown emphasis');
+    assert.ok(page.includes('<li><strong>Envelope</strong>'), 'Markdown lists');
   });
 
   test('the document names every route of /v1, and every route it names exists', () => {
@@ -202,4 +221,25 @@ test('every example of the document matches its own schema (checked by the indep
   }
   assert.deepEqual(problems, []);
   assert.ok(examples > 50, `${examples} examples checked`);
+});
+
+test('descriptions are Markdown, with raw HTML shown as text and only safe links kept', () => {
+  const block = renderToString(
+    markdown(
+      '**Keep** the `<secret>`.\n\n- one\n- [two](https://example.com/a?b=1&c=2)\n\n<script>alert(1)</script>',
+    ),
+  );
+  assert.match(block, /<p><strong>Keep<\/strong> the <code>&lt;secret&gt;<\/code>.<\/p>/);
+  assert.match(block, /<li><a href="https:\/\/example.com\/a\?b=1&amp;c=2">two<\/a><\/li>/);
+  assert.ok(!block.includes('<script'), block);
+  assert.ok(block.includes('&lt;script&gt;alert(1)&lt;/script&gt;'), block);
+  const inline = renderToString(
+    markdownInline(
+      '[x](javascript:alert(1)) <img src=x onerror=alert(1)> ![i](https://example.com/i.png) [y](/docs#errors) "q"',
+    ),
+  );
+  assert.ok(!inline.includes('javascript:'), inline);
+  assert.ok(!inline.includes('<img'), inline);
+  assert.ok(inline.includes('<a href="/docs#errors">y</a>'), inline);
+  assert.ok(inline.includes('&quot;q&quot;'), inline);
 });

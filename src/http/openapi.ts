@@ -299,6 +299,7 @@ const apiDescription = `Read a workspace's documents and manage the webhook endp
 - **Authentication**: every request carries \`Authorization: Bearer <API key>\`. Keys (\`sgn_…\`) are created and revoked in the web application (Settings → Integrations); the workspace must be on the Max plan.
 - **Envelope**: every answer is JSON with a boolean \`ok\`: \`{"ok": true, "data": …}\` (lists add \`nextCursor\`), or \`{"ok": false, "error": "<code>"}\` with a stable code and no message.
 - **Rate limit**: a token bucket per key, 120 requests of burst refilled at 1 per second. Every answer carries \`X-RateLimit-Limit\` and \`X-RateLimit-Remaining\`; an empty bucket is 429 \`rate-limited\` with \`Retry-After\`.
+- **Errors outside operations**: a method a path does not have is 405 \`method-not-allowed\` (with \`Allow\`); HTTP refused before any route is 400 \`malformed-request\`, 408 \`request-timeout\` or 431 \`header-too-large\`. \`x-error-codes\` lists every code with its status.
 - **Pagination**: pass the \`nextCursor\` of a page as \`cursor\` for the next; null marks the last page. Cursors are opaque.
 - **Conventions**: ids are UUIDs, timestamps ISO 8601 in UTC with milliseconds (\`2026-03-01T12:00:00.000Z\`), and a field without a value is \`null\`, never omitted.`;
 
