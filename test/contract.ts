@@ -262,6 +262,24 @@ export async function assertContract(method: string, path: string, answer: Contr
   throw error;
 }
 
+/**
+ * `fetch`, with every answer from /v1 held to the contract as `callApi`'s are: for tests that
+ * talk to the API otherwise (the client package, raw requests to other apps and processes).
+ * Network errors pass through untouched; a broken answer rejects with the ContractError.
+ */
+export const contractFetch: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  const request = input instanceof Request ? input : null;
+  const url = new URL(request ? request.url : String(input));
+  const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
+  await assertContract(method, `${url.pathname}${url.search}`, {
+    status: response.status,
+    headers: response.headers,
+    text: await response.clone().text(),
+  });
+  return response;
+};
+
 // SIGNET_CONTRACT_LOG=<file>: each test process appends how many answers it checked.
 if (process.env.SIGNET_CONTRACT_LOG) {
   const log = process.env.SIGNET_CONTRACT_LOG;
