@@ -69,13 +69,10 @@ export const RecipientSchema = Type.Object({
 /** A field a recipient fills, placed on the original PDF (not its value: that is in the sealed PDF). */
 export const FieldSchema = Type.Object({
   id: Uuid,
-  type: Type.Union(
-    fieldTypes.map((t) => Type.Literal(t)),
-    {
-      description:
-        'signature, initials, date (the date signed, filled by Signet), name, email, text or checkbox',
-    },
-  ),
+  type: Enum(fieldTypes, {
+    description:
+      'signature, initials, date (the date signed, filled by Signet), name, email, text or checkbox',
+  }),
   page: Type.Integer({ minimum: 1, description: 'The page of the original PDF, from 1' }),
   x: Type.Number({
     description:
@@ -111,7 +108,7 @@ export const DocumentEventSchema = Type.Object({
 });
 
 export const DocumentFileSchema = Type.Object({
-  kind: Type.Union([Type.Literal('original'), Type.Literal('sealed')], {
+  kind: Enum(['original', 'sealed'], {
     description: 'original: the PDF the signers saw; sealed: it with the certificate of completion, sealed',
   }),
   sha256: Type.String({ description: "The file's SHA-256, lower-case hex" }),
