@@ -157,7 +157,17 @@ export async function contractProblems(
   // HEAD is answered as GET without a body (HTTP); its headers are GET's.
   const operation = template ? contract.paths[template]?.[lower === 'head' ? 'get' : lower] : undefined;
   const problems: string[] = [];
-  const hasBody = lower !== 'head';
+  const status = String(answer.status);
+  const key = operation && [status, `${status[0]}XX`, 'default'].find((k) => operation.responses[k]);
+  const documentedTypes = Object.keys((key && operation?.responses[key]?.content) || {});
+  const mediaType = (answer.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  // A JSON body is expected unless this is HEAD, the contract documents no body for the
+  // answer and none came (a 204), or the answer is of another media type the contract
+  // documents for it (an event stream, say: its type is checked, not its content).
+  const hasBody =
+    lower !== 'head' &&
+    !(key && documentedTypes.length === 0 && answer.text === '') &&
+    !(mediaType !== 'application/json' && documentedTypes.includes(mediaType));
   let body: unknown;
   if (hasBody) {
     try {
@@ -206,8 +216,6 @@ export async function contractProblems(
 
   contractStats.validated++;
   const name = `${operation.operationId} (${method} ${template})`;
-  const status = String(answer.status);
-  const key = [status, `${status[0]}XX`, 'default'].find((k) => operation.responses[k]);
   if (!key) {
     problems.push(
       `answered ${status}, which the contract does not document for it (documented: ${Object.keys(operation.responses).join(', ')})`,
@@ -220,8 +228,10 @@ export async function contractProblems(
     if (documented.content?.['application/json']) {
       const problem = await check(pointer(...responsePointer, 'content', 'application/json', 'schema'), body);
       if (problem) problems.push(`the body does not match the ${key} schema:\n${problem}`);
-    } else if (answer.text !== '') {
-      problems.push(`the contract documents no body for ${key}, and one came: ${answer.text.slice(0, 200)}`);
+    } else {
+      problems.push(
+        `the contract documents ${documentedTypes.join(', ') || 'no body'} for ${key}, and JSON came: ${answer.text.slice(0, 200)}`,
+      );
     }
   }
   for (const [header, object] of Object.entries(documented.headers ?? {})) {

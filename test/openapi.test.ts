@@ -243,3 +243,64 @@ test('descriptions are Markdown, with raw HTML shown as text and only safe links
   assert.ok(inline.includes('<a href="/docs#errors">y</a>'), inline);
   assert.ok(inline.includes('&quot;q&quot;'), inline);
 });
+
+test('every operation, those added later included, keeps the rules of the contract', () => {
+  const document = buildOpenApiDocument({ serverUrl: committedServer, version: signetVersion }) as {
+    tags: Array<{ name: string }>;
+    paths: Record<string, Record<string, Record<string, unknown>>>;
+    webhooks: Record<string, Record<string, Record<string, unknown>>>;
+    components: { headers: Record<string, { required?: boolean }> };
+    'x-error-codes': Record<string, number>;
+  };
+  const tags = new Set(document.tags.map((tag) => tag.name));
+  const broken: string[] = [];
+  const operationIds = new Set<string>();
+  const entries = [
+    ...Object.entries(document.paths).map(([path, item]) => ({ path, item, webhook: false })),
+    ...Object.entries(document.webhooks).map(([path, item]) => ({ path, item, webhook: true })),
+  ];
+  for (const { path, item, webhook } of entries) {
+    for (const [method, op] of Object.entries(item)) {
+      const name = `${method.toUpperCase()} ${path}`;
+      const id = op.operationId as string | undefined;
+      if (!id || operationIds.has(id)) broken.push(`${name}: a unique operationId`);
+      operationIds.add(id ?? '');
+      const opTags = (op.tags as string[] | undefined) ?? [];
+      if (!opTags.length || !opTags.every((tag) => tags.has(tag))) broken.push(`${name}: declared tags`);
+      if (!op.summary || !op.description) broken.push(`${name}: a summary and a description`);
+      if (webhook) continue;
+      for (const parameter of (op.parameters as Array<Record<string, unknown>>) ?? []) {
+        const schema = parameter.schema as { format?: string };
+        if (parameter.in === 'path' && schema.format !== 'uuid')
+          broken.push(`${name}: path parameter ${parameter.name} is a uuid`);
+      }
+      const responses = op.responses as Record<
+        string,
+        {
+          headers?: Record<string, { $ref?: string }>;
+          content?: Record<string, { schema?: { properties?: { error?: { enum?: string[] } } } }>;
+        }
+      >;
+      for (const [status, response] of Object.entries(responses)) {
+        const headers = response.headers ?? {};
+        const needed = [
+          'X-RateLimit-Limit',
+          'X-RateLimit-Remaining',
+          ...(status === '429' || status === '503' ? ['Retry-After'] : []),
+        ];
+        for (const header of needed) {
+          const ref = headers[header]?.$ref?.split('/').at(-1);
+          if (!ref || !document.components.headers[ref]?.required)
+            broken.push(`${name} ${status}: the required header ${header}`);
+        }
+        for (const code of response.content?.['application/json']?.schema?.properties?.error?.enum ?? []) {
+          if (String(document['x-error-codes'][code]) !== status)
+            broken.push(`${name} ${status}: ${code} has the status of x-error-codes`);
+        }
+      }
+      for (const status of ['401', '403', '429', '500', '503'])
+        if (!responses[status]) broken.push(`${name}: answers ${status} like every operation`);
+    }
+  }
+  assert.deepEqual(broken, []);
+});
