@@ -1,7 +1,7 @@
 // JSON schemas of the document read API: request validation and response serialisation,
 // and the source for docs/api.md.
 
-import { Type } from '@sinclair/typebox';
+import { Kind, Type, TypeRegistry } from '@sinclair/typebox';
 import { fieldTypes } from '../fields/field-rules.ts';
 import { errorEnvelope, listEnvelope, okEnvelope } from '../http/envelope.ts';
 import { maxCursorLength } from './cursor.ts';
@@ -22,9 +22,19 @@ export const uuidPattern = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-
 /** The same rule for code outside a schema (ids in page URLs and signing links). */
 export const uuidRegExp = new RegExp(uuidPattern);
 
-/** One of the closed list `values`, as a JSON Schema `enum` (what TypeBox's union of literals means). */
+// A closed list of strings as a JSON Schema `enum` (a TypeBox union of literals is an anyOf
+// of consts), with a kind of its own so that TypeBox's Value checks it too (the endpoint
+// form of the web application reads its errors with Value.Errors).
+if (!TypeRegistry.Has('StringEnum')) {
+  TypeRegistry.Set<{ enum: string[] }>(
+    'StringEnum',
+    (schema, value) => typeof value === 'string' && schema.enum.includes(value),
+  );
+}
+
+/** One of the closed list `values`. */
 export function Enum<T extends string>(values: readonly T[], options: { description?: string } = {}) {
-  return Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
+  return Type.Unsafe<T>({ [Kind]: 'StringEnum', type: 'string', enum: [...values], ...options });
 }
 
 export const DocumentStatusSchema = Enum(documentStatuses);
