@@ -132,6 +132,11 @@ export interface ContractAnswer {
   text: string;
 }
 
+/**
+ * Answers checked in this process: `validated` against their operation, `outsideOperations`
+ * by the rules for answers outside any operation; `notChecked` were outside /v1 or the
+ * contract document itself.
+ */
 export const contractStats = { validated: 0, outsideOperations: 0, notChecked: 0 };
 
 /**

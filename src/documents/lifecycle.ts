@@ -21,7 +21,7 @@ export type DocumentStatus = (typeof documentStatuses)[number];
 export const recipientRoles = ['signer', 'viewer'] as const;
 export type RecipientRole = (typeof recipientRoles)[number];
 
-/** standard: the signing link alone; email-code: the link and a one-time code mailed to them. */
+/** standard: the signing link, a typed name and consent; email-code: also a one-time code mailed to them. */
 export const signingMethods = ['standard', 'email-code'] as const;
 
 export type DocumentAction =

@@ -159,9 +159,14 @@ const endpoint = {
 };
 
 export const endpointExample = endpoint;
+/** A second endpoint, paused by Signet after 20 consecutive failures. */
 export const pausedEndpointExample = {
   ...endpoint,
+  id: '2c4e6a8b-0d1f-4a3c-9e5b-7d9f1b3c5e6a',
+  url: 'https://erp.northwind.example/hooks/signet',
+  events: ['document.sent'],
   enabled: false,
+  description: null,
   failureCount: 20,
   disabledReason: 'failures',
 };

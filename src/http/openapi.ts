@@ -1,8 +1,10 @@
 // The OpenAPI 3.1 contract of /v1, assembled from the very schemas that validate requests
 // and serialise responses (documents.schemas.ts, endpoints.schemas.ts, envelope.ts) and
-// from the one table of error codes (errors.ts): nothing here restates a field or a rule.
-// Served at GET /v1/openapi.json and committed as docs/openapi.json (`npm run openapi`);
-// a test fails when the two differ. Deliveries are described as OpenAPI `webhooks`.
+// from the one table of error codes (errors.ts): no field or schema is restated here, only
+// the prose for readers (summaries, Markdown descriptions) and the examples
+// (openapi-examples.ts). Served at GET /v1/openapi.json and committed as docs/openapi.json
+// (`npm run openapi`); a test fails when the two differ, and `npm run check` lints it.
+// Deliveries are described as OpenAPI `webhooks`.
 import type { TSchema } from '@sinclair/typebox';
 import { defaultPageSize } from '../documents/documents.routes.ts';
 import {
@@ -134,22 +136,20 @@ function success(
   status: number,
   description: string,
   schema: Record<string, unknown>,
-  example: Record<string, unknown>,
+  answerExamples: Record<string, unknown>,
   headers: Record<string, unknown> = {},
 ) {
   return {
     [String(status)]: {
       description,
       headers: { ...rateLimitHeaders, ...headers },
-      content: { 'application/json': { schema, examples: example } },
+      content: { 'application/json': { schema, examples: answerExamples } },
     },
   };
 }
 
 /** An `examples` map holding one example. */
-const one = (name: string, value: unknown, summary?: string) => ({
-  [name]: { ...(summary ? { summary } : {}), value },
-});
+const one = (name: string, value: unknown) => ({ [name]: { value } });
 
 function envelope(data: Record<string, unknown>, list = false): Record<string, unknown> {
   return {
@@ -404,15 +404,7 @@ export function buildOpenApiDocument(options: {
               envelope(json(EndpointSchema), true),
               one('endpoints', {
                 ok: true,
-                data: [
-                  examples.endpointExample,
-                  {
-                    ...examples.pausedEndpointExample,
-                    id: '2c4e6a8b-0d1f-4a3c-9e5b-7d9f1b3c5e6a',
-                    url: 'https://erp.northwind.example/hooks/signet',
-                    description: null,
-                  },
-                ],
+                data: [examples.endpointExample, examples.pausedEndpointExample],
                 nextCursor: null,
               }),
             ),

@@ -32,7 +32,9 @@ export const EndpointSchema = Type.Object({
   id: Uuid,
   url: Type.String({ description: 'Public HTTPS on port 443, as normalised when stored' }),
   events: Events,
-  enabled: Type.Boolean({ description: 'True on creation; false once paused after 20 consecutive failures' }),
+  enabled: Type.Boolean({
+    description: 'True on creation; false when switched off, by hand or after 20 consecutive failures',
+  }),
   description: Type.Union([Type.String(), Type.Null()], { description: 'Null for none' }),
   createdAt: Timestamp,
   failureCount: Type.Integer({ minimum: 0, description: 'Consecutive failed attempts, across deliveries' }),

@@ -149,7 +149,7 @@ export type WebhookEndpoint = {
   /** Public HTTPS on port 443, as normalised when stored */
   url: string;
   events: Array<"document.sent" | "document.opened" | "document.signed" | "document.completed" | "document.declined" | "document.expired">;
-  /** True on creation; false once paused after 20 consecutive failures */
+  /** True on creation; false when switched off, by hand or after 20 consecutive failures */
   enabled: boolean;
   /** Null for none */
   description: string | null;
@@ -166,7 +166,7 @@ export type CreatedWebhookEndpoint = {
   /** Public HTTPS on port 443, as normalised when stored */
   url: string;
   events: Array<"document.sent" | "document.opened" | "document.signed" | "document.completed" | "document.declined" | "document.expired">;
-  /** True on creation; false once paused after 20 consecutive failures */
+  /** True on creation; false when switched off, by hand or after 20 consecutive failures */
   enabled: boolean;
   /** Null for none */
   description: string | null;
