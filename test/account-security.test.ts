@@ -14,6 +14,7 @@ import { emailAddressProblem, emailKey, normalizeEmail } from '../src/mail/addre
 import { deliverDueMails } from '../src/mail/mail.service.ts';
 import { createMailTransport } from '../src/mail/mailer.ts';
 import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
+import { contractFetch } from './contract.ts';
 import {
   countRows,
   describeEachDatabase,
@@ -450,7 +451,7 @@ for (const trustProxy of [true, false]) {
           assert.ok(session);
           assert.equal(/;\s*secure/i.test(session), trustProxy, session);
           assert.equal(res.headers.get('strict-transport-security'), trustProxy ? 'max-age=31536000' : null);
-          const api = await fetch(`${h.baseUrl}/v1/documents`, { headers });
+          const api = await contractFetch(`${h.baseUrl}/v1/documents`, { headers });
           assert.equal(api.headers.get('strict-transport-security'), trustProxy ? 'max-age=31536000' : null);
           if (!trustProxy) {
             // Everyone is 127.0.0.1 here: the address bucket is the whole site's.

@@ -1,9 +1,11 @@
 // HTTP that Node's parser refuses before any route: the envelope with a stable code, the
 // rate-limit headers of the client's address, and the connection closed, as an attacker's
-// fuzzer or a broken client would meet it.
+// fuzzer or a broken client would meet it. Every answer is also held to docs/openapi.json
+// (contract.ts): a code answered before routing must be in x-error-codes with its status.
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { test } from 'node:test';
+import { assertContract, headersOf } from './contract.ts';
 import { describeEachDatabase, useHarness } from './harness.ts';
 
 /** Sends raw bytes and returns everything the server answers until it closes. */
@@ -21,13 +23,23 @@ function raw(baseUrl: string, request: string): Promise<string> {
   });
 }
 
-function parse(answer: string) {
+/** The answer to `request` (raw HTTP) parsed, after it is held to docs/openapi.json (contract.ts). */
+async function parse(request: string, answer: string) {
   const [head = '', body = ''] = answer.split('\r\n\r\n');
   const [statusLine = '', ...lines] = head.split('\r\n');
   const headers = new Map(
     lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
   );
-  return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) as unknown };
+  const status = Number(statusLine.split(' ')[1]);
+  // The request line as sent (a broken one is judged as a request to no operation).
+  const [method = 'GET', target = '/v1'] = request.split('\r\n')[0]?.split(' ') ?? [];
+  const path = target.replace(/^[a-z]+:\/\/[^/]*/i, '');
+  await assertContract(path.startsWith('/') ? method : 'GET', path.startsWith('/') ? path : '/v1', {
+    status,
+    headers: headersOf(headers),
+    text: body,
+  });
+  return { status, headers, body: JSON.parse(body) as unknown };
 }
 
 describeEachDatabase('malformed HTTP', (kind) => {
@@ -55,7 +67,7 @@ describeEachDatabase('malformed HTTP', (kind) => {
   ];
   for (const [name, request, status, code] of cases) {
     test(`${name}: ${status} ${code} in the envelope, with the rate-limit headers`, async () => {
-      const answer = parse(await raw(h.baseUrl, request));
+      const answer = await parse(request, await raw(h.baseUrl, request));
       assert.equal(answer.status, status);
       assert.deepEqual(answer.body, { ok: false, error: code });
       assert.match(answer.headers.get('content-type') ?? '', /^application\/json/);
@@ -71,13 +83,22 @@ describeEachDatabase('malformed HTTP', (kind) => {
       'HEAD /v1/documents HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n',
     );
     const [head = '', body] = answer.split('\r\n\r\n');
+    const [statusLine = '', ...lines] = head.split('\r\n');
+    await assertContract('HEAD', '/v1/documents', {
+      status: Number(statusLine.split(' ')[1]),
+      headers: headersOf(
+        new Map(lines.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()])),
+      ),
+      text: body ?? '',
+    });
     assert.match(head, /^HTTP\/1\.1 400 /);
     assert.match(head, /X-RateLimit-Remaining: \d+/);
     assert.equal(body, '', 'no body after the headers of a HEAD answer');
   });
 
   test('a /v1 request without Host (HTTP/1.1 requires it): 400 malformed-request with the rate-limit headers', async () => {
-    const answer = parse(await raw(h.baseUrl, 'GET /v1/documents HTTP/1.1\r\nConnection: close\r\n\r\n'));
+    const request = 'GET /v1/documents HTTP/1.1\r\nConnection: close\r\n\r\n';
+    const answer = await parse(request, await raw(h.baseUrl, request));
     assert.equal(answer.status, 400);
     assert.deepEqual(answer.body, { ok: false, error: 'malformed-request' });
     assert.match(answer.headers.get('x-ratelimit-remaining') ?? '', /^\d+$/);
@@ -85,12 +106,8 @@ describeEachDatabase('malformed HTTP', (kind) => {
 
   test('the absolute form of a /v1 URL is the same request: guarded, rate limited, in the envelope', async () => {
     const { hostname, port } = new URL(h.baseUrl);
-    const answer = parse(
-      await raw(
-        h.baseUrl,
-        `GET http://${hostname}:${port}/v1/documents HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`,
-      ),
-    );
+    const request = `GET http://${hostname}:${port}/v1/documents HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`;
+    const answer = await parse(request, await raw(h.baseUrl, request));
     assert.equal(answer.status, 401);
     assert.deepEqual(answer.body, { ok: false, error: 'invalid-api-key' });
     assert.match(answer.headers.get('x-ratelimit-remaining') ?? '', /^\d+$/);

@@ -26,6 +26,7 @@ import { createOutageMonitor } from '../src/db/availability.ts';
 import { insertSampleDocuments } from '../src/demo/seed.ts';
 import { sendPing } from '../src/webhooks/deliveries.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
+import { contractFetch } from './contract.ts';
 import {
   createTestWorkspace,
   describeEachDatabase,
@@ -92,7 +93,7 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
   test('setup: a workspace with 31 documents', async () => {
     ws = await createTestWorkspace(h.ctx);
     await insertSampleDocuments(h.ctx, ws.id, 31);
-    client = createClient({ apiKey: ws.apiKey, baseUrl: `${h.baseUrl}/v1` });
+    client = createClient({ apiKey: ws.apiKey, baseUrl: `${h.baseUrl}/v1`, fetch: contractFetch });
   });
 
   test('documents.list() walks every page (16 pages of 2) and yields each document once, newest first', async () => {
@@ -103,7 +104,7 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
       baseUrl: `${h.baseUrl}/v1`,
       fetch: (input, init) => {
         pages.push(1);
-        return fetch(input, init);
+        return contractFetch(input, init);
       },
     });
     for await (const document of counting.documents.list({ limit: 2 })) seen.push(document.id);
@@ -310,12 +311,22 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
       [
         'invalid-api-key',
         401,
-        () => createClient({ apiKey: 'sgn_nope', baseUrl: `${h.baseUrl}/v1` }).documents.page(),
+        () =>
+          createClient({
+            apiKey: 'sgn_nope',
+            baseUrl: `${h.baseUrl}/v1`,
+            fetch: contractFetch,
+          }).documents.page(),
       ],
       [
         'plan-required',
         403,
-        () => createClient({ apiKey: free.apiKey, baseUrl: `${h.baseUrl}/v1` }).documents.page(),
+        () =>
+          createClient({
+            apiKey: free.apiKey,
+            baseUrl: `${h.baseUrl}/v1`,
+            fetch: contractFetch,
+          }).documents.page(),
       ],
       ['invalid-query', 400, () => client.documents.page({ limit: 0 })],
       ['invalid-cursor', 400, () => client.documents.page({ cursor: 'abc' })],
@@ -353,7 +364,11 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
       assert.deepEqual([error.code, error.status], [code, status], `${code}`);
     }
     const full = await createTestWorkspace(h.ctx);
-    const fullClient = createClient({ apiKey: full.apiKey, baseUrl: `${h.baseUrl}/v1` });
+    const fullClient = createClient({
+      apiKey: full.apiKey,
+      baseUrl: `${h.baseUrl}/v1`,
+      fetch: contractFetch,
+    });
     for (let i = 0; i < 10; i++) {
       await createEndpoint(h.ctx, full.id, {
         url: `https://hooks.example.com/${i}`,
@@ -375,6 +390,7 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
         const client = createClient({
           apiKey: `sgn_${'F'.repeat(43)}`,
           baseUrl: `${base}/v1`,
+          fetch: contractFetch,
           rateLimitRetry: { retries: 2, maxWaitSeconds: 60 },
           sleep: async (ms) => {
             waits.push(ms);
@@ -498,6 +514,7 @@ function describe429(h: ReturnType<typeof useHarness>): void {
       const patient = createClient({
         apiKey: ws.apiKey,
         baseUrl: `${base}/v1`,
+        fetch: contractFetch,
         sleep: (ms) => {
           waits.push(ms);
           return new Promise((resolve) => setTimeout(resolve, ms));
@@ -509,7 +526,12 @@ function describe429(h: ReturnType<typeof useHarness>): void {
         waits.every((ms) => ms >= 1000),
         'each wait is Retry-After, in whole seconds',
       );
-      const impatient = createClient({ apiKey: ws.apiKey, baseUrl: `${base}/v1`, rateLimitRetry: false });
+      const impatient = createClient({
+        apiKey: ws.apiKey,
+        baseUrl: `${base}/v1`,
+        fetch: contractFetch,
+        rateLimitRetry: false,
+      });
       await impatient.documents.page().catch(() => {});
       await assert.rejects(impatient.documents.page(), (error: unknown) => {
         return (
@@ -519,6 +541,7 @@ function describe429(h: ReturnType<typeof useHarness>): void {
       const bounded = createClient({
         apiKey: ws.apiKey,
         baseUrl: `${base}/v1`,
+        fetch: contractFetch,
         rateLimitRetry: { retries: 3, maxWaitSeconds: 0 },
       });
       await assert.rejects(bounded.documents.page(), (error: unknown) => error instanceof SignetApiError);
@@ -612,7 +635,7 @@ describeEachDatabase('@signet/client documents.download', (kind) => {
       fetch: (input, init) => {
         const url = input instanceof Request ? input.url : String(input);
         sent.push({ url, headers: new Headers(init?.headers), credentials: init?.credentials });
-        return fetch(url.replace(h.config.publicUrl, proxy.url), init);
+        return contractFetch(url.replace(h.config.publicUrl, proxy.url), init);
       },
     });
     const { id } = await createSentDocument(h.ctx, ws.id, { title });

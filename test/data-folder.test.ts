@@ -13,6 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { verifyWebhook } from '../packages/client/src/index.ts';
 import { demoSampleDocuments } from '../src/cli/serve.ts';
 import { type CliResult, describeRun, mainScript, runSignet } from './cli-process.ts';
+import { contractFetch } from './contract.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 
 const secretPattern = /^sgn_[0-9A-Za-z]{43}$/;
@@ -103,7 +104,7 @@ function startServe(dir: string, args: string[] = []): Promise<Server> {
 type ApiBody = { ok: boolean; data?: any; error?: string; nextCursor?: string | null };
 
 async function api(server: Server, key: string, path: string, init: RequestInit = {}) {
-  const response = await fetch(`${server.url}/v1${path}`, {
+  const response = await contractFetch(`${server.url}/v1${path}`, {
     ...init,
     headers: {
       authorization: `Bearer ${key}`,

@@ -11,6 +11,7 @@ import { createOutageMonitor } from '../src/db/availability.ts';
 import { insertSampleDocuments } from '../src/demo/seed.ts';
 import { errorStatus } from '../src/http/errors.ts';
 import { createMemoryRateLimiter } from '../src/http/rate-limiter.ts';
+import { contractFetch } from './contract.ts';
 import {
   type ApiMethod,
   callApi,
@@ -206,7 +207,9 @@ describe('unexpected failures', () => {
     const responses: Array<{ status: number; headers: Headers; body: unknown }> = [];
     await withApp(ctx, { burst: 10, refillPerSecond: 1 }, async (base) => {
       for (let i = 0; i < 3; i++) {
-        const res = await fetch(`${base}/v1/documents`, { headers: { authorization: `Bearer ${key}` } });
+        const res = await contractFetch(`${base}/v1/documents`, {
+          headers: { authorization: `Bearer ${key}` },
+        });
         responses.push({ status: res.status, headers: res.headers, body: await res.json() });
       }
     });
@@ -241,9 +244,9 @@ describeEachDatabase('logs', (kind) => {
     );
     const base = await app.listen({ host: '127.0.0.1', port: 0 });
     for (const path of ['/v1/documents', '/v1/documents?limit=0', '/v1/nope']) {
-      await fetch(base + path, { headers: { authorization: `Bearer ${ws.apiKey}` } });
+      await contractFetch(base + path, { headers: { authorization: `Bearer ${ws.apiKey}` } });
     }
-    await fetch(`${base}/v1/documents`, { headers: { authorization: `Bearer ${ws.apiKey}x` } });
+    await contractFetch(`${base}/v1/documents`, { headers: { authorization: `Bearer ${ws.apiKey}x` } });
     log.info({ req: { headers: { authorization: `Bearer ${ws.apiKey}` } } }, 'a careless log line');
     await app.close();
     assert.ok(lines.length > 5);

@@ -20,6 +20,7 @@ import { type DatabaseHandle, openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
+import { contractFetch } from './contract.ts';
 import { createTestWorkspace, recipient, type TestWorkspace } from './harness.ts';
 import { type SignetProcess, sleep, startSignet, until } from './processes.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
@@ -52,7 +53,7 @@ function load(url: string, key: string, concurrency: number, stop: () => boolean
   const loop = async () => {
     while (!stop()) {
       try {
-        const res = await fetch(`${url}/v1/documents?limit=5`, {
+        const res = await contractFetch(`${url}/v1/documents?limit=5`, {
           headers: { authorization: `Bearer ${key}` },
         });
         answers.push({ at: Date.now(), status: res.status, body: await res.text(), headers: res.headers });
@@ -175,7 +176,7 @@ describe('PostgreSQL stopped and started under load', {
     let recoveredAt = 0;
     await until(
       async () => {
-        const res = await fetch(`${apiUrl}/v1/documents?limit=1`, {
+        const res = await contractFetch(`${apiUrl}/v1/documents?limit=1`, {
           headers: { authorization: `Bearer ${ws.apiKey}` },
         });
         if (res.status === 200) recoveredAt = Date.now();
@@ -295,7 +296,7 @@ describe('Redis stopped and started under load', {
     for (let i = 0; i < count; i += 10) {
       const batch = await Promise.all(
         Array.from({ length: Math.min(10, count - i) }, () =>
-          fetch(`${url}/v1/documents?limit=1`, { headers: { authorization: `Bearer ${key}` } }).then(
+          contractFetch(`${url}/v1/documents?limit=1`, { headers: { authorization: `Bearer ${key}` } }).then(
             async (res) => {
               await res.arrayBuffer();
               return res.status;

@@ -12,6 +12,8 @@
 // - every /v1 answer is the envelope (`{"ok":true,"data":…}` or `{"ok":false,"error":CODE}`
 //   with CODE in src/http/errors.ts and the status errorStatus[CODE]) and carries
 //   X-RateLimit-Limit and X-RateLimit-Remaining (GET /v1/openapi.json is the document);
+// - every /v1 answer matches docs/openapi.json: a status documented for its operation, the
+//   body and required headers as documented, checked by the independent validator (contract.ts);
 // - isolation: no /v1 answer to A's key and no page for A's session names an id of B
 //   (its documents, recipients, events, endpoints, deliveries, keys, users, workspace),
 //   ids B's key creates during the run included;
@@ -70,6 +72,7 @@ import { fanOutEvents } from '../src/webhooks/dispatcher.ts';
 import { insertEndpoint } from '../src/webhooks/endpoints.repository.ts';
 import { createEndpoint, maxEndpointsPerWorkspace } from '../src/webhooks/endpoints.service.ts';
 import { getWorkspace, setWorkspacePlan } from '../src/workspaces/workspaces.service.ts';
+import { contractProblems, headersOf } from './contract.ts';
 import {
   type Credentials,
   describeRequest,
@@ -518,6 +521,7 @@ describe(`fuzz: ${requestCount} generated requests over HTTP [${kind}]`, { timeo
   const findings = {
     answers: new Findings('answers'),
     envelope: new Findings('envelope'),
+    contract: new Findings('contract'),
     isolation: new Findings('isolation'),
   };
   /** Answers whose header block is over 16 KB (Node's and undici's default limit): reported, not failed. */
@@ -641,6 +645,20 @@ describe(`fuzz: ${requestCount} generated requests over HTTP [${kind}]`, { timeo
         if (isApiPath(request.path)) {
           const problem = envelopeProblem(request, status, headers, text);
           if (problem) findings.envelope.add({ batch, request, problem });
+          // The same answer held to docs/openapi.json by the independent validator (contract.ts).
+          const local = request.path.replace(/^[a-z]+:\/\/[^/]*/i, '');
+          const judged = await contractProblems(request.method.toUpperCase(), local, {
+            status,
+            headers: headersOf(headers),
+            text,
+          });
+          for (const problem of judged?.problems ?? []) {
+            findings.contract.add({
+              batch,
+              request,
+              problem: `${judged?.operation} ${status}: ${problem.split('\n')[0]}`,
+            });
+          }
         }
         const values = request.headers.map(([, value]) => value).join('\n');
         const asA =
@@ -751,6 +769,10 @@ describe(`fuzz: ${requestCount} generated requests over HTTP [${kind}]`, { timeo
 
   test('every /v1 answer is the envelope with a code of the table and the rate-limit headers', () => {
     assert.equal(findings.envelope.count, 0, `\n${findings.envelope.report()}`);
+  });
+
+  test('every /v1 answer matches docs/openapi.json (status, body, required headers), by the independent validator', () => {
+    assert.equal(findings.contract.count, 0, `\n${findings.contract.report()}`);
   });
 
   test("no answer for A's key or A's session names an id of workspace B", () => {

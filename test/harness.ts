@@ -35,6 +35,7 @@ import {
 import type { Resolver } from '../src/webhooks/destination.ts';
 import type { WebhookEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { createWorkspace } from '../src/workspaces/workspaces.service.ts';
+import { assertContract } from './contract.ts';
 
 export const postgresAdminUrl = process.env.SIGNET_TEST_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
 
@@ -275,7 +276,12 @@ export interface ApiResponse {
 
 export type ApiMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT' | 'HEAD' | 'OPTIONS';
 
-/** A request to the API as an integrator sends it, over HTTP to the listening app. */
+/**
+ * A request to the API as an integrator sends it, over HTTP to the listening app. Every
+ * answer from /v1 is held to docs/openapi.json as it arrives (contract.ts): one that breaks
+ * the contract fails the test that got it, naming the operation, the status and the
+ * validator's errors.
+ */
 export async function callApi(
   h: Pick<Harness, 'baseUrl'>,
   method: ApiMethod,
@@ -291,6 +297,7 @@ export async function callApi(
   }
   const response = await fetch(h.baseUrl + path, { method, headers, body });
   const text = await response.text();
+  await assertContract(method, path, { status: response.status, headers: response.headers, text });
   return {
     status: response.status,
     headers: response.headers,

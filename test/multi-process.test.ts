@@ -18,6 +18,7 @@ import { type DatabaseHandle, openDatabase } from '../src/db/connect.ts';
 import { findFullRecipients } from '../src/documents/documents.repository.ts';
 import { createDocument, sendDocument, signDocument } from '../src/signing/signing.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
+import { contractFetch } from './contract.ts';
 import { createTestDatabase, createTestWorkspace, databaseKinds } from './harness.ts';
 import { databaseUrlOf, freePort, type SignetProcess, sleep, startSignet, until } from './processes.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
@@ -35,7 +36,7 @@ const refusalsPerEndpoint = 15;
 
 /** A GET with the key, its JSON body parsed. */
 async function get(url: string, key: string) {
-  const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+  const response = await contractFetch(url, { headers: { authorization: `Bearer ${key}` } });
   const text = await response.text();
   return {
     status: response.status,

@@ -9,7 +9,10 @@ import { test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { errorStatus } from '../src/http/errors.ts';
 import { buildOpenApiDocument } from '../src/http/openapi.ts';
+import { renderToString } from '../src/ui/html.ts';
 import { signetVersion } from '../src/version.ts';
+import { markdown, markdownInline } from '../src/web/reference-markdown.ts';
+import { check, pointer } from './contract.ts';
 import { callApi, createTestWorkspace, describeEachDatabase, useHarness } from './harness.ts';
 
 const committedPath = join(import.meta.dirname, '..', 'docs', 'openapi.json');
@@ -98,6 +101,23 @@ describeEachDatabase('the contract served', (kind) => {
         if (item[method]) assert.ok(page.includes(`${method.toUpperCase()} ${path}`), path);
     }
     for (const code of Object.keys(errorStatus)) assert.ok(page.includes(`<code>${code}</code>`), code);
+    // Nested objects: the fields of an operation's body are listed down to array items of
+    // named objects, with their enumerations and formats.
+    assert.ok(page.includes('<code>data.recipients[].fields[].type</code>'), 'nested array items');
+    assert.ok(page.includes('<code>data.events[].createdAt</code>'), 'nested fields');
+    assert.ok(page.includes('string <span class="muted">(uuid)</span>'), 'formats');
+    assert.ok(
+      page.includes('one of <code>&quot;signer&quot;</code>, <code>&quot;viewer&quot;</code>'),
+      'enums',
+    );
+    // Examples, folded (no script needed), and every webhook has its section with its example.
+    assert.ok(page.includes('<details class="example">'), 'examples');
+    assert.ok(page.includes('Consulting agreement — Northwind Traders'), 'the example document');
+    for (const hook of Object.values(document.webhooks as Record<string, { post: { operationId: string } }>))
+      assert.ok(page.includes(`id="${hook.post.operationId}"`), hook.post.operationId);
+    // Markdown of the descriptions, rendered.
+    assert.ok(page.includes('<strong>Authentication</strong>'), 'Markdown emphasis');
+    assert.ok(page.includes('<li><strong>Envelope</strong>'), 'Markdown lists');
   });
 
   test('the document names every route of /v1, and every route it names exists', () => {
@@ -127,4 +147,162 @@ describeEachDatabase('the contract served', (kind) => {
     ];
     assert.deepEqual([...documented].sort(), served.sort());
   });
+});
+
+type Examples = Record<string, { value: unknown }>;
+type Media = { schema: unknown; examples?: Examples };
+type Described = {
+  operationId?: string;
+  parameters?: Array<{ name: string; example?: unknown; schema: unknown }>;
+  requestBody?: { content: Record<string, Media> };
+  responses: Record<string, { content?: Record<string, Media> }>;
+};
+
+/** Every operation and webhook of the committed document, with where it is. */
+function describedOperations(): Array<{ name: string; at: string[]; op: Described }> {
+  const committed = JSON.parse(readFileSync(committedPath, 'utf8')) as {
+    paths: Record<string, Record<string, Described>>;
+    webhooks: Record<string, Record<string, Described>>;
+  };
+  return (['paths', 'webhooks'] as const).flatMap((section) =>
+    Object.entries(committed[section]).flatMap(([key, item]) =>
+      Object.entries(item).map(([method, op]) => ({
+        name: `${op.operationId ?? '(no operationId)'} (${section} ${method.toUpperCase()} ${key})`,
+        at: [section, key, method],
+        op,
+      })),
+    ),
+  );
+}
+
+test('every operation and webhook has an example of its request body and of each response with a body', () => {
+  const missing: string[] = [];
+  for (const { name, op } of describedOperations()) {
+    for (const [type, media] of Object.entries(op.requestBody?.content ?? {}))
+      if (Object.keys(media.examples ?? {}).length === 0) missing.push(`${name}: request body ${type}`);
+    for (const [status, response] of Object.entries(op.responses))
+      for (const [type, media] of Object.entries(response.content ?? {}))
+        if (Object.keys(media.examples ?? {}).length === 0) missing.push(`${name}: ${status} ${type}`);
+  }
+  assert.deepEqual(missing, []);
+});
+
+test('every example of the document matches its own schema (checked by the independent validator)', async () => {
+  const problems: string[] = [];
+  let examples = 0;
+  for (const { name, at, op } of describedOperations()) {
+    const media: Array<[string, string[], Media]> = [
+      ...Object.entries(op.requestBody?.content ?? {}).map(
+        ([type, m]) =>
+          [`request body ${type}`, [...at, 'requestBody', 'content', type], m] as [string, string[], Media],
+      ),
+      ...Object.entries(op.responses).flatMap(([status, response]) =>
+        Object.entries(response.content ?? {}).map(
+          ([type, m]) =>
+            [`${status} ${type}`, [...at, 'responses', status, 'content', type], m] as [
+              string,
+              string[],
+              Media,
+            ],
+        ),
+      ),
+    ];
+    for (const [what, location, m] of media) {
+      for (const [exampleName, example] of Object.entries(m.examples ?? {})) {
+        examples++;
+        const problem = await check(pointer(...location, 'schema'), example.value);
+        if (problem) problems.push(`${name}, ${what}, example ${exampleName}:\n${problem}`);
+      }
+    }
+    for (const [index, parameter] of (op.parameters ?? []).entries()) {
+      if (parameter.example === undefined) continue;
+      examples++;
+      const problem = await check(pointer(...at, 'parameters', String(index), 'schema'), parameter.example);
+      if (problem) problems.push(`${name}, parameter ${parameter.name}:\n${problem}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+  assert.ok(examples > 50, `${examples} examples checked`);
+});
+
+test('descriptions are Markdown, with raw HTML shown as text and only safe links kept', () => {
+  const block = renderToString(
+    markdown(
+      '**Keep** the `<secret>`.\n\n- one\n- [two](https://example.com/a?b=1&c=2)\n\n<script>alert(1)</script>',
+    ),
+  );
+  assert.match(block, /<p><strong>Keep<\/strong> the <code>&lt;secret&gt;<\/code>.<\/p>/);
+  assert.match(block, /<li><a href="https:\/\/example.com\/a\?b=1&amp;c=2">two<\/a><\/li>/);
+  assert.ok(!block.includes('<script'), block);
+  assert.ok(block.includes('&lt;script&gt;alert(1)&lt;/script&gt;'), block);
+  const inline = renderToString(
+    markdownInline(
+      '[x](javascript:alert(1)) <img src=x onerror=alert(1)> ![i](https://example.com/i.png) [y](/docs#errors) "q"',
+    ),
+  );
+  assert.ok(!inline.includes('javascript:'), inline);
+  assert.ok(!inline.includes('<img'), inline);
+  assert.ok(inline.includes('<a href="/docs#errors">y</a>'), inline);
+  assert.ok(inline.includes('&quot;q&quot;'), inline);
+});
+
+test('every operation, those added later included, keeps the rules of the contract', () => {
+  const document = buildOpenApiDocument({ serverUrl: committedServer, version: signetVersion }) as {
+    tags: Array<{ name: string }>;
+    paths: Record<string, Record<string, Record<string, unknown>>>;
+    webhooks: Record<string, Record<string, Record<string, unknown>>>;
+    components: { headers: Record<string, { required?: boolean }> };
+    'x-error-codes': Record<string, number>;
+  };
+  const tags = new Set(document.tags.map((tag) => tag.name));
+  const broken: string[] = [];
+  const operationIds = new Set<string>();
+  const entries = [
+    ...Object.entries(document.paths).map(([path, item]) => ({ path, item, webhook: false })),
+    ...Object.entries(document.webhooks).map(([path, item]) => ({ path, item, webhook: true })),
+  ];
+  for (const { path, item, webhook } of entries) {
+    for (const [method, op] of Object.entries(item)) {
+      const name = `${method.toUpperCase()} ${path}`;
+      const id = op.operationId as string | undefined;
+      if (!id || operationIds.has(id)) broken.push(`${name}: a unique operationId`);
+      operationIds.add(id ?? '');
+      const opTags = (op.tags as string[] | undefined) ?? [];
+      if (!opTags.length || !opTags.every((tag) => tags.has(tag))) broken.push(`${name}: declared tags`);
+      if (!op.summary || !op.description) broken.push(`${name}: a summary and a description`);
+      if (webhook) continue;
+      for (const parameter of (op.parameters as Array<Record<string, unknown>>) ?? []) {
+        const schema = parameter.schema as { format?: string };
+        if (parameter.in === 'path' && schema.format !== 'uuid')
+          broken.push(`${name}: path parameter ${parameter.name} is a uuid`);
+      }
+      const responses = op.responses as Record<
+        string,
+        {
+          headers?: Record<string, { $ref?: string }>;
+          content?: Record<string, { schema?: { properties?: { error?: { enum?: string[] } } } }>;
+        }
+      >;
+      for (const [status, response] of Object.entries(responses)) {
+        const headers = response.headers ?? {};
+        const needed = [
+          'X-RateLimit-Limit',
+          'X-RateLimit-Remaining',
+          ...(status === '429' || status === '503' ? ['Retry-After'] : []),
+        ];
+        for (const header of needed) {
+          const ref = headers[header]?.$ref?.split('/').at(-1);
+          if (!ref || !document.components.headers[ref]?.required)
+            broken.push(`${name} ${status}: the required header ${header}`);
+        }
+        for (const code of response.content?.['application/json']?.schema?.properties?.error?.enum ?? []) {
+          if (String(document['x-error-codes'][code]) !== status)
+            broken.push(`${name} ${status}: ${code} has the status of x-error-codes`);
+        }
+      }
+      for (const status of ['401', '403', '429', '500', '503'])
+        if (!responses[status]) broken.push(`${name}: answers ${status} like every operation`);
+    }
+  }
+  assert.deepEqual(broken, []);
 });

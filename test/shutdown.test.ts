@@ -16,6 +16,7 @@ import { type Context, createContext, createLogger } from '../src/context.ts';
 import type { DatabaseHandle } from '../src/db/connect.ts';
 import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
+import { contractFetch } from './contract.ts';
 import { createTestDatabase, createTestWorkspace, databaseKinds, type TestWorkspace } from './harness.ts';
 import { databaseUrlOf, type SignetProcess, sleep, startSignet, until } from './processes.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
@@ -94,7 +95,7 @@ describe('SIGTERM', { skip: !databaseKinds.includes('postgres') && 'needs Postgr
     const loop = async () => {
       for (;;) {
         try {
-          const res = await fetch(`${url}/v1/documents?limit=10`, {
+          const res = await contractFetch(`${url}/v1/documents?limit=10`, {
             headers: { authorization: `Bearer ${ws.apiKey}` },
           });
           await res.arrayBuffer();

@@ -103,6 +103,17 @@ describeEachDatabase('the web application in a browser', (kind) => {
     await look(page, 'login', 'desktop');
     await page.goto(`${h.baseUrl}/docs`);
     await page.getByRole('heading', { level: 1, name: 'Signet API reference' }).waitFor();
+    // Nested fields listed, an example unfolded without a script, Markdown rendered; axe
+    // then runs on the page with the example open (and on a phone, below).
+    const getDocument = page.locator('#getDocument');
+    assert.ok(await getDocument.getByText('data.recipients[].fields[].type', { exact: true }).isVisible());
+    assert.ok(
+      !(await getDocument.getByText('Northwind Traders').first().isVisible()),
+      'examples start folded',
+    );
+    await getDocument.locator('details.example summary').first().click();
+    assert.ok(await getDocument.getByText('Northwind Traders').first().isVisible());
+    assert.ok(await page.locator('li strong', { hasText: 'Authentication' }).isVisible());
     await look(page, 'reference', 'desktop');
     await page.goto(`${h.baseUrl}/login`);
     await page.getByRole('link', { name: 'Create a workspace' }).click();

@@ -1,7 +1,7 @@
 // Row types of every table, as Kysely sees them. Rows stay inside repositories and
 // services; routes only ever see API objects.
 import type { ColumnType, Generated } from 'kysely';
-import type { DocumentStatus, RecipientRole } from '../documents/lifecycle.ts';
+import type { DocumentStatus, RecipientRole, signingMethods } from '../documents/lifecycle.ts';
 import type { FieldType } from '../pdf/fields.ts';
 
 export type { RecipientRole };
@@ -13,7 +13,7 @@ type Decimal = ColumnType<string, string, string>;
 export type Plan = 'free' | 'max';
 /** Defined with the state machine (documents/lifecycle.ts), the one list of statuses. */
 export type { DocumentStatus };
-export type SigningMethod = 'standard' | 'email-code';
+export type SigningMethod = (typeof signingMethods)[number];
 
 export interface WorkspacesTable {
   id: string;

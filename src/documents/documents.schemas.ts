@@ -1,54 +1,88 @@
 // JSON schemas of the document read API: request validation and response serialisation,
 // and the source for docs/api.md.
 
-import { Type } from '@sinclair/typebox';
+import { Kind, Type, TypeRegistry } from '@sinclair/typebox';
 import { fieldTypes } from '../fields/field-rules.ts';
 import { errorEnvelope, listEnvelope, okEnvelope } from '../http/envelope.ts';
 import { maxCursorLength } from './cursor.ts';
-import { documentStatuses } from './lifecycle.ts';
+import { documentEventTypes } from './events.ts';
+import { documentStatuses, recipientRoles, signingMethods } from './lifecycle.ts';
 
-const Timestamp = Type.String({ description: 'ISO 8601 UTC with milliseconds and Z' });
-const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+// `format` annotates what a value always is (the contract and its readers); nothing here
+// validates a response, and fast-json-stringify writes these strings as they are.
+/** A moment, as every timestamp of the API is written: ISO 8601 in UTC with milliseconds and Z. */
+export const Timestamp = Type.String({
+  format: 'date-time',
+  description: 'ISO 8601 UTC with milliseconds and Z',
+});
+const NullableTimestamp = (description: string) => Type.Union([Timestamp, Type.Null()], { description });
+/** An id the service made: a lower-case UUID. */
+export const Uuid = Type.String({ format: 'uuid' });
 export const uuidPattern = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 /** The same rule for code outside a schema (ids in page URLs and signing links). */
 export const uuidRegExp = new RegExp(uuidPattern);
 
-export const DocumentStatusSchema = Type.Union(documentStatuses.map((s) => Type.Literal(s)));
+// A closed list of strings as a JSON Schema `enum` (a TypeBox union of literals is an anyOf
+// of consts), with a kind of its own so that TypeBox's Value checks it too (the endpoint
+// form of the web application reads its errors with Value.Errors).
+if (!TypeRegistry.Has('StringEnum')) {
+  TypeRegistry.Set<{ enum: string[] }>(
+    'StringEnum',
+    (schema, value) => typeof value === 'string' && schema.enum.includes(value),
+  );
+}
 
-export const MoneySchema = Type.Object({ amount: Type.Number(), currency: Type.String() });
+/** One of the closed list `values`. */
+export function Enum<T extends string>(values: readonly T[], options: { description?: string } = {}) {
+  return Type.Unsafe<T>({ [Kind]: 'StringEnum', type: 'string', enum: [...values], ...options });
+}
+
+export const DocumentStatusSchema = Enum(documentStatuses);
+
+export const MoneySchema = Type.Object(
+  {
+    amount: Type.Number({ description: "In the currency's main unit (1234.5 is 1,234.50), excluding VAT" }),
+    currency: Type.String({ description: 'ISO 4217 code' }),
+  },
+  { description: "The document's value, from its pricing block" },
+);
 
 export const DocumentSchema = Type.Object({
-  id: Type.String(),
+  id: Uuid,
   title: Type.String(),
-  status: Type.String(),
-  url: Type.String(),
+  status: DocumentStatusSchema,
+  url: Type.String({ description: 'The public signing address, `{public_url}/sign/{id}`' }),
   createdAt: Timestamp,
-  sentAt: NullableTimestamp,
-  signedAt: NullableTimestamp,
-  expiresAt: NullableTimestamp,
-  value: Type.Union([MoneySchema, Type.Null()]),
+  sentAt: NullableTimestamp('Null until the document is sent'),
+  signedAt: NullableTimestamp('Null until every signer has signed'),
+  expiresAt: NullableTimestamp('Null when the document has no expiry'),
+  value: Type.Union([MoneySchema, Type.Null()], {
+    description: 'Null when the document has no pricing block',
+  }),
 });
 
 export const RecipientSchema = Type.Object({
-  id: Type.String(),
+  id: Uuid,
   email: Type.String(),
   fullName: Type.String(),
-  role: Type.String(),
-  signingMethod: Type.String(),
-  signingOrder: Type.Integer(),
-  signedAt: NullableTimestamp,
+  role: Enum(recipientRoles, { description: '`signer` must sign; `viewer` only receives the document' }),
+  signingMethod: Enum(signingMethods, {
+    description: '`standard`: the link, a typed name and consent; `email-code`: also a code mailed to them',
+  }),
+  signingOrder: Type.Integer({
+    minimum: 1,
+    description: 'Lower orders sign first; equal orders in parallel',
+  }),
+  signedAt: NullableTimestamp('Null until this recipient signs (always for viewers)'),
 });
 
 /** A field a recipient fills, placed on the original PDF (not its value: that is in the sealed PDF). */
 export const FieldSchema = Type.Object({
-  id: Type.String(),
-  type: Type.Union(
-    fieldTypes.map((t) => Type.Literal(t)),
-    {
-      description:
-        'signature, initials, date (the date signed, filled by Signet), name, email, text or checkbox',
-    },
-  ),
+  id: Uuid,
+  type: Enum(fieldTypes, {
+    description:
+      'signature, initials, date (the date signed, filled by Signet), name, email, text or checkbox',
+  }),
   page: Type.Integer({ minimum: 1, description: 'The page of the original PDF, from 1' }),
   x: Type.Number({
     description:
@@ -58,7 +92,7 @@ export const FieldSchema = Type.Object({
   width: Type.Number({ description: 'PDF points' }),
   height: Type.Number({ description: 'PDF points' }),
   required: Type.Boolean(),
-  label: Type.Union([Type.String(), Type.Null()]),
+  label: Type.Union([Type.String(), Type.Null()], { description: 'Null for none' }),
   filled: Type.Boolean({
     description: 'Whether the recipient has filled it (they fill all theirs when they sign)',
   }),
@@ -75,19 +109,21 @@ export const DetailRecipientSchema = Type.Composite([
 ]);
 
 export const DocumentEventSchema = Type.Object({
-  id: Type.String(),
-  type: Type.String(),
-  recipientEmail: Type.Union([Type.String(), Type.Null()]),
+  id: Uuid,
+  type: Enum(documentEventTypes),
+  recipientEmail: Type.Union([Type.String(), Type.Null()], {
+    description: 'Null for events no recipient caused (`document.sent`, `document.completed`, …)',
+  }),
   createdAt: Timestamp,
 });
 
 export const DocumentFileSchema = Type.Object({
-  kind: Type.Union([Type.Literal('original'), Type.Literal('sealed')], {
+  kind: Enum(['original', 'sealed'], {
     description: 'original: the PDF the signers saw; sealed: it with the certificate of completion, sealed',
   }),
   sha256: Type.String({ description: "The file's SHA-256, lower-case hex" }),
-  bytes: Type.Integer(),
-  pages: Type.Union([Type.Integer(), Type.Null()]),
+  bytes: Type.Integer({ minimum: 0 }),
+  pages: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
   downloadUrl: Type.String({
     description:
       'Answers the PDF (Content-Disposition: attachment) without authentication for 15 minutes; outside /v1. Treat it as a secret.',

@@ -18,7 +18,11 @@ export const documentStatuses = ['draft', 'sent', 'viewed', 'signed', 'declined'
 export type DocumentStatus = (typeof documentStatuses)[number];
 
 /** A signer signs; a viewer only receives the document. */
-export type RecipientRole = 'signer' | 'viewer';
+export const recipientRoles = ['signer', 'viewer'] as const;
+export type RecipientRole = (typeof recipientRoles)[number];
+
+/** standard: the signing link, a typed name and consent; email-code: also a one-time code mailed to them. */
+export const signingMethods = ['standard', 'email-code'] as const;
 
 export type DocumentAction =
   | 'edit'

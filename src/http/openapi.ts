@@ -1,22 +1,32 @@
 // The OpenAPI 3.1 contract of /v1, assembled from the very schemas that validate requests
 // and serialise responses (documents.schemas.ts, endpoints.schemas.ts, envelope.ts) and
-// from the one table of error codes (errors.ts): nothing here restates a field or a rule.
-// Served at GET /v1/openapi.json and committed as docs/openapi.json (`npm run openapi`);
-// a test fails when the two differ. Deliveries are described as OpenAPI `webhooks`.
+// from the one table of error codes (errors.ts): no field or schema is restated here, only
+// the prose for readers (summaries, Markdown descriptions) and the examples
+// (openapi-examples.ts). Served at GET /v1/openapi.json and committed as docs/openapi.json
+// (`npm run openapi`); a test fails when the two differ, and `npm run check` lints it.
+// Deliveries are described as OpenAPI `webhooks`.
 import type { TSchema } from '@sinclair/typebox';
+import { defaultPageSize } from '../documents/documents.routes.ts';
 import {
   CompletedDocumentSchema,
+  DetailRecipientSchema,
   DocumentDetailSchema,
   DocumentEventSchema,
+  DocumentFileSchema,
   DocumentSchema,
+  FieldSchema,
   ListDocumentsQuery,
+  MoneySchema,
   RecipientSchema,
+  Timestamp,
   uuidPattern,
 } from '../documents/documents.schemas.ts';
 import { documentEventTypes } from '../documents/events.ts';
 import {
+  AttemptSchema,
   CreatedEndpointSchema,
   CreateEndpointBody,
+  DeletedSchema,
   DeliverySchema,
   EndpointSchema,
   ResendResultSchema,
@@ -26,6 +36,7 @@ import {
 } from '../webhooks/endpoints.schemas.ts';
 import { heartbeatMs, maxStreamsPerWorkspace, reconnectMs } from '../webhooks/event-stream.ts';
 import { type ErrorCode, errorStatus } from './errors.ts';
+import * as examples from './openapi-examples.ts';
 
 /** A TypeBox schema as plain JSON Schema (TypeBox's symbol keys dropped). */
 function json(schema: TSchema): Record<string, unknown> {
@@ -34,10 +45,54 @@ function json(schema: TSchema): Record<string, unknown> {
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+/** The named objects of the contract; wherever one appears inline it becomes a `$ref` (`useComponents`). */
+const componentSchemas = {
+  Document: DocumentSchema,
+  Money: MoneySchema,
+  CompletedDocument: CompletedDocumentSchema,
+  DocumentDetail: DocumentDetailSchema,
+  Recipient: RecipientSchema,
+  DetailRecipient: DetailRecipientSchema,
+  Field: FieldSchema,
+  DocumentEvent: DocumentEventSchema,
+  DocumentFile: DocumentFileSchema,
+  WebhookEndpoint: EndpointSchema,
+  CreatedWebhookEndpoint: CreatedEndpointSchema,
+  RotatedWebhookEndpoint: RotatedEndpointSchema,
+  DeletedWebhookEndpoint: DeletedSchema,
+  WebhookDelivery: DeliverySchema,
+  DeliveryAttempt: AttemptSchema,
+  ResendResult: ResendResultSchema,
+};
+
+/**
+ * Replaces every inline copy of a component schema (TypeBox composes by copying) with a
+ * `$ref` to it, outermost first, so each object is described once and named wherever it
+ * appears. Examples are values, not schemas: left alone.
+ */
+function useComponents<T>(node: T, components: Map<string, string>, self?: string): T {
+  if (Array.isArray(node)) return node.map((item) => useComponents(item, components)) as T;
+  if (node === null || typeof node !== 'object') return node;
+  const name = components.get(JSON.stringify(node));
+  if (name && name !== self) return ref(name) as T;
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [
+      key,
+      key === 'examples' || key === 'example' ? value : useComponents(value, components),
+    ]),
+  ) as T;
+}
+
 const rateLimitHeaders = {
   'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
   'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
 };
+
+/**
+ * A DELETE or POST that takes no body still has one read if it is sent: a body that is not
+ * JSON, is too large or is of another type is refused as for any body.
+ */
+const bodyRefusals: ErrorCode[] = ['invalid-json', 'payload-too-large', 'unsupported-media-type'];
 
 /** Every request can meet these, whatever the operation. */
 const commonErrors: ErrorCode[] = [
@@ -48,7 +103,7 @@ const commonErrors: ErrorCode[] = [
   'unavailable',
 ];
 
-/** Responses for the error codes an operation can answer, grouped by HTTP status. */
+/** Responses for the error codes an operation can answer, grouped by HTTP status, an example per code. */
 function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of [...codes, ...commonErrors]) {
@@ -58,7 +113,7 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
     responses[String(status)] = {
-      description: group.join(', '),
+      description: group.map((code) => `\`${code}\``).join(', '),
       headers: {
         ...rateLimitHeaders,
         ...(status === 429 || status === 503
@@ -71,8 +126,9 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
             type: 'object',
             additionalProperties: false,
             required: ['ok', 'error'],
-            properties: { ok: { const: false }, error: { enum: group } },
+            properties: { ok: { const: false }, error: { type: 'string', enum: group } },
           },
+          examples: Object.fromEntries(group.map((code) => [code, { value: { ok: false, error: code } }])),
         },
       },
     };
@@ -80,15 +136,24 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
   return responses;
 }
 
-function success(status: number, description: string, schema: Record<string, unknown>) {
+function success(
+  status: number,
+  description: string,
+  schema: Record<string, unknown>,
+  answerExamples: Record<string, unknown>,
+  headers: Record<string, unknown> = {},
+) {
   return {
     [String(status)]: {
       description,
-      headers: rateLimitHeaders,
-      content: { 'application/json': { schema } },
+      headers: { ...rateLimitHeaders, ...headers },
+      content: { 'application/json': { schema, examples: answerExamples } },
     },
   };
 }
+
+/** An `examples` map holding one example. */
+const one = (name: string, value: unknown) => ({ [name]: { value } });
 
 function envelope(data: Record<string, unknown>, list = false): Record<string, unknown> {
   return {
@@ -98,7 +163,14 @@ function envelope(data: Record<string, unknown>, list = false): Record<string, u
     properties: {
       ok: { const: true },
       data: list ? { type: 'array', items: data } : data,
-      ...(list ? { nextCursor: { anyOf: [{ type: 'string' }, { type: 'null' }] } } : {}),
+      ...(list
+        ? {
+            nextCursor: {
+              anyOf: [{ type: 'string' }, { type: 'null' }],
+              description: 'Pass it as `cursor` for the next page; null on the last page.',
+            },
+          }
+        : {}),
     },
   };
 }
@@ -107,8 +179,8 @@ const idParameter = {
   name: 'id',
   in: 'path',
   required: true,
-  schema: { type: 'string', pattern: uuidPattern },
-  description: 'A UUID; anything else is 400 invalid-id.',
+  schema: { type: 'string', format: 'uuid', pattern: uuidPattern },
+  description: 'A UUID; anything else is 400 `invalid-id`.',
 };
 
 const idempotencyParameter = {
@@ -116,29 +188,44 @@ const idempotencyParameter = {
   in: 'header',
   required: false,
   schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+  example: '5f1d7c3a-8e2b-4b6d-9a0c-3e5f7a9b1c2d',
   description:
-    'Optional: 1 to 255 visible ASCII characters. The same key and body within 24 hours answers the first 201 again (with `Idempotent-Replayed: true`) instead of creating a second endpoint; the same key with another body is 409 idempotency-key-reused. Refusals are not remembered.',
+    'Optional: 1 to 255 visible ASCII characters. The same key and body within 24 hours answers the first 201 again (with `Idempotent-Replayed: true`) instead of creating a second endpoint; the same key with another body is 409 `idempotency-key-reused`. Refusals are not remembered.',
 };
+
+/**
+ * The page size of a list: an integer (the contract's type; on the wire a query value is
+ * text, which the route checks is written plainly).
+ */
+function limitParameter(defaultValue: number) {
+  return {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: defaultValue },
+    description: `Page size, a whole number from 1 to 100 written plainly (\`25\`; not \`025\`, \`2.5\` or \`1e1\`); ${defaultValue} when absent.`,
+  };
+}
 
 function queryParameters(): unknown[] {
   const query = json(ListDocumentsQuery) as { properties: Record<string, Record<string, unknown>> };
   const descriptions: Record<string, string> = {
-    limit: 'Page size, a whole number from 1 to 100; 25 when absent.',
     cursor:
-      'The nextCursor of the previous page, as issued (at most 200 characters); never built by clients.',
+      'The `nextCursor` of the previous page, as issued (at most 200 characters), for the same `status`; never built by clients, valid 24 hours.',
     status: 'Only documents with this status.',
   };
-  return Object.entries(query.properties).map(([name, schema]) => ({
-    name,
-    in: 'query',
-    required: false,
-    schema,
-    description: descriptions[name],
-  }));
+  return Object.entries(query.properties).map(([name, schema]) =>
+    name === 'limit'
+      ? limitParameter(defaultPageSize)
+      : { name, in: 'query', required: false, schema, description: descriptions[name] },
+  );
 }
 
-function jsonBody(schema: TSchema) {
-  return { required: true, content: { 'application/json': { schema: json(schema) } } };
+function jsonBody(schema: TSchema, bodyExamples: Record<string, unknown>) {
+  return {
+    required: true,
+    content: { 'application/json': { schema: json(schema), examples: bodyExamples } },
+  };
 }
 
 const deliveryHeaders = {
@@ -154,17 +241,30 @@ const deliveryHeaders = {
   },
   'X-Service-Signature': {
     description:
-      '`t=<timestamp>,v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>" keyed with the endpoint secret>`; <timestamp> is the attempt time (ISO 8601 UTC with milliseconds).',
-    schema: { type: 'string', pattern: '^t=[^,]+,v1=[0-9a-f]{64}$' },
+      '`t=<timestamp>,v1=<hex HMAC-SHA256 of "<timestamp>.<raw body>" keyed with the endpoint secret>`; `<timestamp>` is the attempt time (ISO 8601 UTC with milliseconds). While a rotated secret\'s overlap lasts, one `v1=` per secret, the new one first: a delivery is authentic when any one matches.',
+    schema: { type: 'string', pattern: '^t=[^,]+(,v1=[0-9a-f]{64})+$' },
     required: true,
   },
-  'User-Agent': { schema: { const: 'Service-Webhooks/1.0' }, required: true },
+  'User-Agent': {
+    description: 'Always this value.',
+    schema: { type: 'string', const: 'Service-Webhooks/1.0' },
+    required: true,
+  },
 };
+
+/** `document.sent` → `documentSent`. */
+const camel = (type: string) => type.replace(/[.-](\w)/g, (_, c: string) => c.toUpperCase());
 
 function webhook(type: string, data: Record<string, unknown>) {
   return {
     post: {
+      operationId: `${camel(type)}Webhook`,
+      tags: ['Webhooks'],
       summary: type === 'ping' ? 'A test delivery (the Test button)' : `Delivered when ${type} happens`,
+      description:
+        type === 'ping'
+          ? 'Sent only when the **Test** button of an endpoint is used in the web application. Signed like any delivery; it cannot be subscribed to.'
+          : `Sent to every enabled endpoint subscribed to \`${type}\`. \`data.document\` is the document as it was when the event happened; \`data.recipient\` is the recipient who caused it, or null.`,
       parameters: Object.entries(deliveryHeaders).map(([name, header]) => ({
         name,
         in: 'header',
@@ -179,11 +279,12 @@ function webhook(type: string, data: Record<string, unknown>) {
               required: ['id', 'type', 'createdAt', 'data'],
               properties: {
                 id: { type: 'string', format: 'uuid', description: 'The event id.' },
-                type: { const: type },
-                createdAt: { type: 'string' },
+                type: { type: 'string', const: type },
+                createdAt: json(Timestamp),
                 data,
               },
             },
+            examples: one(type, examples.webhookBodyExample(type)),
           },
         },
       },
@@ -197,6 +298,15 @@ function webhook(type: string, data: Record<string, unknown>) {
   };
 }
 
+const apiDescription = `Read a workspace's documents and manage the webhook endpoints Signet sends their events to.
+
+- **Authentication**: every request carries \`Authorization: Bearer <API key>\`. Keys (\`sgn_…\`) are created and revoked in the web application (Settings → Integrations); the workspace must be on the Max plan.
+- **Envelope**: every answer is JSON with a boolean \`ok\`: \`{"ok": true, "data": …}\` (lists add \`nextCursor\`), or \`{"ok": false, "error": "<code>"}\` with a stable code and no message.
+- **Rate limit**: a token bucket per key, 120 requests of burst refilled at 1 per second. Every answer carries \`X-RateLimit-Limit\` and \`X-RateLimit-Remaining\`; an empty bucket is 429 \`rate-limited\` with \`Retry-After\`.
+- **Errors outside operations**: a method a path does not have is 405 \`method-not-allowed\` (with \`Allow\`); HTTP refused before any route is 400 \`malformed-request\`, 408 \`request-timeout\` or 431 \`header-too-large\`. \`x-error-codes\` lists every code with its status.
+- **Pagination**: pass the \`nextCursor\` of a page as \`cursor\` for the next; null marks the last page. Cursors are opaque.
+- **Conventions**: ids are UUIDs, timestamps ISO 8601 in UTC with milliseconds (\`2026-03-01T12:00:00.000Z\`), and a field without a value is \`null\`, never omitted.`;
+
 export function buildOpenApiDocument(options: {
   serverUrl: string;
   version: string;
@@ -204,23 +314,50 @@ export function buildOpenApiDocument(options: {
   const documentEvent = {
     type: 'object',
     required: ['document', 'recipient'],
-    properties: { document: ref('Document'), recipient: { anyOf: [ref('Recipient'), { type: 'null' }] } },
+    properties: {
+      document: json(DocumentSchema),
+      recipient: {
+        anyOf: [json(RecipientSchema), { type: 'null' }],
+        description: 'The recipient who caused the event; null for events no recipient caused.',
+      },
+    },
   };
   // document.completed's document also carries its files (as in the detail, without links).
   const completedEvent = {
     ...documentEvent,
-    properties: { ...documentEvent.properties, document: ref('CompletedDocument') },
+    properties: { ...documentEvent.properties, document: json(CompletedDocumentSchema) },
   };
-  return {
+  const components = Object.fromEntries(
+    Object.entries(componentSchemas).map(([name, schema]) => [name, json(schema)]),
+  );
+  const byJson = new Map(Object.entries(components).map(([name, schema]) => [JSON.stringify(schema), name]));
+  const document = {
     openapi: '3.1.0',
     info: {
       title: 'Signet API',
       version: options.version,
-      description:
-        'Read a workspace’s documents and manage webhook endpoints. Every response is JSON with a boolean `ok`; errors carry a stable `error` code and no message. Keys are created in the web application.',
+      description: apiDescription,
+      license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [{ url: options.serverUrl }],
+    servers: [{ url: options.serverUrl, description: 'This installation' }],
     security: [{ bearer: [] }],
+    tags: [
+      { name: 'Documents', description: "The workspace's documents: a paged list, and one in detail." },
+      {
+        name: 'Events',
+        description:
+          'The workspace’s events as a stream (server-sent events), for `signet listen` and tools like it: the same bodies webhooks carry, without registering an endpoint.',
+      },
+      {
+        name: 'Webhook endpoints',
+        description: 'Where Signet sends events (at most 10 per workspace), and their delivery log.',
+      },
+      {
+        name: 'Webhooks',
+        description:
+          'What Signet POSTs to your endpoints: signed with the endpoint secret (`X-Service-Signature`), retried 3 times, at least once per delivery id.',
+      },
+    ],
     // Every error code and its status, the spec's and the HTTP-level ones (a method a path
     // does not have is 405 method-not-allowed, with Allow, on every path).
     'x-error-codes': { ...errorStatus },
@@ -228,10 +365,18 @@ export function buildOpenApiDocument(options: {
       '/documents': {
         get: {
           operationId: 'listDocuments',
+          tags: ['Documents'],
           summary: 'The workspace’s documents, newest first, a page at a time',
+          description:
+            'Newest first (by `createdAt`, then `id`). A parameter out of range, repeated, empty or not recognised is `invalid-query`; a cursor the service did not issue (or issued for another `status`, or more than 24 hours ago) is `invalid-cursor`.',
           parameters: queryParameters(),
           responses: {
-            ...success(200, 'A page; nextCursor is null on the last one.', envelope(ref('Document'), true)),
+            ...success(
+              200,
+              'A page; `nextCursor` is null on the last one.',
+              envelope(json(DocumentSchema), true),
+              one('page', examples.documentListExample),
+            ),
             ...errorResponses(['invalid-query', 'invalid-cursor']),
           },
         },
@@ -239,34 +384,65 @@ export function buildOpenApiDocument(options: {
       '/documents/{id}': {
         get: {
           operationId: 'getDocument',
+          tags: ['Documents'],
           summary: 'One document with its recipients and events',
+          description:
+            'A document that does not exist in your workspace, including one in another workspace, is `not-found`: the same answer either way. The route takes no query parameters (any is `invalid-query`). A file’s `downloadUrl` works for 15 minutes without a key: fetch the detail again for fresh links.',
           parameters: [idParameter],
           responses: {
-            ...success(200, 'The document.', envelope(ref('DocumentDetail'))),
-            ...errorResponses(['invalid-id', 'not-found']),
+            ...success(
+              200,
+              'The document.',
+              envelope(json(DocumentDetailSchema)),
+              one('signed', { ok: true, data: examples.documentDetailExample }),
+            ),
+            ...errorResponses(['invalid-query', 'invalid-id', 'not-found']),
           },
         },
       },
       '/webhook-endpoints': {
         get: {
           operationId: 'listWebhookEndpoints',
+          tags: ['Webhook endpoints'],
           summary: 'The workspace’s webhook endpoints (never their secrets)',
+          description: 'All of them in one page (at most 10), oldest first.',
           responses: {
             ...success(
               200,
-              'All of them (at most 10); nextCursor is always null.',
-              envelope(ref('WebhookEndpoint'), true),
+              'All of them (at most 10); `nextCursor` is always null.',
+              envelope(json(EndpointSchema), true),
+              one('endpoints', {
+                ok: true,
+                data: [examples.endpointExample, examples.pausedEndpointExample],
+                nextCursor: null,
+              }),
             ),
             ...errorResponses(['invalid-query']),
           },
         },
         post: {
           operationId: 'createWebhookEndpoint',
+          tags: ['Webhook endpoints'],
           summary: 'Registers an endpoint; the response is the only one that holds its secret',
+          description: `Checked in this order: the body is JSON (\`invalid-json\`) with exactly the allowed fields and types, nothing coerced (\`invalid-body\`); \`url\` is an absolute URL of at most 2,048 characters (\`invalid-url\`); its destination is public HTTPS on port 443, every address its host resolves to public unicast (\`unsafe-url\`); then the limit of 10 endpoints (409 \`limit-reached\`).
+
+Keep the \`secret\`: it verifies the signature of every delivery, and **no later answer shows it**. A lost or leaked secret is replaced with \`rotate-secret\`, which keeps the endpoint and its log.`,
           parameters: [idempotencyParameter],
-          requestBody: jsonBody(CreateEndpointBody),
+          requestBody: jsonBody(CreateEndpointBody, one('create', examples.createEndpointBodyExample)),
           responses: {
-            ...success(201, 'Created, with its secret.', envelope(ref('CreatedWebhookEndpoint'))),
+            ...success(
+              201,
+              'Created, with its secret.',
+              envelope(json(CreatedEndpointSchema)),
+              one('created', { ok: true, data: examples.createdEndpointExample }),
+              {
+                'Idempotent-Replayed': {
+                  description:
+                    '`true` when this is the kept answer to an earlier request with the same `Idempotency-Key` and body; absent otherwise.',
+                  schema: { type: 'string', const: 'true' },
+                },
+              },
+            ),
             ...errorResponses([
               'invalid-query',
               'invalid-json',
@@ -285,20 +461,35 @@ export function buildOpenApiDocument(options: {
       '/webhook-endpoints/{id}': {
         get: {
           operationId: 'getWebhookEndpoint',
+          tags: ['Webhook endpoints'],
           summary: 'One endpoint (never its secret)',
+          description: 'An endpoint of another workspace is `not-found`, as one that does not exist.',
           parameters: [idParameter],
           responses: {
-            ...success(200, 'The endpoint.', envelope(ref('WebhookEndpoint'))),
+            ...success(
+              200,
+              'The endpoint.',
+              envelope(json(EndpointSchema)),
+              one('endpoint', { ok: true, data: examples.endpointExample }),
+            ),
             ...errorResponses(['invalid-id', 'invalid-query', 'not-found']),
           },
         },
         patch: {
           operationId: 'updateWebhookEndpoint',
+          tags: ['Webhook endpoints'],
           summary: 'Changes the fields sent; `enabled: true` on a paused endpoint clears its failure count',
+          description:
+            'Send only the fields to change (`{}` changes nothing); `description: null` clears it. The body is checked as for a create, before the endpoint is looked up: a malformed body is refused the same for every id.',
           parameters: [idParameter],
-          requestBody: jsonBody(UpdateEndpointBody),
+          requestBody: jsonBody(UpdateEndpointBody, examples.updateEndpointBodyExamples),
           responses: {
-            ...success(200, 'The endpoint as changed.', envelope(ref('WebhookEndpoint'))),
+            ...success(
+              200,
+              'The endpoint as changed.',
+              envelope(json(EndpointSchema)),
+              one('resumed', { ok: true, data: examples.endpointExample }),
+            ),
             ...errorResponses([
               'invalid-id',
               'invalid-query',
@@ -314,71 +505,69 @@ export function buildOpenApiDocument(options: {
         },
         delete: {
           operationId: 'deleteWebhookEndpoint',
+          tags: ['Webhook endpoints'],
           summary: 'Deletes the endpoint and its delivery log (a lost or leaked secret: rotate it instead)',
+          description:
+            'Nothing more is sent to it, including retries that were pending. It takes no body; one sent is read all the same, so a body that is not JSON, too large or of another type is refused as for any body.',
           parameters: [idParameter],
           responses: {
             ...success(
               200,
               'Deleted.',
-              envelope({
-                type: 'object',
-                required: ['id', 'deleted'],
-                properties: { id: { type: 'string' }, deleted: { const: true } },
-              }),
+              envelope(json(DeletedSchema)),
+              one('deleted', { ok: true, data: examples.deletedExample }),
             ),
-            ...errorResponses(['invalid-id', 'invalid-query', 'not-found']),
+            ...errorResponses(['invalid-id', 'invalid-query', 'not-found', ...bodyRefusals]),
           },
         },
       },
       '/webhook-endpoints/{id}/rotate-secret': {
         post: {
           operationId: 'rotateWebhookEndpointSecret',
+          tags: ['Webhook endpoints'],
           summary:
-            'A new signing secret, shown once; the previous one keeps signing too (a second `v1=` in X-Service-Signature) for `overlapHours`, 24 by default, so receivers switch without missing a delivery',
+            'A new signing secret, shown once; the previous one keeps signing too for an overlap, so receivers switch without missing a delivery',
+          description:
+            'For `overlapHours` (whole hours, 0 to 168; 24 when the body is absent or `{}`) every delivery, retry, resend and ping carries one `v1=` per secret in `X-Service-Signature`, the new one first: `t=<timestamp>,v1=<new>,v1=<previous>`. A receiver that accepts any valid `v1=` keeps working while it switches. `overlapHours: 0` stops the previous secret at once (a leaked one). Rotating again during an overlap ends it: at most two secrets ever sign. Neither the secret nor the overlap appears in later answers.',
           parameters: [idParameter],
-          requestBody: { ...jsonBody(RotateSecretBody), required: false },
+          requestBody: { ...jsonBody(RotateSecretBody, examples.rotateSecretBodyExamples), required: false },
           responses: {
             ...success(
               200,
               'The endpoint with its new `secret`, and `previousSecretExpiresAt`: when the previous secret stops signing (null with `overlapHours: 0`).',
-              envelope(ref('RotatedWebhookEndpoint')),
+              envelope(json(RotatedEndpointSchema)),
+              one('rotated', { ok: true, data: examples.rotatedEndpointExample }),
             ),
-            ...errorResponses([
-              'invalid-id',
-              'invalid-query',
-              'not-found',
-              'invalid-json',
-              'invalid-body',
-              'payload-too-large',
-              'unsupported-media-type',
-            ]),
+            ...errorResponses(['invalid-id', 'invalid-query', 'not-found', 'invalid-body', ...bodyRefusals]),
           },
         },
       },
       '/webhook-endpoints/{id}/deliveries': {
         get: {
           operationId: 'listWebhookDeliveries',
+          tags: ['Webhook endpoints'],
           summary:
             "The endpoint's deliveries, newest first, with each attempt's outcome (the receiver's answers stay in the web application)",
+          description:
+            'A delivery is `pending` (its next attempt is due at `nextAttemptAt`), `delivered`, or `dropped` after 4 failed attempts (or while its endpoint was paused): a dropped one can be sent again with the resend below.',
           parameters: [
             idParameter,
-            {
-              name: 'limit',
-              in: 'query',
-              required: false,
-              schema: { type: 'string', pattern: '^(100|[1-9][0-9]?)$' },
-              description: '1 to 100; 50 by default.',
-            },
+            limitParameter(50),
             {
               name: 'cursor',
               in: 'query',
               required: false,
-              schema: { type: 'string', maxLength: 200 },
+              schema: { type: 'string', minLength: 1, maxLength: 200 },
               description: 'The `nextCursor` of the previous page.',
             },
           ],
           responses: {
-            ...success(200, 'A page of deliveries.', envelope(ref('WebhookDelivery'), true)),
+            ...success(
+              200,
+              'A page of deliveries.',
+              envelope(json(DeliverySchema), true),
+              one('deliveries', { ok: true, data: [examples.deliveryExample], nextCursor: null }),
+            ),
             ...errorResponses(['invalid-id', 'invalid-query', 'invalid-cursor', 'not-found']),
           },
         },
@@ -386,8 +575,11 @@ export function buildOpenApiDocument(options: {
       '/webhook-endpoints/{id}/deliveries/{deliveryId}/resend': {
         post: {
           operationId: 'resendWebhookDelivery',
+          tags: ['Webhook endpoints'],
           summary:
             'Sends a dropped delivery once more, now: the same X-Service-Delivery-Id and body, signed anew, recorded as its next attempt',
+          description:
+            'Works on a paused endpoint too and never counts toward pausing. A delivery that is pending, delivered, being resent at that moment, or whose body retention removed is 409 `delivery-not-resendable`. Events that happened while an endpoint was paused were never made into deliveries: nothing here replays them. It takes no body; one sent is read all the same, and refused when it is not JSON, too large or of another type.',
           parameters: [
             idParameter,
             { ...idParameter, name: 'deliveryId', description: "The delivery's id (a UUID)." },
@@ -396,9 +588,16 @@ export function buildOpenApiDocument(options: {
             ...success(
               200,
               "The attempt's outcome; `delivered` tells whether the receiver took it.",
-              envelope(ref('ResendResult')),
+              envelope(json(ResendResultSchema)),
+              one('delivered', { ok: true, data: examples.resendResultExample }),
             ),
-            ...errorResponses(['invalid-id', 'invalid-query', 'not-found', 'delivery-not-resendable']),
+            ...errorResponses([
+              'invalid-id',
+              'invalid-query',
+              'not-found',
+              'delivery-not-resendable',
+              ...bodyRefusals,
+            ]),
           },
         },
       },
@@ -468,33 +667,39 @@ export function buildOpenApiDocument(options: {
           type: 'http',
           scheme: 'bearer',
           description:
-            'An API key (`sgn_…`) created in the web application; 401 invalid-api-key when missing, malformed or revoked.',
+            'An API key (`sgn_…`) created in the web application; 401 `invalid-api-key` when missing, malformed or revoked.',
         },
       },
       headers: {
-        'X-RateLimit-Limit': { description: 'The bucket size (120).', schema: { type: 'integer' } },
+        'X-RateLimit-Limit': {
+          description: 'The bucket size (120).',
+          required: true,
+          schema: { type: 'integer', minimum: 1 },
+        },
         'X-RateLimit-Remaining': {
           description: 'Whole requests left in the bucket.',
-          schema: { type: 'integer' },
+          required: true,
+          schema: { type: 'integer', minimum: 0 },
         },
         'Retry-After': {
           description:
             'Seconds until a request is accepted again (429), or after which to retry while the database is unreachable (503).',
-          schema: { type: 'integer' },
+          required: true,
+          schema: { type: 'integer', minimum: 0 },
         },
       },
-      schemas: {
-        Document: json(DocumentSchema),
-        CompletedDocument: json(CompletedDocumentSchema),
-        DocumentDetail: json(DocumentDetailSchema),
-        Recipient: json(RecipientSchema),
-        DocumentEvent: json(DocumentEventSchema),
-        WebhookEndpoint: json(EndpointSchema),
-        CreatedWebhookEndpoint: json(CreatedEndpointSchema),
-        RotatedWebhookEndpoint: json(RotatedEndpointSchema),
-        WebhookDelivery: json(DeliverySchema),
-        ResendResult: json(ResendResultSchema),
-      },
+      schemas: components,
+    },
+  };
+  return {
+    ...document,
+    paths: useComponents(document.paths, byJson),
+    webhooks: useComponents(document.webhooks, byJson),
+    components: {
+      ...document.components,
+      schemas: Object.fromEntries(
+        Object.entries(components).map(([name, schema]) => [name, useComponents(schema, byJson, name)]),
+      ),
     },
   };
 }

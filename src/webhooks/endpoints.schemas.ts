@@ -2,12 +2,14 @@
 // serialisation. The secret exists only in the create and rotate responses' schemas, so no
 // other response can carry it even by mistake.
 import { Type } from '@sinclair/typebox';
-import { DocumentIdParams, uuidPattern } from '../documents/documents.schemas.ts';
+import { DocumentIdParams, Enum, Timestamp, Uuid, uuidPattern } from '../documents/documents.schemas.ts';
+import { documentEventTypes } from '../documents/events.ts';
 import { errorEnvelope, listEnvelope, okEnvelope } from '../http/envelope.ts';
 import { maxOverlapHours, subscribableEventTypes } from './endpoints.service.ts';
 
-const EventType = Type.Union(subscribableEventTypes.map((type) => Type.Literal(type)));
-const Events = Type.Array(EventType, { minItems: 1, maxItems: 5, uniqueItems: true });
+const Events = Type.Array(Enum(subscribableEventTypes), { minItems: 1, maxItems: 5, uniqueItems: true });
+/** An event type a delivery carries: a document event, or `ping` (the Test button; never subscribed). */
+const DeliveryEventType = Enum([...documentEventTypes, 'ping']);
 // PostgreSQL text cannot hold U+0000: refused here as invalid-body rather than failing later.
 const Description = Type.Union([Type.String({ maxLength: 500, pattern: '^[^\\u0000]*$' }), Type.Null()]);
 
@@ -27,17 +29,28 @@ export const UpdateEndpointBody = Type.Object(
 );
 
 export const EndpointSchema = Type.Object({
-  id: Type.String(),
-  url: Type.String(),
-  events: Type.Array(Type.String()),
-  enabled: Type.Boolean(),
-  description: Type.Union([Type.String(), Type.Null()]),
-  createdAt: Type.String(),
-  failureCount: Type.Integer(),
-  disabledReason: Type.Union([Type.Literal('failures'), Type.Null()]),
+  id: Uuid,
+  url: Type.String({ description: 'Public HTTPS on port 443, as normalised when stored' }),
+  events: Events,
+  enabled: Type.Boolean({
+    description: 'True on creation; false when switched off, by hand or after 20 consecutive failures',
+  }),
+  description: Type.Union([Type.String(), Type.Null()], { description: 'Null for none' }),
+  createdAt: Timestamp,
+  failureCount: Type.Integer({ minimum: 0, description: 'Consecutive failed attempts, across deliveries' }),
+  disabledReason: Type.Union([Type.Literal('failures'), Type.Null()], {
+    description: '`failures` when Signet paused it; null when enabled or switched off by hand',
+  }),
 });
 
-export const CreatedEndpointSchema = Type.Composite([EndpointSchema, Type.Object({ secret: Type.String() })]);
+export const CreatedEndpointSchema = Type.Composite([
+  EndpointSchema,
+  Type.Object({
+    secret: Type.String({
+      description: 'The signing secret (`whsec_…`): in this response only, never again',
+    }),
+  }),
+]);
 
 /** A rotation's answer: the new secret (shown this once) and when the previous one stops signing. */
 export const RotatedEndpointSchema = Type.Composite([
@@ -68,35 +81,38 @@ const DeliveriesQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const Attempt = Type.Object({
-  attempt: Type.Integer(),
-  startedAt: Type.String(),
-  durationMs: Type.Integer(),
+export const AttemptSchema = Type.Object({
+  attempt: Type.Integer({ minimum: 1, description: '1 for the first attempt' }),
+  startedAt: Timestamp,
+  durationMs: Type.Integer({ minimum: 0 }),
   statusCode: Type.Union([Type.Integer(), Type.Null()]),
   errorClass: Type.Union([Type.String(), Type.Null()]),
 });
 
 /** A delivery as the API shows it: what was sent when, and how each attempt ended. */
 export const DeliverySchema = Type.Object({
-  id: Type.String(),
-  eventId: Type.String(),
-  eventType: Type.String(),
-  status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('dropped')]),
-  attempts: Type.Integer(),
-  createdAt: Type.String(),
-  nextAttemptAt: Type.Union([Type.String(), Type.Null()]),
-  deliveredAt: Type.Union([Type.String(), Type.Null()]),
-  attemptLog: Type.Array(Attempt),
+  id: Type.String({ format: 'uuid', description: 'The X-Service-Delivery-Id of every attempt' }),
+  eventId: Type.String({ format: 'uuid', description: 'The `id` of the body' }),
+  eventType: DeliveryEventType,
+  status: Enum(['pending', 'delivered', 'dropped']),
+  attempts: Type.Integer({ minimum: 0 }),
+  createdAt: Timestamp,
+  nextAttemptAt: Type.Union([Timestamp, Type.Null()], {
+    description: 'When the next attempt is due; null unless pending',
+  }),
+  deliveredAt: Type.Union([Timestamp, Type.Null()], { description: 'Null until delivered' }),
+  attemptLog: Type.Array(AttemptSchema, { description: 'Oldest first' }),
 });
 
 export const ResendResultSchema = Type.Object({
-  deliveryId: Type.String(),
-  attempt: Type.Integer(),
+  deliveryId: Uuid,
+  attempt: Type.Integer({ minimum: 1 }),
   delivered: Type.Boolean(),
   statusCode: Type.Union([Type.Integer(), Type.Null()]),
   errorClass: Type.Union([Type.String(), Type.Null()]),
-  durationMs: Type.Integer(),
+  durationMs: Type.Integer({ minimum: 0 }),
 });
+export const DeletedSchema = Type.Object({ id: Uuid, deleted: Type.Literal(true) });
 const NoQuery = Type.Object({}, { additionalProperties: false });
 const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
 
@@ -142,7 +158,7 @@ export const deleteEndpointSchema = {
   params: EndpointIdParams,
   querystring: NoQuery,
   response: {
-    200: okEnvelope(Type.Object({ id: Type.String(), deleted: Type.Literal(true) })),
+    200: okEnvelope(DeletedSchema),
     ...errors,
   },
 };

@@ -3,33 +3,44 @@
 export type Document = {
   id: string;
   title: string;
-  status: string;
+  status: "draft" | "sent" | "viewed" | "signed" | "declined" | "expired";
+  /** The public signing address, `{public_url}/sign/{id}` */
   url: string;
   /** ISO 8601 UTC with milliseconds and Z */
   createdAt: string;
+  /** Null until the document is sent */
   sentAt: string | null;
+  /** Null until every signer has signed */
   signedAt: string | null;
+  /** Null when the document has no expiry */
   expiresAt: string | null;
-  value: {
-    amount: number;
-    currency: string;
-  } | null;
+  /** Null when the document has no pricing block */
+  value: Money | null;
+};
+
+export type Money = {
+  /** In the currency's main unit (1234.5 is 1,234.50), excluding VAT */
+  amount: number;
+  /** ISO 4217 code */
+  currency: string;
 };
 
 export type CompletedDocument = {
   id: string;
   title: string;
-  status: string;
+  status: "draft" | "sent" | "viewed" | "signed" | "declined" | "expired";
+  /** The public signing address, `{public_url}/sign/{id}` */
   url: string;
   /** ISO 8601 UTC with milliseconds and Z */
   createdAt: string;
+  /** Null until the document is sent */
   sentAt: string | null;
+  /** Null until every signer has signed */
   signedAt: string | null;
+  /** Null when the document has no expiry */
   expiresAt: string | null;
-  value: {
-    amount: number;
-    currency: string;
-  } | null;
+  /** Null when the document has no pricing block */
+  value: Money | null;
   files: Array<{
     /** original: the PDF the signers saw; sealed: it with the certificate of completion, sealed */
     kind: "original" | "sealed";
@@ -43,136 +54,182 @@ export type CompletedDocument = {
 export type DocumentDetail = {
   id: string;
   title: string;
-  status: string;
+  status: "draft" | "sent" | "viewed" | "signed" | "declined" | "expired";
+  /** The public signing address, `{public_url}/sign/{id}` */
   url: string;
   /** ISO 8601 UTC with milliseconds and Z */
   createdAt: string;
+  /** Null until the document is sent */
   sentAt: string | null;
+  /** Null until every signer has signed */
   signedAt: string | null;
+  /** Null when the document has no expiry */
   expiresAt: string | null;
-  value: {
-    amount: number;
-    currency: string;
-  } | null;
-  recipients: Array<{
-    id: string;
-    email: string;
-    fullName: string;
-    role: string;
-    signingMethod: string;
-    signingOrder: number;
-    signedAt: string | null;
-    /** The fields placed for this recipient, in the order they were placed; empty for none */
-    fields: Array<{
-      id: string;
-      /** signature, initials, date (the date signed, filled by Signet), name, email, text or checkbox */
-      type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox";
-      /** The page of the original PDF, from 1 */
-      page: number;
-      /** PDF points from the left of the page as displayed (after its rotation, within its crop box) */
-      x: number;
-      /** PDF points from the bottom of the page as displayed */
-      y: number;
-      /** PDF points */
-      width: number;
-      /** PDF points */
-      height: number;
-      required: boolean;
-      label: string | null;
-      /** Whether the recipient has filled it (they fill all theirs when they sign) */
-      filled: boolean;
-    }>;
-  }>;
-  events: Array<{
-    id: string;
-    type: string;
-    recipientEmail: string | null;
-    /** ISO 8601 UTC with milliseconds and Z */
-    createdAt: string;
-  }>;
+  /** Null when the document has no pricing block */
+  value: Money | null;
+  recipients: Array<DetailRecipient>;
+  events: Array<DocumentEvent>;
   /** The original PDF once the document has one (uploaded, or made from its text when sent), then the sealed PDF once made */
-  files: Array<{
-    /** original: the PDF the signers saw; sealed: it with the certificate of completion, sealed */
-    kind: "original" | "sealed";
-    /** The file's SHA-256, lower-case hex */
-    sha256: string;
-    bytes: number;
-    pages: number | null;
-    /** Answers the PDF (Content-Disposition: attachment) without authentication for 15 minutes; outside /v1. Treat it as a secret. */
-    downloadUrl: string;
-  }>;
+  files: Array<DocumentFile>;
 };
 
 export type Recipient = {
   id: string;
   email: string;
   fullName: string;
-  role: string;
-  signingMethod: string;
+  /** `signer` must sign; `viewer` only receives the document */
+  role: "signer" | "viewer";
+  /** `standard`: the link, a typed name and consent; `email-code`: also a code mailed to them */
+  signingMethod: "standard" | "email-code";
+  /** Lower orders sign first; equal orders in parallel */
   signingOrder: number;
+  /** Null until this recipient signs (always for viewers) */
   signedAt: string | null;
+};
+
+export type DetailRecipient = {
+  id: string;
+  email: string;
+  fullName: string;
+  /** `signer` must sign; `viewer` only receives the document */
+  role: "signer" | "viewer";
+  /** `standard`: the link, a typed name and consent; `email-code`: also a code mailed to them */
+  signingMethod: "standard" | "email-code";
+  /** Lower orders sign first; equal orders in parallel */
+  signingOrder: number;
+  /** Null until this recipient signs (always for viewers) */
+  signedAt: string | null;
+  /** The fields placed for this recipient, in the order they were placed; empty for none */
+  fields: Array<Field>;
+};
+
+export type Field = {
+  id: string;
+  /** signature, initials, date (the date signed, filled by Signet), name, email, text or checkbox */
+  type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox";
+  /** The page of the original PDF, from 1 */
+  page: number;
+  /** PDF points from the left of the page as displayed (after its rotation, within its crop box) */
+  x: number;
+  /** PDF points from the bottom of the page as displayed */
+  y: number;
+  /** PDF points */
+  width: number;
+  /** PDF points */
+  height: number;
+  required: boolean;
+  /** Null for none */
+  label: string | null;
+  /** Whether the recipient has filled it (they fill all theirs when they sign) */
+  filled: boolean;
 };
 
 export type DocumentEvent = {
   id: string;
-  type: string;
+  type: "document.sent" | "document.opened" | "document.signed" | "document.completed" | "document.declined" | "document.expired";
+  /** Null for events no recipient caused (`document.sent`, `document.completed`, …) */
   recipientEmail: string | null;
   /** ISO 8601 UTC with milliseconds and Z */
   createdAt: string;
 };
 
+export type DocumentFile = {
+  /** original: the PDF the signers saw; sealed: it with the certificate of completion, sealed */
+  kind: "original" | "sealed";
+  /** The file's SHA-256, lower-case hex */
+  sha256: string;
+  bytes: number;
+  pages: number | null;
+  /** Answers the PDF (Content-Disposition: attachment) without authentication for 15 minutes; outside /v1. Treat it as a secret. */
+  downloadUrl: string;
+};
+
 export type WebhookEndpoint = {
   id: string;
+  /** Public HTTPS on port 443, as normalised when stored */
   url: string;
-  events: Array<string>;
+  events: Array<"document.sent" | "document.opened" | "document.signed" | "document.completed" | "document.declined" | "document.expired">;
+  /** True on creation; false when switched off, by hand or after 20 consecutive failures */
   enabled: boolean;
+  /** Null for none */
   description: string | null;
+  /** ISO 8601 UTC with milliseconds and Z */
   createdAt: string;
+  /** Consecutive failed attempts, across deliveries */
   failureCount: number;
+  /** `failures` when Signet paused it; null when enabled or switched off by hand */
   disabledReason: "failures" | null;
 };
 
 export type CreatedWebhookEndpoint = {
   id: string;
+  /** Public HTTPS on port 443, as normalised when stored */
   url: string;
-  events: Array<string>;
+  events: Array<"document.sent" | "document.opened" | "document.signed" | "document.completed" | "document.declined" | "document.expired">;
+  /** True on creation; false when switched off, by hand or after 20 consecutive failures */
   enabled: boolean;
+  /** Null for none */
   description: string | null;
+  /** ISO 8601 UTC with milliseconds and Z */
   createdAt: string;
+  /** Consecutive failed attempts, across deliveries */
   failureCount: number;
+  /** `failures` when Signet paused it; null when enabled or switched off by hand */
   disabledReason: "failures" | null;
+  /** The signing secret (`whsec_…`): in this response only, never again */
   secret: string;
 };
 
 export type RotatedWebhookEndpoint = {
   id: string;
+  /** Public HTTPS on port 443, as normalised when stored */
   url: string;
-  events: Array<string>;
+  events: Array<"document.sent" | "document.opened" | "document.signed" | "document.completed" | "document.declined" | "document.expired">;
+  /** True on creation; false when switched off, by hand or after 20 consecutive failures */
   enabled: boolean;
+  /** Null for none */
   description: string | null;
+  /** ISO 8601 UTC with milliseconds and Z */
   createdAt: string;
+  /** Consecutive failed attempts, across deliveries */
   failureCount: number;
+  /** `failures` when Signet paused it; null when enabled or switched off by hand */
   disabledReason: "failures" | null;
   secret: string;
   previousSecretExpiresAt: string | null;
 };
 
-export type WebhookDelivery = {
+export type DeletedWebhookEndpoint = {
   id: string;
+  deleted: true;
+};
+
+export type WebhookDelivery = {
+  /** The X-Service-Delivery-Id of every attempt */
+  id: string;
+  /** The `id` of the body */
   eventId: string;
-  eventType: string;
+  eventType: "document.sent" | "document.opened" | "document.signed" | "document.completed" | "document.declined" | "document.expired" | "ping";
   status: "pending" | "delivered" | "dropped";
   attempts: number;
+  /** ISO 8601 UTC with milliseconds and Z */
   createdAt: string;
+  /** When the next attempt is due; null unless pending */
   nextAttemptAt: string | null;
+  /** Null until delivered */
   deliveredAt: string | null;
-  attemptLog: Array<{
-    attempt: number;
-    startedAt: string;
-    durationMs: number;
-    statusCode: number | null;
-    errorClass: string | null;
-  }>;
+  /** Oldest first */
+  attemptLog: Array<DeliveryAttempt>;
+};
+
+export type DeliveryAttempt = {
+  /** 1 for the first attempt */
+  attempt: number;
+  /** ISO 8601 UTC with milliseconds and Z */
+  startedAt: string;
+  durationMs: number;
+  statusCode: number | null;
+  errorClass: string | null;
 };
 
 export type ResendResult = {
