@@ -637,8 +637,10 @@ Keep the \`secret\`: it verifies the signature of every delivery, and **no later
               content: {
                 'text/event-stream': {
                   schema: { type: 'string' },
-                  example:
+                  examples: one(
+                    'stream',
                     'retry: 2000\nevent: ready\ndata: {"workspaceId":"0b8e9c52-7c1f-4e1d-9a6b-3f1e2d4c5b6a","secret":"whsec_Vx1o8m9kQ2n3T5r7Y0a2c4e6g8i0k2m4o6q8s0u2w4y","resumedAfter":null}\n\nid: 5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c\nevent: document.signed\ndata: {"id":"5f0c2a8e-3b1d-4c6e-9a7f-1d2e3f4a5b6c","type":"document.signed","createdAt":"2026-03-01T12:00:00.000Z","data":{"document":{…},"recipient":{…}}}\n\n: keep-alive\n\n',
+                  ),
                 },
               },
             },
