@@ -186,7 +186,7 @@ export async function startStreamBench(options: { adminUrl: string }) {
             await until(started + (i * 1000) / rate);
             committed.push(...(await commitEvents(ctx, workspace.id, documentId, 1, 1)));
           }
-          const arrivals = await arrivalsOf(reader, committed.length, 5_000);
+          const arrivals = await arrivalsOf(reader, committed.length, 3_000);
           const latencies = committed.map(([id, at]) => (arrivals.get(id) ?? Number.NaN) - at);
           return {
             events: committed.length,
@@ -205,7 +205,7 @@ export async function startStreamBench(options: { adminUrl: string }) {
           const committed = await commitEvents(ctx, workspace.id, documentId, events, events);
           const at = committed[0]?.[1] ?? epochMs();
           const cpuBefore = serverCpuMs();
-          const arrivals = await arrivalsOf(reader, committed.length, 5_000);
+          const arrivals = await arrivalsOf(reader, committed.length, 3_000);
           const serverCpu = serverCpuMs() - cpuBefore;
           const arrived = committed.filter(([id]) => arrivals.has(id)).length;
           const last = Math.max(...committed.map(([id]) => arrivals.get(id) ?? Number.NEGATIVE_INFINITY));
@@ -307,7 +307,7 @@ export function streamDetails(
     const bare = rounds.bursts.bare[n] as StreamBurstRun;
     const of = (run: StreamBurstRun) =>
       run.arrived < run.events
-        ? `STALLED: ${run.arrived} of ${run.events} arrived (the last ${ms(run.allMs)} ms after the commit, none in the 5 s after; the server used ${run.serverCpuMs.toFixed(0)} ms of CPU meanwhile)`
+        ? `STALLED: ${run.arrived} of ${run.events} arrived (the last ${ms(run.allMs)} ms after the commit, none in the 3 s after; the server used ${run.serverCpuMs.toFixed(0)} ms of CPU meanwhile)`
         : `all ${run.events} in ${ms(run.allMs)} ms (${run.rate.toFixed(0)} events/s)`;
     lines.push(`Event stream burst round ${n + 1}: stream ${of(stream)}; bare ${of(bare)}`);
   }
