@@ -323,16 +323,20 @@ export function streamRows(
   const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : 'n/a');
   const burst = options.burst.toLocaleString('en');
   const stalled = stream.burst.stalled;
+  // Percentiles of the events that arrived; a stream that lost some says so beside them.
+  const lost = stream.steady.missing
+    ? ` (${stream.steady.missing} of ${stream.steady.events} never arrived)`
+    : '';
   return [
     [
       `Event stream, commit -> arrival p50 at ${options.rate} events/s (ms; ceiling: LISTEN/NOTIFY-woken reader running the stream's query)`,
-      ms(stream.steady.p50),
+      `${ms(stream.steady.p50)}${lost}`,
       ms(bare.steady.p50),
       (stream.steady.p50 / bare.steady.p50).toFixed(1),
     ],
     [
       `Event stream, commit -> arrival p99 at ${options.rate} events/s (ms; ceiling: the same reader)`,
-      ms(stream.steady.p99),
+      `${ms(stream.steady.p99)}${lost}`,
       ms(bare.steady.p99),
       (stream.steady.p99 / bare.steady.p99).toFixed(1),
     ],
