@@ -19,13 +19,23 @@
 //     file; a page image's first render against pdf.js alone, and from the cache against a
 //     SELECT of a row its size; a 25 MB upload through POST /documents against a bare
 //     route reading the same body; and the peak RSS growth of each, side by side.
+//  8. Event stream (bench/event-stream.ts): GET /v1/events/stream served by `signet serve
+//     --role api`, read in a process of its own with the SSE parser of `signet listen`;
+//     commit -> arrival p50/p99 at a steady 50 events/s, and a burst of 2,000 events in one
+//     commit until all arrived, against a reader LISTENing on the outbox channel that runs
+//     the stream's query (findWebhookEventsSince) on each NOTIFY, in the same process.
+//  9. Secret rotation (bench/rotation.ts): a delivery's request built and signed with two
+//     secrets (a rotation's overlap) against one; what the second secret adds per delivery
+//     beside the worker's CPU per event measured in 4.
 //
 // Env: SIGNET_BENCH_POSTGRES_URL (admin connection; each part makes a fresh database and
 // drops it), SIGNET_BENCH_DOCUMENTS (100000), SIGNET_BENCH_SECONDS (5, each measured run),
 // SIGNET_BENCH_ROUNDS (3 interleaved rounds of every pair), SIGNET_BENCH_CONNECTIONS (50),
 // SIGNET_BENCH_RATE (200 events/s), SIGNET_BENCH_BURST (10000 events),
 // SIGNET_BENCH_WARMUP_ROUNDS (2 uncounted delivery rounds), SIGNET_BENCH_CONCURRENCY (32),
-// SIGNET_BENCH_WORKERS (1), and bench/pdf.ts's SIGNET_BENCH_PDF_* (see there).
+// SIGNET_BENCH_WORKERS (1), SIGNET_BENCH_STREAM_RATE (50 events/s), SIGNET_BENCH_STREAM_BURST
+// (2000 events), SIGNET_BENCH_ROTATION_ITERATIONS (20000), and bench/pdf.ts's
+// SIGNET_BENCH_PDF_* (see there).
 // A quick run: SIGNET_BENCH_SECONDS=2 SIGNET_BENCH_DOCUMENTS=20000 SIGNET_BENCH_BURST=2000 npm run bench
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -35,7 +45,15 @@ import { availableParallelism, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { type Figures, freePort, measure, median, type RateRun, runAtRate, startSeededApi } from './api.ts';
+import {
+  runStreamRounds,
+  type StreamRounds,
+  startStreamBench,
+  streamDetails,
+  streamRows,
+} from './event-stream.ts';
 import { pdfDetails, pdfRows, runPdfBench } from './pdf.ts';
+import { measureRotation, rotationDetails } from './rotation.ts';
 import { percentile, type SteadyRun, startWebhookBench, type ThroughputRound } from './webhooks.ts';
 
 const adminUrl = process.env.SIGNET_BENCH_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -48,6 +66,9 @@ const burst = Number(process.env.SIGNET_BENCH_BURST ?? 10_000);
 const warmUpRounds = Number(process.env.SIGNET_BENCH_WARMUP_ROUNDS ?? 2);
 const concurrency = Number(process.env.SIGNET_BENCH_CONCURRENCY ?? 32);
 const workerCount = Number(process.env.SIGNET_BENCH_WORKERS ?? 1);
+const streamRate = Number(process.env.SIGNET_BENCH_STREAM_RATE ?? 50);
+const streamBurst = Number(process.env.SIGNET_BENCH_STREAM_BURST ?? 2000);
+const rotationIterations = Number(process.env.SIGNET_BENCH_ROTATION_ITERATIONS ?? 20_000);
 const root = join(import.meta.dirname, '..');
 // Page 1,000 at 25 a page, or the last page there is when fewer documents are seeded.
 const deepPage = Math.min(1000, Math.ceil(documents / 25));
@@ -244,6 +265,28 @@ try {
   await webhooks.close();
 }
 
+// 8. The event stream; 9. secret rotation, on an event body of the stream's database.
+progress('event stream: setting up (fresh database, signet serve --role api, reader)');
+const streamBench = await startStreamBench({ adminUrl });
+let stream: StreamRounds;
+let rotationPayload: string;
+try {
+  stream = await runStreamRounds(
+    streamBench,
+    { rate: streamRate, seconds, burst: streamBurst, rounds: roundCount },
+    progress,
+  );
+  rotationPayload = await streamBench.samplePayload();
+} finally {
+  await streamBench.close();
+}
+progress('secret rotation: a request signed with one secret and with two');
+const rotation = measureRotation({
+  payload: rotationPayload,
+  rounds: roundCount,
+  iterations: rotationIterations,
+});
+
 // 7. PDFs, in a process of their own: its peak RSS is then the PDF work's alone.
 progress('PDF: sealing, page images, a 25 MB upload (bench/pdf.ts, in a process of its own)');
 const pdf = await runPdfBench();
@@ -324,6 +367,19 @@ console.log(`  Attempts recorded: ${attempts.recorded}; failed: ${attempts.failu
 console.log(
   `  Start to the first 200 on /healthz (ms, ${roundCount} rounds after an uncounted one): signet on a fresh data folder ${cold.map((r) => r.fresh.toFixed(0)).join(', ')}; signet again on the same folder ${cold.map((r) => r.restart.toFixed(0)).join(', ')} (median ${coldStart50.restart.toFixed(0)}); bare node:http ${cold.map((r) => r.bare.toFixed(0)).join(', ')}`,
 );
+for (const line of streamDetails(stream, { rate: streamRate, seconds, burst: streamBurst }))
+  console.log(`  ${line}`);
+// The worker's CPU per event in this run's delivery rounds (user and system), to set the
+// second secret's cost beside.
+const workerMicros = median(
+  delivery.map((r) => {
+    const used = r.cpu?.get('worker');
+    return used ? (used.user + used.system) * 1000 : Number.NaN;
+  }),
+);
+console.log(
+  `  ${rotationDetails(rotation)}; the worker used ${Number.isFinite(workerMicros) ? workerMicros.toFixed(0) : 'n/a'} us of CPU per event in this run's delivery rounds (median)`,
+);
 for (const line of pdfDetails(pdf)) console.log(`  ${line}`);
 
 const rows: Array<[string, string, string, string]> = [
@@ -388,6 +444,13 @@ const rows: Array<[string, string, string, string]> = [
     (coldStart50.signet / coldStart50.bare).toFixed(1),
   ],
 ];
+rows.push(...streamRows(stream, { rate: streamRate, burst: streamBurst }));
+rows.push([
+  `Signing during a rotation's overlap, two secrets (us per request built; ceiling: one secret; +${(rotation.two - rotation.one).toFixed(1)} us per delivery)`,
+  rotation.two.toFixed(2),
+  rotation.one.toFixed(2),
+  rotation.ratio.toFixed(2),
+]);
 rows.push(...pdfRows(pdf));
 console.log('\nRatio = measured / ceiling: for a rate 1.00 is the ceiling and less is slower; for a time');
 console.log(

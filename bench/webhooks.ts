@@ -82,7 +82,7 @@ async function waitForArrivals(
 }
 
 /** Commits `count` events, `perTransaction` at a time; returns each event id with its commit time. */
-async function commitEvents(
+export async function commitEvents(
   ctx: Context,
   workspaceId: string,
   documentId: string,
