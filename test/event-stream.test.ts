@@ -10,9 +10,11 @@ import { test } from 'node:test';
 import { verifyWebhook } from '@signet/client';
 import { Agent } from 'undici';
 import { buildApp } from '../src/app.ts';
+import { findFullDocument } from '../src/documents/documents.repository.ts';
+import { recordDocumentEvent } from '../src/documents/events.ts';
 import { createMemoryRateLimiter } from '../src/http/rate-limiter.ts';
 import { createApiKey, revokeApiKey } from '../src/keys/keys.service.ts';
-import { maxStreamsPerWorkspace } from '../src/webhooks/event-stream.ts';
+import { batch, maxStreamsPerWorkspace } from '../src/webhooks/event-stream.ts';
 import { listenRemotely } from '../src/webhooks/listen-remote.ts';
 import { readServerSentEvents, type ServerSentEvent } from '../src/webhooks/sse.ts';
 import {
@@ -147,6 +149,40 @@ describeEachDatabase('GET /v1/events/stream', (kind) => {
     const seen = await theirs.next();
     theirs.close();
     assert.equal((JSON.parse(seen?.data ?? '{}') as typeof body).data.document.id, own.id);
+  });
+
+  test(`a burst of more events than a read holds (${2 * batch + 200}, one transaction, one instant) arrives whole, each once, in order`, async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id } = await createSentDocument(h.ctx, ws.id);
+    const document = await findFullDocument(h.ctx.db, ws.id, id);
+    assert.ok(document);
+    h.clock.advance(1000);
+    const stream = await openStream(h.baseUrl, ws.apiKey);
+    await readyOf(stream);
+    // The test clock stands still: every event has the same created_at, the worst case for
+    // a reader that reaches back over a window (it once read the same first batch for ever).
+    const committed = await h.ctx.db.transaction().execute(async (trx) => {
+      const ids: string[] = [];
+      for (let i = 0; i < 2 * batch + 200; i++) {
+        const event = await recordDocumentEvent(trx, h.ctx, {
+          document,
+          type: 'document.opened',
+          recipient: null,
+          at: h.clock.now(),
+        });
+        ids.push(event.id);
+      }
+      return ids;
+    });
+    const received: string[] = [];
+    while (received.length < committed.length) {
+      const event = await stream.next(10_000);
+      assert.ok(event, `the stream ended after ${received.length} of ${committed.length}`);
+      received.push(event.id as string);
+    }
+    stream.close();
+    assert.equal(new Set(received).size, received.length, 'an event came twice');
+    assert.deepEqual(received, [...committed].sort(), 'in (created_at, id) order, every one');
   });
 
   test('?types= filters; an unknown type is invalid-query before any stream', async () => {

@@ -43,13 +43,26 @@ export async function queueWebhookEvent(db: Db, row: WebhookEventRow): Promise<v
 }
 
 /** A workspace's event bodies stored since `since`, oldest first (`signet listen`). */
-export async function findWebhookEventsSince(db: Db, workspaceId: string, since: Date, limit: number) {
+/**
+ * The workspace's stored event bodies from `since` on (pings never), oldest first, leaving
+ * out `excluding` (the ids a reader already has): so every row it returns is new to the
+ * reader, and a window that holds more events than `limit` is read to its end, a batch at a
+ * time, instead of the same first batch again.
+ */
+export async function findWebhookEventsSince(
+  db: Db,
+  workspaceId: string,
+  since: Date,
+  limit: number,
+  excluding: readonly string[] = [],
+) {
   return db
     .selectFrom('webhook_events')
     .select(['id', 'type', 'created_at', sql<string>`payload::text`.as('payload')])
     .where('workspace_id', '=', workspaceId)
     .where('created_at', '>=', since)
     .where('type', '!=', 'ping')
+    .$if(excluding.length > 0, (q) => q.where(sql<boolean>`id <> all(${pgArray(excluding)}::uuid[])`))
     .orderBy('created_at')
     .orderBy('id')
     .limit(limit)

@@ -6,7 +6,8 @@
 //
 // Events are read from the database per stream, polled once a second and at once when
 // the outbox NOTIFY says an event committed (any process on the database), reaching back a
-// few seconds for transactions that commit after a later one, skipping ids already sent.
+// few seconds for transactions that commit after a later one; the ids already sent are
+// left out by the query itself, so a window of more events than a batch is read to its end.
 // Each poll also checks that the key is still active on a Max workspace, and ends the
 // stream when not. `Last-Event-ID` resumes after that event while its body is stored.
 //
@@ -32,7 +33,8 @@ export const heartbeatMs = 15_000;
 export const reconnectMs = 2_000;
 const pollMs = 1_000;
 const overlapMs = 5_000;
-const batch = 500;
+/** Events read per query; a pass reads again at once after a full batch. */
+export const batch = 500;
 
 /** `whsec_` + base64url(HMAC-SHA256(server secret, "listen:" + key id)). */
 export function listenSecret(serverSecret: Buffer, apiKeyId: string): string {
@@ -118,6 +120,7 @@ export function createEventStreams(ctx: Context, subscribe: DatabaseHandle['subs
       const body = new PassThrough();
       const started = from.at;
       let since = started;
+      let newest = started.getTime();
       const sent = new Map<string, number>(from.after ? [[from.after, started.getTime()]] : []);
       let ended = false;
       let timer: NodeJS.Timeout | undefined;
@@ -133,17 +136,17 @@ export function createEventStreams(ctx: Context, subscribe: DatabaseHandle['subs
           end();
           return;
         }
-        const rows = await findWebhookEventsSince(ctx.db, start.workspaceId, since, batch);
+        // Only events it has not sent: a window of more than a batch is read to its end.
+        const rows = await findWebhookEventsSince(ctx.db, start.workspaceId, since, batch, [...sent.keys()]);
         for (const row of rows) {
           if (ended) return;
-          if (sent.has(row.id) || row.created_at < started) continue;
           sent.set(row.id, row.created_at.getTime());
           if (start.types.length && !start.types.includes(row.type)) continue;
           write(message({ id: row.id, event: row.type, data: row.payload }));
         }
-        const newest = rows.at(-1)?.created_at.getTime() ?? since.getTime();
+        newest = Math.max(newest, rows.at(-1)?.created_at.getTime() ?? 0);
         since = new Date(Math.max(started.getTime(), newest - overlapMs));
-        for (const [id, at] of sent) if (at < since.getTime() - overlapMs) sent.delete(id);
+        for (const [id, at] of sent) if (at < since.getTime()) sent.delete(id);
         // A full batch: more are waiting.
         if (rows.length === batch) again = true;
       }
