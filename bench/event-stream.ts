@@ -32,11 +32,10 @@ import { createContext, createLogger } from '../src/context.ts';
 import { openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createApiKey } from '../src/keys/keys.service.ts';
-import { createDocument } from '../src/signing/signing.service.ts';
 import { createWorkspace } from '../src/workspaces/workspaces.service.ts';
 import { freePort, median, startChild, stopChild } from './api.ts';
 import { measureRotation, rotationDetails } from './rotation.ts';
-import { benchDatabase, epochMs, processCpuMs } from './webhook-setup.ts';
+import { benchDatabase, createBenchDocument, epochMs, processCpuMs } from './webhook-setup.ts';
 import { commitEvents, percentile } from './webhooks.ts';
 
 export type StreamSide = 'stream' | 'bare';
@@ -122,26 +121,7 @@ export async function startStreamBench(options: { adminUrl: string }) {
     const ctx = await createContext(loadConfig({}), handle.db, { log: createLogger('warn') });
     const workspace = await createWorkspace(ctx, { name: 'Bench', plan: 'max' });
     const key = await createApiKey(ctx, { workspaceId: workspace.id, name: 'Bench stream' });
-    const { id: documentId } = await createDocument(ctx, {
-      workspaceId: workspace.id,
-      title: 'Bench agreement',
-      recipients: [
-        {
-          email: 'bench@x.example',
-          fullName: 'Bench',
-          role: 'signer',
-          signingMethod: 'standard',
-          signingOrder: 1,
-        },
-      ],
-      pricing: {
-        currency: 'EUR',
-        pricesIncludeVat: false,
-        items: [
-          { name: 'Work', quantity: '1', unitPrice: '100', vatRate: '21', billing: { type: 'one-off' } },
-        ],
-      },
-    });
+    const documentId = await createBenchDocument(ctx, workspace.id);
     const port = await freePort();
     server = await startChild(
       ['src/main.ts', 'serve', '--role', 'api'],

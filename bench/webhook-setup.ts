@@ -34,12 +34,10 @@ export function benchDatabase(adminUrl: string) {
   };
 }
 
-/** One Max workspace, one endpoint at `url` for document.opened, one priced document. */
-export async function createBenchScene(ctx: Context, url: string) {
-  const workspace = await createWorkspace(ctx, { name: 'Bench', plan: 'max' });
-  const endpoint = await createEndpoint(ctx, workspace.id, { url, events: ['document.opened'] });
-  const { id: documentId } = await createDocument(ctx, {
-    workspaceId: workspace.id,
+/** One priced document of the workspace, the body of every bench event. */
+export async function createBenchDocument(ctx: Context, workspaceId: string): Promise<string> {
+  const { id } = await createDocument(ctx, {
+    workspaceId,
     title: 'Bench agreement',
     recipients: [
       {
@@ -56,6 +54,14 @@ export async function createBenchScene(ctx: Context, url: string) {
       items: [{ name: 'Work', quantity: '1', unitPrice: '100', vatRate: '21', billing: { type: 'one-off' } }],
     },
   });
+  return id;
+}
+
+/** One Max workspace, one endpoint at `url` for document.opened, one priced document. */
+export async function createBenchScene(ctx: Context, url: string) {
+  const workspace = await createWorkspace(ctx, { name: 'Bench', plan: 'max' });
+  const endpoint = await createEndpoint(ctx, workspace.id, { url, events: ['document.opened'] });
+  const documentId = await createBenchDocument(ctx, workspace.id);
   return { workspace, endpoint, documentId };
 }
 
