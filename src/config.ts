@@ -17,6 +17,8 @@ export interface Config {
    * and a command uses the running server's instead (db/server-settings.ts).
    */
   publicUrlSet: boolean;
+  /** SIGNET_API_KEY: the key `signet listen --api-url` uses without --api-key. No server reads it. */
+  apiKey: string | null;
   trustProxy: boolean;
   logLevel: string;
   /** GET /metrics: off, on the main port (port null), or only on a port of its own. */
@@ -110,6 +112,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     publicUrl,
     publicUrlSet,
+    apiKey: readOptional(env, 'SIGNET_API_KEY'),
     trustProxy: readBoolean(env, 'SIGNET_TRUST_PROXY', false),
     logLevel,
     metrics: {

@@ -73,7 +73,7 @@ export async function listenCommand(config: Config, argv: string[]): Promise<voi
     const apiUrl = values['api-url'];
     if (!URL.canParse(apiUrl) || !/^https?:$/.test(new URL(apiUrl).protocol))
       throw new UsageError('--api-url must be an http(s) URL, such as https://sign.example.com/v1');
-    const apiKey = values['api-key'] ?? process.env.SIGNET_API_KEY ?? '';
+    const apiKey = values['api-key'] ?? config.apiKey ?? '';
     if (!apiKey) throw new UsageError('--api-url needs an API key: --api-key KEY, or SIGNET_API_KEY');
     return listenOverHttp(config, { apiUrl, apiKey, forwardTo, events, which });
   }
