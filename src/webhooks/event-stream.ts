@@ -6,8 +6,8 @@
 //
 // Events are read from the database per stream, polled once a second and at once when
 // the outbox NOTIFY says an event committed (any process on the database), reaching back a
-// few seconds for transactions that commit after a later one; the ids already sent are
-// left out by the query itself, so a window of more events than a batch is read to its end.
+// few seconds for transactions that commit after a later one, each event once
+// (event-window.ts, shared with `signet listen --workspace`).
 // Each poll also checks that the key is still active on a Max workspace, and ends the
 // stream when not. `Last-Event-ID` resumes after that event while its body is stored.
 //
@@ -20,11 +20,8 @@ import type { Context } from '../context.ts';
 import type { DatabaseHandle } from '../db/handle.ts';
 import { loadServerSecret } from '../db/server-secrets.ts';
 import { isActiveMaxKey } from '../keys/keys.repository.ts';
-import {
-  findWebhookEventOfWorkspace,
-  findWebhookEventsSince,
-  outboxChannel,
-} from './deliveries.repository.ts';
+import { findWebhookEventOfWorkspace, outboxChannel } from './deliveries.repository.ts';
+import { createEventWindow } from './event-window.ts';
 
 /** Open streams per workspace in one process; the next is 429 too-many-streams. */
 export const maxStreamsPerWorkspace = 5;
@@ -32,7 +29,6 @@ export const heartbeatMs = 15_000;
 /** The reconnection delay the stream suggests to clients (`retry:`). */
 export const reconnectMs = 2_000;
 const pollMs = 1_000;
-const overlapMs = 5_000;
 /** Events read per query; a pass reads again at once after a full batch. */
 export const batch = 500;
 
@@ -118,10 +114,7 @@ export function createEventStreams(ctx: Context, subscribe: DatabaseHandle['subs
       open.set(start.workspaceId, (open.get(start.workspaceId) ?? 0) + 1);
       hear();
       const body = new PassThrough();
-      const started = from.at;
-      let since = started;
-      let newest = started.getTime();
-      const sent = new Map<string, number>(from.after ? [[from.after, started.getTime()]] : []);
+      const events = createEventWindow(start.workspaceId, from.at, from.after ? [from.after] : []);
       let ended = false;
       let timer: NodeJS.Timeout | undefined;
       let passing = false;
@@ -136,17 +129,12 @@ export function createEventStreams(ctx: Context, subscribe: DatabaseHandle['subs
           end();
           return;
         }
-        // Only events it has not sent: a window of more than a batch is read to its end.
-        const rows = await findWebhookEventsSince(ctx.db, start.workspaceId, since, batch, [...sent.keys()]);
+        const rows = await events.read(ctx.db, batch);
         for (const row of rows) {
           if (ended) return;
-          sent.set(row.id, row.created_at.getTime());
           if (start.types.length && !start.types.includes(row.type)) continue;
           write(message({ id: row.id, event: row.type, data: row.payload }));
         }
-        newest = Math.max(newest, rows.at(-1)?.created_at.getTime() ?? 0);
-        since = new Date(Math.max(started.getTime(), newest - overlapMs));
-        for (const [id, at] of sent) if (at < since.getTime()) sent.delete(id);
         // A full batch: more are waiting.
         if (rows.length === batch) again = true;
       }

@@ -5,9 +5,9 @@
 // to `forwardTo`. Local and private addresses are allowed here, and only here, because the
 // operator runs it against their own machine. Reads are polled, so it works through the
 // data folder's owner socket as well as on PostgreSQL; a window reaches back a few seconds
-// (a transaction can commit after a later one), leaving out the ids already sent.
+// (a transaction can commit after a later one), each event once (event-window.ts).
 import type { Context } from '../context.ts';
-import { findWebhookEventsSince } from './deliveries.repository.ts';
+import { createEventWindow } from './event-window.ts';
 import { buildRequest } from './request.ts';
 import { type AttemptResult, sendWebhook } from './sender.ts';
 
@@ -22,23 +22,15 @@ export interface ListenOptions {
   onError(error: unknown): void;
 }
 
-const overlapMs = 5_000;
-
 export function startListening(ctx: Context, options: ListenOptions): { stop(): Promise<void> } {
-  const started = ctx.clock.now();
-  let since = started;
-  let newest = started.getTime();
-  const sent = new Map<string, number>();
+  const events = createEventWindow(options.workspaceId, ctx.clock.now());
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   const policy = { ...ctx.config.webhooks, allowUnsafe: true };
 
   async function pass(): Promise<void> {
-    // Only events not forwarded yet: a window of more than a batch is read to its end.
-    const rows = await findWebhookEventsSince(ctx.db, options.workspaceId, since, 500, [...sent.keys()]);
-    for (const row of rows) {
+    for (const row of await events.read(ctx.db, 500)) {
       if (stopped) return;
-      sent.set(row.id, row.created_at.getTime());
       if (options.events.length && !options.events.includes(row.type)) continue;
       const deliveryId = ctx.ids.uuid();
       const startedAt = ctx.clock.now();
@@ -59,9 +51,6 @@ export function startListening(ctx: Context, options: ListenOptions): { stop(): 
       });
       options.onForward({ eventId: row.id, type: row.type, deliveryId, result });
     }
-    newest = Math.max(newest, rows.at(-1)?.created_at.getTime() ?? 0);
-    since = new Date(Math.max(started.getTime(), newest - overlapMs));
-    for (const [id, at] of sent) if (at < since.getTime()) sent.delete(id);
   }
 
   const timer = setInterval(() => {
