@@ -312,7 +312,7 @@ const fixtures = join(import.meta.dirname, 'fixtures', 'pdf');
 for (const name of [
   'latex-xref-table.pdf',
   'latex-object-streams.pdf',
-  'latex-form.pdf',
+  'latex-form-drawn.pdf',
   'chromium-print.pdf',
   'openssl-signed.pdf',
 ]) {

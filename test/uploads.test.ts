@@ -15,6 +15,7 @@ import { PDFDocument } from '@cantoo/pdf-lib';
 import { renderTextDocument } from '../src/pdf/text-document.ts';
 import { describeRun, runSignet } from './cli-process.ts';
 import { countRows, describeEachDatabase, useHarness } from './harness.ts';
+import { activeContentPdfs, ambiguousPdfs } from './hostile-pdfs.ts';
 import { assertPage, type WebClient, webPeople } from './web-client.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'signet-uploads-'));
@@ -69,6 +70,27 @@ async function badFiles(): Promise<Array<[string, File, RegExp]>> {
     ['an encrypted PDF', pdfFile(readFileSync(encrypted)), /password-protected or encrypted/],
     ['a PDF over the limit', pdfFile(oversized), /larger than 200 KB/],
     ['a PDF of 501 pages', pdfFile(await many.save()), /501 pages; a document may have at most 500/],
+    // Read differently by pdf-lib and by readers (issue 33): the page shown is not the page sealed.
+    ...ambiguousPdfs()
+      .slice(0, 2)
+      .map(([what, data]): [string, File, RegExp] => [what, pdfFile(data), /This PDF is built ambiguously/]),
+    [
+      'a PDF with a looping index',
+      pdfFile((ambiguousPdfs()[4] as [string, Uint8Array])[1]),
+      /This PDF is damaged/,
+    ],
+    ...(await Promise.all(
+      activeContentPdfs()
+        .slice(0, 1)
+        .map(
+          async ([what, data, words]): Promise<[string, File, RegExp]> => [what, pdfFile(await data), words],
+        ),
+    )),
+    [
+      'a form each reader draws its own way',
+      pdfFile(readFileSync(join(import.meta.dirname, 'fixtures', 'pdf', 'latex-form.pdf'))),
+      /This PDF contains form fields that each reader draws its own way/,
+    ],
   ];
 }
 

@@ -2,7 +2,6 @@
 // JSON), or added, changed and removed one at a time (the web editor), each under the
 // document's row lock and only while it is a draft; read for the API, the pages and sealing.
 
-import { PDFDocument } from '@cantoo/pdf-lib';
 import type { Kysely } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database, PageSize } from '../db/schema.ts';
@@ -13,6 +12,7 @@ import { ApiError } from '../http/errors.ts';
 import { InputError } from '../input-error.ts';
 import { emailKey } from '../mail/address.ts';
 import { pageViews } from '../pdf/fields.ts';
+import { loadPdf } from '../pdf/load.ts';
 import { checkFields, type FieldInput, type PlacedField, readFieldInput } from './field-rules.ts';
 import {
   type FieldRow,
@@ -33,7 +33,7 @@ export async function pageSizesOf(db: Kysely<Database>, sha256: string): Promise
   if (stored) return stored;
   const data = await readFile(db, sha256);
   if (!data) throw new Error(`file ${sha256} is missing`);
-  const pdf = await PDFDocument.load(data, { ignoreEncryption: true, updateMetadata: false });
+  const pdf = await loadPdf(data);
   const sizes = pageViews(pdf).map(({ width, height }) => ({ width, height }));
   await storePageSizes(db, sha256, sizes);
   return sizes;

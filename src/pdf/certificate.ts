@@ -4,11 +4,13 @@
 // signature block, lists every recipient with how and from where they acted and the fields
 // they filled, and the full event history, all in UTC. The same update draws the signers'
 // field values on the original pages (fields.ts). The seal (seal.ts) then signs the whole file.
-import { PDFDocument, type PDFImage } from '@cantoo/pdf-lib';
+import type { PDFDocument, PDFImage } from '@cantoo/pdf-lib';
 import { drawFieldStamps, type FieldStamp, type FieldType, fieldTypeNames } from './fields.ts';
 import { FontSet } from './fonts.ts';
 import { updateUntracked } from './incremental.ts';
 import { PageFlow } from './layout.ts';
+import { loadPdf } from './load.ts';
+import { commitUpdate } from './seal.ts';
 
 export interface CertificateRecipient {
   fullName: string;
@@ -145,7 +147,7 @@ export async function appendCertificate(
   certificate: Certificate,
   stamps: FieldStamp[] = [],
 ): Promise<{ data: Uint8Array; pages: number }> {
-  const pdf = await PDFDocument.load(original, { forIncrementalUpdate: true, updateMetadata: false });
+  const pdf = await loadPdf(original, { forIncrementalUpdate: true });
   return { data: await certify(pdf, certificate, stamps), pages: pdf.getPageCount() };
 }
 
@@ -165,7 +167,7 @@ export async function certify(
     await drawFieldStamps(pdf, fonts, stamps);
     await layOut(new PageFlow(pdf, fonts), certificate);
   });
-  return pdf.commit({ useObjectStreams: false });
+  return commitUpdate(pdf);
 }
 
 async function layOut(flow: PageFlow, certificate: Certificate): Promise<void> {

@@ -1,10 +1,13 @@
 // **The** rule for what may be uploaded as a document: a whole, unencrypted PDF of at most
 // `maxPages` pages and the configured size, checked by parsing it (never by its name or
 // its declared type). A refusal is an InputError on the `file` field, one sentence saying
-// what is wrong and what to do.
-import { PDFDict, PDFDocument, PDFName } from '@cantoo/pdf-lib';
+// what is wrong and what to do. The file is read as readers read it (load.ts), and may hold
+// no active content (active-content.ts).
+import { PDFDict, type PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { InputError } from '../input-error.ts';
+import { activeContentOf, activeContentSentence } from './active-content.ts';
 import { pageViews } from './fields.ts';
+import { AmbiguousPdfError, loadPdf } from './load.ts';
 
 export const maxPages = 500;
 
@@ -55,12 +58,9 @@ export async function inspectPdf(data: Uint8Array, options: { maxBytes: number }
     refuse('This PDF is incomplete (cut off or damaged); upload the whole file again.');
   let pdf: PDFDocument;
   try {
-    pdf = await PDFDocument.load(data, {
-      ignoreEncryption: true,
-      updateMetadata: false,
-      throwOnInvalidObject: false,
-    });
-  } catch {
+    pdf = await loadPdf(data);
+  } catch (error) {
+    if (error instanceof AmbiguousPdfError) refuse(error.message);
     refuse('This PDF is damaged and cannot be read; export it again from the program that made it.');
   }
   if (pdf.isEncrypted) {
@@ -77,6 +77,8 @@ export async function inspectPdf(data: Uint8Array, options: { maxBytes: number }
       'This PDF is certified by its author against changes, and Signet must add its certificate of completion to it; upload a copy without the certification.',
     );
   }
+  const active = activeContentOf(pdf);
+  if (active.length > 0) refuse(activeContentSentence(active));
   let pages: number;
   try {
     pages = pdf.getPageCount();

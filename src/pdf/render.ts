@@ -306,6 +306,11 @@ function createSession(
           scale: Math.min(size.width / pageSize.width, size.height / pageSize.height),
         }),
         background: 'white',
+        // Form fields drawn from their stored appearances, as every reader draws them once the
+        // form does not ask readers to draw fields themselves (NeedAppearances is refused at
+        // upload, active-content.ts): signers see the fields the sealed file shows. pdf.js's
+        // default leaves them to an HTML layer these pages do not have.
+        annotationMode: pdfjs.AnnotationMode.ENABLE,
       });
       // pdf.js draws in slices of 15 ms and, left alone, chains them as microtasks, so
       // nothing else (a request, the timer of the guard) runs until the page is done.

