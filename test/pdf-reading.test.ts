@@ -266,3 +266,38 @@ test('for every file of the corpus, each sealed page shows what pdf.js showed si
     assert.ok(popplerPage(sealed, 1).includes(stampText), `${name}: the stamp is drawn`);
   }
 });
+
+/** The newest trailer's /ID as qpdf reads it. */
+function fileId(data: Uint8Array): [string, string] {
+  const file = join(folder, `id-${Math.random().toString(36).slice(2)}.pdf`);
+  writeFileSync(file, data);
+  const trailer = execFileSync('qpdf', ['--show-object=trailer', file]).toString();
+  const match = /\/ID \[ <([0-9a-f]+)> <([0-9a-f]+)> \]/i.exec(trailer);
+  assert.ok(match, trailer);
+  return [match[1] as string, match[2] as string];
+}
+
+test('every update Signet appends takes the file’s cross-reference form and renews its /ID', async () => {
+  for (const [name, form] of [
+    ['latex-xref-table.pdf', /^xref/],
+    ['latex-object-streams.pdf', /^\d+ 0 obj\s*<<[\s\S]*\/Type\s*\/XRef/],
+  ] as const) {
+    const original = new Uint8Array(readFileSync(join(fixtures, name)));
+    const { data: certified } = await appendCertificate(original, certificate(1));
+    const sealed = await seal(certified);
+    const sections = [
+      ...Buffer.from(sealed)
+        .toString('latin1')
+        .matchAll(/startxref\s+(\d+)/g),
+    ].map((m) => Buffer.from(sealed.subarray(Number(m[1]), Number(m[1]) + 400)).toString('latin1'));
+    assert.equal(sections.length, 3, `${name}: the original's section, the certificate's and the seal's`);
+    for (const section of sections) assert.match(section, form, name);
+    const ids = [fileId(original), fileId(certified), fileId(sealed)];
+    assert.deepEqual(new Set(ids.map(([first]) => first)).size, 1, `${name}: the first /ID stays`);
+    assert.deepEqual(
+      new Set(ids.map(([, second]) => second)).size,
+      3,
+      `${name}: each update a new second /ID`,
+    );
+  }
+});
