@@ -226,8 +226,7 @@ function integersOf(dict: PDFDict, key: string): number[] | undefined {
 function streamEntries(stream: PDFRawStream): Array<[number, Entry]> {
   const widths = integersOf(stream.dict, 'W');
   const size = stream.dict.lookup(PDFName.of('Size'));
-  if (widths?.length !== 3 || !(size instanceof PDFNumber))
-    throw new AmbiguousPdfError(damagedChain);
+  if (widths?.length !== 3 || !(size instanceof PDFNumber)) throw new AmbiguousPdfError(damagedChain);
   if (widths.some((width) => width > 8) || (widths[1] as number) === 0)
     throw new AmbiguousPdfError(damagedChain);
   const index = integersOf(stream.dict, 'Index') ?? [0, size.asNumber()];
