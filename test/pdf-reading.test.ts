@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { PDFDocument, PDFName, PDFRawStream, PDFRef } from '@cantoo/pdf-lib';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { storeFile } from '../src/files/files.service.ts';
 import { InputError } from '../src/input-error.ts';
 import { appendCertificate, type Certificate } from '../src/pdf/certificate.ts';
 import type { FieldStamp } from '../src/pdf/fields.ts';
@@ -18,6 +19,15 @@ import { loadPdf } from '../src/pdf/load.ts';
 import { sealPdf } from '../src/pdf/seal.ts';
 import { createSelfSignedSeal } from '../src/pdf/seal-identity.ts';
 import { renderTextDocument } from '../src/pdf/text-document.ts';
+import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
+import { signDocument } from '../src/signing/signing.service.ts';
+import {
+  createSentDocument,
+  createTestWorkspace,
+  describeEachDatabase,
+  recipient,
+  useHarness,
+} from './harness.ts';
 import {
   activeContentPdfs,
   ambiguousPdfs,
@@ -299,5 +309,54 @@ test('every update Signet appends takes the file’s cross-reference form and re
       3,
       `${name}: each update a new second /ID`,
     );
+  }
+});
+
+// A file stored before these rules (written into the files table here, as an older version
+// would have accepted it) is not sealed when its document completes: the seal fails with the
+// rule's sentence and no sealed file is stored.
+describeEachDatabase('a stored file that breaks the reading rules', (kind) => {
+  const h = useHarness(kind);
+
+  for (const [what, made] of [
+    ['an ambiguous file', async () => (ambiguousPdfs()[0] as [string, Uint8Array])[1]],
+    ['a file with JavaScript', () => (activeContentPdfs()[0] as [string, Promise<Uint8Array>, RegExp])[1]],
+  ] as const) {
+    test(`${what} is never sealed`, async () => {
+      const workspace = await createTestWorkspace(h.ctx);
+      const { data: honest } = await renderTextDocument({
+        title: 'Lease',
+        body: 'Total price: 100 EUR',
+        workspaceName: 'Acme',
+        pricing: null,
+        createdAt: new Date('2026-11-01T00:00:00Z'),
+      });
+      const { id, links } = await createSentDocument(h.ctx, workspace.id, {
+        recipients: [recipient('zoe@client.example', 'Zoe Stamp')],
+        file: honest,
+      });
+      const data = await made();
+      await h.ctx.db.transaction().execute(async (trx) => {
+        const { sha256 } = await storeFile(trx, {
+          data,
+          mediaType: 'application/pdf',
+          pages: 1,
+          now: h.clock.now(),
+        });
+        await trx.updateTable('documents').set({ original_sha256: sha256 }).where('id', '=', id).execute();
+      });
+      const session = links.get('zoe@client.example')?.session;
+      assert.ok(session);
+      const signed = await signDocument(h.ctx, session, { fullName: 'Zoe Stamp', consent: true });
+      assert.equal(signed.completed, true);
+      assert.equal(await sealDueDocuments(h.ctx), 1, 'the seal was tried');
+      const row = await h.ctx.db
+        .selectFrom('documents')
+        .select(['sealed_sha256', 'seal_error'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      assert.equal(row.sealed_sha256, null);
+      assert.match(row.seal_error ?? '', /cannot be sealed|not a PDF that can be sealed/);
+    });
   }
 });
