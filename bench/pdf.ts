@@ -993,10 +993,25 @@ export function pdfRows(f: PdfFigures): Array<[string, string, string, string]> 
 
 /** The issue's goals, each met or missed. */
 export function pdfGoals(f: PdfFigures): string[] {
-  const lines = f.seal.map((s) => {
-    const r = median(s.signet) / median(s.ceiling);
-    return `sealing a ${s.pages}-page PDF at most 1.5 × the ceiling: ${r.toFixed(2)} × — ${r <= 1.5 ? 'met' : 'missed'}`;
-  });
+  // Issue 33 restated the seal's goal in two parts, both from this run: the fixed part (the
+  // certificate's layout and fonts, the CMS) is a 1-page contract's seal less pdf-lib's load
+  // and save of that page; the part that grows with the file (parse, stamp, write, hash) is
+  // the rest of a larger contract's seal, against pdf-lib's load and save of it.
+  const lines: string[] = [];
+  const one = f.seal.find((s) => s.pages === 1);
+  const fixed = one ? Math.max(0, median(one.signet) - median(one.ceiling)) : Number.NaN;
+  lines.push(
+    one
+      ? `the fixed part of sealing (a 1-page contract's seal less pdf-lib's load + save of it: certificate layout, fonts, CMS) under 100 ms: ${ms(fixed)} ms — ${fixed < 100 ? 'met' : 'missed'}`
+      : 'the fixed part of sealing: not measured (SIGNET_BENCH_PDF_SIZES has no 1)',
+  );
+  for (const s of f.seal) {
+    if (s.pages === 1 || !one) continue;
+    const r = (median(s.signet) - fixed) / median(s.ceiling);
+    lines.push(
+      `the part of sealing a ${s.pages}-page PDF that grows with the file ((seal − fixed part) / pdf-lib load + save) at most 1.5 ×: ${r.toFixed(2)} × — ${r <= 1.5 ? 'met' : 'missed'}`,
+    );
+  }
   for (const d of f.databases) {
     const name = databaseNames[d.kind];
     const p50 = percentile(d.render.cached.signet, 50);
