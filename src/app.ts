@@ -8,6 +8,7 @@ import { downloadRoutes } from './files/download.routes.ts';
 import { apiPlugin } from './http/api.ts';
 import { createApiGuard, lacksHost } from './http/api-guard.ts';
 import { createClientErrorHandler, createConnectHandler } from './http/client-error.ts';
+import { addCommonHeaders } from './http/common-headers.ts';
 import { createErrorSender } from './http/error-handler.ts';
 import { ApiError } from './http/errors.ts';
 import { healthRoutes } from './http/health.ts';
@@ -109,6 +110,7 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
     draining = true;
     done();
   });
+  addCommonHeaders(app);
   app.addHook('onSend', (request, reply, payload, done) => {
     if (draining) reply.header('connection', 'close');
     // HTTPS as this server sees it: TLS, or a proxy's X-Forwarded-Proto when

@@ -13,6 +13,7 @@ import { type Context, createContext, createLogger } from './context.ts';
 import { openDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { recordPublicUrl } from './db/server-settings.ts';
+import { addCommonHeaders } from './http/common-headers.ts';
 import { healthRoutes } from './http/health.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { createMailTransport } from './mail/mailer.ts';
@@ -117,6 +118,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
     // Scrapes and health checks come every few seconds: no request log lines for them.
     const quiet = (log.levels.values[log.level] ?? 0) > (log.levels.values.warn ?? 40) ? log.level : 'warn';
     const operations = Fastify({ loggerInstance: log.child({}, { level: quiet }) as FastifyBaseLogger });
+    addCommonHeaders(operations);
     await operations.register(healthRoutes(ctx));
     await operations.register(metricsRoutes(ctx.metrics));
     metricsUrl = await operations.listen({ host: config.host, port: config.metrics.port });

@@ -74,6 +74,7 @@ describeEachDatabase('malformed HTTP', (kind) => {
       assert.equal(answer.headers.get('x-ratelimit-limit'), String(h.rateLimiter.burst));
       assert.match(answer.headers.get('x-ratelimit-remaining') ?? '', /^\d+$/);
       assert.equal(answer.headers.get('connection'), 'close');
+      assert.equal(answer.headers.get('x-content-type-options'), 'nosniff');
     });
   }
 

@@ -197,6 +197,7 @@ function envelopeProblem(
   const remaining = header(headers, 'x-ratelimit-remaining');
   if (!/^\d+$/.test(limit) || !/^\d+$/.test(remaining))
     return `/v1 ${status} without X-RateLimit-Limit/Remaining`;
+  if (header(headers, 'x-content-type-options') !== 'nosniff') return `/v1 ${status} without nosniff`;
   const local = req.path.replace(/^[a-z]+:\/\/[^/]*/i, '');
   const method = req.method.toUpperCase();
   const document = local.split('?')[0] === '/v1/openapi.json' && (method === 'GET' || method === 'HEAD');

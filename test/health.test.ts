@@ -21,6 +21,23 @@ describeEachDatabase('health', (kind) => {
     assert.deepEqual(await response.json(), { status: 'ok' });
   });
 
+  test('every kind of answer says nosniff: health, metrics, the API, its errors, pages and 404s', async () => {
+    for (const path of [
+      '/healthz',
+      '/readyz',
+      '/metrics',
+      '/v1/documents',
+      '/v1/nothing',
+      '/login',
+      '/nothing',
+      '/docs',
+    ]) {
+      const response = await fetch(`${h.baseUrl}${path}`);
+      await response.arrayBuffer();
+      assert.equal(response.headers.get('x-content-type-options'), 'nosniff', `${path} (${response.status})`);
+    }
+  });
+
   test('GET /readyz is 200 on a migrated database', async () => {
     const response = await fetch(`${h.baseUrl}/readyz`);
     assert.equal(response.status, 200);

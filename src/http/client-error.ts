@@ -3,9 +3,11 @@
 // envelope, with a stable code and the rate-limit headers of the client's address, like
 // every other answer of the API (no body for HEAD). The connection is closed after: its
 // framing is unknown.
+
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Context } from '../context.ts';
+import { commonHeaderLines } from './common-headers.ts';
 import { type ErrorCode, errorStatus } from './errors.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 
@@ -46,6 +48,7 @@ function answerOnSocket(
           `Content-Length: ${Buffer.byteLength(body)}`,
           `X-RateLimit-Limit: ${rateLimiter.burst}`,
           `X-RateLimit-Remaining: ${remaining}`,
+          ...commonHeaderLines,
           ...(options.extraHeaders ?? []),
           'Connection: close',
           '',
