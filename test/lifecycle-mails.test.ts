@@ -180,11 +180,23 @@ describeEachDatabase('who is told what after Send', (kind) => {
     });
     const session = (await signingLinksOf(h.ctx, id)).get('ann@client.example')?.session;
     assert.ok(session);
-    await declineDocument(h.ctx, session, { reason: 'The rent is wrong.\nPlease send a corrected lease.' });
+    await declineDocument(h.ctx, session, {
+      reason:
+        'The rent is wrong.\nPlease send a corrected lease. Urgent: log in at https://evil.example/login or www.evil.example, or mail boss@evil.example',
+    });
     const [mail] = await listMails(h.ctx, { documentId: id, to: owner, limit: 5 });
     assert.equal(mail?.subject, 'Declined: Lease');
     assert.match(mail?.text ?? '', /Ann Lee \(ann@client\.example\) declined to sign "Lease"\./);
-    assert.match(mail?.text ?? '', /> The rent is wrong\.\n> Please send a corrected lease\./);
+    assert.match(mail?.text ?? '', /from the recipient, not from Signet; links in it are not made clickable/);
+    assert.match(mail?.text ?? '', /> The rent is wrong\.\n> Please send a corrected lease\. Urgent:/);
+    // Nothing a mail program would make a link of: no scheme, no host name, no address.
+    assert.ok(
+      mail?.text.includes(
+        'log in at https[:]//evil[.]example/login or www[.]evil[.]example, or mail boss[@]evil[.]example',
+      ),
+      mail?.text,
+    );
+    assert.doesNotMatch(mail?.text ?? '', /evil\.example/);
     assert.ok(mail?.text.includes(`${h.config.publicUrl}/documents/${id}`), 'a link to the document');
     assert.deepEqual([...(await mailbox(id)).keys()].sort(), ['ann@client.example', owner].sort());
   });

@@ -157,6 +157,19 @@ at any time in a PDF reader or at ${input.verifyUrl}
 }
 
 /** The mail the sending workspace's owners get when a recipient declines. */
+/**
+ * Text a stranger typed, quoted in a mail Signet sends so that no mail program makes a link
+ * of it: a signing-link holder could otherwise put a phishing link into a mail from the
+ * service. Schemes, host names and addresses are defanged the way security teams quote
+ * indicators (`https[:]//evil[.]example`, `name[@]example[.]com`), which still reads.
+ */
+export function unlinked(text: string): string {
+  return text
+    .replace(/([a-z][a-z0-9+.-]*):\/\//gi, '$1[:]//')
+    .replace(/@/g, '[@]')
+    .replace(/([\p{L}\p{N}_-])\.(?=[\p{L}\p{N}])/gu, '$1[.]');
+}
+
 export function declinedMail(input: {
   documentTitle: string;
   recipientName: string;
@@ -165,9 +178,9 @@ export function declinedMail(input: {
   documentLink: string;
 }): { subject: string; text: string } {
   const reason = input.reason
-    ? `Their reason:
+    ? `Their reason, as they typed it (from the recipient, not from Signet; links in it are not made clickable):
 
-${input.reason
+${unlinked(input.reason)
   .split('\n')
   .map((line) => `> ${line}`)
   .join('\n')}`
