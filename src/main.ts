@@ -36,7 +36,8 @@ const usage = `usage: signet <command>
                   fields.json: [{"recipient": EMAIL, "type": "signature|initials|date|name|email|
                   text|checkbox", "page": 1, "x": 72, "y": 90, "width": 180, "height": 40,
                   "required": true, "label": null, "maxLength": null}, ...] in PDF points from the
-                  bottom-left of the page as displayed
+                  bottom-left of the page as displayed; --file is read to at most
+                  SIGNET_MAX_UPLOAD_BYTES and --fields to at most 1 MB (a pipe or device too)
   document fields ID --fields fields.json [--json]   replace a draft's fields ([] removes them)
   document send ID [--json]
   document download ID [--kind sealed|original] --out FILE [--force] [--json]

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -291,5 +292,24 @@ describe('signet document create --file', () => {
     const missing = await runSignet([...args, '--file', join(folder, 'nope.pdf')], env);
     assert.equal(missing.code, 2, describeRun(missing));
     assert.match(missing.stderr, /no such file/);
+    // A device or a pipe has no size to check first: reading stops past the limit.
+    const endless = await runSignet([...args, '--file', '/dev/zero'], env);
+    assert.equal(endless.code, 2, describeRun(endless));
+    assert.match(endless.stderr, /The file is larger than 200 KB/);
+    const endlessFields = await runSignet([...args, '--file', pdfPath, '--fields', '/dev/zero'], env);
+    assert.equal(endlessFields.code, 2, describeRun(endlessFields));
+    assert.match(endlessFields.stderr, /--fields \/dev\/zero: larger than 1 MB/);
+    // A pipe within the limit is read whole.
+    const fifo = join(folder, 'contract.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const [piped] = await Promise.all([
+      runSignet([...args, '--file', fifo, '--json'], env),
+      writeFile(fifo, pdf),
+    ]);
+    assert.equal(piped.code, 0, describeRun(piped));
+    assert.equal(
+      (JSON.parse(piped.stdout) as { files: Array<{ sha256: string }> }).files[0]?.sha256,
+      sha256(pdf),
+    );
   });
 });

@@ -1,7 +1,7 @@
 // Document commands: create, send, trigger an event, and read the mail outbox. They call
 // the same domain functions as the signing pages, never around them.
 import { createWriteStream } from 'node:fs';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { type FileHandle, open, rm, stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config.ts';
 import type { RecipientRole, SigningMethod } from '../db/schema.ts';
@@ -15,7 +15,7 @@ import { findDownloadable } from '../files/files.repository.ts';
 import { fileStream } from '../files/files.service.ts';
 import { InputError } from '../input-error.ts';
 import { listMails } from '../mail/mail.service.ts';
-import { refuseOversized } from '../pdf/inspect.ts';
+import { refuseOversized, refuseTooLarge } from '../pdf/inspect.ts';
 import { createDocument, type RecipientInput, sendDocument } from '../signing/signing.service.ts';
 import { parseCommandArgs, parseCount, requireText, requireUuid, UsageError } from './args.ts';
 import { print, withContext } from './context.ts';
@@ -85,29 +85,64 @@ function domainErrors<T>(promise: Promise<T>): Promise<T> {
   });
 }
 
-/** The --file to upload: read once, refused before reading when it is over the limit. */
-async function readPdfArg(path: string, maxBytes: number): Promise<Buffer> {
-  let size: number;
+/**
+ * The bytes of `path`, read to at most `maxBytes`: a file's size is not known before it is
+ * read when it is a pipe or a device (`/dev/stdin`, `/dev/zero`), so the count is kept as it
+ * is read, and reading stops at the first byte past the limit.
+ */
+async function readAtMost(
+  option: string,
+  path: string,
+  maxBytes: number,
+  tooLarge: () => never,
+): Promise<Buffer> {
+  let handle: FileHandle;
   try {
-    size = (await stat(path)).size;
+    handle = await open(path, 'r');
+    if ((await handle.stat()).isDirectory()) throw new Error('a folder');
   } catch {
-    throw new UsageError(`--file ${path}: no such file`);
+    throw new UsageError(`${option} ${path}: no such file`);
   }
-  refuseOversized(size, maxBytes);
-  return readFile(path);
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of handle.createReadStream({ highWaterMark: 1024 * 1024, autoClose: false })) {
+      total += (chunk as Buffer).byteLength;
+      if (total > maxBytes) tooLarge();
+      chunks.push(chunk as Buffer);
+    }
+  } finally {
+    await handle.close();
+  }
+  return Buffer.concat(chunks, total);
 }
+
+/** The --file to upload: read once, to at most the upload limit. */
+async function readPdfArg(path: string, maxBytes: number): Promise<Buffer> {
+  try {
+    const size = (await stat(path)).size;
+    refuseOversized(size, maxBytes);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+  }
+  return readAtMost('--file', path, maxBytes, () => refuseTooLarge(maxBytes));
+}
+
+/** A fields file larger than this is no list of fields (500 pages of them fit in far less). */
+export const maxFieldsFileBytes = 1024 * 1024;
 
 /**
  * The --fields file: a JSON array of `{recipient, type, page, x, y, width, height, required,
  * label, maxLength}` (fields/field-rules.ts checks each against the document).
  */
 async function readFieldsArg(path: string): Promise<unknown[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch {
-    throw new UsageError(`--fields ${path}: no such file`);
-  }
+  const text = (
+    await readAtMost('--fields', path, maxFieldsFileBytes, () => {
+      throw new UsageError(
+        `--fields ${path}: larger than ${maxFieldsFileBytes / 1024 / 1024} MB; a fields file is a JSON array of fields`,
+      );
+    })
+  ).toString('utf8');
   let fields: unknown;
   try {
     fields = JSON.parse(text);
