@@ -248,6 +248,7 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
       config: {
         ...h.ctx.config,
         seal: {
+          ...h.ctx.config.seal,
           p12File: join(fixtures, 'seal-ec-with-chain.p12'),
           p12Passphrase: 'correct horse',
           tsaUrl: null,
