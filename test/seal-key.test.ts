@@ -6,8 +6,10 @@
 // behind by a switch to a PKCS#12, vouch only for the files Signet's records show they sealed.
 import assert from 'node:assert/strict';
 import { randomUUID, webcrypto } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { type Kysely, Migrator, sql } from 'kysely';
 import { ConfigError, loadConfig } from '../src/config.ts';
@@ -29,17 +31,20 @@ import { findStoredSealKey, listSealKeys } from '../src/sealing/seal-keys.reposi
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
 import { verificationSentence, verifyPdf } from '../src/sealing/verification.service.ts';
 import { signDocument } from '../src/signing/signing.service.ts';
+import { describeRun, runSignet } from './cli-process.ts';
 import {
   createSentDocument,
   createTestClock,
   createTestDatabase,
   createTestWorkspace,
+  databaseKinds,
   describeEachDatabase,
   recipient,
   testSealKey,
   useHarness,
 } from './harness.ts';
 import { pdfsig } from './pdf-tools.ts';
+import { databaseUrlOf } from './processes.ts';
 
 const fixtures = join(import.meta.dirname, 'fixtures', 'pdf');
 const otherKey = Buffer.alloc(32, 7).toString('hex');
@@ -472,6 +477,128 @@ describeEachDatabase('a clear key from an older version', (kind) => {
       }
     } finally {
       await handle.close();
+    }
+  });
+});
+
+describe('signet seal show and rotate, with the data folder’s own key', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'signet-seal-key-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SIGNET_DATA_DIR: dir,
+    LOG_LEVEL: 'warn',
+    SIGNET_PUBLIC_URL: 'https://sign.acme.example',
+    SIGNET_SEAL_ORGANIZATION: 'Acme Lettings Ltd',
+  };
+  for (const name of ['DATABASE_URL', 'SIGNET_SEAL_KEY', 'SIGNET_SEAL_KEY_FILE', 'SIGNET_SEAL_P12_FILE'])
+    delete env[name];
+  const keyFile = join(dir, 'seal.key');
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  type Shown = {
+    fingerprintSha256: string;
+    subject: string;
+    seals: Array<{ status: string; fingerprintSha256: string }>;
+  };
+  let firstFingerprint: string;
+
+  test('the first seal generates seal.key in the data folder, readable by its owner only, and never replaces it', async () => {
+    const shown = await runSignet(['seal', 'show', '--json'], env);
+    assert.equal(shown.code, 0, describeRun(shown));
+    const seal = JSON.parse(shown.stdout) as Shown;
+    assert.equal(seal.subject, 'CN=Document seal of sign.acme.example, O=Acme Lettings Ltd');
+    firstFingerprint = seal.fingerprintSha256;
+    assert.equal(statSync(keyFile).mode & 0o777, 0o600);
+    const key = readFileSync(keyFile, 'utf8');
+    assert.equal(Buffer.from(key.trim(), 'base64').byteLength, 32);
+    assert.ok(
+      statSync(join(dir, 'pgdata')).isDirectory(),
+      'the database lives in pgdata/ (what a backup holds)',
+    );
+    assert.ok(!existsSync(join(dir, 'pgdata', 'seal.key')), 'the key beside it, not in it');
+    const again = await runSignet(['seal', 'show', '--json'], env);
+    assert.equal((JSON.parse(again.stdout) as Shown).fingerprintSha256, firstFingerprint);
+    assert.equal(readFileSync(keyFile, 'utf8'), key, 'the same key');
+    assert.doesNotMatch(`${shown.stdout}${shown.stderr}`, new RegExp(key.trim().replace(/[+/=]/g, '.')));
+  });
+
+  test('rotate prints the new seal’s fingerprint; show lists it as current and the old one as retired', async () => {
+    const rotated = await runSignet(['seal', 'rotate'], env);
+    assert.equal(rotated.code, 0, describeRun(rotated));
+    const fingerprint = /SHA-256 fingerprint +([0-9A-F:]{95})/.exec(rotated.stdout)?.[1];
+    assert.ok(fingerprint && fingerprint !== firstFingerprint, rotated.stdout);
+    assert.ok(rotated.stdout.includes(`Retired: ${firstFingerprint}`));
+    const show = await runSignet(['seal', 'show'], env);
+    assert.equal(show.code, 0, describeRun(show));
+    assert.match(show.stdout, new RegExp(`current: ${fingerprint}\n`));
+    assert.match(show.stdout, new RegExp(`retired: ${firstFingerprint}\n.*retired \\d{4}-`));
+    for (const output of [rotated, show]) {
+      assert.doesNotMatch(`${output.stdout}${output.stderr}`, /PRIVATE KEY|privateKey|pkcs8|encrypted_?key/i);
+    }
+  });
+
+  test('a lost key file: the stored seal no longer opens, said in one line; rotate makes a new seal with the new key', async () => {
+    rmSync(keyFile);
+    const lost = await runSignet(['seal', 'show'], env);
+    assert.equal(lost.code, 1, describeRun(lost));
+    assert.match(
+      lost.stderr,
+      /^signet: the seal key \(.*seal\.key\) does not match the database's seal "seal-[0-9a-f]{16}" .*run "signet seal rotate" to make a new seal\n$/,
+    );
+    const rotated = await runSignet(['seal', 'rotate', '--json'], env);
+    assert.equal(rotated.code, 0, describeRun(rotated));
+    const shown = await runSignet(['seal', 'show', '--json'], env);
+    assert.equal(shown.code, 0, describeRun(shown));
+    assert.deepEqual(
+      (JSON.parse(shown.stdout) as Shown).seals.map((s) => s.status),
+      ['current', 'retired', 'retired'],
+    );
+  });
+});
+
+describe('on PostgreSQL, the key-encryption key is the operator’s to give', {
+  skip: !databaseKinds.includes('postgres'),
+}, () => {
+  test('without SIGNET_SEAL_KEY[_FILE] nothing is sealed nor stored, said in one line; SIGNET_SEAL_KEY_FILE names it', async () => {
+    const database = await createTestDatabase('postgres');
+    const folder = mkdtempSync(join(tmpdir(), 'signet-seal-kek-'));
+    try {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        DATABASE_URL: await databaseUrlOf(database),
+        LOG_LEVEL: 'warn',
+      };
+      for (const name of ['SIGNET_SEAL_KEY', 'SIGNET_SEAL_KEY_FILE', 'SIGNET_SEAL_P12_FILE'])
+        delete env[name];
+      const refused = await runSignet(['seal', 'show'], env);
+      assert.equal(refused.code, 1, describeRun(refused));
+      assert.match(
+        refused.stderr,
+        /^signet: SIGNET_SEAL_KEY_FILE or SIGNET_SEAL_KEY must be set to seal with DATABASE_URL: .*\n$/,
+      );
+      assert.equal((await listSealKeys(database.db)).length, 0, 'no seal stored');
+      const missing = await runSignet(['seal', 'show'], {
+        ...env,
+        SIGNET_SEAL_KEY_FILE: join(folder, 'nope.key'),
+      });
+      assert.match(
+        missing.stderr,
+        /^signet: the seal key file .*nope\.key \(SIGNET_SEAL_KEY_FILE\) does not exist\n$/,
+      );
+      const keyFile = join(folder, 'seal.key');
+      writeFileSync(keyFile, `${Buffer.alloc(32, 9).toString('hex')}\n`, { mode: 0o600 });
+      const shown = await runSignet(['seal', 'show', '--json'], { ...env, SIGNET_SEAL_KEY_FILE: keyFile });
+      assert.equal(shown.code, 0, describeRun(shown));
+      const [stored] = await listSealKeys(database.db);
+      assert.ok(stored);
+      const row = await findStoredSealKey(database.db, stored.name);
+      assert.equal(row?.privateKey, null);
+      assert.equal(
+        row?.kekId,
+        keyEncryptionKey({ databaseUrl: 'x', dataDir: '', seal: { ...loadConfig({}).seal, keyFile } }).id,
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      await database.close();
     }
   });
 });
