@@ -61,7 +61,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
       processMetrics: true,
       ...(database.poolStats ? { poolStats: database.poolStats } : {}),
     });
-    await prepareSealKeys(ctx);
+    await prepareSealKeys(ctx, { seals: role !== 'api' });
     // An embedded data folder: the CLI reaches this process's database from now on.
     await database.share?.(log);
   } catch (error) {

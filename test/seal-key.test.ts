@@ -414,7 +414,7 @@ describeEachDatabase('a clear key from an older version', (kind) => {
       // A PostgreSQL server with no key configured cannot encrypt it: it says so, and leaves it.
       const noKey = loadConfig({ DATABASE_URL: 'postgres://db.example/signet', LOG_LEVEL: 'silent' });
       const unkeyed = await createContext(noKey, handle.db.withoutPlugins(), { log: logger });
-      await prepareSealKeys(unkeyed);
+      await prepareSealKeys(unkeyed, { seals: true });
       await unkeyed.close();
       assert.match(
         log.join(''),
@@ -428,8 +428,8 @@ describeEachDatabase('a clear key from an older version', (kind) => {
       });
       const ctx = await createContext(config, handle.db, { log: logger, clock: createTestClock() });
       try {
-        await prepareSealKeys(ctx);
-        await prepareSealKeys(ctx);
+        await prepareSealKeys(ctx, { seals: true });
+        await prepareSealKeys(ctx, { seals: true });
         assert.equal(log.filter((l) => l.includes('is now encrypted')).length, 1, 'encrypted once');
         const rows = await sql<{
           name: string;

@@ -220,9 +220,12 @@ async function encryptClearSealKeysWith(db: Kysely<Database>, kek: KeyEncryption
 
 /**
  * At `signet serve`: encrypts keys an older version stored in the clear, and says once when
- * this server cannot seal with its own seal for want of a key-encryption key.
+ * this server, if it seals (`seals`: a worker), cannot seal for want of a key-encryption key.
  */
-export async function prepareSealKeys(ctx: Pick<Context, 'db' | 'config' | 'log'>): Promise<void> {
+export async function prepareSealKeys(
+  ctx: Pick<Context, 'db' | 'config' | 'log'>,
+  { seals }: { seals: boolean },
+): Promise<void> {
   const encrypted = await encryptClearSealKeys(ctx);
   if (encrypted) {
     ctx.log.info(
@@ -230,7 +233,7 @@ export async function prepareSealKeys(ctx: Pick<Context, 'db' | 'config' | 'log'
       "the seal's private key, stored in the clear by an earlier version, is now encrypted (backups made before hold it in the clear: rotate the seal if they may leak)",
     );
   }
-  if (!ctx.config.seal.p12File && !hasKeyEncryptionKey(ctx.config)) {
+  if (seals && !ctx.config.seal.p12File && !hasKeyEncryptionKey(ctx.config)) {
     ctx.log.warn(
       encrypted === null
         ? "the seal's private key is stored in the clear and documents cannot be sealed: set SIGNET_SEAL_KEY_FILE or SIGNET_SEAL_KEY (docs/deployment.md)"
