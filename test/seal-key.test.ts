@@ -6,7 +6,10 @@
 // behind by a switch to a PKCS#12, vouch only for the files Signet's records show they sealed.
 import assert from 'node:assert/strict';
 import { randomUUID, webcrypto } from 'node:crypto';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -43,7 +46,7 @@ import {
   testSealKey,
   useHarness,
 } from './harness.ts';
-import { pdfsig } from './pdf-tools.ts';
+import { pdfsig, startTestTsa } from './pdf-tools.ts';
 import { databaseUrlOf } from './processes.ts';
 
 const fixtures = join(import.meta.dirname, 'fixtures', 'pdf');
@@ -320,6 +323,56 @@ describeEachDatabase('the seal’s key', (kind) => {
     assert.equal((await verifyPdf(h.ctx, appended)).verdict, 'not-sealed-here');
   });
 
+  test('a seal retired while a document is being sealed is not recorded for it: the retry seals with the new seal', async () => {
+    // The rotation happens in the middle of the seal: while the seal thread asks the
+    // time-stamp authority, which is this proxy (it rotates, then asks the real one).
+    const tsa = await startTestTsa(h.clock.now());
+    let rotated = false;
+    const proxy = createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks);
+      if (!rotated) {
+        rotated = true;
+        await rotateSeal(anotherProcess(h.ctx));
+      }
+      const answer = await fetch(tsa.url, {
+        method: 'POST',
+        headers: { 'content-type': request.headers['content-type'] ?? '' },
+        body,
+      });
+      response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? '' });
+      response.end(Buffer.from(await answer.arrayBuffer()));
+    });
+    proxy.listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    const { port } = proxy.address() as AddressInfo;
+    try {
+      const sealing = anotherProcess(h.ctx, { tsaUrl: `http://127.0.0.1:${port}/` });
+      const before = await currentSeal(sealing);
+      const { id } = await signedDocument('Sealed across a rotation');
+      h.clock.advance(5_000);
+      assert.equal(await sealDueDocuments(sealing), 1);
+      assert.ok(rotated, 'the seal was retired mid-seal');
+      const refused = await sealRecord(id);
+      assert.equal(refused.sealed_sha256, null, 'not stored under the retired seal');
+      assert.match(refused.seal_error ?? '', /the seal was retired while this document was being sealed/);
+      h.clock.advance(60_000);
+      assert.equal(await sealDueDocuments(sealing), 1);
+      const sealed = await sealRecord(id);
+      const now = await currentSeal(h.ctx);
+      assert.notEqual(now.fingerprint, before.fingerprint);
+      assert.equal(sealed.sealed_by, now.fingerprint, 'sealed and recorded with the new seal');
+      const file = await readFile(h.ctx.db, sealed.sealed_sha256 as string);
+      assert.ok(file);
+      const verified = await verifyPdf(h.ctx, file);
+      assert.ok(verified.verdict === 'sealed-unchanged' && verified.seal.retired === null);
+    } finally {
+      proxy.close();
+      await tsa.close();
+    }
+  });
+
   test('after switching to a PKCS#12, the self-signed seal vouches only for the files it is recorded to have sealed', async () => {
     const selfSigned = await currentSeal(h.ctx);
     const recorded = await sealedDocument('Sealed before the CA certificate');
@@ -363,7 +416,7 @@ describeEachDatabase('the seal’s key', (kind) => {
     );
     assert.deepEqual(
       (await listSeals(withP12)).map((s) => s.status),
-      ['set-aside', 'retired'],
+      ['set-aside', 'retired', 'retired'],
     );
     await assert.rejects(rotateSeal(withP12), /SIGNET_SEAL_P12_FILE is set/);
   });
