@@ -484,6 +484,17 @@ describeEachDatabase('a clear key from an older version', (kind) => {
         await prepareSealKeys(ctx, { seals: true });
         await prepareSealKeys(ctx, { seals: true });
         assert.equal(log.filter((l) => l.includes('is now encrypted')).length, 1, 'encrypted once');
+        // A worker started with another key says so at start, in one line, and starts.
+        const wrongKey = { ...config, seal: { ...config.seal, key: otherKey } };
+        const wrong = await createContext(wrongKey, handle.db.withoutPlugins(), { log: logger });
+        await prepareSealKeys(wrong, { seals: true });
+        await wrong.close();
+        const said = log.map((l) => JSON.parse(l) as { level: number; msg: string }).at(-1);
+        assert.equal(said?.level, 50);
+        assert.match(
+          said?.msg ?? '',
+          /^documents cannot be sealed: the seal key \(SIGNET_SEAL_KEY\) does not match the database's seal "installation"/,
+        );
         const rows = await sql<{
           name: string;
           private_key: unknown;

@@ -219,26 +219,39 @@ async function encryptClearSealKeysWith(db: Kysely<Database>, kek: KeyEncryption
 }
 
 /**
- * At `signet serve`: encrypts keys an older version stored in the clear, and says once when
- * this server, if it seals (`seals`: a worker), cannot seal for want of a key-encryption key.
+ * At `signet serve`: encrypts keys an older version stored in the clear and, in a process
+ * that seals (`seals`: a worker), opens the current seal once, so that a missing or wrong
+ * key-encryption key is said at start (one line), not first at the next document. The server
+ * starts either way: the API and /verify need no key, and documents wait, signed, until the
+ * key is fixed.
  */
 export async function prepareSealKeys(
-  ctx: Pick<Context, 'db' | 'config' | 'log'>,
+  ctx: Pick<Context, 'db' | 'config' | 'log' | 'clock'>,
   { seals }: { seals: boolean },
 ): Promise<void> {
-  const encrypted = await encryptClearSealKeys(ctx);
-  if (encrypted) {
-    ctx.log.info(
-      { encrypted },
-      "the seal's private key, stored in the clear by an earlier version, is now encrypted (backups made before hold it in the clear: rotate the seal if they may leak)",
-    );
-  }
-  if (seals && !ctx.config.seal.p12File && !hasKeyEncryptionKey(ctx.config)) {
-    ctx.log.warn(
-      encrypted === null
-        ? "the seal's private key is stored in the clear and documents cannot be sealed: set SIGNET_SEAL_KEY_FILE or SIGNET_SEAL_KEY (docs/deployment.md)"
-        : 'documents cannot be sealed: with DATABASE_URL, set SIGNET_SEAL_KEY_FILE or SIGNET_SEAL_KEY (or SIGNET_SEAL_P12_FILE); see docs/deployment.md',
-    );
+  try {
+    const encrypted = await encryptClearSealKeys(ctx);
+    if (encrypted) {
+      ctx.log.info(
+        { encrypted },
+        "the seal's private key, stored in the clear by an earlier version, is now encrypted (backups made before hold it in the clear: rotate the seal if they may leak)",
+      );
+    }
+    if (!seals || ctx.config.seal.p12File) return;
+    if (!hasKeyEncryptionKey(ctx.config)) {
+      ctx.log.warn(
+        encrypted === null
+          ? "the seal's private key is stored in the clear and documents cannot be sealed: set SIGNET_SEAL_KEY_FILE or SIGNET_SEAL_KEY (docs/deployment.md)"
+          : 'documents cannot be sealed: with DATABASE_URL, set SIGNET_SEAL_KEY_FILE or SIGNET_SEAL_KEY (or SIGNET_SEAL_P12_FILE); see docs/deployment.md',
+      );
+      return;
+    }
+    keyEncryptionKey(ctx.config);
+    const current = await findCurrentSealName(ctx.db);
+    if (current) await cached(ctx.db, `stored:${current.name}`, () => loadStoredSeal(ctx, current.name));
+  } catch (error) {
+    if (!(error instanceof SealKeyError)) throw error;
+    ctx.log.error(`documents cannot be sealed: ${error.message}`);
   }
 }
 
