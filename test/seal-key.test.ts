@@ -600,7 +600,7 @@ describe('signet seal show and rotate, with the data folder’s own key', () => 
     }
   });
 
-  test('a lost key file: the stored seal no longer opens, said in one line; rotate makes a new seal with the new key', async () => {
+  test('a lost key file: the stored seal no longer opens, said in one line; rotate --key-lost makes a new seal with the new key', async () => {
     rmSync(keyFile);
     const lost = await runSignet(['seal', 'show'], env);
     assert.equal(lost.code, 1, describeRun(lost));
@@ -608,7 +608,12 @@ describe('signet seal show and rotate, with the data folder’s own key', () => 
       lost.stderr,
       /^signet: the seal key \(.*seal\.key\) does not match the database's seal "seal-[0-9a-f]{16}" .*run "signet seal rotate" to make a new seal\n$/,
     );
-    const rotated = await runSignet(['seal', 'rotate', '--json'], env);
+    // A rotation with another key than the current seal's is what a shell without the
+    // servers' key would do by mistake: refused unless the operator says the key is lost.
+    const refused = await runSignet(['seal', 'rotate'], env);
+    assert.equal(refused.code, 1, describeRun(refused));
+    assert.match(refused.stderr, /is not the one the current seal is encrypted with .* with --key-lost\n$/);
+    const rotated = await runSignet(['seal', 'rotate', '--key-lost', '--json'], env);
     assert.equal(rotated.code, 0, describeRun(rotated));
     const shown = await runSignet(['seal', 'show', '--json'], env);
     assert.equal(shown.code, 0, describeRun(shown));

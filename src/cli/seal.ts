@@ -94,10 +94,13 @@ function storedSealLines(seals: SealSummary[]): string {
 
 export async function sealCommand(config: Config, argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
-  if (sub !== 'show' && sub !== 'rotate') throw new UsageError('usage: signet seal show|rotate [--json]');
-  const { values } = parseCommandArgs(rest, { ...json }, []);
+  if (sub !== 'show' && sub !== 'rotate') {
+    throw new UsageError('usage: signet seal show [--json] | signet seal rotate [--key-lost] [--json]');
+  }
   if (sub === 'rotate') {
-    const rotation = await withContext(config, 'seal rotate', (ctx) => rotateSeal(ctx));
+    const { values } = parseCommandArgs(rest, { ...json, 'key-lost': { type: 'boolean' } }, []);
+    const keyLost = !!values['key-lost'];
+    const rotation = await withContext(config, 'seal rotate', (ctx) => rotateSeal(ctx, { keyLost }));
     const retired = rotation.retired
       ? `\nRetired: ${rotation.retired.fingerprintSha256} (it still verifies the files it sealed)`
       : '';
@@ -112,6 +115,7 @@ export async function sealCommand(config: Config, argv: string[]): Promise<void>
     );
     return;
   }
+  const { values } = parseCommandArgs(rest, { ...json }, []);
   const { seal, seals } = await withContext(config, 'seal show', async (ctx) => ({
     seal: await describeSeal(ctx),
     seals: await listSeals(ctx),

@@ -180,12 +180,25 @@ export interface Rotation {
 /**
  * `signet seal rotate`: a new self-signed seal becomes current, the previous one is retired
  * (it still vouches for the files it is recorded to have sealed). Needs the key-encryption
- * key for the new seal only, so it is also the way out when the old key is lost.
+ * key for the new seal only, so it is also the way out when the old key is lost; but a
+ * command run with another key than the servers' would leave them a seal they cannot open,
+ * so a key other than the current seal's is refused unless `keyLost` says that is the point.
  */
-export async function rotateSeal(ctx: SealContext): Promise<Rotation> {
+export async function rotateSeal(
+  ctx: SealContext,
+  { keyLost = false }: { keyLost?: boolean } = {},
+): Promise<Rotation> {
   if (ctx.config.seal.p12File) {
     throw new SealKeyError(
       'SIGNET_SEAL_P12_FILE is set: documents are sealed with that PKCS#12, so there is no self-signed seal to rotate (replace the file to change the seal)',
+    );
+  }
+  const kek = keyEncryptionKey(ctx.config);
+  const current = await findCurrentSealName(ctx.db);
+  const stored = current && (await findStoredSealKey(ctx.db, current.name));
+  if (stored?.kekId && stored.kekId !== kek.id && !keyLost) {
+    throw new SealKeyError(
+      `the seal key (${kek.source}) is not the one the current seal is encrypted with (key id ${stored.kekId}, this one is ${kek.id}): run this command with the servers' SIGNET_SEAL_KEY_FILE or SIGNET_SEAL_KEY, or, if that key is lost, with --key-lost`,
     );
   }
   const { made, retired } = await makeSeal(ctx, { retirePrevious: true });
