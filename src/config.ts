@@ -32,7 +32,20 @@ export interface Config {
   /** The largest PDF a sender may upload (bytes). */
   maxUploadBytes: number;
   /** How the sealed PDFs are signed: a PKCS#12 from a CA, or (null) the installation's own. */
-  seal: { p12File: string | null; p12Passphrase: string; tsaUrl: string | null };
+  seal: {
+    p12File: string | null;
+    p12Passphrase: string;
+    tsaUrl: string | null;
+    /**
+     * The key that encrypts the installation seal's private key in the database (never stored
+     * there): SIGNET_SEAL_KEY_FILE names a file holding it, SIGNET_SEAL_KEY holds it (32 bytes,
+     * base64 or hex). Neither, on a data folder: `seal.key` generated in it (seal-kek.ts).
+     */
+    keyFile: string | null;
+    key: string | null;
+    /** SIGNET_SEAL_ORGANIZATION: the O= of a self-signed seal made from now on (default: the public URL's host). */
+    organization: string | null;
+  };
   webhooks: {
     /** SIGNET_WEBHOOK_ALLOW_UNSAFE=1: http, any port, private addresses. Development only. */
     allowUnsafe: boolean;
@@ -99,6 +112,20 @@ export function loadConfig(env: Env = process.env): Config {
   if (tsaUrl !== null && (!URL.canParse(tsaUrl) || !/^https?:$/.test(new URL(tsaUrl).protocol))) {
     throw new ConfigError('SIGNET_SEAL_TSA_URL must be an http(s) URL');
   }
+  const sealKeyFile = readOptional(env, 'SIGNET_SEAL_KEY_FILE');
+  const sealKey = readOptional(env, 'SIGNET_SEAL_KEY');
+  if (sealKeyFile !== null && sealKey !== null) {
+    throw new ConfigError('set SIGNET_SEAL_KEY_FILE or SIGNET_SEAL_KEY, not both');
+  }
+  // The value itself is never repeated in a message: it is a secret.
+  if (sealKey !== null && parseKeyEncryptionKey(sealKey) === null) {
+    throw new ConfigError('SIGNET_SEAL_KEY must be 32 bytes in base64 or hex (openssl rand -base64 32)');
+  }
+  const sealOrganization = readOptional(env, 'SIGNET_SEAL_ORGANIZATION');
+  if (sealOrganization !== null && sealOrganization.length > 64) {
+    // X.520 ub-organization-name: 64 characters.
+    throw new ConfigError('SIGNET_SEAL_ORGANIZATION must be at most 64 characters');
+  }
   const logLevel = readOptional(env, 'LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
@@ -127,7 +154,14 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl,
     mailFrom: readOptional(env, 'SIGNET_MAIL_FROM') ?? 'Signet <no-reply@localhost>',
     maxUploadBytes: readInteger(env, 'SIGNET_MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-    seal: { p12File, p12Passphrase, tsaUrl },
+    seal: {
+      p12File,
+      p12Passphrase,
+      tsaUrl,
+      keyFile: sealKeyFile,
+      key: sealKey,
+      organization: sealOrganization,
+    },
     webhooks: {
       allowUnsafe: readBoolean(env, 'SIGNET_WEBHOOK_ALLOW_UNSAFE', false),
       retryDelaysMs: readDurations(env, 'SIGNET_WEBHOOK_RETRY_DELAYS', '5m,30m,2h'),
@@ -138,6 +172,20 @@ export function loadConfig(env: Env = process.env): Config {
       retentionMs: readDuration(env, 'SIGNET_WEBHOOK_RETENTION', '30d'),
     },
   };
+}
+
+/**
+ * A seal key-encryption key as written in SIGNET_SEAL_KEY or its file: 32 bytes as 64 hex
+ * digits or as base64 (with or without padding, standard or URL alphabet); null otherwise.
+ */
+export function parseKeyEncryptionKey(text: string): Buffer | null {
+  const value = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(value)) {
+    const bytes = Buffer.from(value.replace(/=$/, ''), 'base64');
+    if (bytes.byteLength === 32) return bytes;
+  }
+  return null;
 }
 
 /** The variable's value, or null when unset or empty; trimmed unless it is a secret. */

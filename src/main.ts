@@ -48,7 +48,12 @@ const usage = `usage: signet <command>
                                       exit 0: sealed here, unchanged; 1: changed after sealing, or
                                       not sealed here; 2: not a PDF, or a usage error
   seal show [--json]                  the certificate that seals completed documents: subject, issuer,
-                                      serial, SHA-256 fingerprint, validity, where it comes from
+                                      serial, SHA-256 fingerprint, validity, where it comes from;
+                                      and every self-signed seal stored, current or retired
+  seal rotate [--key-lost] [--json]   retire the self-signed seal and make a new one (files it sealed
+                                      still verify); prints the new certificate's fingerprint.
+                                      --key-lost: the key that encrypted the current seal is lost,
+                                      and the new seal is encrypted with the one configured now
   mail list [--workspace ID] [--document ID] [--to EMAIL] [--limit N] [--json]
   webhook test ENDPOINT_ID [--json]       send a signed ping now and print the outcome
   webhook deliveries ENDPOINT_ID [--limit N] [--json]   the endpoint's recent deliveries

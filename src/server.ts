@@ -18,6 +18,7 @@ import { healthRoutes } from './http/health.ts';
 import { createMemoryRateLimiter, createRedisRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { createMailTransport } from './mail/mailer.ts';
 import { metricsRoutes } from './metrics/metrics.ts';
+import { prepareSealKeys } from './sealing/seal-key.ts';
 import { startWorker } from './worker/worker.ts';
 
 export const roles = ['all', 'api', 'worker'] as const;
@@ -61,6 +62,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
       processMetrics: true,
       ...(database.poolStats ? { poolStats: database.poolStats } : {}),
     });
+    await prepareSealKeys(ctx, { seals: role !== 'api' });
     // An embedded data folder: the CLI reaches this process's database from now on.
     await database.share?.(log);
   } catch (error) {

@@ -44,6 +44,12 @@ export const databaseKinds = (process.env.SIGNET_TEST_DATABASES ?? 'pglite,postg
   .map((kind) => kind.trim())
   .filter((kind): kind is DatabaseKind => kind === 'pglite' || kind === 'postgres');
 
+/**
+ * The key that encrypts the seal's private key in every test database (SIGNET_SEAL_KEY): a
+ * test never writes a seal.key into the working folder's ./data. Test only.
+ */
+export const testSealKey = 'dGVzdCBzZWFsIGtleS1lbmNyeXB0aW9uIGtleSAzMmI=';
+
 export interface TestClock extends Clock {
   advance(ms: number): void;
   set(date: Date): void;
@@ -161,6 +167,7 @@ export function useHarness(kind: DatabaseKind, options: HarnessOptions = {}): Ha
     harness.config = loadConfig({
       SIGNET_PUBLIC_URL: 'https://sign.example.test',
       SIGNET_RATE_LIMIT_BURST: '100000',
+      SIGNET_SEAL_KEY: testSealKey,
       ...options.env,
     });
     harness.clock = createTestClock();

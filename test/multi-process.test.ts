@@ -19,7 +19,7 @@ import { findFullRecipients } from '../src/documents/documents.repository.ts';
 import { createDocument, sendDocument, signDocument } from '../src/signing/signing.service.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { contractFetch } from './contract.ts';
-import { createTestDatabase, createTestWorkspace, databaseKinds } from './harness.ts';
+import { createTestDatabase, createTestWorkspace, databaseKinds, testSealKey } from './harness.ts';
 import { databaseUrlOf, freePort, type SignetProcess, sleep, startSignet, until } from './processes.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 import { createWebClient } from './web-client.ts';
@@ -81,6 +81,7 @@ describe('two API processes and two workers on one database', {
     LOG_LEVEL: 'warn',
     SIGNET_DB_POOL_SIZE: '5',
     SIGNET_WEBHOOK_ALLOW_UNSAFE: '1',
+    SIGNET_SEAL_KEY: testSealKey,
   };
 
   /** Per endpoint path: requests seen, and per event the delivery ids and statuses answered. */

@@ -248,6 +248,7 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
       config: {
         ...h.ctx.config,
         seal: {
+          ...h.ctx.config.seal,
           p12File: join(fixtures, 'seal-ec-with-chain.p12'),
           p12Passphrase: 'correct horse',
           tsaUrl: null,
@@ -483,7 +484,7 @@ describe('signet verify, seal show and document download', () => {
 
     const show = await runSignet(['seal', 'show'], env);
     assert.equal(show.code, 0, describeRun(show));
-    assert.match(show.stdout, /Subject +CN=Signet seal \(.+\), O=Signet/);
+    assert.match(show.stdout, /Subject +CN=Document seal of (.+), O=\1\n/);
     assert.ok(
       show.stdout.includes(result.seal.certificate.fingerprintSha256),
       'the fingerprint the seal carries',
@@ -508,7 +509,7 @@ describe('signet verify, seal show and document download', () => {
       const [a, b] = [first, second].map(
         (r) => JSON.parse(r.stdout) as { subject: string; fingerprintSha256: string },
       );
-      assert.equal(a?.subject, 'CN=Signet seal (sign.acme.example), O=Signet');
+      assert.equal(a?.subject, 'CN=Document seal of sign.acme.example, O=sign.acme.example');
       assert.equal(a?.fingerprintSha256, b?.fingerprintSha256, 'made once, then the same one');
     } finally {
       rmSync(fresh, { recursive: true, force: true });

@@ -1,11 +1,11 @@
 // The seal from an operator's shell: `signet verify FILE` (the same answer as /verify, read
 // from the database like every other command, since it needs this installation's seal
-// certificates and its documents' titles) and `signet seal show` (the certificate that seals,
-// never its key).
+// certificates and its documents' titles), `signet seal show` (the certificate that seals and
+// every self-signed seal stored, never a key) and `signet seal rotate` (a new self-signed seal).
 import { readFile, stat } from 'node:fs/promises';
 import type { Config } from '../config.ts';
-import type { SealDescription } from '../sealing/seal-key.ts';
-import { describeSeal } from '../sealing/seal-key.ts';
+import type { SealDescription, SealSummary } from '../sealing/seal-key.ts';
+import { describeSeal, listSeals, rotateSeal } from '../sealing/seal-key.ts';
 import {
   formatUtc,
   maxVerifyBytes,
@@ -76,10 +76,57 @@ function sealLines(seal: SealDescription): string {
   ]);
 }
 
+const statusWords: Record<SealSummary['status'], string> = {
+  current: 'current',
+  retired: 'retired',
+  'set-aside': 'not in use (SIGNET_SEAL_P12_FILE is set)',
+};
+
+/** One line per stored seal: status, fingerprint, dates, subject. */
+function storedSealLines(seals: SealSummary[]): string {
+  return seals
+    .map((s) => {
+      const retired = s.retiredAt ? `, retired ${formatUtc(s.retiredAt)}` : '';
+      return `  ${statusWords[s.status]}: ${s.fingerprintSha256}\n    ${s.subject}; made ${formatUtc(s.createdAt)}${retired}`;
+    })
+    .join('\n');
+}
+
 export async function sealCommand(config: Config, argv: string[]): Promise<void> {
   const [sub, ...rest] = argv;
-  if (sub !== 'show') throw new UsageError('usage: signet seal show [--json]');
+  if (sub !== 'show' && sub !== 'rotate') {
+    throw new UsageError('usage: signet seal show [--json] | signet seal rotate [--key-lost] [--json]');
+  }
+  if (sub === 'rotate') {
+    const { values } = parseCommandArgs(rest, { ...json, 'key-lost': { type: 'boolean' } }, []);
+    const keyLost = !!values['key-lost'];
+    const rotation = await withContext(config, 'seal rotate', (ctx) => rotateSeal(ctx, { keyLost }));
+    const retired = rotation.retired
+      ? `\nRetired: ${rotation.retired.fingerprintSha256} (it still verifies the files it sealed)`
+      : '';
+    print(
+      !!values.json,
+      rotation,
+      `A new seal seals documents from now on:\n\n${table([
+        ['Subject', rotation.seal.subject],
+        ['SHA-256 fingerprint', rotation.seal.fingerprintSha256],
+        ['Valid until', formatUtc(rotation.seal.notAfter)],
+      ])}\n${retired}`,
+    );
+    return;
+  }
   const { values } = parseCommandArgs(rest, { ...json }, []);
-  const seal = await withContext(config, 'seal show', (ctx) => describeSeal(ctx));
-  print(!!values.json, seal, `The seal certificate of completed documents:\n\n${sealLines(seal)}`);
+  const { seal, seals } = await withContext(config, 'seal show', async (ctx) => ({
+    seal: await describeSeal(ctx),
+    seals: await listSeals(ctx),
+  }));
+  print(
+    !!values.json,
+    { ...seal, seals },
+    `The seal certificate of completed documents:\n\n${sealLines(seal)}${
+      seals.length
+        ? `\n\nSelf-signed seals stored in the database, newest first:\n${storedSealLines(seals)}`
+        : ''
+    }`,
+  );
 }

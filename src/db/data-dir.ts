@@ -6,6 +6,9 @@
 //     .s.PGSQL.5432      the owner's PostgreSQL wire socket, while `signet serve` runs
 //     signet-control.sock  the owner's control socket (backups), likewise
 //     demo.json          the demo workspace's key and login (`npm start`)
+//     seal.key           the key that encrypts the seal's private key (sealing/seal-kek.ts),
+//                        when neither SIGNET_SEAL_KEY_FILE nor SIGNET_SEAL_KEY is set; not in
+//                        pgdata/, so not in a backup: it is backed up apart
 //
 // Folders made before the lock existed kept PostgreSQL's files directly in data/;
 // `adoptLegacyLayout` moves them into pgdata/ once, under the lock, resumably.
@@ -24,6 +27,7 @@ export interface DataDirLayout {
 }
 
 export const pgSocketName = '.s.PGSQL.5432';
+export const sealKeyFileName = 'seal.key';
 const controlSocketName = 'signet-control.sock';
 /** sun_path holds 108 bytes on Linux (104 on macOS); keep a margin. */
 const socketPathLimit = 100;
@@ -56,6 +60,7 @@ function isSignetEntry(name: string): boolean {
     name === 'pgdata' ||
     name === 'pgdata.partial' ||
     name === 'demo.json' ||
+    name.startsWith(sealKeyFileName) ||
     name === pgSocketName ||
     name === controlSocketName ||
     name.startsWith('signet.lock') ||

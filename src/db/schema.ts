@@ -58,6 +58,8 @@ export interface DocumentsTable {
   seal_due_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   seal_attempts: Generated<number>;
   seal_error: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The fingerprint (SHA-256 of the certificate, hex) of the seal that sealed it; null before issue 33. */
+  sealed_by: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the sender withdrew it (it is then `expired`). */
   withdrawn_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** Pending signers are reminded every this many days until it expires; null: never. */
@@ -336,12 +338,24 @@ export interface PageImagesTable {
   png: Buffer;
 }
 
-/** The seal's certificate (DER) and PKCS#8 private key, shared by every process. */
+/**
+ * The installation's self-signed seals, shared by every process: the certificate (DER) and
+ * its PKCS#8 private key encrypted with the key-encryption key (never in the database;
+ * sealing/seal-kek.ts). At most one is current (retired_at null).
+ */
 export interface SealKeysTable {
   name: string;
   certificate: Buffer;
-  private_key: Buffer;
+  /** The clear PKCS#8 an older version stored; encrypted (and this set to null) on the next start. */
+  private_key: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
+  /** AES-256-GCM of the PKCS#8 (seal-kek.ts's format), the row's name as associated data. */
+  encrypted_key: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
+  /** A one-way identifier of the key-encryption key that encrypted it. */
+  kek_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** SHA-256 of the certificate, lowercase hex. */
+  fingerprint: string;
   created_at: Timestamp;
+  retired_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** The first successful answer to an Idempotency-Key, kept 24 hours (webhooks/idempotency.ts). */

@@ -22,7 +22,8 @@ import type { Certificate, CertificateField, CertificateRecipient } from '../pdf
 import type { FieldStamp } from '../pdf/fields.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { queueCompletionMails } from './completion-mail.ts';
-import { sealIdentity } from './seal-key.ts';
+import { currentSeal } from './seal-key.ts';
+import { lockSealForUse } from './seal-keys.repository.ts';
 import { sealInThread } from './seal-thread.ts';
 import { claimDueSeal, findAuditEvents, markSealFailed, type SealClaim } from './sealing.repository.ts';
 
@@ -183,12 +184,13 @@ async function sealDocument(ctx: Context, claim: SealClaim): Promise<void> {
     pages: originalFile.pages ?? 0,
   });
   const sealedAt = ctx.clock.now();
+  const seal = await currentSeal(ctx);
   // In the process's seal thread: the API and pages of this process keep answering meanwhile.
   const certified = await sealInThread({
     original,
     certificate,
     stamps,
-    identity: await sealIdentity(ctx),
+    identity: seal.identity,
     info: {
       signedAt: sealedAt,
       name: 'Signet',
@@ -205,6 +207,14 @@ async function sealDocument(ctx: Context, claim: SealClaim): Promise<void> {
     const locked = await lockDocument(trx, document.workspace_id, document.id);
     // Another worker finished first (its lease ran out while this one worked): keep theirs.
     if (!locked || locked.sealed_sha256) return;
+    // A seal retired while this one worked (`signet seal rotate` in another process) vouches
+    // only for what it sealed before: this attempt fails, and the retry seals with the new one.
+    // The lock makes a rotation wait until this file is recorded as sealed by the old seal.
+    if (await lockSealForUse(trx, seal.fingerprint)) {
+      throw new Error(
+        'the seal was retired while this document was being sealed; it will be sealed with the current seal',
+      );
+    }
     const file = await storeFile(trx, {
       data: sealed,
       mediaType: 'application/pdf',
@@ -213,6 +223,7 @@ async function sealDocument(ctx: Context, claim: SealClaim): Promise<void> {
     });
     await updateDocument(trx, locked.workspace_id, locked.id, {
       sealed_sha256: file.sha256,
+      sealed_by: seal.fingerprint,
       seal_due_at: null,
       seal_error: null,
     });

@@ -14,7 +14,7 @@ import type { BucketShape, RateLimiter } from '../http/rate-limiter.ts';
 import { formatBytes } from '../pdf/inspect.ts';
 import { type CertificateDescription, describeCertificate } from '../pdf/seal-identity.ts';
 import { inspectSeals, type SealSignature, sealVerdict } from '../pdf/verify.ts';
-import { sealCertificates } from './seal-key.ts';
+import { type RetiredSeal, sealCertificatesFor } from './seal-key.ts';
 import { findSealedDocument } from './sealing.repository.ts';
 
 type VerifyContext = Pick<Context, 'db' | 'config' | 'clock'>;
@@ -35,6 +35,8 @@ export interface SealFound {
   certificate: CertificateDescription;
   /** A valid RFC 3161 signature time-stamp (SIGNET_SEAL_TSA_URL), if the seal has one. */
   timestamp: { time: Date | null; authority: string | null } | null;
+  /** The seal is retired (or set aside for a PKCS#12): it counts only because Signet's records show it sealed this file. */
+  retired: RetiredSeal | null;
 }
 
 export interface SealedDocument {
@@ -74,6 +76,8 @@ export type Verification =
       verdict: 'not-sealed-here';
       /** This installation's seal, for comparison. */
       ourSeal: CertificateDescription | null;
+      /** The file carries a signature by a retired seal of this installation that is not recorded to have sealed it. */
+      retiredSeal: RetiredSeal | null;
     })
   | { verdict: 'not-a-pdf'; problem: string; sha256: string | null; bytes: number };
 
@@ -93,22 +97,26 @@ export async function verifyPdf(ctx: VerifyContext, bytes: Uint8Array): Promise<
   const sha256 = sha256Hex(bytes);
   const report = await inspectSeals(bytes);
   if (!report.isPdf) return notPdf(pdfProblem(report.problem), sha256, bytes.byteLength);
-  const ours = await sealCertificates(ctx);
-  const { verdict, signature } = sealVerdict(report, ours);
+  const seals = await sealCertificatesFor(ctx, sha256);
+  const { verdict, signature } = sealVerdict(report, seals.accepted);
   const facts = {
     sha256,
     bytes: bytes.byteLength,
     otherSignatures: report.signatures.filter((s) => s !== signature).map(otherSignature),
   };
   if (!signature || verdict === 'not-sealed-here') {
-    return { verdict: 'not-sealed-here', ...facts, ourSeal: describeOrNull(ours[0]) };
+    const retiredSeal = retiredSealOf(seals.retired, report.signatures) ?? null;
+    return { verdict: 'not-sealed-here', ...facts, ourSeal: describeOrNull(seals.current), retiredSeal };
   }
   // With the signed bytes altered, the id, the time and the certificate's claims in them are
   // not the seal's word: only say that the file was changed.
   const trusted = signature.digestMatches;
   const documentId = trusted ? namedDocumentId(signature) : null;
   const document = documentId ? await sealedDocument(ctx, documentId, sha256) : null;
-  const seal = sealFound(signature, trusted);
+  const seal = {
+    ...sealFound(signature, trusted),
+    retired: retiredSealOf(seals.retired, [signature]) ?? null,
+  };
   if (verdict === 'sealed-unchanged') return { verdict, ...facts, seal, documentId, document };
   const change = trusted && signature.intact ? 'appended' : 'altered';
   return { verdict, change, ...facts, seal, documentId, document };
@@ -133,7 +141,14 @@ function pdfProblem(problem: string): string {
   return problem;
 }
 
-function describeOrNull(der: Uint8Array | undefined): CertificateDescription | null {
+/** The retired seal of this installation that made one of these signatures, if any. */
+function retiredSealOf(retired: RetiredSeal[], signatures: SealSignature[]): RetiredSeal | undefined {
+  return retired.find((r) =>
+    signatures.some((s) => s.signatureValid && s.certificate?.fingerprintSha256 === r.fingerprintSha256),
+  );
+}
+
+function describeOrNull(der: Uint8Array | null): CertificateDescription | null {
   return der ? describeCertificate(der) : null;
 }
 
@@ -145,7 +160,7 @@ function otherSignature(signature: SealSignature): OtherSignature {
   };
 }
 
-function sealFound(signature: SealSignature, trusted: boolean): SealFound {
+function sealFound(signature: SealSignature, trusted: boolean): Omit<SealFound, 'retired'> {
   const { timestamp } = signature;
   return {
     sealedAt: trusted ? signature.signedAt : null,
@@ -219,8 +234,8 @@ export function verificationSentence(v: Verification): string {
   switch (v.verdict) {
     case 'sealed-unchanged':
       return v.document
-        ? `Sealed by this Signet for document “${v.document.title}”${onTime(v.seal.sealedAt)}; unchanged since.`
-        : `Sealed by this Signet${onTime(v.seal.sealedAt)}; unchanged since. The document it names is not stored here.`;
+        ? `Sealed by this Signet for document “${v.document.title}”${onTime(v.seal.sealedAt)}${retiredPhrase(v.seal.retired)}; unchanged since.`
+        : `Sealed by this Signet${onTime(v.seal.sealedAt)}${retiredPhrase(v.seal.retired)}; unchanged since. The document it names is not stored here.`;
     case 'changed-after-sealing':
       if (v.change === 'altered') {
         return 'This file was changed after it was sealed: bytes covered by this Signet’s seal were altered, so nothing in it can be trusted.';
@@ -234,11 +249,28 @@ export function verificationSentence(v: Verification): string {
       }
       const signers = [...new Set(v.otherSignatures.map((s) => signerName(s.signer)))];
       const count = v.otherSignatures.length === 1 ? 'a signature' : `${v.otherSignatures.length} signatures`;
+      if (v.retiredSeal) {
+        return `This file was not sealed by this Signet: it carries ${count} by ${names.format(signers)}, made with a seal this Signet ${retiredWhen(v.retiredSeal)}, and a retired seal vouches only for the files Signet’s records show it sealed, not for this one.`;
+      }
       return `This file was not sealed by this Signet: it carries ${count} by ${names.format(signers)}, not by this Signet’s seal.`;
     }
     case 'not-a-pdf':
       return v.problem;
   }
+}
+
+/** "retired on 2026-03-01 12:00:05 UTC", or set aside for a PKCS#12. */
+function retiredWhen(retired: RetiredSeal): string {
+  return retired.retiredAt
+    ? `retired on ${formatUtc(retired.retiredAt)}`
+    : 'no longer uses (it seals with a PKCS#12 certificate now)';
+}
+
+function retiredPhrase(retired: RetiredSeal | null): string {
+  if (!retired) return '';
+  return retired.retiredAt
+    ? ` with a seal retired on ${formatUtc(retired.retiredAt)}`
+    : ' with a seal no longer in use';
 }
 
 export interface VerificationFact {
@@ -256,6 +288,12 @@ function sealFacts(seal: SealFound): VerificationFact[] {
     facts.push({ label: 'Time-stamped', value: `${formatUtc(seal.timestamp.time)}${by}` });
   }
   facts.push(...certificateFacts('Seal', seal.certificate));
+  if (seal.retired) {
+    facts.push({
+      label: 'Seal status',
+      value: `${seal.retired.retiredAt ? `Retired on ${formatUtc(seal.retired.retiredAt)}` : 'No longer in use'}; Signet’s records show it sealed this file`,
+    });
+  }
   return facts;
 }
 
