@@ -31,8 +31,11 @@ export interface Config {
   mailFrom: string;
   /** The largest PDF a sender may upload (bytes). */
   maxUploadBytes: number;
-  /** How the sealed PDFs are signed: a PKCS#12 from a CA, or (null) the installation's own. */
-  seal: { p12File: string | null; p12Passphrase: string; tsaUrl: string | null };
+  /**
+   * How the sealed PDFs are signed: a PKCS#12 from a CA, or (null) the installation's own; the
+   * time-stamp authority, and its certificate (PEM), the only one whose time-stamps /verify vouches for.
+   */
+  seal: { p12File: string | null; p12Passphrase: string; tsaUrl: string | null; tsaCertFile: string | null };
   webhooks: {
     /** SIGNET_WEBHOOK_ALLOW_UNSAFE=1: http, any port, private addresses. Development only. */
     allowUnsafe: boolean;
@@ -99,6 +102,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (tsaUrl !== null && (!URL.canParse(tsaUrl) || !/^https?:$/.test(new URL(tsaUrl).protocol))) {
     throw new ConfigError('SIGNET_SEAL_TSA_URL must be an http(s) URL');
   }
+  // A time-stamp proves a time only if it comes from the authority Signet uses: its certificate
+  // is pinned, so a token from any other authority is never shown as a fact.
+  const tsaCertFile = readOptional(env, 'SIGNET_SEAL_TSA_CERT_FILE');
+  if ((tsaUrl === null) !== (tsaCertFile === null)) {
+    throw new ConfigError(
+      'SIGNET_SEAL_TSA_URL and SIGNET_SEAL_TSA_CERT_FILE go together: set both (the authority and its certificate, PEM) or neither',
+    );
+  }
   const logLevel = readOptional(env, 'LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
@@ -127,7 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl,
     mailFrom: readOptional(env, 'SIGNET_MAIL_FROM') ?? 'Signet <no-reply@localhost>',
     maxUploadBytes: readInteger(env, 'SIGNET_MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-    seal: { p12File, p12Passphrase, tsaUrl },
+    seal: { p12File, p12Passphrase, tsaUrl, tsaCertFile },
     webhooks: {
       allowUnsafe: readBoolean(env, 'SIGNET_WEBHOOK_ALLOW_UNSAFE', false),
       retryDelaysMs: readDurations(env, 'SIGNET_WEBHOOK_RETRY_DELAYS', '5m,30m,2h'),
