@@ -88,10 +88,13 @@ async function assertSealedAndValid(
   assert.equal(ours?.intact, true, ours?.problem ?? '');
   assert.equal(ours?.coversWholeFile, true);
   assert.equal(ours?.fieldName, fieldName);
+  // Signet's own revision, read by its cross-reference section (table or stream), names the field.
+  assert.deepEqual(ours?.revision, { fieldName, reason: info.reason, signedAt: info.signedAt });
+  assert.ok(ours?.container, 'the container is exactly what Signet writes');
   assert.equal(ours?.reason, info.reason);
   assert.equal(ours?.subFilter, 'ETSI.CAdES.detached');
   assert.equal(ours?.signedAt?.toISOString(), info.signedAt.toISOString());
-  assert.equal(sealVerdict(report, [identity.certificate]).verdict, 'sealed-unchanged');
+  assert.equal(sealVerdict(report, [identity.certificate]).verdict, 'seal-holds');
 }
 
 // ---- identities ----
@@ -172,7 +175,7 @@ test('an RSA seal from a PKCS#12 file seals a PDF that pdfsig and inspectSeals a
   assert.equal(signatures[0]?.validation, 'Signature is Valid.', output);
   const report = await inspectSeals(sealed);
   assert.equal(signedReport(report)[0]?.certificate?.subject, 'CN=rsa.example.com, O=Example Ltd');
-  assert.equal(sealVerdict(report, [rsa.certificate]).verdict, 'sealed-unchanged');
+  assert.equal(sealVerdict(report, [rsa.certificate]).verdict, 'seal-holds');
   assert.equal(sealVerdict(report, [identity.certificate]).verdict, 'not-sealed-here');
 });
 
@@ -312,6 +315,7 @@ test('with a time-stamp authority, the seal carries its token: pdfsig valid, the
   assert.equal(seal?.timestamp?.valid, true, seal?.timestamp?.problem ?? '');
   assert.equal(seal?.timestamp?.time?.toISOString(), stampedAt.toISOString());
   assert.equal(seal?.timestamp?.authority, 'CN=Signet Test TSA');
+  assert.ok(seal?.container?.timestampToken, 'the token, in the container as Signet writes it');
   assert.equal(tsa.requests(), 1);
 });
 
@@ -386,7 +390,9 @@ test('an incremental update appended after sealing: changed after sealing', asyn
   assert.equal(sealVerdict(report, [identity.certificate]).verdict, 'changed-after-sealing');
 });
 
-test('a changed byte inside the signature itself: not sealed here (the signature no longer verifies)', async () => {
+// Until issue 33 this was 'not sealed here': a seal altered inside its signature is still
+// recognisably this installation's seal (its certificate's key and names), so it is 'changed'.
+test('a changed byte inside the signature itself: changed after sealing (the seal no longer verifies)', async () => {
   const tampered = sealedOriginal.slice();
   const text = Buffer.from(tampered).toString('latin1');
   const contents = text.indexOf('/Contents <', sealedOriginal.length - 20_000) + '/Contents <'.length;
@@ -394,7 +400,9 @@ test('a changed byte inside the signature itself: not sealed here (the signature
   tampered[at] = tampered[at] === 0x41 ? 0x42 : 0x41;
   const report = await inspectSeals(tampered);
   assert.equal(signedReport(report)[0]?.intact, false);
-  assert.equal(sealVerdict(report, [identity.certificate]).verdict, 'not-sealed-here');
+  assert.equal(sealVerdict(report, [identity.certificate]).verdict, 'changed-after-sealing');
+  const other = await createSelfSignedSeal({ commonName: 'other.example', organization: 'Other', now });
+  assert.equal(sealVerdict(report, [other.identity.certificate]).verdict, 'not-sealed-here');
 });
 
 test('a file without signatures, and a file sealed by someone else, are not sealed here', async () => {
