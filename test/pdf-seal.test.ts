@@ -9,6 +9,7 @@ import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import type * as asn1js from 'asn1js';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import * as pkijs from 'pkijs';
+import { loadConfig } from '../src/config.ts';
 import { createCadesSignature, digestParts, verifyCms } from '../src/pdf/cms.ts';
 import { pdfDate, pdfTextString, sealPdf } from '../src/pdf/seal.ts';
 import {
@@ -17,7 +18,7 @@ import {
   identityFromPkcs8,
   loadP12,
 } from '../src/pdf/seal-identity.ts';
-import { createTsaTimestamper } from '../src/pdf/timestamp.ts';
+import { createTsaTimestamper, readPemCertificates } from '../src/pdf/timestamp.ts';
 import {
   decodePdfText,
   inspectSeals,
@@ -329,6 +330,28 @@ test('a token larger than the reserve: the seal is made again with room for it',
   });
   assert.equal(tsa.requests(), 2);
   assert.equal(signedReport(await inspectSeals(sealed))[0]?.timestamp?.valid, true);
+});
+
+test('with SIGNET_SEAL_TSA_CERT_FILE, a token signed by another certificate stops the seal; the URL and the file go together', async (t) => {
+  const pinned = await startTestTsa(new Date('2025-03-14T10:00:02Z'));
+  const other = await startTestTsa(new Date('2025-03-14T10:00:02Z'), { name: 'Evil Backdating TSA' });
+  t.after(() => Promise.all([pinned.close(), other.close()]));
+  const certificates = readPemCertificates(`${pinned.certificatePem}${pinned.certificatePem}`);
+  assert.equal(certificates.length, 2, 'every CERTIFICATE block of the file');
+  const input = fixture('chromium-print.pdf');
+  await assert.rejects(
+    sealPdf(input, identity, info, { timestamp: createTsaTimestamper(other.url, { pinned: certificates }) }),
+    /signed with a certificate other than SIGNET_SEAL_TSA_CERT_FILE's \(CN=Evil Backdating TSA\)/,
+  );
+  const sealed = await sealPdf(input, identity, info, {
+    timestamp: createTsaTimestamper(pinned.url, { pinned: certificates }),
+  });
+  assert.equal(signedReport(await inspectSeals(sealed))[0]?.timestamp?.valid, true);
+  for (const env of [{ SIGNET_SEAL_TSA_URL: pinned.url }, { SIGNET_SEAL_TSA_CERT_FILE: '/etc/tsa.pem' }]) {
+    assert.throws(() => loadConfig(env), /SIGNET_SEAL_TSA_URL and SIGNET_SEAL_TSA_CERT_FILE go together/);
+  }
+  const both = loadConfig({ SIGNET_SEAL_TSA_URL: pinned.url, SIGNET_SEAL_TSA_CERT_FILE: '/etc/tsa.pem' });
+  assert.equal(both.seal.tsaCertFile, '/etc/tsa.pem');
 });
 
 test('a time-stamp authority that fails or cannot be reached stops the seal with a sentence', async (t) => {
