@@ -503,8 +503,11 @@ type ObjectEntry = { num: number; gen: number; offset: number };
 
 // The final 'startxref N %%EOF' before `end` (the bytes the signature covers end there).
 function lastStartXref(bytes: Buffer, end: number): number | null {
-  const at = bytes.lastIndexOf('startxref', end - 1, 'latin1');
-  if (at < 0 || end - at > 1024) return null;
+  // Looked for in the last 1024 bytes only (ISO 32000 7.5.5), however many signatures ask.
+  const floor = Math.max(0, end - 1024);
+  const found = bytes.subarray(floor, end).lastIndexOf('startxref', undefined, 'latin1');
+  if (found < 0) return null;
+  const at = floor + found;
   const match = /^startxref[\0\t\n\f\r ]+(\d{1,12})[\0\t\n\f\r ]+%%EOF[\0\t\n\f\r ]*$/.exec(
     bytes.toString('latin1', at, end),
   );
