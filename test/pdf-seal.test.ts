@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
+import { PDFDocument, PDFName, PDFRef, PDFString, StandardFonts } from '@cantoo/pdf-lib';
 import type * as asn1js from 'asn1js';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import * as pkijs from 'pkijs';
@@ -443,6 +443,32 @@ test('a file without signatures, and a file sealed by someone else, are not seal
   const foreign = await inspectSeals(fixture('openssl-signed.pdf'));
   assert.equal(signedReport(foreign)[0]?.intact, true);
   assert.equal(sealVerdict(foreign, [identity.certificate]).verdict, 'not-sealed-here');
+});
+
+test('an uploader’s /T and /V on the page Signet rewrites in its own revision do not name the seal: only Signet’s widget does', async () => {
+  const victim = 'Signet seal 01959999-0000-7000-8000-000000000000';
+  // The page dictionary is copied into the seal's revision (its /Annots gains the widget), with
+  // whatever else the uploader put in it: here a field name and a /V at the seal's object.
+  async function planted(signatureNumber: number): Promise<Uint8Array> {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage();
+    page.node.set(PDFName.of('FT'), PDFName.of('Sig'));
+    page.node.set(PDFName.of('T'), PDFString.of(victim));
+    page.node.set(PDFName.of('V'), PDFRef.of(signatureNumber));
+    return doc.save({ useObjectStreams: false });
+  }
+  const signatureNumberOf = (sealed: Uint8Array, from: number) =>
+    Number(
+      /(\d+) 0 obj\s*<<\s*\/Type \/Sig\b/.exec(Buffer.from(sealed.subarray(from)).toString('latin1'))?.[1],
+    );
+  const first = await planted(1);
+  const number = signatureNumberOf(await sealPdf(first, identity, info), first.length);
+  const original = await planted(number);
+  const sealed = await sealPdf(original, identity, info);
+  assert.equal(signatureNumberOf(sealed, original.length), number, 'the plant points at the seal');
+  const [seal] = signedReport(await inspectSeals(sealed));
+  assert.equal(seal?.fieldName, victim, 'the first field in the file pointing at the seal is the uploader’s');
+  assert.equal(seal?.revision?.fieldName, info.fieldName, 'Signet’s own widget, by its exact keys');
 });
 
 // ---- hostile input ----
