@@ -147,7 +147,8 @@ export async function verifyPdf(ctx: VerifyContext, bytes: Uint8Array): Promise<
   // them are not the seal's word: only say that the file was changed.
   if (!isOurs || !signature.signatureValid || !signature.digestMatches) {
     const change = isOurs && signature.signatureValid ? 'altered' : 'seal-altered';
-    const seal = { sealedAt: null, certificate: signature.certificate, timestamp: null };
+    // An altered certificate's claims are not shown either; ours, byte for byte, is.
+    const seal = { sealedAt: null, certificate: isOurs ? signature.certificate : null, timestamp: null };
     return {
       verdict: 'changed-after-sealing',
       change,
