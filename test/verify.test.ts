@@ -305,6 +305,7 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
     assert.ok(session);
     await signDocument(h.ctx, session, { fullName: 'Ann Lee', consent: true });
     h.clock.advance(5_000);
+    tsa.setTime(new Date(h.clock.now().getTime() + 1_000));
     await sealDueDocuments(sealingCtx);
     const document = await findFullDocument(h.ctx.db, workspace.id, id);
     const sealed = document?.sealed_sha256 && (await readFile(h.ctx.db, document.sealed_sha256));
@@ -743,6 +744,8 @@ describe('signet verify, seal show and document download', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   test('a sealed document downloaded from the CLI verifies (exit 0); changed, it does not (exit 1); not a PDF is exit 2', async () => {
+    // The CLI seals on the real clock: the authority stamps a time just after it.
+    tsa.setTime(new Date(Date.now() + 60_000));
     const workspace = await runSignet(['workspace', 'create', '--name', 'Verify', '--json'], env);
     const workspaceId = (JSON.parse(workspace.stdout) as { id: string }).id;
     const triggered = await runSignet(

@@ -181,8 +181,13 @@ export async function verifyPdf(ctx: VerifyContext, bytes: Uint8Array): Promise<
     };
   }
   if (row && storedSha256 === sha256) {
-    // The exact bytes Signet issued: its time-stamp is the one the authority answered then.
-    const timestamp = signature.timestamp?.valid ? signature.timestamp : null;
+    // The exact bytes Signet issued: its time-stamp is the one the authority answered then,
+    // shown when it stamps this seal and is not before it (a skewed authority's clock is not).
+    const stamped = signature.timestamp;
+    const timestamp =
+      stamped?.valid && stamped.time && (!signedAt || stamped.time.getTime() >= signedAt.getTime())
+        ? stamped
+        : null;
     const seal = sealFound(signature, signedAt, timestamp);
     const document = { id: row.id, title: row.title, matchesStoredFile: true };
     return { verdict: 'sealed-unchanged', ...facts, seal, documentId, document, storedFile: 'identical' };
