@@ -31,11 +31,15 @@ export interface Config {
   mailFrom: string;
   /** The largest PDF a sender may upload (bytes). */
   maxUploadBytes: number;
-  /** How the sealed PDFs are signed: a PKCS#12 from a CA, or (null) the installation's own. */
+  /**
+   * How the sealed PDFs are signed: a PKCS#12 from a CA, or (null) the installation's own; the
+   * time-stamp authority, and its certificate (PEM), the only one whose time-stamps /verify vouches for.
+   */
   seal: {
     p12File: string | null;
     p12Passphrase: string;
     tsaUrl: string | null;
+    tsaCertFile: string | null;
     /**
      * The key that encrypts the installation seal's private key in the database (never stored
      * there): SIGNET_SEAL_KEY_FILE names a file holding it, SIGNET_SEAL_KEY holds it (32 bytes,
@@ -126,6 +130,14 @@ export function loadConfig(env: Env = process.env): Config {
     // X.520 ub-organization-name: 64 characters.
     throw new ConfigError('SIGNET_SEAL_ORGANIZATION must be at most 64 characters');
   }
+  // A time-stamp proves a time only if it comes from the authority Signet uses: its certificate
+  // is pinned, so a token from any other authority is never shown as a fact.
+  const tsaCertFile = readOptional(env, 'SIGNET_SEAL_TSA_CERT_FILE');
+  if ((tsaUrl === null) !== (tsaCertFile === null)) {
+    throw new ConfigError(
+      'SIGNET_SEAL_TSA_URL and SIGNET_SEAL_TSA_CERT_FILE go together: set both (the authority and its certificate, PEM) or neither',
+    );
+  }
   const logLevel = readOptional(env, 'LOG_LEVEL') ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
@@ -158,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
       p12File,
       p12Passphrase,
       tsaUrl,
+      tsaCertFile,
       keyFile: sealKeyFile,
       key: sealKey,
       organization: sealOrganization,

@@ -45,8 +45,10 @@ const usage = `usage: signet <command>
   trigger EVENT_TYPE --workspace ID [--json]   drive a sample document until EVENT_TYPE happens
           EVENT_TYPE: ${documentEventTypes.join(', ')}
   verify FILE [--json]                whether FILE was sealed by this Signet and is unchanged since
-                                      exit 0: sealed here, unchanged; 1: changed after sealing, or
-                                      not sealed here; 2: not a PDF, or a usage error
+                                      (the exact bytes it issued); exit 0: sealed here, unchanged;
+                                      1: changed after sealing (appended, altered, the seal's
+                                      container or time-stamp altered, removed or replaced), or not
+                                      sealed here; 2: not a PDF, or a usage error
   seal show [--json]                  the certificate that seals completed documents: subject, issuer,
                                       serial, SHA-256 fingerprint, validity, where it comes from;
                                       and every self-signed seal stored, current or retired

@@ -5,10 +5,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
+import { PDFDocument, PDFName, PDFRef, PDFString, StandardFonts } from '@cantoo/pdf-lib';
 import type * as asn1js from 'asn1js';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import * as pkijs from 'pkijs';
+import { loadConfig } from '../src/config.ts';
 import { createCadesSignature, digestParts, verifyCms } from '../src/pdf/cms.ts';
 import { pdfDate, pdfTextString, sealPdf } from '../src/pdf/seal.ts';
 import {
@@ -17,7 +18,7 @@ import {
   identityFromPkcs8,
   loadP12,
 } from '../src/pdf/seal-identity.ts';
-import { createTsaTimestamper } from '../src/pdf/timestamp.ts';
+import { createTsaTimestamper, readPemCertificates } from '../src/pdf/timestamp.ts';
 import {
   decodePdfText,
   inspectSeals,
@@ -88,10 +89,13 @@ async function assertSealedAndValid(
   assert.equal(ours?.intact, true, ours?.problem ?? '');
   assert.equal(ours?.coversWholeFile, true);
   assert.equal(ours?.fieldName, fieldName);
+  // Signet's own revision, read by its cross-reference section (table or stream), names the field.
+  assert.deepEqual(ours?.revision, { fieldName, reason: info.reason, signedAt: info.signedAt });
+  assert.ok(ours?.container, 'the container is exactly what Signet writes');
   assert.equal(ours?.reason, info.reason);
   assert.equal(ours?.subFilter, 'ETSI.CAdES.detached');
   assert.equal(ours?.signedAt?.toISOString(), info.signedAt.toISOString());
-  assert.equal(sealVerdict(report, [identity.certificate]).verdict, 'sealed-unchanged');
+  assert.equal(sealVerdict(report, [identity.certificate]).verdict, 'seal-holds');
 }
 
 // ---- identities ----
@@ -172,7 +176,7 @@ test('an RSA seal from a PKCS#12 file seals a PDF that pdfsig and inspectSeals a
   assert.equal(signatures[0]?.validation, 'Signature is Valid.', output);
   const report = await inspectSeals(sealed);
   assert.equal(signedReport(report)[0]?.certificate?.subject, 'CN=rsa.example.com, O=Example Ltd');
-  assert.equal(sealVerdict(report, [rsa.certificate]).verdict, 'sealed-unchanged');
+  assert.equal(sealVerdict(report, [rsa.certificate]).verdict, 'seal-holds');
   assert.equal(sealVerdict(report, [identity.certificate]).verdict, 'not-sealed-here');
 });
 
@@ -312,6 +316,7 @@ test('with a time-stamp authority, the seal carries its token: pdfsig valid, the
   assert.equal(seal?.timestamp?.valid, true, seal?.timestamp?.problem ?? '');
   assert.equal(seal?.timestamp?.time?.toISOString(), stampedAt.toISOString());
   assert.equal(seal?.timestamp?.authority, 'CN=Signet Test TSA');
+  assert.ok(seal?.container?.timestampToken, 'the token, in the container as Signet writes it');
   assert.equal(tsa.requests(), 1);
 });
 
@@ -325,6 +330,28 @@ test('a token larger than the reserve: the seal is made again with room for it',
   });
   assert.equal(tsa.requests(), 2);
   assert.equal(signedReport(await inspectSeals(sealed))[0]?.timestamp?.valid, true);
+});
+
+test('with SIGNET_SEAL_TSA_CERT_FILE, a token signed by another certificate stops the seal; the URL and the file go together', async (t) => {
+  const pinned = await startTestTsa(new Date('2025-03-14T10:00:02Z'));
+  const other = await startTestTsa(new Date('2025-03-14T10:00:02Z'), { name: 'Evil Backdating TSA' });
+  t.after(() => Promise.all([pinned.close(), other.close()]));
+  const certificates = readPemCertificates(`${pinned.certificatePem}${pinned.certificatePem}`);
+  assert.equal(certificates.length, 2, 'every CERTIFICATE block of the file');
+  const input = fixture('chromium-print.pdf');
+  await assert.rejects(
+    sealPdf(input, identity, info, { timestamp: createTsaTimestamper(other.url, { pinned: certificates }) }),
+    /signed with a certificate other than SIGNET_SEAL_TSA_CERT_FILE's \(CN=Evil Backdating TSA\)/,
+  );
+  const sealed = await sealPdf(input, identity, info, {
+    timestamp: createTsaTimestamper(pinned.url, { pinned: certificates }),
+  });
+  assert.equal(signedReport(await inspectSeals(sealed))[0]?.timestamp?.valid, true);
+  for (const env of [{ SIGNET_SEAL_TSA_URL: pinned.url }, { SIGNET_SEAL_TSA_CERT_FILE: '/etc/tsa.pem' }]) {
+    assert.throws(() => loadConfig(env), /SIGNET_SEAL_TSA_URL and SIGNET_SEAL_TSA_CERT_FILE go together/);
+  }
+  const both = loadConfig({ SIGNET_SEAL_TSA_URL: pinned.url, SIGNET_SEAL_TSA_CERT_FILE: '/etc/tsa.pem' });
+  assert.equal(both.seal.tsaCertFile, '/etc/tsa.pem');
 });
 
 test('a time-stamp authority that fails or cannot be reached stops the seal with a sentence', async (t) => {
@@ -386,7 +413,9 @@ test('an incremental update appended after sealing: changed after sealing', asyn
   assert.equal(sealVerdict(report, [identity.certificate]).verdict, 'changed-after-sealing');
 });
 
-test('a changed byte inside the signature itself: not sealed here (the signature no longer verifies)', async () => {
+// Until issue 33 this was 'not sealed here': a seal altered inside its signature is still
+// recognisably this installation's seal (its certificate's key and names), so it is 'changed'.
+test('a changed byte inside the signature itself: changed after sealing (the seal no longer verifies)', async () => {
   const tampered = sealedOriginal.slice();
   const text = Buffer.from(tampered).toString('latin1');
   const contents = text.indexOf('/Contents <', sealedOriginal.length - 20_000) + '/Contents <'.length;
@@ -394,7 +423,9 @@ test('a changed byte inside the signature itself: not sealed here (the signature
   tampered[at] = tampered[at] === 0x41 ? 0x42 : 0x41;
   const report = await inspectSeals(tampered);
   assert.equal(signedReport(report)[0]?.intact, false);
-  assert.equal(sealVerdict(report, [identity.certificate]).verdict, 'not-sealed-here');
+  assert.equal(sealVerdict(report, [identity.certificate]).verdict, 'changed-after-sealing');
+  const other = await createSelfSignedSeal({ commonName: 'other.example', organization: 'Other', now });
+  assert.equal(sealVerdict(report, [other.identity.certificate]).verdict, 'not-sealed-here');
 });
 
 test('a file without signatures, and a file sealed by someone else, are not sealed here', async () => {
@@ -412,6 +443,32 @@ test('a file without signatures, and a file sealed by someone else, are not seal
   const foreign = await inspectSeals(fixture('openssl-signed.pdf'));
   assert.equal(signedReport(foreign)[0]?.intact, true);
   assert.equal(sealVerdict(foreign, [identity.certificate]).verdict, 'not-sealed-here');
+});
+
+test('an uploader’s /T and /V on the page Signet rewrites in its own revision do not name the seal: only Signet’s widget does', async () => {
+  const victim = 'Signet seal 01959999-0000-7000-8000-000000000000';
+  // The page dictionary is copied into the seal's revision (its /Annots gains the widget), with
+  // whatever else the uploader put in it: here a field name and a /V at the seal's object.
+  async function planted(signatureNumber: number): Promise<Uint8Array> {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage();
+    page.node.set(PDFName.of('FT'), PDFName.of('Sig'));
+    page.node.set(PDFName.of('T'), PDFString.of(victim));
+    page.node.set(PDFName.of('V'), PDFRef.of(signatureNumber));
+    return doc.save({ useObjectStreams: false });
+  }
+  const signatureNumberOf = (sealed: Uint8Array, from: number) =>
+    Number(
+      /(\d+) 0 obj\s*<<\s*\/Type \/Sig\b/.exec(Buffer.from(sealed.subarray(from)).toString('latin1'))?.[1],
+    );
+  const first = await planted(1);
+  const number = signatureNumberOf(await sealPdf(first, identity, info), first.length);
+  const original = await planted(number);
+  const sealed = await sealPdf(original, identity, info);
+  assert.equal(signatureNumberOf(sealed, original.length), number, 'the plant points at the seal');
+  const [seal] = signedReport(await inspectSeals(sealed));
+  assert.equal(seal?.fieldName, victim, 'the first field in the file pointing at the seal is the uploader’s');
+  assert.equal(seal?.revision?.fieldName, info.fieldName, 'Signet’s own widget, by its exact keys');
 });
 
 // ---- hostile input ----

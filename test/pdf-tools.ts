@@ -162,14 +162,26 @@ export async function qpdfCheck(
   };
 }
 
-export type TestTsa = { url: string; requests: () => number; close: () => Promise<void> };
+export type TestTsa = {
+  url: string;
+  /** Its certificate, PEM: what SIGNET_SEAL_TSA_CERT_FILE pins. */
+  certificatePem: string;
+  requests: () => number;
+  /** The genTime of the tokens it makes from now on. */
+  setTime: (genTime: Date) => void;
+  close: () => Promise<void>;
+};
 
 /**
  * A tiny RFC 3161 time-stamp authority on 127.0.0.1, built with pkijs: stamps whatever it is
  * asked with `genTime`, echoing the nonce, signed by its own self-signed ECDSA certificate.
- * `fail` makes it answer HTTP 500.
+ * `fail` makes it answer HTTP 500; `name` is its certificate's CN (every one has a key of its own).
  */
-export async function startTestTsa(genTime: Date, options: { fail?: boolean } = {}): Promise<TestTsa> {
+export async function startTestTsa(
+  time: Date,
+  options: { fail?: boolean; name?: string } = {},
+): Promise<TestTsa> {
+  let genTime = time;
   const keys = await globalThis.crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, [
     'sign',
     'verify',
@@ -183,7 +195,7 @@ export async function startTestTsa(genTime: Date, options: { fail?: boolean } = 
         value: [
           new pkijs.AttributeTypeAndValue({
             type: '2.5.4.3',
-            value: new asn1js.Utf8String({ value: 'Signet Test TSA' }),
+            value: new asn1js.Utf8String({ value: options.name ?? 'Signet Test TSA' }),
           }).toSchema(),
         ],
       }),
@@ -228,9 +240,14 @@ export async function startTestTsa(genTime: Date, options: { fail?: boolean } = 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  const der = Buffer.from(certificate.toSchema().toBER(false));
   return {
     url: `http://127.0.0.1:${port}/tsa`,
+    certificatePem: `-----BEGIN CERTIFICATE-----\n${der.toString('base64').replace(/.{64}/g, '$&\n')}\n-----END CERTIFICATE-----\n`,
     requests: () => requests,
+    setTime: (next) => {
+      genTime = next;
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

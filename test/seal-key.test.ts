@@ -262,7 +262,7 @@ describeEachDatabase('the seal’s key', (kind) => {
       assert.equal(verified.verdict, 'sealed-unchanged', what);
       assert.equal(verified.verdict === 'sealed-unchanged' && verified.seal.retired, null, what);
       assert.equal(
-        verified.verdict === 'sealed-unchanged' && verified.seal.certificate.fingerprintSha256,
+        verified.verdict === 'sealed-unchanged' && verified.seal.certificate?.fingerprintSha256,
         rotation.seal.fingerprintSha256,
         what,
       );
@@ -348,7 +348,9 @@ describeEachDatabase('the seal’s key', (kind) => {
     await once(proxy, 'listening');
     const { port } = proxy.address() as AddressInfo;
     try {
-      const sealing = anotherProcess(h.ctx, { tsaUrl: `http://127.0.0.1:${port}/` });
+      const tsaCertFile = join(mkdtempSync(join(tmpdir(), 'signet-tsa-')), 'tsa.pem');
+      writeFileSync(tsaCertFile, tsa.certificatePem);
+      const sealing = anotherProcess(h.ctx, { tsaUrl: `http://127.0.0.1:${port}/`, tsaCertFile });
       const before = await currentSeal(sealing);
       const { id } = await signedDocument('Sealed across a rotation');
       h.clock.advance(5_000);

@@ -1,10 +1,17 @@
-// Verifying a sealed PDF (issue 23, "Verify"): the public /verify page and `signet verify`.
+// Verifying a sealed PDF (issue 23, "Verify"; issue 33, "/verify says unchanged only when
+// nothing changed"): the public /verify page and `signet verify`.
 // A document sealed by this installation verifies as sealed and unchanged, naming its title
 // and id; one changed byte, bytes after %%EOF and an incremental update each make it
 // "changed after sealing" (and pdfsig agrees about the changed byte); a PDF sealed by
 // another seal, an unsigned PDF and a text file each get their own sentence. The page is
 // public, sessionless and limited per address; the CLI says the same, with exit codes.
+// The seal's /Contents is outside what it signs, so the tests make the attacks on it
+// themselves: a time-stamp replaced by another authority's with an earlier time, one stamping
+// other bytes, an earlier one from the pinned authority, one removed, data in the padding, a
+// byte of the seal certificate changed; and an upload with planted 'Signet seal <id>' widgets
+// naming another workspace's document.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,13 +25,16 @@ import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { readFile } from '../src/files/files.service.ts';
 import { sealPdf } from '../src/pdf/seal.ts';
 import { createSelfSignedSeal } from '../src/pdf/seal-identity.ts';
-import { describeSeal } from '../src/sealing/seal-key.ts';
+import { createTsaTimestamper } from '../src/pdf/timestamp.ts';
+import { inspectSeals } from '../src/pdf/verify.ts';
+import { currentSeal, describeSeal } from '../src/sealing/seal-key.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
 import { verifyPdf } from '../src/sealing/verification.service.ts';
 import { signDocument } from '../src/signing/signing.service.ts';
 import { launchChromium, openPage, screenshotDir, viewports } from './chromium.ts';
 import { describeRun, runSignet } from './cli-process.ts';
 import {
+  createDraftDocument,
   createSentDocument,
   createTestWorkspace,
   databaseKinds,
@@ -32,12 +42,192 @@ import {
   recipient,
   useHarness,
 } from './harness.ts';
-import { pdfsig } from './pdf-tools.ts';
+import { pdfsig, startTestTsa } from './pdf-tools.ts';
 import { assertPage, createWebClient, type WebResponse } from './web-client.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'signet-verify-'));
 const fixtures = join(import.meta.dirname, 'fixtures', 'pdf');
 after(() => rmSync(folder, { recursive: true, force: true }));
+
+// This installation's time-stamp authority (pinned by SIGNET_SEAL_TSA_CERT_FILE), and another
+// one, as anyone can run, that stamps whatever time it is told.
+const tsa = await startTestTsa(new Date());
+const evilTsa = await startTestTsa(new Date('2025-01-01T00:00:00Z'), { name: 'Evil Backdating TSA' });
+after(() => Promise.all([tsa.close(), evilTsa.close()]));
+const tsaCertFile = join(folder, 'tsa.pem');
+writeFileSync(tsaCertFile, tsa.certificatePem);
+const tsaEnv = { SIGNET_SEAL_TSA_URL: tsa.url, SIGNET_SEAL_TSA_CERT_FILE: tsaCertFile };
+
+// ---- The seal's container, taken apart and put together as an attacker would ----
+
+type Der = { start: number; body: number; end: number };
+
+function element(bytes: Uint8Array, at: number): Der {
+  const first = bytes[at + 1] ?? 0;
+  const count = first & 0x80 ? first & 0x7f : 0;
+  let length = count ? 0 : first;
+  for (let i = 0; i < count; i++) length = length * 256 + (bytes[at + 2 + i] ?? 0);
+  const body = at + 2 + count;
+  return { start: at, body, end: body + length };
+}
+
+function children(bytes: Uint8Array, parent: Der): Der[] {
+  const found: Der[] = [];
+  for (let at = parent.body; at < parent.end; at = (found.at(-1) as Der).end) found.push(element(bytes, at));
+  return found;
+}
+
+function tlv(tag: number, ...parts: Uint8Array[]): Buffer {
+  const body = Buffer.concat(parts);
+  const length = body.length;
+  const octets: number[] = [];
+  for (let n = length; n > 0; n = Math.floor(n / 256)) octets.unshift(n % 256);
+  const header = length < 0x80 ? [tag, length] : [tag, 0x80 | octets.length, ...octets];
+  return Buffer.concat([Buffer.from(header), body]);
+}
+
+/** The last seal's /Contents: where its hex digits are, and the CMS at their start. */
+function sealContents(pdf: Uint8Array): { start: number; end: number; cms: Buffer } {
+  const text = Buffer.from(pdf).toString('latin1');
+  const start = text.lastIndexOf('/Contents <') + '/Contents <'.length;
+  const end = text.indexOf('>', start);
+  const decoded = Buffer.from(text.slice(start, end), 'hex');
+  return { start, end, cms: decoded.subarray(0, element(decoded, 0).end) };
+}
+
+/** `pdf` with its seal's /Contents holding `cms`, then `after` (nothing), then zeros: the same length. */
+function withContents(pdf: Uint8Array, cms: Uint8Array, after = Buffer.alloc(0)): Buffer {
+  const { start, end } = sealContents(pdf);
+  const hex = Buffer.concat([cms, after]).toString('hex').toUpperCase();
+  assert.ok(hex.length <= end - start, 'fits the placeholder');
+  const changed = Buffer.from(pdf);
+  changed.write(hex.padEnd(end - start, '0'), start, 'latin1');
+  return changed;
+}
+
+// ContentInfo → [0] → SignedData (version, digests, content, [0] certificates, signerInfos).
+function signerInfoOf(cms: Buffer) {
+  const [type, wrapper] = children(cms, element(cms, 0)) as [Der, Der];
+  const signedData = children(cms, wrapper)[0] as Der;
+  const fields = children(cms, signedData);
+  const signerInfo = children(cms, fields[4] as Der)[0] as Der;
+  return { type, fields, parts: children(cms, signerInfo) };
+}
+
+/** The seal's signature value: what its signature time-stamp stamps. */
+function signatureValue(cms: Buffer): Buffer {
+  const value = signerInfoOf(cms).parts[5] as Der;
+  return cms.subarray(value.body, value.end);
+}
+
+/** The CMS with its time-stamp token replaced by `token`, or removed, written as Signet writes it. */
+function withToken(cms: Buffer, token: Uint8Array | null): Buffer {
+  const { type, fields, parts } = signerInfoOf(cms);
+  const slice = (e: Der) => cms.subarray(e.start, e.end);
+  const stampOid = Buffer.from('060b2a864886f70d010910020e', 'hex');
+  const unsigned = token ? [tlv(0xa1, tlv(0x30, stampOid, tlv(0x31, token)))] : [];
+  const signerInfo = tlv(0x30, ...parts.slice(0, 6).map(slice), ...unsigned);
+  const signedData = tlv(0x30, ...fields.slice(0, 4).map(slice), tlv(0x31, signerInfo));
+  return tlv(0x30, slice(type), tlv(0xa0, signedData));
+}
+
+/** The sentence of each change (verification.service.ts), as the page and the CLI say it. */
+const changeSentence: Record<string, RegExp> = {
+  'timestamp-foreign':
+    /the seal’s signature holds, but its time-stamp is not from this Signet’s time-stamp authority \(it was replaced\)/,
+  'timestamp-invalid':
+    /the seal’s signature holds, but its time-stamp does not verify against it \(it was replaced or altered\)/,
+  'timestamp-early':
+    /the seal’s signature holds, but its time-stamp is earlier than the seal itself \(it was replaced\)/,
+  'timestamp-removed':
+    /the seal’s signature holds, but its time-stamp was removed \(this Signet time-stamps every seal\)/,
+  container: /the seal’s signature holds, but its container was altered after sealing/,
+  'seal-altered':
+    /this Signet’s seal in it was altered \(its certificate or signature\), so nothing in it can be trusted/,
+};
+
+type Attack = { what: string; change: string; make: (sealed: Uint8Array) => Promise<Uint8Array> };
+
+/** The attacks on a sealed file's /Contents (its signature still holds in each), and the change each must be called. */
+const containerAttacks: Attack[] = [
+  {
+    what: 'the time-stamp replaced by another authority’s, dated before the seal',
+    change: 'timestamp-foreign',
+    make: async (sealed) => {
+      const { cms } = sealContents(sealed);
+      const token = await createTsaTimestamper(evilTsa.url)(signatureValue(cms));
+      return withContents(sealed, withToken(cms, token));
+    },
+  },
+  {
+    what: 'the time-stamp replaced by one of this authority’s for other bytes',
+    change: 'timestamp-invalid',
+    make: async (sealed) => {
+      const { cms } = sealContents(sealed);
+      const token = await createTsaTimestamper(tsa.url)(Buffer.from('another signature'));
+      return withContents(sealed, withToken(cms, token));
+    },
+  },
+  {
+    what: 'the time-stamp removed',
+    change: 'timestamp-removed',
+    make: async (sealed) => {
+      const { cms } = sealContents(sealed);
+      return withContents(sealed, withToken(cms, null));
+    },
+  },
+  {
+    what: 'arbitrary bytes in the padding after the signature',
+    change: 'container',
+    make: async (sealed) =>
+      withContents(sealed, sealContents(sealed).cms, Buffer.from('Anything at all, carried under the seal')),
+  },
+  {
+    what: 'the signature written again with a long-form length (BER, not DER)',
+    change: 'container',
+    make: async (sealed) => {
+      const { cms } = sealContents(sealed);
+      const root = element(cms, 0);
+      const length = root.end - root.body;
+      const rewritten = Buffer.concat([
+        Buffer.from([0x30, 0x84, length >>> 24, (length >>> 16) & 255, (length >>> 8) & 255, length & 255]),
+        cms.subarray(root.body),
+      ]);
+      return withContents(sealed, rewritten);
+    },
+  },
+];
+
+/** One byte of the seal certificate inside the signature changed: a letter of its issuer's name. */
+function withCertificateByteChanged(sealed: Uint8Array): Buffer {
+  const { cms } = sealContents(sealed);
+  const certificates = signerInfoOf(cms).fields[3] as Der;
+  // The certificates come first in the signature, so the first 'Signet seal' is the seal's issuer.
+  const letter = cms.indexOf('Signet seal', 0, 'latin1') + 1;
+  assert.ok(letter > certificates.start && letter < certificates.end, 'inside the seal certificate');
+  const changed = Buffer.from(cms);
+  changed[letter] = changed[letter] === 0x69 ? 0x6f : 0x69;
+  return withContents(sealed, changed);
+}
+
+/**
+ * A PDF whose bytes carry, in an uncompressed stream no page uses, widget dictionaries
+ * 'Signet seal <victimId>' pointing (/V) at each object number from 1 to 3000: whichever
+ * number the seal's signature dictionary takes, the first /V in the file that points at it
+ * names the victim's document.
+ */
+async function withPlantedSealFields(victimId: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage().drawText('An ordinary contract', { x: 50, y: 700, size: 14, font });
+  const planted = Array.from(
+    { length: 3000 },
+    (_, i) =>
+      `${9000 + i} 0 obj\n<< /Type /Annot /Subtype /Widget /FT /Sig /T (Signet seal ${victimId}) /V ${i + 1} 0 R >>\nendobj\n`,
+  ).join('');
+  doc.context.register(doc.context.stream(planted));
+  return doc.save({ useObjectStreams: false });
+}
 
 // Every rule, whatever its impact (chromium.ts's checkAccessibility fails only serious ones).
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -98,27 +288,58 @@ function sentenceOf(page: WebResponse): string {
 }
 
 describeEachDatabase('verifying a sealed PDF', (kind) => {
-  const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: 'true' } });
+  const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: 'true', ...tsaEnv } });
   let addresses = 0;
   /** A visitor with an address of their own, so the per-address limit counts only them. */
   const visitor = () =>
     createWebClient(h.baseUrl, { address: `10.77.${addresses >> 8}.${addresses++ & 255}` });
 
-  async function sealedDocument(title: string, sealingCtx: Context = h.ctx) {
+  async function sealedDocument(title: string, sealingCtx: Context = h.ctx, file?: Uint8Array) {
     const workspace = await createTestWorkspace(h.ctx);
     const { id, links } = await createSentDocument(h.ctx, workspace.id, {
       title,
       recipients: [recipient('ann@client.example', 'Ann Lee')],
+      ...(file ? { file } : {}),
     });
     const session = links.get('ann@client.example')?.session;
     assert.ok(session);
     await signDocument(h.ctx, session, { fullName: 'Ann Lee', consent: true });
     h.clock.advance(5_000);
+    tsa.setTime(new Date(h.clock.now().getTime() + 1_000));
     await sealDueDocuments(sealingCtx);
     const document = await findFullDocument(h.ctx.db, workspace.id, id);
     const sealed = document?.sealed_sha256 && (await readFile(h.ctx.db, document.sealed_sha256));
     assert.ok(sealed, 'the document was sealed');
     return { id, sealed, sha256: document.sealed_sha256 as string, sealedAt: utc(h.clock.now()) };
+  }
+
+  /**
+   * A file sealed by this installation's seal as Signet seals, with a time-stamp from its
+   * authority dated `stampedAt` after the seal, for a document this database does not hold:
+   * no stored copy to compare with, so only the container can say it is unchanged.
+   */
+  async function sealedWithoutStoredCopy(stampedAfterMs = 2_000) {
+    const id = randomUUID();
+    tsa.setTime(new Date(h.clock.now().getTime() + stampedAfterMs));
+    const sealed = await sealPdf(
+      await unsignedPdf(),
+      (await currentSeal(h.ctx)).identity,
+      {
+        signedAt: h.clock.now(),
+        name: 'Signet',
+        reason: `Completed and sealed by Signet: document ${id}`,
+        location: 'sign.example.test',
+        contactInfo: 'https://sign.example.test',
+        fieldName: `Signet seal ${id}`,
+      },
+      { timestamp: createTsaTimestamper(tsa.url) },
+    );
+    return {
+      id,
+      sealed,
+      sealedAt: utc(h.clock.now()),
+      stampedAt: utc(new Date(h.clock.now().getTime() + stampedAfterMs)),
+    };
   }
 
   async function verify(data: Uint8Array, name?: string): Promise<WebResponse> {
@@ -209,6 +430,114 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
     assert.equal(signature?.totalDocumentSigned, false, 'but it no longer covers the whole file');
   });
 
+  test('no stored copy: a seal exactly as Signet writes it, time-stamped after it by the pinned authority, is unchanged, without a title', async () => {
+    const { id, sealed, sealedAt, stampedAt } = await sealedWithoutStoredCopy();
+    const page = await verify(sealed);
+    assertPage(page, 200);
+    assert.equal(
+      sentenceOf(page),
+      `Sealed by this Signet on ${sealedAt}; unchanged since. The document it names is not stored here.`,
+    );
+    assert.match(page.text, /<div class="box box-success" role="status">/);
+    assert.ok(page.text.includes(`<td>${stampedAt} by Signet Test TSA</td>`), 'the time-stamp, a fact');
+    assert.ok(page.text.includes(id), 'the id Signet’s own revision names');
+  });
+
+  test('no stored copy: each attack on the container under a seal that still holds gets its own sentence, and the time it claims is never shown', async () => {
+    const { sealed } = await sealedWithoutStoredCopy();
+    for (const attack of containerAttacks) {
+      const file = await attack.make(sealed);
+      const report = await inspectSeals(file);
+      const seal = report.isPdf ? report.signatures.at(-1) : undefined;
+      assert.ok(seal?.intact && seal.coversWholeFile, `${attack.what}: the seal itself still holds`);
+      const page = await verify(file);
+      assertPage(page, 200, attack.what);
+      assert.match(sentenceOf(page), changeSentence[attack.change] as RegExp, attack.what);
+      assert.match(page.text, /<div class="box box-danger" role="status">/, attack.what);
+      assert.doesNotMatch(page.text, /Evil Backdating|2025-01-01/, `${attack.what}: no claimed time`);
+      // A time-stamp is shown only while it is a fact: the pinned authority's, over this seal.
+      if (attack.change.startsWith('timestamp-')) assert.doesNotMatch(page.text, /Time-stamped/, attack.what);
+      else assert.match(page.text, /Time-stamped/, attack.what);
+      const result = await verifyPdf(h.ctx, file);
+      assert.equal(result.verdict === 'changed-after-sealing' && result.change, attack.change, attack.what);
+    }
+    // From the pinned authority and verifying, but a minute before the seal's own time.
+    const early = (await sealedWithoutStoredCopy(-60_000)).sealed;
+    const page = await verify(early);
+    assert.match(sentenceOf(page), changeSentence['timestamp-early'] as RegExp);
+    assert.doesNotMatch(page.text, /Time-stamped/);
+    // A byte of the seal certificate inside the signature: altered, not 'not sealed here'.
+    const certificate = await verify(withCertificateByteChanged(sealed));
+    assert.match(sentenceOf(certificate), changeSentence['seal-altered'] as RegExp);
+  });
+
+  test('the stored sealed file is unchanged with its title and time-stamp; each attack on it says how it changed, without the title', async () => {
+    const { id, sealed, sealedAt } = await sealedDocument('Time-stamped lease');
+    const page = await verify(sealed);
+    assert.equal(
+      sentenceOf(page),
+      `Sealed by this Signet for document “Time-stamped lease” on ${sealedAt}; unchanged since.`,
+    );
+    assert.match(page.text, /<th scope="row">Time-stamped<\/th><td>.+ UTC by Signet Test TSA<\/td>/);
+    const attacks: Attack[] = [
+      ...containerAttacks,
+      {
+        what: 'one byte of the seal certificate inside the signature',
+        change: 'seal-altered',
+        make: async (file) => withCertificateByteChanged(file),
+      },
+    ];
+    for (const attack of attacks) {
+      const file = await attack.make(sealed);
+      const changed = await verify(file);
+      assertPage(changed, 200, attack.what);
+      assert.match(sentenceOf(changed), changeSentence[attack.change] as RegExp, attack.what);
+      assert.ok(
+        !changed.text.includes('Time-stamped lease'),
+        `${attack.what}: no title, it is not the stored file`,
+      );
+      assert.doesNotMatch(changed.text, /Evil Backdating|2025-01-01/, attack.what);
+      if (attack.change !== 'seal-altered') {
+        assert.ok(changed.text.includes(id), `${attack.what}: the id the seal’s own revision names`);
+        assert.ok(changed.text.includes('Differs from this file'), attack.what);
+      } else {
+        assert.ok(!changed.text.includes(id), 'an altered seal is not trusted to name its document');
+        assert.ok(!changed.text.includes('Sognet seal'), 'nor are the altered certificate’s names shown');
+      }
+    }
+  });
+
+  test('widgets planted in an upload naming another workspace’s document: /verify names the uploader’s own document, never the other’s title', async () => {
+    const victimWorkspace = await createTestWorkspace(h.ctx);
+    const victim = await createDraftDocument(h.ctx, victimWorkspace.id, {
+      title: 'Confidential merger draft',
+    });
+    const planted = await withPlantedSealFields(victim.id);
+    const { id, sealed, sealedAt } = await sealedDocument('The uploader’s own contract', h.ctx, planted);
+    // The trap is armed: the first field in the file that points at the seal names the victim.
+    const report = await inspectSeals(sealed);
+    const seal = report.isPdf ? report.signatures.at(-1) : undefined;
+    assert.equal(seal?.fieldName, `Signet seal ${victim.id}`, 'the uploader’s bytes name the victim');
+    assert.equal(seal?.revision?.fieldName, `Signet seal ${id}`, 'Signet’s own revision names its document');
+
+    const page = await verify(sealed);
+    assert.equal(
+      sentenceOf(page),
+      `Sealed by this Signet for document “The uploader’s own contract” on ${sealedAt}; unchanged since.`,
+    );
+    // Changed under the seal's container, or with bytes appended: still never the victim.
+    for (const file of [
+      sealed,
+      withContents(sealed, sealContents(sealed).cms, Buffer.from('padding')),
+      await withIncrementalUpdate(sealed),
+    ]) {
+      const answer = await verify(file);
+      assertPage(answer, 200);
+      assert.ok(!answer.text.includes('Confidential merger draft'), 'never the other workspace’s title');
+      assert.ok(!answer.text.includes(victim.id), 'nor its id');
+    }
+  });
+
   test('a PDF sealed by another seal, and an unsigned PDF: not sealed by this Signet, saying what signs it', async () => {
     const elsewhere = await verify(await sealedElsewhere());
     assertPage(elsewhere, 200);
@@ -252,6 +581,7 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
           p12File: join(fixtures, 'seal-ec-with-chain.p12'),
           p12Passphrase: 'correct horse',
           tsaUrl: null,
+          tsaCertFile: null,
         },
       },
     };
@@ -267,7 +597,7 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
     }
     const caSealed = await verifyPdf(withP12, after.sealed);
     assert.equal(
-      caSealed.verdict === 'sealed-unchanged' && caSealed.seal.certificate.subject,
+      caSealed.verdict === 'sealed-unchanged' && caSealed.seal.certificate?.subject,
       'CN=sign.example.com, O=Example Ltd, C=CH',
     );
     assert.equal(
@@ -410,11 +740,13 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
 
 describe('signet verify, seal show and document download', () => {
   const dir = mkdtempSync(join(tmpdir(), 'signet-cli-verify-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, SIGNET_DATA_DIR: dir, LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...tsaEnv, SIGNET_DATA_DIR: dir, LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   test('a sealed document downloaded from the CLI verifies (exit 0); changed, it does not (exit 1); not a PDF is exit 2', async () => {
+    // The CLI seals on the real clock: the authority stamps a time just after it.
+    tsa.setTime(new Date(Date.now() + 60_000));
     const workspace = await runSignet(['workspace', 'create', '--name', 'Verify', '--json'], env);
     const workspaceId = (JSON.parse(workspace.stdout) as { id: string }).id;
     const triggered = await runSignet(
@@ -451,6 +783,7 @@ describe('signet verify, seal show and document download', () => {
     );
     assert.match(verified.stdout, new RegExp(`Document id +${documentId}`));
     assert.match(verified.stdout, new RegExp(`File SHA-256 +${download.sha256}`));
+    assert.match(verified.stdout, /Time-stamped +.+ UTC by Signet Test TSA/);
     const asJson = await runSignet(['verify', out, '--json'], env);
     assert.equal(asJson.code, 0, describeRun(asJson));
     const result = JSON.parse(asJson.stdout) as {
@@ -473,6 +806,38 @@ describe('signet verify, seal show and document download', () => {
     const changed = await runSignet(['verify', changedPath, '--json'], env);
     assert.equal(changed.code, 1, describeRun(changed));
     assert.equal((JSON.parse(changed.stdout) as { verdict: string }).verdict, 'changed-after-sealing');
+    // Each attack on the seal's container, the seal altered, bytes appended, an unsigned PDF:
+    // exit 1, each with its verdict, change and sentence, and never the document's title.
+    const attacks: Attack[] = [
+      // One of each kind (every process costs seconds; /verify's tests above take every attack).
+      ...containerAttacks.filter((a) => a.change !== 'timestamp-invalid' && !a.what.includes('BER')),
+      {
+        what: 'one byte of the seal certificate inside the signature',
+        change: 'seal-altered',
+        make: async (file) => withCertificateByteChanged(file),
+      },
+      { what: 'an incremental update', change: 'appended', make: withIncrementalUpdate },
+    ];
+    const attackPath = join(folder, 'cli-attack.pdf');
+    for (const attack of attacks) {
+      writeFileSync(attackPath, await attack.make(sealed));
+      const run = await runSignet(['verify', attackPath, '--json'], env);
+      assert.equal(run.code, 1, `${attack.what}: ${describeRun(run)}`);
+      const answer = JSON.parse(run.stdout) as { verdict: string; change: string; sentence: string };
+      assert.equal(answer.verdict, 'changed-after-sealing', attack.what);
+      assert.equal(answer.change, attack.change, attack.what);
+      if (attack.change !== 'appended') {
+        assert.match(answer.sentence, changeSentence[attack.change] as RegExp, attack.what);
+        assert.doesNotMatch(run.stdout, /Sample agreement/, `${attack.what}: no title`);
+      }
+    }
+    writeFileSync(attackPath, await unsignedPdf());
+    const unsigned = await runSignet(['verify', attackPath], env);
+    assert.equal(unsigned.code, 1, describeRun(unsigned));
+    assert.match(
+      unsigned.stdout,
+      /^This file was not sealed by this Signet: it carries no digital signature\./,
+    );
     const textPath = join(folder, 'notes.pdf');
     writeFileSync(textPath, 'not a pdf');
     const notPdf = await runSignet(['verify', textPath], env);

@@ -20,7 +20,10 @@ import { print, withContext } from './context.ts';
 
 const json = { json: { type: 'boolean' } } as const;
 
-/** Exit codes of `signet verify` (in the usage text): 0 sealed and unchanged, 1 changed or not sealed here, 2 not a PDF. */
+/**
+ * Exit codes of `signet verify` (in the usage text): 0 sealed and unchanged (the exact bytes
+ * issued), 1 changed in any way (`change` says how) or not sealed here, 2 not a PDF.
+ */
 const verifyExitCodes: Record<Verification['verdict'], number> = {
   'sealed-unchanged': 0,
   'changed-after-sealing': 1,

@@ -147,7 +147,7 @@ function signedAttributes(identity: SealIdentity, digest: Uint8Array): Buffer[] 
   ].sort(Buffer.compare);
 }
 
-function signatureAlgorithm(identity: SealIdentity): {
+function signatureAlgorithm(identity: Pick<SealIdentity, 'algorithm'>): {
   webCrypto: { name: string; hash?: string };
   der: Buffer;
 } {
@@ -181,8 +181,8 @@ function ecdsaSignatureToDer(raw: Uint8Array): Buffer {
 }
 
 function contentInfo(
-  identity: SealIdentity,
-  attributes: Buffer[],
+  identity: Pick<SealIdentity, 'certificate' | 'chain' | 'algorithm'>,
+  attributes: Uint8Array[],
   signature: Uint8Array,
   unsigned?: Buffer,
 ): Buffer {
@@ -243,6 +243,90 @@ export async function createCadesSignature(
     );
   }
   return new Uint8Array(contentInfo(identity, attributes, signature, unsigned));
+}
+
+// ---- Reading back: is a container exactly what createCadesSignature writes? ----
+
+/** The parts of a container that createCadesSignature wrote (see `readSealContainer`). */
+export type SealContainer = {
+  /** The certificates it carries, in its order: the seal's first, then its chain. */
+  certificates: Uint8Array[];
+  /** The signatureTimeStampToken, when the container carries one (B-T). */
+  timestampToken: Uint8Array | null;
+};
+
+function slice(bytes: Uint8Array, element: Element): Uint8Array {
+  return bytes.subarray(element.start, element.end);
+}
+
+/**
+ * The parts of `cms` when it is byte for byte what createCadesSignature writes for them, else
+ * null: its certificates, signed attributes, signature value and time-stamp token (the parts a
+ * signer chooses) are taken out and written again by the same code that seals, so a container
+ * re-encoded (another length form, BER), with anything added (a CRL, a second signer, another
+ * unsigned attribute, a second token) or with another digest or algorithm identifier does not
+ * come back the same. Never throws.
+ */
+export function readSealContainer(cms: Uint8Array): SealContainer | null {
+  try {
+    const root = readElement(cms, 0);
+    if (root.end !== cms.length) return null;
+    const [, wrapper] = childrenOf(cms, root);
+    const signedData = wrapper && childrenOf(cms, wrapper)[0];
+    const fields = signedData ? childrenOf(cms, signedData) : [];
+    const [certificateSet, signerInfos] = [fields[3], fields[4]];
+    if (!certificateSet || !signerInfos) return null;
+    const certificates = childrenOf(cms, certificateSet).map((e) => slice(cms, e));
+    const signerInfo = childrenOf(cms, signerInfos)[0];
+    const parts = signerInfo ? childrenOf(cms, signerInfo) : [];
+    const [signedAttributes, algorithm, value, unsigned] = [parts[3], parts[4], parts[5], parts[6]];
+    const [certificate, ...chain] = certificates;
+    if (!certificate || !signedAttributes || !algorithm || !value) return null;
+    const attributes = childrenOf(cms, signedAttributes).map((e) => slice(cms, e));
+    const isRsa = Buffer.from(slice(cms, algorithm)).equals(der.sha256WithRsa);
+    // The token is the first value of the first unsigned attribute; anything else there is lost
+    // in the writing again, and the comparison below says so.
+    const attribute = unsigned && childrenOf(cms, unsigned)[0];
+    const values = attribute && childrenOf(cms, attribute)[1];
+    const token = values && childrenOf(cms, values)[0];
+    const rewritten = contentInfo(
+      { certificate, chain, algorithm: isRsa ? 'RSA' : 'ECDSA-P256' },
+      attributes,
+      cms.subarray(value.body, value.end),
+      token
+        ? tlv(
+            der.contextConstructed1,
+            tlv(der.sequence, der.oidSignatureTimeStampToken, tlv(der.set, slice(cms, token))),
+          )
+        : undefined,
+    );
+    if (!rewritten.equals(cms)) return null;
+    return { certificates, timestampToken: token ? slice(cms, token) : null };
+  } catch {
+    return null;
+  }
+}
+
+/** A certificate's SubjectPublicKeyInfo, subject and issuer as the DER they are written in, or null. */
+export function certificateNames(
+  certificate: Uint8Array,
+): { publicKey: Uint8Array; subject: Uint8Array; issuer: Uint8Array } | null {
+  try {
+    const tbs = childrenOf(certificate, readElement(certificate, 0))[0];
+    if (!tbs) return null;
+    const fields = childrenOf(certificate, tbs);
+    const first = fields[0]?.tag === der.contextConstructed0 ? 1 : 0;
+    // serialNumber, signature, issuer, validity, subject, subjectPublicKeyInfo
+    const [issuer, subject, publicKey] = [fields[first + 2], fields[first + 4], fields[first + 5]];
+    if (!issuer || !subject || !publicKey) return null;
+    return {
+      publicKey: slice(certificate, publicKey),
+      subject: slice(certificate, subject),
+      issuer: slice(certificate, issuer),
+    };
+  } catch {
+    return null;
+  }
 }
 
 function attributeValue(signerInfo: pkijs.SignerInfo, type: string): asn1js.AsnType | undefined {

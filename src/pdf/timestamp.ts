@@ -33,6 +33,23 @@ const hashNodeNames: Record<string, string> = {
 
 const maxResponseBytes = 1024 * 1024;
 
+/**
+ * The certificates of a PEM file (SIGNET_SEAL_TSA_CERT_FILE): every CERTIFICATE block, as DER.
+ * Several are allowed, for an authority that changes its signing certificate.
+ */
+export function readPemCertificates(pem: string): Uint8Array[] {
+  const blocks = pem.matchAll(/-----BEGIN CERTIFICATE-----([A-Za-z0-9+/=\s]+)-----END CERTIFICATE-----/g);
+  return [...blocks].map(
+    (block) => new Uint8Array(Buffer.from((block[1] as string).replace(/\s+/g, ''), 'base64')),
+  );
+}
+
+/** Whether the token's authority is one of `pinned` (its certificate, byte for byte). */
+export function isPinnedAuthority(check: TimestampCheck, pinned: readonly Uint8Array[]): boolean {
+  const certificate = check.authorityCertificate;
+  return !!certificate && pinned.some((der) => Buffer.from(der).equals(Buffer.from(certificate)));
+}
+
 function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
@@ -154,7 +171,7 @@ function tokenFrom(body: Uint8Array): Uint8Array {
  */
 export function createTsaTimestamper(
   url: string,
-  options: { timeoutMs?: number; fetch?: typeof undiciFetch } = {},
+  options: { timeoutMs?: number; fetch?: typeof undiciFetch; pinned?: readonly Uint8Array[] } = {},
 ): Timestamper {
   const fetchTsa = options.fetch ?? undiciFetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -179,6 +196,12 @@ export function createTsaTimestamper(
     const token = tokenFrom(body);
     const check = await readTimestampToken(token, [signatureValue]);
     if (!check.valid) throw new Error(`The time-stamp authority's token was refused: ${check.problem}`);
+    // Signet seals only with a token /verify will vouch for (SIGNET_SEAL_TSA_CERT_FILE).
+    if (options.pinned && !isPinnedAuthority(check, options.pinned)) {
+      throw new Error(
+        `The time-stamp authority signed with a certificate other than SIGNET_SEAL_TSA_CERT_FILE's (${check.authority ?? 'unreadable'}).`,
+      );
+    }
     const echoed = readTstInfo(token)?.nonce?.valueBlock.valueHexView;
     if (!echoed || !Buffer.from(echoed).equals(nonce)) {
       throw new Error("The time-stamp authority's token does not carry our nonce.");

@@ -5,12 +5,28 @@
 // must sit uncompressed in the file for the signature to be checkable at all, so a scan for
 // /ByteRange finds every signature there is. Work is linear in the file's size and capped per
 // file; nothing here backtracks, recurses without a bound, or throws on hostile input.
-import { type CmsCheck, verifyCms } from './cms.ts';
+import { inflateSync } from 'node:zlib';
+import * as pkijs from 'pkijs';
+import { type CmsCheck, certificateNames, readSealContainer, type SealContainer, verifyCms } from './cms.ts';
 import { type CertificateDescription, describeCertificate } from './seal-identity.ts';
 import { readTimestampToken, type TimestampCheck } from './timestamp.ts';
 
+/**
+ * What the last revision a signature covers says, read only from objects that revision defines
+ * (the ones its final cross-reference section lists), never from earlier bytes: the signature
+ * dictionary whose /Contents is this signature, and the one field Signet writes beside it (a
+ * widget of exactly Signet's keys whose /V is that dictionary). For a Signet seal, that revision
+ * is the one Signet wrote, so these are Signet's words, not the uploader's.
+ */
+export type SealRevision = {
+  fieldName: string | null; // null when no such field, or more than one, is defined there
+  reason: string | null;
+  signedAt: Date | null;
+};
+
 export type SealSignature = {
-  fieldName: string | null;
+  fieldName: string | null; // the first field in the file naming it: the uploader's word for anything before the seal
+  revision: SealRevision | null; // null when the signature dictionary is not an object of the last revision it covers
   name: string | null;
   reason: string | null;
   location: string | null;
@@ -24,6 +40,10 @@ export type SealSignature = {
   intact: boolean; // both, and /ByteRange is well formed and lies within the file
   coversWholeFile: boolean; // /ByteRange runs from the first byte to the last: nothing appended
   timestamp: TimestampCheck | null; // an RFC 3161 signature time-stamp (B-T), or the document time-stamp itself
+  signatureDer: Uint8Array | null; // the CMS, without the padding after it
+  // Its parts when /Contents is exactly what Signet writes: upper-case hex of the DER that
+  // createCadesSignature makes of them, then only zeros, the certificates after the first a chain.
+  container: SealContainer | null;
   problem: string | null;
 };
 
@@ -32,7 +52,9 @@ export type SealReport =
   | { isPdf: false; problem: string; signatures: [] };
 
 export type SealVerdict = {
-  verdict: 'sealed-unchanged' | 'changed-after-sealing' | 'not-sealed-here';
+  // `seal-holds`: one of ours verifies over every byte of the file but its /Contents (whether
+  // those are the bytes it was issued with is the installation's question: verification.service.ts).
+  verdict: 'seal-holds' | 'changed-after-sealing' | 'not-sealed-here';
   signature: SealSignature | null;
 };
 
@@ -55,7 +77,7 @@ type PdfValue =
   | { kind: 'dict'; entries: Map<string, PdfValue> }
   | { kind: 'array'; items: PdfValue[] }
   | { kind: 'name'; value: string }
-  | { kind: 'string'; bytes: Uint8Array }
+  | { kind: 'string'; bytes: Uint8Array; skipped?: true }
   | { kind: 'number'; value: number }
   | { kind: 'ref'; num: number; gen: number }
   | { kind: 'keyword'; value: string };
@@ -223,7 +245,7 @@ class Reader {
   private hexString(): PdfValue {
     if (this.skip && this.pos === this.skip.start) {
       this.pos = this.skip.end;
-      return { kind: 'string', bytes: new Uint8Array(0) };
+      return { kind: 'string', bytes: new Uint8Array(0), skipped: true };
     }
     this.pos++;
     const close = this.bytes.indexOf(0x3e, this.pos);
@@ -420,9 +442,17 @@ function readByteRange(bytes: Buffer, at: number): [number, number, number, numb
   return numbers as [number, number, number, number];
 }
 
+// The dictionary that holds a signature is the one whose /Contents is the gap between its
+// ranges: another dictionary with the same /ByteRange text (planted earlier in the file, where
+// the uploader writes what they like) is not it, however early it comes.
+function holdsContents(dict: Map<string, PdfValue> | null): boolean {
+  const contents = dict?.get('Contents');
+  return contents?.kind === 'string' && contents.skipped === true;
+}
+
 function findCandidates(bytes: Buffer): { candidates: Candidate[]; truncated: boolean } {
   const candidates: Candidate[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   let hits = 0;
   for (
     let at = bytes.indexOf('/ByteRange', 0, 'latin1');
@@ -436,8 +466,8 @@ function findCandidates(bytes: Buffer): { candidates: Candidate[]; truncated: bo
     const byteRange = readByteRange(bytes, at + 10);
     if (!byteRange) continue;
     const key = byteRange.join(' ');
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const earlier = seen.get(key);
+    if (earlier !== undefined && holdsContents(candidates[earlier]?.dict ?? null)) continue;
     // When /Contents comes before /ByteRange, the object header lies before the hex string;
     // either way the dictionary may be as long as the hex string plus its other entries.
     const [offset1, length1, offset2] = byteRange;
@@ -449,13 +479,198 @@ function findCandidates(bytes: Buffer): { candidates: Candidate[]; truncated: bo
     const own = dict?.get('ByteRange');
     const matches =
       own?.kind === 'array' && own.items.map((i) => (i.kind === 'number' ? i.value : -1)).join(' ') === key;
-    candidates.push({
+    const candidate = {
       byteRange,
       dict: matches ? dict : null,
       objectKey: matches && header ? `${header.num} ${header.gen}` : null,
-    });
+    };
+    if (earlier === undefined) {
+      seen.set(key, candidates.length);
+      candidates.push(candidate);
+    } else if (holdsContents(candidate.dict)) candidates[earlier] = candidate;
   }
   return { candidates, truncated: false };
+}
+
+// ---- The last revision a signature covers, read by its own cross-reference section ----
+
+// Signet's revision defines a handful of objects (the signature, its field and appearance, the
+// page, catalog and form it touches, an object stream, the cross-reference stream).
+const maxRevisionObjects = 64;
+const maxXrefStreamBytes = 64 * 1024;
+
+type ObjectEntry = { num: number; gen: number; offset: number };
+
+// The final 'startxref N %%EOF' before `end` (the bytes the signature covers end there).
+function lastStartXref(bytes: Buffer, end: number): number | null {
+  // Looked for in the last 1024 bytes only (ISO 32000 7.5.5), however many signatures ask.
+  const floor = Math.max(0, end - 1024);
+  const found = bytes.subarray(floor, end).lastIndexOf('startxref', undefined, 'latin1');
+  if (found < 0) return null;
+  const at = floor + found;
+  const match = /^startxref[\0\t\n\f\r ]+(\d{1,12})[\0\t\n\f\r ]+%%EOF[\0\t\n\f\r ]*$/.exec(
+    bytes.toString('latin1', at, end),
+  );
+  return match ? Number(match[1]) : null;
+}
+
+// The entries of a cross-reference table ('xref', subsections, 'trailer'): objects in use only.
+function tableEntries(bytes: Buffer, at: number, end: number): ObjectEntry[] | null {
+  const reader = new Reader(bytes, at + 4, end);
+  const entries: ObjectEntry[] = [];
+  for (;;) {
+    reader.skipWhite();
+    if (bytes.toString('latin1', reader.pos, reader.pos + 7) === 'trailer') return entries;
+    const first = reader.readUnsigned();
+    reader.skipWhite();
+    const count = reader.readUnsigned();
+    if (first === null || count === null || entries.length + count > maxRevisionObjects * 2) return null;
+    for (let i = 0; i < count; i++) {
+      reader.skipWhite();
+      const offset = reader.readUnsigned();
+      reader.skipWhite();
+      const gen = reader.readUnsigned();
+      reader.skipWhite();
+      const kind = bytes[reader.pos++];
+      if (offset === null || gen === null || (kind !== 0x6e && kind !== 0x66)) return null;
+      if (kind === 0x6e) entries.push({ num: first + i, gen, offset });
+    }
+  }
+}
+
+function numbersOf(value: PdfValue | undefined): number[] | null {
+  if (value?.kind !== 'array') return null;
+  const numbers = value.items.map((item) => (item.kind === 'number' ? item.value : Number.NaN));
+  return numbers.every(Number.isInteger) ? numbers : null;
+}
+
+// The entries of a cross-reference stream (ISO 32000 7.5.8): type 1 (uncompressed objects)
+// only, since Signet writes its signature and field uncompressed. Flate without a predictor,
+// as pdf-lib writes it; any other form is not read (and the revision says nothing).
+function streamEntries(bytes: Buffer, at: number, end: number): ObjectEntry[] | null {
+  const reader = new Reader(bytes, at, end);
+  if (reader.readUnsigned() === null) return null;
+  reader.skipWhite();
+  if (reader.readUnsigned() === null) return null;
+  reader.skipWhite();
+  if (bytes.toString('latin1', reader.pos, reader.pos + 3) !== 'obj') return null;
+  reader.pos += 3;
+  const dict = reader.value();
+  if (dict.kind !== 'dict' || nameEntry(dict.entries, 'Type') !== 'XRef') return null;
+  const filter = dict.entries.get('Filter');
+  const length = dict.entries.get('Length');
+  const widths = numbersOf(dict.entries.get('W'));
+  if (dict.entries.has('DecodeParms') || length?.kind !== 'number' || length.value > maxXrefStreamBytes)
+    return null;
+  if (filter !== undefined && nameEntry(dict.entries, 'Filter') !== 'FlateDecode') return null;
+  if (widths?.length !== 3 || widths.some((w) => w < 0 || w > 8)) return null;
+  const size = dict.entries.get('Size');
+  const index = numbersOf(dict.entries.get('Index')) ?? (size?.kind === 'number' ? [0, size.value] : null);
+  reader.skipWhite();
+  if (!index || index.length % 2 || bytes.toString('latin1', reader.pos, reader.pos + 6) !== 'stream')
+    return null;
+  let data = reader.pos + 6;
+  if (bytes[data] === 0x0d) data++;
+  if (bytes[data] !== 0x0a || data + 1 + length.value > end) return null;
+  const raw = bytes.subarray(data + 1, data + 1 + length.value);
+  const table = filter ? inflateSync(raw, { maxOutputLength: maxXrefStreamBytes }) : raw;
+  const [w1, w2, w3] = widths as [number, number, number];
+  const row = w1 + w2 + w3;
+  const field = (from: number, width: number, fallback: number) => {
+    if (width === 0) return fallback;
+    let value = 0;
+    for (let i = 0; i < width; i++) value = value * 256 + (table[from + i] ?? 0);
+    return value;
+  };
+  const entries: ObjectEntry[] = [];
+  let rowAt = 0;
+  for (let i = 0; i < index.length; i += 2) {
+    const [first, count] = [index[i] as number, index[i + 1] as number];
+    if (count < 0 || count > maxRevisionObjects * 2) return null;
+    for (let n = 0; n < count; n++, rowAt += row) {
+      if (rowAt + row > table.length) return null;
+      if (field(rowAt, w1, 1) === 1) {
+        entries.push({
+          num: first + n,
+          offset: field(rowAt + w1, w2, 0),
+          gen: field(rowAt + w1 + w2, w3, 0),
+        });
+      }
+    }
+  }
+  return entries;
+}
+
+// The objects the last section before `end` defines, each read at its offset as 'num gen obj'.
+function revisionObjects(
+  bytes: Buffer,
+  end: number,
+  contents: Span,
+): Map<string, Map<string, PdfValue>> | null {
+  const xref = lastStartXref(bytes, end);
+  if (xref === null || xref >= end) return null;
+  const entries =
+    bytes.toString('latin1', xref, xref + 4) === 'xref'
+      ? tableEntries(bytes, xref, end)
+      : streamEntries(bytes, xref, end);
+  if (!entries || entries.length > maxRevisionObjects) return null;
+  const objects = new Map<string, Map<string, PdfValue>>();
+  for (const { num, gen, offset } of entries) {
+    if (offset >= end) return null;
+    const reader = new Reader(bytes, offset, end);
+    if (reader.readUnsigned() !== num) continue;
+    reader.skipWhite();
+    if (reader.readUnsigned() !== gen) continue;
+    reader.skipWhite();
+    if (bytes.toString('latin1', reader.pos, reader.pos + 3) !== 'obj') continue;
+    const dict = readDictionaryAt(bytes, reader.pos + 3, contents);
+    if (dict) objects.set(`${num} ${gen}`, dict);
+  }
+  return objects;
+}
+
+const signetWidgetKeys = ['AP', 'F', 'FT', 'P', 'Rect', 'Subtype', 'T', 'Type', 'V'].join(' ');
+
+/** What the last revision `byteRange` covers says about its signature (see SealRevision). Never throws. */
+function readSealRevision(bytes: Buffer, byteRange: [number, number, number, number]): SealRevision | null {
+  const [offset1, length1, offset2, length2] = byteRange;
+  const contents = { start: offset1 + length1, end: offset2 };
+  let objects: Map<string, Map<string, PdfValue>> | null;
+  try {
+    objects = revisionObjects(bytes, offset2 + length2, contents);
+  } catch (error) {
+    if (
+      error instanceof SyntaxFault ||
+      error instanceof RangeError ||
+      (error as { code?: string }).code?.startsWith('Z_')
+    )
+      return null;
+    throw error;
+  }
+  if (!objects) return null;
+  const range = byteRange.join(' ');
+  const signatures = [...objects].filter(
+    ([, dict]) => holdsContents(dict) && numbersOf(dict.get('ByteRange'))?.join(' ') === range,
+  );
+  const [signature] = signatures;
+  if (!signature || signatures.length > 1) return null;
+  const [signatureKey, dict] = signature;
+  const fields = [...objects.values()].filter((widget) => {
+    const value = widget.get('V');
+    return (
+      [...widget.keys()].sort().join(' ') === signetWidgetKeys &&
+      nameEntry(widget, 'Type') === 'Annot' &&
+      nameEntry(widget, 'Subtype') === 'Widget' &&
+      nameEntry(widget, 'FT') === 'Sig' &&
+      value?.kind === 'ref' &&
+      `${value.num} ${value.gen}` === signatureKey
+    );
+  });
+  return {
+    fieldName: fields.length === 1 ? textEntry(fields[0] ?? null, 'T') : null,
+    reason: textEntry(dict, 'Reason'),
+    signedAt: parsePdfDate(textEntry(dict, 'M') ?? ''),
+  };
 }
 
 // Field names: widgets whose /V points at a signature dictionary, read where they are
@@ -507,16 +722,42 @@ function objectByNumber(bytes: Buffer, num: number, gen: number): Map<string, Pd
 
 // ---- Checking each signature ----
 
-function contentsOf(bytes: Buffer, from: number, to: number): Uint8Array | null {
+// The hex string between the signed ranges: the DER it starts with (the CMS), and whether it is
+// written as Signet writes it: upper-case hex digits only, the DER followed only by zeros.
+function contentsOf(bytes: Buffer, from: number, to: number): { der: Uint8Array; asWritten: boolean } | null {
   if (bytes[from] !== 0x3c || bytes[to - 1] !== 0x3e) return null;
   let hex = bytes.toString('latin1', from + 1, to - 1);
+  const upperHex = /^[0-9A-F]*$/.test(hex) && hex.length % 2 === 0;
   if (!/^[0-9a-fA-F]*$/.test(hex)) {
     hex = hex.replace(/[\0\t\n\f\r ]+/g, '');
     if (!/^[0-9a-fA-F]*$/.test(hex)) return null;
   }
   if (hex.length % 2) hex += '0';
   const decoded = Buffer.from(hex, 'hex');
-  return new Uint8Array(decoded.buffer, decoded.byteOffset, derLength(decoded) ?? decoded.length);
+  const length = derLength(decoded) ?? decoded.length;
+  const paddedWithZeros = decoded.subarray(length).every((b) => b === 0);
+  return {
+    der: new Uint8Array(decoded.buffer, decoded.byteOffset, length),
+    asWritten: upperHex && paddedWithZeros,
+  };
+}
+
+// Each certificate after the first is the issuer of the one before it (its signature verifies
+// with the next one's key): a chain, not room for anything else.
+async function isChain(certificates: Uint8Array[]): Promise<boolean> {
+  try {
+    const parsed = certificates.map((der) =>
+      pkijs.Certificate.fromBER(
+        der.buffer.slice(der.byteOffset, der.byteOffset + der.byteLength) as ArrayBuffer,
+      ),
+    );
+    for (let i = 1; i < parsed.length; i++) {
+      if (!(await (parsed[i - 1] as pkijs.Certificate).verify(parsed[i]))) return false;
+    }
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // The length of the DER element at the start (the zero padding after it is not part of the CMS).
@@ -576,24 +817,30 @@ async function checkSignature(
   };
   const failed = (problem: string, extra: Partial<SealSignature> = {}): SealSignature => ({
     ...base,
+    revision: null,
     certificate: null,
     certificateDer: null,
     signatureValid: false,
     digestMatches: false,
     intact: false,
     timestamp: null,
+    signatureDer: null,
+    container: null,
     problem,
     ...extra,
   });
   if (offset1 + length1 > offset2 || offset2 + length2 > bytes.length) {
     return failed('The signed byte ranges lie outside the file: it was cut short or rewritten.');
   }
-  const cms = contentsOf(bytes, offset1 + length1, offset2);
+  const contents = contentsOf(bytes, offset1 + length1, offset2);
   // '/ByteRange [...]' in some text, outside any signature dictionary, is not a signature.
-  if (!cms && !candidate.dict) return null;
-  if (!cms) return failed('The bytes between the signed ranges are not the signature alone.');
+  if (!contents && !candidate.dict) return null;
+  if (!contents) return failed('The bytes between the signed ranges are not the signature alone.');
+  const cms = contents.der;
   const parts = [bytes.subarray(offset1, offset1 + length1), bytes.subarray(offset2, offset2 + length2)];
   const { check, timestamp } = await checkContents(cms, parts, base.subFilter);
+  const written = contents.asWritten && base.subFilter !== 'ETSI.RFC3161' ? readSealContainer(cms) : null;
+  const container = written && (await isChain(written.certificates)) ? written : null;
   let certificate: CertificateDescription | null = null;
   try {
     certificate = check.signerCertificate ? describeCertificate(check.signerCertificate) : null;
@@ -609,6 +856,9 @@ async function checkSignature(
     digestMatches: check.digestMatches,
     intact: check.signatureValid && check.digestMatches && startsAtZero,
     timestamp,
+    signatureDer: cms,
+    container,
+    revision: readSealRevision(bytes, candidate.byteRange),
     problem: check.problem ?? (startsAtZero ? null : 'The signature does not cover the start of the file.'),
   };
 }
@@ -649,10 +899,38 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   );
 }
 
+function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
+  return Buffer.from(haystack.buffer, haystack.byteOffset, haystack.byteLength).indexOf(needle) >= 0;
+}
+
 /**
- * What /verify says about a file: sealed by one of `ourCertificates` and unchanged since, sealed
- * and changed after (a byte altered, or anything appended), or not sealed here. A signature
- * that carries our certificate but does not verify with it is not ours.
+ * Whether a signature that is not exactly ours looks like it once was: its certificate has the
+ * public key of one of ours, or its subject and issuer; or, when no certificate can be read from
+ * it, the signature's bytes still hold one of those. One changed byte cannot remove both.
+ */
+function resemblesOurs(signature: SealSignature, ourCertificates: Uint8Array[]): boolean {
+  const theirs = signature.certificateDer ? certificateNames(signature.certificateDer) : null;
+  return ourCertificates.some((certificate) => {
+    const ours = certificateNames(certificate);
+    if (!ours) return false;
+    if (theirs) {
+      return (
+        sameBytes(theirs.publicKey, ours.publicKey) ||
+        (sameBytes(theirs.subject, ours.subject) && sameBytes(theirs.issuer, ours.issuer))
+      );
+    }
+    const der = signature.signatureDer;
+    return (
+      !!der && (contains(der, ours.publicKey) || (contains(der, ours.subject) && contains(der, ours.issuer)))
+    );
+  });
+}
+
+/**
+ * What the signatures in a file say about one of `ourCertificates`: one of them verifies over
+ * every byte but its /Contents (`seal-holds`); it was changed after sealing (a byte it covers
+ * altered, anything appended, or the seal certificate inside it altered: a signature whose
+ * certificate has our key or our names but is not ours byte for byte); or not sealed here.
  */
 export function sealVerdict(report: SealReport, ourCertificates: Uint8Array[]): SealVerdict {
   const ours = report.signatures.filter(
@@ -661,9 +939,9 @@ export function sealVerdict(report: SealReport, ourCertificates: Uint8Array[]): 
       s.certificateDer &&
       ourCertificates.some((c) => sameBytes(c, s.certificateDer as Uint8Array)),
   );
-  const unchanged = ours.findLast((s) => s.intact && s.coversWholeFile);
-  if (unchanged) return { verdict: 'sealed-unchanged', signature: unchanged };
-  const latest = ours.at(-1);
+  const holds = ours.findLast((s) => s.intact && s.coversWholeFile);
+  if (holds) return { verdict: 'seal-holds', signature: holds };
+  const latest = ours.at(-1) ?? report.signatures.findLast((s) => resemblesOurs(s, ourCertificates));
   if (latest) return { verdict: 'changed-after-sealing', signature: latest };
   return { verdict: 'not-sealed-here', signature: null };
 }

@@ -19,6 +19,8 @@ export interface SealJob {
   info: SealInfo;
   /** A time-stamp authority: the seal then carries a signature time-stamp (B-T). */
   tsaUrl: string | null;
+  /** Its pinned certificates (SIGNET_SEAL_TSA_CERT_FILE): a token signed by any other is refused. */
+  tsaCertificates: Uint8Array[];
 }
 
 export interface SealedFile {
@@ -38,7 +40,13 @@ export async function sealDocumentFile(job: SealJob): Promise<SealedFile> {
     doc,
     job.identity,
     job.info,
-    job.tsaUrl ? { timestamp: createTsaTimestamper(job.tsaUrl) } : {},
+    job.tsaUrl
+      ? {
+          timestamp: createTsaTimestamper(job.tsaUrl, {
+            ...(job.tsaCertificates.length ? { pinned: job.tsaCertificates } : {}),
+          }),
+        }
+      : {},
   );
   return { data, pages: doc.getPageCount() };
 }

@@ -26,6 +26,7 @@ import { currentSeal } from './seal-key.ts';
 import { lockSealForUse } from './seal-keys.repository.ts';
 import { sealInThread } from './seal-thread.ts';
 import { claimDueSeal, findAuditEvents, markSealFailed, type SealClaim } from './sealing.repository.ts';
+import { pinnedTsaCertificates } from './tsa.ts';
 
 /** How long a claimed seal is this worker's before another may take it over. */
 const leaseMs = 5 * 60_000;
@@ -201,6 +202,7 @@ async function sealDocument(ctx: Context, claim: SealClaim): Promise<void> {
     },
     // With a time-stamp authority the seal also carries a signature time-stamp (PAdES B-T).
     tsaUrl: ctx.config.seal.tsaUrl,
+    tsaCertificates: await pinnedTsaCertificates(ctx),
   });
   const sealed = certified.data;
   await ctx.db.transaction().execute(async (trx) => {

@@ -2,20 +2,31 @@
 // that was sealed? What /verify and `signet verify` answer, in the same sentence and table.
 // The file is checked and forgotten (nothing is stored), so anyone may ask, about any file.
 //
-// The judgement is src/pdf/verify.ts's (every signature checked over the raw bytes, bounded
+// The judgement of each signature is src/pdf/verify.ts's (checked over the raw bytes, bounded
 // work, never a throw); this module adds what only the installation knows: which seal
-// certificates are its own, and which document a seal names. A seal names its document by
-// id in its field name and reason; that id is looked up only when the signed bytes are
-// intact, so a file altered to name another document's id learns nothing about it.
+// certificates are its own, which time-stamp authority it uses, and which sealed files it
+// issued. "Unchanged" means the exact bytes Signet issued: the stored sealed file of the
+// document the seal names (SHA-256 equal), or, where no stored copy is left, a container that
+// is exactly what Signet writes with a time-stamp (when this Signet time-stamps) from its
+// pinned authority, not earlier than the seal. /Contents is outside what the seal signs, so
+// without these checks a time-stamp could be swapped or removed, or data carried in the
+// padding, under a seal that still verifies.
+//
+// The document a seal belongs to comes only from Signet's own revision (its signature
+// dictionary and field, read by that revision's cross-reference section: SealRevision), never
+// from bytes the uploader wrote; its title (and anything else of the document) is shown only
+// when the file is that document's stored sealed file, or that file with bytes appended.
 import type { LimitDecision } from '../accounts/account-limits.ts';
 import type { Context } from '../context.ts';
 import { sha256Hex } from '../files/files.service.ts';
 import type { BucketShape, RateLimiter } from '../http/rate-limiter.ts';
 import { formatBytes } from '../pdf/inspect.ts';
 import { type CertificateDescription, describeCertificate } from '../pdf/seal-identity.ts';
+import { isPinnedAuthority } from '../pdf/timestamp.ts';
 import { inspectSeals, type SealSignature, sealVerdict } from '../pdf/verify.ts';
 import { type RetiredSeal, sealCertificatesFor } from './seal-key.ts';
 import { findSealedDocument } from './sealing.repository.ts';
+import { pinnedTsaCertificates } from './tsa.ts';
 
 type VerifyContext = Pick<Context, 'db' | 'config' | 'clock'>;
 
@@ -30,10 +41,15 @@ export interface OtherSignature {
 
 /** The seal the verdict is about, as the file carries it. */
 export interface SealFound {
-  /** The signature dictionary's /M: when Signet sealed the file. */
+  /** The signature dictionary's /M: when Signet sealed the file (null when nothing in it can be trusted). */
   sealedAt: Date | null;
-  certificate: CertificateDescription;
-  /** A valid RFC 3161 signature time-stamp (SIGNET_SEAL_TSA_URL), if the seal has one. */
+  /** The certificate the seal carries; null when it was altered past reading. */
+  certificate: CertificateDescription | null;
+  /**
+   * The signature time-stamp, only when it is a fact: it verifies against the seal's signature,
+   * comes from this Signet's authority (SIGNET_SEAL_TSA_CERT_FILE) or is in the very file
+   * Signet issued, and is not earlier than the seal.
+   */
   timestamp: { time: Date | null; authority: string | null } | null;
   /** The seal is retired (or set aside for a PKCS#12): it counts only because Signet's records show it sealed this file. */
   retired: RetiredSeal | null;
@@ -52,25 +68,48 @@ interface FileFacts {
   otherSignatures: OtherSignature[];
 }
 
+/**
+ * How a file that carries this Signet's seal differs from what it issued:
+ * `appended`: the sealed bytes are intact and more follow them (an incremental update);
+ * `altered`: bytes the seal covers were changed, so nothing the file says can be trusted;
+ * `seal-altered`: the seal itself (its certificate or signature) was changed;
+ * `container`: the seal holds, but /Contents is not what Signet wrote (re-encoded, something
+ * added, data after the signature);
+ * `timestamp-removed`, `timestamp-invalid` (does not stamp this seal's signature),
+ * `timestamp-foreign` (another authority), `timestamp-early` (before the seal's /M);
+ * `not-as-stored`: none of these, but not the stored sealed file of its document either.
+ */
+export type SealChange =
+  | 'appended'
+  | 'altered'
+  | 'seal-altered'
+  | 'container'
+  | 'timestamp-removed'
+  | 'timestamp-invalid'
+  | 'timestamp-foreign'
+  | 'timestamp-early'
+  | 'not-as-stored';
+
+/** Whether a sealed file of the document the seal names is stored here, and whether it is this file. */
+export type StoredFile = 'identical' | 'differs' | 'none';
+
 export type Verification =
   | (FileFacts & {
       verdict: 'sealed-unchanged';
       seal: SealFound;
-      /** The id the seal names; `document` is null when no document of that id is stored here. */
+      /** The id Signet's own revision names; `document` only when this file is its stored sealed file. */
       documentId: string | null;
       document: SealedDocument | null;
+      storedFile: StoredFile;
     })
   | (FileFacts & {
       verdict: 'changed-after-sealing';
-      /**
-       * `appended`: the sealed bytes are intact and more follow them (an incremental update);
-       * `altered`: bytes the seal covers were changed, so nothing the file says can be trusted
-       * (neither the document it names nor the time it claims).
-       */
-      change: 'appended' | 'altered';
+      change: SealChange;
       seal: SealFound;
       documentId: string | null;
+      /** Only for `appended`, when the sealed part is the document's stored sealed file. */
       document: SealedDocument | null;
+      storedFile: StoredFile;
     })
   | (FileFacts & {
       verdict: 'not-sealed-here';
@@ -108,18 +147,124 @@ export async function verifyPdf(ctx: VerifyContext, bytes: Uint8Array): Promise<
     const retiredSeal = retiredSealOf(seals.retired, report.signatures) ?? null;
     return { verdict: 'not-sealed-here', ...facts, ourSeal: describeOrNull(seals.current), retiredSeal };
   }
-  // With the signed bytes altered, the id, the time and the certificate's claims in them are
-  // not the seal's word: only say that the file was changed.
-  const trusted = signature.digestMatches;
-  const documentId = trusted ? namedDocumentId(signature) : null;
-  const document = documentId ? await sealedDocument(ctx, documentId, sha256) : null;
-  const seal = {
-    ...sealFound(signature, trusted),
-    retired: retiredSealOf(seals.retired, [signature]) ?? null,
-  };
-  if (verdict === 'sealed-unchanged') return { verdict, ...facts, seal, documentId, document };
-  const change = trusted && signature.intact ? 'appended' : 'altered';
-  return { verdict, change, ...facts, seal, documentId, document };
+  const isOurs =
+    !!signature.certificateDer && seals.accepted.some((c) => sameBytes(c, signature.certificateDer));
+  // A retired seal counts only for the files Signet's records show it sealed (seal-key.ts).
+  const retired = retiredSealOf(seals.retired, [signature]) ?? null;
+  // With the signed bytes or the seal altered, the id, the time and the certificate's claims in
+  // them are not the seal's word: only say that the file was changed.
+  if (!isOurs || !signature.signatureValid || !signature.digestMatches) {
+    const change = isOurs && signature.signatureValid ? 'altered' : 'seal-altered';
+    // An altered certificate's claims are not shown either; ours, byte for byte, is.
+    const seal = {
+      sealedAt: null,
+      certificate: isOurs ? signature.certificate : null,
+      timestamp: null,
+      retired,
+    };
+    return {
+      verdict: 'changed-after-sealing',
+      change,
+      ...facts,
+      seal,
+      documentId: null,
+      document: null,
+      storedFile: 'none',
+    };
+  }
+  const documentId = namedDocumentId(signature);
+  const row = documentId ? await findSealedDocument(ctx.db, documentId) : undefined;
+  const storedSha256 = row?.sealed_sha256 ?? null;
+  const signedAt = signature.revision?.signedAt ?? signature.signedAt;
+  if (verdict === 'changed-after-sealing') {
+    // Intact, but not to the end of the file: its sealed part may still be the stored file.
+    const sealedEnd = signature.byteRange[2] + signature.byteRange[3];
+    const sealedPart = storedSha256 ? sha256Hex(bytes.subarray(0, sealedEnd)) : null;
+    const document =
+      row && sealedPart === storedSha256 ? { id: row.id, title: row.title, matchesStoredFile: false } : null;
+    const seal = sealFound(
+      signature,
+      signedAt,
+      (await pinnedTimestamp(ctx, signature, signedAt)).fact,
+      retired,
+    );
+    return {
+      verdict,
+      change: 'appended',
+      ...facts,
+      seal,
+      documentId,
+      document,
+      storedFile: storedSha256 ? 'differs' : 'none',
+    };
+  }
+  if (row && storedSha256 === sha256) {
+    // The exact bytes Signet issued: its time-stamp is the one the authority answered then,
+    // shown when it stamps this seal and is not before it (a skewed authority's clock is not).
+    const stamped = signature.timestamp;
+    const timestamp =
+      stamped?.valid && stamped.time && (!signedAt || stamped.time.getTime() >= signedAt.getTime())
+        ? stamped
+        : null;
+    const seal = sealFound(signature, signedAt, timestamp, retired);
+    const document = { id: row.id, title: row.title, matchesStoredFile: true };
+    return { verdict: 'sealed-unchanged', ...facts, seal, documentId, document, storedFile: 'identical' };
+  }
+  const timestamp = await pinnedTimestamp(ctx, signature, signedAt);
+  const seal = sealFound(signature, signedAt, timestamp.fact, retired);
+  const change = containerChange(ctx, signature, timestamp.change);
+  const storedFile = storedSha256 ? 'differs' : 'none';
+  if (change || storedSha256) {
+    const changed = change ?? 'not-as-stored';
+    return {
+      verdict: 'changed-after-sealing',
+      change: changed,
+      ...facts,
+      seal,
+      documentId,
+      document: null,
+      storedFile,
+    };
+  }
+  return { verdict: 'sealed-unchanged', ...facts, seal, documentId, document: null, storedFile };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array | null): boolean {
+  return !!b && Buffer.from(a).equals(Buffer.from(b));
+}
+
+// With no stored copy to compare, the container itself must be what Signet writes.
+function containerChange(
+  ctx: VerifyContext,
+  signature: SealSignature,
+  timestampChange: SealChange | null,
+): SealChange | null {
+  if (!signature.container) return 'container';
+  if (timestampChange) return timestampChange;
+  if (!signature.timestamp && ctx.config.seal.tsaUrl) return 'timestamp-removed';
+  return null;
+}
+
+type TimestampJudgement = {
+  fact: { time: Date | null; authority: string | null } | null;
+  change: SealChange | null;
+};
+
+/** The seal's time-stamp judged against this Signet's pinned authority and the seal's /M. */
+async function pinnedTimestamp(
+  ctx: VerifyContext,
+  signature: SealSignature,
+  signedAt: Date | null,
+): Promise<TimestampJudgement> {
+  const { timestamp } = signature;
+  if (!timestamp) return { fact: null, change: null };
+  if (!timestamp.valid) return { fact: null, change: 'timestamp-invalid' };
+  if (!isPinnedAuthority(timestamp, await pinnedTsaCertificates(ctx)))
+    return { fact: null, change: 'timestamp-foreign' };
+  if (!timestamp.time || (signedAt && timestamp.time.getTime() < signedAt.getTime())) {
+    return { fact: null, change: 'timestamp-early' };
+  }
+  return { fact: timestamp, change: null };
 }
 
 /** The verdict on an upload over the limit, before (or instead of) reading it. */
@@ -160,31 +305,31 @@ function otherSignature(signature: SealSignature): OtherSignature {
   };
 }
 
-function sealFound(signature: SealSignature, trusted: boolean): Omit<SealFound, 'retired'> {
-  const { timestamp } = signature;
+function sealFound(
+  signature: SealSignature,
+  sealedAt: Date | null,
+  timestamp: { time: Date | null; authority: string | null } | null,
+  retired: RetiredSeal | null,
+): SealFound {
   return {
-    sealedAt: trusted ? signature.signedAt : null,
-    // sealVerdict only names a signature whose certificate is one of ours and verifies.
-    certificate: signature.certificate as CertificateDescription,
-    timestamp: trusted && timestamp?.valid ? { time: timestamp.time, authority: timestamp.authority } : null,
+    sealedAt,
+    certificate: signature.certificate,
+    timestamp: timestamp && { time: timestamp.time, authority: timestamp.authority },
+    retired,
   };
 }
 
 const uuidIn = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
-/** The document id a Signet seal names: in its field name ('Signet seal <id>'), else its reason. */
+/**
+ * The document id a Signet seal names, from Signet's own revision only: its field
+ * ('Signet seal <id>') and its signature dictionary's reason, which must agree.
+ */
 function namedDocumentId(signature: SealSignature): string | null {
-  const found = uuidIn.exec(signature.fieldName ?? '') ?? uuidIn.exec(signature.reason ?? '');
-  return found ? found[0].toLowerCase() : null;
-}
-
-async function sealedDocument(
-  ctx: VerifyContext,
-  id: string,
-  sha256: string,
-): Promise<SealedDocument | null> {
-  const row = await findSealedDocument(ctx.db, id);
-  return row ? { id: row.id, title: row.title, matchesStoredFile: row.sealed_sha256 === sha256 } : null;
+  const { revision } = signature;
+  const inField = uuidIn.exec(revision?.fieldName ?? '')?.[0].toLowerCase() ?? null;
+  const inReason = uuidIn.exec(revision?.reason ?? '')?.[0].toLowerCase() ?? null;
+  return inField && inReason === inField ? inField : null;
 }
 
 // ---- Limits ----
@@ -229,17 +374,38 @@ function onTime(date: Date | null): string {
   return date ? ` on ${formatUtc(date)}` : '';
 }
 
+// The sentence for each way a file carrying this Signet's seal is not the file it issued.
+const changeSentences: Record<Exclude<SealChange, 'appended'>, string> = {
+  altered:
+    'This file was changed after it was sealed: bytes covered by this Signet’s seal were altered, so nothing in it can be trusted.',
+  'seal-altered':
+    'This file was changed after it was sealed: this Signet’s seal in it was altered (its certificate or signature), so nothing in it can be trusted.',
+  container:
+    'This file was changed after it was sealed: the seal’s signature holds, but its container was altered after sealing (the bytes that carry the signature are not the ones this Signet wrote), so it is not the file that was sealed.',
+  'timestamp-removed':
+    'This file was changed after it was sealed: the seal’s signature holds, but its time-stamp was removed (this Signet time-stamps every seal), so it is not the file that was sealed.',
+  'timestamp-invalid':
+    'This file was changed after it was sealed: the seal’s signature holds, but its time-stamp does not verify against it (it was replaced or altered), so it is not the file that was sealed and the time it claims is not a fact.',
+  'timestamp-foreign':
+    'This file was changed after it was sealed: the seal’s signature holds, but its time-stamp is not from this Signet’s time-stamp authority (it was replaced), so it is not the file that was sealed and the time it claims is not a fact.',
+  'timestamp-early':
+    'This file was changed after it was sealed: the seal’s signature holds, but its time-stamp is earlier than the seal itself (it was replaced), so it is not the file that was sealed and the time it claims is false.',
+  'not-as-stored':
+    'This file was changed after it was sealed: the seal’s signature holds, but the file differs from the sealed file this Signet stored for its document, so it is not the file that was sealed.',
+};
+
 /** The answer in one sentence. */
 export function verificationSentence(v: Verification): string {
   switch (v.verdict) {
     case 'sealed-unchanged':
-      return v.document
-        ? `Sealed by this Signet for document “${v.document.title}”${onTime(v.seal.sealedAt)}${retiredPhrase(v.seal.retired)}; unchanged since.`
-        : `Sealed by this Signet${onTime(v.seal.sealedAt)}${retiredPhrase(v.seal.retired)}; unchanged since. The document it names is not stored here.`;
-    case 'changed-after-sealing':
-      if (v.change === 'altered') {
-        return 'This file was changed after it was sealed: bytes covered by this Signet’s seal were altered, so nothing in it can be trusted.';
+      if (v.document) {
+        return `Sealed by this Signet for document “${v.document.title}”${onTime(v.seal.sealedAt)}${retiredPhrase(v.seal.retired)}; unchanged since.`;
       }
+      return `Sealed by this Signet${onTime(v.seal.sealedAt)}${retiredPhrase(v.seal.retired)}; unchanged since.${
+        v.documentId ? ' The document it names is not stored here.' : ''
+      }`;
+    case 'changed-after-sealing':
+      if (v.change !== 'appended') return changeSentences[v.change];
       return `This file was changed after it was sealed: something was added after the seal this Signet made${
         v.document ? ` for document “${v.document.title}”` : ''
       }${onTime(v.seal.sealedAt)} (an incremental update), so it is not the file that was sealed.`;
@@ -287,7 +453,7 @@ function sealFacts(seal: SealFound): VerificationFact[] {
     const by = seal.timestamp.authority ? ` by ${signerName(seal.timestamp.authority)}` : '';
     facts.push({ label: 'Time-stamped', value: `${formatUtc(seal.timestamp.time)}${by}` });
   }
-  facts.push(...certificateFacts('Seal', seal.certificate));
+  if (seal.certificate) facts.push(...certificateFacts('Seal', seal.certificate));
   if (seal.retired) {
     facts.push({
       label: 'Seal status',
@@ -305,19 +471,38 @@ function certificateFacts(label: string, certificate: CertificateDescription): V
   ];
 }
 
-function documentFacts(documentId: string | null, document: SealedDocument | null): VerificationFact[] {
+const storedFileValues: Record<StoredFile, string | null> = {
+  identical: 'Identical to this file',
+  differs: 'Differs from this file',
+  none: null,
+};
+
+function documentFacts(
+  documentId: string | null,
+  document: SealedDocument | null,
+  storedFile: StoredFile,
+): VerificationFact[] {
   const facts: VerificationFact[] = [];
   if (document) facts.push({ label: 'Document', value: document.title });
   if (documentId) facts.push({ label: 'Document id', value: documentId, isCode: true });
-  if (documentId && !document) facts.push({ label: 'Document', value: 'Not stored in this Signet' });
-  if (document) {
-    facts.push({
-      label: 'Stored sealed file',
-      value: document.matchesStoredFile ? 'Identical to this file' : 'Differs from this file',
-    });
-  }
+  if (documentId && storedFile === 'none')
+    facts.push({ label: 'Document', value: 'Not stored in this Signet' });
+  const stored = storedFileValues[storedFile];
+  if (stored) facts.push({ label: 'Stored sealed file', value: stored });
   return facts;
 }
+
+const changeValues: Record<SealChange, string> = {
+  appended: 'Bytes were added after the seal',
+  altered: 'Bytes covered by the seal were altered',
+  'seal-altered': 'The seal’s certificate or signature was altered',
+  container: 'The seal’s container (/Contents) was altered',
+  'timestamp-removed': 'The seal’s time-stamp was removed',
+  'timestamp-invalid': 'The seal’s time-stamp does not verify against it',
+  'timestamp-foreign': 'The seal’s time-stamp is from another authority',
+  'timestamp-early': 'The seal’s time-stamp is earlier than the seal',
+  'not-as-stored': 'Not the sealed file this Signet stored',
+};
 
 function otherFacts(others: OtherSignature[]): VerificationFact[] {
   return others.map((s) => ({
@@ -335,21 +520,15 @@ export function verificationFacts(v: Verification): VerificationFact[] {
   switch (v.verdict) {
     case 'sealed-unchanged':
       return [
-        ...documentFacts(v.documentId, v.document),
+        ...documentFacts(v.documentId, v.document, v.storedFile),
         ...sealFacts(v.seal),
         ...file(v.sha256, v.bytes),
         ...otherFacts(v.otherSignatures),
       ];
     case 'changed-after-sealing':
       return [
-        {
-          label: 'Change',
-          value:
-            v.change === 'appended'
-              ? 'Bytes were added after the seal'
-              : 'Bytes covered by the seal were altered',
-        },
-        ...documentFacts(v.documentId, v.document),
+        { label: 'Change', value: changeValues[v.change] },
+        ...documentFacts(v.documentId, v.document, v.storedFile),
         ...sealFacts(v.seal),
         ...file(v.sha256, v.bytes),
         ...otherFacts(v.otherSignatures),

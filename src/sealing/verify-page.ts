@@ -72,7 +72,7 @@ ${fieldError('file', error)}
 
 const offline = html`<section class="card" aria-labelledby="offline-heading">
 <h2 id="offline-heading">Without this page</h2>
-<p class="small muted">A sealed PDF carries a standard PDF signature (PAdES). <code>pdfsig file.pdf</code> (poppler) reports it as valid, and Adobe Acrobat Reader shows the seal certificate as the signer in its signature panel; any change made after sealing shows there too.</p>
+<p class="small muted">A sealed PDF carries a standard PDF signature (PAdES). <code>pdfsig file.pdf</code> (poppler) reports it as valid, and Adobe Acrobat Reader shows the seal certificate as the signer in its signature panel; a change to the bytes the seal signs shows there too. Only this page compares the file with what this Signet issued: a replaced or removed time-stamp, or data added inside the signature, does not show there.</p>
 </section>
 `;
 
