@@ -202,8 +202,9 @@ const containerAttacks: Attack[] = [
 function withCertificateByteChanged(sealed: Uint8Array): Buffer {
   const { cms } = sealContents(sealed);
   const certificates = signerInfoOf(cms).fields[3] as Der;
-  // The certificates come first in the signature, so the first 'Signet seal' is the seal's issuer.
-  const letter = cms.indexOf('Signet seal', 0, 'latin1') + 1;
+  // The certificates come first in the signature, so the first 'Document seal' (the installation
+  // seal's common name, seal-key.ts) is in the seal's issuer.
+  const letter = cms.indexOf('Document seal', 0, 'latin1') + 1;
   assert.ok(letter > certificates.start && letter < certificates.end, 'inside the seal certificate');
   const changed = Buffer.from(cms);
   changed[letter] = changed[letter] === 0x69 ? 0x6f : 0x69;
