@@ -78,8 +78,8 @@ export type Face = keyof typeof faceFiles;
 const neutral = String.raw`\p{Script=Common}\p{Script=Inherited}`;
 const scriptsOf = (scripts: string) => new RegExp(`^[${scripts}${neutral}]$`, 'u');
 const faceScripts: Record<Face, RegExp> = {
-  sans: scriptsOf(String.raw`\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}`),
-  sansBold: scriptsOf(String.raw`\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}`),
+  sans: scriptsOf(String.raw`\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Devanagari}`),
+  sansBold: scriptsOf(String.raw`\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Devanagari}`),
   arabic: scriptsOf(String.raw`\p{Script=Arabic}`),
   arabicBold: scriptsOf(String.raw`\p{Script=Arabic}`),
   hebrew: scriptsOf(String.raw`\p{Script=Hebrew}`),
