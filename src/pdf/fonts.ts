@@ -208,11 +208,12 @@ export function undrawableCharacters(text: string): string[] {
 
 /**
  * **The** rule for any text Signet will draw in a PDF (a name, a title, a field's value, a
- * typed signature): every character must be one some face of Signet's can draw. Returns the
- * sentence to show where the text was typed (`what` names it: "The name"), or null. Callers
- * store the text NFC-normalised (`drawableText`), as it is measured and drawn.
+ * typed signature, a price line): every character must be one some face of Signet's can
+ * draw. Returns what is wrong as the end of a sentence ("has a character that the signed
+ * PDF cannot show: “ᱚ” (U+1C5A)"), or null. Callers store the text NFC-normalised
+ * (`drawableText`), as it is measured and drawn.
  */
-export function drawingProblem(what: string, value: string): string | null {
+export function undrawableReason(value: string): string | null {
   const missing = undrawableCharacters(value);
   if (missing.length === 0) return null;
   const listed = missing
@@ -222,7 +223,15 @@ export function drawingProblem(what: string, value: string): string | null {
     )
     .join(', ');
   const more = missing.length > 3 ? ` and ${missing.length - 3} more` : '';
-  return `${what} has ${missing.length === 1 ? 'a character' : 'characters'} that the signed PDF cannot show: ${listed}${more}. Please write it without ${missing.length === 1 ? 'it' : 'them'}.`;
+  return `has ${missing.length === 1 ? 'a character' : 'characters'} that the signed PDF cannot show: ${listed}${more}`;
+}
+
+/** The rule's sentence, to show where the text was typed (`what` names it: "The name"), or null. */
+export function drawingProblem(what: string, value: string): string | null {
+  const reason = undrawableReason(value);
+  if (!reason) return null;
+  const them = undrawableCharacters(value).length === 1 ? 'it' : 'them';
+  return `${what} ${reason}. Please write it without ${them}.`;
 }
 
 /** `value` as every rule and the PDF see it: NFC, so a decomposed "é" is one letter. */
@@ -514,6 +523,11 @@ export interface ShapedRun {
   unitsPerEm: number;
 }
 
+// The text a run's glyphs map back to through the subset's ToUnicode.
+function readsBackAs(run: ShapedRun): string {
+  return run.glyphs.glyphs.map((glyph) => String.fromCodePoint(...glyph.codePoints)).join('');
+}
+
 // A page names each font in its resources once, however many runs are drawn in it.
 const fontKeys = new WeakMap<PDFPage, Map<PDFFont, PDFName>>();
 function fontKey(page: PDFPage, font: PDFFont): PDFName {
@@ -565,15 +579,17 @@ export class Shaped {
       // them (the same GlyphRun: the face remembers it), with each glyph added to the subset.
       const hex = run.font.encodeText(run.text).asString();
       const scale = 1000 / run.unitsPerEm;
-      // A glyph of a subset maps back to one text (ToUnicode), but shaping shares glyphs: an
-      // emoji with a skin tone is the emoji's glyph and the tone's. So a left-to-right run
-      // says what it stands for (ISO 32000-1, 14.9.4), and readers that copy or search text
-      // take that instead. Not a right-to-left one: poppler spreads an /ActualText over its
-      // run from left to right and then reads the run from the right, reversing it, while
-      // it orders ToUnicode text correctly. There a glyph two letters share (the final heh
-      // of "الله" and the final teh marbuta's without dots) copies as the first one drawn.
-      const rightToLeftRun = run.text.startsWith(rightToLeft);
-      if (!rightToLeftRun) {
+      // A glyph of a subset maps back to one text (ToUnicode): the characters fontkit first
+      // made it for. Shaping shares glyphs (an emoji with a skin tone is the emoji's glyph),
+      // so a left-to-right run whose glyphs would read back as other text says what it stands
+      // for (ISO 32000-1, 14.9.4), and readers that copy or search text take that instead.
+      // Only such a run: poppler takes a span for one word, spaces and all. Never a
+      // right-to-left run: poppler spreads an /ActualText over its run from left to right and
+      // then reads the run from the right, reversing it, while it orders ToUnicode text
+      // correctly. There a glyph two letters share (the final heh of "الله" and the final teh
+      // marbuta's without dots) copies as the first one drawn.
+      const spanned = !run.text.startsWith(rightToLeft) && readsBackAs(run) !== run.actual;
+      if (spanned) {
         const span = context.obj({ ActualText: PDFHexString.fromText(run.actual) });
         operators.push(
           PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, [
@@ -608,7 +624,7 @@ export class Shaped {
       }
       flush();
       if (rise) operators.push(setTextRise(0));
-      if (!rightToLeftRun) operators.push(PDFOperator.of(PDFOperatorNames.EndMarkedContent));
+      if (spanned) operators.push(PDFOperator.of(PDFOperatorNames.EndMarkedContent));
       const advance = (run.glyphs.advanceWidth * at.size) / run.unitsPerEm;
       x += advance * cos;
       y += advance * sin;
