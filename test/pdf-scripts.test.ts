@@ -4,10 +4,14 @@
 // pdfsig) and qpdf; and text no face can draw refused where it is typed, with a sentence.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { requestSignup } from '../src/accounts/accounts.service.ts';
+import { checkPricingBlock, describePricingError } from '../src/documents/pricing.ts';
 import { fillFields } from '../src/fields/field-rules.ts';
 import { InputError } from '../src/input-error.ts';
 import { appendCertificate, type Certificate } from '../src/pdf/certificate.ts';
@@ -32,10 +36,10 @@ const names = {
   hebrew: 'דוד כהן',
   thai: 'สมชาย ใจดี',
   korean: '김민준',
+  emoji: 'Zoë 🙂',
   japanese: '山田 花子 さくら',
   georgian: 'ნინო ბერიძე',
   armenian: 'Արամ Պետրոսյան',
-  emoji: 'Zoë 🙂',
 };
 const emails: Record<keyof typeof names, string> = {
   arabic: 'mohammed@example.com',
@@ -183,6 +187,27 @@ test('a certificate with names in eight scripts holds their text, in subset font
   assert.ok(baseFonts.length > 10 && fontNames.length > 10);
   for (const name of [...baseFonts, ...fontNames]) assert.match(name ?? '', /^[A-Z]{6}\+/);
   for (const name of fontNames) assert.ok(baseFonts.includes(name), `${name} is also a /BaseFont`);
+
+  // The rendered proof (docs/web-app.md): the certificate's first page, by poppler.
+  const dir = await mkdtemp(join(tmpdir(), 'signet-scripts-'));
+  try {
+    await writeFile(join(dir, 'certificate.pdf'), data);
+    const out = join(import.meta.dirname, '..', 'docs', 'screenshots', 'certificate-scripts');
+    await promisify(execFile)('pdftoppm', [
+      '-png',
+      '-r',
+      '110',
+      '-f',
+      '2',
+      '-l',
+      '2',
+      '-singlefile',
+      join(dir, 'certificate.pdf'),
+      out,
+    ]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 
   const { identity } = await createSelfSignedSeal({ commonName: 'Signet test seal', now: new Date() });
   const sealed = await sealPdf(data, identity, {
@@ -387,6 +412,23 @@ describeEachDatabase('text no face can draw is refused where it is typed', (kind
           error.fields['field.f1'] ?? '',
         ),
     );
+    const pricing = checkPricingBlock({
+      currency: 'EUR',
+      pricesIncludeVat: false,
+      items: [
+        {
+          name: `Setup ${olChiki}`,
+          quantity: '1',
+          unitPrice: '10',
+          vatRate: '0',
+          billing: { type: 'one-off' },
+        },
+      ],
+    });
+    assert.ok('errors' in pricing);
+    assert.deepEqual(pricing.errors.map(describePricingError), [
+      'Line 1: item has characters that the signed PDF cannot show: “ᱚ” (U+1C5A), “ᱛ” (U+1C5B).',
+    ]);
     await assert.rejects(
       requestSignup(h.ctx, {
         email: 'new@client.example',

@@ -259,7 +259,7 @@ export interface Run {
 /**
  * `text` cut into runs in logical order, each word set in the first face of the style's
  * chain that covers all of its characters ("Łódź 合同" is Noto Sans, then Noto Sans SC), so
- * a word never mixes faces. White space stays in the run before it. A word no face covers
+ * a word never mixes faces. White space stays in the run before it (but for an emoji's). A word no face covers
  * whole is set character by character; a character no face has (text stored before the rule
  * refused it) becomes U+FFFD, the replacement character, in Noto Sans: never an empty box.
  */
@@ -274,8 +274,9 @@ export function runsOf(style: Style, value: string): Run[] {
   for (const part of value.normalize('NFC').split(/(\s+)/)) {
     if (!part) continue;
     if (/^\s+$/.test(part)) {
+      // Noto Emoji's space is an emoji wide: after an emoji the space is the text face's.
       const last = runs.at(-1);
-      if (last) last.text += part.replace(/\s/g, ' ');
+      if (last && last.face !== 'emoji') last.text += part.replace(/\s/g, ' ');
       else add(first, part.replace(/\s/g, ' '));
       continue;
     }
