@@ -3,11 +3,13 @@
 // with only Latin names and for one with names in every script Signet has a face for
 // (Arabic, Hebrew, Thai, Korean, Japanese, Georgian, Armenian, emoji). For each: the first
 // certificate of a fresh process (faces read and parsed then: a process of its own per
-// row), then the median and slowest of the next runs in that process, the bytes the update
+// row), then the median and slowest of the next runs in that process (and the median CPU
+// time, steadier than wall time on a busy machine), the bytes the update
 // adds to the file, and the faces the process parsed. Asserts nothing.
 //
 // Env: SIGNET_BENCH_SCRIPTS_RUNS (20 warm runs a row).
 import { execFileSync } from 'node:child_process';
+import { availableParallelism, loadavg } from 'node:os';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { type Certificate, certify } from '../src/pdf/certificate.ts';
 import { loadedFaces } from '../src/pdf/fonts.ts';
@@ -79,18 +81,31 @@ async function measure(row: Row, runs: number) {
   const once = async () => {
     const pdf = await PDFDocument.load(original, { forIncrementalUpdate: true, updateMetadata: false });
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const data = await certify(pdf, certificate);
-    return { ms: performance.now() - started, bytes: data.byteLength - original.byteLength };
+    const used = process.cpuUsage(cpu);
+    return {
+      ms: performance.now() - started,
+      cpuMs: (used.user + used.system) / 1000,
+      bytes: data.byteLength - original.byteLength,
+    };
   };
   const cold = await once();
   const warm: number[] = [];
-  for (let i = 0; i < runs; i++) warm.push((await once()).ms);
+  const cpu: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const run = await once();
+    warm.push(run.ms);
+    cpu.push(run.cpuMs);
+  }
   warm.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
   return {
     row,
     coldMs: Math.round(cold.ms),
     medianMs: Math.round(warm[Math.floor(warm.length / 2)] ?? 0),
     slowestMs: Math.round(warm.at(-1) ?? 0),
+    cpuMedianMs: Math.round(cpu[Math.floor(cpu.length / 2)] ?? 0),
     addedKiB: Math.round(cold.bytes / 1024),
     faces: loadedFaces().join(' '),
   };
@@ -104,14 +119,17 @@ if (only) {
   console.log(
     `certify on a 1-page original (certificate layout and fonts), ${runs} warm runs after a cold one`,
   );
-  console.log('row      cold ms  median ms  slowest ms  update KiB  faces parsed');
+  console.log(
+    `load average ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores (wall times grow with it; CPU times less)`,
+  );
+  console.log('row      cold ms  median ms  slowest ms  CPU median ms  update KiB  faces parsed');
   for (const row of Object.keys(rows) as Row[]) {
     const out = execFileSync(process.execPath, [new URL(import.meta.url).pathname, row], {
       encoding: 'utf8',
     });
     const r = JSON.parse(out) as Awaited<ReturnType<typeof measure>>;
     console.log(
-      `${r.row.padEnd(8)} ${String(r.coldMs).padStart(7)}  ${String(r.medianMs).padStart(9)}  ${String(r.slowestMs).padStart(10)}  ${String(r.addedKiB).padStart(10)}  ${r.faces}`,
+      `${r.row.padEnd(8)} ${String(r.coldMs).padStart(7)}  ${String(r.medianMs).padStart(9)}  ${String(r.slowestMs).padStart(10)}  ${String(r.cpuMedianMs).padStart(13)}  ${String(r.addedKiB).padStart(10)}  ${r.faces}`,
     );
   }
 }

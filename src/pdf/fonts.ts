@@ -264,6 +264,20 @@ export interface Run {
  * refused it) becomes U+FFFD, the replacement character, in Noto Sans: never an empty box.
  */
 export function runsOf(style: Style, value: string): Run[] {
+  // A certificate sets the same words again and again (measured, wrapped, drawn): the runs
+  // of a text are worked out once per process (the faces' coverage never changes).
+  const key = `${style}\u0000${value}`;
+  const known = knownRuns.get(key);
+  if (known) return known.map((run) => ({ ...run }));
+  const runs = findRuns(style, value);
+  if (knownRuns.size >= 20_000) knownRuns.clear();
+  knownRuns.set(key, runs);
+  return runs.map((run) => ({ ...run }));
+}
+
+const knownRuns = new Map<string, Run[]>();
+
+function findRuns(style: Style, value: string): Run[] {
   const runs: Run[] = [];
   const add = (name: Face, part: string) => {
     const last = runs.at(-1);
@@ -301,7 +315,19 @@ const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 // bidi-js reads a string by UTF-16 unit, so a character outside the BMP would count as two
 // lone surrogates (class L). Each is replaced, for the levels alone, by two units of its own
 // class: emoji are other neutrals (ON), the rest (CJK extensions) left to right.
+// Characters that can make any level odd: right-to-left letters (Hebrew, Arabic, Syriac,
+// Thaana, NKo, their presentation forms, the right-to-left blocks beyond the BMP), Arabic
+// digits, and the controls that open right-to-left embeddings.
+const rightToLeftPossible =
+  /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\u200f\u202b\u202e\u2067\u2068\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+
 function levelsOf(value: string, direction: 'ltr' | 'rtl' | undefined) {
+  // Most lines hold nothing right to left: every level is 0, without running the algorithm.
+  if (direction !== 'rtl' && !rightToLeftPossible.test(value))
+    return {
+      levels: new Uint8Array(value.length),
+      paragraphs: [{ start: 0, end: value.length - 1, level: 0 }],
+    };
   const stand = value.replace(/[\u{10000}-\u{10ffff}]/gu, (char) =>
     /\p{Extended_Pictographic}|\p{Emoji_Modifier}/u.test(char) ? '\ufffc\ufffc' : 'AA',
   );
