@@ -19,6 +19,7 @@ import { drawableText, drawingProblem, FontSet, runsOf, subsetTag } from '../src
 import { sealPdf } from '../src/pdf/seal.ts';
 import { createSelfSignedSeal } from '../src/pdf/seal-identity.ts';
 import { renderTextDocument } from '../src/pdf/text-document.ts';
+import { createWorkspace } from '../src/workspaces/workspaces.service.ts';
 import {
   createDraftDocument,
   createSentDocument,
@@ -398,7 +399,7 @@ describeEachDatabase('text no face can draw is refused where it is typed', (kind
     assert.equal(row?.signed_at, null, 'nothing signed');
   });
 
-  test('a field value and the sign-up’s workspace name are refused the same way', async () => {
+  test('a field value, a price line, and a workspace’s name (sign-up and the operator’s CLI) are refused the same way', async () => {
     assert.throws(
       () =>
         fillFields(
@@ -429,6 +430,12 @@ describeEachDatabase('text no face can draw is refused where it is typed', (kind
     assert.deepEqual(pricing.errors.map(describePricingError), [
       'Line 1: item has characters that the signed PDF cannot show: “ᱚ” (U+1C5A), “ᱛ” (U+1C5B).',
     ]);
+    await assert.rejects(
+      createWorkspace(h.ctx, { name: `Acme ${olChiki}`, plan: 'max' }),
+      (error: unknown) =>
+        error instanceof InputError &&
+        /^The name has characters that the signed PDF cannot show/.test(error.fields.name ?? ''),
+    );
     await assert.rejects(
       requestSignup(h.ctx, {
         email: 'new@client.example',
