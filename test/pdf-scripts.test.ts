@@ -230,6 +230,16 @@ test('no glyph drawn is .notdef, and Arabic letters take their joined forms', as
       assert.ok(ids.length > 0 && ids.every((id) => id !== 0), `${style}: ${name}: ${ids}`);
     }
   }
+  // A text stored before the rule refused it is drawn with U+FFFD for what no face has.
+  await fonts.prepare('text', `Ann ${olChiki}`);
+  const stored = fonts.shape('text', `Ann ${olChiki}`);
+  assert.ok(
+    stored
+      .glyphIds()
+      .flat()
+      .every((id) => id !== 0),
+  );
+  assert.equal(stored.runs.map((run) => run.actual).join(''), 'Ann \ufffd\ufffd');
   // محمد: each letter alone is its isolated form; in the word, initial, medial and final.
   const word = 'محمد';
   await fonts.prepare('text', word);

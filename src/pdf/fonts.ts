@@ -259,8 +259,8 @@ export interface Run {
 /**
  * `text` cut into runs in logical order, each word set in the first face of the style's
  * chain that covers all of its characters ("Łódź 合同" is Noto Sans, then Noto Sans SC), so
- * a word never mixes faces. White space stays in the run before it (but for an emoji's). A word no face covers
- * whole is set character by character; a character no face has (text stored before the rule
+ * a word never mixes faces. White space stays in the run before it (but for an emoji's). A
+ * word no face covers whole is set grapheme by grapheme; a character no face has (text stored before the rule
  * refused it) becomes U+FFFD, the replacement character, in Noto Sans: never an empty box.
  */
 export function runsOf(style: Style, value: string): Run[] {
@@ -312,9 +312,6 @@ function findRuns(style: Style, value: string): Run[] {
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
-// bidi-js reads a string by UTF-16 unit, so a character outside the BMP would count as two
-// lone surrogates (class L). Each is replaced, for the levels alone, by two units of its own
-// class: emoji are other neutrals (ON), the rest (CJK extensions) left to right.
 // Characters that can make any level odd: right-to-left letters (Hebrew, Arabic, Syriac,
 // Thaana, NKo, their presentation forms, the right-to-left blocks beyond the BMP), Arabic
 // digits, and the controls that open right-to-left embeddings.
@@ -328,6 +325,9 @@ function levelsOf(value: string, direction: 'ltr' | 'rtl' | undefined) {
       levels: new Uint8Array(value.length),
       paragraphs: [{ start: 0, end: value.length - 1, level: 0 }],
     };
+  // bidi-js reads a string by UTF-16 unit, so a character outside the BMP would count as two
+  // lone surrogates (class L). Each is replaced, for the levels alone, by two units of its
+  // own class: emoji are other neutrals (ON), the rest (CJK extensions) left to right.
   const stand = value.replace(/[\u{10000}-\u{10ffff}]/gu, (char) =>
     /\p{Extended_Pictographic}|\p{Emoji_Modifier}/u.test(char) ? '\ufffc\ufffc' : 'AA',
   );
