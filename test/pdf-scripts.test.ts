@@ -279,6 +279,23 @@ test('a line is laid out in the bidirectional order: runs left to right, right-t
   }
 });
 
+test('each paragraph of a text document has its own direction, and a title in Thai alone wraps', async () => {
+  const { data } = await renderTextDocument({
+    // A title in one script only, bold: the spaces between its words are measured in its face.
+    title: 'ทดสอบ น้ำใจ ผู้ใหญ่',
+    body: 'שלום עולם first\nsecond 🙂 third',
+    workspaceName: 'Acme',
+    pricing: null,
+    createdAt: at(0),
+  });
+  const words = (await pdftotextBbox(data))[0]?.words ?? [];
+  const x = (text: string) => words.find((w) => w.text === text)?.xMin ?? Number.NaN;
+  // The Hebrew paragraph is right to left: its Latin word is at the left; the next paragraph,
+  // whose first strong letter is Latin, reads left to right.
+  assert.ok(x('first') < x('עולם') || x('first') < x('םלוע'), words.map((w) => w.text).join(' '));
+  assert.ok(x('second') < x('third'), 'second then third, left to right');
+});
+
 test('every text is NFC before it is measured: a decomposed accent is one letter of the handwriting face', () => {
   const decomposed = 'Rene\u0301e Zoe\u0308';
   assert.equal(drawableText(decomposed), 'Renée Zoë');

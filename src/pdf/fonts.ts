@@ -383,14 +383,13 @@ function visualRuns(style: Style, value: string, direction: 'ltr' | 'rtl' | unde
   const actualOf = (run: LogicalRun) =>
     [...line.slice(run.start, run.end)].filter((char) => !bidiControl.test(char)).join('');
   const textOf = (run: LogicalRun) => {
-    const font = face(run.face).font;
     let out = '';
     for (let i = run.start; i < run.end; ) {
       const char = String.fromCodePoint(line.codePointAt(i) ?? 0xfffd);
       const at = i;
       i += char.length;
       if (bidiControl.test(char)) continue;
-      if (isInvisible(char) && !font.hasGlyphForCodePoint(char.codePointAt(0) ?? 0)) continue;
+      if (isInvisible(char) && !face(run.face).font.hasGlyphForCodePoint(char.codePointAt(0) ?? 0)) continue;
       out += mirrored.get(at) ?? char;
     }
     return out;
@@ -498,16 +497,17 @@ export class FontSet {
 
   /** Embeds every face `text` in `style` needs; `shape` may then set it. */
   async prepare(style: Style, value: string): Promise<void> {
-    for (const run of runsOf(style, value)) {
-      if (this.#embedded.has(run.face)) continue;
-      const source = face(run.face);
+    const faces = new Set<Face>(runsOf(style, value).map((run) => run.face));
+    for (const name of faces) {
+      if (this.#embedded.has(name)) continue;
+      const source = face(name);
       const font = await this.#pdf.embedFont(source.bytes, {
         subset: true,
-        customName: `${subsetTag(this.#seed, run.face)}+${source.font.postscriptName}`,
+        customName: `${subsetTag(this.#seed, name)}+${source.font.postscriptName}`,
       });
       // pdf-lib's own fontkit face, which shapes what it encodes (`embedder` is not public).
       const shaper = (font as unknown as { embedder: { font: Font } }).embedder.font;
-      this.#embedded.set(run.face, { font, shaper, unitsPerEm: source.font.unitsPerEm });
+      this.#embedded.set(name, { font, shaper, unitsPerEm: source.font.unitsPerEm });
     }
   }
 
@@ -519,7 +519,14 @@ export class FontSet {
     const line = value.replace(/[\t\n\r]/g, ' ');
     return new Shaped(
       visualRuns(style, line, direction).map((run) => {
-        const embedded = this.#embedded.get(run.face);
+        // Wrapping measures the spaces between words alone, and a space alone is given the
+        // style's first face, which a text in another script never needed (a Thai title has
+        // no run in Noto Sans Bold): it is measured in a face the text did need.
+        const embedded =
+          this.#embedded.get(run.face) ??
+          (run.text.slice(1).trim() === ''
+            ? chains[style].map((name) => this.#embedded.get(name)).find((found) => found !== undefined)
+            : undefined);
         if (!embedded) throw new Error(`face ${run.face} used before it was prepared`);
         const glyphs = embedded.shaper.layout(run.text);
         // The rule of drawing: no glyph is .notdef (an empty box). drawingProblem refuses

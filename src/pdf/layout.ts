@@ -92,8 +92,8 @@ export class PageFlow {
   }
 
   /**
-   * A paragraph, wrapped. Its direction is its first strong letter's (an Arabic title is a
-   * right-to-left paragraph), unless `direction` says otherwise: a line Signet composes in
+   * Paragraphs, wrapped. Each one's direction is its first strong letter's (an Arabic title
+   * is a right-to-left paragraph), unless `direction` says otherwise: a line Signet composes in
    * English around a name ("name <address>") is left to right whatever the name's script.
    */
   async text(
@@ -104,13 +104,16 @@ export class PageFlow {
     const style = options.style ?? 'text';
     await this.fonts.prepare(style, text);
     const leading = size * 1.35;
-    const direction = options.direction ?? paragraphDirection(text);
-    for (const line of wrap(text, this.#measure(style, size), this.width)) {
-      const page = this.room(leading);
-      this.#y -= leading;
-      this.fonts
-        .shape(style, line, direction)
-        .draw(page, { x: margin, y: this.#y + size * 0.3, size, color: this.#color(options.color) });
+    // Each paragraph of a text has its own direction (an Arabic paragraph, then a Hindi one).
+    for (const paragraph of text.split(/\r?\n/)) {
+      const direction = options.direction ?? paragraphDirection(paragraph);
+      for (const line of wrap(paragraph, this.#measure(style, size), this.width)) {
+        const page = this.room(leading);
+        this.#y -= leading;
+        this.fonts
+          .shape(style, line, direction)
+          .draw(page, { x: margin, y: this.#y + size * 0.3, size, color: this.#color(options.color) });
+      }
     }
   }
 
