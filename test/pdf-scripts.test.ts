@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { requestSignup } from '../src/accounts/accounts.service.ts';
 import { checkPricingBlock, describePricingError } from '../src/documents/pricing.ts';
-import { fillFields } from '../src/fields/field-rules.ts';
+import { fillFields, readFieldInput } from '../src/fields/field-rules.ts';
 import { InputError } from '../src/input-error.ts';
 import { appendCertificate, type Certificate } from '../src/pdf/certificate.ts';
 import { drawableText, drawingProblem, FontSet, runsOf, subsetTag } from '../src/pdf/fonts.ts';
@@ -426,7 +426,7 @@ describeEachDatabase('text no face can draw is refused where it is typed', (kind
     assert.equal(row?.signed_at, null, 'nothing signed');
   });
 
-  test('a field value, a price line, and a workspace’s name (sign-up and the operator’s CLI) are refused the same way', async () => {
+  test('a field label and value, a price line, and a workspace’s name (sign-up and the operator’s CLI) are refused the same way', async () => {
     assert.throws(
       () =>
         fillFields(
@@ -439,6 +439,21 @@ describeEachDatabase('text no face can draw is refused where it is typed', (kind
         /^Text “Company” on page 1 has characters that the signed PDF cannot show/.test(
           error.fields['field.f1'] ?? '',
         ),
+    );
+    assert.match(
+      String(
+        readFieldInput({
+          recipient: 'ann@client.example',
+          type: 'text',
+          page: 1,
+          x: 1,
+          y: 1,
+          width: 90,
+          height: 20,
+          label: olChiki,
+        }),
+      ),
+      /^The label has characters that the signed PDF cannot show: “ᱚ” \(U\+1C5A\)/,
     );
     const pricing = checkPricingBlock({
       currency: 'EUR',
