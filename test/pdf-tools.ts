@@ -20,6 +20,7 @@ const installHints: Record<string, string> = {
   pdftotext: 'apt-get install poppler-utils',
   pdfinfo: 'apt-get install poppler-utils',
   pdfimages: 'apt-get install poppler-utils',
+  pdffonts: 'apt-get install poppler-utils',
   qpdf: 'apt-get install qpdf',
 };
 
@@ -143,6 +144,36 @@ export async function pdftotextBbox(bytes: Uint8Array): Promise<BboxPage[]> {
 export async function pdfPageCount(bytes: Uint8Array): Promise<number> {
   const result = await withFile(bytes, (path) => run('pdfinfo', [path]));
   return Number(/Pages:\s+(\d+)/.exec(result.stdout)?.[1]);
+}
+
+export type PdffontsFont = {
+  name: string;
+  type: string;
+  embedded: boolean;
+  subset: boolean;
+  unicode: boolean;
+};
+
+/** pdffonts: every font the file's pages use, as poppler lists it (name, type, emb, sub, uni). */
+export async function pdffonts(bytes: Uint8Array): Promise<PdffontsFont[]> {
+  const result = await withFile(bytes, (path) => run('pdffonts', [path]));
+  if (result.code !== 0) throw new Error(`pdffonts failed: ${result.stderr}`);
+  // After the two header lines: name, type (one or more words), encoding, emb, sub, uni, object, generation.
+  return result.stdout
+    .split('\n')
+    .slice(2)
+    .filter((line) => line.trim())
+    .map((line) => {
+      const words = line.trim().split(/\s+/);
+      const [emb, sub, uni] = words.slice(-5, -2);
+      return {
+        name: words[0] as string,
+        type: words.slice(1, -6).join(' '),
+        embedded: emb === 'yes',
+        subset: sub === 'yes',
+        unicode: uni === 'yes',
+      };
+    });
 }
 
 /** pdfimages -list: one line per image drawn in the file. */

@@ -16,6 +16,7 @@ import { InputError } from '../input-error.ts';
 import { emailAddressProblem, emailKey, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { accountExistsMail, signupConfirmationMail } from '../mail/templates.ts';
+import { drawableText, drawingProblem } from '../pdf/fonts.ts';
 import { findWorkspace, insertWorkspace } from '../workspaces/workspaces.repository.ts';
 import { recordLoginAddress } from './account-limits.ts';
 import {
@@ -86,7 +87,7 @@ export function checkEmail(email: string): string | null {
 function checkWorkspaceName(name: string): string | null {
   const trimmed = name.trim();
   if (!trimmed) return 'Give your workspace a name.';
-  return trimmed.length > 100 ? 'Use at most 100 characters.' : null;
+  return trimmed.length > 100 ? 'Use at most 100 characters.' : drawingProblem('The name', trimmed);
 }
 
 /**
@@ -116,7 +117,7 @@ export async function requestSignup(
       ? accountExistsMail({ signInLink: `${ctx.config.publicUrl}/login` })
       : signupConfirmationMail({
           link: `${ctx.config.publicUrl}/signup/confirm/${token}`,
-          workspaceName: input.workspaceName.trim(),
+          workspaceName: drawableText(input.workspaceName.trim()),
           validHours: signupValidityMs / 3_600_000,
         });
     if (!existing) {
@@ -128,7 +129,7 @@ export async function requestSignup(
         token_hash: hashToken(token),
         email,
         password_hash: passwordHash,
-        workspace_name: input.workspaceName.trim(),
+        workspace_name: drawableText(input.workspaceName.trim()),
         created_at: now,
         expires_at: new Date(now.getTime() + signupValidityMs),
         used_at: null,
@@ -320,7 +321,7 @@ export async function createAccount(
       const account = await insertAccount(trx, ctx, {
         email,
         passwordHash,
-        workspaceName: input.workspaceName.trim(),
+        workspaceName: drawableText(input.workspaceName.trim()),
         plan: input.plan,
       });
       return { ...account, role: 'owner' as const };

@@ -3,6 +3,7 @@
 // (fractions of BigInts from value.ts); amounts are rounded half away from zero to the
 // currency's minor unit only when they are printed.
 
+import { drawableText, undrawableReason } from '../pdf/fonts.ts';
 import {
   add,
   type Billing,
@@ -119,7 +120,10 @@ function parseName(value: unknown, path: string): string {
   const length = [...name].length;
   if (length === 0) throw new PricingError(path, 'must not be empty');
   if (length > maxNameLength) throw new PricingError(path, `must be at most ${maxNameLength} characters`);
-  return name;
+  // The line is drawn in the document's PDF: the one rule of drawable text.
+  const undrawable = undrawableReason(name);
+  if (undrawable) throw new PricingError(path, undrawable);
+  return drawableText(name);
 }
 
 function parseBilling(value: unknown, path: string): Billing {

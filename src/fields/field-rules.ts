@@ -12,6 +12,7 @@
 import type { PageSize } from '../db/schema.ts';
 import { InputError } from '../input-error.ts';
 import { type FieldType, fieldTypeNames, fieldTypes } from '../pdf/fields.ts';
+import { drawableText, drawingProblem } from '../pdf/fonts.ts';
 
 export { type FieldType, fieldTypeNames, fieldTypes };
 
@@ -82,6 +83,8 @@ export function readFieldInput(raw: unknown): FieldInput | string {
   if (typeof required !== 'boolean' && required !== 'yes' && required !== 'no')
     return 'required must be true or false.';
   if (o.label !== undefined && o.label !== null && typeof o.label !== 'string') return 'label must be text.';
+  const labelProblem = typeof o.label === 'string' ? drawingProblem('The label', o.label) : null;
+  if (labelProblem) return labelProblem;
   const maxLength =
     o.maxLength === undefined || o.maxLength === null || o.maxLength === '' ? null : number('maxLength');
   if (maxLength === undefined) return 'maxLength must be a whole number.';
@@ -94,7 +97,7 @@ export function readFieldInput(raw: unknown): FieldInput | string {
     width,
     height,
     required: required === true || required === 'yes',
-    label: typeof o.label === 'string' && o.label.trim() ? o.label.trim() : null,
+    label: typeof o.label === 'string' && o.label.trim() ? drawableText(o.label.trim()) : null,
     maxLength,
   };
 }
@@ -230,10 +233,13 @@ export function fillFields(
         break;
       default: {
         const limit = field.type === 'initials' ? maxInitialsLength : (field.maxLength ?? maxTextLength);
-        if (field.required && !raw) errors[`field.${field.id}`] = `Fill in ${describeField(field)}.`;
-        else if ([...raw].length > limit)
+        const value = drawableText(raw);
+        const problem = drawingProblem(describeField(field), value);
+        if (field.required && !value) errors[`field.${field.id}`] = `Fill in ${describeField(field)}.`;
+        else if ([...value].length > limit)
           errors[`field.${field.id}`] = `${describeField(field)} takes at most ${limit} characters.`;
-        values.set(field.id, raw || null);
+        else if (problem) errors[`field.${field.id}`] = problem;
+        values.set(field.id, value || null);
       }
     }
   }

@@ -100,7 +100,11 @@ function fieldRow(field: CertificateField): [string, string] {
 async function recipients(flow: PageFlow, certificate: Certificate): Promise<void> {
   await flow.heading('Recipients');
   for (const recipient of certificate.recipients) {
-    await flow.text(`${recipient.fullName} <${recipient.email}>`, { size: 10, style: 'bold' });
+    await flow.text(`${recipient.fullName} <${recipient.email}>`, {
+      size: 10,
+      style: 'bold',
+      direction: 'ltr',
+    });
     await flow.rows([
       ['Role', recipient.role],
       [
@@ -163,7 +167,9 @@ export async function certify(
   stamps: FieldStamp[] = [],
 ): Promise<Uint8Array> {
   await updateUntracked(pdf, async () => {
-    const fonts = new FontSet(pdf);
+    // The subset tags come from the document and its original file: another update of the
+    // same file (a second certificate, say) never reuses one.
+    const fonts = new FontSet(pdf, `certificate ${certificate.documentId} ${certificate.originalSha256}`);
     await drawFieldStamps(pdf, fonts, stamps);
     await layOut(new PageFlow(pdf, fonts), certificate);
   });

@@ -37,7 +37,7 @@ import {
   rectangle,
   rgb,
 } from '@cantoo/pdf-lib';
-import type { FontSet, Shaped } from './fonts.ts';
+import { type FontSet, paragraphDirection, type Shaped } from './fonts.ts';
 import { pageToDrawOn } from './incremental.ts';
 import { wrap } from './layout.ts';
 
@@ -339,7 +339,9 @@ async function drawText(page: PDFPage, fonts: FontSet, frame: Frame, text: strin
     width: frame.width - 2 * inset,
     height: frame.height,
   });
-  const shaped = lines.map((line) => fonts.shape(style, line));
+  // One direction for all the lines: the value's, by its first strong letter.
+  const direction = paragraphDirection(text);
+  const shaped = lines.map((line) => fonts.shape(style, line, direction));
   const extents = shaped.map(extent);
   const total = extents.reduce((sum, e) => sum + (e.ascent + e.descent) * size, 0);
   let top = (frame.height + total) / 2;

@@ -3,7 +3,7 @@
 // a face that encodes it (fonts.ts), new A4 pages as the text runs over, and a footer on
 // every page once the pages are known.
 import { type PDFDocument, type PDFImage, type PDFPage, rgb } from '@cantoo/pdf-lib';
-import { FontSet, type Style } from './fonts.ts';
+import { FontSet, paragraphDirection, type Style } from './fonts.ts';
 
 export const a4: [number, number] = [595.28, 841.89];
 const margin = 56;
@@ -91,17 +91,29 @@ export class PageFlow {
     this.#y -= points;
   }
 
-  async text(text: string, options: { size?: number; style?: Style; color?: 'ink' | 'muted' } = {}) {
+  /**
+   * Paragraphs, wrapped. Each one's direction is its first strong letter's (an Arabic title
+   * is a right-to-left paragraph), unless `direction` says otherwise: a line Signet composes in
+   * English around a name ("name <address>") is left to right whatever the name's script.
+   */
+  async text(
+    text: string,
+    options: { size?: number; style?: Style; color?: 'ink' | 'muted'; direction?: 'ltr' | 'rtl' } = {},
+  ) {
     const size = options.size ?? 10;
     const style = options.style ?? 'text';
     await this.fonts.prepare(style, text);
     const leading = size * 1.35;
-    for (const line of wrap(text, this.#measure(style, size), this.width)) {
-      const page = this.room(leading);
-      this.#y -= leading;
-      this.fonts
-        .shape(style, line)
-        .draw(page, { x: margin, y: this.#y + size * 0.3, size, color: this.#color(options.color) });
+    // Each paragraph of a text has its own direction (an Arabic paragraph, then a Hindi one).
+    for (const paragraph of text.split(/\r?\n/)) {
+      const direction = options.direction ?? paragraphDirection(paragraph);
+      for (const line of wrap(paragraph, this.#measure(style, size), this.width)) {
+        const page = this.room(leading);
+        this.#y -= leading;
+        this.fonts
+          .shape(style, line, direction)
+          .draw(page, { x: margin, y: this.#y + size * 0.3, size, color: this.#color(options.color) });
+      }
     }
   }
 
@@ -137,14 +149,14 @@ export class PageFlow {
       for (const cell of cells) await this.fonts.prepare(style, cell);
       const set = cells.map((cell, i) => {
         const width = (columns[i]?.share ?? 0) * this.width - 6;
-        return { lines: wrap(cell, this.#measure(style, size), width) };
+        return { lines: wrap(cell, this.#measure(style, size), width), direction: paragraphDirection(cell) };
       });
       const height = Math.max(...set.map((c) => c.lines.length)) * leading + 4;
       const page = this.room(height);
       let x = margin;
       for (const [i, cell] of set.entries()) {
         cell.lines.forEach((line, n) => {
-          this.fonts.shape(style, line).draw(page, {
+          this.fonts.shape(style, line, cell.direction).draw(page, {
             x,
             y: this.#y - (n + 1) * leading + size * 0.3,
             size,
@@ -201,7 +213,7 @@ export class PageFlow {
       color: muted,
     });
     this.#y = top - 56;
-    for (const line of caption) await this.text(line, { size: 8.5, color: 'muted' });
+    for (const line of caption) await this.text(line, { size: 8.5, color: 'muted', direction: 'ltr' });
     this.space(12);
   }
 
@@ -210,7 +222,7 @@ export class PageFlow {
     for (const [i, page] of this.pages.entries()) {
       const text = label(i + 1, this.pages.length);
       await this.fonts.prepare('text', text);
-      this.fonts.shape('text', text).draw(page, { x: margin, y: margin / 2, size: 7.5, color: muted });
+      this.fonts.shape('text', text, 'ltr').draw(page, { x: margin, y: margin / 2, size: 7.5, color: muted });
     }
   }
 

@@ -3,6 +3,7 @@
 // that is sealed.
 import { PDFDocument } from '@cantoo/pdf-lib';
 import type { PricingView } from '../ui/document-views.ts';
+import { FontSet } from './fonts.ts';
 import { PageFlow } from './layout.ts';
 
 export interface TextDocument {
@@ -24,7 +25,11 @@ export async function renderTextDocument(
   pdf.setProducer('Signet');
   pdf.setCreationDate(document.createdAt);
   pdf.setModificationDate(document.createdAt);
-  const flow = new PageFlow(pdf);
+  // The document's faces get subset tags of their own (a certificate appended later gets others).
+  const flow = new PageFlow(
+    pdf,
+    new FontSet(pdf, `text ${document.title} ${document.createdAt.toISOString()}`),
+  );
   await flow.text(document.title, { size: 18, style: 'bold' });
   await flow.text(`From ${document.workspaceName}`, { size: 9.5, color: 'muted' });
   flow.space(14);

@@ -56,6 +56,7 @@ import {
   signingRequestMail,
   withdrawnMail,
 } from '../mail/templates.ts';
+import { drawableText, drawingProblem } from '../pdf/fonts.ts';
 import { inspectPdf, type PdfFacts, tooLargeSentence } from '../pdf/inspect.ts';
 import { checkSignatureImage } from '../pdf/signature-image.ts';
 import { renderOriginal } from '../sealing/original.ts';
@@ -107,7 +108,15 @@ function validateCreateInput(
 ): PricingBlock | null {
   const title = input.title.trim();
   if (!title || title.length > 200) errors.title = 'Title must be 1 to 200 characters.';
+  else {
+    const problem = drawingProblem('The title', title);
+    if (problem) errors.title = problem;
+  }
   if ((input.body ?? '').length > 50_000) errors.body = 'Text must be at most 50,000 characters.';
+  else {
+    const problem = drawingProblem('The text', input.body ?? '');
+    if (problem) errors.body = problem;
+  }
   if (input.recipients.length < 1 || input.recipients.length > maxRecipients) {
     errors.recipients = `A document has 1 to ${maxRecipients} recipients.`;
   } else if (!input.recipients.some((r) => r.role === 'signer')) {
@@ -123,6 +132,9 @@ function validateCreateInput(
     emails.add(emailKey(r.email));
     if (!r.fullName.trim() || r.fullName.trim().length > 200) {
       errors[key('fullName')] = `${where}: full name must be 1 to 200 characters.`;
+    } else {
+      const problem = drawingProblem(`${where}: the full name`, r.fullName);
+      if (problem) errors[key('fullName')] = problem;
     }
     if (r.role !== 'signer' && r.role !== 'viewer')
       errors[key('role')] = `${where}: role must be signer or viewer.`;
@@ -188,7 +200,7 @@ function recipientRows(
       document_id: document.documentId,
       position,
       email: normalizeEmail(r.email),
-      full_name: r.fullName.trim(),
+      full_name: drawableText(r.fullName.trim()),
       role: r.role,
       signing_method: r.signingMethod,
       signing_order: r.signingOrder,
@@ -238,8 +250,8 @@ export async function createDocument(ctx: Context, input: CreateDocumentInput): 
       {
         id,
         workspace_id: input.workspaceId,
-        title: input.title.trim(),
-        body: input.body ?? '',
+        title: drawableText(input.title.trim()),
+        body: drawableText(input.body ?? ''),
         status: 'draft',
         created_at: now,
         sent_at: null,
@@ -510,6 +522,9 @@ export async function signDocument(
   session: SigningSession,
   input: SignInput,
 ): Promise<{ completed: boolean; eventId: string }> {
+  // The typed name is drawn as the signature: a letter no face has gets a sentence beside it.
+  const nameProblem = drawingProblem('Your name', input.fullName);
+  if (nameProblem) throw new InputError({ fullName: nameProblem });
   // A wrong code must count even though the signature is refused: that update commits,
   // and the refusal is thrown only after it.
   type Outcome = { refused: Refusal } | { refused: null; completed: boolean; eventId: string };
@@ -541,7 +556,7 @@ export async function signDocument(
       recipient.signed_at = now;
       await updateRecipient(trx, recipient.workspace_id, recipient.id, {
         signed_at: now,
-        signature_name: input.fullName.trim(),
+        signature_name: drawableText(input.fullName.trim()),
         signature_kind: input.signature?.kind ?? 'typed',
         signature_image: input.signature?.kind === 'drawn' ? input.signature.png : null,
         code_hash: null,
@@ -789,8 +804,8 @@ export async function editDraft(
     const kept = input.file ? [] : fields.filter((f) => signers.has(f.recipient_id));
     const original = await storeOriginal(trx, input.file, pdf, now);
     await updateDocument(trx, workspaceId, documentId, {
-      title: input.title.trim(),
-      body: input.body ?? '',
+      title: drawableText(input.title.trim()),
+      body: drawableText(input.body ?? ''),
       pricing: pricing ? JSON.stringify(pricing) : null,
       value_amount: pricing ? computeValueAmount(pricing) : null,
       value_currency: pricing?.currency ?? null,

@@ -2,7 +2,9 @@
 import type { Context } from '../context.ts';
 import type { Plan } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { InputError } from '../input-error.ts';
 import { notifyAuthChanged } from '../keys/keys.repository.ts';
+import { drawableText, drawingProblem } from '../pdf/fonts.ts';
 import { findWorkspace, insertWorkspace, updateWorkspacePlan } from './workspaces.repository.ts';
 
 export interface Workspace {
@@ -19,7 +21,15 @@ export function isPlan(value: string): value is Plan {
 }
 
 export async function createWorkspace(ctx: Context, input: { name: string; plan: Plan }): Promise<Workspace> {
-  const row = { id: ctx.ids.uuid(), name: input.name, plan: input.plan, created_at: ctx.clock.now() };
+  // The name is drawn on every certificate ("Sent by"): the rule of drawable text.
+  const problem = drawingProblem('The name', input.name);
+  if (problem) throw new InputError({ name: problem });
+  const row = {
+    id: ctx.ids.uuid(),
+    name: drawableText(input.name),
+    plan: input.plan,
+    created_at: ctx.clock.now(),
+  };
   await insertWorkspace(ctx.db, row);
   return { id: row.id, name: row.name, plan: row.plan, createdAt: row.created_at.toISOString() };
 }
