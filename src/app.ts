@@ -8,7 +8,7 @@ import { downloadRoutes } from './files/download.routes.ts';
 import { apiPlugin } from './http/api.ts';
 import { createApiGuard, lacksHost } from './http/api-guard.ts';
 import { createClientErrorHandler, createConnectHandler } from './http/client-error.ts';
-import { addCommonHeaders } from './http/common-headers.ts';
+import { addCommonHeaders, setCommonHeaders } from './http/common-headers.ts';
 import { createErrorSender } from './http/error-handler.ts';
 import { ApiError } from './http/errors.ts';
 import { healthRoutes } from './http/health.ts';
@@ -91,6 +91,7 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
     // Malformed HTTP never reaches a route: still the envelope and the rate-limit headers.
     clientErrorHandler: createClientErrorHandler(ctx, deps.rateLimiter),
     frameworkErrors: (error, request, reply) => {
+      setCommonHeaders(reply);
       if (!isApiUrl(request.url)) {
         sendPlainPage(reply, 400, badRequestPage);
         return;

@@ -78,6 +78,15 @@ describeEachDatabase('malformed HTTP', (kind) => {
     });
   }
 
+  test('a URL that cannot be decoded is answered with nosniff too, under /v1 and outside it', async () => {
+    for (const target of ['/v1/webhook-endpoints/%zz/-1', '/v1/%', '/documents/%zz/x', '/%']) {
+      const answer = await raw(h.baseUrl, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      const head = answer.split('\r\n\r\n')[0] ?? '';
+      assert.match(head, /^HTTP\/1\.1 4\d\d /, target);
+      assert.match(head, /\r\nx-content-type-options: nosniff\r\n/i, `${target}: ${head}`);
+    }
+  });
+
   test('HEAD refused by the parser gets the headers and no body', async () => {
     const answer = await raw(
       h.baseUrl,

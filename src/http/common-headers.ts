@@ -1,8 +1,9 @@
 // **The** headers every answer of every listener carries, whatever answers it (a route, the
 // error handler, a 404, a plain page, /metrics, /healthz): nosniff, so that no browser takes a
-// JSON body, a PNG or a CSV for a page it should run. The answers written on a raw socket
-// (client-error.ts) list them too, from `commonHeaderLines`.
-import type { FastifyInstance } from 'fastify';
+// JSON body, a PNG or a CSV for a page it should run. Answers no hook sees set them themselves:
+// a URL Fastify cannot decode (app.ts's frameworkErrors, `setCommonHeaders`) and the answers
+// written on a raw socket (client-error.ts, `commonHeaderLines`).
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 const commonHeaders: Record<string, string> = { 'x-content-type-options': 'nosniff' };
 
@@ -11,9 +12,14 @@ export const commonHeaderLines = Object.entries(commonHeaders).map(
   ([name, value]) => `${name.replace(/(^|-)[a-z]/g, (c) => c.toUpperCase())}: ${value}`,
 );
 
+/** Sets them on `reply`: for answers that no hook sees (Fastify's frameworkErrors). */
+export function setCommonHeaders(reply: FastifyReply): void {
+  for (const [name, value] of Object.entries(commonHeaders)) reply.header(name, value);
+}
+
 export function addCommonHeaders(app: FastifyInstance): void {
   app.addHook('onSend', (_request, reply, payload, done) => {
-    for (const [name, value] of Object.entries(commonHeaders)) reply.header(name, value);
+    setCommonHeaders(reply);
     done(null, payload);
   });
 }
