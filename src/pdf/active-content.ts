@@ -44,20 +44,27 @@ const subtypeKinds: Record<string, string> = {
   EmbeddedFile: 'embedded files',
 };
 
-function nameOf(object: PDFObject | undefined): string | undefined {
-  return object instanceof PDFName ? object.decodeText() : undefined;
-}
+// PDFName.of interns names, so a name is looked up by identity: no decoding of every key of
+// every dictionary of a 500-page file.
+const byName = (table: Record<string, string>) =>
+  new Map(Object.entries(table).map(([name, kind]) => [PDFName.of(name), kind]));
+const actions = byName(actionKinds);
+const keys = byName(keyKinds);
+const subtypes = byName(subtypeKinds);
+const [S, Subtype, Type] = [PDFName.of('S'), PDFName.of('Subtype'), PDFName.of('Type')];
 
-function kindsOf(dict: PDFDict, found: Set<string>): void {
-  const action = nameOf(dict.get(PDFName.of('S')));
-  if (action && actionKinds[action]) found.add(actionKinds[action]);
-  for (const key of ['Subtype', 'Type']) {
-    const subtype = nameOf(dict.get(PDFName.of(key)));
-    if (subtype && subtypeKinds[subtype]) found.add(subtypeKinds[subtype]);
-  }
-  for (const key of dict.keys()) {
-    const kind = keyKinds[key.decodeText()];
+function kindsOf(dict: PDFDict, found: Set<string>, stack: PDFObject[]): void {
+  for (const [key, value] of dict.entries()) {
+    const kind = keys.get(key);
     if (kind) found.add(kind);
+    if (value instanceof PDFName) {
+      const named =
+        key === S ? actions.get(value) : key === Subtype || key === Type ? subtypes.get(value) : undefined;
+      if (named) found.add(named);
+    } else if (value instanceof PDFDict || value instanceof PDFArray) {
+      // Direct objects only: indirect ones are on the stack already, each once.
+      stack.push(value);
+    }
   }
 }
 
@@ -74,10 +81,7 @@ export function activeContentOf(pdf: PDFDocument): string[] {
     const object = stack.pop() as PDFObject;
     const dict = object instanceof PDFRawStream ? object.dict : object;
     if (dict instanceof PDFDict) {
-      kindsOf(dict, found);
-      // Direct objects only: indirect ones are on the stack already, each once.
-      for (const value of dict.values())
-        if (value instanceof PDFDict || value instanceof PDFArray) stack.push(value);
+      kindsOf(dict, found, stack);
     } else if (dict instanceof PDFArray) {
       for (const value of dict.asArray())
         if (value instanceof PDFDict || value instanceof PDFArray) stack.push(value);
