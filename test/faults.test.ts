@@ -314,7 +314,11 @@ describe('Redis stopped and started under load', {
     const url = api.url as string;
     const shared = await createTestWorkspace(ctx);
     const before = await burst(url, shared.apiKey, 125);
-    assert.equal(before.filter((s) => s === 200).length, 120, 'shared bucket: 120 then 429');
+    // The bucket refills while the burst runs: on a loaded machine the 125 requests take long
+    // enough for a token or two (the same allowance as the process's own bucket below).
+    const sharedOk = before.filter((s) => s === 200).length;
+    assert.ok(sharedOk >= 120 && sharedOk <= 122, `shared bucket: 120 then 429 (got ${sharedOk} successes)`);
+    assert.ok(before.slice(-3).includes(429), 'the burst ends refused');
     assert.equal(await metric(url, /^signet_rate_limit_local_fallback\{limiter="api"\}/), 0);
 
     await redis.stop();
