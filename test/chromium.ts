@@ -99,6 +99,9 @@ export async function lookAt(
   assert.ok(width <= viewports[viewport].viewport.width, `${name} (${viewport}) is ${width} px wide`);
   const image = await page.screenshot({
     fullPage: true,
+    // A full page is as long as the page: /docs on a phone is tens of thousands of pixels, and
+    // a loaded machine takes more than the default 15 s to encode it.
+    timeout: 60_000,
     ...(file ? { path: join(screenshotDir, file) } : {}),
   });
   assert.ok(image.length > 1000, `screenshot ${name} is empty`);
