@@ -132,17 +132,22 @@ describeEachDatabase('the seal’s key', (kind) => {
   }
 
   /** What a thief who also took the key-encryption key could sign with: the seal's own key. */
-  async function stolenIdentity(fingerprint: string) {
-    const row = (await listSealKeys(h.ctx.db)).find((s) => s.fingerprint === fingerprint);
-    assert.ok(row);
-    const stored = await findStoredSealKey(h.ctx.db, row.name);
+  /** A stored seal's encrypted key and its PKCS#8, decrypted with the suite's key. */
+  async function storedKeyOf(name: string) {
+    const stored = await findStoredSealKey(h.ctx.db, name);
     assert.ok(stored?.encryptedKey);
     const pkcs8 = decryptSealKey(keyEncryptionKey(h.config), {
-      name: row.name,
+      name,
       encrypted_key: stored.encryptedKey,
       kek_id: stored.kekId,
     });
-    return identityFromPkcs8(row.certificate, pkcs8);
+    return { encryptedKey: stored.encryptedKey, pkcs8 };
+  }
+
+  async function stolenIdentity(fingerprint: string) {
+    const row = (await listSealKeys(h.ctx.db)).find((s) => s.fingerprint === fingerprint);
+    assert.ok(row);
+    return identityFromPkcs8(row.certificate, (await storedKeyOf(row.name)).pkcs8);
   }
 
   let first: Awaited<ReturnType<typeof sealedDocument>>;
@@ -429,14 +434,8 @@ describeEachDatabase('the seal’s key', (kind) => {
     assert.ok(logLines.length > 0, 'the suite logged');
     const secrets: string[] = [testSealKey, Buffer.from(testSealKey, 'base64').toString('hex'), otherKey];
     for (const seal of await listSealKeys(h.ctx.db)) {
-      const stored = await findStoredSealKey(h.ctx.db, seal.name);
-      assert.ok(stored?.encryptedKey);
-      const pkcs8 = decryptSealKey(keyEncryptionKey(h.config), {
-        name: seal.name,
-        encrypted_key: stored.encryptedKey,
-        kek_id: stored.kekId,
-      });
-      secrets.push(pkcs8.toString('hex'), pkcs8.toString('base64'), stored.encryptedKey.toString('base64'));
+      const { encryptedKey, pkcs8 } = await storedKeyOf(seal.name);
+      secrets.push(pkcs8.toString('hex'), pkcs8.toString('base64'), encryptedKey.toString('base64'));
     }
     const all = logLines.join('');
     for (const secret of secrets) assert.ok(!all.includes(secret), 'a key in the log');
