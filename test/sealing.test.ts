@@ -14,7 +14,8 @@ import { readFile } from '../src/files/files.service.ts';
 import { deliverDueMails } from '../src/mail/mail.service.ts';
 import { createMailTransport } from '../src/mail/mailer.ts';
 import { inspectSeals } from '../src/pdf/verify.ts';
-import { sealDueDocuments, sealRetryDelaysMs } from '../src/sealing/sealing.service.ts';
+import { claimDueSeal, renewSealLease } from '../src/sealing/sealing.repository.ts';
+import { sealDueDocuments, sealLeaseMs, sealRetryDelaysMs } from '../src/sealing/sealing.service.ts';
 import { createDocument, openDocument, sendDocument, signDocument } from '../src/signing/signing.service.ts';
 import {
   callApi,
@@ -205,6 +206,37 @@ describeEachDatabase('sealing', (kind) => {
     assert.equal(sealed.seal_error, null);
     assert.equal(sealed.seal_due_at, null);
     assert.equal(await gauge('signet_seals_failed'), 0);
+  });
+
+  test('a claimed seal stays with a holder that renews its lease, and goes to another worker seconds after it stops', async () => {
+    const { id } = await signedByAll();
+    // A worker claims the seal and then dies (killed, or its database gone): it never renews.
+    const claim = await claimDueSeal(h.ctx.db, h.clock.now(), sealLeaseMs);
+    assert.equal(claim?.id, id);
+    assert.ok(claim);
+    assert.equal(await sealDueDocuments(h.ctx), 0, 'held while the lease lasts');
+    // A live holder renews before the lease ends, and keeps it past its first end.
+    h.clock.advance(sealLeaseMs - 5_000);
+    assert.equal(await renewSealLease(h.ctx.db, claim, h.clock.now(), sealLeaseMs), true);
+    h.clock.advance(5_000);
+    assert.equal(await sealDueDocuments(h.ctx), 0, 'renewed: still held');
+    // Once it stops renewing, the seal is another worker's when the lease runs out.
+    h.clock.advance(sealLeaseMs - 5_000);
+    assert.equal(await sealDueDocuments(h.ctx), 1, 'taken over seconds after the last renewal');
+    const row = await h.ctx.db
+      .selectFrom('documents')
+      .select(['sealed_sha256', 'seal_attempts', 'seal_due_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    assert.ok(row.sealed_sha256);
+    assert.equal(row.seal_attempts, 2);
+    assert.equal(row.seal_due_at, null);
+    // The dead holder's late renewal finds its lease gone and takes nothing back.
+    assert.equal(await renewSealLease(h.ctx.db, claim, h.clock.now(), sealLeaseMs), false);
+    assert.equal(
+      await countRows(h.ctx, 'document_events', { document_id: id, type: 'document.completed' }),
+      1,
+    );
   });
 
   test('the API lists the original and sealed files with download links that work 15 minutes', async () => {

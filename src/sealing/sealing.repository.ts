@@ -1,7 +1,8 @@
 // The queue of owed seals: a document whose `seal_due_at` is set (the last signature set
 // it) waits for a worker. A claim moves `seal_due_at` a lease into the future, so a worker
 // that dies mid-seal leaves it to be claimed again, and concurrent workers skip each
-// other's claims.
+// other's claims. The lease is short and renewed while the holder works (`renewSealLease`),
+// so a dead holder's seal is taken over within seconds, not at the end of a long lease.
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
@@ -15,6 +16,8 @@ export interface SealClaim {
   workspaceId: string;
   /** Including this one. */
   attempts: number;
+  /** Until when the claim is this worker's: the `seal_due_at` it wrote. */
+  leaseUntil: Date;
 }
 
 export async function claimDueSeal(
@@ -33,14 +36,39 @@ export async function claimDueSeal(
       .skipLocked()
       .executeTakeFirst();
     if (!due) return null;
+    const leaseUntil = new Date(now.getTime() + leaseMs);
     const claimed = await trx
       .updateTable('documents')
-      .set({ seal_due_at: new Date(now.getTime() + leaseMs), seal_attempts: sql`seal_attempts + 1` })
+      .set({ seal_due_at: leaseUntil, seal_attempts: sql`seal_attempts + 1` })
       .where('id', '=', due.id)
       .returning('seal_attempts')
       .executeTakeFirstOrThrow();
-    return { id: due.id, workspaceId: due.workspace_id, attempts: claimed.seal_attempts };
+    return { id: due.id, workspaceId: due.workspace_id, attempts: claimed.seal_attempts, leaseUntil };
   });
+}
+
+/**
+ * Extends the claim's lease to `now + leaseMs` if it is still this worker's (its
+ * `seal_due_at` is the one it wrote); false when it is not (taken over after it ran out, or
+ * the seal is no longer owed).
+ */
+export async function renewSealLease(
+  db: Kysely<Database>,
+  claim: SealClaim,
+  now: Date,
+  leaseMs: number,
+): Promise<boolean> {
+  const leaseUntil = new Date(now.getTime() + leaseMs);
+  const renewed = await db
+    .updateTable('documents')
+    .set({ seal_due_at: leaseUntil })
+    .where('workspace_id', '=', claim.workspaceId)
+    .where('id', '=', claim.id)
+    .where('seal_due_at', '=', claim.leaseUntil)
+    .executeTakeFirst();
+  if (renewed.numUpdatedRows === 0n) return false;
+  claim.leaseUntil = leaseUntil;
+  return true;
 }
 
 /**

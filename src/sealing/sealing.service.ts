@@ -25,11 +25,23 @@ import { queueCompletionMails } from './completion-mail.ts';
 import { currentSeal } from './seal-key.ts';
 import { lockSealForUse } from './seal-keys.repository.ts';
 import { sealInThread } from './seal-thread.ts';
-import { claimDueSeal, findAuditEvents, markSealFailed, type SealClaim } from './sealing.repository.ts';
+import {
+  claimDueSeal,
+  findAuditEvents,
+  markSealFailed,
+  renewSealLease,
+  type SealClaim,
+} from './sealing.repository.ts';
 import { pinnedTsaCertificates } from './tsa.ts';
 
-/** How long a claimed seal is this worker's before another may take it over. */
-const leaseMs = 5 * 60_000;
+/**
+ * How long a claimed seal is this worker's before another may take it over. Short, and
+ * renewed every `heartbeatMs` while the seal is being made, so a worker that crashed or
+ * lost its database leaves the seal to another within seconds (the worker's seal loop
+ * looks every 2 s), while a long seal (a 500-page file) keeps its claim.
+ */
+export const sealLeaseMs = 10_000;
+const heartbeatMs = 3_000;
 /** Waits before the 2nd, 3rd, … attempt; after the last, the error stays for the operator. */
 export const sealRetryDelaysMs = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000];
 
@@ -37,11 +49,11 @@ export const sealRetryDelaysMs = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000
 export async function sealDueDocuments(ctx: Context, limit = 10): Promise<number> {
   let attempted = 0;
   while (attempted < limit) {
-    const claim = await claimDueSeal(ctx.db, ctx.clock.now(), leaseMs);
+    const claim = await claimDueSeal(ctx.db, ctx.clock.now(), sealLeaseMs);
     if (!claim) break;
     attempted += 1;
     try {
-      await sealDocument(ctx, claim);
+      await whileLeased(ctx, claim, () => sealDocument(ctx, claim));
     } catch (error) {
       const delay = sealRetryDelaysMs[claim.attempts - 1];
       const retryAt = delay === undefined ? null : new Date(ctx.clock.now().getTime() + delay);
@@ -50,6 +62,32 @@ export async function sealDueDocuments(ctx: Context, limit = 10): Promise<number
     }
   }
   return attempted;
+}
+
+/**
+ * Runs `work` while renewing the claim's lease every `heartbeatMs`. A renewal that fails
+ * (the database unreachable, or the lease already taken over) is logged and work goes on:
+ * the seal's own transaction keeps the first stored seal if another worker finished first.
+ */
+async function whileLeased<T>(ctx: Context, claim: SealClaim, work: () => Promise<T>): Promise<T> {
+  let renewing: Promise<void> = Promise.resolve();
+  const heartbeat = setInterval(() => {
+    renewing = renewing.then(async () => {
+      try {
+        if (!(await renewSealLease(ctx.db, claim, ctx.clock.now(), sealLeaseMs)))
+          ctx.log.warn({ documentId: claim.id }, 'the seal lease was taken over while sealing');
+      } catch (error) {
+        if (!ctx.outage.report(error))
+          ctx.log.warn({ err: error, documentId: claim.id }, 'renewing the seal lease failed');
+      }
+    });
+  }, heartbeatMs);
+  try {
+    return await work();
+  } finally {
+    clearInterval(heartbeat);
+    await renewing;
+  }
 }
 
 /** What each filled field shows in the sealed PDF, drawn at its rectangle (pdf/fields.ts). */

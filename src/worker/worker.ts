@@ -1,7 +1,8 @@
 // The background work of `signet serve` (role all or worker): expiring overdue documents
 // and sending automatic reminders (every 30 s, so within a minute of their time), sealing completed documents (woken at
-// once by NOTIFY from the process where the last signer signed, and every 30 s for retries
-// and leases that ran out: sealing/sealing.service.ts), delivering mail (woken at once by
+// once by NOTIFY from the process where the last signer signed, and every 2 s for retries
+// and leases that ran out, so a crashed worker's seal is taken over within seconds:
+// sealing/sealing.service.ts), delivering mail (woken at once by
 // NOTIFY from any process, and every 5 s regardless) and webhooks (dispatcher.ts). Each
 // loop is a wake loop (wake-loop.ts): one pass at a time, surviving its own errors; stop()
 // waits for the pass in flight. While the database is unreachable a failing pass is not
@@ -49,7 +50,7 @@ export async function startWorker(
     // Drain: keep going while full batches come back.
     while ((await deliverDueMails(ctx, options.transport)) > 0) {}
   });
-  const seal = startLoop(ctx, 'seal', options.sealIntervalMs ?? 30_000, async () => {
+  const seal = startLoop(ctx, 'seal', options.sealIntervalMs ?? 2_000, async () => {
     while ((await sealDueDocuments(ctx)) > 0) {}
   });
   const unsubscribe = await options.subscribe(mailChannel, {
