@@ -309,7 +309,9 @@ async function sessionFor(lane: Lane, ctx: PageImageContext, sha256: string): Pr
   sessionCount += 1;
   try {
     // The one place where a stored file is opened for drawing: every check of its bytes
-    // before pdf.js reads them goes here.
+    // before pdf.js reads them goes here. A check that refuses the file throws a RenderError
+    // (its code, and its sentence as the message): drawPage then remembers the whole file as
+    // given up (page 0) and answers the placeholder, as for a file pdf.js cannot open.
     const data = await readFile(ctx.db, sha256);
     if (!data) throw new Error(`file ${sha256} is missing`);
     const session = await openForRendering(data, {
