@@ -106,7 +106,7 @@ describeEachDatabase('page images that cannot be drawn, and fair drawing', (kind
     return { response, png, ms: performance.now() - started };
   }
 
-  test('a page past its time is drawn once; later it is a placeholder at once, on both pages', async () => {
+  test('a page past its time is drawn once; later it is a placeholder at once, on both pages', async (t) => {
     const owner = await people.newOwner();
     const { id, sha256, ann } = await sent(owner.workspaceId, await slowPdf(2));
     const before = await renders();
@@ -132,6 +132,9 @@ describeEachDatabase('page images that cannot be drawn, and fair drawing', (kind
     assert.ok(again.ms < 1500, `answered at once (${Math.round(again.ms)} ms)`);
     assert.deepEqual(again.png, first.png);
     const thumbnail = await timed(`${h.baseUrl}${ann}/pages/1?size=thumbnail`);
+    t.diagnostic(
+      `given up after ${Math.round(first.ms)} ms; placeholder again in ${Math.round(again.ms)} ms`,
+    );
     assert.ok(thumbnail.ms < 1500, `the thumbnail too (${Math.round(thumbnail.ms)} ms)`);
     assert.deepEqual(pngSize(thumbnail.png), { width: 240, height: Math.round((240 * 792) / 612) });
     assert.deepEqual(await renders(), afterFirst, 'no drawing was tried');
@@ -216,7 +219,7 @@ describeEachDatabase('page images that cannot be drawn, and fair drawing', (kind
     assert.equal((await renders()).drawn, (afterFirst.drawn ?? 0) + 1);
   });
 
-  test('one workspace’s slow pages do not hold up another’s page beyond one turn', async () => {
+  test('one workspace’s slow pages do not hold up another’s page beyond one turn', async (t) => {
     const slowOnes = [await createTestWorkspace(h.ctx), await createTestWorkspace(h.ctx)];
     const slowDocuments = await Promise.all(slowOnes.map(async (ws) => sent(ws.id, await slowPdf(2))));
     const quiet = await createTestWorkspace(h.ctx);
@@ -236,6 +239,9 @@ describeEachDatabase('page images that cannot be drawn, and fair drawing', (kind
     await sleep(300);
     const quietPage = await timed(`${h.baseUrl}${ordinary.ann}/pages/1`);
     const pendingThen = slow.length - settled;
+    t.diagnostic(
+      `the quiet page: ${Math.round(quietPage.ms)} ms, ${pendingThen} of 4 slow pages still waiting`,
+    );
 
     assert.equal(quietPage.response.status, 200);
     assert.equal(

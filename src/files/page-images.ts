@@ -243,7 +243,7 @@ async function takeTurn(lane: Lane): Promise<void> {
           if (current.state === 'idle') void closeSession(current);
         }, limits.idleMs).unref();
       } else {
-        lanes.delete(lane.workspaceId);
+        forget(lane);
       }
     }
     fillPlaces();
@@ -354,5 +354,10 @@ async function closeSession(lane: Lane): Promise<void> {
     });
   closings.add(closing);
   await closing;
-  if (lane.state === 'idle' && lane.jobs.length === 0 && !lane.open) lanes.delete(lane.workspaceId);
+  if (lane.state === 'idle' && lane.jobs.length === 0 && !lane.open) forget(lane);
+}
+
+/** Drops an idle lane without a session (a workspace's next request makes a new one). */
+function forget(lane: Lane): void {
+  if (lanes.get(lane.workspaceId) === lane) lanes.delete(lane.workspaceId);
 }
