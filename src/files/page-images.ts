@@ -11,22 +11,24 @@
 //   once, outside the schedule below.
 // - Each workspace draws in turn. A workspace has at most one render session (one file,
 //   parsed once and shared by every waiting request of that workspace for that file: 36
-//   images of one document cost one parse), and the process at most `sessions` (2: the
-//   machine this runs on has 2 cores) open at once. A turn is one page; after it the
-//   workspace goes to the back of the round if it asked for more, and a free place goes to
-//   the workspace that has waited longest. A session stays open between turns while no
-//   other workspace needs its place, and for `idleMs` after its workspace's last page.
+//   images of one document cost one parse), and the process at most `sessions` open at
+//   once (2: drawing is CPU work, a small server has 2 cores, and each session may hold its
+//   parser's heap). A turn is one page; after it the workspace goes to the back of the round
+//   if it asked for more, and a free place goes to the workspace that has waited longest. A
+//   session stays open between turns while no other workspace needs its place, and for
+//   `idleMs` after its workspace's last page.
 // - A turn has one budget, `turnMs` (10 s; a page of an ordinary contract takes well under a
-//   second, with its file's opening): reading the page and drawing it, after opening the
-//   file when its session is not open, all within it. Past it the parser's thread is ended.
+//   second, with its file's opening): opening the file when its session is not open, then
+//   reading the page and drawing it, all within it. Past it the parser's thread is ended.
 //   Its heap is capped (`parserHeapMb`, 256 MB: a 500-page contract opens in 32 MB); past
 //   that the thread dies. Either way the thread's memory goes with it, and a session that is
 //   closed ends its thread the same way.
-// - So another workspace's page waits at most one turn (10 s, plus reading the file and
-//   encoding one PNG: well under a second) while fewer than `sessions` other workspaces are
-//   drawing (it then starts at once, on a free place) or exactly `sessions` are (it takes
-//   the first place to free up); with k workspaces ahead of it in the round, ⌈k / sessions⌉
-//   turns. One workspace asking for a thousand slow pages holds one place, never both.
+// - The bound: another workspace's page starts at once while fewer than `sessions` other
+//   workspaces are drawing, and otherwise waits at most one turn (10 s, plus reading a file
+//   and encoding a PNG: well under a second), as long as no other workspace waits ahead of
+//   it; with k workspaces waiting ahead of it, at most ⌊k / sessions⌋ + 1 turns. One
+//   workspace asking for a thousand slow pages holds one place, never both; only many
+//   workspaces at once (k) can make a page wait longer, each for one turn.
 // - A page given up (out of time, out of memory, or unreadable by pdf.js) is remembered in
 //   `page_image_failures` (migration 0021), and every later request for it, at either
 //   width, gets a placeholder at once (page-placeholder.ts): no second drawing, no turn. A
