@@ -354,10 +354,12 @@ async function renderScenes(env: Environment) {
       .where('page', '=', page)
       .where('width', '=', width)
       .execute();
+  // One workspace asks for both files, so the "cold" scene moves its one render session.
+  const workspaceId = 'bench-render';
   const draw = async (sha256: string, page: number) => {
-    const png = await pageImage(env.ctx, sha256, page, 'page');
-    if (!png) throw new Error('no page image');
-    return png;
+    const image = await pageImage(env.ctx, workspaceId, sha256, page, 'page');
+    if (!image || image.placeholder) throw new Error('no page image');
+    return image.png;
   };
   let ceilingSession: RenderSession | null = null;
   const cold: Scene = {

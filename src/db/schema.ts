@@ -338,6 +338,20 @@ export interface PageImagesTable {
   png: Buffer;
 }
 
+/** A page that could not be drawn, answered with a placeholder ever after (migration 0021). */
+export interface PageImageFailuresTable {
+  sha256: string;
+  /** 0: the file could not be opened, so every page of it. */
+  page: number;
+  /** The width being drawn when it failed; the failure holds for every width. */
+  width: number;
+  /** The renderer's code: timeout, out-of-memory, invalid-pdf, encrypted. */
+  reason: string;
+  /** The Signet version that gave up: another version tries again. */
+  renderer: string;
+  failed_at: Timestamp;
+}
+
 /**
  * The installation's self-signed seals, shared by every process: the certificate (DER) and
  * its PKCS#8 private key encrypted with the key-encryption key (never in the database;
@@ -392,6 +406,7 @@ export interface Database {
   files: FilesTable;
   file_chunks: FileChunksTable;
   page_images: PageImagesTable;
+  page_image_failures: PageImageFailuresTable;
   seal_keys: SealKeysTable;
   idempotency_keys: IdempotencyKeysTable;
 }

@@ -109,6 +109,50 @@ export async function insertPageImage(
     .execute();
 }
 
+/**
+ * The recorded failure to draw `page` of the file, or to open the file at all (page 0), if
+ * any; the page's own row first.
+ */
+export async function findPageImageFailure(
+  db: Db,
+  key: { sha256: string; page: number },
+): Promise<{ page: number; reason: string; renderer: string } | undefined> {
+  return db
+    .selectFrom('page_image_failures')
+    .select(['page', 'reason', 'renderer'])
+    .where('sha256', '=', key.sha256)
+    .where('page', 'in', [0, key.page])
+    .orderBy('page', 'desc')
+    .executeTakeFirst();
+}
+
+/** Records that a page (or, as page 0, the whole file) could not be drawn; the last word wins. */
+export async function recordPageImageFailure(
+  db: Db,
+  failure: { sha256: string; page: number; width: number; reason: string; renderer: string; failedAt: Date },
+): Promise<void> {
+  const row = {
+    sha256: failure.sha256,
+    page: failure.page,
+    width: failure.width,
+    reason: failure.reason,
+    renderer: failure.renderer,
+    failed_at: failure.failedAt,
+  };
+  await db
+    .insertInto('page_image_failures')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['sha256', 'page']).doUpdateSet({
+        width: row.width,
+        reason: row.reason,
+        renderer: row.renderer,
+        failed_at: row.failed_at,
+      }),
+    )
+    .execute();
+}
+
 /** A document's original or sealed file and its title, by the document's id alone (a signed download link names no workspace). */
 export async function findDownloadable(
   db: Db,

@@ -114,6 +114,12 @@ export function createMetrics(options: MetricsOptions) {
       help: 'Webhook attempts being sent by this process now',
       registers,
     }),
+    pageRenders: new Counter({
+      name: 'signet_page_renders_total',
+      help: 'Page images drawn (outcome drawn) or given up and answered with a placeholder from then on (timeout, out-of-memory, invalid-pdf, encrypted)',
+      labelNames: ['outcome'] as const,
+      registers,
+    }),
     databaseUp: new Gauge({
       name: 'signet_database_up',
       help: '0 while this process cannot reach the database, 1 otherwise',

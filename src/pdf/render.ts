@@ -20,8 +20,8 @@
 //   maxImageSize) rather than decoded;
 // - the parser's heap: PARSER_HEAP_MB; past it the thread dies and the session rejects
 //   with 'out-of-memory';
-// - time: opening the file, and then each page, may take `timeoutMs`; past it the session
-//   rejects with 'timeout'.
+// - time: opening the file, and then each call (a page: reading it and drawing it), may take
+//   `timeoutMs` in all (a call may ask for less); past it the session rejects with 'timeout'.
 // After 'timeout' or 'out-of-memory' the session is closed (its thread is gone); a caller
 // that wants the other pages opens a new one.
 import { dirname } from 'node:path';
@@ -60,10 +60,12 @@ export interface PageSize {
 export interface RenderOptions {
   /** The image's width in pixels, an integer from 1 to MAX_RENDER_WIDTH. */
   width: number;
+  /** How long this call may take, reading the page and drawing it (default: the session's). */
+  timeoutMs?: number;
 }
 
 export interface OpenOptions {
-  /** How long opening the file, and then each page, may take. */
+  /** How long opening the file, and then each call (each page), may take in all. */
   timeoutMs?: number;
   /**
    * The cap on the parser thread's JavaScript heap, in MB (default PARSER_HEAP_MB), at least
@@ -129,7 +131,9 @@ import(workerData.parserUrl).then(({ WorkerMessageHandler }) => WorkerMessageHan
 
 // One session's parser thread, and the one way everything in the session waits: `guard`
 // settles as the promise does, unless the time runs out or the thread dies first, and then
-// ends the thread.
+// ends the thread. The time is one deadline per step of the session (`startClock`: opening,
+// each call, closing), shared by every wait of that step, so a page that is slow to read
+// and then slow to draw still gets `timeoutMs` in all, not twice.
 function startParser(
   pdfjs: PdfJs,
   { timeoutMs = DEFAULT_TIMEOUT_MS, parserHeapMb = PARSER_HEAP_MB }: OpenOptions,
@@ -166,6 +170,8 @@ function startParser(
   });
   died.catch(() => undefined);
   let busy = 0;
+  let stepMs = timeoutMs;
+  let deadline = performance.now() + stepMs;
 
   async function stop(): Promise<void> {
     worker.destroy();
@@ -179,6 +185,11 @@ function startParser(
     get death() {
       return death;
     },
+    /** Starts a step: its waits together may take `ms` (the session's timeoutMs by default). */
+    startClock(ms = timeoutMs): void {
+      stepMs = ms;
+      deadline = performance.now() + ms;
+    },
     // Keeps the process alive only while the session is working: a session left open does
     // not stop the process from exiting.
     async guard<T>(promise: Promise<T>, doing: string, abandon?: () => void): Promise<T> {
@@ -188,13 +199,16 @@ function startParser(
       }
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          // Rejects first, so the race ends with this reason and not with the cancellation.
-          death ??= new RenderError('timeout', `Gave up ${doing} after ${timeoutMs} ms.`);
-          reject(death);
-          abandon?.();
-          void stop();
-        }, timeoutMs);
+        timer = setTimeout(
+          () => {
+            // Rejects first, so the race ends with this reason and not with the cancellation.
+            death ??= new RenderError('timeout', `Gave up ${doing} after ${stepMs} ms.`);
+            reject(death);
+            abandon?.();
+            void stop();
+          },
+          Math.max(0, deadline - performance.now()),
+        );
       });
       try {
         return await Promise.race([promise, timeout, died]);
@@ -214,6 +228,7 @@ export async function openForRendering(pdf: Uint8Array, options: OpenOptions = {
   const libraries = await loadLibraries();
   const { pdfjs } = libraries;
   const parser = startParser(pdfjs, options);
+  parser.startClock();
   const task = pdfjs.getDocument({
     // pdf.js takes over (detaches) an array it is given whole, and refuses a Buffer: a copy
     // leaves the caller's bytes alone.
@@ -251,10 +266,11 @@ function createSession(
   let queue: Promise<unknown> = Promise.resolve();
 
   // Work asked for before close() is still done; close() waits for it.
-  function serially<T>(work: () => Promise<T>): Promise<T> {
+  function serially<T>(work: () => Promise<T>, timeoutMs?: number): Promise<T> {
     if (isClosed) return Promise.reject(new RenderError('closed', 'The render session is closed.'));
     const result = queue.then(async () => {
       if (parser.death) throw parser.death;
+      parser.startClock(timeoutMs);
       try {
         return await work();
       } catch (error) {
@@ -332,6 +348,7 @@ function createSession(
     await queue;
     if (!parser.death) {
       releaseLastPage();
+      parser.startClock();
       await parser.guard(task.destroy(), 'closing the PDF').catch(() => undefined);
     }
     await parser.stop();
@@ -343,15 +360,18 @@ function createSession(
       checkPage(pageNumber);
       return serially(() => withPage(pageNumber, async (page) => sizeOf(page)));
     },
-    renderSize: async (pageNumber, { width }) => {
+    renderSize: async (pageNumber, { width, timeoutMs }) => {
       checkPage(pageNumber);
       checkWidth(width);
-      return serially(() => withPage(pageNumber, async (page) => fitRenderSize(sizeOf(page), width)));
+      return serially(
+        () => withPage(pageNumber, async (page) => fitRenderSize(sizeOf(page), width)),
+        timeoutMs,
+      );
     },
-    renderPng: async (pageNumber, { width }) => {
+    renderPng: async (pageNumber, { width, timeoutMs }) => {
       checkPage(pageNumber);
       checkWidth(width);
-      return serially(() => withPage(pageNumber, (page) => render(page, width)));
+      return serially(() => withPage(pageNumber, (page) => render(page, width)), timeoutMs);
     },
     close,
     [Symbol.asyncDispose]: close,

@@ -223,12 +223,12 @@ function pageImageRoute(app: FastifyInstance, ctx: Context) {
       const size = isPageImageSize(request.query.size) ? request.query.size : 'page';
       const files = await findDocumentFiles(ctx.db, session.workspaceId, session.documentId);
       const original = files.find((f) => f.kind === 'original');
-      const png = original ? await pageImage(ctx, original.sha256, page, size) : null;
-      if (!png) return notFoundPage(reply);
+      const image = original ? await pageImage(ctx, session.workspaceId, original.sha256, page, size) : null;
+      if (!image) return notFoundPage(reply);
       return reply
         .header('content-type', 'image/png')
-        .header('cache-control', 'private, max-age=86400')
-        .send(png);
+        .header('cache-control', image.cacheControl)
+        .send(image.png);
     },
   );
 }

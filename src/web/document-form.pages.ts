@@ -373,16 +373,19 @@ function pageImageRoute(web: Web, app: FastifyInstance) {
     forRecord(
       web,
       (workspaceId, id) => getDocument(web.ctx, workspaceId, id),
-      async (request, reply, _member, document) => {
+      async (request, reply, member, document) => {
         const page = /^[1-9]\d{0,3}$/.test(request.params.page) ? Number(request.params.page) : 0;
         const original = document.files.find((f) => f.kind === 'original');
         const size = isPageImageSize(request.query.size) ? request.query.size : 'page';
-        const png = original && page > 0 ? await pageImage(web.ctx, original.sha256, page, size) : null;
-        if (!png) return web.notFound(request, reply);
+        const image =
+          original && page > 0
+            ? await pageImage(web.ctx, member.workspaceId, original.sha256, page, size)
+            : null;
+        if (!image) return web.notFound(request, reply);
         return reply
           .header('content-type', 'image/png')
-          .header('cache-control', 'private, max-age=86400')
-          .send(png);
+          .header('cache-control', image.cacheControl)
+          .send(image.png);
       },
     ),
   );
