@@ -4,6 +4,7 @@
 // its own X-Forwarded-For address (the app trusts its "proxy").
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { after, describe, test } from 'node:test';
 import { accountLimitShapes } from '../src/accounts/account-limits.ts';
 import { createAccount } from '../src/accounts/accounts.service.ts';
@@ -38,6 +39,22 @@ import {
 
 const password = 'correct horse battery staple';
 const minute = 60_000;
+
+/** A GET sent with its path exactly as given (fetch would normalise `//` and `\\`); its status. */
+function rawGet(baseUrl: string, path: string): Promise<number> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { hostname, port, path, method: 'GET', headers: { host: 'signet.test' } },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
 
 let addressCount = 0;
 /** A client address no other browser of this file uses. */
@@ -181,8 +198,9 @@ describeEachDatabase('secrets never reach the log', (kind) => {
   const log = createLogger('info', { write: (line: string) => void lines.push(line) });
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1' }, log });
 
-  test('request lines carry no signing-link, invitation or sign-up token, in paths or query values', async () => {
+  test('log lines carry no signing-link, invitation or sign-up token, however the path is spelled, nor a signing code', async () => {
     const owner = uniqueEmail('owner');
+    const signerEmail = uniqueEmail('s');
     const { workspaceId } = await createAccount(h.ctx, {
       email: owner,
       password,
@@ -192,7 +210,7 @@ describeEachDatabase('secrets never reach the log', (kind) => {
     const { id } = await createDocument(h.ctx, {
       workspaceId,
       title: 'Logged',
-      recipients: [recipient(uniqueEmail('s'), 'S', { signingMethod: 'email-code' })],
+      recipients: [recipient(signerEmail, 'S', { signingMethod: 'email-code' })],
       pricing: null,
     });
     await sendDocument(h.ctx, workspaceId, id);
@@ -221,9 +239,61 @@ describeEachDatabase('secrets never reach the log', (kind) => {
     await visitor.get(`/login?next=${encodeURIComponent(invitation)}`);
     await visitor.get(`/login?next=${encodeURIComponent(`https://sign.example.test${signPath}`)}`);
     await visitor.get(`/documents?token=hunter2&limit=3`);
+    // Every other spelling of a capability path (most answer 404), sent as is, never
+    // normalised by a client: the secret is in none of the log lines either.
+    const token = signPath.split('/').at(-1) as string;
+    const inviteToken = invitation.split('/').at(-1) as string;
+    const confirmToken = confirm.split('/').at(-1) as string;
+    const spellings = [
+      `//sign/${id}/${token}`,
+      `/sign//${id}/${token}`,
+      `//sign//${id}//${token}`,
+      `//sign//${token}`,
+      `/sign//${token}`,
+      `/sign/${token}/`,
+      `/sign/${token}`,
+      `/sign/${id}/${token}/`,
+      `/sign/${id}/${token}?x`,
+      `/sign/${id}/${token}/pages/1?size=thumbnail`,
+      `/%73ign/${id}/${token}`,
+      `/%2573ign/${id}/${token}`,
+      `/SIGN/${id}/${token}`,
+      `/sign%2F${id}%2F${token}`,
+      `/sign;x=1/${id}/${token}`,
+      `/sign/${id};x/${token};y`,
+      `/sign\\${id}\\${token}`,
+      `/x/../sign/${id}/${token}`,
+      `/./sign/./${id}/${token}`,
+      `/sign/${id}/${token}%zz`,
+      `/sign/%zz/${token}`,
+      `/nothing/sign/${id}/${token}`,
+      `//invitations//${inviteToken}`,
+      `/invitations/${inviteToken}/`,
+      `/%69nvitations/${inviteToken}`,
+      `/signup//confirm//${confirmToken}`,
+      `/signup/confirm/${confirmToken}/x`,
+      `/login?next=%2F%2Fsign%2F%2F${id}%2F%2F${token}`,
+      `/login?next=${encodeURIComponent(`https://h.example//sign//${id}//${token}`)}`,
+      `/login?%74oken=${token}`,
+      `/v1//sign/${id}/${token}`,
+    ];
+    for (const path of spellings) {
+      const status = await rawGet(h.baseUrl, path);
+      assert.ok(status >= 200, `${path} answered`);
+    }
+    // The signing code's mail, kept rather than sent (no SMTP_URL): its log line names the
+    // mail, never its code, its subject or its text.
+    const code = await latestCodeFor(h.ctx, signerEmail);
+    await deliverDueMails(
+      h.ctx,
+      createMailTransport({ smtpUrl: null, from: 'Signet <no-reply@test>', log: h.ctx.log }),
+    );
+    assert.ok(
+      lines.some((line) => line.includes('mail kept, not sent')),
+      'the kept mails were logged',
+    );
 
-    const secrets = [signPath, invitation, confirm].map((path) => path.split('/').at(-1) as string);
-    secrets.push('hunter2');
+    const secrets = [token, inviteToken, confirmToken, 'hunter2', code];
     const requestLines = lines.filter((line) => line.includes('"req"'));
     assert.ok(requestLines.length >= 10, `request lines were logged (${requestLines.length})`);
     for (const line of lines) {
@@ -239,19 +309,32 @@ describeEachDatabase('secrets never reach the log', (kind) => {
 });
 
 describe('redactUrl: every capability URL shape', () => {
+  const doc = '0b6f1c3e-8a52-4b8e-9d61-2f3c4a5b6c7d';
   const cases: Array<[string, string]> = [
-    ['/sign/d0c/t0ken', '/sign/d0c/[redacted]'],
-    ['/sign/d0c/t0ken/sign', '/sign/d0c/[redacted]/sign'],
-    ['/sign/d0c/t0ken?done=signed', '/sign/d0c/[redacted]?done=signed'],
-    ['/sign/d0c', '/sign/d0c'],
-    ['/%73ign/d0c/t0ken', '/sign/d0c/[redacted]'],
+    [`/sign/${doc}/t0ken`, `/sign/${doc}/[redacted]`],
+    [`/sign/${doc}/t0ken/sign`, `/sign/${doc}/[redacted]/sign`],
+    [`/sign/${doc}/t0ken/pages/2?size=thumbnail`, `/sign/${doc}/[redacted]/pages/2?size=thumbnail`],
+    [`/sign/${doc}/t0ken?done=signed`, `/sign/${doc}/[redacted]?done=signed`],
+    [`/sign/${doc}`, `/sign/${doc}`],
+    // Not the canonical shape: everything after the prefix, since which segment is the secret is a guess.
+    ['/sign/t0ken', '/sign/[redacted]'],
+    [`//sign//${doc}/t0ken`, '/sign/[redacted]'],
+    [`/%73ign/${doc}/t0ken`, '/sign/[redacted]'],
+    [`/Sign/${doc}/t0ken`, '/sign/[redacted]'],
+    [`\\sign\\${doc}\\t0ken`, '/sign/[redacted]'],
+    [`/a/../sign/${doc}/t0ken`, '/sign/[redacted]'],
+    [`/x/sign/${doc}/t0ken`, '/x/sign/[redacted]'],
     ['/invitations/t0ken', '/invitations/[redacted]'],
+    ['/invitations//t0ken', '/invitations/[redacted]'],
+    [`/settings/members/invitations/${doc}/withdraw`, `/settings/members/invitations/${doc}/withdraw`],
     ['/signup/confirm/t0ken', '/signup/confirm/[redacted]'],
     ['/signup', '/signup'],
     ['http://host/invitations/t0ken', 'http://host/invitations/[redacted]'],
     ['/login?next=%2Finvitations%2Ft0ken', '/login?next=[redacted]'],
+    ['/login?next=%2F%2Fsign%2F%2Ft0ken', '/login?next=[redacted]'],
     ['/login?next=/documents', '/login?next=/documents'],
     ['/x?code=123456&a=1', '/x?code=[redacted]&a=1'],
+    ['/x?%63ode=123456', '/x?%63ode=[redacted]'],
     ['/v1/documents?limit=3&cursor=abc', '/v1/documents?limit=3&cursor=abc'],
   ];
   for (const [url, expected] of cases) {
