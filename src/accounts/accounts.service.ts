@@ -291,6 +291,20 @@ export async function changePassword(
 }
 
 /**
+ * For the demo (`signet serve --demo` whose demo.json was lost): the account's password set
+ * anew, by whoever runs the server, and every session of it ended.
+ */
+export async function setPassword(ctx: Context, userId: string, password: string): Promise<void> {
+  const problem = passwordProblem(password);
+  if (problem) throw new InputError({ password: problem });
+  const hash = await hashPassword(password, ctx.ids.randomBytes(16));
+  await ctx.db.transaction().execute(async (trx) => {
+    await updatePasswordHash(trx, userId, hash, ctx.clock.now());
+    await deleteSessionsOfUser(trx, userId);
+  });
+}
+
+/**
  * For operators (`signet user create`) and the demo: an account without the mail step,
  * owning a new workspace, or (`workspaceId`) joining an existing one with `role`.
  */
