@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { after, describe, test } from 'node:test';
 import { accountLimitShapes } from '../src/accounts/account-limits.ts';
-import { createAccount } from '../src/accounts/accounts.service.ts';
+import { createAccount, setPassword } from '../src/accounts/accounts.service.ts';
+import { deviceCookieName } from '../src/accounts/device-cookies.ts';
 import { createLogger } from '../src/context.ts';
 import type { Plan } from '../src/db/schema.ts';
 import { redactUrl } from '../src/http/capability-urls.ts';
@@ -489,6 +490,65 @@ describeEachDatabase('sign-up and log-in limits', (kind) => {
       assertPage(await logIn(browser(h.baseUrl, homeAddress), email, `typo ${i}`), 401);
     }
     assertPage(await logIn(browser(h.baseUrl, homeAddress), email, 'one typo too many'), 429);
+  });
+
+  test('log-in: a stranger behind the owner’s own address locks that address out, never the owner’s browser (its device cookie); another account’s, a forged or a stale cookie exempts nothing; the cookie has its own bound', async () => {
+    const email = uniqueEmail('natted');
+    const { userId } = await createAccount(h.ctx, { email, password, workspaceName: 'NAT', plan: 'free' });
+    const home = nextAddress();
+    const owner = browser(h.baseUrl, home);
+    assertRedirect(await logIn(owner, email), '/documents');
+    assert.ok(owner.cookies.get(deviceCookieName), 'a device cookie was set at the log-in');
+    const deviceCookie = owner.setCookies.find((c) => c.startsWith(`${deviceCookieName}=`)) ?? '';
+    assert.match(deviceCookie, /HttpOnly/i);
+    assert.match(deviceCookie, /SameSite=Lax/i);
+    assert.match(deviceCookie, /Max-Age=31536000/);
+    const loggedOut = (client: WebClient) => {
+      client.cookies.delete('signet_session');
+      return client;
+    };
+
+    // A stranger on the same address: 12 wrong passwords.
+    const stranger = browser(h.baseUrl, home);
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await logIn(stranger, email, `guess ${i}`)).status);
+    // (The owner's own log-in from here took one of the pair's 10.)
+    assert.deepEqual(statuses, [...Array(9).fill(401), 429, 429, 429]);
+    // That address is locked out for the account, for any browser without the cookie...
+    assertPage(await logIn(browser(h.baseUrl, home), email), 429);
+    // ...but the owner's browser still logs in with the right password.
+    assertRedirect(await logIn(loggedOut(owner), email), '/documents');
+
+    // Another account's device cookie, or a forged one, exempts nothing.
+    const otherEmail = uniqueEmail('other');
+    await createAccount(h.ctx, { email: otherEmail, password, workspaceName: 'Other', plan: 'free' });
+    const other = browser(h.baseUrl);
+    assertRedirect(await logIn(other, otherEmail), '/documents');
+    const ownersCookie = owner.cookies.get(deviceCookieName) as string;
+    const last = ownersCookie.at(-1) === 'A' ? 'B' : 'A';
+    for (const cookie of [
+      other.cookies.get(deviceCookieName) as string,
+      `${ownersCookie.slice(0, -1)}${last}`,
+      `forged.${Math.floor(Date.now() / 1000)}.${'A'.repeat(43)}`,
+    ]) {
+      const holder = browser(h.baseUrl, home);
+      holder.cookies.set(deviceCookieName, cookie);
+      assertPage(await logIn(holder, email), 429);
+    }
+
+    // The cookie has its own bound: 10 wrong passwords, then refused, the right one too.
+    const typist = loggedOut(owner);
+    for (let i = 0; i < accountLimitShapes.loginDevice.burst; i++)
+      assertPage(await logIn(typist, email, `typo ${i}`), 401);
+    assertPage(await logIn(typist, email), 429);
+
+    // A password set anew makes every device cookie of the account stale.
+    const fresh = browser(h.baseUrl);
+    assertRedirect(await logIn(fresh, email), '/documents');
+    await setPassword(h.ctx, userId, `${password} again`);
+    const stale = browser(h.baseUrl, home);
+    stale.cookies.set(deviceCookieName, fresh.cookies.get(deviceCookieName) as string);
+    assertPage(await logIn(stale, email, `${password} again`), 429);
   });
 
   test('log-in: one address trying 30 accounts is refused at the 31st; the accounts are not limited elsewhere', async () => {

@@ -40,6 +40,7 @@ import {
   updatePasswordHash,
   useSignupRequest,
 } from './accounts.repository.ts';
+import { issueDeviceCookie } from './device-cookies.ts';
 import { hashPassword, passwordProblem, unmatchableHash, verifyPassword } from './passwords.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -229,7 +230,7 @@ export async function startSession(
 export async function logIn(
   ctx: Context,
   input: { email: string; password: string; clientAddress: string },
-): Promise<{ sessionToken: string } | { unconfirmedUntil: Date } | null> {
+): Promise<{ sessionToken: string; deviceCookie: string } | { unconfirmedUntil: Date } | null> {
   const key = emailKey(input.email);
   const user = await findUserByEmailKey(ctx.db, key);
   const pending = user ? undefined : await findPendingSignupFor(ctx.db, key, ctx.clock.now());
@@ -240,7 +241,10 @@ export async function logIn(
   const membership = await findFirstMembership(ctx.db, user.id);
   if (!membership) return null;
   await recordLoginAddress(ctx, { id: user.id, emailKey: user.email_key }, input.clientAddress);
-  return { sessionToken: await startSession(ctx.db, ctx, user.id, membership.workspace_id) };
+  return {
+    sessionToken: await startSession(ctx.db, ctx, user.id, membership.workspace_id),
+    deviceCookie: await issueDeviceCookie(ctx, user),
+  };
 }
 
 /** Who a session token belongs to, if the session is still valid. */

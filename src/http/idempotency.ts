@@ -11,10 +11,8 @@
 // database or a backup, or moved to another key, yields nothing.
 import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import type { Context } from '../context.ts';
-import type { Database } from '../db/schema.ts';
-import { loadServerSecret } from '../db/server-secrets.ts';
+import { sharedServerSecret } from '../db/server-secrets.ts';
 import { ApiError } from './errors.ts';
 
 export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
@@ -48,18 +46,8 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-// One key per database in this process, read once; a failure (an outage) is not remembered.
-const answerKeys = new WeakMap<Kysely<Database>, Promise<Buffer>>();
-
-function answerKey(ctx: Pick<Context, 'db' | 'clock' | 'ids'>): Promise<Buffer> {
-  let key = answerKeys.get(ctx.db);
-  if (!key) {
-    key = loadServerSecret(ctx.db, 'idempotency-answer-aes', ctx);
-    answerKeys.set(ctx.db, key);
-    key.catch(() => answerKeys.delete(ctx.db));
-  }
-  return key;
-}
+const answerKey = (ctx: Pick<Context, 'db' | 'clock' | 'ids'>) =>
+  sharedServerSecret(ctx, 'idempotency-answer-aes');
 
 const sealedPrefix = 'v1.';
 
