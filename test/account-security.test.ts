@@ -9,6 +9,7 @@ import { after, describe, test } from 'node:test';
 import { accountLimitShapes } from '../src/accounts/account-limits.ts';
 import { createAccount, setPassword } from '../src/accounts/accounts.service.ts';
 import { deviceCookieName } from '../src/accounts/device-cookies.ts';
+import { refreshEmailKeys } from '../src/accounts/email-keys.ts';
 import { createLogger } from '../src/context.ts';
 import type { Plan } from '../src/db/schema.ts';
 import { redactUrl } from '../src/http/capability-urls.ts';
@@ -368,9 +369,32 @@ describe('the email rule: look-alikes are one address or refused', () => {
       'ａｄｍｉｎ@ｅｘａｍｐｌｅ.ｃｏｍ',
       'ad\u200Bmin@example.com',
       ' ADMIN@example.com',
+      '\u0430dmin@example.com',
+      '\u1d00dmin@example.com',
+      'a\u0323dmin@example.com',
+      '\u1ea1dmin@example.com',
     ]) {
-      assert.equal(emailKey(typed), 'admin@example.com');
+      assert.equal(emailKey(typed), 'admin@example.com', typed);
     }
+  });
+
+  test('whole-script Cyrillic, small capitals and diacritics share the plain key; distinct ASCII stays distinct', () => {
+    assert.equal(emailKey('\u0430\u0441\u0435@example.com'), emailKey('ace@example.com'));
+    assert.equal(emailKey('\u1d05emo@example.com'), emailKey('demo@example.com'));
+    assert.equal(emailKey('dem\u1ecd@example.com'), emailKey('demo@example.com'));
+    assert.equal(emailKey('p\u0430yp\u0430l@ex\u0430mple.com'), emailKey('paypal@example.com'));
+    // UTS #39 maps m to rn, d to cl, 0 to O: ASCII addresses are kept as typed (address.ts).
+    for (const [a, b] of [
+      ['rn@example.com', 'm@example.com'],
+      ['clara@example.com', 'dara@example.com'],
+      ['bob0@example.com', 'bobo@example.com'],
+      ['user1@example.com', 'userl@example.com'],
+    ])
+      assert.notEqual(emailKey(a as string), emailKey(b as string), `${a} and ${b}`);
+    assert.equal(
+      emailKey('\u0438\u0432\u0430\u043d@\u043f\u043e\u0447\u0442\u0430.\u0440\u0444'),
+      emailKey('иван@почта.рф'),
+    );
   });
 });
 
@@ -435,6 +459,82 @@ describeEachDatabase('sign-up and log-in limits', (kind) => {
     const mails = await mailsTo(h.ctx, email);
     assert.equal(mails.length, 2, 'the fullwidth and zero-width forms reached the one normalised address');
     assert.equal(await countRows(h.ctx, 'users', { email_key: email }), 1);
+  });
+
+  test('sign-up: whole-script Cyrillic, small-capital and combining-mark look-alikes get the “you have an account” mail, and log in only as the original', async () => {
+    const domain = `d${randomUUID().slice(0, 8)}.example.com`;
+    const pairs: Array<[string, string]> = [
+      [`ace@${domain}`, `\u0430\u0441\u0435@${domain}`],
+      [`demo@${domain}`, `\u1d05emo@${domain}`],
+      [`ready@${domain}`, `read\u1ef5@${domain}`],
+      [`memo@${domain}`, `memo\u0323@${domain}`],
+    ];
+    for (const [original, lookalike] of pairs) {
+      await createAccount(h.ctx, {
+        email: original,
+        password,
+        workspaceName: `Original ${original}`,
+        plan: 'free',
+      });
+      assertPage(await signUp(browser(h.baseUrl), lookalike), 200);
+      const [mail] = await mailsTo(h.ctx, lookalike.normalize('NFKC'));
+      assert.equal(mail?.subject, 'You already have a Signet account', lookalike);
+      assert.equal(await countRows(h.ctx, 'signup_requests', { email: lookalike.normalize('NFKC') }), 0);
+      assert.equal(await countRows(h.ctx, 'users', { email: lookalike.normalize('NFKC') }), 0);
+      // The look-alike logs in to the original account, with its password only.
+      const visitor = browser(h.baseUrl);
+      assertPage(await logIn(visitor, lookalike, 'not the password'), 401);
+      assertRedirect(await logIn(visitor, lookalike), '/documents');
+      const account = await visitor.get('/settings/account');
+      assert.ok(account.text.includes(original), `logged in as ${original}`);
+    }
+    // rn@ and m@ are different mailboxes: both sign up.
+    for (const typed of [`rn@${domain}`, `m@${domain}`]) {
+      assertPage(await signUp(browser(h.baseUrl), typed), 200);
+      assert.equal(await countRows(h.ctx, 'signup_requests', { email: typed }), 1, typed);
+    }
+  });
+
+  test('accounts made before look-alikes were folded: a lone one gets its new key, two that collide both keep working', async () => {
+    const domain = `g${randomUUID().slice(0, 8)}.example.com`;
+    const made = async (address: string, pass: string) => {
+      const stand = `stand-in-${randomUUID().slice(0, 8)}@${domain}`;
+      const { userId } = await createAccount(h.ctx, {
+        email: stand,
+        password: pass,
+        workspaceName: 'Old',
+        plan: 'free',
+      });
+      // As stored before: the address and its lower-cased form.
+      await h.ctx.db
+        .updateTable('users')
+        .set({ email: address, email_key: address.toLowerCase() })
+        .where('id', '=', userId)
+        .execute();
+      return userId;
+    };
+    const original = `ace@${domain}`;
+    const twin = `\u0430\u0441\u0435@${domain}`;
+    const lone = `\u1d05emo@${domain}`;
+    await createAccount(h.ctx, { email: original, password, workspaceName: 'Original', plan: 'free' });
+    const twinId = await made(twin, `${password} twin`);
+    const loneId = await made(lone, `${password} lone`);
+    await refreshEmailKeys(h.ctx);
+    const keys = await h.ctx.db
+      .selectFrom('users')
+      .select(['id', 'email_key'])
+      .where('id', 'in', [twinId, loneId])
+      .execute();
+    assert.equal(keys.find((k) => k.id === loneId)?.email_key, `demo@${domain}`);
+    assert.equal(keys.find((k) => k.id === twinId)?.email_key, twin, 'the twin keeps its own key');
+    assert.equal(await refreshEmailKeys(h.ctx), 0, 'idempotent');
+    assertRedirect(await logIn(browser(h.baseUrl), original), '/documents');
+    assertRedirect(await logIn(browser(h.baseUrl), twin, `${password} twin`), '/documents');
+    assertRedirect(await logIn(browser(h.baseUrl), `demo@${domain}`, `${password} lone`), '/documents');
+    // A new look-alike of them is refused (the account-exists mail, no sign-up).
+    const third = `\u1d00\u1d04\u1d07@${domain}`;
+    assertPage(await signUp(browser(h.baseUrl), third), 200);
+    assert.equal(await countRows(h.ctx, 'signup_requests', { email: third }), 0);
   });
 
   test('sign-up: a trailing dot and a Cyrillic letter among Latin ones are refused with a sentence, and nothing is mailed', async () => {

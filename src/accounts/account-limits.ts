@@ -20,8 +20,8 @@
 import { createHash } from 'node:crypto';
 import type { Context } from '../context.ts';
 import type { BucketShape, RateLimiter } from '../http/rate-limiter.ts';
-import { emailKey } from '../mail/address.ts';
-import { findUserByEmailKey, hasLoginAddress, upsertLoginAddress } from './accounts.repository.ts';
+import { caseFoldedEmail, emailKey } from '../mail/address.ts';
+import { findUserToLogIn, hasLoginAddress, upsertLoginAddress } from './accounts.repository.ts';
 import { verifiedDevice } from './device-cookies.ts';
 
 export const accountLimitShapes = {
@@ -57,7 +57,7 @@ export async function takeLoginAttempt(
   const now = ctx.clock.now().getTime();
   const { loginPair, loginAddress, loginAccount, loginDevice } = accountLimitShapes;
   if (input.deviceCookie) {
-    const user = await findUserByEmailKey(ctx.db, key);
+    const user = await findUserToLogIn(ctx.db, { emailKey: key, caseFolded: caseFoldedEmail(input.email) });
     const device = user ? await verifiedDevice(ctx, user, input.deviceCookie) : null;
     if (user && device)
       return decide([await limiter.take(`login:device:${user.id}:${device}`, now, loginDevice)]);

@@ -13,7 +13,7 @@ import type { Context } from '../context.ts';
 import type { Database, MemberRole, Plan } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { InputError } from '../input-error.ts';
-import { emailAddressProblem, emailKey, normalizeEmail } from '../mail/address.ts';
+import { caseFoldedEmail, emailAddressProblem, emailKey, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { accountExistsMail, signupConfirmationMail } from '../mail/templates.ts';
 import { drawableText, drawingProblem } from '../pdf/fonts.ts';
@@ -29,6 +29,7 @@ import {
   findSignupRequest,
   findUser,
   findUserByEmailKey,
+  findUserToLogIn,
   findWorkspacesOfUser,
   insertMembership,
   insertSession,
@@ -124,7 +125,7 @@ export async function requestSignup(
     if (!existing) {
       // Only the newest link works: an earlier one's page would otherwise offer to create
       // an account that its twin may have created already.
-      await supersedeSignups(trx, emailKey(email), now);
+      await supersedeSignups(trx, caseFoldedEmail(email), now);
       await insertSignupRequest(trx, {
         id: ctx.ids.uuid(),
         token_hash: hashToken(token),
@@ -231,9 +232,13 @@ export async function logIn(
   ctx: Context,
   input: { email: string; password: string; clientAddress: string },
 ): Promise<{ sessionToken: string; deviceCookie: string } | { unconfirmedUntil: Date } | null> {
-  const key = emailKey(input.email);
-  const user = await findUserByEmailKey(ctx.db, key);
-  const pending = user ? undefined : await findPendingSignupFor(ctx.db, key, ctx.clock.now());
+  const user = await findUserToLogIn(ctx.db, {
+    emailKey: emailKey(input.email),
+    caseFolded: caseFoldedEmail(input.email),
+  });
+  const pending = user
+    ? undefined
+    : await findPendingSignupFor(ctx.db, caseFoldedEmail(input.email), ctx.clock.now());
   const hash = user?.password_hash ?? pending?.password_hash ?? unmatchableHash;
   const matches = await verifyPassword(input.password, hash);
   if (!user && pending && matches) return { unconfirmedUntil: pending.expires_at };
