@@ -7,6 +7,7 @@
 // SIGNET_SHUTDOWN_TIMEOUT are closed.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { accountLimitShapes } from './accounts/account-limits.ts';
+import { refreshEmailKeys } from './accounts/email-keys.ts';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { type Context, createContext, createLogger } from './context.ts';
@@ -63,6 +64,7 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
       ...(database.poolStats ? { poolStats: database.poolStats } : {}),
     });
     await prepareSealKeys(ctx, { seals: role !== 'api' });
+    await refreshEmailKeys(ctx);
     // An embedded data folder: the CLI reaches this process's database from now on.
     await database.share?.(log);
   } catch (error) {

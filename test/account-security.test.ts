@@ -4,9 +4,12 @@
 // its own X-Forwarded-For address (the app trusts its "proxy").
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { after, describe, test } from 'node:test';
 import { accountLimitShapes } from '../src/accounts/account-limits.ts';
-import { createAccount } from '../src/accounts/accounts.service.ts';
+import { createAccount, setPassword } from '../src/accounts/accounts.service.ts';
+import { deviceCookieName } from '../src/accounts/device-cookies.ts';
+import { refreshEmailKeys } from '../src/accounts/email-keys.ts';
 import { createLogger } from '../src/context.ts';
 import type { Plan } from '../src/db/schema.ts';
 import { redactUrl } from '../src/http/capability-urls.ts';
@@ -38,6 +41,22 @@ import {
 
 const password = 'correct horse battery staple';
 const minute = 60_000;
+
+/** A GET sent with its path exactly as given (fetch would normalise `//` and `\\`); its status. */
+function rawGet(baseUrl: string, path: string): Promise<number> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { hostname, port, path, method: 'GET', headers: { host: 'signet.test' } },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
 
 let addressCount = 0;
 /** A client address no other browser of this file uses. */
@@ -181,8 +200,9 @@ describeEachDatabase('secrets never reach the log', (kind) => {
   const log = createLogger('info', { write: (line: string) => void lines.push(line) });
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1' }, log });
 
-  test('request lines carry no signing-link, invitation or sign-up token, in paths or query values', async () => {
+  test('log lines carry no signing-link, invitation or sign-up token, however the path is spelled, nor a signing code', async () => {
     const owner = uniqueEmail('owner');
+    const signerEmail = uniqueEmail('s');
     const { workspaceId } = await createAccount(h.ctx, {
       email: owner,
       password,
@@ -192,7 +212,7 @@ describeEachDatabase('secrets never reach the log', (kind) => {
     const { id } = await createDocument(h.ctx, {
       workspaceId,
       title: 'Logged',
-      recipients: [recipient(uniqueEmail('s'), 'S', { signingMethod: 'email-code' })],
+      recipients: [recipient(signerEmail, 'S', { signingMethod: 'email-code' })],
       pricing: null,
     });
     await sendDocument(h.ctx, workspaceId, id);
@@ -221,9 +241,61 @@ describeEachDatabase('secrets never reach the log', (kind) => {
     await visitor.get(`/login?next=${encodeURIComponent(invitation)}`);
     await visitor.get(`/login?next=${encodeURIComponent(`https://sign.example.test${signPath}`)}`);
     await visitor.get(`/documents?token=hunter2&limit=3`);
+    // Every other spelling of a capability path (most answer 404), sent as is, never
+    // normalised by a client: the secret is in none of the log lines either.
+    const token = signPath.split('/').at(-1) as string;
+    const inviteToken = invitation.split('/').at(-1) as string;
+    const confirmToken = confirm.split('/').at(-1) as string;
+    const spellings = [
+      `//sign/${id}/${token}`,
+      `/sign//${id}/${token}`,
+      `//sign//${id}//${token}`,
+      `//sign//${token}`,
+      `/sign//${token}`,
+      `/sign/${token}/`,
+      `/sign/${token}`,
+      `/sign/${id}/${token}/`,
+      `/sign/${id}/${token}?x`,
+      `/sign/${id}/${token}/pages/1?size=thumbnail`,
+      `/%73ign/${id}/${token}`,
+      `/%2573ign/${id}/${token}`,
+      `/SIGN/${id}/${token}`,
+      `/sign%2F${id}%2F${token}`,
+      `/sign;x=1/${id}/${token}`,
+      `/sign/${id};x/${token};y`,
+      `/sign\\${id}\\${token}`,
+      `/x/../sign/${id}/${token}`,
+      `/./sign/./${id}/${token}`,
+      `/sign/${id}/${token}%zz`,
+      `/sign/%zz/${token}`,
+      `/nothing/sign/${id}/${token}`,
+      `//invitations//${inviteToken}`,
+      `/invitations/${inviteToken}/`,
+      `/%69nvitations/${inviteToken}`,
+      `/signup//confirm//${confirmToken}`,
+      `/signup/confirm/${confirmToken}/x`,
+      `/login?next=%2F%2Fsign%2F%2F${id}%2F%2F${token}`,
+      `/login?next=${encodeURIComponent(`https://h.example//sign//${id}//${token}`)}`,
+      `/login?%74oken=${token}`,
+      `/v1//sign/${id}/${token}`,
+    ];
+    for (const path of spellings) {
+      const status = await rawGet(h.baseUrl, path);
+      assert.ok(status >= 200, `${path} answered`);
+    }
+    // The signing code's mail, kept rather than sent (no SMTP_URL): its log line names the
+    // mail, never its code, its subject or its text.
+    const code = await latestCodeFor(h.ctx, signerEmail);
+    await deliverDueMails(
+      h.ctx,
+      createMailTransport({ smtpUrl: null, from: 'Signet <no-reply@test>', log: h.ctx.log }),
+    );
+    assert.ok(
+      lines.some((line) => line.includes('mail kept, not sent')),
+      'the kept mails were logged',
+    );
 
-    const secrets = [signPath, invitation, confirm].map((path) => path.split('/').at(-1) as string);
-    secrets.push('hunter2');
+    const secrets = [token, inviteToken, confirmToken, 'hunter2', code];
     const requestLines = lines.filter((line) => line.includes('"req"'));
     assert.ok(requestLines.length >= 10, `request lines were logged (${requestLines.length})`);
     for (const line of lines) {
@@ -239,19 +311,32 @@ describeEachDatabase('secrets never reach the log', (kind) => {
 });
 
 describe('redactUrl: every capability URL shape', () => {
+  const doc = '0b6f1c3e-8a52-4b8e-9d61-2f3c4a5b6c7d';
   const cases: Array<[string, string]> = [
-    ['/sign/d0c/t0ken', '/sign/d0c/[redacted]'],
-    ['/sign/d0c/t0ken/sign', '/sign/d0c/[redacted]/sign'],
-    ['/sign/d0c/t0ken?done=signed', '/sign/d0c/[redacted]?done=signed'],
-    ['/sign/d0c', '/sign/d0c'],
-    ['/%73ign/d0c/t0ken', '/sign/d0c/[redacted]'],
+    [`/sign/${doc}/t0ken`, `/sign/${doc}/[redacted]`],
+    [`/sign/${doc}/t0ken/sign`, `/sign/${doc}/[redacted]/sign`],
+    [`/sign/${doc}/t0ken/pages/2?size=thumbnail`, `/sign/${doc}/[redacted]/pages/2?size=thumbnail`],
+    [`/sign/${doc}/t0ken?done=signed`, `/sign/${doc}/[redacted]?done=signed`],
+    [`/sign/${doc}`, `/sign/${doc}`],
+    // Not the canonical shape: everything after the prefix, since which segment is the secret is a guess.
+    ['/sign/t0ken', '/sign/[redacted]'],
+    [`//sign//${doc}/t0ken`, '/sign/[redacted]'],
+    [`/%73ign/${doc}/t0ken`, '/sign/[redacted]'],
+    [`/Sign/${doc}/t0ken`, '/sign/[redacted]'],
+    [`\\sign\\${doc}\\t0ken`, '/sign/[redacted]'],
+    [`/a/../sign/${doc}/t0ken`, '/sign/[redacted]'],
+    [`/x/sign/${doc}/t0ken`, '/x/sign/[redacted]'],
     ['/invitations/t0ken', '/invitations/[redacted]'],
+    ['/invitations//t0ken', '/invitations/[redacted]'],
+    [`/settings/members/invitations/${doc}/withdraw`, `/settings/members/invitations/${doc}/withdraw`],
     ['/signup/confirm/t0ken', '/signup/confirm/[redacted]'],
     ['/signup', '/signup'],
     ['http://host/invitations/t0ken', 'http://host/invitations/[redacted]'],
     ['/login?next=%2Finvitations%2Ft0ken', '/login?next=[redacted]'],
+    ['/login?next=%2F%2Fsign%2F%2Ft0ken', '/login?next=[redacted]'],
     ['/login?next=/documents', '/login?next=/documents'],
     ['/x?code=123456&a=1', '/x?code=[redacted]&a=1'],
+    ['/x?%63ode=123456', '/x?%63ode=[redacted]'],
     ['/v1/documents?limit=3&cursor=abc', '/v1/documents?limit=3&cursor=abc'],
   ];
   for (const [url, expected] of cases) {
@@ -284,9 +369,32 @@ describe('the email rule: look-alikes are one address or refused', () => {
       'ａｄｍｉｎ@ｅｘａｍｐｌｅ.ｃｏｍ',
       'ad\u200Bmin@example.com',
       ' ADMIN@example.com',
+      '\u0430dmin@example.com',
+      '\u1d00dmin@example.com',
+      'a\u0323dmin@example.com',
+      '\u1ea1dmin@example.com',
     ]) {
-      assert.equal(emailKey(typed), 'admin@example.com');
+      assert.equal(emailKey(typed), 'admin@example.com', typed);
     }
+  });
+
+  test('whole-script Cyrillic, small capitals and diacritics share the plain key; distinct ASCII stays distinct', () => {
+    assert.equal(emailKey('\u0430\u0441\u0435@example.com'), emailKey('ace@example.com'));
+    assert.equal(emailKey('\u1d05emo@example.com'), emailKey('demo@example.com'));
+    assert.equal(emailKey('dem\u1ecd@example.com'), emailKey('demo@example.com'));
+    assert.equal(emailKey('p\u0430yp\u0430l@ex\u0430mple.com'), emailKey('paypal@example.com'));
+    // UTS #39 maps m to rn, d to cl, 0 to O: ASCII addresses are kept as typed (address.ts).
+    for (const [a, b] of [
+      ['rn@example.com', 'm@example.com'],
+      ['clara@example.com', 'dara@example.com'],
+      ['bob0@example.com', 'bobo@example.com'],
+      ['user1@example.com', 'userl@example.com'],
+    ])
+      assert.notEqual(emailKey(a as string), emailKey(b as string), `${a} and ${b}`);
+    assert.equal(
+      emailKey('\u0438\u0432\u0430\u043d@\u043f\u043e\u0447\u0442\u0430.\u0440\u0444'),
+      emailKey('иван@почта.рф'),
+    );
   });
 });
 
@@ -353,6 +461,82 @@ describeEachDatabase('sign-up and log-in limits', (kind) => {
     assert.equal(await countRows(h.ctx, 'users', { email_key: email }), 1);
   });
 
+  test('sign-up: whole-script Cyrillic, small-capital and combining-mark look-alikes get the “you have an account” mail, and log in only as the original', async () => {
+    const domain = `d${randomUUID().slice(0, 8)}.example.com`;
+    const pairs: Array<[string, string]> = [
+      [`ace@${domain}`, `\u0430\u0441\u0435@${domain}`],
+      [`demo@${domain}`, `\u1d05emo@${domain}`],
+      [`ready@${domain}`, `read\u1ef5@${domain}`],
+      [`memo@${domain}`, `memo\u0323@${domain}`],
+    ];
+    for (const [original, lookalike] of pairs) {
+      await createAccount(h.ctx, {
+        email: original,
+        password,
+        workspaceName: `Original ${original}`,
+        plan: 'free',
+      });
+      assertPage(await signUp(browser(h.baseUrl), lookalike), 200);
+      const [mail] = await mailsTo(h.ctx, lookalike.normalize('NFKC'));
+      assert.equal(mail?.subject, 'You already have a Signet account', lookalike);
+      assert.equal(await countRows(h.ctx, 'signup_requests', { email: lookalike.normalize('NFKC') }), 0);
+      assert.equal(await countRows(h.ctx, 'users', { email: lookalike.normalize('NFKC') }), 0);
+      // The look-alike logs in to the original account, with its password only.
+      const visitor = browser(h.baseUrl);
+      assertPage(await logIn(visitor, lookalike, 'not the password'), 401);
+      assertRedirect(await logIn(visitor, lookalike), '/documents');
+      const account = await visitor.get('/settings/account');
+      assert.ok(account.text.includes(original), `logged in as ${original}`);
+    }
+    // rn@ and m@ are different mailboxes: both sign up.
+    for (const typed of [`rn@${domain}`, `m@${domain}`]) {
+      assertPage(await signUp(browser(h.baseUrl), typed), 200);
+      assert.equal(await countRows(h.ctx, 'signup_requests', { email: typed }), 1, typed);
+    }
+  });
+
+  test('accounts made before look-alikes were folded: a lone one gets its new key, two that collide both keep working', async () => {
+    const domain = `g${randomUUID().slice(0, 8)}.example.com`;
+    const made = async (address: string, pass: string) => {
+      const stand = `stand-in-${randomUUID().slice(0, 8)}@${domain}`;
+      const { userId } = await createAccount(h.ctx, {
+        email: stand,
+        password: pass,
+        workspaceName: 'Old',
+        plan: 'free',
+      });
+      // As stored before: the address and its lower-cased form.
+      await h.ctx.db
+        .updateTable('users')
+        .set({ email: address, email_key: address.toLowerCase() })
+        .where('id', '=', userId)
+        .execute();
+      return userId;
+    };
+    const original = `ace@${domain}`;
+    const twin = `\u0430\u0441\u0435@${domain}`;
+    const lone = `\u1d05emo@${domain}`;
+    await createAccount(h.ctx, { email: original, password, workspaceName: 'Original', plan: 'free' });
+    const twinId = await made(twin, `${password} twin`);
+    const loneId = await made(lone, `${password} lone`);
+    await refreshEmailKeys(h.ctx);
+    const keys = await h.ctx.db
+      .selectFrom('users')
+      .select(['id', 'email_key'])
+      .where('id', 'in', [twinId, loneId])
+      .execute();
+    assert.equal(keys.find((k) => k.id === loneId)?.email_key, `demo@${domain}`);
+    assert.equal(keys.find((k) => k.id === twinId)?.email_key, twin, 'the twin keeps its own key');
+    assert.equal(await refreshEmailKeys(h.ctx), 0, 'idempotent');
+    assertRedirect(await logIn(browser(h.baseUrl), original), '/documents');
+    assertRedirect(await logIn(browser(h.baseUrl), twin, `${password} twin`), '/documents');
+    assertRedirect(await logIn(browser(h.baseUrl), `demo@${domain}`, `${password} lone`), '/documents');
+    // A new look-alike of them is refused (the account-exists mail, no sign-up).
+    const third = `\u1d00\u1d04\u1d07@${domain}`;
+    assertPage(await signUp(browser(h.baseUrl), third), 200);
+    assert.equal(await countRows(h.ctx, 'signup_requests', { email: third }), 0);
+  });
+
   test('sign-up: a trailing dot and a Cyrillic letter among Latin ones are refused with a sentence, and nothing is mailed', async () => {
     const base = `spoof-${randomUUID().slice(0, 8)}@example.com`;
     const cases: Array<[string, string]> = [
@@ -406,6 +590,65 @@ describeEachDatabase('sign-up and log-in limits', (kind) => {
       assertPage(await logIn(browser(h.baseUrl, homeAddress), email, `typo ${i}`), 401);
     }
     assertPage(await logIn(browser(h.baseUrl, homeAddress), email, 'one typo too many'), 429);
+  });
+
+  test('log-in: a stranger behind the owner’s own address locks that address out, never the owner’s browser (its device cookie); another account’s, a forged or a stale cookie exempts nothing; the cookie has its own bound', async () => {
+    const email = uniqueEmail('natted');
+    const { userId } = await createAccount(h.ctx, { email, password, workspaceName: 'NAT', plan: 'free' });
+    const home = nextAddress();
+    const owner = browser(h.baseUrl, home);
+    assertRedirect(await logIn(owner, email), '/documents');
+    assert.ok(owner.cookies.get(deviceCookieName), 'a device cookie was set at the log-in');
+    const deviceCookie = owner.setCookies.find((c) => c.startsWith(`${deviceCookieName}=`)) ?? '';
+    assert.match(deviceCookie, /HttpOnly/i);
+    assert.match(deviceCookie, /SameSite=Lax/i);
+    assert.match(deviceCookie, /Max-Age=31536000/);
+    const loggedOut = (client: WebClient) => {
+      client.cookies.delete('signet_session');
+      return client;
+    };
+
+    // A stranger on the same address: 12 wrong passwords.
+    const stranger = browser(h.baseUrl, home);
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) statuses.push((await logIn(stranger, email, `guess ${i}`)).status);
+    // (The owner's own log-in from here took one of the pair's 10.)
+    assert.deepEqual(statuses, [...Array(9).fill(401), 429, 429, 429]);
+    // That address is locked out for the account, for any browser without the cookie...
+    assertPage(await logIn(browser(h.baseUrl, home), email), 429);
+    // ...but the owner's browser still logs in with the right password.
+    assertRedirect(await logIn(loggedOut(owner), email), '/documents');
+
+    // Another account's device cookie, or a forged one, exempts nothing.
+    const otherEmail = uniqueEmail('other');
+    await createAccount(h.ctx, { email: otherEmail, password, workspaceName: 'Other', plan: 'free' });
+    const other = browser(h.baseUrl);
+    assertRedirect(await logIn(other, otherEmail), '/documents');
+    const ownersCookie = owner.cookies.get(deviceCookieName) as string;
+    const last = ownersCookie.at(-1) === 'A' ? 'B' : 'A';
+    for (const cookie of [
+      other.cookies.get(deviceCookieName) as string,
+      `${ownersCookie.slice(0, -1)}${last}`,
+      `forged.${Math.floor(Date.now() / 1000)}.${'A'.repeat(43)}`,
+    ]) {
+      const holder = browser(h.baseUrl, home);
+      holder.cookies.set(deviceCookieName, cookie);
+      assertPage(await logIn(holder, email), 429);
+    }
+
+    // The cookie has its own bound: 10 wrong passwords, then refused, the right one too.
+    const typist = loggedOut(owner);
+    for (let i = 0; i < accountLimitShapes.loginDevice.burst; i++)
+      assertPage(await logIn(typist, email, `typo ${i}`), 401);
+    assertPage(await logIn(typist, email), 429);
+
+    // A password set anew makes every device cookie of the account stale.
+    const fresh = browser(h.baseUrl);
+    assertRedirect(await logIn(fresh, email), '/documents');
+    await setPassword(h.ctx, userId, `${password} again`);
+    const stale = browser(h.baseUrl, home);
+    stale.cookies.set(deviceCookieName, fresh.cookies.get(deviceCookieName) as string);
+    assertPage(await logIn(stale, email, `${password} again`), 429);
   });
 
   test('log-in: one address trying 30 accounts is refused at the 31st; the accounts are not limited elsewhere', async () => {

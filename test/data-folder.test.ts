@@ -14,6 +14,7 @@ import { verifyWebhook } from '../packages/client/src/index.ts';
 import { demoSampleDocuments } from '../src/cli/serve.ts';
 import { type CliResult, describeRun, mainScript, runSignet } from './cli-process.ts';
 import { contractFetch } from './contract.ts';
+import { createEmptyPostgresDatabase, databaseKinds } from './harness.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 
 const secretPattern = /^sgn_[0-9A-Za-z]{43}$/;
@@ -61,9 +62,9 @@ function exited(child: ChildProcess): Promise<number | null> {
 }
 
 /** Starts `signet serve` on `dir` and resolves once it prints where it listens. */
-function startServe(dir: string, args: string[] = []): Promise<Server> {
+function startServe(dir: string, args: string[] = [], extraEnv: NodeJS.ProcessEnv = {}): Promise<Server> {
   const child = spawn(process.execPath, [mainScript, 'serve', ...args], {
-    env: environment(dir),
+    env: { ...environment(dir), ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   runningServers.add(child);
@@ -514,6 +515,60 @@ describe('npm start (signet serve --demo)', () => {
     server = await startServe(dir.path, ['--demo']);
     assert.equal(demoOf(server).link, second.link, 'an unsigned link is kept');
     assert.equal(await server.stop(), 0);
+  });
+
+  test('on PostgreSQL with no data folder: the folder is made, a rerun reuses the demo, a lost demo.json gets a new log-in', {
+    skip: !databaseKinds.includes('postgres') && 'PostgreSQL is not among SIGNET_TEST_DATABASES',
+  }, async () => {
+    const database = await createEmptyPostgresDatabase();
+    const missing = join(dir.path, 'not', 'made', 'yet');
+    const env = { DATABASE_URL: database.url };
+    const loginOf = (server: Server) => {
+      const login = /email (\S+), password (\S+)/.exec(server.output());
+      assert.ok(login, server.output());
+      return { email: login[1] as string, password: login[2] as string };
+    };
+    const logsIn = async (server: Server, login: { email: string; password: string }) => {
+      const page = await fetch(`${server.url}/login`);
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+      const cookie = (page.headers.getSetCookie() ?? []).map((c) => c.split(';')[0]).join('; ');
+      const answer = await fetch(`${server.url}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: new URLSearchParams({ ...login, _csrf: csrf }),
+        redirect: 'manual',
+      });
+      return answer.status === 303 && answer.headers.get('location') !== '/login';
+    };
+    try {
+      let server = await startServe(missing, ['--demo'], env);
+      const first = demoOf(server);
+      const firstLogin = loginOf(server);
+      assert.ok(existsSync(join(missing, 'demo.json')), 'demo.json written in the folder made for it');
+      assert.equal(await server.stop(), 0);
+
+      server = await startServe(missing, ['--demo'], env);
+      assert.equal(demoOf(server).key, first.key, 'the rerun reuses the demo workspace');
+      assert.deepEqual(loginOf(server), firstLogin);
+      assert.ok(await logsIn(server, firstLogin), 'the printed log-in works');
+      assert.equal(await server.stop(), 0);
+
+      // demo.json lost (another folder, a wiped disk): the database's demo is reused, not
+      // seeded again, and a log-in and key that work are printed.
+      rmSync(join(missing, 'demo.json'));
+      server = await startServe(missing, ['--demo'], env);
+      const recovered = demoOf(server);
+      const newLogin = loginOf(server);
+      assert.notEqual(recovered.key, first.key);
+      assert.equal(newLogin.email, firstLogin.email);
+      assert.ok(await logsIn(server, newLogin), 'the new log-in works');
+      assert.ok(!(await logsIn(server, firstLogin)), 'the lost password no longer does');
+      const documents = await api(server, recovered.key, '/documents?limit=100');
+      assert.equal(documents.body.data.length, demoSampleDocuments + 2, 'one workspace, not a second seed');
+      assert.equal(await server.stop(), 0);
+    } finally {
+      await database.drop();
+    }
   });
 });
 

@@ -112,6 +112,21 @@ export async function createTestDatabase(
   };
 }
 
+/**
+ * An empty PostgreSQL database for a process the test starts itself (`signet serve`): its
+ * URL, and `drop` once that process has stopped. Migrated by whatever opens it.
+ */
+export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const prefix = process.env.SIGNET_TEST_PG_PREFIX ?? 'signet_test_';
+  const name = `${prefix}${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  await withAdminClient((c) => c.query(`create database ${name}`));
+  return {
+    url: postgresUrlFor(name),
+    drop: () =>
+      withAdminClient((c) => c.query(`drop database if exists ${name} with (force)`)).then(() => {}),
+  };
+}
+
 export interface Harness {
   kind: DatabaseKind;
   ctx: Context;

@@ -337,7 +337,7 @@ describeEachDatabase('/v1/webhook-endpoints', (kind) => {
   test('Idempotency-Key: a retry with the same key and body answers the first 201 and creates nothing; another body is 409', async () => {
     const ws = await createTestWorkspace(h.ctx);
     const key = randomUUID();
-    const send = (body: Body, idempotencyKey = key) =>
+    const send = (body: Body, idempotencyKey: string = key) =>
       callApi(h, 'POST', collection, {
         key: ws.apiKey,
         body,
@@ -353,6 +353,20 @@ describeEachDatabase('/v1/webhook-endpoints', (kind) => {
     assert.deepEqual(again.body, first.body, 'the first answer, secret included');
     assert.ok(again.headers.get('x-ratelimit-remaining'), 'a replay is a request like any other');
     assert.equal(await countRows(h.ctx, 'webhook_endpoints', { workspace_id: ws.id }), 1);
+    // The kept answer is sealed: the row holds neither the secret nor anything readable of it.
+    const created = first.body.data as CreatedEndpoint;
+    const stored = await h.ctx.db
+      .selectFrom('idempotency_keys')
+      .select('response')
+      .where('workspace_id', '=', ws.id)
+      .execute();
+    assert.equal(stored.length, 1);
+    for (const { response } of stored) {
+      assert.ok(!response.includes('whsec_'), 'no whsec_ in the stored row');
+      assert.ok(!response.includes(created.secret.slice(6)), 'no secret in the stored row');
+      assert.ok(!response.includes(created.id), 'nothing of the answer in clear');
+      assert.match(response, /^v1\.[A-Za-z0-9_-]+$/);
+    }
 
     const other = await send(withBody({ description: 'Billing' }));
     assert.equal(other.status, 409);
@@ -366,6 +380,17 @@ describeEachDatabase('/v1/webhook-endpoints', (kind) => {
     });
     assert.equal(theirs.status, 201);
     assert.notEqual((theirs.body.data as CreatedEndpoint).id, (first.body.data as CreatedEndpoint).id);
+
+    // A replay for an endpoint deleted since is 404, the not-found of any id of it, not its secret.
+    const gone = await send(withBody({ description: 'Gone' }), 'deleted-since');
+    assert.equal(gone.status, 201);
+    const goneId = (gone.body.data as CreatedEndpoint).id;
+    assert.equal((await remove(ws, goneId)).status, 200);
+    const afterDelete = await send(withBody({ description: 'Gone' }), 'deleted-since');
+    assert.equal(afterDelete.status, 404, afterDelete.text);
+    assert.deepEqual(afterDelete.body, { ok: false, error: 'not-found' });
+    assert.ok(!afterDelete.text.includes('whsec_'));
+    assert.equal(await countRows(h.ctx, 'webhook_endpoints', { workspace_id: ws.id }), 1);
 
     // After 24 hours the key is forgotten: the same request creates a second endpoint.
     h.clock.advance(24 * 60 * 60 * 1000);

@@ -9,6 +9,10 @@
 //   3. the account A: 30, then 1 a minute, from every address together: many addresses
 //      guessing one account. When strangers have spent it, an address that A has logged in
 //      from before still gets its own pair's attempts, so the real owner is never locked out.
+//   4. a browser holding A's device cookie (device-cookies.ts: set at each right password)
+//      takes none of the above, only its own bucket (A, device): 10, then 1 a minute. So a
+//      stranger sharing the owner's address (a NAT, an office) who spends (A, X), X or A
+//      does not lock the owner's browser out, and the cookie does not make guesses unlimited.
 // Sign-up: per address typed (3, then 1 every 10 minutes: at most that many mails reach a
 // mailbox) and per client address (10, then 1 a minute).
 // Behind a reverse proxy, X is the proxy unless SIGNET_TRUST_PROXY is set: then everyone
@@ -16,13 +20,15 @@
 import { createHash } from 'node:crypto';
 import type { Context } from '../context.ts';
 import type { BucketShape, RateLimiter } from '../http/rate-limiter.ts';
-import { emailKey } from '../mail/address.ts';
-import { hasLoginAddress, upsertLoginAddress } from './accounts.repository.ts';
+import { caseFoldedEmail, emailKey } from '../mail/address.ts';
+import { findUserToLogIn, hasLoginAddress, upsertLoginAddress } from './accounts.repository.ts';
+import { verifiedDevice } from './device-cookies.ts';
 
 export const accountLimitShapes = {
   loginPair: { burst: 10, refillPerSecond: 1 / 60 },
   loginAddress: { burst: 30, refillPerSecond: 1 / 20 },
   loginAccount: { burst: 30, refillPerSecond: 1 / 60 },
+  loginDevice: { burst: 10, refillPerSecond: 1 / 60 },
   signupEmail: { burst: 3, refillPerSecond: 1 / 600 },
   signupAddress: { burst: 10, refillPerSecond: 1 / 60 },
 } satisfies Record<string, BucketShape>;
@@ -45,11 +51,17 @@ export function loginAddressHash(key: string, clientAddress: string): string {
 export async function takeLoginAttempt(
   ctx: Context,
   limiter: RateLimiter,
-  input: { email: string; clientAddress: string },
+  input: { email: string; clientAddress: string; deviceCookie?: string | undefined },
 ): Promise<LimitDecision> {
   const key = emailKey(input.email);
   const now = ctx.clock.now().getTime();
-  const { loginPair, loginAddress, loginAccount } = accountLimitShapes;
+  const { loginPair, loginAddress, loginAccount, loginDevice } = accountLimitShapes;
+  if (input.deviceCookie) {
+    const user = await findUserToLogIn(ctx.db, { emailKey: key, caseFolded: caseFoldedEmail(input.email) });
+    const device = user ? await verifiedDevice(ctx, user, input.deviceCookie) : null;
+    if (user && device)
+      return decide([await limiter.take(`login:device:${user.id}:${device}`, now, loginDevice)]);
+  }
   const [pair, address] = await Promise.all([
     limiter.take(`login:pair:${key}:${input.clientAddress}`, now, loginPair),
     limiter.take(`login:address:${input.clientAddress}`, now, loginAddress),

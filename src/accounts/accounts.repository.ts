@@ -21,6 +21,23 @@ export async function findUserByEmailKey(db: Db, emailKey: string): Promise<User
   return db.selectFrom('users').selectAll().where('email_key', '=', emailKey).executeTakeFirst();
 }
 
+/**
+ * The account a log-in names: the one with the typed address's look-alike key, unless an
+ * account kept its own address's earlier key (two accounts that became look-alikes:
+ * email-keys.ts) and that address is the one typed.
+ */
+export async function findUserToLogIn(
+  db: Db,
+  keys: { emailKey: string; caseFolded: string },
+): Promise<UserRow | undefined> {
+  const rows = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('email_key', 'in', [keys.emailKey, keys.caseFolded])
+    .execute();
+  return rows.find((r) => r.email_key === keys.caseFolded) ?? rows.find((r) => r.email_key === keys.emailKey);
+}
+
 export async function findUser(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -13,7 +13,7 @@ import type { Context } from '../context.ts';
 import type { Database, MemberRole, Plan } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { InputError } from '../input-error.ts';
-import { emailAddressProblem, emailKey, normalizeEmail } from '../mail/address.ts';
+import { caseFoldedEmail, emailAddressProblem, emailKey, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { accountExistsMail, signupConfirmationMail } from '../mail/templates.ts';
 import { drawableText, drawingProblem } from '../pdf/fonts.ts';
@@ -29,6 +29,7 @@ import {
   findSignupRequest,
   findUser,
   findUserByEmailKey,
+  findUserToLogIn,
   findWorkspacesOfUser,
   insertMembership,
   insertSession,
@@ -40,6 +41,7 @@ import {
   updatePasswordHash,
   useSignupRequest,
 } from './accounts.repository.ts';
+import { issueDeviceCookie } from './device-cookies.ts';
 import { hashPassword, passwordProblem, unmatchableHash, verifyPassword } from './passwords.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -123,7 +125,7 @@ export async function requestSignup(
     if (!existing) {
       // Only the newest link works: an earlier one's page would otherwise offer to create
       // an account that its twin may have created already.
-      await supersedeSignups(trx, emailKey(email), now);
+      await supersedeSignups(trx, caseFoldedEmail(email), now);
       await insertSignupRequest(trx, {
         id: ctx.ids.uuid(),
         token_hash: hashToken(token),
@@ -229,10 +231,14 @@ export async function startSession(
 export async function logIn(
   ctx: Context,
   input: { email: string; password: string; clientAddress: string },
-): Promise<{ sessionToken: string } | { unconfirmedUntil: Date } | null> {
-  const key = emailKey(input.email);
-  const user = await findUserByEmailKey(ctx.db, key);
-  const pending = user ? undefined : await findPendingSignupFor(ctx.db, key, ctx.clock.now());
+): Promise<{ sessionToken: string; deviceCookie: string } | { unconfirmedUntil: Date } | null> {
+  const user = await findUserToLogIn(ctx.db, {
+    emailKey: emailKey(input.email),
+    caseFolded: caseFoldedEmail(input.email),
+  });
+  const pending = user
+    ? undefined
+    : await findPendingSignupFor(ctx.db, caseFoldedEmail(input.email), ctx.clock.now());
   const hash = user?.password_hash ?? pending?.password_hash ?? unmatchableHash;
   const matches = await verifyPassword(input.password, hash);
   if (!user && pending && matches) return { unconfirmedUntil: pending.expires_at };
@@ -240,7 +246,10 @@ export async function logIn(
   const membership = await findFirstMembership(ctx.db, user.id);
   if (!membership) return null;
   await recordLoginAddress(ctx, { id: user.id, emailKey: user.email_key }, input.clientAddress);
-  return { sessionToken: await startSession(ctx.db, ctx, user.id, membership.workspace_id) };
+  return {
+    sessionToken: await startSession(ctx.db, ctx, user.id, membership.workspace_id),
+    deviceCookie: await issueDeviceCookie(ctx, user),
+  };
 }
 
 /** Who a session token belongs to, if the session is still valid. */
@@ -287,6 +296,20 @@ export async function changePassword(
     await updatePasswordHash(trx, user.id, hash, ctx.clock.now());
     await deleteSessionsOfUser(trx, user.id);
     return { sessionToken: await startSession(trx, ctx, user.id, session.workspaceId) };
+  });
+}
+
+/**
+ * For the demo (`signet serve --demo` whose demo.json was lost): the account's password set
+ * anew, by whoever runs the server, and every session of it ended.
+ */
+export async function setPassword(ctx: Context, userId: string, password: string): Promise<void> {
+  const problem = passwordProblem(password);
+  if (problem) throw new InputError({ password: problem });
+  const hash = await hashPassword(password, ctx.ids.randomBytes(16));
+  await ctx.db.transaction().execute(async (trx) => {
+    await updatePasswordHash(trx, userId, hash, ctx.clock.now());
+    await deleteSessionsOfUser(trx, userId);
   });
 }
 

@@ -2,17 +2,21 @@
 // start seeds a demo workspace and keeps its API key in the data folder, so every start
 // can print a key that works and a curl line to try it, and a signing link that can still
 // be signed: once the demo signer has signed (or declined) the last one, a fresh demo
-// document is sent.
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+// document is sent. On PostgreSQL the data folder may not exist yet: it is made (it holds
+// only demo.json then). A demo workspace whose demo.json was lost (another folder, a wiped
+// disk; the database kept it) is reused, not seeded again: its owner gets a new password
+// and it a new API key, since neither can be read back from their hashes.
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createAccount } from '../accounts/accounts.service.ts';
+import { findFirstMembership, findUserByEmailKey } from '../accounts/accounts.repository.ts';
+import { createAccount, emailKey, setPassword } from '../accounts/accounts.service.ts';
 import type { Config } from '../config.ts';
 import type { Context } from '../context.ts';
 import { seedWorkspace } from '../demo/seed.ts';
 import { getDocument } from '../documents/documents.service.ts';
 import { isActive } from '../documents/lifecycle.ts';
 import { ApiError } from '../http/errors.ts';
-import { authenticateApiKey } from '../keys/keys.service.ts';
+import { authenticateApiKey, createApiKey } from '../keys/keys.service.ts';
 import { listMails } from '../mail/mail.service.ts';
 import { signingLinkIn } from '../mail/templates.ts';
 import { type Role, roles, startServer } from '../server.ts';
@@ -33,11 +37,29 @@ interface DemoState {
 
 const demoLoginEmail = 'demo@example.com';
 
-/** The demo owner's login: a random password, kept only in demo.json (mode 0600). */
+/**
+ * The demo owner's login: a random password, kept only in demo.json (mode 0600). An existing
+ * demo account (its demo.json lost) gets a new one: a second account cannot be made.
+ */
 async function createDemoLogin(ctx: Context, workspaceId: string): Promise<DemoState['login']> {
   const password = ctx.ids.randomBytes(12).toString('base64url');
-  await createAccount(ctx, { email: demoLoginEmail, password, workspaceId, role: 'owner' });
+  const existing = await findUserByEmailKey(ctx.db, emailKey(demoLoginEmail));
+  if (existing) await setPassword(ctx, existing.id, password);
+  else await createAccount(ctx, { email: demoLoginEmail, password, workspaceId, role: 'owner' });
   return { email: demoLoginEmail, password };
+}
+
+/** The demo workspace already in the database (a lost demo.json), with a new key, or null. */
+async function recoverDemoWorkspace(ctx: Context): Promise<DemoState | null> {
+  const owner = await findUserByEmailKey(ctx.db, emailKey(demoLoginEmail));
+  const membership = owner ? await findFirstMembership(ctx.db, owner.id) : undefined;
+  if (!membership) return null;
+  const workspaceId = membership.workspace_id;
+  const apiKey = await createApiKey(ctx, { workspaceId, name: 'Demo key' });
+  const state: DemoState = { workspaceId, apiKey: apiKey.secret, signingLink: null };
+  state.signingLink = await sendDemoDocument(ctx, workspaceId);
+  state.login = await createDemoLogin(ctx, workspaceId);
+  return state;
 }
 
 /** Whether the demo signer can still sign the document behind the link. */
@@ -111,6 +133,8 @@ async function sendDemoDocument(ctx: Context, workspaceId: string): Promise<stri
 }
 
 async function ensureDemoWorkspace(ctx: Context): Promise<{ state: DemoState; valid: boolean }> {
+  // Before anything is made, so that what is made can be written down.
+  mkdirSync(ctx.config.dataDir, { recursive: true, mode: 0o700 });
   const file = join(ctx.config.dataDir, 'demo.json');
   const save = (state: DemoState) => {
     writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
@@ -128,6 +152,11 @@ async function ensureDemoWorkspace(ctx: Context): Promise<{ state: DemoState; va
       save(state);
     }
     return { state, valid };
+  }
+  const recovered = await recoverDemoWorkspace(ctx);
+  if (recovered) {
+    save(recovered);
+    return { state: recovered, valid: true };
   }
   const seeded = await seedWorkspace(ctx, { documents: demoSampleDocuments, name: 'Demo workspace' });
   const signingLink = await sendDemoDocument(ctx, seeded.workspace.id);

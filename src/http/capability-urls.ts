@@ -3,51 +3,98 @@
 // database keeps only their hashes, so nothing may write them in full anywhere else: every
 // log line's URL goes through `redactUrl`. A capability URL added later (a download link)
 // adds its shape here, and the logging test covers it.
+//
+// A client may spell a path many ways (`//sign//T`, `/%73ign/`, `/SIGN/`, `\sign\`, `;x`,
+// `/a/../sign/`); most answer 404, but all are logged. So the path is normalised first, as
+// a router or a proxy in front might read it, and anything that then reaches a capability
+// prefix is redacted: exactly (only the secret segment) when the path was sent in the one
+// canonical shape, wholly (everything after the prefix) when it was not, since then which
+// segment holds the secret is a guess.
 
-/** Path shapes: the segments matched by the group named `secret` are replaced. */
-const secretPaths: RegExp[] = [
-  /^\/sign\/[^/?#]+\/(?<secret>[^/?#]+)/,
-  /^\/invitations\/(?<secret>[^/?#]+)/,
-  /^\/signup\/confirm\/(?<secret>[^/?#]+)/,
+/** Canonical shapes: the segment matched by the group named `secret` is replaced. */
+const uuid = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+const canonicalShapes: RegExp[] = [
+  new RegExp(`^/sign/${uuid}/(?<secret>[A-Za-z0-9_-]+)(?:/[a-z-]+(?:/[0-9]{1,4})?)?/?$`, 'd'),
+  new RegExp(`^/sign/${uuid}/?$`, 'd'),
+  /^\/invitations\/(?<secret>[A-Za-z0-9_-]+)\/?$/d,
+  /^\/signup\/confirm\/(?<secret>[A-Za-z0-9_-]+)\/?$/d,
+  // Owners' pages whose path names a capability prefix but holds no secret.
+  new RegExp(`^/settings/members/invitations(?:/${uuid}/withdraw)?/?$`, 'd'),
 ];
+
+/** Normalised path prefixes under which a segment is a secret. */
+const capabilityPrefixes: string[][] = [['sign'], ['invitations'], ['signup', 'confirm']];
 
 /** Query parameters whose value is a secret whatever it looks like. */
 const secretParameters = new Set(['token', 'code', 'secret', 'key', 'sig', 'signature', 'apikey', 'api_key']);
 
 export const redactedMark = '[redacted]';
 
-const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
+const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]*/i;
 
-/** A path, or an absolute URL's path after its origin, with its secret segment replaced. */
-function redactPath(url: string): string {
-  const prefix = origin.exec(url)?.[0] ?? '';
-  const path = url.slice(prefix.length);
-  for (const shape of secretPaths) {
-    const match = shape.exec(path);
-    const secret = match?.groups?.secret;
-    if (match && secret !== undefined) {
-      const start = match.index + match[0].length - secret.length;
-      return prefix + path.slice(0, start) + redactedMark + path.slice(start + secret.length);
-    }
+/** Percent-decoded until it stops changing (`%2573` is `%73` is `s`), at most a few rounds. */
+function decodedFully(value: string): string {
+  let current = value;
+  for (let round = 0; round < 4; round++) {
+    const next = decoded(current);
+    if (next === current) break;
+    current = next;
   }
-  return url;
-}
-
-/** A percent-encoded path routes like its decoded form, so it is checked decoded too. */
-function redactPathAsRouted(path: string): string {
-  const asSent = redactPath(path);
-  if (asSent !== path) return asSent;
-  const plain = decoded(path);
-  const asRouted = redactPath(plain);
-  return asRouted !== plain ? asRouted : path;
+  return current;
 }
 
 function decoded(value: string): string {
   try {
     return decodeURIComponent(value.replaceAll('+', ' '));
   } catch {
-    return value;
+    // A malformed escape elsewhere must not hide a well-formed one: decode each one alone.
+    return value.replace(/%[0-9a-fA-F]{2}/g, (sequence) =>
+      String.fromCharCode(Number.parseInt(sequence.slice(1), 16)),
+    );
   }
+}
+
+/**
+ * The path's segments as any reader might route them: decoded, backslashes as slashes,
+ * `;parameters` dropped, empty and `.` segments dropped, `..` applied, lower-cased.
+ */
+function routedSegments(path: string): string[] {
+  const segments: string[] = [];
+  for (const raw of decodedFully(path).replaceAll('\\', '/').split('/')) {
+    const segment = (raw.split(';')[0] ?? '').trim().toLowerCase();
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  return segments;
+}
+
+/** Where, in the routed segments, the first capability prefix ends (its secret's index), or -1. */
+function secretStart(segments: string[]): number {
+  for (let i = 0; i < segments.length; i++) {
+    for (const prefix of capabilityPrefixes) {
+      if (prefix.every((name, k) => segments[i + k] === name) && segments.length > i + prefix.length)
+        return i + prefix.length;
+    }
+  }
+  return -1;
+}
+
+/** A path, or an absolute URL's path after its origin, with its secrets replaced. */
+function redactPath(url: string): string {
+  const prefix = origin.exec(url)?.[0] ?? '';
+  const path = url.slice(prefix.length);
+  for (const shape of canonicalShapes) {
+    const match = shape.exec(path);
+    if (!match) continue;
+    const at = match.indices?.groups?.secret;
+    if (!at) return url;
+    return prefix + path.slice(0, at[0]) + redactedMark + path.slice(at[1]);
+  }
+  const segments = routedSegments(path);
+  const at = secretStart(segments);
+  if (at === -1) return url;
+  return `${prefix}/${segments.slice(0, at).join('/')}/${redactedMark}`;
 }
 
 /**
@@ -58,16 +105,16 @@ function decoded(value: string): string {
 export function redactUrl(url: string): string {
   const queryAt = url.indexOf('?');
   const path = queryAt === -1 ? url : url.slice(0, queryAt);
-  const redactedPath = redactPathAsRouted(path);
+  const redactedPath = redactPath(path);
   if (queryAt === -1) return redactedPath;
   const query = url
     .slice(queryAt + 1)
-    .split('&')
+    .split(/[&;]/)
     .map((pair) => {
       const equals = pair.indexOf('=');
-      if (equals === -1) return pair;
-      const name = decoded(pair.slice(0, equals)).toLowerCase();
-      const value = decoded(pair.slice(equals + 1));
+      if (equals === -1) return redactPath(decodedFully(pair)) !== decodedFully(pair) ? redactedMark : pair;
+      const name = decodedFully(pair.slice(0, equals)).trim().toLowerCase();
+      const value = decodedFully(pair.slice(equals + 1));
       const isSecret = secretParameters.has(name) || redactPath(value) !== value;
       return isSecret ? `${pair.slice(0, equals)}=${redactedMark}` : pair;
     })

@@ -4,8 +4,15 @@
 // 1 to 255 visible ASCII characters, per workspace, remembered 24 hours from its first
 // success. The same key with another body is 409 `idempotency-key-reused`. A refused
 // request is not remembered: nothing was made, so a retry runs again.
-import { createHash } from 'node:crypto';
+//
+// The kept answer holds the endpoint's signing secret (a create's answer is the one place
+// it is shown), so it is stored sealed: AES-256-GCM under a key every process shares
+// (server_secrets), bound to its workspace and Idempotency-Key, so a row read from the
+// database or a backup, or moved to another key, yields nothing.
+import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import type { Context } from '../context.ts';
+import { sharedServerSecret } from '../db/server-secrets.ts';
 import { ApiError } from './errors.ts';
 
 export const idempotencyWindowMs = 24 * 60 * 60 * 1000;
@@ -37,4 +44,39 @@ function canonicalJson(value: unknown): string {
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
+}
+
+const answerKey = (ctx: Pick<Context, 'db' | 'clock' | 'ids'>) =>
+  sharedServerSecret(ctx, 'idempotency-answer-aes');
+
+const sealedPrefix = 'v1.';
+
+/** What binds a sealed answer to its row: the same answer under another key does not open. */
+const boundTo = (workspaceId: string, key: string) => Buffer.from(`${workspaceId}\n${key}`);
+
+/** The answer as stored: `v1.` + base64url of a 12-byte nonce, the 16-byte tag and the ciphertext. */
+export async function sealAnswer(
+  ctx: Pick<Context, 'db' | 'clock' | 'ids'>,
+  row: { workspaceId: string; key: string },
+  answer: string,
+): Promise<string> {
+  const nonce = ctx.ids.randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', await answerKey(ctx), nonce);
+  cipher.setAAD(boundTo(row.workspaceId, row.key));
+  const sealed = Buffer.concat([cipher.update(answer, 'utf8'), cipher.final()]);
+  return sealedPrefix + Buffer.concat([nonce, cipher.getAuthTag(), sealed]).toString('base64url');
+}
+
+/** The stored answer, opened; throws when it was not sealed for this row by this installation. */
+export async function openAnswer(
+  ctx: Pick<Context, 'db' | 'clock' | 'ids'>,
+  row: { workspaceId: string; key: string },
+  stored: string,
+): Promise<string> {
+  if (!stored.startsWith(sealedPrefix)) throw new Error('an idempotent answer stored unsealed');
+  const bytes = Buffer.from(stored.slice(sealedPrefix.length), 'base64url');
+  const decipher = createDecipheriv('aes-256-gcm', await answerKey(ctx), bytes.subarray(0, 12));
+  decipher.setAAD(boundTo(row.workspaceId, row.key));
+  decipher.setAuthTag(bytes.subarray(12, 28));
+  return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
 }

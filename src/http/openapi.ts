@@ -190,7 +190,7 @@ const idempotencyParameter = {
   schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
   example: '5f1d7c3a-8e2b-4b6d-9a0c-3e5f7a9b1c2d',
   description:
-    'Optional: 1 to 255 visible ASCII characters. The same key and body within 24 hours answers the first 201 again (with `Idempotent-Replayed: true`) instead of creating a second endpoint; the same key with another body is 409 `idempotency-key-reused`. Refusals are not remembered.',
+    'Optional: 1 to 255 visible ASCII characters. The same key and body within 24 hours answers the first 201 again, secret included (with `Idempotent-Replayed: true`), instead of creating a second endpoint; the kept answer is stored encrypted. If that endpoint was deleted since, the repeat is 404 `not-found`. The same key with another body is 409 `idempotency-key-reused`. Refusals are not remembered.',
 };
 
 /**
@@ -452,6 +452,7 @@ Keep the \`secret\`: it verifies the signature of every delivery, and **no later
               'limit-reached',
               'invalid-idempotency-key',
               'idempotency-key-reused',
+              'not-found',
               'payload-too-large',
               'unsupported-media-type',
             ]),

@@ -6,7 +6,7 @@ import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { readFile } from '../files/files.service.ts';
-import { emailKey } from './address.ts';
+import { caseFoldedEmail } from './address.ts';
 import type { MailTransport, OutgoingMail } from './mailer.ts';
 import {
   type ClaimedMail,
@@ -107,7 +107,7 @@ export interface MailView {
  */
 export async function listOwnMails(ctx: Context, email: string): Promise<MailView[] | 'sent-by-smtp'> {
   if (ctx.config.smtpUrl !== null) return 'sent-by-smtp';
-  return listMails(ctx, { toKey: emailKey(email), limit: 100 });
+  return listMails(ctx, { toKey: caseFoldedEmail(email), limit: 100 });
 }
 
 export async function listMails(

@@ -1,7 +1,8 @@
 // Where mail goes: SMTP through nodemailer when SMTP_URL is set; otherwise the mail stays
 // in the mails table (the development outbox: `signet mail list`, and /mails for the
 // addressee's own account) and the log says only that it is there. The log never carries a
-// mail's text: sign-up links, invitations and one-time codes are their addressee's alone.
+// mail's text nor its subject: sign-up links, invitations and one-time codes are their
+// addressee's alone, and a subject is written by templates that may one day quote one.
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 
@@ -29,7 +30,7 @@ export function createMailTransport(options: {
     return {
       async send(mail) {
         options.log.info(
-          { mail: { id: mail.id, to: mail.to, subject: mail.subject } },
+          { mail: { id: mail.id, to: mail.to } },
           'mail kept, not sent (no SMTP_URL): `signet mail list --to ADDRESS` shows it',
         );
         return 'logged';

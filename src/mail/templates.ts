@@ -49,7 +49,8 @@ export function signingCodeMail(input: {
   text: string;
 } {
   return {
-    subject: `Your signing code: ${input.code}`,
+    // The code is in the text only: a subject is shown in notifications and lock screens.
+    subject: `Your signing code for ${input.documentTitle}`,
     text: `Your code to sign "${input.documentTitle}", sent by ${input.workspaceName}, is:
 
     ${input.code}

@@ -19,6 +19,7 @@ import {
   type SessionUser,
   switchWorkspace,
 } from '../accounts/accounts.service.ts';
+import { deviceCookieMaxAgeSeconds, deviceCookieName } from '../accounts/device-cookies.ts';
 import { ApiError } from '../http/errors.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { notice } from '../ui/forms.ts';
@@ -111,7 +112,11 @@ async function refusedAttempt(
   reply: FastifyReply,
   limiter: 'login' | 'signup',
 ) {
-  const input = { email: formText(request.body, 'email'), clientAddress: request.ip };
+  const input = {
+    email: formText(request.body, 'email'),
+    clientAddress: request.ip,
+    deviceCookie: request.cookies[deviceCookieName],
+  };
   const decision = await takeAttempt[limiter](web.ctx, web.deps.accountLimiter, input);
   if (decision.allowed) return null;
   web.ctx.metrics.rateLimitRejections.inc({ limiter });
@@ -172,6 +177,14 @@ async function logInWith(web: Web, request: PostRequest, reply: FastifyReply) {
     return loginPage(web, request, reply, 401, form, notice('error', sentence));
   }
   web.setSessionCookie(request, reply, result.sessionToken);
+  // Proof that this browser logged in with the right password (account-limits.ts, rule 4).
+  reply.setCookie(deviceCookieName, result.deviceCookie, {
+    path: '/login',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https' || web.ctx.config.publicUrl.startsWith('https:'),
+    maxAge: deviceCookieMaxAgeSeconds,
+  });
   return reply.redirect(safeNext(formText(form, 'next')), 303);
 }
 

@@ -5,7 +5,7 @@ import type { Context } from '../context.ts';
 import { documentEventTypes } from '../documents/events.ts';
 import { ApiError } from '../http/errors.ts';
 import { findIdempotentAnswer, storeIdempotentAnswer } from '../http/idempotency.repository.ts';
-import { type IdempotencyKey, idempotencyWindowMs } from '../http/idempotency.ts';
+import { type IdempotencyKey, idempotencyWindowMs, openAnswer, sealAnswer } from '../http/idempotency.ts';
 import { lockWorkspace } from '../workspaces/workspaces.repository.ts';
 import { deleteDeliveriesOf, dropPendingDeliveries } from './deliveries.repository.ts';
 import { checkDestination } from './destination.ts';
@@ -88,7 +88,8 @@ async function acceptedUrl(ctx: Context, raw: string): Promise<string> {
 
 /**
  * Registers an endpoint. With an idempotency key (http/idempotency.ts), the first success
- * for that key is kept, and a repeat answers it (`replayed`) instead of creating another.
+ * for that key is kept (sealed), and a repeat answers it (`replayed`) instead of creating
+ * another, unless the endpoint was deleted since: then `not-found`, as for any id of it.
  */
 export async function createEndpoint(
   ctx: Context,
@@ -114,6 +115,8 @@ export async function createEndpoint(
     created_at: now,
   };
   const created = { ...endpointRowToEndpoint(row), secret };
+  const kept = idempotency ? { workspaceId, key: idempotency.key } : null;
+  const sealed = kept ? await sealAnswer(ctx, kept, JSON.stringify(created)) : '';
   return ctx.db.transaction().execute(async (trx) => {
     // The workspace lock makes "at most 10" hold under concurrent creates, and one key create once.
     await lockWorkspace(trx, workspaceId);
@@ -121,7 +124,11 @@ export async function createEndpoint(
       const first = await findIdempotentAnswer(trx, workspaceId, idempotency.key, since);
       if (first && first.request_sha256 !== idempotency.requestSha256)
         throw new ApiError('idempotency-key-reused');
-      if (first) return { ...(JSON.parse(first.response) as typeof created), replayed: true as const };
+      if (first && kept) {
+        const answer = JSON.parse(await openAnswer(ctx, kept, first.response)) as typeof created;
+        if (!(await findEndpoint(trx, workspaceId, answer.id))) throw new ApiError('not-found');
+        return { ...answer, replayed: true as const };
+      }
     }
     if ((await countEndpoints(trx, workspaceId)) >= maxEndpointsPerWorkspace)
       throw new ApiError('limit-reached');
@@ -133,7 +140,7 @@ export async function createEndpoint(
           workspace_id: workspaceId,
           key: idempotency.key,
           request_sha256: idempotency.requestSha256,
-          response: JSON.stringify(created),
+          response: sealed,
           created_at: now,
         },
         since,
