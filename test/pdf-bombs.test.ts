@@ -160,6 +160,20 @@ describe('the decode budget', () => {
     }
   });
 
+  test('a filter named by a reference is followed; one that cannot be followed is refused', () => {
+    const bomb = deflatedZeros(9 * 1024 * 1024);
+    const small = { streamBytes: 8 * 1024 * 1024, fileBytes: MAX_FILE_DECODED_BYTES };
+    const pdf = (filter: string, extra: Parameters<typeof writePdf>[0]) =>
+      withStream(`/Filter ${filter} /Length ${bomb.length}`, bomb, extra);
+    assert.equal(decodeBudgetRefusal(pdf('7 0 R', [{ object: 7, body: '/FlateDecode' }]), small), 'stream');
+    assert.equal(decodeBudgetRefusal(pdf('[7 0 R]', [{ object: 7, body: '/FlateDecode' }]), small), 'stream');
+    assert.equal(decodeBudgetRefusal(pdf('7 0 R', []), small), 'hidden');
+    assert.equal(decodeBudgetRefusal(pdf('[/FlateDecode 7 0 R]', []), small), 'hidden');
+    // Keys after a deeply nested value are read too.
+    const deep = `/X ${'['.repeat(100)}${']'.repeat(100)} /Filter /FlateDecode`;
+    assert.equal(decodeBudgetRefusal(withStream(`${deep} /Length ${bomb.length}`, bomb), small), 'stream');
+  });
+
   test('a chain of Flate and RunLength (64 times each) is refused by its ratio', () => {
     // 200 MB as RunLength runs of 128 zeros, deflated: a few kilobytes.
     const runs = Buffer.alloc(2 * Math.ceil(200e6 / 128));

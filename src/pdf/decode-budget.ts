@@ -30,6 +30,8 @@
 //   decoding a few megabytes instead of 160.
 // - images: declared /Width x /Height (and a JPEG's own size) at most MAX_IMAGE_PIXELS, the
 //   bound render.ts already draws by.
+// - a /Filter given by a reference that cannot be followed here (into an object stream, or
+//   to nothing) is refused: its stream's size cannot be known. Writers name filters directly.
 // - MAX_NESTING_DEPTH, 256 arrays and dictionaries inside one another, outside strings and
 //   streams and in object streams: real files stay under 10; pdf-lib and pdf.js read nested
 //   structures recursively and fail (100,000 nested arrays answered "no pages").
@@ -57,6 +59,7 @@ export const decodeBudgetSentences = {
   file: `This PDF unpacks to more than ${megabytes(MAX_FILE_DECODED_BYTES)} in all, too much to read safely; ${again}, with images at a lower resolution.`,
   image: `This PDF contains an image of more than ${MAX_IMAGE_PIXELS / 1e6} million pixels, too large to show safely; ${again}, with images at a lower resolution.`,
   nesting: `This PDF nests its structures too deeply to be read safely; ${again}.`,
+  hidden: `This PDF names how a part of it is compressed in a way that cannot be checked safely; ${again}.`,
 } as const;
 
 export type DecodeBudgetRule = keyof typeof decodeBudgetSentences;
@@ -288,7 +291,9 @@ function streamAt(
   let dataStart = keywordEnd;
   if (data[dataStart] === CR && data[dataStart + 1] === LF) dataStart += 2;
   else if (data[dataStart] === LF || data[dataStart] === CR) dataStart += 1;
-  const parsed = parseValue(data, dictStart, dictEnd, 8);
+  // As deep as the scan allows (it refused anything deeper): a value that could not be read
+  // whole would hide the keys after it.
+  const parsed = parseValue(data, dictStart, dictEnd, MAX_NESTING_DEPTH + 2);
   const dict = parsed?.[0] instanceof Map ? parsed[0] : new Map<string, Value>();
   const length = dict.get('Length');
   const buffer = bufferOf(data);
@@ -767,9 +772,15 @@ class NestingCounter {
 function checkStream(data: Uint8Array, stream: StreamAt, found: Found, figures: DecodingFigures): void {
   const { dict } = stream;
   const filterValue = resolve(data, dict.get('Filter'), found);
-  const filters = (Array.isArray(filterValue) ? filterValue : [filterValue])
-    .map((item) => nameIn(resolve(data, item, found)))
-    .filter((name): name is string => name !== undefined);
+  const filterItems = (Array.isArray(filterValue) ? filterValue : [filterValue]).map((item) =>
+    resolve(data, item, found),
+  );
+  // A filter named through a reference this reading cannot follow (into an object stream):
+  // readers follow it, so the stream's size is unknown here. No writer does this.
+  if (dict.get('Filter') !== undefined && (filterValue === undefined || filterItems.includes(undefined))) {
+    throw new Refusal('hidden');
+  }
+  const filters = filterItems.map(nameIn).filter((name): name is string => name !== undefined);
   const parmsValue = resolve(data, dict.get('DecodeParms'), found);
   const parmsOf = (index: number) =>
     resolve(
