@@ -174,6 +174,18 @@ describe('the decode budget', () => {
     assert.equal(decodeBudgetRefusal(withStream(`${deep} /Length ${bomb.length}`, bomb), small), 'stream');
   });
 
+  test('a white scan, as compressible as Flate gets (about 1,000 times), passes', () => {
+    // A 600 dpi A4 page in gray, all white: 35 million pixels from 34 KB.
+    const [width, height] = [4960, 7016];
+    const white = deflateSync(Buffer.alloc(width * height, 0xff), { level: 9 });
+    const scan = withStream(
+      `/Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${white.length}`,
+      white,
+    );
+    assert.equal(checkDecodeBudget(scan), null);
+    assert.ok(measureDecoding(scan).largestRatio > 1000);
+  });
+
   test('a chain of Flate and RunLength (64 times each) is refused by its ratio', () => {
     // 200 MB as RunLength runs of 128 zeros, deflated: a few kilobytes.
     const runs = Buffer.alloc(2 * Math.ceil(200e6 / 128));
