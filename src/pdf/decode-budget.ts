@@ -16,8 +16,10 @@
 // also read as PDF syntax (two levels deep), so nothing hidden in it escapes a reader that
 // rebuilds a damaged file by scanning for objects.
 //
-// The limits (measured on test/fixtures/pdf/ and src/demo/statement-of-work.pdf, whose
-// largest stream decodes to 1.3 MB and largest file total to 2.6 MB at most ratio 11):
+// The limits. The real files (test/fixtures/pdf/, src/demo/statement-of-work.pdf: LaTeX,
+// Chromium, pdf-lib, a signed file) are text documents far below all of them (largest
+// stream 23 KB decoded, largest file 67 KB decoded, deepest nesting 4: `measureDecoding`),
+// so the limits are set by what real files of other kinds need:
 // - MAX_STREAM_DECODED_BYTES, 160 MB per stream, at every stage of its filter chain: the
 //   largest image render.ts draws (MAX_IMAGE_PIXELS, 40 million pixels) in CMYK at 8 bits.
 //   Nothing a page shows needs more.
@@ -33,12 +35,13 @@
 // - a /Filter given by a reference that cannot be followed here (into an object stream, or
 //   to nothing) is refused: its stream's size cannot be known. Writers name filters directly.
 // - MAX_NESTING_DEPTH, 256 arrays and dictionaries inside one another, outside strings and
-//   streams and in object streams: real files stay under 10; pdf-lib and pdf.js read nested
+//   streams and in object streams: the real files above reach 4; pdf-lib and pdf.js read nested
 //   structures recursively and fail (100,000 nested arrays answered "no pages").
 // Memory: the decoders hold 64 KB of output and LZW's 4,096-entry table, whatever the stream.
-// Time: decoding is a single pass at 100 to 300 MB/s on one core; a bomb is refused at the
-// first limit it passes, so after at most 512 MB of output (in a few seconds, off the event
-// loop: inspect-thread.ts, the seal thread).
+// Time: decoding is a single pass, 65 to 130 MB/s of output on one core of a loaded 2-core
+// machine (pako); a bomb is refused at the first limit it passes: a 1 GiB Flate bomb after
+// 160 MB (1 to 3 s), a chained one after a few MB (0.1 s), an image or nesting bomb without
+// decoding. Off the event loop: inspect-thread.ts, the seal thread.
 import pako from 'pako';
 import { MAX_IMAGE_PIXELS } from './render.ts';
 
