@@ -186,6 +186,20 @@ describe('the decode budget', () => {
     assert.ok(measureDecoding(scan).largestRatio > 1000);
   });
 
+  test('streams without a usable /Length, read to the end of the file each, are bounded in what they read', () => {
+    // 40 streams of 200 KB that never reach their end marker (no `~>` in the file): each
+    // would read the rest of the file.
+    const parts = [...honestParts()];
+    for (let n = 0; n < 40; n++) {
+      parts.push({
+        object: 10 + n,
+        body: `<< /Filter /ASCII85Decode >>\nstream\n${'x'.repeat(200_000)}\nendstream`,
+      });
+    }
+    assert.equal(decodeBudgetRefusal(writePdf([...parts, { xref: true }])), 'work');
+    assert.equal(decodeBudgetRefusal(writePdf([...parts.slice(0, 7), { xref: true }])), null, 'two pass');
+  });
+
   test('a chain of Flate and RunLength (64 times each) is refused by its ratio', () => {
     // 200 MB as RunLength runs of 128 zeros, deflated: a few kilobytes.
     const runs = Buffer.alloc(2 * Math.ceil(200e6 / 128));

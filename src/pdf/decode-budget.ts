@@ -34,6 +34,9 @@
 //   bound render.ts already draws by.
 // - a /Filter given by a reference that cannot be followed here (into an object stream, or
 //   to nothing) is refused: its stream's size cannot be known. Writers name filters directly.
+// - what decoders read in all: 4 times the file's size and 64 MB. Streams without a usable
+//   /Length are read to the end of the file (above), so many of them, with decoders that
+//   never reach their end marker, would read the file once each.
 // - MAX_NESTING_DEPTH, 256 arrays and dictionaries inside one another, outside strings and
 //   streams and in object streams: the real files above reach 4; pdf-lib and pdf.js read nested
 //   structures recursively and fail (100,000 nested arrays answered "no pages").
@@ -50,6 +53,10 @@ export const MAX_FILE_DECODED_BYTES = 512 * 1024 * 1024;
 export const MAX_EXPANSION_RATIO = 3000;
 export const EXPANSION_FLOOR_BYTES = 1024 * 1024;
 export const MAX_NESTING_DEPTH = 256;
+// Encoded bytes all decoders together may read: each stream once is at most the file's size.
+const READ_BYTES_PER_FILE_BYTE = 4;
+const EXTRA_READ_BYTES = 64 * 1024 * 1024;
+
 export { MAX_IMAGE_PIXELS };
 
 const megabytes = (bytes: number) => `${Math.round(bytes / 1e6)} MB`;
@@ -62,6 +69,7 @@ export const decodeBudgetSentences = {
   file: `This PDF unpacks to more than ${megabytes(MAX_FILE_DECODED_BYTES)} in all, too much to read safely; ${again}, with images at a lower resolution.`,
   image: `This PDF contains an image of more than ${MAX_IMAGE_PIXELS / 1e6} million pixels, too large to show safely; ${again}, with images at a lower resolution.`,
   nesting: `This PDF nests its structures too deeply to be read safely; ${again}.`,
+  work: `This PDF is built so that checking it would take too long (its parts have no usable lengths); ${again}.`,
   hidden: `This PDF names how a part of it is compressed in a way that cannot be checked safely; ${again}.`,
 } as const;
 
@@ -105,6 +113,8 @@ export interface DecodingFigures {
   /** The largest decoded / encoded size of a stream decoding past EXPANSION_FLOOR_BYTES. */
   largestRatio: number;
   deepestNesting: number;
+  /** Encoded bytes fed to decoders (streams without a usable /Length may be read to the end). */
+  encodedBytesRead: number;
 }
 
 /** The byte limits, smaller in tests that need not decode 160 MB to show a rule holds. */
@@ -125,6 +135,7 @@ export function measureDecoding(data: Uint8Array, limits: ByteLimits = byteLimit
     largestStreamBytes: 0,
     largestRatio: 0,
     deepestNesting: found.deepest,
+    encodedBytesRead: 0,
   };
   for (const stream of found.streams) checkStream(data, stream, found, figures);
   return figures;
@@ -861,9 +872,15 @@ function checkStream(data: Uint8Array, stream: StreamAt, found: Found, figures: 
     if (nesting) nesting.push(raw.subarray(0, encodedBytes));
     return;
   }
-  // In slices, so a decoder that has finished does not walk the rest of the file.
+  // In slices, so a decoder that has finished does not walk the rest of the file. Streams
+  // read to the end of the file overlap: what all of them read together is bounded too.
   const slice = 256 * 1024;
-  for (let at = 0; at < raw.length && !first.finished(); at += slice)
-    first.push(raw.subarray(at, at + slice));
+  const readable = READ_BYTES_PER_FILE_BYTE * data.length + EXTRA_READ_BYTES;
+  for (let at = 0; at < raw.length && !first.finished(); at += slice) {
+    const part = raw.subarray(at, at + slice);
+    figures.encodedBytesRead += part.length;
+    if (figures.encodedBytesRead > readable) throw new Refusal('work');
+    first.push(part);
+  }
   for (const stage of stages) stage.end();
 }
