@@ -198,6 +198,19 @@ describe('the decode budget', () => {
     }
     assert.equal(decodeBudgetRefusal(writePdf([...parts, { xref: true }])), 'work');
     assert.equal(decodeBudgetRefusal(writePdf([...parts.slice(0, 7), { xref: true }])), null, 'two pass');
+    // Many ordinary streams whose /Length is in an object stream (as LaTeX writes them with
+    // object streams on) each end at their own end, and read no further.
+    const text = deflateSync(Buffer.from('BT /F1 12 Tf 72 700 Td (Total price: 100 EUR) Tj ET\n'.repeat(50)));
+    const many = [...honestParts()];
+    for (let n = 0; n < 2000; n++) {
+      many.push({
+        object: 10 + n,
+        body: `<< /Filter /FlateDecode /Length 9999 0 R >>\nstream\n${text.toString('latin1')}\nendstream`,
+      });
+    }
+    const figures = measureDecoding(writePdf([...many, { xref: true }]));
+    // Each read up to its `endstream` (the data and the line break before it), no further.
+    assert.equal(figures.encodedBytesRead, 2000 * (text.length + 1));
   });
 
   test('a chain of Flate and RunLength (64 times each) is refused by its ratio', () => {

@@ -876,8 +876,9 @@ function checkStream(data: Uint8Array, stream: StreamAt, found: Found, figures: 
   // read to the end of the file overlap: what all of them read together is bounded too.
   const slice = 256 * 1024;
   const readable = READ_BYTES_PER_FILE_BYTE * data.length + EXTRA_READ_BYTES;
-  for (let at = 0; at < raw.length && !first.finished(); at += slice) {
-    const part = raw.subarray(at, at + slice);
+  // The data up to its `endstream` first, whole: a stream that ends there reads no further.
+  for (let at = 0; at < raw.length && !first.finished(); at += at === 0 ? Math.max(encodedBytes, 1) : slice) {
+    const part = raw.subarray(at, at === 0 ? Math.max(encodedBytes, 1) : at + slice);
     figures.encodedBytesRead += part.length;
     if (figures.encodedBytesRead > readable) throw new Refusal('work');
     first.push(part);
