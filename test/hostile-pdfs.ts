@@ -2,6 +2,7 @@
 // outside review (issue 33), made here by the tests themselves. `writePdf` lays out objects,
 // cross-reference tables and trailers exactly as told, wrong where a case wants it wrong.
 // And files with active content, made with pdf-lib.
+import { constants, deflateRawSync, deflateSync } from 'node:zlib';
 import { PDFDocument, PDFName, PDFString } from '@cantoo/pdf-lib';
 
 export type Part =
@@ -240,4 +241,105 @@ export function linkPdf(): Promise<Uint8Array> {
       A: action(pdf, { S: 'URI', URI: PDFString.of('https://example.com/terms') }),
     }),
   );
+}
+
+// --- Decompression bombs (issue 34) ---------------------------------------------------------
+
+/** One megabyte of zeros deflated, ending on a byte boundary with no history: copies chain. */
+const zeroBlockBytes = 1024 * 1024;
+let zeroBlock: Buffer | undefined;
+
+function adler32(data: Uint8Array, start = { a: 1, b: 0 }): { a: number; b: number } {
+  let { a, b } = start;
+  for (const byte of data) {
+    a = (a + byte) % 65521;
+    b = (b + a) % 65521;
+  }
+  return { a, b };
+}
+
+/**
+ * A zlib stream of `head` followed by zeros up to `decodedBytes` in all, built from copies of
+ * one deflated megabyte (about 1 KB each), so 1 GiB is made in milliseconds without 1 GiB.
+ */
+export function deflatedZeros(decodedBytes: number, head: Uint8Array = new Uint8Array(0)): Buffer {
+  zeroBlock ??= deflateRawSync(Buffer.alloc(zeroBlockBytes), { finishFlush: constants.Z_FULL_FLUSH });
+  const firstBytes = Math.min(decodedBytes, Math.max(head.length, zeroBlockBytes));
+  const first = Buffer.alloc(firstBytes);
+  first.set(head.subarray(0, firstBytes));
+  const parts: Buffer[] = [
+    Buffer.from([0x78, 0x9c]),
+    deflateRawSync(first, { finishFlush: constants.Z_FULL_FLUSH }),
+  ];
+  let left = decodedBytes - firstBytes;
+  while (left >= zeroBlockBytes) {
+    parts.push(zeroBlock);
+    left -= zeroBlockBytes;
+  }
+  if (left > 0) parts.push(deflateRawSync(Buffer.alloc(left), { finishFlush: constants.Z_FULL_FLUSH }));
+  // The last block: empty, fixed Huffman, final; then the checksum of it all (zeros leave the
+  // first sum as it is and add it to the second once per byte).
+  parts.push(Buffer.from([0x03, 0x00]));
+  const { a, b } = adler32(first);
+  const zeros = decodedBytes - firstBytes;
+  const checksum = Buffer.alloc(4);
+  checksum.writeUInt32BE(((b + (zeros % 65521) * a) % 65521) * 65536 + a);
+  parts.push(checksum);
+  return Buffer.concat(parts);
+}
+
+export type BombKind = 'object-stream' | 'content-stream' | 'image' | 'chained';
+
+const streamObject = (dict: string, data: Buffer) =>
+  `<< ${dict} /Length ${data.length} >>\nstream\n${data.toString('latin1')}\nendstream`;
+
+/**
+ * A one-page PDF (a few KB, a few MB at most) one of whose streams decodes to `decodedBytes`:
+ * - 'object-stream': an object stream, which pdf-lib inflates while loading the file;
+ * - 'content-stream': the page's content (white space after a line of text);
+ * - 'image': an RGB image 4,096 pixels wide, as tall as the bytes make it, drawn on the page;
+ * - 'chained': the page's content deflated twice ([/FlateDecode /FlateDecode]): a tiny file.
+ */
+export function bombPdf(kind: BombKind, decodedBytes: number): Uint8Array {
+  const parts = honestParts();
+  if (kind === 'object-stream') {
+    const objects = '7 0 << /Bomb true >>';
+    const data = deflatedZeros(decodedBytes, Buffer.from(objects, 'latin1'));
+    parts.push({ object: 6, body: streamObject('/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', data) });
+  } else if (kind === 'content-stream' || kind === 'chained') {
+    const text = Buffer.from('BT /F1 24 Tf 72 700 Td (Total price: 100 EUR) Tj ET\n', 'latin1');
+    const inner = deflatedZeros(decodedBytes, text);
+    const [filter, data] =
+      kind === 'chained'
+        ? ['[/FlateDecode /FlateDecode]', deflateSync(inner, { level: 9 })]
+        : ['/FlateDecode', inner];
+    parts[3] = { object: 4, body: streamObject(`/Filter ${filter}`, data) };
+  } else {
+    const width = 4096;
+    const height = Math.ceil(decodedBytes / (width * 3));
+    const draw = 'q 468 0 0 600 72 100 cm /Im1 Do Q';
+    parts[2] = {
+      object: 3,
+      body: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> /XObject << /Im1 6 0 R >> >> >>',
+    };
+    parts[3] = { object: 4, body: `<< /Length ${draw.length} >>\nstream\n${draw}\nendstream` };
+    parts.push({
+      object: 6,
+      body: streamObject(
+        `/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode`,
+        deflatedZeros(width * height * 3),
+      ),
+    });
+  }
+  return writePdf([...parts, { xref: true }]);
+}
+
+/** A one-page PDF whose catalog holds `depth` arrays, each inside the one before. */
+export function nestedPdf(depth: number): Uint8Array {
+  const parts = honestParts();
+  parts[0] = {
+    object: 1,
+    body: `<< /Type /Catalog /Pages 2 0 R /Nested ${'['.repeat(depth)}${']'.repeat(depth)} >>`,
+  };
+  return writePdf([...parts, { xref: true }]);
 }

@@ -2,10 +2,12 @@
 // `maxPages` pages and the configured size, checked by parsing it (never by its name or
 // its declared type). A refusal is an InputError on the `file` field, one sentence saying
 // what is wrong and what to do. The file is read as readers read it (load.ts), and may hold
-// no active content (active-content.ts).
+// no active content (active-content.ts), and unpacks within the decode budget
+// (decode-budget.ts). The server runs this in a thread of its own (inspect-thread.ts).
 import { PDFDict, type PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { InputError } from '../input-error.ts';
 import { activeContentOf, activeContentSentence } from './active-content.ts';
+import { checkDecodeBudget } from './decode-budget.ts';
 import { pageViews } from './fields.ts';
 import { AmbiguousPdfError, loadPdf } from './load.ts';
 
@@ -56,6 +58,10 @@ export async function inspectPdf(data: Uint8Array, options: { maxBytes: number }
   );
   if (!/startxref\s+\d+\s+%%EOF/.test(tail))
     refuse('This PDF is incomplete (cut off or damaged); upload the whole file again.');
+  // Before pdf-lib reads it (which inflates object streams as it loads): nothing unpacks
+  // past the decode budget, and nothing nests deeper than readers can follow.
+  const overBudget = checkDecodeBudget(data);
+  if (overBudget !== null) refuse(overBudget);
   let pdf: PDFDocument;
   try {
     pdf = await loadPdf(data);

@@ -18,6 +18,7 @@ import {
 } from '@cantoo/pdf-lib';
 import { activeContentOf, activeContentSentence } from './active-content.ts';
 import { createCadesSignature, digestParts, maxCadesSignatureBytes, type Timestamper } from './cms.ts';
+import { checkDecodeBudget } from './decode-budget.ts';
 import { loadPdf } from './load.ts';
 import type { SealIdentity } from './seal-identity.ts';
 
@@ -58,6 +59,10 @@ export function pdfTextString(text: string): string {
  * are appended to the one loaded document, so a large file is parsed once.
  */
 export async function loadForSealing(pdf: Uint8Array): Promise<PDFDocument> {
+  // Files stored before the upload rule checked the decode budget are checked here, before
+  // pdf-lib inflates anything: a bomb fails its seal attempt instead of exhausting memory.
+  const overBudget = checkDecodeBudget(pdf);
+  if (overBudget !== null) throw new Error(`The PDF cannot be sealed: ${overBudget}`);
   let doc: PDFDocument;
   try {
     // The one reading (load.ts): what signers were shown is what gets stamped and sealed. The

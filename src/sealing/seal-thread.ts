@@ -2,7 +2,10 @@
 // signing the file) runs in a worker thread of its own, so a process that also answers
 // the API and the pages keeps answering while it seals: the layout alone is hundreds of
 // milliseconds of CPU. One thread per process, started on first use, seals one document at
-// a time; a thread that dies is replaced for the next seal.
+// a time; a thread that dies is replaced for the next seal. Its heap is capped
+// (SEAL_HEAP_MB): a file that needs more fails its attempt (retried on the seal schedule)
+// instead of taking the process's memory; what it decodes is bounded before it is loaded
+// (the decode budget, in loadForSealing).
 import { isMainThread, parentPort, Worker } from 'node:worker_threads';
 import { type Certificate, certify } from '../pdf/certificate.ts';
 import type { FieldStamp } from '../pdf/fields.ts';
@@ -53,13 +56,19 @@ export async function sealDocumentFile(job: SealJob): Promise<SealedFile> {
 
 type Reply = { id: number; sealed: SealedFile } | { id: number; error: string };
 
+// pdf-lib's reading of the largest upload (25 MB, 500 pages) and the certificate's layout
+// take a few hundred megabytes.
+export const SEAL_HEAP_MB = 1024;
+
 let thread: Worker | null = null;
 let nextId = 0;
 const waiting = new Map<number, { resolve: (file: SealedFile) => void; reject: (error: Error) => void }>();
 
 function sealThread(): Worker {
   if (thread) return thread;
-  const started = new Worker(new URL(import.meta.url));
+  const started = new Worker(new URL(import.meta.url), {
+    resourceLimits: { maxOldGenerationSizeMb: SEAL_HEAP_MB },
+  });
   // An idle seal thread does not keep the process alive.
   started.unref();
   started.on('message', (reply: Reply) => {

@@ -57,7 +57,8 @@ import {
   withdrawnMail,
 } from '../mail/templates.ts';
 import { drawableText, drawingProblem } from '../pdf/fonts.ts';
-import { inspectPdf, type PdfFacts, tooLargeSentence } from '../pdf/inspect.ts';
+import { type PdfFacts, tooLargeSentence } from '../pdf/inspect.ts';
+import { inspectPdfInThread } from '../pdf/inspect-thread.ts';
 import { checkSignatureImage } from '../pdf/signature-image.ts';
 import { renderOriginal } from '../sealing/original.ts';
 import { sealChannel } from '../sealing/sealing.repository.ts';
@@ -171,7 +172,8 @@ async function checkDocumentInput(
   if (input.fileTooLarge) errors.file = tooLargeSentence(ctx.config.maxUploadBytes);
   else if (input.file) {
     try {
-      pdf = await inspectPdf(input.file, { maxBytes: ctx.config.maxUploadBytes });
+      // In an inspection thread: a hostile file cannot hold up this process's requests.
+      pdf = await inspectPdfInThread(input.file, { maxBytes: ctx.config.maxUploadBytes });
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       Object.assign(errors, error.fields);
