@@ -27,6 +27,10 @@
 //  9. Secret rotation (bench/rotation.ts): a delivery's request built and signed with two
 //     secrets (a rotation's overlap) against one; what the second secret adds per delivery
 //     beside the worker's CPU per event measured in 4.
+// 10. Abuse (bench/abuse.ts): one workspace's decompression bombs (1 GiB), drawn-signature
+//     PNG bomb and strangers' uploads against a `signet serve`: its peak RSS growth, the
+//     slowest /healthz, and another workspace's cached page image p99 beside its quiet p99
+//     (goals, not ceilings: under 300 MB, under 1 s, within 2 x).
 //
 // Env: SIGNET_BENCH_POSTGRES_URL (admin connection; each part makes a fresh database and
 // drops it), SIGNET_BENCH_DOCUMENTS (100000), SIGNET_BENCH_SECONDS (5, each measured run),
@@ -44,6 +48,7 @@ import { request as httpRequest } from 'node:http';
 import { availableParallelism, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { abuseLines, measureAbuse } from './abuse.ts';
 import { type Figures, freePort, measure, median, type RateRun, runAtRate, startSeededApi } from './api.ts';
 import {
   runStreamRounds,
@@ -291,6 +296,10 @@ const rotation = measureRotation({
 progress('PDF: sealing, page images, a 25 MB upload (bench/pdf.ts, in a process of its own)');
 const pdf = await runPdfBench();
 
+// 10. Abuse, against a server process of its own.
+progress("Abuse: 1 GiB decompression bombs, a PNG bomb, strangers' uploads (bench/abuse.ts)");
+const abuse = await measureAbuse();
+
 // ---------------------------------------------------------------------------------------
 // The figures.
 
@@ -460,6 +469,8 @@ console.log('| Figure | Measured | Ceiling (same run) | Ratio |');
 console.log('|---|---:|---:|---:|');
 for (const [figure, measured, ceiling, ratio] of rows)
   console.log(`| ${figure} | ${measured} | ${ceiling} | ${ratio} |`);
+console.log('\nAbuse (bench/abuse.ts): each attack beside the quiet run before them; goals from issue 34.\n');
+for (const line of abuseLines(abuse)) console.log(line);
 console.log(
   `\nload average before: ${loadBefore}; after: ${load()}; total ${((Date.now() - started) / 1000).toFixed(0)} s`,
 );

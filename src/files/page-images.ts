@@ -42,6 +42,7 @@
 //   the browser for a day (it never changes: files are addressed by their hash).
 import type { Context } from '../context.ts';
 import { findPageSizes } from '../fields/fields.repository.ts';
+import { decodeBudgetInThread } from '../pdf/inspect-thread.ts';
 import { fitRenderSize, openForRendering, RenderError, type RenderSession } from '../pdf/render.ts';
 import { signetVersion } from '../version.ts';
 import {
@@ -304,6 +305,9 @@ async function giveUp(
 }
 
 /** The lane's session on `sha256`: the open one, or a new one once a place for it is free. */
+/** Files this process has found within the decode budget. */
+const withinBudget = new Set<string>();
+
 async function sessionFor(lane: Lane, ctx: PageImageContext, sha256: string): Promise<RenderSession> {
   if (lane.open?.sha256 === sha256) return lane.open.session;
   await closeSession(lane);
@@ -316,6 +320,14 @@ async function sessionFor(lane: Lane, ctx: PageImageContext, sha256: string): Pr
     // given up (page 0) and answers the placeholder, as for a file pdf.js cannot open.
     const data = await readFile(ctx.db, sha256);
     if (!data) throw new Error(`file ${sha256} is missing`);
+    // The decode budget (pdf/decode-budget.ts), once per file and process: uploads pass it
+    // before they are stored, but a file stored before it existed may be a bomb.
+    if (!withinBudget.has(sha256)) {
+      const refusal = await decodeBudgetInThread(data);
+      if (refusal) throw new RenderError('invalid-pdf', refusal);
+      if (withinBudget.size >= 10_000) withinBudget.clear();
+      withinBudget.add(sha256);
+    }
     const session = await openForRendering(data, {
       timeoutMs: limits.turnMs,
       parserHeapMb: limits.parserHeapMb,

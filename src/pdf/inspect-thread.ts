@@ -9,10 +9,13 @@
 //   further uploads wait their turn;
 // - a thread is kept for the next upload (starting one costs a few hundred milliseconds of
 //   module loading) and ended after INSPECT_IDLE_MS without work, which gives its memory back.
+// Page images of a stored file ask the same threads for the decode budget alone
+// (`decodeBudgetInThread`): files stored before the budget existed were never measured.
 // The thread loads this very module, as the seal thread does (seal-thread.ts): it inherits
 // the process's flags (type stripping, --conditions), so it works under the test runner too.
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { InputError } from '../input-error.ts';
+import { checkDecodeBudget } from './decode-budget.ts';
 import { inspectPdf, type PdfFacts } from './inspect.ts';
 
 export const INSPECT_HEAP_MB = 512;
@@ -32,8 +35,12 @@ interface InspectOptions {
   heapMb?: number;
 }
 
+type JobInput = { data: Uint8Array } & ({ kind: 'inspect'; maxBytes: number } | { kind: 'budget' });
+type Job = JobInput & { id: number };
+
 type Reply =
   | { id: number; facts: PdfFacts }
+  | { id: number; budget: string | null }
   | { id: number; fields: Record<string, string> }
   | { id: number; error: string };
 
@@ -120,6 +127,32 @@ export function inspectionThreads(): number {
  * (its own, or tooComplexSentence when the thread ran out of time or memory).
  */
 export async function inspectPdfInThread(data: Uint8Array, options: InspectOptions): Promise<PdfFacts> {
+  const reply = await inThread({ kind: 'inspect', data, maxBytes: options.maxBytes }, options);
+  if ('facts' in reply) return reply.facts;
+  if ('fields' in reply) throw new InputError(reply.fields);
+  throw new Error('error' in reply ? reply.error : 'the inspection thread answered something else');
+}
+
+/**
+ * checkDecodeBudget in an inspection thread: null, or the sentence that refuses the file
+ * (tooComplexSentence when the thread ran out of time or memory).
+ */
+export async function decodeBudgetInThread(data: Uint8Array): Promise<string | null> {
+  try {
+    const reply = await inThread({ kind: 'budget', data }, {});
+    if ('budget' in reply) return reply.budget;
+    throw new Error('error' in reply ? reply.error : 'the inspection thread answered something else');
+  } catch (error) {
+    if (error instanceof InputError) return error.fields.file ?? tooComplexSentence;
+    throw error;
+  }
+}
+
+/** Runs one job in a thread of its own heap size, within its time. */
+async function inThread(
+  job: JobInput,
+  options: Pick<InspectOptions, 'timeoutMs' | 'heapMb'>,
+): Promise<Reply> {
   const heapMb = options.heapMb ?? INSPECT_HEAP_MB;
   if (!(heapMb >= MIN_INSPECT_HEAP_MB)) {
     throw new RangeError(`heapMb must be at least ${MIN_INSPECT_HEAP_MB}, not ${heapMb}.`);
@@ -136,7 +169,7 @@ export async function inspectPdfInThread(data: Uint8Array, options: InspectOptio
     // While a job is in hand the thread keeps the process alive, so it finishes.
     slot.worker.ref();
     // Copied, not transferred: the caller stores these very bytes once they pass.
-    slot.worker.postMessage({ id, data, maxBytes: options.maxBytes });
+    slot.worker.postMessage({ ...job, id } as Job);
   });
   if (reply === 'timeout' || reply instanceof Error) {
     slot.settle = undefined;
@@ -147,17 +180,20 @@ export async function inspectPdfInThread(data: Uint8Array, options: InspectOptio
     throw reply;
   }
   release(slot);
-  if ('facts' in reply) return reply.facts;
-  if ('fields' in reply) throw new InputError(reply.fields);
-  throw new Error(reply.error);
+  return reply;
 }
 
 // In the thread: inspect what the process sends, one file after another.
 if (!isMainThread && parentPort && (workerData as { role?: string } | null)?.role === 'inspect-pdf') {
   const port = parentPort;
-  port.on('message', async ({ id, data, maxBytes }: { id: number; data: Uint8Array; maxBytes: number }) => {
+  port.on('message', async (job: Job) => {
+    const { id } = job;
     try {
-      port.postMessage({ id, facts: await inspectPdf(data, { maxBytes }) } satisfies Reply);
+      port.postMessage(
+        (job.kind === 'budget'
+          ? { id, budget: checkDecodeBudget(job.data) }
+          : { id, facts: await inspectPdf(job.data, { maxBytes: job.maxBytes }) }) satisfies Reply,
+      );
     } catch (error) {
       port.postMessage(
         (error instanceof InputError
