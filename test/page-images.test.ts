@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { storeFile } from '../src/files/files.service.ts';
 import { setPageImageLimits } from '../src/files/page-images.ts';
 import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
 import {
@@ -20,6 +21,7 @@ import {
   twoSigners,
   useHarness,
 } from './harness.ts';
+import { bombPdf } from './hostile-pdfs.ts';
 import { assertPage, webPeople } from './web-client.ts';
 
 const turnMs = 4000;
@@ -217,6 +219,38 @@ describeEachDatabase('page images that cannot be drawn, and fair drawing', (kind
     const retried = await timed(`${h.baseUrl}${ann}/pages/1`);
     assert.equal(retried.response.headers.get('cache-control'), 'private, max-age=86400', 'drawn this time');
     assert.equal((await renders()).drawn, (afterFirst.drawn ?? 0) + 1);
+  });
+
+  test('a bomb stored before the decode budget existed is never drawn: a placeholder, remembered', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const { id, ann } = await sent(ws.id, await ordinaryPdf());
+    // Its content stream unpacks to 1 GiB: stored as an upload was before the budget.
+    const bomb = bombPdf('content-stream', 2 ** 30);
+    const sha256 = await h.ctx.db.transaction().execute(async (trx) => {
+      const file = await storeFile(trx, {
+        data: bomb,
+        mediaType: 'application/pdf',
+        pages: 1,
+        now: h.clock.now(),
+      });
+      await trx.updateTable('documents').set({ original_sha256: file.sha256 }).where('id', '=', id).execute();
+      return file.sha256;
+    });
+    const before = await renders();
+    const first = await timed(`${h.baseUrl}${ann}/pages/1`);
+    assert.equal(first.response.status, 200);
+    assert.equal(first.response.headers.get('cache-control'), 'no-store', 'the placeholder');
+    const failure = await h.ctx.db
+      .selectFrom('page_image_failures')
+      .select(['page', 'reason'])
+      .where('sha256', '=', sha256)
+      .execute();
+    assert.deepEqual(failure, [{ page: 0, reason: 'invalid-pdf' }], 'the file, given up whole');
+    const afterFirst = await renders();
+    assert.equal((afterFirst['invalid-pdf'] ?? 0) - (before['invalid-pdf'] ?? 0), 1);
+    assert.equal(afterFirst.drawn ?? 0, before.drawn ?? 0, 'pdf.js never opened it');
+    await timed(`${h.baseUrl}${ann}/pages/1?size=thumbnail`);
+    assert.deepEqual(await renders(), afterFirst, 'remembered: not measured again');
   });
 
   test('one workspace’s slow pages do not hold up another’s page beyond one turn', async (t) => {
