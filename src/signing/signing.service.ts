@@ -512,6 +512,17 @@ export function dateSigned(at: Date): string {
 }
 
 /**
+ * The signature as it can be drawn, checked before the document's lock is taken (reading a
+ * hostile image must hold nothing another request waits for): the drawn image, or null.
+ */
+async function checkedSignature(input: SignInput): Promise<Buffer | null> {
+  // The typed name is drawn as the signature: a letter no face has gets a sentence beside it.
+  const nameProblem = drawingProblem('Your name', input.fullName);
+  if (nameProblem) throw new InputError({ fullName: nameProblem });
+  return input.signature?.kind === 'drawn' ? checkSignatureImage(input.signature.png) : null;
+}
+
+/**
  * A signer signs. The last signer's signature completes the signing (status signed,
  * signedAt) and makes the seal owed: the worker makes the sealed PDF and records
  * document.completed with it (sealing/sealing.service.ts). Parallel signers are serialised
@@ -522,9 +533,7 @@ export async function signDocument(
   session: SigningSession,
   input: SignInput,
 ): Promise<{ completed: boolean; eventId: string }> {
-  // The typed name is drawn as the signature: a letter no face has gets a sentence beside it.
-  const nameProblem = drawingProblem('Your name', input.fullName);
-  if (nameProblem) throw new InputError({ fullName: nameProblem });
+  const drawn = await checkedSignature(input);
   // A wrong code must count even though the signature is refused: that update commits,
   // and the refusal is thrown only after it.
   type Outcome = { refused: Refusal } | { refused: null; completed: boolean; eventId: string };
@@ -537,7 +546,6 @@ export async function signDocument(
       checkCanSign(locked, recipient);
       if (!input.consent) throw new DocumentActionError('consent-required');
       if (!isSameName(input.fullName, recipient.full_name)) throw new DocumentActionError('name-mismatch');
-      if (input.signature?.kind === 'drawn') await checkSignatureImage(input.signature.png);
       // Before the code is judged: a field to correct does not use up an attempt.
       const fields = await findRecipientFields(trx, recipient.workspace_id, recipient.id);
       const fillable = fields.map((f) => ({ ...f, maxLength: f.max_length }));
@@ -557,8 +565,8 @@ export async function signDocument(
       await updateRecipient(trx, recipient.workspace_id, recipient.id, {
         signed_at: now,
         signature_name: drawableText(input.fullName.trim()),
-        signature_kind: input.signature?.kind ?? 'typed',
-        signature_image: input.signature?.kind === 'drawn' ? input.signature.png : null,
+        signature_kind: drawn ? 'drawn' : 'typed',
+        signature_image: drawn,
         code_hash: null,
         code_expires_at: null,
       });
