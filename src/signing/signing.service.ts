@@ -37,6 +37,7 @@ import {
   signersAhead,
 } from '../documents/lifecycle.ts';
 import { checkPricingBlock, describePricingError, pricingErrorKey } from '../documents/pricing.ts';
+import { countUpload, uploadAllowanceProblem } from '../documents/upload-usage.ts';
 import { computeValueAmount, type PricingBlock } from '../documents/value.ts';
 import { checkFields, fillFields } from '../fields/field-rules.ts';
 import { fillField, findFields, findRecipientFields, replaceFields } from '../fields/fields.repository.ts';
@@ -163,12 +164,16 @@ function validateCreateInput(
 /** A document's input checked whole (the file included): the InputError names every problem. */
 async function checkDocumentInput(
   ctx: Context,
+  workspaceId: string,
   input: Omit<CreateDocumentInput, 'workspaceId'>,
 ): Promise<{ pricing: PricingBlock | null; pdf: PdfFacts | null }> {
   const errors: FieldErrors = {};
   const pricing = validateCreateInput(input, errors);
   let pdf: PdfFacts | null = null;
+  // Past the workspace's bytes for the day, a file is not even inspected.
+  const overToday = input.file && (await uploadAllowanceProblem(ctx, workspaceId, input.file.byteLength));
   if (input.fileTooLarge) errors.file = tooLargeSentence(ctx.config.maxUploadBytes);
+  else if (overToday) errors.file = overToday;
   else if (input.file) {
     try {
       pdf = await inspectPdf(input.file, { maxBytes: ctx.config.maxUploadBytes });
@@ -210,14 +215,19 @@ function recipientRows(
   });
 }
 
-/** The uploaded PDF (checked by checkDocumentInput), stored in the caller's transaction; null without one. */
+/**
+ * The uploaded PDF (checked by checkDocumentInput), counted in the workspace's uploads of
+ * the day (refused past them) and stored in the caller's transaction; null without one.
+ */
 async function storeOriginal(
   trx: Transaction<Database>,
-  file: Uint8Array | null | undefined,
-  pdf: PdfFacts | null,
-  now: Date,
+  ctx: Context,
+  workspaceId: string,
+  upload: { file: Uint8Array | null | undefined; pdf: PdfFacts | null; now: Date },
 ) {
+  const { file, pdf, now } = upload;
   if (!file || !pdf) return null;
+  await countUpload(trx, ctx, workspaceId, file.byteLength, now);
   return storeFile(trx, {
     data: file,
     mediaType: 'application/pdf',
@@ -232,7 +242,7 @@ async function storeOriginal(
  * fields on its pages; all of it is stored, or nothing.
  */
 export async function createDocument(ctx: Context, input: CreateDocumentInput): Promise<{ id: string }> {
-  const { pricing, pdf } = await checkDocumentInput(ctx, input);
+  const { pricing, pdf } = await checkDocumentInput(ctx, input.workspaceId, input);
   const now = ctx.clock.now();
   const id = ctx.ids.uuid();
   const recipients = recipientRows(
@@ -245,7 +255,7 @@ export async function createDocument(ctx: Context, input: CreateDocumentInput): 
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await findWorkspace(trx, input.workspaceId))) throw new ApiError('not-found');
     // The file and the document land together or not at all.
-    const original = await storeOriginal(trx, input.file, pdf, now);
+    const original = await storeOriginal(trx, ctx, input.workspaceId, { file: input.file, pdf, now });
     await insertDocuments(trx, [
       {
         id,
@@ -799,7 +809,7 @@ export async function editDraft(
   documentId: string,
   input: Omit<CreateDocumentInput, 'workspaceId' | 'fields'>,
 ): Promise<{ fieldsRemoved: number }> {
-  const { pricing, pdf } = await checkDocumentInput(ctx, input);
+  const { pricing, pdf } = await checkDocumentInput(ctx, workspaceId, input);
   return ctx.db.transaction().execute(async (trx) => {
     const document = await lockDocument(trx, workspaceId, documentId);
     if (!document) throw new ApiError('not-found');
@@ -810,7 +820,7 @@ export async function editDraft(
     const signers = new Set(recipients.filter((r) => r.role === 'signer').map((r) => r.id));
     const fields = await findFields(trx, workspaceId, documentId);
     const kept = input.file ? [] : fields.filter((f) => signers.has(f.recipient_id));
-    const original = await storeOriginal(trx, input.file, pdf, now);
+    const original = await storeOriginal(trx, ctx, workspaceId, { file: input.file, pdf, now });
     await updateDocument(trx, workspaceId, documentId, {
       title: drawableText(input.title.trim()),
       body: drawableText(input.body ?? ''),

@@ -21,6 +21,7 @@ import * as m0017 from './0017-idempotency-keys.ts';
 import * as m0018 from './0018-secret-rotation.ts';
 import * as m0019 from './0019-server-settings.ts';
 import * as m0020 from './0020-seal-key-rotation.ts';
+import * as m0022 from './0022-upload-usage.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0018-secret-rotation': m0018,
   '0019-server-settings': m0019,
   '0020-seal-key-rotation': m0020,
+  '0022-upload-usage': m0022,
 };
