@@ -65,8 +65,12 @@ export async function useUploadBodies(
   });
 }
 
-/** How long the rest of a refused body may take to arrive, dropped as it comes. */
-const lingerMs = 5000;
+/**
+ * How long the rest of a refused body may take to arrive, dropped as it comes: a browser on
+ * a slow line still gets the answer (cut sooner, it shows a reset connection instead); no
+ * longer than Node lets a request's headers take.
+ */
+const lingerMs = 30_000;
 
 function discardRest(raw: IncomingMessage, maxBytes: number): void {
   raw.unpipe(); // no parser sees it
