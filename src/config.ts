@@ -31,6 +31,10 @@ export interface Config {
   mailFrom: string;
   /** The largest PDF a sender may upload (bytes). */
   maxUploadBytes: number;
+  /** What a workspace may upload in a UTC day, in all (bytes; documents/upload-usage.ts). */
+  uploadBytesPerDay: number;
+  /** Open event streams (GET /v1/events/stream) per process: per workspace, and in all. */
+  eventStreams: { perWorkspace: number; max: number };
   /**
    * How the sealed PDFs are signed: a PKCS#12 from a CA, or (null) the installation's own; the
    * time-stamp authority, and its certificate (PEM), the only one whose time-stamps /verify vouches for.
@@ -166,6 +170,11 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl,
     mailFrom: readOptional(env, 'SIGNET_MAIL_FROM') ?? 'Signet <no-reply@localhost>',
     maxUploadBytes: readInteger(env, 'SIGNET_MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    uploadBytesPerDay: readInteger(env, 'SIGNET_UPLOAD_BYTES_PER_DAY', 2 * 1024 ** 3, 1024, 2 ** 50),
+    eventStreams: {
+      perWorkspace: readInteger(env, 'SIGNET_EVENT_STREAMS_PER_WORKSPACE', 5, 1, 100_000),
+      max: readInteger(env, 'SIGNET_EVENT_STREAMS_MAX', 100, 1, 1_000_000),
+    },
     seal: {
       p12File,
       p12Passphrase,

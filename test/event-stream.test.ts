@@ -14,7 +14,7 @@ import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { recordDocumentEvent } from '../src/documents/events.ts';
 import { createMemoryRateLimiter } from '../src/http/rate-limiter.ts';
 import { createApiKey, revokeApiKey } from '../src/keys/keys.service.ts';
-import { batch, maxStreamsPerWorkspace } from '../src/webhooks/event-stream.ts';
+import { batch, defaultStreamsPerWorkspace } from '../src/webhooks/event-stream.ts';
 import { listenRemotely } from '../src/webhooks/listen-remote.ts';
 import { readServerSentEvents, type ServerSentEvent } from '../src/webhooks/sse.ts';
 import {
@@ -254,14 +254,14 @@ describeEachDatabase('GET /v1/events/stream', (kind) => {
     }
   });
 
-  test(`at most ${maxStreamsPerWorkspace} streams per workspace: the next is 429 too-many-streams`, async () => {
+  test(`at most ${defaultStreamsPerWorkspace} streams per workspace: the next is 429 too-many-streams`, async () => {
     // An app of its own: the many connections this test's client opens are its to close.
     const app = await buildApp(h.ctx, { rateLimiter: createMemoryRateLimiter(h.config.rateLimit) });
     const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
     const open: OpenStream[] = [];
     try {
       const ws = await createTestWorkspace(h.ctx);
-      for (let i = 0; i < maxStreamsPerWorkspace; i++) {
+      for (let i = 0; i < defaultStreamsPerWorkspace; i++) {
         open.push(await openStream(baseUrl, ws.apiKey));
         await readyOf(open.at(-1) as OpenStream);
       }
@@ -291,9 +291,50 @@ describeEachDatabase('GET /v1/events/stream', (kind) => {
     }
   });
 
+  test('the operator sets the streams per workspace and in all: past either, 429 too-many-streams', async () => {
+    // SIGNET_EVENT_STREAMS_PER_WORKSPACE=2, SIGNET_EVENT_STREAMS_MAX=3, on an app of its own.
+    const ctx = { ...h.ctx, config: { ...h.ctx.config, eventStreams: { perWorkspace: 2, max: 3 } } };
+    const app = await buildApp(ctx, { rateLimiter: createMemoryRateLimiter(h.config.rateLimit) });
+    const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+    const open: OpenStream[] = [];
+    const opened = async (apiKey: string) => {
+      open.push(await openStream(baseUrl, apiKey));
+      await readyOf(open.at(-1) as OpenStream);
+    };
+    const refusal = async (apiKey: string) => {
+      const refused = await callApi({ baseUrl }, 'GET', '/v1/events/stream', { key: apiKey });
+      return [refused.status, (refused.body as { error?: string }).error, refused.headers.get('retry-after')];
+    };
+    try {
+      const [a, b, c] = await Promise.all([1, 2, 3].map(() => createTestWorkspace(h.ctx)));
+      if (!a || !b || !c) throw new Error('three workspaces');
+      await opened(a.apiKey);
+      await opened(a.apiKey);
+      assert.deepEqual(await refusal(a.apiKey), [429, 'too-many-streams', '2'], 'the workspace is full');
+      await opened(b.apiKey);
+      assert.deepEqual(await refusal(b.apiKey), [429, 'too-many-streams', '2'], 'the process is full');
+      assert.deepEqual(await refusal(c.apiKey), [429, 'too-many-streams', '2'], 'for every workspace');
+      (open.shift() as OpenStream).close();
+      let reopened = false;
+      for (let i = 0; i < 50 && !reopened; i++) {
+        try {
+          await opened(c.apiKey);
+          reopened = true;
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }
+      assert.ok(reopened, 'a closed stream gives its room back to the process');
+    } finally {
+      for (const stream of open) stream.close();
+      app.server.closeAllConnections();
+      await app.close();
+    }
+  });
+
   test('HEAD answers the headers and holds no stream open', async () => {
     const ws = await createTestWorkspace(h.ctx);
-    for (let i = 0; i <= maxStreamsPerWorkspace; i++) {
+    for (let i = 0; i <= defaultStreamsPerWorkspace; i++) {
       const res = await fetch(`${h.baseUrl}/v1/events/stream`, {
         method: 'HEAD',
         headers: { authorization: `Bearer ${ws.apiKey}` },

@@ -17,7 +17,7 @@ import { insertPingDelivery, insertWebhookEvent } from '../src/webhooks/deliveri
 import { sendPing } from '../src/webhooks/deliveries.service.ts';
 import { insertEndpoint } from '../src/webhooks/endpoints.repository.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
-import { maxStreamsPerWorkspace } from '../src/webhooks/event-stream.ts';
+import { defaultStreamsPerWorkspace } from '../src/webhooks/event-stream.ts';
 import {
   type ApiMethod,
   type ApiResponse,
@@ -563,7 +563,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
     const other = await createTestWorkspace(h.ctx);
     const streams = [];
     try {
-      for (let i = 0; i < maxStreamsPerWorkspace; i++) {
+      for (let i = 0; i < defaultStreamsPerWorkspace; i++) {
         streams.push(await openStream(other.apiKey));
         assert.equal(streams.at(-1)?.response.status, 200);
       }

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
+import { crc32, createDeflate } from 'node:zlib';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { createCanvas } from '@napi-rs/canvas';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
@@ -30,6 +31,44 @@ function drawnSignature(): string {
   context.lineTo(820, 180);
   context.stroke();
   return canvas.toDataURL('image/png');
+}
+
+/** A PNG chunk: length, type, data and the CRC of type and data. */
+function chunk(type: string, data: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.byteLength);
+  return Buffer.concat([length, body, crc]);
+}
+
+/**
+ * A decompression bomb as a drawn signature: a PNG that says 100 × 100 pixels (40 KB of
+ * data) whose data inflates to 500 MB, about 500 KB posted. Zeros are streamed through the
+ * deflater a megabyte at a time, so the test never holds 500 MB.
+ */
+async function signatureBomb(): Promise<Buffer> {
+  const deflate = createDeflate({ level: 9 });
+  const compressed: Buffer[] = [];
+  deflate.on('data', (part: Buffer) => compressed.push(part));
+  const done = new Promise((resolve, reject) => deflate.on('end', resolve).on('error', reject));
+  const zeros = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < 500; i += 1) {
+    if (!deflate.write(zeros)) await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  deflate.end();
+  await done;
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(100, 0);
+  header.writeUInt32BE(100, 4);
+  header.set([8, 6, 0, 0, 0], 8); // 8 bits, RGBA, not interlaced
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', Buffer.concat(compressed)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** Three pages, with a mark that makes the file's bytes (and so its page images) its own. */
@@ -137,6 +176,41 @@ describeEachDatabase('signing a real document', (kind) => {
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
     assert.ok(document.sealed_sha256, `sealed (workspace ${ws.id})`);
+  });
+
+  test('a drawn signature that inflates past its declared size is refused at once, before the document is locked', async () => {
+    const { id, ann } = await sentPdfDocument();
+    const bomb = await signatureBomb();
+    assert.ok(bomb.byteLength < 600_000, `${bomb.byteLength} bytes posted`);
+    const fields = {
+      consent: 'yes',
+      signatureKind: 'drawn',
+      signatureImage: `data:image/png;base64,${bomb.toString('base64')}`,
+    };
+    // Ann has signed: a check made under the lock would answer that first (409). The image
+    // is refused before it, so it was read before the document's lock was taken.
+    assert.equal((await post(`${ann}/sign`, { fullName: 'Ann Lee', consent: 'yes' })).status, 303);
+    const started = performance.now();
+    const anns = await post(`${ann}/sign`, { ...fields, fullName: 'Ann Lee' });
+    const annMs = performance.now() - started;
+    assert.equal(anns.status, 400);
+    assert.match(await anns.text(), /The drawn signature could not be read; draw it again\./);
+    // Unbounded, decoding it took about 3 s; cut off at the 40 KB it declares, milliseconds.
+    assert.ok(annMs < 1500, `refused in ${Math.round(annMs)} ms`);
+    const bob = await bobsLink(id);
+    const again = performance.now();
+    const bobs = await post(`${bob}/sign`, { ...fields, fullName: 'Bob Ray' });
+    assert.equal(bobs.status, 400);
+    assert.match(await bobs.text(), /The drawn signature could not be read/);
+    assert.ok(performance.now() - again < 1500, 'refused at once again');
+    // Nothing was kept, and the pad's own drawing still signs.
+    const signed = await post(`${bob}/sign`, {
+      fullName: 'Bob Ray',
+      consent: 'yes',
+      signatureKind: 'drawn',
+      signatureImage: drawnSignature(),
+    });
+    assert.equal(signed.status, 303);
   });
 
   test('the done screen offers the signed PDF once it is sealed, and the original before', async () => {

@@ -127,15 +127,17 @@ export function createWebClient(baseUrl: string, options: WebClientOptions = {})
     post(path, fields = {}, postOptions = {}) {
       const multipart = Object.values(fields).some((value) => value instanceof File);
       const form = multipart ? new FormData() : new URLSearchParams();
-      for (const [name, value] of Object.entries(fields)) {
-        for (const one of [value].flat()) {
-          if (one instanceof File) (form as FormData).append(name, one);
-          else form.append(name, one);
-        }
-      }
+      // First, as every form renders it: a file upload's token is checked before its file is read.
       const csrf = postOptions.csrf ?? true;
       if (typeof csrf === 'string') form.set('_csrf', csrf);
       else if (csrf && csrfToken !== null) form.set('_csrf', csrfToken);
+      for (const [name, value] of Object.entries(fields)) {
+        for (const one of [value].flat()) {
+          if (name === '_csrf' && form.has('_csrf')) form.set(name, one as string);
+          else if (one instanceof File) (form as FormData).append(name, one);
+          else form.append(name, one);
+        }
+      }
       return send('POST', path, form, postOptions.cookies, postOptions.headers);
     },
     cookies,

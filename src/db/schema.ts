@@ -382,6 +382,15 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+/** Bytes a workspace uploaded on a UTC day (documents/upload-usage.ts). */
+export interface UploadUsageTable {
+  workspace_id: string;
+  /** "2026-11-26", UTC. */
+  day: string;
+  /** bigint comes back as a string from PostgreSQL; always below 2^53 here. */
+  bytes: ColumnType<string | number, number, number>;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -409,4 +418,5 @@ export interface Database {
   page_image_failures: PageImageFailuresTable;
   seal_keys: SealKeysTable;
   idempotency_keys: IdempotencyKeysTable;
+  upload_usage: UploadUsageTable;
 }

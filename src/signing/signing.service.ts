@@ -37,6 +37,7 @@ import {
   signersAhead,
 } from '../documents/lifecycle.ts';
 import { checkPricingBlock, describePricingError, pricingErrorKey } from '../documents/pricing.ts';
+import { countUpload, uploadAllowanceProblem } from '../documents/upload-usage.ts';
 import { computeValueAmount, type PricingBlock } from '../documents/value.ts';
 import { checkFields, fillFields } from '../fields/field-rules.ts';
 import { fillField, findFields, findRecipientFields, replaceFields } from '../fields/fields.repository.ts';
@@ -164,12 +165,16 @@ function validateCreateInput(
 /** A document's input checked whole (the file included): the InputError names every problem. */
 async function checkDocumentInput(
   ctx: Context,
+  workspaceId: string,
   input: Omit<CreateDocumentInput, 'workspaceId'>,
 ): Promise<{ pricing: PricingBlock | null; pdf: PdfFacts | null }> {
   const errors: FieldErrors = {};
   const pricing = validateCreateInput(input, errors);
   let pdf: PdfFacts | null = null;
+  // Past the workspace's bytes for the day, a file is not even inspected.
+  const overToday = input.file && (await uploadAllowanceProblem(ctx, workspaceId, input.file.byteLength));
   if (input.fileTooLarge) errors.file = tooLargeSentence(ctx.config.maxUploadBytes);
+  else if (overToday) errors.file = overToday;
   else if (input.file) {
     try {
       // In an inspection thread: a hostile file cannot hold up this process's requests.
@@ -212,14 +217,19 @@ function recipientRows(
   });
 }
 
-/** The uploaded PDF (checked by checkDocumentInput), stored in the caller's transaction; null without one. */
+/**
+ * The uploaded PDF (checked by checkDocumentInput), counted in the workspace's uploads of
+ * the day (refused past them) and stored in the caller's transaction; null without one.
+ */
 async function storeOriginal(
   trx: Transaction<Database>,
-  file: Uint8Array | null | undefined,
-  pdf: PdfFacts | null,
-  now: Date,
+  ctx: Context,
+  workspaceId: string,
+  upload: { file: Uint8Array | null | undefined; pdf: PdfFacts | null; now: Date },
 ) {
+  const { file, pdf, now } = upload;
   if (!file || !pdf) return null;
+  await countUpload(trx, ctx, workspaceId, file.byteLength, now);
   return storeFile(trx, {
     data: file,
     mediaType: 'application/pdf',
@@ -234,7 +244,7 @@ async function storeOriginal(
  * fields on its pages; all of it is stored, or nothing.
  */
 export async function createDocument(ctx: Context, input: CreateDocumentInput): Promise<{ id: string }> {
-  const { pricing, pdf } = await checkDocumentInput(ctx, input);
+  const { pricing, pdf } = await checkDocumentInput(ctx, input.workspaceId, input);
   const now = ctx.clock.now();
   const id = ctx.ids.uuid();
   const recipients = recipientRows(
@@ -247,7 +257,7 @@ export async function createDocument(ctx: Context, input: CreateDocumentInput): 
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await findWorkspace(trx, input.workspaceId))) throw new ApiError('not-found');
     // The file and the document land together or not at all.
-    const original = await storeOriginal(trx, input.file, pdf, now);
+    const original = await storeOriginal(trx, ctx, input.workspaceId, { file: input.file, pdf, now });
     await insertDocuments(trx, [
       {
         id,
@@ -514,6 +524,17 @@ export function dateSigned(at: Date): string {
 }
 
 /**
+ * The signature as it can be drawn, checked before the document's lock is taken (reading a
+ * hostile image must hold nothing another request waits for): the drawn image, or null.
+ */
+async function checkedSignature(input: SignInput): Promise<Buffer | null> {
+  // The typed name is drawn as the signature: a letter no face has gets a sentence beside it.
+  const nameProblem = drawingProblem('Your name', input.fullName);
+  if (nameProblem) throw new InputError({ fullName: nameProblem });
+  return input.signature?.kind === 'drawn' ? checkSignatureImage(input.signature.png) : null;
+}
+
+/**
  * A signer signs. The last signer's signature completes the signing (status signed,
  * signedAt) and makes the seal owed: the worker makes the sealed PDF and records
  * document.completed with it (sealing/sealing.service.ts). Parallel signers are serialised
@@ -524,9 +545,7 @@ export async function signDocument(
   session: SigningSession,
   input: SignInput,
 ): Promise<{ completed: boolean; eventId: string }> {
-  // The typed name is drawn as the signature: a letter no face has gets a sentence beside it.
-  const nameProblem = drawingProblem('Your name', input.fullName);
-  if (nameProblem) throw new InputError({ fullName: nameProblem });
+  const drawn = await checkedSignature(input);
   // A wrong code must count even though the signature is refused: that update commits,
   // and the refusal is thrown only after it.
   type Outcome = { refused: Refusal } | { refused: null; completed: boolean; eventId: string };
@@ -539,7 +558,6 @@ export async function signDocument(
       checkCanSign(locked, recipient);
       if (!input.consent) throw new DocumentActionError('consent-required');
       if (!isSameName(input.fullName, recipient.full_name)) throw new DocumentActionError('name-mismatch');
-      if (input.signature?.kind === 'drawn') await checkSignatureImage(input.signature.png);
       // Before the code is judged: a field to correct does not use up an attempt.
       const fields = await findRecipientFields(trx, recipient.workspace_id, recipient.id);
       const fillable = fields.map((f) => ({ ...f, maxLength: f.max_length }));
@@ -559,8 +577,8 @@ export async function signDocument(
       await updateRecipient(trx, recipient.workspace_id, recipient.id, {
         signed_at: now,
         signature_name: drawableText(input.fullName.trim()),
-        signature_kind: input.signature?.kind ?? 'typed',
-        signature_image: input.signature?.kind === 'drawn' ? input.signature.png : null,
+        signature_kind: drawn ? 'drawn' : 'typed',
+        signature_image: drawn,
         code_hash: null,
         code_expires_at: null,
       });
@@ -793,7 +811,7 @@ export async function editDraft(
   documentId: string,
   input: Omit<CreateDocumentInput, 'workspaceId' | 'fields'>,
 ): Promise<{ fieldsRemoved: number }> {
-  const { pricing, pdf } = await checkDocumentInput(ctx, input);
+  const { pricing, pdf } = await checkDocumentInput(ctx, workspaceId, input);
   return ctx.db.transaction().execute(async (trx) => {
     const document = await lockDocument(trx, workspaceId, documentId);
     if (!document) throw new ApiError('not-found');
@@ -804,7 +822,7 @@ export async function editDraft(
     const signers = new Set(recipients.filter((r) => r.role === 'signer').map((r) => r.id));
     const fields = await findFields(trx, workspaceId, documentId);
     const kept = input.file ? [] : fields.filter((f) => signers.has(f.recipient_id));
-    const original = await storeOriginal(trx, input.file, pdf, now);
+    const original = await storeOriginal(trx, ctx, workspaceId, { file: input.file, pdf, now });
     await updateDocument(trx, workspaceId, documentId, {
       title: drawableText(input.title.trim()),
       body: drawableText(input.body ?? ''),

@@ -1,11 +1,16 @@
 // Forms that carry a file (a document's PDF, a file to verify): multipart/form-data through
 // @fastify/multipart, in the scope of the routes that take one and nowhere else. Every
 // field ends up in the same Form as an urlencoded post (forms.ts: no prototype, U+0000
-// removed, a repeated field as a list), so CSRF checks and handlers read it the same way;
-// the file is read into memory once, counted as it arrives, and a file over the limit is
-// cut off and marked, never held whole, so the page can say so and keep the other fields.
-import multipart, { type MultipartFile } from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+// removed, a repeated field as a list), so CSRF checks and handlers read it the same way.
+// Nothing is read before it is known who is asking: the scope's gate admits the request
+// before a byte of its body is read (a visitor, a busy server), and checks the form's first
+// field (its CSRF token) before any other part is read. Parts are read in order as they
+// arrive; the file is counted as it arrives and cut off at the limit and marked, never held
+// whole, so the page can say so and keep the other fields. After an answer given before the
+// body was read to its end, the rest is dropped as it arrives (bounded), never held.
+import type { IncomingMessage } from 'node:http';
+import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Form } from './forms.ts';
 
 export interface UploadedFile {
@@ -16,56 +21,123 @@ export interface UploadedFile {
   tooLarge: boolean;
 }
 
-const uploadKey = Symbol('upload');
+/** Who may send a body to the scope, decided before it is read. */
+export interface UploadGate {
+  /** Before any of the body is read: the reply it sends (and returns) refuses the request. */
+  admit?(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | null> | FastifyReply | null;
+  /**
+   * The field every form of the scope sends first (`name`), given its value (null when the
+   * first part is anything else) before another part is read: throws to refuse.
+   */
+  firstField?: { name: string; check(request: FastifyRequest, value: string | null): void };
+}
 
-type UploadPart = MultipartFile & { value?: unknown };
+const uploadKey = Symbol('upload');
 
 /** Reads multipart forms in this scope: at most one file of `maxFileBytes`. */
 export async function useUploadBodies(
   app: FastifyInstance,
-  options: { maxFileBytes: number },
+  options: { maxFileBytes: number; gate?: UploadGate },
 ): Promise<void> {
+  const { gate = {} } = options;
+  // The parser only marks the request as multipart: the parts are read below, in order.
   await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
     throwFileSizeLimit: false,
     limits: { fileSize: options.maxFileBytes, files: 1, fields: 200, fieldSize: 64 * 1024, parts: 210 },
-    async onFile(part: UploadPart) {
-      const chunks: Buffer[] = [];
-      for await (const chunk of part.file) {
-        // Past the limit busboy stops feeding the file; drop what came so far at once.
-        if (!part.file.truncated) chunks.push(chunk as Buffer);
-        else chunks.length = 0;
-      }
-      const tooLarge = part.file.truncated;
-      part.value = {
-        [uploadKey]: true,
-        filename: part.filename,
-        data: tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks),
-        tooLarge,
-      };
-    },
   });
-  // Runs after the multipart plugin's own preValidation: the fields as a Form.
+  const { admit } = gate;
+  if (admit)
+    app.addHook('onRequest', async (request, reply) => {
+      const refused = await admit(request, reply);
+      if (refused) return refused;
+    });
   app.addHook('preValidation', async (request) => {
-    if (request.isMultipart()) request.body = asForm(request.body);
+    if (request.isMultipart()) request.body = await readParts(request, gate);
   });
+  // Answered before the body was read to its end (refused early, or an error while reading
+  // it): the rest is read and dropped as it comes, never held, so the client (still sending)
+  // gets the answer instead of a reset connection; but only for as long and as much as a form
+  // of the scope may take, then the connection is closed.
+  const lingerBytes = options.maxFileBytes + 1024 * 1024;
+  app.addHook('onSend', async (request, reply) => {
+    if (request.raw.complete) return;
+    reply.raw.once('finish', () => discardRest(request.raw, lingerBytes));
+  });
+}
+
+/**
+ * How long the rest of a refused body may take to arrive, dropped as it comes: a browser on
+ * a slow line still gets the answer (cut sooner, it shows a reset connection instead); no
+ * longer than Node lets a request's headers take.
+ */
+const lingerMs = 30_000;
+
+function discardRest(raw: IncomingMessage, maxBytes: number): void {
+  raw.unpipe(); // no parser sees it
+  const close = () => raw.socket?.destroy();
+  const timer = setTimeout(close, lingerMs).unref();
+  let dropped = 0;
+  raw.on('data', (chunk: Buffer) => {
+    dropped += chunk.byteLength;
+    if (dropped > maxBytes) close();
+  });
+  raw.once('end', () => clearTimeout(timer));
+  raw.once('close', () => clearTimeout(timer));
+  raw.resume();
+}
+
+/** The form's parts in the order they come, the gate's first field checked before the rest. */
+async function readParts(request: FastifyRequest, gate: UploadGate): Promise<Form> {
+  const values: Record<string, unknown[]> = Object.create(null);
+  let first = true;
+  for await (const part of request.parts()) {
+    if (first && gate.firstField) {
+      first = false;
+      const { name, check } = gate.firstField;
+      const value = part.type === 'field' && part.fieldname === name ? String(part.value) : null;
+      try {
+        check(request, value);
+      } catch (error) {
+        request.raw.unpipe(); // busboy reads no further; the rest is dropped once answered
+        throw error;
+      }
+    }
+    const value = part.type === 'file' ? await readFile(part) : clean(part);
+    if (value !== undefined) values[part.fieldname] = [...(values[part.fieldname] ?? []), value];
+  }
+  return asForm(values);
+}
+
+/** The file, counted as it arrives: past the limit busboy stops feeding it, and it is dropped. */
+async function readFile(part: MultipartFile): Promise<UploadedFile> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of part.file) {
+    if (!part.file.truncated) chunks.push(chunk as Buffer);
+    else chunks.length = 0;
+  }
+  const tooLarge = part.file.truncated;
+  const file = {
+    filename: part.filename,
+    data: tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks),
+    tooLarge,
+  };
+  return Object.assign(file, { [uploadKey]: true });
+}
+
+function clean(part: Multipart): string | undefined {
+  const value = 'value' in part ? part.value : undefined;
+  return typeof value === 'string' ? value.replaceAll('\u0000', '') : undefined;
 }
 
 function isUpload(value: unknown): value is UploadedFile {
   return typeof value === 'object' && value !== null && uploadKey in value;
 }
 
-function clean(value: unknown): string | UploadedFile | undefined {
-  if (typeof value === 'string') return value.replaceAll('\u0000', '');
-  return isUpload(value) ? value : undefined;
-}
-
-function asForm(body: unknown): Form {
+function asForm(values: Record<string, unknown[]>): Form {
   const form: Form = Object.create(null);
-  for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
-    const values = (Array.isArray(value) ? value : [value]).map(clean).filter((v) => v !== undefined);
-    const texts = values.filter((v): v is string => typeof v === 'string');
-    const file = values.find((v): v is UploadedFile => typeof v !== 'string');
+  for (const [name, list] of Object.entries(values)) {
+    const texts = list.filter((v): v is string => typeof v === 'string');
+    const file = list.find(isUpload);
     if (file) (form as Record<string, unknown>)[name] = file;
     else if (texts.length > 0) form[name] = texts.length === 1 ? texts[0] : texts;
   }

@@ -400,7 +400,7 @@ export function documentFormPages(web: Web) {
     const editPost = editRoutes(web, app);
     // The document forms carry a PDF: multipart in these routes' scope alone.
     await app.register(async (uploads) => {
-      await useUploadBodies(uploads, { maxFileBytes: web.ctx.config.maxUploadBytes });
+      await useUploadBodies(uploads, { maxFileBytes: web.ctx.config.maxUploadBytes, gate: web.uploadGate });
       uploads.post<{ Body: Form }>(
         '/documents',
         forMembers((request, reply, member) =>

@@ -9,6 +9,7 @@ import { uuidRegExp as uuid } from '../documents/documents.schemas.ts';
 import { ApiError } from '../http/errors.ts';
 import type { RateLimiter } from '../http/rate-limiter.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
+import type { UploadGate } from '../ui/uploads.ts';
 import type { WebhookEndpoint } from '../webhooks/endpoints.service.ts';
 import type { NavArea } from './layout.ts';
 
@@ -45,6 +46,8 @@ export interface Web {
   notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply;
   setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void;
   clearSessionCookie(reply: FastifyReply): void;
+  /** The checks of a form that carries a file, made before its file is read (ui/uploads.ts). */
+  uploadGate: UploadGate;
 }
 
 type MemberHandler<R extends RouteGenericInterface> = (

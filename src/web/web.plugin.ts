@@ -7,12 +7,14 @@
 // - CSRF: @fastify/csrf-protection, a secret in its own cookie and tokens bound to the
 //   session (userInfo) and signed with a key every process shares (ctx.csrfKey), so a
 //   token from another session or a tossed cookie is refused. Checked on every POST.
+// - A form with a file (uploadGate): a visitor is sent to /login before a byte of the body
+//   is read, and the token, the form's first field, is checked before its other parts.
 // - Headers and errors: ui/security.ts and ui/error-page.ts, as for the signing pages.
 // This module registers the page modules; none of them imports it (they use kit.ts).
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import helmet from '@fastify/helmet';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { resolveSession } from '../accounts/accounts.service.ts';
 import type { Context } from '../context.ts';
 import { assetRoutes } from '../ui/assets.ts';
@@ -20,6 +22,7 @@ import { pageErrorHandler } from '../ui/error-page.ts';
 import { useFormBodies } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { securityHeaders } from '../ui/security.ts';
+import type { UploadGate } from '../ui/uploads.ts';
 import { listPausedEndpoints } from '../webhooks/endpoints.service.ts';
 import { authPages } from './auth.pages.ts';
 import { billingPages } from './billing.pages.ts';
@@ -29,7 +32,7 @@ import { endpointsPages } from './endpoints.pages.ts';
 import { pauseBanner } from './endpoints.views.ts';
 import { fieldPages } from './fields.pages.ts';
 import { integrationsPages } from './integrations.pages.ts';
-import { sessionCookie, type Web, type WebDeps } from './kit.ts';
+import { sendToLogin, sessionCookie, type Web, type WebDeps } from './kit.ts';
 import { appPage } from './layout.ts';
 import { membersPages } from './members.pages.ts';
 import { referencePages } from './reference.pages.ts';
@@ -40,10 +43,38 @@ function isSecure(request: FastifyRequest): boolean {
   return request.protocol === 'https';
 }
 
-function createWeb(ctx: Context, deps: WebDeps): Web {
+/**
+ * A form that carries a file is read only for a member, and only once its token is good: a
+ * visitor goes to /login before the body is read (every other post of a visitor with a
+ * token ends there too; without one it would be 403, but telling the two apart means
+ * reading the body), and the token is checked by the same check as every post's, given the
+ * first field, before the file. The post's own check runs again once the form is read.
+ */
+function uploadGate(app: FastifyInstance): UploadGate {
+  return {
+    admit: (request, reply) => (request.member ? null : sendToLogin(request, reply)),
+    firstField: {
+      name: '_csrf',
+      check(request, token) {
+        let refusal: unknown = null;
+        const body = request.body;
+        request.body = { _csrf: token ?? '' };
+        // The plugin sends its refusal through the reply (the cookie secret needs nothing of
+        // it): caught here and thrown, so the reading stops and the error page answers.
+        const catcher = { send: (error: unknown) => (refusal = error) } as unknown as FastifyReply;
+        app.csrfProtection(request, catcher, () => {});
+        request.body = body;
+        if (refusal) throw refusal;
+      },
+    },
+  };
+}
+
+function createWeb(ctx: Context, deps: WebDeps, app: FastifyInstance): Web {
   const web: Web = {
     ctx,
     deps,
+    uploadGate: uploadGate(app),
     render(request, reply, status, page) {
       const csrfToken = reply.generateCsrf({ userInfo: request.member?.sessionId ?? 'visitor' });
       return reply
@@ -121,7 +152,7 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
       app.csrfProtection(request, reply, done);
     });
 
-    const web = createWeb(ctx, deps);
+    const web = createWeb(ctx, deps, app);
     app.setErrorHandler(
       pageErrorHandler(ctx, (request, reply, status, message) =>
         web.render(request, reply, status, {

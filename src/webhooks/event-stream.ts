@@ -23,8 +23,11 @@ import { isActiveMaxKey } from '../keys/keys.repository.ts';
 import { findWebhookEventOfWorkspace, outboxChannel } from './deliveries.repository.ts';
 import { createEventWindow } from './event-window.ts';
 
-/** Open streams per workspace in one process; the next is 429 too-many-streams. */
-export const maxStreamsPerWorkspace = 5;
+/**
+ * Open streams per workspace in one process unless SIGNET_EVENT_STREAMS_PER_WORKSPACE says
+ * otherwise; past it, or past SIGNET_EVENT_STREAMS_MAX in all, the next is 429 too-many-streams.
+ */
+export const defaultStreamsPerWorkspace = 5;
 export const heartbeatMs = 15_000;
 /** The reconnection delay the stream suggests to clients (`retry:`). */
 export const reconnectMs = 2_000;
@@ -82,9 +85,10 @@ export function createEventStreams(ctx: Context, subscribe: DatabaseHandle['subs
   }
 
   return {
-    /** Whether the workspace may open one more stream here. */
+    /** Whether the workspace may open one more stream here: its own limit, and the process's. */
     hasRoom(workspaceId: string): boolean {
-      return !closed && (open.get(workspaceId) ?? 0) < maxStreamsPerWorkspace;
+      const limits = ctx.config.eventStreams;
+      return !closed && (open.get(workspaceId) ?? 0) < limits.perWorkspace && streams.size < limits.max;
     },
 
     async secretFor(keyId: string): Promise<string> {

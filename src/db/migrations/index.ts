@@ -22,6 +22,7 @@ import * as m0018 from './0018-secret-rotation.ts';
 import * as m0019 from './0019-server-settings.ts';
 import * as m0020 from './0020-seal-key-rotation.ts';
 import * as m0021 from './0021-page-image-failures.ts';
+import * as m0022 from './0022-upload-usage.ts';
 import * as m0023 from './0023-idempotency-answers-sealed.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -46,5 +47,6 @@ export const migrations: Record<string, Migration> = {
   '0019-server-settings': m0019,
   '0020-seal-key-rotation': m0020,
   '0021-page-image-failures': m0021,
+  '0022-upload-usage': m0022,
   '0023-idempotency-answers-sealed': m0023,
 };
