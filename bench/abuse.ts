@@ -155,11 +155,11 @@ function documentForm(csrf: string, file: Uint8Array) {
   };
 }
 
-/** The sentence a refused form shows beside its file input (or the page's title). */
+/** The sentence a refused form shows beside its input or atop the page (else the page's title). */
 function sentenceOf(page: { status: number; text: string; location: string | null }): string {
-  const error = /<(?:p|span) class="field-error"(?![^>]*\bhidden\b)[^>]*>([^<]+)<\/(?:p|span)>/.exec(
-    page.text,
-  )?.[1];
+  const fieldError = /<(?:p|span) class="field-error"(?![^>]*\bhidden\b)[^>]*>([^<]+)<\/(?:p|span)>/;
+  const alert = /<div class="notice[^"]*" role="alert">([^<]+)<\/div>/;
+  const error = (fieldError.exec(page.text) ?? alert.exec(page.text))?.[1];
   const title = /<title>([^<]+)<\/title>/.exec(page.text)?.[1];
   return `${page.status}${page.location ? ` → ${page.location}` : ''}${error ? `: ${error}` : title ? `: ${title}` : ''}`;
 }
@@ -377,6 +377,7 @@ export async function measureAbuse(): Promise<AbuseFigures> {
             body: stranger.body,
           }).then(
             (answer) => `${answer.status}`,
+            // EPIPE: the server answered and closed before all 20 MB were sent.
             (error: NodeJS.ErrnoException) => error.code ?? 'error',
           ),
         ),
