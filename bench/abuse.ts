@@ -29,6 +29,7 @@ import { createDocument, sendDocument } from '../src/signing/signing.service.ts'
 import { findSharableSigningLinks } from '../src/signing/signing-links.ts';
 import { type BombKind, bombPdf, deflatedZeros } from '../test/hostile-pdfs.ts';
 import { freePort, startChild, stopChild } from './api.ts';
+import { browser, multipartForm } from './pdf.ts';
 import { benchDatabase } from './webhook-setup.ts';
 
 const adminUrl = process.env.SIGNET_BENCH_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -88,71 +89,25 @@ function send(
   );
 }
 
-/** A signed-in browser: its cookies and the CSRF token of the last page it got. */
-function browser(baseUrl: string) {
-  const cookies = new Map<string, string>();
-  let csrf = '';
-  const cookie = () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  const keep = (response: Response) => {
-    for (const header of response.headers.getSetCookie()) {
-      const [pair = ''] = header.split(';');
-      const eq = pair.indexOf('=');
-      if (eq > 0) cookies.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
-    }
-  };
-  return {
-    cookie,
-    csrf: () => csrf,
-    async get(path: string) {
-      const response = await fetch(new URL(path, baseUrl), {
-        headers: { cookie: cookie() },
-        redirect: 'manual',
-      });
-      keep(response);
-      const text = await response.text();
-      csrf = /<input type="hidden" name="_csrf" value="([^"]*)">/.exec(text)?.[1] ?? csrf;
-      return { status: response.status, text };
-    },
-    async post(path: string, fields: Record<string, string>) {
-      const response = await fetch(new URL(path, baseUrl), {
-        method: 'POST',
-        headers: { cookie: cookie() },
-        body: new URLSearchParams({ ...fields, _csrf: csrf }),
-        redirect: 'manual',
-      });
-      keep(response);
-      return { status: response.status, text: await response.text() };
-    },
-  };
-}
-
 /** The new-document form as a browser sends it: its fields (the token first), then the file. */
 function documentForm(csrf: string, file: Uint8Array) {
-  const boundary = '----SignetAbuseBench0123456789';
-  const fields: Record<string, string> = {
-    _csrf: csrf,
-    title: 'Hostile upload',
-    recipientRows: '1',
-    priceRows: '1',
-    r0_email: 'mallory@attacker.example',
-    r0_name: 'Mallory',
-    r0_role: 'signer',
-    r0_method: 'standard',
-    r0_order: '1',
-    currency: 'EUR',
-    vatMode: 'excluded',
-  };
-  const head = [
-    ...Object.entries(fields).map(
-      ([name, value]) =>
-        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-    ),
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bomb.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
-  ].join('');
-  return {
-    body: Buffer.concat([Buffer.from(head), file, Buffer.from(`\r\n--${boundary}--\r\n`)]),
-    contentType: `multipart/form-data; boundary=${boundary}`,
-  };
+  return multipartForm(
+    {
+      _csrf: csrf,
+      title: 'Hostile upload',
+      recipientRows: '1',
+      priceRows: '1',
+      r0_email: 'mallory@attacker.example',
+      r0_name: 'Mallory',
+      r0_role: 'signer',
+      r0_method: 'standard',
+      r0_order: '1',
+      currency: 'EUR',
+      vatMode: 'excluded',
+    },
+    file,
+    'bomb.pdf',
+  );
 }
 
 /** The sentence a refused form shows beside its input or atop the page (else the page's title). */
@@ -332,19 +287,19 @@ export async function measureAbuse(): Promise<AbuseFigures> {
     for (const [kind, label] of kinds) {
       const bomb = bombPdf(kind, bombBytes);
       await attacker.get('/documents/new');
-      const form = documentForm(attacker.csrf(), bomb);
+      const form = documentForm(attacker.csrf, bomb);
       await attack(
         `PDF upload, ${label} inflating to ${gib(bombBytes)} (${kib(bomb.byteLength)} file)`,
         async () => {
           const answer = await send(`${baseUrl}/documents`, {
             method: 'POST',
-            headers: { 'content-type': form.contentType, cookie: attacker.cookie() },
+            headers: { 'content-type': form.contentType, cookie: attacker.cookieHeader() },
             body: form.body,
           });
           // Stored: its owner's page then asks for its thumbnail, as the document page does.
           if (answer.status !== 303 || !answer.location?.startsWith('/documents/')) return sentenceOf(answer);
           const thumbnail = await send(`${baseUrl}${answer.location}/pages/1?size=thumbnail`, {
-            headers: { cookie: attacker.cookie() },
+            headers: { cookie: attacker.cookieHeader() },
           });
           return `${sentenceOf(answer)}; stored, its thumbnail answered ${thumbnail.status}`;
         },

@@ -426,7 +426,7 @@ async function cachedScene(env: Environment, draw: () => Promise<Buffer>) {
 }
 
 /** A cookie jar's worth of HTTP for one browser: GETs and urlencoded or raw POSTs, no redirects followed. */
-function browser(baseUrl: string) {
+export function browser(baseUrl: string) {
   const cookies = new Map<string, string>();
   let csrf = '';
   const cookieHeader = () => [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
@@ -490,7 +490,7 @@ function postBody(url: string, headers: Record<string, string | number>, body: B
 }
 
 /** The new-document form as a browser sends it with a file chosen: fields, then the file. */
-function multipartForm(fields: Record<string, string>, file: Buffer, filename: string) {
+export function multipartForm(fields: Record<string, string>, file: Uint8Array, filename: string) {
   const boundary = '----SignetBenchBoundary7MA4YWxkTrZu0gW';
   const head = [
     ...Object.entries(fields).map(

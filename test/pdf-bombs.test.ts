@@ -28,7 +28,7 @@ import {
 import { loadForSealing } from '../src/pdf/seal.ts';
 import { countRows, describeEachDatabase, useHarness } from './harness.ts';
 import { type BombKind, bombPdf, deflatedZeros, honestParts, nestedPdf, writePdf } from './hostile-pdfs.ts';
-import { assertPage, webPeople } from './web-client.ts';
+import { assertPage, newDocumentFields, pdfFile, webPeople } from './web-client.ts';
 
 const fixtures = [
   ...readdirSync(join(import.meta.dirname, 'fixtures', 'pdf'))
@@ -332,19 +332,7 @@ describe('the inspection thread', () => {
 describeEachDatabase('bombs uploaded through the web form', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: 'true' } });
   const people = webPeople(h, '10.34');
-  const form = {
-    title: 'Bomb',
-    recipientRows: '3',
-    priceRows: '2',
-    r0_email: 'ann@tenant.example',
-    r0_name: 'Ann Lee',
-    r0_role: 'signer',
-    r0_method: 'standard',
-    r0_order: '1',
-    currency: 'EUR',
-    vatMode: 'excluded',
-  };
-  const pdfFile = (data: Uint8Array) => new File([data], 'contract.pdf', { type: 'application/pdf' });
+  const form = newDocumentFields('Bomb');
 
   async function ownerOnForm() {
     const client = await people.signedIn(await people.newOwner());

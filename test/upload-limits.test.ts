@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { renderTextDocument } from '../src/pdf/text-document.ts';
 import { countRows, describeEachDatabase, useHarness } from './harness.ts';
-import { assertPage, type WebClient, webPeople } from './web-client.ts';
+import { assertPage, newDocumentFields, pdfFile, type WebClient, webPeople } from './web-client.ts';
 
 const { data } = await renderTextDocument({
   title: 'Lease',
@@ -19,19 +19,8 @@ const pdf = Buffer.from(data);
 /** Two of these PDFs a day, not three. */
 const perDay = Math.floor(pdf.byteLength * 2.5);
 
-const formFields = {
-  title: 'Lease',
-  recipientRows: '3',
-  priceRows: '2',
-  r0_email: 'ann@tenant.example',
-  r0_name: 'Ann Lee',
-  r0_role: 'signer',
-  r0_method: 'standard',
-  r0_order: '1',
-  currency: 'EUR',
-  vatMode: 'excluded',
-};
-const file = () => new File([pdf], 'lease.pdf', { type: 'application/pdf' });
+const formFields = newDocumentFields('Lease');
+const file = () => pdfFile(pdf, 'lease.pdf');
 const overSentence = /This workspace has uploaded its [\d.]+ KB for today \(UTC\); upload this PDF tomorrow/;
 
 describeEachDatabase('uploads per workspace per day', (kind) => {

@@ -17,7 +17,7 @@ import { renderTextDocument } from '../src/pdf/text-document.ts';
 import { describeRun, runSignet } from './cli-process.ts';
 import { countRows, describeEachDatabase, useHarness } from './harness.ts';
 import { activeContentPdfs, ambiguousPdfs } from './hostile-pdfs.ts';
-import { assertPage, type WebClient, webPeople } from './web-client.ts';
+import { assertPage, newDocumentFields, pdfFile, type WebClient, webPeople } from './web-client.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'signet-uploads-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -36,21 +36,7 @@ async function contractPdf(title = 'Lease agreement'): Promise<Buffer> {
   return Buffer.from(data);
 }
 
-const formFields = {
-  title: 'Lease for Łódź',
-  recipientRows: '3',
-  priceRows: '2',
-  r0_email: 'ann@tenant.example',
-  r0_name: 'Ann Lee',
-  r0_role: 'signer',
-  r0_method: 'standard',
-  r0_order: '1',
-  currency: 'EUR',
-  vatMode: 'excluded',
-};
-
-const pdfFile = (data: Uint8Array, name = 'contract.pdf') =>
-  new File([data], name, { type: 'application/pdf' });
+const formFields = newDocumentFields('Lease for Łódź');
 
 async function badFiles(): Promise<Array<[string, File, RegExp]>> {
   const good = await contractPdf();

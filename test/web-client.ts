@@ -195,6 +195,29 @@ export function assertRedirect(res: WebResponse, location: string): void {
   assert.equal(res.location, location);
 }
 
+/**
+ * The new-document form's fields as a browser sends them, one signer (Ann), without the
+ * file: what the upload tests post, with `title` their own.
+ */
+export function newDocumentFields(title: string): Record<string, string> {
+  return {
+    title,
+    recipientRows: '3',
+    priceRows: '2',
+    r0_email: 'ann@tenant.example',
+    r0_name: 'Ann Lee',
+    r0_role: 'signer',
+    r0_method: 'standard',
+    r0_order: '1',
+    currency: 'EUR',
+    vatMode: 'excluded',
+  };
+}
+
+/** A PDF as a file input sends it. */
+export const pdfFile = (data: Uint8Array, name = 'contract.pdf') =>
+  new File([data], name, { type: 'application/pdf' });
+
 export const testPassword = 'correct horse battery staple';
 
 export interface TestAccount {
