@@ -10,7 +10,7 @@ import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { fontFile } from '../pdf/fonts.ts';
 import type { PageSize } from '../pdf/render.ts';
 
-export const placeholderText = 'This page could not be shown.';
+export const placeholderText = 'This page could not be shown here. Download the PDF to read it.';
 
 const family = 'Signet Placeholder Sans';
 let registered: boolean | undefined;
