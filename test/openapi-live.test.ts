@@ -592,6 +592,24 @@ describeEachDatabase('the contract against the live API', (kind) => {
     checkAnswer('createWebhookEndpoint', res, 'limit-reached');
   });
 
+  test('an Idempotency-Key repeated after its endpoint was deleted: not-found matches the contract', async () => {
+    const other = await createTestWorkspace(h.ctx);
+    const create = () =>
+      callApi(h, 'POST', '/v1/webhook-endpoints', {
+        key: other.apiKey,
+        headers: { 'idempotency-key': 'replay-after-delete' },
+        body: { url: 'https://hooks.example.com/replayed', events: ['document.sent'] },
+      });
+    const first = await create();
+    assert.equal(first.status, 201);
+    const id = (first.body as { data: { id: string } }).data.id;
+    assert.equal(
+      (await callApi(h, 'DELETE', `/v1/webhook-endpoints/${id}`, { key: other.apiKey })).status,
+      200,
+    );
+    checkAnswer('createWebhookEndpoint', await create(), 'not-found');
+  });
+
   /** Each operation once (unknown ids), with `key`, at `baseUrl`: every answer is `code`, per the contract. */
   async function eachOperationAnswers(baseUrl: string, key: string, code: string) {
     const everyOperation: Array<[string, ApiMethod, string]> = [
