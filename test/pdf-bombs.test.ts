@@ -293,11 +293,17 @@ describe('the inspection thread', () => {
   });
 
   test('an inspection out of time is ended and refused with a sentence; the next one works', async () => {
-    await assert.rejects(inspectPdfInThread(good, { maxBytes: 25 * 1024 * 1024, timeoutMs: 1 }), (error) => {
-      assert.ok(error instanceof InputError);
-      assert.deepEqual(error.fields, { file: tooComplexSentence });
-      return true;
-    });
+    // Measuring a 1 GiB object stream takes seconds: far past 100 ms even when the thread is
+    // quick (a small file within 1 ms could win the race against a loaded event loop).
+    const slow = bombPdf('object-stream', GiB);
+    await assert.rejects(
+      inspectPdfInThread(slow, { maxBytes: 25 * 1024 * 1024, timeoutMs: 100 }),
+      (error) => {
+        assert.ok(error instanceof InputError);
+        assert.deepEqual(error.fields, { file: tooComplexSentence });
+        return true;
+      },
+    );
     assert.ok((await inspectPdfInThread(good, { maxBytes: 25 * 1024 * 1024 })).pages >= 1);
   });
 
