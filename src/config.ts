@@ -75,6 +75,9 @@ export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
+/** Open event streams per process unless the environment says otherwise (docs and tests read them here). */
+export const eventStreamDefaults = { perWorkspace: 5, max: 100 } as const;
+
 export function loadConfig(env: Env = process.env): Config {
   const port = readInteger(env, 'PORT', 3000, 0, 65535);
   const databaseUrl = readOptional(env, 'DATABASE_URL');
@@ -172,8 +175,14 @@ export function loadConfig(env: Env = process.env): Config {
     maxUploadBytes: readInteger(env, 'SIGNET_MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     uploadBytesPerDay: readInteger(env, 'SIGNET_UPLOAD_BYTES_PER_DAY', 2 * 1024 ** 3, 1024, 2 ** 50),
     eventStreams: {
-      perWorkspace: readInteger(env, 'SIGNET_EVENT_STREAMS_PER_WORKSPACE', 5, 1, 100_000),
-      max: readInteger(env, 'SIGNET_EVENT_STREAMS_MAX', 100, 1, 1_000_000),
+      perWorkspace: readInteger(
+        env,
+        'SIGNET_EVENT_STREAMS_PER_WORKSPACE',
+        eventStreamDefaults.perWorkspace,
+        1,
+        100_000,
+      ),
+      max: readInteger(env, 'SIGNET_EVENT_STREAMS_MAX', eventStreamDefaults.max, 1, 1_000_000),
     },
     seal: {
       p12File,

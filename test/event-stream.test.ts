@@ -10,11 +10,12 @@ import { test } from 'node:test';
 import { verifyWebhook } from '@signet/client';
 import { Agent } from 'undici';
 import { buildApp } from '../src/app.ts';
+import { eventStreamDefaults } from '../src/config.ts';
 import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { recordDocumentEvent } from '../src/documents/events.ts';
 import { createMemoryRateLimiter } from '../src/http/rate-limiter.ts';
 import { createApiKey, revokeApiKey } from '../src/keys/keys.service.ts';
-import { batch, defaultStreamsPerWorkspace } from '../src/webhooks/event-stream.ts';
+import { batch } from '../src/webhooks/event-stream.ts';
 import { listenRemotely } from '../src/webhooks/listen-remote.ts';
 import { readServerSentEvents, type ServerSentEvent } from '../src/webhooks/sse.ts';
 import {
@@ -254,14 +255,14 @@ describeEachDatabase('GET /v1/events/stream', (kind) => {
     }
   });
 
-  test(`at most ${defaultStreamsPerWorkspace} streams per workspace: the next is 429 too-many-streams`, async () => {
+  test(`at most ${eventStreamDefaults.perWorkspace} streams per workspace: the next is 429 too-many-streams`, async () => {
     // An app of its own: the many connections this test's client opens are its to close.
     const app = await buildApp(h.ctx, { rateLimiter: createMemoryRateLimiter(h.config.rateLimit) });
     const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
     const open: OpenStream[] = [];
     try {
       const ws = await createTestWorkspace(h.ctx);
-      for (let i = 0; i < defaultStreamsPerWorkspace; i++) {
+      for (let i = 0; i < eventStreamDefaults.perWorkspace; i++) {
         open.push(await openStream(baseUrl, ws.apiKey));
         await readyOf(open.at(-1) as OpenStream);
       }
@@ -334,7 +335,7 @@ describeEachDatabase('GET /v1/events/stream', (kind) => {
 
   test('HEAD answers the headers and holds no stream open', async () => {
     const ws = await createTestWorkspace(h.ctx);
-    for (let i = 0; i <= defaultStreamsPerWorkspace; i++) {
+    for (let i = 0; i <= eventStreamDefaults.perWorkspace; i++) {
       const res = await fetch(`${h.baseUrl}/v1/events/stream`, {
         method: 'HEAD',
         headers: { authorization: `Bearer ${ws.apiKey}` },

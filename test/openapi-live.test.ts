@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Kysely } from 'kysely';
 import { Agent } from 'undici';
+import { eventStreamDefaults } from '../src/config.ts';
 import { createOutageMonitor } from '../src/db/availability.ts';
 import type { Database } from '../src/db/schema.ts';
 import { buildOpenApiDocument } from '../src/http/openapi.ts';
@@ -17,7 +18,6 @@ import { insertPingDelivery, insertWebhookEvent } from '../src/webhooks/deliveri
 import { sendPing } from '../src/webhooks/deliveries.service.ts';
 import { insertEndpoint } from '../src/webhooks/endpoints.repository.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
-import { defaultStreamsPerWorkspace } from '../src/webhooks/event-stream.ts';
 import {
   type ApiMethod,
   type ApiResponse,
@@ -563,7 +563,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
     const other = await createTestWorkspace(h.ctx);
     const streams = [];
     try {
-      for (let i = 0; i < defaultStreamsPerWorkspace; i++) {
+      for (let i = 0; i < eventStreamDefaults.perWorkspace; i++) {
         streams.push(await openStream(other.apiKey));
         assert.equal(streams.at(-1)?.response.status, 200);
       }

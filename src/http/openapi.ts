@@ -6,6 +6,7 @@
 // (`npm run openapi`); a test fails when the two differ, and `npm run check` lints it.
 // Deliveries are described as OpenAPI `webhooks`.
 import type { TSchema } from '@sinclair/typebox';
+import { eventStreamDefaults } from '../config.ts';
 import { defaultPageSize } from '../documents/documents.routes.ts';
 import {
   CompletedDocumentSchema,
@@ -34,7 +35,7 @@ import {
   RotateSecretBody,
   UpdateEndpointBody,
 } from '../webhooks/endpoints.schemas.ts';
-import { defaultStreamsPerWorkspace, heartbeatMs, reconnectMs } from '../webhooks/event-stream.ts';
+import { heartbeatMs, reconnectMs } from '../webhooks/event-stream.ts';
 import { type ErrorCode, errorStatus } from './errors.ts';
 import * as examples from './openapi-examples.ts';
 
@@ -612,7 +613,7 @@ Keep the \`secret\`: it verifies the signature of every delivery, and **no later
             `A \`text/event-stream\` that stays open. It starts with \`retry: ${reconnectMs}\` and an \`event: ready\` whose \`data\` is JSON: \`workspaceId\`, \`secret\` (the signing secret of this API key, \`whsec_…\`: the same on every connection of the key, never stored; a new key has a new one) and \`resumedAfter\` (the Last-Event-ID it resumed after, or null).`,
             `Then each event of the workspace as it happens: \`id:\` the event id, \`event:\` its type, \`data:\` the exact JSON body a webhook delivery of that event carries (see \`webhooks\`). A comment line \`: keep-alive\` comes every ${heartbeatMs / 1000} seconds. Pings are never sent.`,
             'Send `Last-Event-ID` (EventSource does) to resume after that event while it is stored; an unknown id starts from now. An event may come twice around a reconnection: its id tells.',
-            `The stream ends when the server shuts down or the key is revoked (reconnect: the next answer says why). Refusals come before the stream starts, as JSON. A process serves a workspace at most ${defaultStreamsPerWorkspace} streams at once (SIGNET_EVENT_STREAMS_PER_WORKSPACE), and all workspaces at most 100 (SIGNET_EVENT_STREAMS_MAX); past either, 429 too-many-streams with Retry-After.`,
+            `The stream ends when the server shuts down or the key is revoked (reconnect: the next answer says why). Refusals come before the stream starts, as JSON. A process serves a workspace at most ${eventStreamDefaults.perWorkspace} streams at once (SIGNET_EVENT_STREAMS_PER_WORKSPACE), and all workspaces at most ${eventStreamDefaults.max} (SIGNET_EVENT_STREAMS_MAX); past either, 429 too-many-streams with Retry-After.`,
           ].join('\n\n'),
           parameters: [
             {

@@ -23,11 +23,6 @@ import { isActiveMaxKey } from '../keys/keys.repository.ts';
 import { findWebhookEventOfWorkspace, outboxChannel } from './deliveries.repository.ts';
 import { createEventWindow } from './event-window.ts';
 
-/**
- * Open streams per workspace in one process unless SIGNET_EVENT_STREAMS_PER_WORKSPACE says
- * otherwise; past it, or past SIGNET_EVENT_STREAMS_MAX in all, the next is 429 too-many-streams.
- */
-export const defaultStreamsPerWorkspace = 5;
 export const heartbeatMs = 15_000;
 /** The reconnection delay the stream suggests to clients (`retry:`). */
 export const reconnectMs = 2_000;
