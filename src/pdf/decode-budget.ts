@@ -1,5 +1,5 @@
 // **The** decode budget: how much a PDF may unpack to, checked on its raw bytes before any
-// PDF library reads it (upload inspection, sealing; page images when wired in). A file of a
+// PDF library reads it (upload inspection, sealing, page images of stored files). A file of a
 // few kilobytes can hold a stream that inflates to gigabytes (a "decompression bomb"), and
 // pdf-lib inflates every object stream while loading; pdf.js decodes content streams and
 // images while drawing. So every stream in the file is decoded here with bounded decoders
@@ -47,6 +47,7 @@
 // decoding. Off the event loop: inspect-thread.ts, the seal thread.
 import pako from 'pako';
 import { MAX_IMAGE_PIXELS } from './render.ts';
+import { isRegular, isWhite } from './syntax.ts';
 
 export const MAX_STREAM_DECODED_BYTES = MAX_IMAGE_PIXELS * 4;
 export const MAX_FILE_DECODED_BYTES = 512 * 1024 * 1024;
@@ -164,19 +165,6 @@ interface Found {
 
 const LF = 0x0a;
 const CR = 0x0d;
-const isWhite = (b: number) => b === 0x20 || b === LF || b === CR || b === 0x09 || b === 0x0c || b === 0x00;
-const isDelimiter = (b: number) =>
-  b === 0x28 ||
-  b === 0x29 ||
-  b === 0x3c ||
-  b === 0x3e ||
-  b === 0x5b ||
-  b === 0x5d ||
-  b === 0x7b ||
-  b === 0x7d ||
-  b === 0x2f ||
-  b === 0x25;
-const isRegular = (b: number) => !isWhite(b) && !isDelimiter(b);
 
 const bufferOf = (data: Uint8Array) => Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 
@@ -653,44 +641,28 @@ function ascii85Decoder(emit: Emit): Decoder {
 
 const imageFilters = new Set(['DCTDecode', 'DCT', 'JPXDecode', 'JBIG2Decode', 'CCITTFaxDecode', 'CCF']);
 
-const decodable = new Set([
-  'FlateDecode',
-  'Fl',
-  'LZWDecode',
-  'LZW',
-  'RunLengthDecode',
-  'RL',
-  'ASCIIHexDecode',
-  'AHx',
-  'ASCII85Decode',
-  'A85',
+/**
+ * The decoders of the filters a reader decodes byte for byte, by every name the filter goes
+ * by. Image filters are bounded by their pixels instead; Crypt and unknown filters end the
+ * chain (readers cannot go further either).
+ */
+type DecoderFactory = (emit: Emit, parms: Value | undefined) => Decoder;
+const lzw: DecoderFactory = (emit, parms) => {
+  const early = parms instanceof Map ? parms.get('EarlyChange') : undefined;
+  return lzwDecoder(emit, early === 0 ? 0 : 1);
+};
+const decoderFactories = new Map<string, DecoderFactory>([
+  ['FlateDecode', flateDecoder],
+  ['Fl', flateDecoder],
+  ['LZWDecode', lzw],
+  ['LZW', lzw],
+  ['RunLengthDecode', runLengthDecoder],
+  ['RL', runLengthDecoder],
+  ['ASCIIHexDecode', asciiHexDecoder],
+  ['AHx', asciiHexDecoder],
+  ['ASCII85Decode', ascii85Decoder],
+  ['A85', ascii85Decoder],
 ]);
-
-function decoderFor(name: string, parms: Value | undefined, emit: Emit): Decoder | null {
-  switch (name) {
-    case 'FlateDecode':
-    case 'Fl':
-      return flateDecoder(emit);
-    case 'LZWDecode':
-    case 'LZW': {
-      const early = parms instanceof Map ? parms.get('EarlyChange') : undefined;
-      return lzwDecoder(emit, early === 0 ? 0 : 1);
-    }
-    case 'RunLengthDecode':
-    case 'RL':
-      return runLengthDecoder(emit);
-    case 'ASCIIHexDecode':
-    case 'AHx':
-      return asciiHexDecoder(emit);
-    case 'ASCII85Decode':
-    case 'A85':
-      return ascii85Decoder(emit);
-    default:
-      // Image filters are bounded by their pixels; Crypt and unknown filters end the chain
-      // (readers cannot go further either).
-      return null;
-  }
-}
 
 /** Width x height of a baseline or progressive JPEG, from its frame header, or null. */
 function jpegPixels(data: Uint8Array): number | null {
@@ -839,13 +811,14 @@ function checkStream(data: Uint8Array, stream: StreamAt, found: Found, figures: 
   // The chain, stage by stage: each stage's output is counted, then fed to the next.
   const stages: Decoder[] = [];
   let last: Emit = (chunk) => nesting?.push(chunk);
-  const decoders: Array<{ name: string; parms: Value | undefined }> = [];
+  const decoders: Array<{ make: DecoderFactory; parms: Value | undefined }> = [];
   for (const [index, name] of filters.entries()) {
-    if (!decodable.has(name)) break;
-    decoders.push({ name, parms: parmsOf(index) });
+    const make = decoderFactories.get(name);
+    if (!make) break;
+    decoders.push({ make, parms: parmsOf(index) });
   }
   for (let index = decoders.length - 1; index >= 0; index--) {
-    const { name, parms } = decoders[index] as { name: string; parms: Value | undefined };
+    const { make, parms } = decoders[index] as { make: DecoderFactory; parms: Value | undefined };
     const feed = last;
     let produced = 0;
     const counted: Emit = (chunk) => {
@@ -859,12 +832,11 @@ function checkStream(data: Uint8Array, stream: StreamAt, found: Found, figures: 
       }
       feed(chunk);
     };
-    const decoder = decoderFor(name, parms, counted) as Decoder;
+    const decoder = make(counted, parms);
     stages.unshift(decoder);
     last = (chunk) => {
       decoder.push(chunk);
     };
-    if (index === 0) break;
   }
   const first = stages[0];
   if (!first) {

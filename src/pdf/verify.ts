@@ -9,6 +9,7 @@ import { inflateSync } from 'node:zlib';
 import * as pkijs from 'pkijs';
 import { type CmsCheck, certificateNames, readSealContainer, type SealContainer, verifyCms } from './cms.ts';
 import { type CertificateDescription, describeCertificate } from './seal-identity.ts';
+import { isRegular, isWhite } from './syntax.ts';
 import { readTimestampToken, type TimestampCheck } from './timestamp.ts';
 
 /**
@@ -83,29 +84,6 @@ type PdfValue =
   | { kind: 'keyword'; value: string };
 
 class SyntaxFault extends Error {}
-
-function isWhite(c: number | undefined): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
-}
-
-function isDelimiter(c: number | undefined): boolean {
-  return (
-    c === 0x28 ||
-    c === 0x29 ||
-    c === 0x3c ||
-    c === 0x3e ||
-    c === 0x5b ||
-    c === 0x5d ||
-    c === 0x7b ||
-    c === 0x7d ||
-    c === 0x2f ||
-    c === 0x25
-  );
-}
-
-function isRegular(c: number | undefined): boolean {
-  return c !== undefined && !isWhite(c) && !isDelimiter(c);
-}
 
 function isDigit(c: number | undefined): boolean {
   return c !== undefined && c >= 0x30 && c <= 0x39;
