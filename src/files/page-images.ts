@@ -304,10 +304,10 @@ async function giveUp(
   return placeholder(ctx, asked);
 }
 
-/** The lane's session on `sha256`: the open one, or a new one once a place for it is free. */
 /** Files this process has found within the decode budget. */
 const withinBudget = new Set<string>();
 
+/** The lane's session on `sha256`: the open one, or a new one once a place for it is free. */
 async function sessionFor(lane: Lane, ctx: PageImageContext, sha256: string): Promise<RenderSession> {
   if (lane.open?.sha256 === sha256) return lane.open.session;
   await closeSession(lane);
