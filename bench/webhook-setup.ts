@@ -7,7 +7,7 @@ import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { Context } from '../src/context.ts';
 import type { Database } from '../src/db/schema.ts';
-import { createDocument } from '../src/signing/signing.service.ts';
+import { createDocument } from '../src/sending/drafts.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { createWorkspace } from '../src/workspaces/workspaces.service.ts';
 

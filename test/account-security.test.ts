@@ -16,7 +16,8 @@ import { redactUrl } from '../src/http/capability-urls.ts';
 import { emailAddressProblem, emailKey, normalizeEmail } from '../src/mail/address.ts';
 import { deliverDueMails } from '../src/mail/mail.service.ts';
 import { createMailTransport } from '../src/mail/mailer.ts';
-import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
+import { createDocument } from '../src/sending/drafts.ts';
+import { sendDocument } from '../src/sending/send.ts';
 import { contractFetch } from './contract.ts';
 import {
   countRows,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
-import type { RecipientInput } from '../src/signing/signing.service.ts';
+import type { RecipientInput } from '../src/sending/draft-input.ts';
 import { launchChromium, openPage, screenshotDir } from './chromium.ts';
 import {
   callApi,

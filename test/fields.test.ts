@@ -17,7 +17,8 @@ import { addField, deleteField, setFields, updateField } from '../src/fields/fie
 import { readFile } from '../src/files/files.service.ts';
 import { InputError } from '../src/input-error.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
-import { dateSigned, sendDocument, signDocument } from '../src/signing/signing.service.ts';
+import { sendDocument } from '../src/sending/send.ts';
+import { dateSigned, signDocument } from '../src/signing/signing.service.ts';
 import {
   callApi,
   countRows,

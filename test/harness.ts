@@ -24,14 +24,10 @@ import { insertDocuments, insertEvents, insertRecipients } from '../src/document
 import type { DocumentEventType } from '../src/documents/events.ts';
 import { createMemoryRateLimiter, type RateLimiter } from '../src/http/rate-limiter.ts';
 import { createApiKey } from '../src/keys/keys.service.ts';
-import {
-  type CreateDocumentInput,
-  createDocument,
-  findSigningSession,
-  type RecipientInput,
-  type SigningSession,
-  sendDocument,
-} from '../src/signing/signing.service.ts';
+import type { CreateDocumentInput, RecipientInput } from '../src/sending/draft-input.ts';
+import { createDocument } from '../src/sending/drafts.ts';
+import { sendDocument } from '../src/sending/send.ts';
+import { findSigningSession, type SigningSession } from '../src/signing/session.ts';
 import type { Resolver } from '../src/webhooks/destination.ts';
 import type { WebhookEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { createWorkspace } from '../src/workspaces/workspaces.service.ts';

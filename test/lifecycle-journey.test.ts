@@ -10,7 +10,8 @@ import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createAccount } from '../src/accounts/accounts.service.ts';
 import { listMails } from '../src/mail/mail.service.ts';
-import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
+import { createDocument } from '../src/sending/drafts.ts';
+import { sendDocument } from '../src/sending/send.ts';
 import { launchChromium, lookAt, lookAtAddress, openPage, viewports } from './chromium.ts';
 import { databaseKinds, describeEachDatabase, recipient, useHarness } from './harness.ts';
 

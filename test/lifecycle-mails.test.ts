@@ -9,15 +9,10 @@ import { createAccount } from '../src/accounts/accounts.service.ts';
 import { DocumentActionError } from '../src/documents/lifecycle.ts';
 import { listMails } from '../src/mail/mail.service.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
-import {
-  declineDocument,
-  deleteDraft,
-  expireDueDocuments,
-  remindDueSigners,
-  remindRecipient,
-  signDocument,
-  withdrawDocument,
-} from '../src/signing/signing.service.ts';
+import { deleteDraft } from '../src/sending/drafts.ts';
+import { expireDueDocuments, withdrawDocument } from '../src/sending/ending.ts';
+import { remindDueSigners, remindRecipient } from '../src/sending/reminders.ts';
+import { declineDocument, signDocument } from '../src/signing/signing.service.ts';
 import {
   callApi,
   countRows,

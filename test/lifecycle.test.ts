@@ -11,19 +11,17 @@ import {
   type Refusal,
 } from '../src/documents/lifecycle.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
+import type { CreateDocumentInput } from '../src/sending/draft-input.ts';
+import { createDocument } from '../src/sending/drafts.ts';
+import { expireDueDocuments } from '../src/sending/ending.ts';
+import { sendDocument } from '../src/sending/send.ts';
 import {
-  type CreateDocumentInput,
   codeResendIntervalMs,
   codeValidityMs,
-  createDocument,
-  declineDocument,
-  expireDueDocuments,
   maxCodeAttempts,
-  openDocument,
   requestSigningCode,
-  sendDocument,
-  signDocument,
-} from '../src/signing/signing.service.ts';
+} from '../src/signing/codes.ts';
+import { declineDocument, openDocument, signDocument } from '../src/signing/signing.service.ts';
 import {
   callApi,
   countRows,

@@ -8,7 +8,9 @@ import { deliverDueMails, mailRetryDelaysMs } from '../src/mail/mail.service.ts'
 import type { MailTransport, OutgoingMail } from '../src/mail/mailer.ts';
 import { createMailTransport } from '../src/mail/mailer.ts';
 import { claimDueMails } from '../src/mail/mails.repository.ts';
-import { createDocument, type RecipientInput, sendDocument } from '../src/signing/signing.service.ts';
+import type { RecipientInput } from '../src/sending/draft-input.ts';
+import { createDocument } from '../src/sending/drafts.ts';
+import { sendDocument } from '../src/sending/send.ts';
 import { startWorker } from '../src/worker/worker.ts';
 import {
   countRows,

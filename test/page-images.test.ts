@@ -12,7 +12,8 @@ import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { storeFile } from '../src/files/files.service.ts';
 import { setPageImageLimits } from '../src/files/page-images.ts';
-import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
+import { createDocument } from '../src/sending/drafts.ts';
+import { sendDocument } from '../src/sending/send.ts';
 import {
   countRows,
   createTestWorkspace,

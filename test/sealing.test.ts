@@ -16,7 +16,9 @@ import { createMailTransport } from '../src/mail/mailer.ts';
 import { inspectSeals } from '../src/pdf/verify.ts';
 import { claimDueSeal, renewSealLease } from '../src/sealing/sealing.repository.ts';
 import { sealDueDocuments, sealLeaseMs, sealRetryDelaysMs } from '../src/sealing/sealing.service.ts';
-import { createDocument, openDocument, sendDocument, signDocument } from '../src/signing/signing.service.ts';
+import { createDocument } from '../src/sending/drafts.ts';
+import { sendDocument } from '../src/sending/send.ts';
+import { openDocument, signDocument } from '../src/signing/signing.service.ts';
 import {
   callApi,
   countRows,

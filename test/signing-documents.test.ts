@@ -8,7 +8,8 @@ import { crc32, createDeflate } from 'node:zlib';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { createCanvas } from '@napi-rs/canvas';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
-import { createDocument, sendDocument } from '../src/signing/signing.service.ts';
+import { createDocument } from '../src/sending/drafts.ts';
+import { sendDocument } from '../src/sending/send.ts';
 import {
   callApi,
   countRows,

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type Refusal, refusalMessages } from '../src/documents/lifecycle.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
-import type { RecipientInput } from '../src/signing/signing.service.ts';
+import type { RecipientInput } from '../src/sending/draft-input.ts';
 import { escapeHtml } from '../src/ui/html.ts';
 import {
   callApi,

@@ -13,7 +13,7 @@ import { findUser } from '../src/accounts/accounts.repository.ts';
 import { emailKey } from '../src/accounts/accounts.service.ts';
 import type { Plan } from '../src/db/schema.ts';
 import { createApiKey, listApiKeys } from '../src/keys/keys.service.ts';
-import { createDocument } from '../src/signing/signing.service.ts';
+import { createDocument } from '../src/sending/drafts.ts';
 import { escapeHtml } from '../src/ui/html.ts';
 import { createEndpoint, getEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { callApi, countRows, describeEachDatabase, twoSigners, useHarness } from './harness.ts';

@@ -15,7 +15,8 @@ import { refusalMessages } from '../src/documents/lifecycle.ts';
 import { formatMoney } from '../src/documents/pricing.ts';
 import { createApiKey } from '../src/keys/keys.service.ts';
 import { listMails } from '../src/mail/mail.service.ts';
-import { createDocument, type RecipientInput } from '../src/signing/signing.service.ts';
+import type { RecipientInput } from '../src/sending/draft-input.ts';
+import { createDocument } from '../src/sending/drafts.ts';
 import { escapeHtml } from '../src/ui/html.ts';
 import { formatTime } from '../src/web/layout.ts';
 import {

@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { listFields } from '../src/fields/fields.service.ts';
-import { sendDocument } from '../src/signing/signing.service.ts';
+import { sendDocument } from '../src/sending/send.ts';
 import {
   countRows,
   createDraftDocument,

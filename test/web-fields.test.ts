@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { listFields } from '../src/fields/fields.service.ts';
-import { sendDocument } from '../src/signing/signing.service.ts';
+import { sendDocument } from '../src/sending/send.ts';
 import { createDraftDocument, describeEachDatabase, recipient, useHarness } from './harness.ts';
 import {
   assertForgeriesRefused,

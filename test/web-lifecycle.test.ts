@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { listMails } from '../src/mail/mail.service.ts';
-import { sendDocument } from '../src/signing/signing.service.ts';
+import { sendDocument } from '../src/sending/send.ts';
 import { countRows, createDraftDocument, describeEachDatabase, recipient, useHarness } from './harness.ts';
 import { assertPage, assertRedirect, assertSameNotFound, probeIds, webPeople } from './web-client.ts';
 

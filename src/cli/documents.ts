@@ -16,7 +16,9 @@ import { fileStream } from '../files/files.service.ts';
 import { InputError } from '../input-error.ts';
 import { listMails } from '../mail/mail.service.ts';
 import { refuseOversized, refuseTooLarge } from '../pdf/inspect.ts';
-import { createDocument, type RecipientInput, sendDocument } from '../signing/signing.service.ts';
+import type { RecipientInput } from '../sending/draft-input.ts';
+import { createDocument } from '../sending/drafts.ts';
+import { sendDocument } from '../sending/send.ts';
 import { parseCommandArgs, parseCount, requireText, requireUuid, UsageError } from './args.ts';
 import { print, withContext } from './context.ts';
 

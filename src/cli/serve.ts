@@ -19,8 +19,9 @@ import { ApiError } from '../http/errors.ts';
 import { authenticateApiKey, createApiKey } from '../keys/keys.service.ts';
 import { listMails } from '../mail/mail.service.ts';
 import { signingLinkIn } from '../mail/templates.ts';
+import { createDocument } from '../sending/drafts.ts';
+import { sendDocument } from '../sending/send.ts';
 import { type Role, roles, startServer } from '../server.ts';
-import { createDocument, sendDocument } from '../signing/signing.service.ts';
 import { parseCommandArgs, UsageError } from './args.ts';
 
 export const demoSampleDocuments = 60;

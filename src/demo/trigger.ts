@@ -7,15 +7,11 @@ import { findLatestEventId } from '../documents/documents.repository.ts';
 import { getDocument, latestEventId } from '../documents/documents.service.ts';
 import { type DocumentEventType, documentEventTypes } from '../documents/events.ts';
 import { sealDueDocuments } from '../sealing/sealing.service.ts';
-import {
-  createDocument,
-  declineDocument,
-  expireDueDocuments,
-  openDocument,
-  type SigningSession,
-  sendDocument,
-  signDocument,
-} from '../signing/signing.service.ts';
+import { createDocument } from '../sending/drafts.ts';
+import { expireDueDocuments } from '../sending/ending.ts';
+import { sendDocument } from '../sending/send.ts';
+import type { SigningSession } from '../signing/session.ts';
+import { declineDocument, openDocument, signDocument } from '../signing/signing.service.ts';
 
 /**
  * Seals the document (document.completed comes with its sealed PDF), or waits for the

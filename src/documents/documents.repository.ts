@@ -259,40 +259,44 @@ export async function lockDueDocuments(trx: Transaction<Database>, now: Date, li
 }
 
 /**
- * Signers due an automatic reminder: on a document being signed with reminders on, their
- * link mailed, not signed, and the reminder interval passed since the later of their first
- * mail and their last reminder. Their document's lock is taken by the caller, which checks
- * again under it.
+ * **The** rule of when an automatic reminder is due, stated here only: on a document being
+ * signed with reminders on, a signer whose link was mailed, who has not signed, and for whom
+ * the reminder interval has passed since the later of their first mail and their last
+ * reminder. `only` narrows it to one signer: the worker's pass (sending/reminders.ts) runs
+ * the same query again under their document's lock.
  */
-export async function findDueReminders(db: Db, now: Date, limit: number) {
-  return (
-    db
-      .selectFrom('documents')
-      .innerJoin('recipients', 'recipients.document_id', 'documents.id')
-      .select([
-        'documents.id as documentId',
-        'documents.workspace_id as workspaceId',
-        'recipients.id as recipientId',
-      ])
-      // Literals: the partial index documents_auto_remind is on exactly these statuses.
-      .where(
-        'documents.status',
-        'in',
-        activeStatuses.map((status) => sql.lit(status)),
-      )
-      .where('documents.remind_every_days', 'is not', null)
-      .where('recipients.role', '=', 'signer')
-      .where('recipients.signed_at', 'is', null)
-      .where('recipients.token_hash', 'is not', null)
-      .where(
-        sql<Date>`coalesce(recipients.reminded_at, recipients.invited_at, documents.sent_at) + make_interval(days => documents.remind_every_days::int)`,
-        '<=',
-        now,
-      )
-      .orderBy('documents.id')
-      .limit(limit)
-      .execute()
-  );
+export async function findDueReminders(
+  db: Db,
+  now: Date,
+  limit: number,
+  only?: { documentId: string; recipientId: string },
+) {
+  let query = db
+    .selectFrom('documents')
+    .innerJoin('recipients', 'recipients.document_id', 'documents.id')
+    .select([
+      'documents.id as documentId',
+      'documents.workspace_id as workspaceId',
+      'recipients.id as recipientId',
+    ])
+    // Literals: the partial index documents_auto_remind is on exactly these statuses.
+    .where(
+      'documents.status',
+      'in',
+      activeStatuses.map((status) => sql.lit(status)),
+    )
+    .where('documents.remind_every_days', 'is not', null)
+    .where('recipients.role', '=', 'signer')
+    .where('recipients.signed_at', 'is', null)
+    .where('recipients.token_hash', 'is not', null)
+    .where(
+      sql<Date>`coalesce(recipients.reminded_at, recipients.invited_at, documents.sent_at) + make_interval(days => documents.remind_every_days::int)`,
+      '<=',
+      now,
+    );
+  if (only)
+    query = query.where('documents.id', '=', only.documentId).where('recipients.id', '=', only.recipientId);
+  return query.orderBy('documents.id').limit(limit).execute();
 }
 
 /** Which workspace a document belongs to: for operators' commands, which are not scoped. */

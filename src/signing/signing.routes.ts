@@ -13,22 +13,14 @@ import type { Context } from '../context.ts';
 import { uuidRegExp as uuid } from '../documents/documents.schemas.ts';
 import type { ClientInfo } from '../documents/events.ts';
 import { DocumentActionError, type Refusal } from '../documents/lifecycle.ts';
-import { findDocumentFiles } from '../files/files.repository.ts';
-import { isPageImageSize, pageImage } from '../files/page-images.ts';
+import { isPageImageSize } from '../files/page-images.ts';
 import { InputError } from '../input-error.ts';
 import { type Form, formText, useFormBodies } from '../ui/forms.ts';
 import { usePlainPageScope } from '../ui/page-scope.ts';
 import { sendHtml } from '../ui/shell.ts';
-import {
-  type AdoptedSignature,
-  declineDocument,
-  findSigningSession,
-  loadSigningView,
-  openDocument,
-  requestSigningCode,
-  type SigningSession,
-  signDocument,
-} from './signing.service.ts';
+import { requestSigningCode } from './codes.ts';
+import { findSigningSession, loadSigningView, type SigningSession, signingPageImage } from './session.ts';
+import { type AdoptedSignature, declineDocument, openDocument, signDocument } from './signing.service.ts';
 import { renderSigningMessagePage, renderSigningPage, type SigningPageView } from './signing-page.ts';
 import { buildSigningView } from './signing-view.ts';
 
@@ -221,9 +213,7 @@ function pageImageRoute(app: FastifyInstance, ctx: Context) {
       const page = /^[1-9]\d{0,3}$/.test(request.params.page) ? Number(request.params.page) : 0;
       if (!session || page === 0) return notFoundPage(reply);
       const size = isPageImageSize(request.query.size) ? request.query.size : 'page';
-      const files = await findDocumentFiles(ctx.db, session.workspaceId, session.documentId);
-      const original = files.find((f) => f.kind === 'original');
-      const image = original ? await pageImage(ctx, session.workspaceId, original.sha256, page, size) : null;
+      const image = await signingPageImage(ctx, session, page, size);
       if (!image) return notFoundPage(reply);
       return reply
         .header('content-type', 'image/png')

@@ -20,17 +20,12 @@ import type { PricingBlock } from '../documents/value.ts';
 import { isPageImageSize, pageImage } from '../files/page-images.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { listOwnMails } from '../mail/mail.service.ts';
-import {
-  createDocument,
-  deleteDraft,
-  editDraft,
-  findDraftInput,
-  maxRecipients,
-  remindRecipient,
-  sendDocument,
-  withdrawDocument,
-} from '../signing/signing.service.ts';
-import { findSharableSigningLinks } from '../signing/signing-links.ts';
+import { maxRecipients } from '../sending/draft-input.ts';
+import { createDocument, deleteDraft, editDraft, findDraftInput } from '../sending/drafts.ts';
+import { withdrawDocument } from '../sending/ending.ts';
+import { remindRecipient } from '../sending/reminders.ts';
+import { sendDocument } from '../sending/send.ts';
+import { findSharableSigningLinks } from '../sending/signing-links.ts';
 import { pricingView } from '../ui/document-views.ts';
 import { errorSummary, notice } from '../ui/forms.ts';
 import type { SafeHtml } from '../ui/html.ts';

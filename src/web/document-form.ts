@@ -4,7 +4,7 @@ import type { RecipientRole, SigningMethod } from '../db/schema.ts';
 import { checkPricingBlock, describePricingError, formatMoney } from '../documents/pricing.ts';
 import { computeValueAmount } from '../documents/value.ts';
 import type { FieldErrors } from '../input-error.ts';
-import type { RecipientInput } from '../signing/signing.service.ts';
+import type { RecipientInput } from '../sending/draft-input.ts';
 import { type Form, formText } from '../ui/forms.ts';
 
 export const maxPriceRows = 20;

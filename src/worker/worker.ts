@@ -15,7 +15,8 @@ import type { MailTransport } from '../mail/mailer.ts';
 import { mailChannel } from '../mail/mails.repository.ts';
 import { sealChannel } from '../sealing/sealing.repository.ts';
 import { sealDueDocuments } from '../sealing/sealing.service.ts';
-import { expireDueDocuments, remindDueSigners } from '../signing/signing.service.ts';
+import { expireDueDocuments } from '../sending/ending.ts';
+import { remindDueSigners } from '../sending/reminders.ts';
 import { type Dispatcher, startDispatcher } from '../webhooks/dispatcher.ts';
 import { createWakeLoop, type WakeLoop } from './wake-loop.ts';
 

@@ -1,0 +1,136 @@
+// A draft's input and its checks: what creating or editing a document takes
+// (`CreateDocumentInput`, `RecipientInput`), the limits a form shows (`maxRecipients`,
+// `defaultExpirySeconds`), and `checkDocumentInput`, which names every problem of the input
+// at once, the uploaded PDF's included (inspected in a thread, within the day's allowance).
+
+import type { Context } from '../context.ts';
+import type { RecipientRole, SigningMethod } from '../db/schema.ts';
+import { checkPricingBlock, describePricingError, pricingErrorKey } from '../documents/pricing.ts';
+import { uploadAllowanceProblem } from '../documents/upload-usage.ts';
+import type { PricingBlock } from '../documents/value.ts';
+import { type FieldErrors, InputError } from '../input-error.ts';
+import { emailKey, isEmailAddress, normalizeEmail } from '../mail/address.ts';
+import { drawingProblem } from '../pdf/fonts.ts';
+import { type PdfFacts, tooLargeSentence } from '../pdf/inspect.ts';
+import { inspectPdfInThread } from '../pdf/inspect-thread.ts';
+import { autoReminderChoices } from './reminders.ts';
+
+export const defaultExpirySeconds = 30 * 24 * 60 * 60;
+export const maxRecipients = 20;
+
+export interface RecipientInput {
+  email: string;
+  fullName: string;
+  role: RecipientRole;
+  signingMethod: SigningMethod;
+  signingOrder: number;
+}
+
+export interface CreateDocumentInput {
+  workspaceId: string;
+  title: string;
+  body?: string;
+  recipients: RecipientInput[];
+  /** Untrusted pricing input, validated by checkPricingBlock; null for none. */
+  pricing: unknown;
+  /** How long after sending the document can be signed (default 30 days). */
+  expiresInSeconds?: number;
+  /** Remind pending signers every this many days until it expires (autoReminderChoices); none by default. */
+  remindEveryDays?: number | null;
+  /** The PDF to be signed; without one, the text body is made into a PDF when it is sent. */
+  file?: Uint8Array | null;
+  /** The upload was cut off at SIGNET_MAX_UPLOAD_BYTES: refused with the rest of the input's problems. */
+  fileTooLarge?: boolean;
+  /** Fields on the PDF's pages (untrusted JSON, checked by fields/field-rules.ts). */
+  fields?: unknown[];
+}
+
+/**
+ * Every problem of a new document's input at once, a sentence per field (input-error.ts):
+ * `title`, `body`, `expiry`, `recipients` (the list as a whole), `recipients[i].email` (and
+ * `.fullName`, `.role`, `.signingMethod`, `.signingOrder`), `pricing` and `pricing.<path>`
+ * (pricing.ts names the path). A form shows each beside its input; the CLI prints them all.
+ */
+function validateCreateInput(
+  input: Omit<CreateDocumentInput, 'workspaceId'>,
+  errors: FieldErrors,
+): PricingBlock | null {
+  const title = input.title.trim();
+  if (!title || title.length > 200) errors.title = 'Title must be 1 to 200 characters.';
+  else {
+    const problem = drawingProblem('The title', title);
+    if (problem) errors.title = problem;
+  }
+  if ((input.body ?? '').length > 50_000) errors.body = 'Text must be at most 50,000 characters.';
+  else {
+    const problem = drawingProblem('The text', input.body ?? '');
+    if (problem) errors.body = problem;
+  }
+  if (input.recipients.length < 1 || input.recipients.length > maxRecipients) {
+    errors.recipients = `A document has 1 to ${maxRecipients} recipients.`;
+  } else if (!input.recipients.some((r) => r.role === 'signer')) {
+    errors.recipients = 'A document needs at least one signer.';
+  }
+  const emails = new Set<string>();
+  for (const [i, r] of input.recipients.entries()) {
+    const where = `Recipient ${i + 1}`;
+    const key = (field: keyof RecipientInput) => `recipients[${i}].${field}`;
+    if (!isEmailAddress(r.email)) errors[key('email')] = `${where}: the email address is not valid.`;
+    else if (emails.has(emailKey(r.email)))
+      errors[key('email')] = `${where}: ${normalizeEmail(r.email)} is listed twice.`;
+    emails.add(emailKey(r.email));
+    if (!r.fullName.trim() || r.fullName.trim().length > 200) {
+      errors[key('fullName')] = `${where}: full name must be 1 to 200 characters.`;
+    } else {
+      const problem = drawingProblem(`${where}: the full name`, r.fullName);
+      if (problem) errors[key('fullName')] = problem;
+    }
+    if (r.role !== 'signer' && r.role !== 'viewer')
+      errors[key('role')] = `${where}: role must be signer or viewer.`;
+    if (r.signingMethod !== 'standard' && r.signingMethod !== 'email-code') {
+      errors[key('signingMethod')] = `${where}: signing method must be standard or email-code.`;
+    }
+    if (!Number.isInteger(r.signingOrder) || r.signingOrder < 1 || r.signingOrder > 100) {
+      errors[key('signingOrder')] = `${where}: signing order must be a whole number from 1 to 100.`;
+    }
+  }
+  const expires = input.expiresInSeconds ?? defaultExpirySeconds;
+  if (!Number.isInteger(expires) || expires < 60 || expires > 365 * 24 * 60 * 60) {
+    errors.expiry = 'Expiry must be between 1 minute and 365 days.';
+  }
+  const remind = input.remindEveryDays ?? null;
+  if (remind !== null && !autoReminderChoices.includes(remind as (typeof autoReminderChoices)[number])) {
+    errors.remindEveryDays = `Automatic reminders go every ${autoReminderChoices.join(', ')} days, or never.`;
+  }
+  if (input.pricing === null || input.pricing === undefined) return null;
+  const checked = checkPricingBlock(input.pricing);
+  if ('block' in checked) return checked.block;
+  for (const error of checked.errors) errors[pricingErrorKey(error)] = describePricingError(error);
+  return null;
+}
+
+/** A document's input checked whole (the file included): the InputError names every problem. */
+export async function checkDocumentInput(
+  ctx: Context,
+  workspaceId: string,
+  input: Omit<CreateDocumentInput, 'workspaceId'>,
+): Promise<{ pricing: PricingBlock | null; pdf: PdfFacts | null }> {
+  const errors: FieldErrors = {};
+  const pricing = validateCreateInput(input, errors);
+  let pdf: PdfFacts | null = null;
+  // Past the workspace's bytes for the day, a file is not even inspected.
+  const overToday = input.file && (await uploadAllowanceProblem(ctx, workspaceId, input.file.byteLength));
+  if (input.fileTooLarge) errors.file = tooLargeSentence(ctx.config.maxUploadBytes);
+  else if (overToday) errors.file = overToday;
+  else if (input.file) {
+    try {
+      // In an inspection thread: a hostile file cannot hold up this process's requests.
+      pdf = await inspectPdfInThread(input.file, { maxBytes: ctx.config.maxUploadBytes });
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      Object.assign(errors, error.fields);
+    }
+  }
+  if (Object.keys(errors).length > 0) throw new InputError(errors);
+  return { pricing, pdf };
+}

@@ -1,0 +1,229 @@
+// Drafts: create one (its PDF and fields stored with it, or nothing), read it back as its
+// edit form shows it, edit it whole, delete it. Each change to an existing draft holds the
+// document's row lock and is refused once the document has been sent. The input's checks
+// are in draft-input.ts.
+
+import type { Transaction } from 'kysely';
+import type { Context } from '../context.ts';
+import type { Database, DocumentStatus } from '../db/schema.ts';
+import {
+  deleteDocument,
+  deleteRecipients,
+  type FullRecipientRow,
+  findFullDocument,
+  findFullRecipients,
+  insertDocuments,
+  insertRecipients,
+  lockDocument,
+  updateDocument,
+} from '../documents/documents.repository.ts';
+import { canTransition, DocumentActionError } from '../documents/lifecycle.ts';
+import { countUpload } from '../documents/upload-usage.ts';
+import { computeValueAmount } from '../documents/value.ts';
+import { checkFields } from '../fields/field-rules.ts';
+import { findFields, replaceFields } from '../fields/fields.repository.ts';
+import { fieldRows, sameEmail } from '../fields/fields.service.ts';
+import { findDocumentFiles } from '../files/files.repository.ts';
+import { storeFile } from '../files/files.service.ts';
+import { ApiError } from '../http/errors.ts';
+import { normalizeEmail } from '../mail/address.ts';
+import { drawableText } from '../pdf/fonts.ts';
+import type { PdfFacts } from '../pdf/inspect.ts';
+import { findWorkspace } from '../workspaces/workspaces.repository.ts';
+import {
+  type CreateDocumentInput,
+  checkDocumentInput,
+  defaultExpirySeconds,
+  type RecipientInput,
+} from './draft-input.ts';
+
+/**
+ * A document's recipient rows as typed; one already on the draft (`before`, matched by
+ * email) keeps its id, so its fields stay its own.
+ */
+function recipientRows(
+  ctx: Context,
+  document: { workspaceId: string; documentId: string },
+  recipients: RecipientInput[],
+  now: Date,
+  before: FullRecipientRow[] = [],
+) {
+  return recipients.map((r, position) => {
+    const kept = before.find((old) => sameEmail(old.email, r.email));
+    return {
+      id: kept?.id ?? ctx.ids.uuid(),
+      workspace_id: document.workspaceId,
+      document_id: document.documentId,
+      position,
+      email: normalizeEmail(r.email),
+      full_name: drawableText(r.fullName.trim()),
+      role: r.role,
+      signing_method: r.signingMethod,
+      signing_order: r.signingOrder,
+      signed_at: null,
+      created_at: kept?.created_at ?? now,
+    };
+  });
+}
+
+/**
+ * The uploaded PDF (checked by checkDocumentInput), counted in the workspace's uploads of
+ * the day (refused past them) and stored in the caller's transaction; null without one.
+ */
+async function storeOriginal(
+  trx: Transaction<Database>,
+  ctx: Context,
+  workspaceId: string,
+  upload: { file: Uint8Array | null | undefined; pdf: PdfFacts | null; now: Date },
+) {
+  const { file, pdf, now } = upload;
+  if (!file || !pdf) return null;
+  await countUpload(trx, ctx, workspaceId, file.byteLength, now);
+  return storeFile(trx, {
+    data: file,
+    mediaType: 'application/pdf',
+    pages: pdf.pages,
+    pageSizes: pdf.pageSizes,
+    now,
+  });
+}
+
+/**
+ * A new draft document, with its PDF when one is given (checked by pdf/inspect.ts) and the
+ * fields on its pages; all of it is stored, or nothing.
+ */
+export async function createDocument(ctx: Context, input: CreateDocumentInput): Promise<{ id: string }> {
+  const { pricing, pdf } = await checkDocumentInput(ctx, input.workspaceId, input);
+  const now = ctx.clock.now();
+  const id = ctx.ids.uuid();
+  const recipients = recipientRows(
+    ctx,
+    { workspaceId: input.workspaceId, documentId: id },
+    input.recipients,
+    now,
+  );
+  const fields = checkFields(input.fields ?? [], { recipients, pages: pdf?.pageSizes ?? null }, sameEmail);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await findWorkspace(trx, input.workspaceId))) throw new ApiError('not-found');
+    // The file and the document land together or not at all.
+    const original = await storeOriginal(trx, ctx, input.workspaceId, { file: input.file, pdf, now });
+    await insertDocuments(trx, [
+      {
+        id,
+        workspace_id: input.workspaceId,
+        title: drawableText(input.title.trim()),
+        body: drawableText(input.body ?? ''),
+        status: 'draft',
+        created_at: now,
+        sent_at: null,
+        signed_at: null,
+        expires_at: null,
+        pricing: pricing ? JSON.stringify(pricing) : null,
+        value_amount: pricing ? computeValueAmount(pricing) : null,
+        value_currency: pricing?.currency ?? null,
+        expires_in_seconds: input.expiresInSeconds ?? defaultExpirySeconds,
+        original_sha256: original?.sha256 ?? null,
+        remind_every_days: input.remindEveryDays ?? null,
+      },
+    ]);
+    await insertRecipients(trx, recipients);
+    await replaceFields(
+      trx,
+      input.workspaceId,
+      id,
+      fieldRows(ctx, { workspaceId: input.workspaceId, documentId: id }, fields),
+    );
+  });
+  return { id };
+}
+
+/** Deletes a draft, with its recipients and fields (a sent document keeps its history). */
+export async function deleteDraft(ctx: Context, workspaceId: string, documentId: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const document = await lockDocument(trx, workspaceId, documentId);
+    if (!document) throw new ApiError('not-found');
+    if (!canTransition(document.status, 'edit')) throw new DocumentActionError('not-a-draft');
+    await deleteDocument(trx, workspaceId, documentId);
+  });
+}
+
+/** A draft as its form shows it for editing: what createDocument took, and its PDF's facts. */
+export async function findDraftInput(
+  ctx: Context,
+  workspaceId: string,
+  documentId: string,
+): Promise<
+  | (Omit<CreateDocumentInput, 'workspaceId' | 'file'> & { status: DocumentStatus; pages: number | null })
+  | null
+> {
+  const document = await findFullDocument(ctx.db, workspaceId, documentId);
+  if (!document) return null;
+  const recipients = await findFullRecipients(ctx.db, workspaceId, documentId);
+  const file = (await findDocumentFiles(ctx.db, workspaceId, documentId)).find((f) => f.kind === 'original');
+  return {
+    status: document.status,
+    title: document.title,
+    body: document.body,
+    recipients: [...recipients]
+      .sort((a, b) => a.position - b.position)
+      .map((r) => ({
+        email: r.email,
+        fullName: r.full_name,
+        role: r.role,
+        signingMethod: r.signing_method,
+        signingOrder: r.signing_order,
+      })),
+    pricing: document.pricing,
+    expiresInSeconds: document.expires_in_seconds,
+    remindEveryDays: document.remind_every_days,
+    pages: file?.pages ?? null,
+  };
+}
+
+/**
+ * A draft edited as a whole, as the new-document form sends it (every problem at once, as
+ * when it was created; nothing changes on a refusal). Recipients are matched by email: one
+ * who stays keeps their id and their fields; the fields of one removed, or made a viewer,
+ * go with them. A new PDF replaces the old one and removes every field (they were placed on
+ * the old pages). Returns how many fields were removed, for the sender to be told.
+ */
+export async function editDraft(
+  ctx: Context,
+  workspaceId: string,
+  documentId: string,
+  input: Omit<CreateDocumentInput, 'workspaceId' | 'fields'>,
+): Promise<{ fieldsRemoved: number }> {
+  const { pricing, pdf } = await checkDocumentInput(ctx, workspaceId, input);
+  return ctx.db.transaction().execute(async (trx) => {
+    const document = await lockDocument(trx, workspaceId, documentId);
+    if (!document) throw new ApiError('not-found');
+    if (!canTransition(document.status, 'edit')) throw new DocumentActionError('not-a-draft');
+    const now = ctx.clock.now();
+    const before = await findFullRecipients(trx, workspaceId, documentId);
+    const recipients = recipientRows(ctx, { workspaceId, documentId }, input.recipients, now, before);
+    const signers = new Set(recipients.filter((r) => r.role === 'signer').map((r) => r.id));
+    const fields = await findFields(trx, workspaceId, documentId);
+    const kept = input.file ? [] : fields.filter((f) => signers.has(f.recipient_id));
+    const original = await storeOriginal(trx, ctx, workspaceId, { file: input.file, pdf, now });
+    await updateDocument(trx, workspaceId, documentId, {
+      title: drawableText(input.title.trim()),
+      body: drawableText(input.body ?? ''),
+      pricing: pricing ? JSON.stringify(pricing) : null,
+      value_amount: pricing ? computeValueAmount(pricing) : null,
+      value_currency: pricing?.currency ?? null,
+      expires_in_seconds: input.expiresInSeconds ?? document.expires_in_seconds,
+      remind_every_days: input.remindEveryDays ?? null,
+      ...(original ? { original_sha256: original.sha256, original_from_text: false } : {}),
+    });
+    // Recipients go (their fields with them, by the foreign key) and come back; kept fields too.
+    await deleteRecipients(trx, workspaceId, documentId);
+    await insertRecipients(trx, recipients);
+    await replaceFields(
+      trx,
+      workspaceId,
+      documentId,
+      kept.map((f, position) => ({ ...f, position })),
+    );
+    return { fieldsRemoved: fields.length - kept.length };
+  });
+}

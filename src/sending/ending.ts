@@ -1,0 +1,64 @@
+// Withdrawal and expiry, the two ways a document being signed ends without its signers:
+// the sender withdraws it (it ends as `expired`, and everyone mailed is told), or its time
+// runs out (the worker's pass, `expireDueDocuments`; the lock expires an overdue document
+// too, document-lock.ts).
+
+import type { Context } from '../context.ts';
+import { lockDocument, lockDueDocuments, updateDocument } from '../documents/documents.repository.ts';
+import { recordDocumentEvent } from '../documents/events.ts';
+import { nextStatus } from '../documents/lifecycle.ts';
+import { withdrawnMail } from '../mail/templates.ts';
+import { findWorkspace } from '../workspaces/workspaces.repository.ts';
+import { expireLocked, withDocument } from './document-lock.ts';
+import { mailRecipient } from './recipient-mail.ts';
+
+/**
+ * The sender withdraws a document that is still being signed: it ends at once as `expired`
+ * (document.expired, as when its time runs out), its links only say it was withdrawn, and
+ * every recipient who had been mailed it is told.
+ */
+export async function withdrawDocument(
+  ctx: Context,
+  workspaceId: string,
+  documentId: string,
+): Promise<{ eventId: string }> {
+  return withDocument(ctx, workspaceId, documentId, async (trx, locked, now) => {
+    const status = nextStatus(locked.document.status, 'withdraw');
+    const document = { ...locked.document, status, expires_at: now, withdrawn_at: now };
+    await updateDocument(trx, workspaceId, documentId, { status, expires_at: now, withdrawn_at: now });
+    const event = await recordDocumentEvent(trx, ctx, {
+      document,
+      type: 'document.expired',
+      recipient: null,
+      at: now,
+    });
+    const workspace = await findWorkspace(trx, workspaceId);
+    for (const recipient of locked.recipients.filter((r) => r.token_hash !== null)) {
+      const mail = withdrawnMail({
+        recipientName: recipient.full_name,
+        documentTitle: document.title,
+        workspaceName: workspace?.name ?? 'Signet',
+      });
+      await mailRecipient(trx, ctx, document, recipient, mail);
+    }
+    return { eventId: event.id };
+  });
+}
+
+/** Expires every active document whose expiry has passed; returns how many. */
+export async function expireDueDocuments(ctx: Context, batchSize = 100): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const expired = await ctx.db.transaction().execute(async (trx) => {
+      const now = ctx.clock.now();
+      const due = await lockDueDocuments(trx, now, batchSize);
+      for (const { id, workspace_id } of due) {
+        const document = await lockDocument(trx, workspace_id, id);
+        if (document) await expireLocked(trx, ctx, document, now);
+      }
+      return due.length;
+    });
+    total += expired;
+    if (expired < batchSize) return total;
+  }
+}

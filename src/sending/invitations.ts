@@ -1,0 +1,71 @@
+// Invitations: a recipient's personal signing link is made when their turn comes and mailed
+// to them; only its hash is kept (the link exists in that mail alone). `inviteAll` mails every
+// recipient whose turn has come and who has none yet: the first group at send (send.ts), each
+// later group when the last signer ahead of it signs (signing/signing.service.ts).
+// `signingTokenHash` is what the signing side looks a link up by.
+
+import { createHash } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { Context } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import {
+  type FullDocumentRow,
+  type FullRecipientRow,
+  updateRecipient,
+} from '../documents/documents.repository.ts';
+import { documentUrl } from '../documents/documents.service.ts';
+import { signersAhead } from '../documents/lifecycle.ts';
+import { signingRequestMail } from '../mail/templates.ts';
+import { findWorkspace } from '../workspaces/workspaces.repository.ts';
+import { mailRecipient } from './recipient-mail.ts';
+
+/** The hash a signing link's token is stored and looked up by. */
+export function signingTokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** A new signing link's secret and the hash kept of it. */
+export function newSigningToken(ctx: Context): { token: string; tokenHash: string } {
+  const token = ctx.ids.randomBytes(32).toString('base64url');
+  return { token, tokenHash: signingTokenHash(token) };
+}
+
+/** A recipient's personal signing link: the document's public url and the token. */
+export function signingLink(ctx: Context, documentId: string, token: string): string {
+  return `${documentUrl(ctx, documentId)}/${token}`;
+}
+
+/**
+ * Mails their personal link to every recipient whose turn has come and who has no link
+ * yet: at send, the lowest signing order's group; after each signature, the next group once
+ * every signer ahead of it has signed (a viewer is mailed with its order's group). A link is
+ * made when it is mailed; only its hash is kept, so nobody can act before their turn.
+ */
+export async function inviteAll(
+  trx: Transaction<Database>,
+  ctx: Context,
+  document: Pick<FullDocumentRow, 'id' | 'workspace_id' | 'title' | 'expires_at'>,
+  recipients: FullRecipientRow[],
+): Promise<void> {
+  const due = recipients.filter((r) => r.token_hash === null && signersAhead(recipients, r).length === 0);
+  if (due.length === 0) return;
+  const workspace = await findWorkspace(trx, document.workspace_id);
+  for (const recipient of due) {
+    const { token, tokenHash } = newSigningToken(ctx);
+    recipient.token_hash = tokenHash;
+    recipient.invited_at = ctx.clock.now();
+    await updateRecipient(trx, recipient.workspace_id, recipient.id, {
+      token_hash: recipient.token_hash,
+      invited_at: recipient.invited_at,
+    });
+    const mail = signingRequestMail({
+      recipientName: recipient.full_name,
+      documentTitle: document.title,
+      workspaceName: workspace?.name ?? 'Signet',
+      link: signingLink(ctx, document.id, token),
+      role: recipient.role,
+      expiresAt: document.expires_at,
+    });
+    await mailRecipient(trx, ctx, document, recipient, mail);
+  }
+}

@@ -1,0 +1,25 @@
+// The one way the sender's side mails a recipient of a document (invitations, reminders,
+// withdrawal): queued in the caller's transaction, tied to the document and the recipient.
+
+import type { Transaction } from 'kysely';
+import type { Context } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import type { FullDocumentRow, FullRecipientRow } from '../documents/documents.repository.ts';
+import { queueMail } from '../mail/mail.service.ts';
+
+/** Queues `mail` to a recipient of the document, in the caller's transaction. */
+export function mailRecipient(
+  trx: Transaction<Database>,
+  ctx: Context,
+  document: Pick<FullDocumentRow, 'id' | 'workspace_id'>,
+  recipient: Pick<FullRecipientRow, 'id' | 'email'>,
+  mail: { subject: string; text: string },
+): Promise<void> {
+  return queueMail(trx, ctx, {
+    workspaceId: document.workspace_id,
+    documentId: document.id,
+    recipientId: recipient.id,
+    to: recipient.email,
+    ...mail,
+  });
+}
