@@ -14,7 +14,6 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createAccount } from '../src/accounts/accounts.service.ts';
 import { createLogger } from '../src/context.ts';
-import { listMails } from '../src/mail/mail.service.ts';
 import { createMailTransport } from '../src/mail/mailer.ts';
 import { startWorker } from '../src/worker/worker.ts';
 import {
@@ -26,7 +25,7 @@ import {
   screenshotDir,
   viewports,
 } from './chromium.ts';
-import { databaseKinds, describeEachDatabase, useHarness } from './harness.ts';
+import { databaseKinds, describeEachDatabase, linkFor, useHarness } from './harness.ts';
 import { pdfImageList, pdfsig, pdftotext } from './pdf-tools.ts';
 
 const contract = join(import.meta.dirname, '..', 'src', 'demo', 'statement-of-work.pdf');
@@ -88,14 +87,7 @@ describeEachDatabase('a real document from upload to sealed PDF, in a browser', 
   }
 
   async function signingLinkOf(email: string): Promise<string> {
-    const [mail] = await listMails(h.ctx, {
-      to: email,
-      documentId: documentPath.split('/').at(-1),
-      limit: 1,
-    });
-    const link = /https?:\/\/\S+\/sign\/\S+/.exec(mail?.text ?? '')?.[0];
-    assert.ok(link, `a signing link mailed to ${email}`);
-    return h.baseUrl + new URL(link).pathname;
+    return h.baseUrl + (await linkFor(h.ctx, documentPath.split('/').at(-1) as string, email)).path;
   }
 
   async function until(what: string, check: () => Promise<boolean>): Promise<void> {

@@ -14,12 +14,11 @@ import { createAccount } from '../src/accounts/accounts.service.ts';
 import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { listFields } from '../src/fields/fields.service.ts';
 import { readFile } from '../src/files/files.service.ts';
-import { listMails } from '../src/mail/mail.service.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
 import { createDocument } from '../src/sending/drafts.ts';
 import { sendDocument } from '../src/sending/send.ts';
 import { launchChromium, lookAt, openPage, viewports } from './chromium.ts';
-import { databaseKinds, describeEachDatabase, recipient, useHarness } from './harness.ts';
+import { databaseKinds, describeEachDatabase, linkFor, recipient, useHarness } from './harness.ts';
 import { pdftotextBbox } from './pdf-tools.ts';
 
 const contract = readFileSync(join(import.meta.dirname, '..', 'src', 'demo', 'statement-of-work.pdf'));
@@ -254,10 +253,7 @@ describeEachDatabase('fields placed and filled in a browser', (kind) => {
   });
 
   async function signingLinkOf(email: string): Promise<string> {
-    const [mail] = await listMails(h.ctx, { to: email, documentId, limit: 1 });
-    const link = /https?:\/\/\S+\/sign\/\S+/.exec(mail?.text ?? '')?.[0];
-    assert.ok(link, `a signing link mailed to ${email}`);
-    return h.baseUrl + new URL(link).pathname;
+    return h.baseUrl + (await linkFor(h.ctx, documentId, email)).path;
   }
 
   test('each signer is led through their fields, on a desktop and on a phone', async () => {

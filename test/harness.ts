@@ -2,7 +2,7 @@
 // cloned from the migrated template that test/run.ts prepares), a context with a clock
 // the test moves, and the app answering real HTTP requests through inject.
 import assert from 'node:assert/strict';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -26,7 +26,9 @@ import { createMemoryRateLimiter, type RateLimiter } from '../src/http/rate-limi
 import { createApiKey } from '../src/keys/keys.service.ts';
 import type { CreateDocumentInput, RecipientInput } from '../src/sending/draft-input.ts';
 import { createDocument } from '../src/sending/drafts.ts';
+import { newSigningToken } from '../src/sending/invitations.ts';
 import { sendDocument } from '../src/sending/send.ts';
+import { findMailedSigningLinks } from '../src/sending/signing-links.ts';
 import { findSigningSession, type SigningSession } from '../src/signing/session.ts';
 import type { Resolver } from '../src/webhooks/destination.ts';
 import type { WebhookEndpoint } from '../src/webhooks/endpoints.service.ts';
@@ -360,21 +362,29 @@ export interface SigningLink {
   session: SigningSession;
 }
 
-/** The personal links mailed for a document, found the way a recipient finds them: in the mail. */
+/**
+ * The personal links mailed for a document, by recipient's address: what the app itself
+ * reads back from its mails (findMailedSigningLinks, as the reminder and "copy link" do),
+ * in the order they were mailed. Email-code signers' links included.
+ */
 export async function signingLinksOf(ctx: Context, documentId: string): Promise<Map<string, SigningLink>> {
-  const mails = await ctx.db
-    .selectFrom('mails')
-    .select(['to_address', 'text_body'])
+  const recipients = await ctx.db
+    .selectFrom('recipients')
+    .select(['id', 'email', 'workspace_id'])
     .where('document_id', '=', documentId)
-    .orderBy('created_at')
+    .orderBy('invited_at')
+    .orderBy('position')
     .execute();
   const links = new Map<string, SigningLink>();
-  for (const mail of mails) {
-    const match = /https?:\/\/\S+\/sign\/([0-9a-f-]{36})\/([A-Za-z0-9_-]{43})/.exec(mail.text_body);
-    if (!match) continue;
-    const session = await findSigningSession(ctx, match[1] as string, match[2] as string);
-    if (session)
-      links.set(mail.to_address, { email: mail.to_address, path: `/sign/${match[1]}/${match[2]}`, session });
+  const workspaceId = recipients[0]?.workspace_id;
+  if (!workspaceId) return links;
+  const mailed = await findMailedSigningLinks(ctx, workspaceId, { id: documentId, recipients });
+  for (const { id, email } of recipients) {
+    const link = mailed.get(id);
+    if (!link) continue;
+    const path = new URL(link).pathname;
+    const session = await findSigningSession(ctx, documentId, path.split('/').pop() as string);
+    if (session) links.set(email, { email, path, session });
   }
   return links;
 }
@@ -392,8 +402,8 @@ export async function linkFor(ctx: Context, documentId: string, email: string): 
 
 /**
  * A link issued out of turn, as a document sent before signing order was honoured by mail
- * holds one for a later signer: a token of our own, its hash written to the recipient's row
- * directly (no mail carries it). For the defence in depth only: acting before one's turn
+ * holds one for a later signer: a token made as invitations make them (newSigningToken), its
+ * hash written to the recipient's row directly (no mail carries it). For the defence in depth only: acting before one's turn
  * is refused as not-your-turn, whatever the link.
  */
 export async function issueLinkOutOfTurn(
@@ -401,10 +411,10 @@ export async function issueLinkOutOfTurn(
   documentId: string,
   email: string,
 ): Promise<SigningLink> {
-  const token = randomBytes(32).toString('base64url');
+  const { token, tokenHash } = newSigningToken(ctx);
   const updated = await ctx.db
     .updateTable('recipients')
-    .set({ token_hash: createHash('sha256').update(token).digest('hex') })
+    .set({ token_hash: tokenHash })
     .where('document_id', '=', documentId)
     .where('email', '=', email)
     .where('token_hash', 'is', null)

@@ -13,7 +13,7 @@ import { listMails } from '../src/mail/mail.service.ts';
 import { createDocument } from '../src/sending/drafts.ts';
 import { sendDocument } from '../src/sending/send.ts';
 import { launchChromium, lookAt, lookAtAddress, openPage, viewports } from './chromium.ts';
-import { databaseKinds, describeEachDatabase, recipient, useHarness } from './harness.ts';
+import { databaseKinds, describeEachDatabase, linkFor, recipient, useHarness } from './harness.ts';
 
 const owner = { email: 'sara@northwind.example', password: 'a long and careful password' };
 const ann = { email: 'ann@client.example', name: 'Ann Lee' };
@@ -75,10 +75,7 @@ describeEachDatabase('a sender’s lifecycle in a browser', (kind) => {
   }
 
   async function linkOf(email: string, id = documentId()): Promise<string> {
-    const [mail] = await listMails(h.ctx, { to: email, documentId: id, limit: 1 });
-    const link = /https?:\/\/\S+\/sign\/\S+/.exec(mail?.text ?? '')?.[0];
-    assert.ok(link, `a signing link mailed to ${email}`);
-    return h.baseUrl + new URL(link).pathname;
+    return h.baseUrl + (await linkFor(h.ctx, id, email)).path;
   }
 
   /** The new-document form with a title left out, a bad address and a negative price, sent. */
