@@ -4,8 +4,9 @@
 // A PNG's header says how many pixels it has, and its data may inflate to far more than
 // that (510 KB posted can hold 500 MB of zeros): the data is inflated off the event loop
 // (node:zlib's async inflate runs on libuv's thread pool) and cut off at the exact size the
-// header implies, before the PDF library ever decodes it. The signing service runs this
-// before it takes the document's lock, so a hostile image holds nothing while it is read.
+// header implies, before the PDF library ever decodes it. The signing service
+// (signing/signing.service.ts) runs this before it takes the document's lock, so a hostile
+// image holds nothing while it is read.
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
 import { PDFDocument } from '@cantoo/pdf-lib';

@@ -23,7 +23,7 @@ export async function renderOriginal(
     title: document.title,
     body: document.body,
     workspaceName: workspace?.name ?? 'Signet',
-    // Stored only after validation (signing.service.ts), so it is a pricing block.
+    // Stored only after validation (sending/draft-input.ts), so it is a pricing block.
     pricing: pricingView(document.pricing as PricingBlock | null),
     createdAt: document.created_at,
   });

@@ -1,7 +1,7 @@
 // Creating, reading and sending one document in the web application, and /mails (your own
-// mail). Input goes to the signing service exactly as the CLI's does (createDocument
-// validates; its refusals are shown as sentences), and the value shown is computed by the
-// same function as the API's `value`.
+// mail). Input goes to the sender's side (src/sending/) exactly as the CLI's does
+// (createDocument validates; its refusals are shown as sentences), and the value shown is
+// computed by the same function as the API's `value`.
 //   GET  /documents/new                 the form (no JavaScript needed)
 //   POST /documents                     more=…/preview=1: the form again; otherwise create the draft
 //   GET|POST /documents/{id}/edit       a draft's form, filled in; saved as a whole (editDraft)

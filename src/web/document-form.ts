@@ -1,5 +1,6 @@
-// The new-document form as the signing service's input: its rows of recipients and prices
-// (blank rows left out), and the value the API will compute, shown before the draft exists.
+// The new-document form as a draft's input (sending/draft-input.ts): its rows of recipients
+// and prices (blank rows left out), and the value the API will compute, shown before the
+// draft exists.
 import type { RecipientRole, SigningMethod } from '../db/schema.ts';
 import { checkPricingBlock, describePricingError, formatMoney } from '../documents/pricing.ts';
 import { computeValueAmount } from '../documents/value.ts';
