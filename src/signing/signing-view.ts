@@ -1,5 +1,5 @@
-// Turns what the signing service loaded into the page's view model: what this recipient
-// may do now, everyone's progress, and the pricing table formatted for people.
+// Turns what session.ts loaded (loadSigningView) into the page's view model: what this
+// recipient may do now, everyone's progress, and the pricing table formatted for people.
 import type { Context } from '../context.ts';
 import type { PageSize } from '../db/schema.ts';
 import type { FullDocumentRow, FullRecipientRow } from '../documents/documents.repository.ts';
