@@ -5,7 +5,8 @@ import type { PageSize } from '../db/schema.ts';
 import type { FullDocumentRow, FullRecipientRow } from '../documents/documents.repository.ts';
 import { isActive, signersAhead } from '../documents/lifecycle.ts';
 import type { PricingBlock } from '../documents/value.ts';
-import { describeField, initialsOf, maxInitialsLength, needsInput } from '../fields/field-rules.ts';
+import { describeField } from '../fields/field-rules.ts';
+import { fieldTypeSpecs } from '../fields/field-types.ts';
 import type { FieldRow } from '../fields/fields.repository.ts';
 import { downloadUrl, type FileKind } from '../files/download-links.ts';
 import { pricingView } from '../ui/document-views.ts';
@@ -40,7 +41,10 @@ function overlaysOf(loaded: Loaded, page: number): SigningPageView['pages'][numb
   return boxes.length > 0 ? { width: size.width, height: size.height, boxes } : null;
 }
 
-/** The signer's own fields as form inputs (those the service fills are listed, not asked). */
+/**
+ * The signer's own fields as form inputs, as each type's input says (fields/field-types.ts):
+ * those the service fills are listed, not asked.
+ */
 function myFields(
   loaded: Loaded,
   form: { entered: Record<string, string>; errors: Record<string, string> },
@@ -48,32 +52,28 @@ function myFields(
   return loaded.fields
     .filter((f) => f.recipient_id === loaded.recipient.id)
     .map((f) => {
+      const spec = fieldTypeSpecs[f.type].input;
       const entered = form.entered[f.id];
-      const value = entered ?? (f.type === 'initials' ? initialsOf(loaded.recipient.full_name) : '');
       return {
         id: f.id,
         type: f.type,
         name: describeField(f),
         required: f.required,
-        input: needsInput(f.type)
-          ? {
-              kind: f.type === 'checkbox' ? ('checkbox' as const) : ('text' as const),
-              value,
-              maxLength: f.type === 'initials' ? maxInitialsLength : f.max_length,
-            }
-          : null,
-        filledBy: needsInput(f.type) ? null : serviceFills[f.type as keyof typeof serviceFills],
+        input:
+          spec.by === 'service'
+            ? null
+            : spec.control === 'checkbox'
+              ? { kind: spec.control, value: entered ?? '', maxLength: null }
+              : {
+                  kind: spec.control,
+                  value: entered ?? spec.prefill(loaded.recipient.full_name),
+                  maxLength: spec.maxLength(f.max_length),
+                },
+        filledBy: spec.by === 'service' ? spec.filledWith : null,
         error: form.errors[`field.${f.id}`] ?? null,
       };
     });
 }
-
-const serviceFills = {
-  signature: 'your signature, as you adopt it below',
-  date: "today's date (UTC), when you sign",
-  name: 'your full name',
-  email: 'your email address',
-} as const;
 
 /** The document's PDFs for the page: its pages as images, and download links for both files. */
 function filesOf(
