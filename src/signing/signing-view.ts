@@ -6,7 +6,7 @@ import type { FullDocumentRow, FullRecipientRow } from '../documents/documents.r
 import { isActive, signersAhead } from '../documents/lifecycle.ts';
 import type { PricingBlock } from '../documents/value.ts';
 import { describeField } from '../fields/field-rules.ts';
-import { fieldTypeSpecs } from '../fields/field-types.ts';
+import { type FieldInputSpec, fieldTypeSpecs } from '../fields/field-types.ts';
 import type { FieldRow } from '../fields/fields.repository.ts';
 import { downloadUrl, type FileKind } from '../files/download-links.ts';
 import { pricingView } from '../ui/document-views.ts';
@@ -41,34 +41,40 @@ function overlaysOf(loaded: Loaded, page: number): SigningPageView['pages'][numb
   return boxes.length > 0 ? { width: size.width, height: size.height, boxes } : null;
 }
 
-/**
- * The signer's own fields as form inputs, as each type's input says (fields/field-types.ts):
- * those the service fills are listed, not asked.
- */
+type MyField = SigningPageView['myFields'][number];
+
+/** The input a field's type asks of the signer (fields/field-types.ts), or null when the service fills it. */
+function inputOf(spec: FieldInputSpec, field: FieldRow, entered: string | undefined, fullName: string) {
+  if (spec.by === 'service') return null;
+  switch (spec.control) {
+    case 'checkbox':
+      return { kind: spec.control, value: entered ?? '', maxLength: null };
+    case 'text':
+      return {
+        kind: spec.control,
+        value: entered ?? spec.prefill(fullName),
+        maxLength: spec.maxLength(field.max_length),
+      };
+    default:
+      throw new Error(`no input for ${JSON.stringify(spec satisfies never)}`);
+  }
+}
+
+/** The signer's own fields as form inputs (those the service fills are listed, not asked). */
 function myFields(
   loaded: Loaded,
   form: { entered: Record<string, string>; errors: Record<string, string> },
-): SigningPageView['myFields'] {
+): MyField[] {
   return loaded.fields
     .filter((f) => f.recipient_id === loaded.recipient.id)
     .map((f) => {
       const spec = fieldTypeSpecs[f.type].input;
-      const entered = form.entered[f.id];
       return {
         id: f.id,
         type: f.type,
         name: describeField(f),
         required: f.required,
-        input:
-          spec.by === 'service'
-            ? null
-            : spec.control === 'checkbox'
-              ? { kind: spec.control, value: entered ?? '', maxLength: null }
-              : {
-                  kind: spec.control,
-                  value: entered ?? spec.prefill(loaded.recipient.full_name),
-                  maxLength: spec.maxLength(f.max_length),
-                },
+        input: inputOf(spec, f, form.entered[f.id], loaded.recipient.full_name),
         filledBy: spec.by === 'service' ? spec.filledWith : null,
         error: form.errors[`field.${f.id}`] ?? null,
       };
