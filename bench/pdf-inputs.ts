@@ -215,8 +215,8 @@ export function benchCertificate(pages: number, sha256: string, drawn: Buffer): 
         userAgent: browser,
         signature: { kind: 'typed', name: 'Zoë Łukasiewicz' },
         fields: [
-          { type: 'signature', label: null, page: pages, value: null },
-          { type: 'date', label: null, page: pages, value: '2026-11-20' },
+          { name: 'Signature', label: null, page: pages, value: null },
+          { name: 'Date signed', label: null, page: pages, value: '2026-11-20' },
         ],
       },
       {
@@ -231,9 +231,9 @@ export function benchCertificate(pages: number, sha256: string, drawn: Buffer): 
         userAgent: phone,
         signature: { kind: 'drawn', png: drawn },
         fields: [
-          { type: 'initials', label: null, page: 1, value: null },
-          { type: 'text', label: 'Purchase order', page: 1, value: 'PO-2026-0417' },
-          { type: 'signature', label: null, page: pages, value: null },
+          { name: 'Initials', label: null, page: 1, value: null },
+          { name: 'Text', label: 'Purchase order', page: 1, value: 'PO-2026-0417' },
+          { name: 'Signature', label: null, page: pages, value: null },
         ],
       },
     ],

@@ -54,7 +54,7 @@ function certificateOf(names: string[][]): Certificate {
       clientIp: '203.0.113.24',
       userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0',
       signature: { kind: 'typed' as const, name: fullName },
-      fields: [{ type: 'text' as const, label: 'Company', page: 1, value: fullName }],
+      fields: [{ name: 'Text', label: 'Company', page: 1, value: fullName }],
     })),
     events: names.map(([, email = ''], i) => ({
       at: at(i + 2),

@@ -542,11 +542,11 @@ test('stamps on pages with shared, indirect and inherited objects show on their 
 test('the certificate lists the fields each signer filled, under the signer', async () => {
   const original = await pagesOf([{ rotate: 0 }, { rotate: 0 }]);
   const fields: CertificateField[] = [
-    { type: 'signature', label: null, page: 2, value: null },
-    { type: 'text', label: 'Company', page: 2, value: 'ACME Ltd' },
-    { type: 'checkbox', label: 'I agree', page: 1, value: 'checked' },
-    { type: 'date', label: null, page: 2, value: '2026-11-25' },
-    { type: 'name', label: null, page: 1, value: 'Zoë Łukasiewicz' },
+    { name: 'Signature', label: null, page: 2, value: null },
+    { name: 'Text', label: 'Company', page: 2, value: 'ACME Ltd' },
+    { name: 'Checkbox', label: 'I agree', page: 1, value: 'checked' },
+    { name: 'Date signed', label: null, page: 2, value: '2026-11-25' },
+    { name: 'Full name', label: null, page: 1, value: 'Zoë Łukasiewicz' },
   ];
   const { data } = await appendCertificate(original, certificateOf(fields));
   const text = await pdftotext(data);
@@ -598,8 +598,8 @@ for (const name of [
       { ...check, content: { kind: 'check' } },
     ];
     const certificate = certificateOf([
-      { type: 'signature', label: null, page: 1, value: null },
-      { type: 'checkbox', label: 'I agree', page: 1, value: 'checked' },
+      { name: 'Signature', label: null, page: 1, value: null },
+      { name: 'Checkbox', label: 'I agree', page: 1, value: 'checked' },
     ]);
     const sealed = await stampCertifyAndSeal(original, stamps, certificate);
     await assertSealedOver(original, sealed, name === 'openssl-signed.pdf' ? 2 : 1, name);

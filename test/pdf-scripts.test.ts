@@ -82,7 +82,7 @@ function certificateOf(title: string, fieldValue: string): Certificate {
       clientIp: '203.0.113.7',
       userAgent: 'Test browser',
       signature: { kind: 'typed' as const, name: names[key] },
-      fields: [{ type: 'text' as const, label: 'Company', page: 1, value: fieldValue }],
+      fields: [{ name: 'Text', label: 'Company', page: 1, value: fieldValue }],
     })),
     events: keys.map((key, i) => ({
       at: at(i + 2),

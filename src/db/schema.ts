@@ -2,7 +2,7 @@
 // services; routes only ever see API objects.
 import type { ColumnType, Generated } from 'kysely';
 import type { DocumentStatus, RecipientRole, signingMethods } from '../documents/lifecycle.ts';
-import type { FieldType } from '../pdf/fields.ts';
+import type { FieldType } from '../fields/field-types.ts';
 
 export type { RecipientRole };
 

@@ -1,12 +1,16 @@
 // JSON schemas of the document read API: request validation and response serialisation,
 // and the source for docs/api.md.
 
-import { Kind, Type, TypeRegistry } from '@sinclair/typebox';
-import { fieldTypes } from '../fields/field-rules.ts';
+import { Type } from '@sinclair/typebox';
+import { FieldSchema } from '../fields/fields.schemas.ts';
 import { errorEnvelope, listEnvelope, okEnvelope } from '../http/envelope.ts';
+import { Enum, Uuid } from '../http/schema-kinds.ts';
 import { maxCursorLength } from './cursor.ts';
 import { documentEventTypes } from './events.ts';
 import { documentStatuses, recipientRoles, signingMethods } from './lifecycle.ts';
+
+// Every area's schemas build on these (webhooks/endpoints.schemas.ts reads them from here).
+export { Enum, FieldSchema, Uuid };
 
 // `format` annotates what a value always is (the contract and its readers); nothing here
 // validates a response, and fast-json-stringify writes these strings as they are.
@@ -16,26 +20,9 @@ export const Timestamp = Type.String({
   description: 'ISO 8601 UTC with milliseconds and Z',
 });
 const NullableTimestamp = (description: string) => Type.Union([Timestamp, Type.Null()], { description });
-/** An id the service made: a lower-case UUID. */
-export const Uuid = Type.String({ format: 'uuid' });
 export const uuidPattern = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 /** The same rule for code outside a schema (ids in page URLs and signing links). */
 export const uuidRegExp = new RegExp(uuidPattern);
-
-// A closed list of strings as a JSON Schema `enum` (a TypeBox union of literals is an anyOf
-// of consts), with a kind of its own so that TypeBox's Value checks it too (the endpoint
-// form of the web application reads its errors with Value.Errors).
-if (!TypeRegistry.Has('StringEnum')) {
-  TypeRegistry.Set<{ enum: string[] }>(
-    'StringEnum',
-    (schema, value) => typeof value === 'string' && schema.enum.includes(value),
-  );
-}
-
-/** One of the closed list `values`. */
-export function Enum<T extends string>(values: readonly T[], options: { description?: string } = {}) {
-  return Type.Unsafe<T>({ [Kind]: 'StringEnum', type: 'string', enum: [...values], ...options });
-}
 
 export const DocumentStatusSchema = Enum(documentStatuses);
 
@@ -74,28 +61,6 @@ export const RecipientSchema = Type.Object({
     description: 'Lower orders sign first; equal orders in parallel',
   }),
   signedAt: NullableTimestamp('Null until this recipient signs (always for viewers)'),
-});
-
-/** A field a recipient fills, placed on the original PDF (not its value: that is in the sealed PDF). */
-export const FieldSchema = Type.Object({
-  id: Uuid,
-  type: Enum(fieldTypes, {
-    description:
-      'signature, initials, date (the date signed, filled by Signet), name, email, text or checkbox',
-  }),
-  page: Type.Integer({ minimum: 1, description: 'The page of the original PDF, from 1' }),
-  x: Type.Number({
-    description:
-      'PDF points from the left of the page as displayed (after its rotation, within its crop box)',
-  }),
-  y: Type.Number({ description: 'PDF points from the bottom of the page as displayed' }),
-  width: Type.Number({ description: 'PDF points' }),
-  height: Type.Number({ description: 'PDF points' }),
-  required: Type.Boolean(),
-  label: Type.Union([Type.String(), Type.Null()], { description: 'Null for none' }),
-  filled: Type.Boolean({
-    description: 'Whether the recipient has filled it (they fill all theirs when they sign)',
-  }),
 });
 
 /** A recipient in the document detail: with the fields they fill. */

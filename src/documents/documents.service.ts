@@ -2,8 +2,8 @@
 // and turning rows into API objects.
 import type { Context } from '../context.ts';
 import type { DocumentStatus, RecipientRole } from '../db/schema.ts';
-import type { FieldType } from '../fields/field-rules.ts';
 import { findFields, type FieldRow as StoredField } from '../fields/fields.repository.ts';
+import type { DocumentField } from '../fields/fields.schemas.ts';
 import { downloadUrl, type FileKind } from '../files/download-links.ts';
 import { type FileRow, findDocumentFiles } from '../files/files.repository.ts';
 import { ApiError } from '../http/errors.ts';
@@ -64,19 +64,6 @@ export interface DocumentFile {
   sha256: string;
   bytes: number;
   pages: number | null;
-}
-
-export interface DocumentField {
-  id: string;
-  type: FieldType;
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  required: boolean;
-  label: string | null;
-  filled: boolean;
 }
 
 export interface DocumentDetail extends Document {

@@ -1,5 +1,7 @@
 // **The** rules of fields (issue 24), shared by the CLI's JSON, the web editor and signing:
-// what a field is, where it may be placed, and what filling it takes.
+// what a field is, where it may be placed, and what filling it takes. What differs between
+// types (which are filled by the service, what a value must be) is field-types.ts's table;
+// these rules look it up.
 // - Placing: a field belongs to one signer of the document, lies wholly on an existing page
 //   of the original PDF (its displayed size: src/pdf/fields.ts defines the coordinates), is
 //   at least `minSide` points on each side, and has a label of at most 100 characters; a
@@ -11,35 +13,24 @@
 //   signature with a sentence on that field's input (`field.<id>`).
 import type { PageSize } from '../db/schema.ts';
 import { InputError } from '../input-error.ts';
-import { type FieldType, fieldTypeNames, fieldTypes } from '../pdf/fields.ts';
 import { drawableText, drawingProblem } from '../pdf/fonts.ts';
-
-export { type FieldType, fieldTypeNames, fieldTypes };
+import { type FieldType, fieldTypeSpecs, fieldTypes, isFieldType, maxTextLength } from './field-types.ts';
+import type { FieldPlacement } from './fields.schemas.ts';
 
 /** The smallest side of a field, in points (a little over 2 mm): anything smaller is a slip. */
 const minSide = 6;
 export const maxLabelLength = 100;
-export const maxTextLength = 500;
-/** Initials are a few letters; room for a hyphenated or doubled name's. */
-export const maxInitialsLength = 12;
 const maxFields = 200;
 
-/** Types whose value the service fills in; the signer fills the others. */
-const filledByService: ReadonlySet<FieldType> = new Set(['signature', 'date', 'name', 'email']);
-
-/** A field as the sender describes it: the CLI's JSON and the editor's form alike. */
-export interface FieldInput {
+/**
+ * A field as the sender describes it: the CLI's JSON and the editor's form alike. Its
+ * placement is the API's (fields.schemas.ts); the sender also names the signer by email
+ * and may cap a text field's length.
+ */
+export type FieldInput = FieldPlacement & {
   recipient: string;
-  type: FieldType;
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  required: boolean;
-  label: string | null;
   maxLength: number | null;
-}
+};
 
 /** A field checked against its document: the recipient resolved to their id. */
 export interface PlacedField extends Omit<FieldInput, 'recipient'> {
@@ -73,7 +64,7 @@ export function readFieldInput(raw: unknown): FieldInput | string {
     return isNumber(value) ? value : undefined;
   };
   if (typeof o.recipient !== 'string' || !o.recipient.trim()) return 'recipient must be an email address.';
-  if (!fieldTypes.includes(o.type as FieldType)) return `type must be one of ${fieldTypes.join(', ')}.`;
+  if (!isFieldType(o.type)) return `type must be one of ${fieldTypes.join(', ')}.`;
   const [page, x, y, width, height] = ['page', 'x', 'y', 'width', 'height'].map(number);
   if (page === undefined || !Number.isInteger(page) || page < 1)
     return 'page must be a page number (1, 2, …).';
@@ -90,7 +81,7 @@ export function readFieldInput(raw: unknown): FieldInput | string {
   if (maxLength === undefined) return 'maxLength must be a whole number.';
   return {
     recipient: o.recipient.trim(),
-    type: o.type as FieldType,
+    type: o.type,
     page,
     x,
     y,
@@ -127,7 +118,7 @@ function problemOf(
   if (field.label && field.label.length > maxLabelLength)
     return `its label is over ${maxLabelLength} characters.`;
   if (field.maxLength !== null) {
-    if (field.type !== 'text') return 'only a text field takes maxLength.';
+    if (!fieldTypeSpecs[field.type].hasMaxLength) return 'only a text field takes maxLength.';
     if (!Number.isInteger(field.maxLength) || field.maxLength < 1 || field.maxLength > maxTextLength)
       return `maxLength must be a whole number from 1 to ${maxTextLength}.`;
   }
@@ -169,41 +160,27 @@ export function checkFields(
   return placed;
 }
 
-/** "ZŁ" for "Zoë Łukasiewicz": the first letter of each name, upper-cased, at most four. */
-export function initialsOf(fullName: string): string {
-  return fullName
-    .trim()
-    .split(/[\s-]+/)
-    .filter(Boolean)
-    .map((part) => [...part][0]?.toLocaleUpperCase() ?? '')
-    .join('')
-    .slice(0, 4);
-}
-
-/** What a signer's field needs from them, as its form input: the signing page shows these. */
+/** Whether the signer fills the field (else the service fills it when they sign). */
 export function needsInput(type: FieldType): boolean {
-  return !filledByService.has(type);
+  return fieldTypeSpecs[type].input.by === 'signer';
 }
 
-export interface FillableField {
+/** A field as filling it needs. */
+export type FillableField = Pick<FieldInput, 'type' | 'required' | 'label' | 'maxLength' | 'page'> & {
   id: string;
-  type: FieldType;
-  required: boolean;
-  label: string | null;
-  maxLength: number | null;
-  page: number;
-}
+};
 
 /** "Text “Company” on page 2": how a field is named in a sentence. */
 export function describeField(field: Pick<FillableField, 'type' | 'label' | 'page'>): string {
-  const name = fieldTypeNames[field.type];
+  const name = fieldTypeSpecs[field.type].label;
   return `${field.label ? `${name} “${field.label}”` : name} on page ${field.page}`;
 }
 
 /**
- * The values a signer's input gives their fields (`field.<id>` → text), checked: returns
- * each field's value to store, or throws an InputError with a sentence per bad field.
- * `service` holds the values the service fills (name, email, date); a signature has none.
+ * The values a signer's input gives their fields (`field.<id>` → text), checked by each
+ * type's rule (field-types.ts): returns each field's value to store, or throws an
+ * InputError with a sentence per bad field. `service` holds the values the service fills
+ * (name, email, date); a signature has none.
  */
 export function fillFields(
   fields: FillableField[],
@@ -214,34 +191,13 @@ export function fillFields(
   const errors: Record<string, string> = {};
   for (const field of fields) {
     const raw = (input[field.id] ?? '').trim();
-    switch (field.type) {
-      case 'signature':
-        values.set(field.id, null);
-        break;
-      case 'date':
-        values.set(field.id, service.date);
-        break;
-      case 'name':
-        values.set(field.id, service.name);
-        break;
-      case 'email':
-        values.set(field.id, service.email);
-        break;
-      case 'checkbox':
-        if (field.required && raw !== 'yes') errors[`field.${field.id}`] = `Tick ${describeField(field)}.`;
-        values.set(field.id, raw === 'yes' ? 'yes' : null);
-        break;
-      default: {
-        const limit = field.type === 'initials' ? maxInitialsLength : (field.maxLength ?? maxTextLength);
-        const value = drawableText(raw);
-        const problem = drawingProblem(describeField(field), value);
-        if (field.required && !value) errors[`field.${field.id}`] = `Fill in ${describeField(field)}.`;
-        else if ([...value].length > limit)
-          errors[`field.${field.id}`] = `${describeField(field)} takes at most ${limit} characters.`;
-        else if (problem) errors[`field.${field.id}`] = problem;
-        values.set(field.id, value || null);
-      }
-    }
+    const { value, problem } = fieldTypeSpecs[field.type].fill(
+      raw,
+      { name: describeField(field), required: field.required, maxLength: field.maxLength },
+      service,
+    );
+    if (problem) errors[`field.${field.id}`] = problem;
+    values.set(field.id, value);
   }
   if (Object.keys(errors).length > 0) throw new InputError(errors);
   return values;

@@ -5,7 +5,7 @@
 // they filled, and the full event history, all in UTC. The same update draws the signers'
 // field values on the original pages (fields.ts). The seal (seal.ts) then signs the whole file.
 import type { PDFDocument, PDFImage } from '@cantoo/pdf-lib';
-import { drawFieldStamps, type FieldStamp, type FieldType, fieldTypeNames } from './fields.ts';
+import { drawFieldStamps, type FieldStamp } from './fields.ts';
 import { FontSet } from './fonts.ts';
 import { updateUntracked } from './incremental.ts';
 import { PageFlow } from './layout.ts';
@@ -28,8 +28,10 @@ export interface CertificateRecipient {
   fields: CertificateField[];
 }
 
+/** A filled field as the certificate lists it: its wording is the field type's (fields/field-types.ts). */
 export interface CertificateField {
-  type: FieldType;
+  /** The type's name ("Date signed"). */
+  name: string;
   label: string | null;
   /** 1-based, on the original. */
   page: number;
@@ -94,7 +96,7 @@ async function signatures(flow: PageFlow, certificate: Certificate): Promise<voi
 function fieldRow(field: CertificateField): [string, string] {
   const label = field.label ? ` “${field.label}”` : '';
   const value = field.value === null ? '' : `: ${field.value}`;
-  return [`Field, page ${field.page}`, `${fieldTypeNames[field.type]}${label}${value}`];
+  return [`Field, page ${field.page}`, `${field.name}${label}${value}`];
 }
 
 async function recipients(flow: PageFlow, certificate: Certificate): Promise<void> {

@@ -1,5 +1,7 @@
-// Fields on the original pages: **the** coordinates a field is placed in, and drawing each
-// signer's values into their fields when the document is sealed.
+// Fields on the original pages: **the** coordinates a field is placed in, and the drawing
+// primitives that put a value in a field's rectangle when the document is sealed (text in
+// a box, an image, a check mark). Which field type is drawn with which primitive is not
+// decided here: fields/field-types.ts says it, and sealing hands this module the stamps.
 //
 // View space, the one definition of where a field is, from the upload's page editor to the
 // sealed file: a field rectangle { page, x, y, width, height } is in PDF points (1/72 inch),
@@ -41,28 +43,6 @@ import { type FontSet, paragraphDirection, type Shaped } from './fonts.ts';
 import { pageToDrawOn } from './incremental.ts';
 import { wrap } from './layout.ts';
 
-export type FieldType = 'signature' | 'initials' | 'date' | 'name' | 'email' | 'text' | 'checkbox';
-export const fieldTypes: readonly FieldType[] = [
-  'signature',
-  'initials',
-  'date',
-  'name',
-  'email',
-  'text',
-  'checkbox',
-];
-
-/** How each type is named to people (the certificate, the pages, refusals). */
-export const fieldTypeNames: Record<FieldType, string> = {
-  signature: 'Signature',
-  initials: 'Initials',
-  date: 'Date signed',
-  name: 'Full name',
-  email: 'Email',
-  text: 'Text',
-  checkbox: 'Checkbox',
-};
-
 /** A rectangle: in view space for a field, in the page's user space for `toUserSpace`. */
 export interface Rect {
   x: number;
@@ -83,13 +63,20 @@ export interface PageView {
   box: Rect;
 }
 
+/**
+ * The drawing primitives a field's value is drawn with, as plain data (stamps cross into
+ * the seal's thread): text set in the box in a style, an image (PNG) fitted to the box, a
+ * check mark. Which type draws which is the domain's (fields/field-types.ts), not pdf/'s.
+ */
+export type StampContent =
+  | { kind: 'text'; text: string; style: TextStyle }
+  | { kind: 'image'; png: Uint8Array }
+  | { kind: 'check' };
+
 /** What to draw in one field's rectangle (view space). */
 export interface FieldStamp extends Rect {
   page: number;
-  content:
-    | { kind: 'text'; text: string; style: 'text' | 'handwriting' }
-    | { kind: 'image'; png: Uint8Array }
-    | { kind: 'check' };
+  content: StampContent;
 }
 
 // US Letter, which pdf.js assumes for a page with no usable /MediaBox.
@@ -220,9 +207,19 @@ export async function drawFieldStamps(doc: PDFDocument, fonts: FontSet, stamps: 
     );
     const frame = frameOf(view, stamp);
     const { content } = stamp;
-    if (content.kind === 'text') await drawText(page, fonts, frame, content.text, content.style);
-    else if (content.kind === 'image') drawImage(page, frame, await imageOf(doc, images, content.png));
-    else drawCheck(page, frame);
+    switch (content.kind) {
+      case 'text':
+        await drawText(page, fonts, frame, content.text, content.style);
+        break;
+      case 'image':
+        drawImage(page, frame, await imageOf(doc, images, content.png));
+        break;
+      case 'check':
+        drawCheck(page, frame);
+        break;
+      default:
+        throw new Error(`no drawing for ${JSON.stringify(content satisfies never)}`);
+    }
     page.pushOperators(popGraphicsState());
   }
 }
@@ -262,7 +259,7 @@ function drawCheck(page: PDFPage, frame: Frame): void {
   page.drawLine({ start: point(0.4, 0.22), end: point(0.85, 0.8), ...stroke });
 }
 
-type TextStyle = 'text' | 'handwriting';
+export type TextStyle = 'text' | 'handwriting';
 
 // The largest size a style is set in, and its share of the rectangle's height: a name in a
 // tall box stays a name, not a headline; handwriting (Caveat's letters are small for their

@@ -14,6 +14,7 @@ import {
 } from '../documents/documents.repository.ts';
 import { fileToDocumentFile } from '../documents/documents.service.ts';
 import { recordDocumentEvent } from '../documents/events.ts';
+import { type AdoptedSignature, fieldTypeSpecs } from '../fields/field-types.ts';
 import type { FieldRow } from '../fields/fields.repository.ts';
 import { listFields } from '../fields/fields.service.ts';
 import { findFile } from '../files/files.repository.ts';
@@ -90,13 +91,23 @@ async function whileLeased<T>(ctx: Context, claim: SealClaim, work: () => Promis
   }
 }
 
-/** What each filled field shows in the sealed PDF, drawn at its rectangle (pdf/fields.ts). */
+/** The signature a signer adopted, as their signature fields and the certificate show it. */
+function adoptedSignature(recipient: FullRecipientRow): AdoptedSignature {
+  return recipient.signature_kind === 'drawn' && recipient.signature_image
+    ? { kind: 'drawn', png: recipient.signature_image }
+    : { kind: 'typed', name: recipient.signature_name ?? recipient.full_name };
+}
+
+/**
+ * What each filled field shows in the sealed PDF, drawn at its rectangle with the primitive
+ * its type names (fields/field-types.ts → pdf/fields.ts).
+ */
 function stampsOf(fields: FieldRow[], recipients: FullRecipientRow[]): FieldStamp[] {
   const stamps: FieldStamp[] = [];
   for (const field of fields) {
     const recipient = recipients.find((r) => r.id === field.recipient_id);
     if (!field.filled_at || !recipient?.signed_at) continue;
-    const content = stampContent(field, recipient);
+    const content = fieldTypeSpecs[field.type].draw(field.value, adoptedSignature(recipient));
     if (content)
       stamps.push({
         page: field.page,
@@ -110,37 +121,15 @@ function stampsOf(fields: FieldRow[], recipients: FullRecipientRow[]): FieldStam
   return stamps;
 }
 
-function stampContent(field: FieldRow, recipient: FullRecipientRow): FieldStamp['content'] | null {
-  switch (field.type) {
-    case 'signature':
-      return recipient.signature_kind === 'drawn' && recipient.signature_image
-        ? { kind: 'image', png: recipient.signature_image }
-        : { kind: 'text', text: recipient.signature_name ?? recipient.full_name, style: 'handwriting' };
-    case 'initials':
-      return field.value ? { kind: 'text', text: field.value, style: 'handwriting' } : null;
-    case 'checkbox':
-      return field.value === 'yes' ? { kind: 'check' } : null;
-    default:
-      return field.value ? { kind: 'text', text: field.value, style: 'text' } : null;
-  }
-}
-
-/** The fields a recipient filled, as the certificate lists them. */
+/** The fields a recipient filled, as the certificate lists them (each in its type's wording). */
 function certificateFields(fields: FieldRow[], recipient: FullRecipientRow): CertificateField[] {
   return fields
     .filter((f) => f.recipient_id === recipient.id && f.filled_at !== null)
     .map((f) => ({
-      type: f.type,
+      name: fieldTypeSpecs[f.type].label,
       label: f.label,
       page: f.page,
-      value:
-        f.type === 'checkbox'
-          ? f.value === 'yes'
-            ? 'checked'
-            : 'not checked'
-          : f.type === 'signature' || f.type === 'initials'
-            ? null
-            : f.value,
+      value: fieldTypeSpecs[f.type].certificateValue(f.value),
     }));
 }
 
@@ -152,12 +141,7 @@ function recipientOf(
   const own = events.filter((e) => e.recipient_id === recipient.id);
   const acted =
     own.findLast((e) => e.type === 'document.signed' || e.type === 'document.declined') ?? own.at(-1);
-  const signature =
-    recipient.signed_at === null
-      ? null
-      : recipient.signature_kind === 'drawn' && recipient.signature_image
-        ? { kind: 'drawn' as const, png: recipient.signature_image }
-        : { kind: 'typed' as const, name: recipient.signature_name ?? recipient.full_name };
+  const signature = recipient.signed_at === null ? null : adoptedSignature(recipient);
   return {
     fullName: recipient.full_name,
     email: recipient.email,

@@ -4,6 +4,7 @@
 // without JavaScript and post to `${basePath}/sign`, `/decline`, `/code`; the one script
 // (ui/assets/sign.js) previews the typed signature and offers a pad to draw one.
 import type { DocumentStatus } from '../documents/lifecycle.ts';
+import type { FieldControl, FieldType } from '../fields/field-types.ts';
 import { signScript, signStyles } from '../ui/assets.ts';
 import { type PricingView, pricingTable, statusBadges } from '../ui/document-views.ts';
 import { fieldError, invalidAttrs } from '../ui/forms.ts';
@@ -81,11 +82,11 @@ export interface SigningPageView {
   /** This signer's fields, when they may sign now: inputs for theirs, the rest named. */
   myFields: Array<{
     id: string;
-    type: string;
+    type: FieldType;
     /** "Text “Company” on page 2". */
     name: string;
     required: boolean;
-    input: null | { kind: 'text' | 'checkbox'; value: string; maxLength: number | null };
+    input: null | { kind: FieldControl; value: string; maxLength: number | null };
     /** What the service fills in, for a field without input. */
     filledBy: string | null;
     error: string | null;
@@ -285,6 +286,23 @@ ${
 `;
 }
 
+type MyField = SigningPageView['myFields'][number];
+type FieldInput = NonNullable<MyField['input']>;
+
+/** Each form control a field's type asks for (fields/field-types.ts), as the page renders it. */
+const controls: Record<FieldControl, (f: MyField, input: FieldInput, mark: SafeHtml) => SafeHtml> = {
+  checkbox: (f, input, mark) => {
+    const id = `field-${f.id}`;
+    return html`<div class="field" data-field-input="${f.id}"><label class="checkbox" for="${id}"><input type="checkbox" id="${id}" name="field.${f.id}" value="yes"${input.value === 'yes' ? html` checked` : null}${f.required ? html` required` : null} ${invalidAttrs(id, f.error ?? undefined)}><span>${f.name}${mark}</span></label>${fieldError(id, f.error ?? undefined)}</div>
+`;
+  },
+  text: (f, input, mark) => {
+    const id = `field-${f.id}`;
+    return html`<div class="field" data-field-input="${f.id}"><label for="${id}">${f.name}${mark}</label><input type="text" id="${id}" name="field.${f.id}" value="${input.value}"${input.maxLength ? html` maxlength="${input.maxLength}"` : null}${f.required ? html` required` : null} ${invalidAttrs(id, f.error ?? undefined)}>${fieldError(id, f.error ?? undefined)}</div>
+`;
+  },
+};
+
 /**
  * The signer's fields, in the order the sender placed them: an input for each they fill
  * (initials, text, checkboxes), each naming its page, and a list of those filled for them.
@@ -297,13 +315,8 @@ function fieldInputs(view: SigningPageView): SafeHtml | null {
   return html`<fieldset class="my-fields" data-fields>
 <legend class="label">Your fields (${view.myFields.length})</legend>
 ${toFill.map((f) => {
-  const id = `field-${f.id}`;
-  const input = f.input as NonNullable<typeof f.input>;
-  return input.kind === 'checkbox'
-    ? html`<div class="field" data-field-input="${f.id}"><label class="checkbox" for="${id}"><input type="checkbox" id="${id}" name="field.${f.id}" value="yes"${input.value === 'yes' ? html` checked` : null}${f.required ? html` required` : null} ${invalidAttrs(id, f.error ?? undefined)}><span>${f.name}${mark(f.required)}</span></label>${fieldError(id, f.error ?? undefined)}</div>
-`
-    : html`<div class="field" data-field-input="${f.id}"><label for="${id}">${f.name}${mark(f.required)}</label><input type="text" id="${id}" name="field.${f.id}" value="${input.value}"${input.maxLength ? html` maxlength="${input.maxLength}"` : null}${f.required ? html` required` : null} ${invalidAttrs(id, f.error ?? undefined)}>${fieldError(id, f.error ?? undefined)}</div>
-`;
+  const input = f.input as FieldInput;
+  return controls[input.kind](f, input, mark(f.required));
 })}${
   filled.length > 0 &&
   html`<p class="small muted">Filled in for you when you sign:</p><ul class="small filled-for-you">${filled.map(

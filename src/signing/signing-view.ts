@@ -5,7 +5,8 @@ import type { PageSize } from '../db/schema.ts';
 import type { FullDocumentRow, FullRecipientRow } from '../documents/documents.repository.ts';
 import { isActive, signersAhead } from '../documents/lifecycle.ts';
 import type { PricingBlock } from '../documents/value.ts';
-import { describeField, initialsOf, maxInitialsLength, needsInput } from '../fields/field-rules.ts';
+import { describeField } from '../fields/field-rules.ts';
+import { type FieldInputSpec, fieldTypeSpecs } from '../fields/field-types.ts';
 import type { FieldRow } from '../fields/fields.repository.ts';
 import { downloadUrl, type FileKind } from '../files/download-links.ts';
 import { pricingView } from '../ui/document-views.ts';
@@ -40,40 +41,45 @@ function overlaysOf(loaded: Loaded, page: number): SigningPageView['pages'][numb
   return boxes.length > 0 ? { width: size.width, height: size.height, boxes } : null;
 }
 
+type MyField = SigningPageView['myFields'][number];
+
+/** The input a field's type asks of the signer (fields/field-types.ts), or null when the service fills it. */
+function inputOf(spec: FieldInputSpec, field: FieldRow, entered: string | undefined, fullName: string) {
+  if (spec.by === 'service') return null;
+  switch (spec.control) {
+    case 'checkbox':
+      return { kind: spec.control, value: entered ?? '', maxLength: null };
+    case 'text':
+      return {
+        kind: spec.control,
+        value: entered ?? spec.prefill(fullName),
+        maxLength: spec.maxLength(field.max_length),
+      };
+    default:
+      throw new Error(`no input for ${JSON.stringify(spec satisfies never)}`);
+  }
+}
+
 /** The signer's own fields as form inputs (those the service fills are listed, not asked). */
 function myFields(
   loaded: Loaded,
   form: { entered: Record<string, string>; errors: Record<string, string> },
-): SigningPageView['myFields'] {
+): MyField[] {
   return loaded.fields
     .filter((f) => f.recipient_id === loaded.recipient.id)
     .map((f) => {
-      const entered = form.entered[f.id];
-      const value = entered ?? (f.type === 'initials' ? initialsOf(loaded.recipient.full_name) : '');
+      const spec = fieldTypeSpecs[f.type].input;
       return {
         id: f.id,
         type: f.type,
         name: describeField(f),
         required: f.required,
-        input: needsInput(f.type)
-          ? {
-              kind: f.type === 'checkbox' ? ('checkbox' as const) : ('text' as const),
-              value,
-              maxLength: f.type === 'initials' ? maxInitialsLength : f.max_length,
-            }
-          : null,
-        filledBy: needsInput(f.type) ? null : serviceFills[f.type as keyof typeof serviceFills],
+        input: inputOf(spec, f, form.entered[f.id], loaded.recipient.full_name),
+        filledBy: spec.by === 'service' ? spec.filledWith : null,
         error: form.errors[`field.${f.id}`] ?? null,
       };
     });
 }
-
-const serviceFills = {
-  signature: 'your signature, as you adopt it below',
-  date: "today's date (UTC), when you sign",
-  name: 'your full name',
-  email: 'your email address',
-} as const;
 
 /** The document's PDFs for the page: its pages as images, and download links for both files. */
 function filesOf(

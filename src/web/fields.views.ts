@@ -3,25 +3,17 @@
 // reassign or delete it. Every change is an ordinary form post, so the editor works with
 // a keyboard alone and without JavaScript; /assets/field-editor.js adds drawing, dragging
 // and resizing on the pages, which fill in the same forms and send them.
-import { fieldTypeNames, fieldTypes, maxLabelLength, maxTextLength } from '../fields/field-rules.ts';
+import { type FieldInput, maxLabelLength } from '../fields/field-rules.ts';
+import { fieldTypeSpecs, fieldTypes, maxTextLength } from '../fields/field-types.ts';
 import { csrfField, type Form, fieldError, formText, invalidAttrs } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 
-export interface EditorField {
+/** A field as the sender describes it, with its id and its signer's colour. */
+export type EditorField = FieldInput & {
   id: string;
-  recipient: string;
   /** The recipient's place among the signers: their colour on the pages. */
   tone: number;
-  type: string;
-  page: number;
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  required: boolean;
-  label: string | null;
-  maxLength: number | null;
-}
+};
 
 export interface FieldEditorView {
   document: { id: string; title: string; editable: boolean };
@@ -37,7 +29,11 @@ export interface FieldEditorView {
 
 const round = (n: number) => String(Math.round(n * 100) / 100);
 
-function options(values: readonly string[], chosen: string, label: (value: string) => string): SafeHtml {
+function options<T extends string>(
+  values: readonly T[],
+  chosen: string,
+  label: (value: T) => string,
+): SafeHtml {
   return html`${values.map((v) => html`<option value="${v}"${v === chosen ? html` selected` : null}>${label(v)}</option>`)}`;
 }
 
@@ -66,7 +62,7 @@ function fieldInputs(
 <div class="field"><label for="${id('type')}">Type</label><select id="${id('type')}" name="type">${options(
     fieldTypes,
     value('type', 'signature'),
-    (t) => fieldTypeNames[t as keyof typeof fieldTypeNames],
+    (t) => fieldTypeSpecs[t].label,
   )}</select></div>
 <div class="field field-number"><label for="${id('page')}">Page</label><select id="${id('page')}" name="page" data-coordinate="page">${options(pages, value('page', '1'), (p) => p)}</select></div>
 ${number('x', 'x (pt)', '72')}${number('y', 'y (pt)', '72')}${number('width', 'Width (pt)', '180')}${number('height', 'Height (pt)', '36')}
@@ -103,7 +99,7 @@ function fieldItem(view: FieldEditorView, field: EditorField, csrf: string): Saf
     label: field.label ?? '',
     maxLength: field.maxLength === null ? '' : String(field.maxLength),
   };
-  const name = `${fieldTypeNames[field.type as keyof typeof fieldTypeNames]}${field.label ? ` “${field.label}”` : ''}`;
+  const name = `${fieldTypeSpecs[field.type].label}${field.label ? ` “${field.label}”` : ''}`;
   const action = `/documents/${view.document.id}/fields/${field.id}`;
   return html`<li class="field-item tone-${field.tone % 6}" id="field-${field.id}">
 <form method="post" action="${action}" data-field-form="${field.id}" aria-label="${name}, page ${field.page}">
@@ -129,7 +125,7 @@ function pagesSection(view: FieldEditorView): SafeHtml {
       .filter((f) => f.page === p.number)
       .map(
         (f) =>
-          html`<g class="field-shape tone-${f.tone % 6}" data-field="${f.id}"><rect class="field-box" x="${f.x}" y="${p.height - f.y - f.height}" width="${f.width}" height="${f.height}"></rect><text x="${f.x + 3}" y="${p.height - f.y - f.height + 11}" class="field-tag">${fieldTypeNames[f.type as keyof typeof fieldTypeNames]}</text>${
+          html`<g class="field-shape tone-${f.tone % 6}" data-field="${f.id}"><rect class="field-box" x="${f.x}" y="${p.height - f.y - f.height}" width="${f.width}" height="${f.height}"></rect><text x="${f.x + 3}" y="${p.height - f.y - f.height + 11}" class="field-tag">${fieldTypeSpecs[f.type].label}</text>${
             view.document.editable
               ? html`<rect class="field-handle" x="${f.x + f.width - 7}" y="${p.height - f.y - 7}" width="7" height="7"></rect>`
               : null
