@@ -4,6 +4,7 @@
 import { Kind, Type, TypeRegistry } from '@sinclair/typebox';
 import { fieldTypes } from '../fields/field-rules.ts';
 import { errorEnvelope, listEnvelope, okEnvelope } from '../http/envelope.ts';
+import { uuidPattern } from '../ids.ts';
 import { maxCursorLength } from './cursor.ts';
 import { documentEventTypes } from './events.ts';
 import { documentStatuses, recipientRoles, signingMethods } from './lifecycle.ts';
@@ -18,9 +19,6 @@ export const Timestamp = Type.String({
 const NullableTimestamp = (description: string) => Type.Union([Timestamp, Type.Null()], { description });
 /** An id the service made: a lower-case UUID. */
 export const Uuid = Type.String({ format: 'uuid' });
-export const uuidPattern = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-/** The same rule for code outside a schema (ids in page URLs and signing links). */
-export const uuidRegExp = new RegExp(uuidPattern);
 
 // A closed list of strings as a JSON Schema `enum` (a TypeBox union of literals is an anyOf
 // of consts), with a kind of its own so that TypeBox's Value checks it too (the endpoint

@@ -5,10 +5,9 @@
 // 404 like any unknown address; one that has expired says so (410), and how to get another.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Context } from '../context.ts';
-import { uuidRegExp } from '../documents/documents.schemas.ts';
-import { pdfFileName } from '../sealing/completion-mail.ts';
+import { uuidRegExp } from '../ids.ts';
 import { messagePage, sendPlainPage } from '../ui/shell.ts';
-import { type FileKind, fileKinds, isValidDownload } from './download-links.ts';
+import { type FileKind, fileKinds, isValidDownload, pdfFileName } from './download-links.ts';
 import { findDownloadable } from './files.repository.ts';
 import { fileStream } from './files.service.ts';
 

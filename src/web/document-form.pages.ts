@@ -16,6 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import { getDocument, getDocumentForOwner, recipientProgress } from '../documents/documents.service.ts';
 import { DocumentActionError } from '../documents/lifecycle.ts';
+import { pricingView } from '../documents/pricing.ts';
 import type { PricingBlock } from '../documents/value.ts';
 import { isPageImageSize, pageImage } from '../files/page-images.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
@@ -31,7 +32,6 @@ import {
   withdrawDocument,
 } from '../signing/signing.service.ts';
 import { findSharableSigningLinks } from '../signing/signing-links.ts';
-import { pricingView } from '../ui/document-views.ts';
 import { errorSummary, notice } from '../ui/forms.ts';
 import type { SafeHtml } from '../ui/html.ts';
 import { formFile, useUploadBodies } from '../ui/uploads.ts';

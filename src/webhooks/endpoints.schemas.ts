@@ -2,9 +2,10 @@
 // serialisation. The secret exists only in the create and rotate responses' schemas, so no
 // other response can carry it even by mistake.
 import { Type } from '@sinclair/typebox';
-import { DocumentIdParams, Enum, Timestamp, Uuid, uuidPattern } from '../documents/documents.schemas.ts';
+import { DocumentIdParams, Enum, Timestamp, Uuid } from '../documents/documents.schemas.ts';
 import { documentEventTypes } from '../documents/events.ts';
 import { errorEnvelope, listEnvelope, okEnvelope } from '../http/envelope.ts';
+import { uuidPattern } from '../ids.ts';
 import { maxOverlapHours, subscribableEventTypes } from './endpoints.service.ts';
 
 const Events = Type.Array(Enum(subscribableEventTypes), { minItems: 1, maxItems: 5, uniqueItems: true });

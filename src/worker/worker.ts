@@ -16,8 +16,8 @@ import { mailChannel } from '../mail/mails.repository.ts';
 import { sealChannel } from '../sealing/sealing.repository.ts';
 import { sealDueDocuments } from '../sealing/sealing.service.ts';
 import { expireDueDocuments, remindDueSigners } from '../signing/signing.service.ts';
+import { createWakeLoop, type WakeLoop } from '../wake-loop.ts';
 import { type Dispatcher, startDispatcher } from '../webhooks/dispatcher.ts';
-import { createWakeLoop, type WakeLoop } from './wake-loop.ts';
 
 export interface WorkerOptions {
   transport: MailTransport;
