@@ -13,6 +13,7 @@ import { createErrorSender } from './http/error-handler.ts';
 import { ApiError } from './http/errors.ts';
 import { healthRoutes } from './http/health.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
+import { authenticateApiKey } from './keys/keys.service.ts';
 import { metricsRoutes } from './metrics/metrics.ts';
 import { verifyRoutes } from './sealing/verify.routes.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
@@ -63,7 +64,7 @@ export interface AppDeps {
 }
 
 export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInstance> {
-  const guard = createApiGuard(ctx, deps.rateLimiter);
+  const guard = createApiGuard(ctx, deps.rateLimiter, authenticateApiKey);
   const sendError = createErrorSender(ctx.outage);
   const app = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,

@@ -5,6 +5,7 @@ import { Type } from '@sinclair/typebox';
 import { FieldSchema } from '../fields/fields.schemas.ts';
 import { errorEnvelope, listEnvelope, okEnvelope } from '../http/envelope.ts';
 import { Enum, Uuid } from '../http/schema-kinds.ts';
+import { uuidPattern } from '../ids.ts';
 import { maxCursorLength } from './cursor.ts';
 import { documentEventTypes } from './events.ts';
 import { documentStatuses, recipientRoles, signingMethods } from './lifecycle.ts';
@@ -20,9 +21,6 @@ export const Timestamp = Type.String({
   description: 'ISO 8601 UTC with milliseconds and Z',
 });
 const NullableTimestamp = (description: string) => Type.Union([Timestamp, Type.Null()], { description });
-export const uuidPattern = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-/** The same rule for code outside a schema (ids in page URLs and signing links). */
-export const uuidRegExp = new RegExp(uuidPattern);
 
 export const DocumentStatusSchema = Enum(documentStatuses);
 

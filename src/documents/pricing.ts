@@ -1,7 +1,8 @@
 // A document's pricing block: validation of untrusted input (CLI, JSON API), the per-line and
-// total breakdown shown on the signing page, and money formatting. All arithmetic is exact
-// (fractions of BigInts from value.ts); amounts are rounded half away from zero to the
-// currency's minor unit only when they are printed.
+// total breakdown shown on the signing page, money formatting, and the block formatted for
+// people (`pricingView`: what the pages' pricing table and the PDF's text show). All
+// arithmetic is exact (fractions of BigInts from value.ts); amounts are rounded half away
+// from zero to the currency's minor unit only when they are printed.
 
 import { drawableText, undrawableReason } from '../pdf/fonts.ts';
 import {
@@ -420,4 +421,46 @@ const adverbs: Record<BillingInterval, string> = {
 /** 'one-off', or the interval and number of periods, e.g. 'monthly × 12'. */
 export function describeBilling(billing: Billing): string {
   return billing.type === 'one-off' ? 'one-off' : `${adverbs[billing.interval]} × ${billing.periods}`;
+}
+
+export interface PricingView {
+  pricesIncludeVat: boolean;
+  /** Money values already formatted for display ("€1,234.50"), billing already described ("monthly × 12"). */
+  lines: Array<{
+    name: string;
+    quantity: string;
+    unitPrice: string;
+    vatRate: string;
+    billing: string;
+    net: string;
+    vat: string;
+    gross: string;
+  }>;
+  /** Formatted totals. */
+  net: string;
+  vat: string;
+  gross: string;
+}
+
+/** A pricing block, formatted for people: money in its currency, billing described. */
+export function pricingView(block: PricingBlock | null): PricingView | null {
+  if (!block) return null;
+  const breakdown = computePricingBreakdown(block);
+  const money = (amount: string) => formatMoney(amount, block.currency);
+  return {
+    pricesIncludeVat: block.pricesIncludeVat,
+    lines: breakdown.lines.map((line) => ({
+      name: line.name,
+      quantity: line.quantity,
+      unitPrice: formatMoney(line.unitPrice, block.currency, { keepDecimals: true }),
+      vatRate: line.vatRate,
+      billing: describeBilling(line.billing),
+      net: money(line.net),
+      vat: money(line.vat),
+      gross: money(line.gross),
+    })),
+    net: money(breakdown.net),
+    vat: money(breakdown.vat),
+    gross: money(breakdown.gross),
+  };
 }

@@ -1,7 +1,7 @@
 // SQL of fields (migration 0014): every statement names the workspace, so a field is only
 // ever reached through a document of the caller's workspace.
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
-import type { Database, DocumentFieldsTable, PageSize } from '../db/schema.ts';
+import type { Database, DocumentFieldsTable } from '../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -60,22 +60,5 @@ export async function fillField(
     .set({ value, filled_at: at })
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
-    .execute();
-}
-
-export async function findPageSizes(db: Db, sha256: string): Promise<PageSize[] | null | undefined> {
-  const row = await db
-    .selectFrom('files')
-    .select('page_sizes')
-    .where('sha256', '=', sha256)
-    .executeTakeFirst();
-  return row ? row.page_sizes : undefined;
-}
-
-export async function storePageSizes(db: Db, sha256: string, sizes: PageSize[]): Promise<void> {
-  await db
-    .updateTable('files')
-    .set({ page_sizes: JSON.stringify(sizes) })
-    .where('sha256', '=', sha256)
     .execute();
 }

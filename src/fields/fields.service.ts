@@ -7,6 +7,7 @@ import type { Context } from '../context.ts';
 import type { Database, PageSize } from '../db/schema.ts';
 import { findFullRecipients, lockDocument } from '../documents/documents.repository.ts';
 import { canTransition, DocumentActionError } from '../documents/lifecycle.ts';
+import { findPageSizes, storePageSizes } from '../files/files.repository.ts';
 import { readFile } from '../files/files.service.ts';
 import { ApiError } from '../http/errors.ts';
 import { InputError } from '../input-error.ts';
@@ -14,13 +15,7 @@ import { emailKey } from '../mail/address.ts';
 import { pageViews } from '../pdf/fields.ts';
 import { loadPdf } from '../pdf/load.ts';
 import { checkFields, type FieldInput, type PlacedField, readFieldInput } from './field-rules.ts';
-import {
-  type FieldRow,
-  findFields,
-  findPageSizes,
-  replaceFields,
-  storePageSizes,
-} from './fields.repository.ts';
+import { type FieldRow, findFields, replaceFields } from './fields.repository.ts';
 
 export const sameEmail = (a: string, b: string) => emailKey(a) === emailKey(b);
 

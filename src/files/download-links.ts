@@ -2,12 +2,25 @@
 // document's original or sealed PDF until they expire. A link names the document, the kind
 // and its expiry, signed with an HMAC key every process shares; it needs no session, so it
 // works from a mail, an API client or a signer's browser alike. Like every capability URL
-// its query is redacted from the log (http/capability-urls.ts: `sig`).
+// its query is redacted from the log (http/capability-urls.ts: `sig`). And the name a
+// downloaded or attached PDF gets (`pdfFileName`).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context } from '../context.ts';
 
 export const fileKinds = ['original', 'sealed'] as const;
 export type FileKind = (typeof fileKinds)[number];
+
+/** "Service agreement (signed).pdf": the title, without what file systems refuse. */
+export function pdfFileName(title: string, kind: FileKind): string {
+  const safe = [...title]
+    .map((char) => (char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f ? ' ' : char))
+    .join('')
+    .replace(/[/\\:*?"<>|]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 120);
+  return `${safe || 'document'}${kind === 'sealed' ? ' (signed)' : ''}.pdf`;
+}
 
 /** How long a link handed out on a page or through the API works. */
 export const downloadLinkMs = 15 * 60_000;

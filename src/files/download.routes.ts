@@ -5,12 +5,10 @@
 // 404 like any unknown address; one that has expired says so (410), and how to get another.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Context } from '../context.ts';
-import { uuidRegExp } from '../documents/documents.schemas.ts';
-import { pdfFileName } from '../sealing/completion-mail.ts';
+import { uuidRegExp } from '../ids.ts';
 import { messagePage, sendPlainPage } from '../ui/shell.ts';
 import { type FileKind, fileKinds, isValidDownload } from './download-links.ts';
-import { findDownloadable } from './files.repository.ts';
-import { fileStream } from './files.service.ts';
+import { fileStream, findDownload } from './files.service.ts';
 
 const notFound = messagePage({
   title: 'Not found · Signet',
@@ -64,12 +62,12 @@ export function downloadRoutes(ctx: Context) {
           );
           return genuine ? sendPlainPage(reply, 410, expired) : sendPlainPage(reply, 404, notFound);
         }
-        const found = await findDownloadable(ctx.db, documentId, kind);
+        const found = await findDownload(ctx.db, documentId, kind);
         if (!found) return sendPlainPage(reply, 404, notFound);
         return reply
           .header('content-type', 'application/pdf')
           .header('content-length', String(found.file.bytes))
-          .header('content-disposition', contentDisposition(pdfFileName(found.title, kind)))
+          .header('content-disposition', contentDisposition(found.fileName))
           .header('cache-control', 'private, no-store')
           .header('x-content-type-options', 'nosniff')
           .header('content-security-policy', "sandbox; default-src 'none'")

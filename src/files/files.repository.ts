@@ -228,3 +228,21 @@ export async function findDocumentFiles(
     }))
     .sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'original' ? -1 : 1));
 }
+
+/** A file's page sizes, kept on its row once worked out (fields/fields.service.ts: pageSizesOf). */
+export async function findPageSizes(db: Db, sha256: string): Promise<PageSize[] | null | undefined> {
+  const row = await db
+    .selectFrom('files')
+    .select('page_sizes')
+    .where('sha256', '=', sha256)
+    .executeTakeFirst();
+  return row ? row.page_sizes : undefined;
+}
+
+export async function storePageSizes(db: Db, sha256: string, sizes: PageSize[]): Promise<void> {
+  await db
+    .updateTable('files')
+    .set({ page_sizes: JSON.stringify(sizes) })
+    .where('sha256', '=', sha256)
+    .execute();
+}

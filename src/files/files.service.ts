@@ -1,11 +1,20 @@
 // Storing and reading files: a whole file is written in the caller's transaction (so a
 // document never points to half a file), read back whole for the PDF work, or streamed
-// chunk by chunk to a client so a download never holds the file in memory.
+// chunk by chunk to a client so a download never holds the file in memory; what a download
+// link answers (`findDownload`: the file and its name).
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, PageSize } from '../db/schema.ts';
-import { chunkBytes, type FileRow, findChunk, findFile, insertFile } from './files.repository.ts';
+import { type FileKind, pdfFileName } from './download-links.ts';
+import {
+  chunkBytes,
+  type FileRow,
+  findChunk,
+  findDownloadable,
+  findFile,
+  insertFile,
+} from './files.repository.ts';
 
 export type { FileRow };
 
@@ -68,4 +77,18 @@ export function fileStream(db: Kysely<Database>, file: FileRow): Readable {
     }
   }
   return Readable.from(chunks(), { objectMode: false, highWaterMark: 1 });
+}
+
+/**
+ * What a download link (download.routes.ts, once its signature is checked) answers: the
+ * document's original or sealed file and the name it is saved under; undefined when the
+ * document does not exist or has no such file (yet).
+ */
+export async function findDownload(
+  db: Kysely<Database>,
+  documentId: string,
+  kind: FileKind,
+): Promise<{ fileName: string; file: FileRow } | undefined> {
+  const found = await findDownloadable(db, documentId, kind);
+  return found && { fileName: pdfFileName(found.title, kind), file: found.file };
 }

@@ -41,7 +41,6 @@
 //   page drawn later (after an upgrade) shows at the next visit. A drawn image is kept by
 //   the browser for a day (it never changes: files are addressed by their hash).
 import type { Context } from '../context.ts';
-import { findPageSizes } from '../fields/fields.repository.ts';
 import { decodeBudgetInThread } from '../pdf/inspect-thread.ts';
 import { fitRenderSize, openForRendering, RenderError, type RenderSession } from '../pdf/render.ts';
 import { signetVersion } from '../version.ts';
@@ -49,6 +48,7 @@ import {
   findFile,
   findPageImage,
   findPageImageFailure,
+  findPageSizes,
   insertPageImage,
   recordPageImageFailure,
 } from './files.repository.ts';

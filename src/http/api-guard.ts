@@ -4,7 +4,7 @@
 // bad keys is limited too. Every response carries the rate-limit headers.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
-import { authenticateApiKey, type KeyIdentity } from '../keys/keys.service.ts';
+import type { KeyIdentity } from '../keys/keys.service.ts';
 import { ApiError } from './errors.ts';
 import type { RateLimiter } from './rate-limiter.ts';
 
@@ -40,13 +40,17 @@ async function takeAndLabel(ctx: Context, rateLimiter: RateLimiter, reply: Fasti
   return result;
 }
 
-export function createApiGuard(ctx: Context, rateLimiter: RateLimiter) {
+/** Who a bearer secret is (keys/keys.service.ts: authenticateApiKey), or null for no valid key. */
+export type Authenticate = (ctx: Context, secret: string) => Promise<KeyIdentity | null>;
+
+/** `authenticate` is passed in (by app.ts) so that http/ stays below keys/, which uses its errors. */
+export function createApiGuard(ctx: Context, rateLimiter: RateLimiter, authenticate: Authenticate) {
   return async function apiGuard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const open = isPublic(request);
     const match = open ? null : bearerPattern.exec(request.headers.authorization ?? '');
     let identity: KeyIdentity | null;
     try {
-      identity = match?.[1] ? await authenticateApiKey(ctx, match[1]) : null;
+      identity = match?.[1] ? await authenticate(ctx, match[1]) : null;
     } catch (error) {
       // The key could not be checked (the database is unreachable): the answer is still
       // limited and still carries the headers, drawn from the client address's bucket.

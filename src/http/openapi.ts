@@ -20,9 +20,9 @@ import {
   MoneySchema,
   RecipientSchema,
   Timestamp,
-  uuidPattern,
 } from '../documents/documents.schemas.ts';
 import { documentEventTypes } from '../documents/events.ts';
+import { uuidPattern } from '../ids.ts';
 import {
   AttemptSchema,
   CreatedEndpointSchema,

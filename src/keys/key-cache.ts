@@ -3,13 +3,12 @@
 // - it only answers while this process is LISTENing for auth changes; while that
 //   connection is down every lookup goes to the database;
 // - a revocation or plan change clears it in this process at once and, through
-//   pg_notify in the same transaction, in every other process as soon as it commits;
+//   pg_notify in the same transaction (db/notify.ts: authChangesChannel), in every other
+//   process as soon as it commits;
 // - a lookup that raced with a change is not stored (generation check);
 // - entries live at most `ttlMs` and at most `maxEntries` are kept.
 import type { Clock } from '../clock.ts';
 import type { Plan } from '../db/schema.ts';
-
-export const authChangesChannel = 'signet_auth_changes';
 
 /** Who a valid key is: what the API guard needs, cached by the key's hash. */
 export interface KeyIdentity {

@@ -1,8 +1,6 @@
 // Queries on the api_keys table.
 import type { Kysely, Transaction } from 'kysely';
-import { notifyChannel } from '../db/notify.ts';
 import type { Database } from '../db/schema.ts';
-import { authChangesChannel } from './key-cache.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
@@ -108,9 +106,4 @@ export async function isActiveMaxKey(db: Db, keyId: string): Promise<boolean> {
     .where('workspaces.plan', '=', 'max')
     .executeTakeFirst();
   return row !== undefined;
-}
-
-/** Tells every process (on commit of `db`'s transaction) to forget what it cached about keys. */
-export async function notifyAuthChanged(db: Db): Promise<void> {
-  await notifyChannel(db, authChangesChannel);
 }

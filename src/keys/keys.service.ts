@@ -1,6 +1,8 @@
 // API keys (spec, API key and Authentication): shown once, stored as a hash, at most 10
 // active per workspace, revocation effective on the next request.
+
 import type { Context } from '../context.ts';
+import { notifyAuthChanged } from '../db/notify.ts';
 import { ApiError } from '../http/errors.ts';
 import { InputError } from '../input-error.ts';
 import { findWorkspace, lockWorkspace } from '../workspaces/workspaces.repository.ts';
@@ -14,7 +16,6 @@ import {
   findApiKeys,
   insertApiKey,
   markApiKeyRevoked,
-  notifyAuthChanged,
 } from './keys.repository.ts';
 
 export const maxActiveKeysPerWorkspace = 10;

@@ -2,7 +2,7 @@
 // when it is sent, so every sent document has a PDF: the one its signers see, and the one
 // that is sealed.
 import { PDFDocument } from '@cantoo/pdf-lib';
-import type { PricingView } from '../ui/document-views.ts';
+import type { PricingView } from '../documents/pricing.ts';
 import { FontSet } from './fonts.ts';
 import { PageFlow } from './layout.ts';
 

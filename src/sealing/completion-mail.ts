@@ -5,7 +5,7 @@ import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import type { FullDocumentRow } from '../documents/documents.repository.ts';
-import { downloadUrl, mailedDownloadLinkMs } from '../files/download-links.ts';
+import { downloadUrl, mailedDownloadLinkMs, pdfFileName } from '../files/download-links.ts';
 import type { FileRow } from '../files/files.service.ts';
 import { emailKey } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
@@ -13,18 +13,6 @@ import { completionMail } from '../mail/templates.ts';
 import { findOwnerEmails, findWorkspace } from '../workspaces/workspaces.repository.ts';
 
 export const maxAttachmentBytes = 10 * 1024 * 1024;
-
-/** "Service agreement (signed).pdf": the title, without what file systems refuse. */
-export function pdfFileName(title: string, kind: 'original' | 'sealed'): string {
-  const safe = [...title]
-    .map((char) => (char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f ? ' ' : char))
-    .join('')
-    .replace(/[/\\:*?"<>|]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 120);
-  return `${safe || 'document'}${kind === 'sealed' ? ' (signed)' : ''}.pdf`;
-}
 
 export async function queueCompletionMails(
   trx: Transaction<Database>,

@@ -2,9 +2,9 @@
 // Signet's form, its text made into a PDF when it is sent (pdf/text-document.ts).
 import type { Context } from '../context.ts';
 import { findFullDocument } from '../documents/documents.repository.ts';
+import { pricingView } from '../documents/pricing.ts';
 import type { PricingBlock } from '../documents/value.ts';
 import { renderTextDocument } from '../pdf/text-document.ts';
-import { pricingView } from '../ui/document-views.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 
 /**

@@ -4,9 +4,10 @@
 // without JavaScript and post to `${basePath}/sign`, `/decline`, `/code`; the one script
 // (ui/assets/sign.js) previews the typed signature and offers a pad to draw one.
 import type { DocumentStatus } from '../documents/lifecycle.ts';
+import type { PricingView } from '../documents/pricing.ts';
 import type { FieldControl, FieldType } from '../fields/field-types.ts';
 import { signScript, signStyles } from '../ui/assets.ts';
-import { type PricingView, pricingTable, statusBadges } from '../ui/document-views.ts';
+import { pricingTable, statusBadges } from '../ui/document-views.ts';
 import { fieldError, invalidAttrs } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { type Message, messagePage, page } from '../ui/shell.ts';

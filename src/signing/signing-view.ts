@@ -4,12 +4,12 @@ import type { Context } from '../context.ts';
 import type { PageSize } from '../db/schema.ts';
 import type { FullDocumentRow, FullRecipientRow } from '../documents/documents.repository.ts';
 import { isActive, signersAhead } from '../documents/lifecycle.ts';
+import { pricingView } from '../documents/pricing.ts';
 import type { PricingBlock } from '../documents/value.ts';
 import { describeField } from '../fields/field-rules.ts';
 import { type FieldInputSpec, fieldTypeSpecs } from '../fields/field-types.ts';
 import type { FieldRow } from '../fields/fields.repository.ts';
 import { downloadUrl, type FileKind } from '../files/download-links.ts';
-import { pricingView } from '../ui/document-views.ts';
 import type { SigningPageView } from './signing-page.ts';
 
 export function maskEmail(email: string): string {

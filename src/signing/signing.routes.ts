@@ -10,10 +10,10 @@
 // so pages are never cached or referred.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
-import { uuidRegExp as uuid } from '../documents/documents.schemas.ts';
 import type { ClientInfo } from '../documents/events.ts';
 import { DocumentActionError, type Refusal } from '../documents/lifecycle.ts';
 import { isPageImageSize } from '../files/page-images.ts';
+import { uuidRegExp as uuid } from '../ids.ts';
 import { InputError } from '../input-error.ts';
 import { type Form, formText, useFormBodies } from '../ui/forms.ts';
 import { usePlainPageScope } from '../ui/page-scope.ts';

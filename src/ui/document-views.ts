@@ -1,51 +1,9 @@
 // Views of a document that both the sender's pages (web/) and the recipient's (signing/)
-// show: the status badge and the pricing table (and its view of a pricing block).
+// show: the status badge and the pricing table (of a pricing block formatted by
+// documents/pricing.ts: `pricingView`).
 import type { DocumentStatus } from '../documents/lifecycle.ts';
-import { computePricingBreakdown, describeBilling, formatMoney } from '../documents/pricing.ts';
-import type { PricingBlock } from '../documents/value.ts';
+import type { PricingView } from '../documents/pricing.ts';
 import { html, type SafeHtml } from './html.ts';
-
-export interface PricingView {
-  pricesIncludeVat: boolean;
-  /** Money values already formatted for display ("€1,234.50"), billing already described ("monthly × 12"). */
-  lines: Array<{
-    name: string;
-    quantity: string;
-    unitPrice: string;
-    vatRate: string;
-    billing: string;
-    net: string;
-    vat: string;
-    gross: string;
-  }>;
-  /** Formatted totals. */
-  net: string;
-  vat: string;
-  gross: string;
-}
-
-/** A pricing block, formatted for people: money in its currency, billing described. */
-export function pricingView(block: PricingBlock | null): PricingView | null {
-  if (!block) return null;
-  const breakdown = computePricingBreakdown(block);
-  const money = (amount: string) => formatMoney(amount, block.currency);
-  return {
-    pricesIncludeVat: block.pricesIncludeVat,
-    lines: breakdown.lines.map((line) => ({
-      name: line.name,
-      quantity: line.quantity,
-      unitPrice: formatMoney(line.unitPrice, block.currency, { keepDecimals: true }),
-      vatRate: line.vatRate,
-      billing: describeBilling(line.billing),
-      net: money(line.net),
-      vat: money(line.vat),
-      gross: money(line.gross),
-    })),
-    net: money(breakdown.net),
-    vat: money(breakdown.vat),
-    gross: money(breakdown.gross),
-  };
-}
 
 export const statusBadges: Record<DocumentStatus, { label: string; tone: string }> = {
   draft: { label: 'Draft', tone: 'badge-neutral' },

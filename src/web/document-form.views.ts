@@ -3,13 +3,14 @@
 // sender's own mail (/mails).
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import type { DocumentDetail, RecipientProgress } from '../documents/documents.service.ts';
+import type { PricingView } from '../documents/pricing.ts';
 import { formatMoney } from '../documents/pricing.ts';
 import type { FieldErrors } from '../input-error.ts';
 import type { MailView } from '../mail/mail.service.ts';
 import { formatBytes, maxPages } from '../pdf/inspect.ts';
 import { maxRecipients } from '../sending/draft-input.ts';
 import { autoReminderChoices } from '../sending/reminders.ts';
-import { type PricingView, pricingTable, statusBadges } from '../ui/document-views.ts';
+import { pricingTable, statusBadges } from '../ui/document-views.ts';
 import { csrfField, type Form, fieldError, formText, invalidAttrs } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { billingChoices, field, maxPriceRows, rowCount } from './document-form.ts';

@@ -10,12 +10,13 @@
 //   POST /settings/integrations/endpoints/{id}/delete
 //   GET  /settings/integrations/endpoints/{id}/deliveries/{deliveryId}   exact body and headers
 //   POST /settings/integrations/endpoints/{id}/deliveries/{deliveryId}/resend   a dropped delivery sent again
-// Input is checked against the API's own request schemas, then by the same service
-// functions as /v1/webhook-endpoints; their error codes become sentences.
-import { Value } from '@sinclair/typebox/value';
+// Input is checked by the service (checkEndpointInput: the limits the API's request schema
+// states, as sentences), then by the same service functions as /v1/webhook-endpoints; their
+// error codes become sentences.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import { ApiError } from '../http/errors.ts';
+import { InputError } from '../input-error.ts';
 import {
   getDeliveryDetail,
   hourlyAttempts,
@@ -24,9 +25,9 @@ import {
   resendDelivery,
   sendPing,
 } from '../webhooks/deliveries.service.ts';
-import { CreateEndpointBody, UpdateEndpointBody } from '../webhooks/endpoints.schemas.ts';
 import {
   changeEndpoint,
+  checkEndpointInput,
   createEndpoint,
   getEndpoint,
   maxEndpointsPerWorkspace,
@@ -58,26 +59,21 @@ const refusals: Record<string, EndpointErrors> = {
   },
 };
 
-/** The form as the API's request body, checked against the API's schema. */
-function parseEndpointForm(form: Form, schema: typeof CreateEndpointBody | typeof UpdateEndpointBody) {
+/** The form as the API's request body, and the service's sentences for what it refuses. */
+function parseEndpointForm(form: Form) {
   const description = formText(form, 'description').trim();
   const body = {
     url: formText(form, 'url').trim(),
     events: formList(form, 'events'),
     description: description || null,
   };
-  const errors: EndpointErrors = {};
-  for (const error of Value.Errors(schema, body)) {
-    if (error.path.startsWith('/events')) {
-      errors.events = body.events.includes('ping')
-        ? 'ping cannot be subscribed: the Test button sends it.'
-        : 'Choose between 1 and 5 events.';
-    } else if (error.path.startsWith('/description')) {
-      errors.description = 'Use at most 500 characters.';
-    }
+  try {
+    checkEndpointInput(body);
+    return { body, errors: {} };
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    return { body, errors: error.fields as EndpointErrors };
   }
-  if (!body.url) errors.url = 'Enter the URL that receives the webhooks.';
-  return { body, errors };
 }
 
 type EndpointRequest = FastifyRequest<{ Params: { id: string }; Querystring: Form }>;
@@ -128,7 +124,7 @@ async function createFromForm(
   member: SessionUser,
 ) {
   const form = request.body ?? {};
-  const { body, errors } = parseEndpointForm(form, CreateEndpointBody);
+  const { body, errors } = parseEndpointForm(form);
   const again = (status: number, problems: EndpointErrors) =>
     renderIntegrationsPage(web, request, reply, member, status, { endpointForm: { form, errors: problems } });
   if (Object.keys(errors).length) return again(400, errors);
@@ -151,7 +147,7 @@ async function saveFromForm(
   endpoint: WebhookEndpoint,
 ) {
   const form = request.body ?? {};
-  const { body, errors } = parseEndpointForm(form, UpdateEndpointBody);
+  const { body, errors } = parseEndpointForm(form);
   if (Object.keys(errors).length)
     return endpointPage(web, request, reply, member, 400, endpoint, { form, errors });
   try {

@@ -5,9 +5,9 @@
 import type { FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import type { Context } from '../context.ts';
-import { uuidRegExp as uuid } from '../documents/documents.schemas.ts';
 import { ApiError } from '../http/errors.ts';
 import type { RateLimiter } from '../http/rate-limiter.ts';
+import { uuidRegExp as uuid } from '../ids.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import type { UploadGate } from '../ui/uploads.ts';
 import type { WebhookEndpoint } from '../webhooks/endpoints.service.ts';

@@ -12,7 +12,7 @@
 import type { Context } from '../context.ts';
 import type { DatabaseHandle } from '../db/connect.ts';
 import { notifyChannel } from '../db/notify.ts';
-import { createWakeLoop, type WakeLoop } from '../worker/wake-loop.ts';
+import { createWakeLoop, type WakeLoop } from '../wake-loop.ts';
 import {
   type ClaimCaps,
   type ClaimedDelivery,

@@ -2,16 +2,29 @@
 // serialisation. The secret exists only in the create and rotate responses' schemas, so no
 // other response can carry it even by mistake.
 import { Type } from '@sinclair/typebox';
-import { DocumentIdParams, Enum, Timestamp, Uuid, uuidPattern } from '../documents/documents.schemas.ts';
+import { DocumentIdParams, Enum, Timestamp, Uuid } from '../documents/documents.schemas.ts';
 import { documentEventTypes } from '../documents/events.ts';
 import { errorEnvelope, listEnvelope, okEnvelope } from '../http/envelope.ts';
-import { maxOverlapHours, subscribableEventTypes } from './endpoints.service.ts';
+import { uuidPattern } from '../ids.ts';
+import {
+  maxDescriptionLength,
+  maxEventsPerEndpoint,
+  maxOverlapHours,
+  subscribableEventTypes,
+} from './endpoints.service.ts';
 
-const Events = Type.Array(Enum(subscribableEventTypes), { minItems: 1, maxItems: 5, uniqueItems: true });
+const Events = Type.Array(Enum(subscribableEventTypes), {
+  minItems: 1,
+  maxItems: maxEventsPerEndpoint,
+  uniqueItems: true,
+});
 /** An event type a delivery carries: a document event, or `ping` (the Test button; never subscribed). */
 const DeliveryEventType = Enum([...documentEventTypes, 'ping']);
 // PostgreSQL text cannot hold U+0000: refused here as invalid-body rather than failing later.
-const Description = Type.Union([Type.String({ maxLength: 500, pattern: '^[^\\u0000]*$' }), Type.Null()]);
+const Description = Type.Union([
+  Type.String({ maxLength: maxDescriptionLength, pattern: '^[^\\u0000]*$' }),
+  Type.Null(),
+]);
 
 export const CreateEndpointBody = Type.Object(
   { url: Type.String(), events: Events, description: Type.Optional(Description) },

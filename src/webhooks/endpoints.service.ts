@@ -6,6 +6,7 @@ import { documentEventTypes } from '../documents/events.ts';
 import { ApiError } from '../http/errors.ts';
 import { findIdempotentAnswer, storeIdempotentAnswer } from '../http/idempotency.repository.ts';
 import { type IdempotencyKey, idempotencyWindowMs, openAnswer, sealAnswer } from '../http/idempotency.ts';
+import { type FieldErrors, InputError } from '../input-error.ts';
 import { lockWorkspace } from '../workspaces/workspaces.repository.ts';
 import { deleteDeliveriesOf, dropPendingDeliveries } from './deliveries.repository.ts';
 import { checkDestination } from './destination.ts';
@@ -26,6 +27,10 @@ import {
 export const maxEndpointsPerWorkspace = 10;
 /** What an endpoint can subscribe to: every document event; `ping` is sent only on request. */
 export const subscribableEventTypes = documentEventTypes;
+/** How many event types one endpoint subscribes to, at least one (the request schema's maxItems). */
+export const maxEventsPerEndpoint = 5;
+/** A description's length, in UTF-16 units as TypeBox counts (the request schema's maxLength). */
+export const maxDescriptionLength = 500;
 
 export interface WebhookEndpoint {
   id: string;
@@ -57,6 +62,36 @@ export interface UpdateEndpointInput {
   events?: string[];
   description?: string | null;
   enabled?: boolean;
+}
+
+/**
+ * An endpoint's input as a person typed it (the web form), every problem at once: an
+ * InputError with a sentence per field. The API's request schema (endpoints.schemas.ts)
+ * is built from the same limits and refuses first, with its own codes; there a blank URL
+ * is the destination rule's `invalid-url`, so createEndpoint and changeEndpoint leave the
+ * form's sentences to this function.
+ */
+export function checkEndpointInput(input: UpdateEndpointInput): void {
+  const errors: FieldErrors = {};
+  if (input.url !== undefined && input.url.trim() === '')
+    errors.url = 'Enter the URL that receives the webhooks.';
+  if (input.events !== undefined) {
+    const { events } = input;
+    const isSubscribable = (type: string) => (subscribableEventTypes as readonly string[]).includes(type);
+    if (
+      events.length < 1 ||
+      events.length > maxEventsPerEndpoint ||
+      new Set(events).size !== events.length ||
+      !events.every(isSubscribable)
+    )
+      errors.events = events.includes('ping')
+        ? 'ping cannot be subscribed: the Test button sends it.'
+        : `Choose between 1 and ${maxEventsPerEndpoint} events.`;
+  }
+  // (U+0000, which the schema refuses too, never reaches here from a form: ui/forms.ts drops it.)
+  if (input.description && input.description.length > maxDescriptionLength)
+    errors.description = `Use at most ${maxDescriptionLength} characters.`;
+  if (Object.keys(errors).length > 0) throw new InputError(errors);
 }
 
 export function endpointRowToEndpoint(row: EndpointRow): WebhookEndpoint {

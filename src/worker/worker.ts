@@ -17,8 +17,8 @@ import { sealChannel } from '../sealing/sealing.repository.ts';
 import { sealDueDocuments } from '../sealing/sealing.service.ts';
 import { expireDueDocuments } from '../sending/ending.ts';
 import { remindDueSigners } from '../sending/reminders.ts';
+import { createWakeLoop, type WakeLoop } from '../wake-loop.ts';
 import { type Dispatcher, startDispatcher } from '../webhooks/dispatcher.ts';
-import { createWakeLoop, type WakeLoop } from './wake-loop.ts';
 
 export interface WorkerOptions {
   transport: MailTransport;

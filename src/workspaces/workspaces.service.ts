@@ -1,9 +1,9 @@
 // Workspaces: created by operators (CLI) and carrying the plan that gates the API.
 import type { Context } from '../context.ts';
+import { notifyAuthChanged } from '../db/notify.ts';
 import type { Plan } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { InputError } from '../input-error.ts';
-import { notifyAuthChanged } from '../keys/keys.repository.ts';
 import { drawableText, drawingProblem } from '../pdf/fonts.ts';
 import { findWorkspace, insertWorkspace, updateWorkspacePlan } from './workspaces.repository.ts';
 

@@ -1,8 +1,8 @@
-// The wake loop every background job runs on (expiry and mail in worker.ts, the webhook
-// dispatcher): one pass at a time; a wake during a pass runs exactly one more pass after
-// it; with an interval, a pass also runs that long after the previous one ended. A pass
-// that fails is reported to `onError` and the loop goes on. stop() waits for the pass in
-// flight and runs no other.
+// The wake loop every background job runs on (expiry and mail in worker/worker.ts, the
+// webhook dispatcher in webhooks/; it lives here, below both): one pass at a time; a wake
+// during a pass runs exactly one more pass after it; with an interval, a pass also runs
+// that long after the previous one ended. A pass that fails is reported to `onError` and
+// the loop goes on. stop() waits for the pass in flight and runs no other.
 export interface WakeLoop {
   /** Run a pass now, or right after the one in flight. */
   wake(): void;
