@@ -3,7 +3,7 @@
 // (seal-revision.ts): a dictionary at an offset, the object header nearest before an offset, and
 // the text strings and dates found there. Hostile input makes a reader fail with SyntaxFault (or
 // a RangeError), never backtrack or recurse without a bound.
-import { isRegular, isWhite } from './syntax.ts';
+import { hexValue, isRegular, isWhite } from './syntax.ts';
 
 // What one object may cost: names and reasons are short, so longer strings are not read.
 const limits = {
@@ -26,13 +26,6 @@ export class SyntaxFault extends Error {}
 
 export function isDigit(c: number | undefined): boolean {
   return c !== undefined && c >= 0x30 && c <= 0x39;
-}
-
-function hexValue(c: number): number {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
-  if (c >= 0x41 && c <= 0x46) return c - 0x37;
-  if (c >= 0x61 && c <= 0x66) return c - 0x57;
-  return -1;
 }
 
 export type Span = { start: number; end: number };
