@@ -7,7 +7,7 @@ import { ApiError } from '../http/errors.ts';
 import { findIdempotentAnswer, storeIdempotentAnswer } from '../http/idempotency.repository.ts';
 import { type IdempotencyKey, idempotencyWindowMs, openAnswer, sealAnswer } from '../http/idempotency.ts';
 import { lockWorkspace } from '../workspaces/workspaces.repository.ts';
-import { deleteDeliveriesOf, dropPendingDeliveries } from './deliveries.repository.ts';
+import { deleteDeliveriesOf } from './deliveries.repository.ts';
 import { checkDestination } from './destination.ts';
 import {
   countEndpoints,
@@ -22,6 +22,7 @@ import {
   rotateSecret,
   updateEndpoint,
 } from './endpoints.repository.ts';
+import { dropPendingDeliveries } from './outcomes.repository.ts';
 
 export const maxEndpointsPerWorkspace = 10;
 /** What an endpoint can subscribe to: every document event; `ping` is sent only on request. */
