@@ -24,7 +24,7 @@ export type PdfValue =
 
 export class SyntaxFault extends Error {}
 
-export function isDigit(c: number | undefined): boolean {
+function isDigit(c: number | undefined): boolean {
   return c !== undefined && c >= 0x30 && c <= 0x39;
 }
 
