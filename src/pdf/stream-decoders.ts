@@ -1,8 +1,8 @@
 // The bounded decoders of the decode budget (decode-budget.ts), one table by filter name: the
 // filters a reader decodes byte for byte (Flate by pako, LZW, RunLength, ASCIIHex, ASCII85),
-// each counting nothing and keeping nothing, handing its output on 64 KB at a time, stopping at
-// its own end marker, and decoding a prefix of its input to a prefix of its output. Memory: 64 KB
-// of output and LZW's 4,096-entry table, whatever the stream.
+// each keeping none of its output but handing it on 64 KB at a time (the budget counts it),
+// stopping at its own end marker, and decoding a prefix of its input to a prefix of its output.
+// Memory: 64 KB of output and LZW's 4,096-entry table, whatever the stream.
 import pako from 'pako';
 import type { Value } from './stream-scan.ts';
 import { hexValue } from './syntax.ts';
