@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { type Certificate, certify } from '../src/pdf/certificate.ts';
-import { loadedFaces } from '../src/pdf/fonts.ts';
+import { loadedFaces } from '../src/pdf/font-faces.ts';
 import { renderTextDocument } from '../src/pdf/text-document.ts';
 
 const latin = [

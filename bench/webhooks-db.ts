@@ -11,7 +11,7 @@ import { openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { recordDocumentEvent } from '../src/documents/events.ts';
-import { fanOutAndClaim } from '../src/webhooks/deliveries.repository.ts';
+import { fanOutAndClaim } from '../src/webhooks/claims.repository.ts';
 import { recordSuccesses } from '../src/webhooks/outcomes.ts';
 import {
   benchDatabase,

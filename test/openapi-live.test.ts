@@ -14,10 +14,11 @@ import { createOutageMonitor } from '../src/db/availability.ts';
 import type { Database } from '../src/db/schema.ts';
 import { buildOpenApiDocument } from '../src/http/openapi.ts';
 import { signetVersion } from '../src/version.ts';
-import { insertPingDelivery, insertWebhookEvent } from '../src/webhooks/deliveries.repository.ts';
+import { insertPingDelivery } from '../src/webhooks/deliveries.repository.ts';
 import { sendPing } from '../src/webhooks/deliveries.service.ts';
 import { insertEndpoint } from '../src/webhooks/endpoints.repository.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
+import { insertWebhookEvent } from '../src/webhooks/outbox.repository.ts';
 import {
   type ApiMethod,
   type ApiResponse,

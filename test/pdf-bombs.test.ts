@@ -9,15 +9,13 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { deflateSync } from 'node:zlib';
 import { InputError } from '../src/input-error.ts';
+import { checkDecodeBudget, decodeBudgetRefusal, measureDecoding } from '../src/pdf/decode-budget.ts';
 import {
-  checkDecodeBudget,
-  decodeBudgetRefusal,
   decodeBudgetSentences,
   MAX_FILE_DECODED_BYTES,
   MAX_NESTING_DEPTH,
   MAX_STREAM_DECODED_BYTES,
-  measureDecoding,
-} from '../src/pdf/decode-budget.ts';
+} from '../src/pdf/decode-limits.ts';
 import {
   INSPECT_THREADS,
   inspectionThreads,

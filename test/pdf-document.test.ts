@@ -11,11 +11,11 @@ import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { pricingView } from '../src/documents/pricing.ts';
 import { InputError } from '../src/input-error.ts';
 import { appendCertificate, type Certificate } from '../src/pdf/certificate.ts';
-import { runsOf } from '../src/pdf/fonts.ts';
 import { inspectPdf, maxPages } from '../src/pdf/inspect.ts';
 import { sealPdf } from '../src/pdf/seal.ts';
 import { createSelfSignedSeal } from '../src/pdf/seal-identity.ts';
 import { renderTextDocument } from '../src/pdf/text-document.ts';
+import { runsOf } from '../src/pdf/text-runs.ts';
 import { assertSealedOver, pdfImageList, pdfPageCount, pdftotext, qpdfCheck } from './pdf-tools.ts';
 
 const text = pdftotext;

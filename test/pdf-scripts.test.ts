@@ -15,10 +15,11 @@ import { checkPricingBlock, describePricingError } from '../src/documents/pricin
 import { fillFields, readFieldInput } from '../src/fields/field-rules.ts';
 import { InputError } from '../src/input-error.ts';
 import { appendCertificate, type Certificate } from '../src/pdf/certificate.ts';
-import { drawableText, drawingProblem, FontSet, runsOf, subsetTag } from '../src/pdf/fonts.ts';
+import { drawableText, drawingProblem, FontSet, subsetTag } from '../src/pdf/fonts.ts';
 import { sealPdf } from '../src/pdf/seal.ts';
 import { createSelfSignedSeal } from '../src/pdf/seal-identity.ts';
 import { renderTextDocument } from '../src/pdf/text-document.ts';
+import { runsOf } from '../src/pdf/text-runs.ts';
 import { createWorkspace } from '../src/workspaces/workspaces.service.ts';
 import {
   createDraftDocument,
@@ -334,7 +335,8 @@ test('faces are parsed only when a word needs them: a Latin certificate parses n
   const setup = `
     import { appendCertificate } from './src/pdf/certificate.ts';
     import { renderTextDocument } from './src/pdf/text-document.ts';
-    import { drawingProblem, loadedFaces } from './src/pdf/fonts.ts';
+    import { loadedFaces } from './src/pdf/font-faces.ts';
+    import { drawingProblem } from './src/pdf/fonts.ts';
     const original = (await renderTextDocument({ title: 'T', body: 'B', workspaceName: 'W', pricing: null, createdAt: new Date(0) })).data;
     const recipient = (fullName) => ({ fullName, email: 'a@example.com', role: 'signer', signingMethod: 'standard',
       openedAt: null, signedAt: new Date(0), declinedAt: null, clientIp: null, userAgent: null,

@@ -11,6 +11,7 @@ import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import * as pkijs from 'pkijs';
 import { loadConfig } from '../src/config.ts';
 import { createCadesSignature, digestParts, verifyCms } from '../src/pdf/cms.ts';
+import { decodePdfText, parsePdfDate } from '../src/pdf/raw-objects.ts';
 import { pdfDate, pdfTextString, sealPdf } from '../src/pdf/seal.ts';
 import {
   createSelfSignedSeal,
@@ -19,13 +20,7 @@ import {
   loadP12,
 } from '../src/pdf/seal-identity.ts';
 import { createTsaTimestamper, readPemCertificates } from '../src/pdf/timestamp.ts';
-import {
-  decodePdfText,
-  inspectSeals,
-  parsePdfDate,
-  type SealReport,
-  sealVerdict,
-} from '../src/pdf/verify.ts';
+import { inspectSeals, type SealReport, sealVerdict } from '../src/pdf/verify.ts';
 import { pdfsig, qpdfCheck, startTestTsa } from './pdf-tools.ts';
 
 const fixtures = join(import.meta.dirname, 'fixtures', 'pdf');

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { type Context, systemClock } from '../src/context.ts';
 import { triggerEvent } from '../src/demo/trigger.ts';
-import { claimDueDeliveries, releaseDeliveries } from '../src/webhooks/deliveries.repository.ts';
+import { claimDueDeliveries, releaseDeliveries } from '../src/webhooks/claims.repository.ts';
 import { type DeliveryView, listEndpointDeliveries, sendPing } from '../src/webhooks/deliveries.service.ts';
 import { deliverDue, fanOutEvents, startDispatcher } from '../src/webhooks/dispatcher.ts';
 import { removeEndpoint, rotateEndpointSecret } from '../src/webhooks/endpoints.service.ts';

@@ -6,7 +6,7 @@ import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import { notifyChannel } from '../db/notify.ts';
 import type { Database } from '../db/schema.ts';
-import { outboxChannel, queueWebhookEvent } from '../webhooks/deliveries.repository.ts';
+import { outboxChannel, queueWebhookEvent } from '../webhooks/outbox.repository.ts';
 import { type FullDocumentRow, insertEvents, type RecipientRow } from './documents.repository.ts';
 import {
   type Document,

@@ -7,7 +7,7 @@
 // Drawing one costs a few milliseconds, and a failed page is asked for again at every visit
 // (the image is not cached by browsers), so the last few sizes are kept, encoded.
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
-import { fontFile } from '../pdf/fonts.ts';
+import { fontFile } from '../pdf/font-faces.ts';
 import type { PageSize } from '../pdf/render.ts';
 
 export const placeholderText = 'This page could not be shown here. Download the PDF to read it.';

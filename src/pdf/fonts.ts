@@ -1,21 +1,16 @@
-// The fonts of every PDF Signet writes, all from npm packages (no system fonts, nothing
-// downloaded), and **the** rule of what text Signet can draw (`drawingProblem`).
-// Noto Sans for Latin, Greek and Cyrillic; Noto Sans Arabic, Hebrew, Thai, Georgian and
-// Armenian; Noto Sans SC for Chinese, Noto Sans JP for Japanese, Noto Sans KR for Korean;
-// Noto Emoji (monochrome: a PDF face draws in one colour); Caveat, a handwriting face, for
-// typed signatures. Each word is set in the first face of its chain that is meant for its
-// script and has a glyph for every one of its characters; a text with a character no face
-// has is refused where it is typed, so nothing is ever drawn as an empty box.
+// The text of every PDF Signet writes: **the** rule of what text Signet can draw
+// (`drawingProblem`), and the drawing. Each word is set in the first face of its chain that is
+// meant for its script and has a glyph for every one of its characters (the faces:
+// font-faces.ts); a text with a character no face has is refused where it is typed, so nothing
+// is ever drawn as an empty box.
 //
 // A line is laid out in three steps: the Unicode bidirectional algorithm (UAX #9, bidi-js)
 // gives each character its level; the line is cut into runs of one face and one level, and
-// the runs are put in visual order (rule L2); each run is shaped by fontkit (Arabic joining,
-// Thai marks, emoji sequences), right to left at odd levels. The runs are drawn with the
-// shaped glyphs and their positions (`Shaped.draw`), so what fontkit shaped is what the PDF
-// shows, and the subset's ToUnicode maps each glyph back to its characters.
+// the runs are put in visual order (rule L2) (text-runs.ts); each run is shaped by fontkit
+// (Arabic joining, Thai marks, emoji sequences), right to left at odd levels. The runs are
+// drawn with the shaped glyphs and their positions (`Shaped.draw`), so what fontkit shaped is
+// what the PDF shows, and the subset's ToUnicode maps each glyph back to its characters.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import fontkit, { type Font } from '@cantoo/fontkit';
 import {
   beginText,
@@ -39,160 +34,8 @@ import {
   setTextRise,
   toRadians,
 } from '@cantoo/pdf-lib';
-import bidiModule, { type Bidi } from 'bidi-js';
-
-const require = createRequire(import.meta.url);
-// bidi-js is a CommonJS module whose export is the factory itself; its types declare it as
-// an ES default export, which Node's CommonJS interop hands over as the module.
-const bidi = (bidiModule as unknown as () => Bidi)();
-
-const expo = (family: string, file: string) => `@expo-google-fonts/${family}/${file}.ttf`;
-const faceFiles = {
-  sans: expo('noto-sans', '400Regular/NotoSans_400Regular'),
-  sansBold: expo('noto-sans', '700Bold/NotoSans_700Bold'),
-  arabic: expo('noto-sans-arabic', '400Regular/NotoSansArabic_400Regular'),
-  arabicBold: expo('noto-sans-arabic', '700Bold/NotoSansArabic_700Bold'),
-  hebrew: expo('noto-sans-hebrew', '400Regular/NotoSansHebrew_400Regular'),
-  hebrewBold: expo('noto-sans-hebrew', '700Bold/NotoSansHebrew_700Bold'),
-  thai: expo('noto-sans-thai', '400Regular/NotoSansThai_400Regular'),
-  thaiBold: expo('noto-sans-thai', '700Bold/NotoSansThai_700Bold'),
-  georgian: expo('noto-sans-georgian', '400Regular/NotoSansGeorgian_400Regular'),
-  georgianBold: expo('noto-sans-georgian', '700Bold/NotoSansGeorgian_700Bold'),
-  armenian: expo('noto-sans-armenian', '400Regular/NotoSansArmenian_400Regular'),
-  armenianBold: expo('noto-sans-armenian', '700Bold/NotoSansArmenian_700Bold'),
-  cjk: expo('noto-sans-sc', '400Regular/NotoSansSC_400Regular'),
-  cjkBold: expo('noto-sans-sc', '700Bold/NotoSansSC_700Bold'),
-  jp: expo('noto-sans-jp', '400Regular/NotoSansJP_400Regular'),
-  jpBold: expo('noto-sans-jp', '700Bold/NotoSansJP_700Bold'),
-  kr: expo('noto-sans-kr', '400Regular/NotoSansKR_400Regular'),
-  krBold: expo('noto-sans-kr', '700Bold/NotoSansKR_700Bold'),
-  emoji: expo('noto-emoji', '400Regular/NotoEmoji_400Regular'),
-  hand: expo('caveat', '400Regular/Caveat_400Regular'),
-} as const;
-
-export type Face = keyof typeof faceFiles;
-
-// The scripts each face is for. A face is tried for a word only when every character of the
-// word is of its scripts (or of none: punctuation, digits, marks), so a Thai name never
-// parses the Korean face to find out it has no Thai: faces load only when a run needs them.
-const neutral = String.raw`\p{Script=Common}\p{Script=Inherited}`;
-const scriptsOf = (scripts: string) => new RegExp(`^[${scripts}${neutral}]$`, 'u');
-const faceScripts: Record<Face, RegExp> = {
-  sans: scriptsOf(String.raw`\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Devanagari}`),
-  sansBold: scriptsOf(String.raw`\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Devanagari}`),
-  arabic: scriptsOf(String.raw`\p{Script=Arabic}`),
-  arabicBold: scriptsOf(String.raw`\p{Script=Arabic}`),
-  hebrew: scriptsOf(String.raw`\p{Script=Hebrew}`),
-  hebrewBold: scriptsOf(String.raw`\p{Script=Hebrew}`),
-  thai: scriptsOf(String.raw`\p{Script=Thai}`),
-  thaiBold: scriptsOf(String.raw`\p{Script=Thai}`),
-  georgian: scriptsOf(String.raw`\p{Script=Georgian}`),
-  georgianBold: scriptsOf(String.raw`\p{Script=Georgian}`),
-  armenian: scriptsOf(String.raw`\p{Script=Armenian}`),
-  armenianBold: scriptsOf(String.raw`\p{Script=Armenian}`),
-  cjk: scriptsOf(String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Bopomofo}`),
-  cjkBold: scriptsOf(String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Bopomofo}`),
-  jp: scriptsOf(String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}`),
-  jpBold: scriptsOf(String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}`),
-  kr: scriptsOf(String.raw`\p{Script=Hangul}\p{Script=Han}`),
-  krBold: scriptsOf(String.raw`\p{Script=Hangul}\p{Script=Han}`),
-  emoji: scriptsOf(''),
-  hand: scriptsOf(String.raw`\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}`),
-};
-
-const text = [
-  'sans',
-  'arabic',
-  'hebrew',
-  'thai',
-  'georgian',
-  'armenian',
-  'cjk',
-  'jp',
-  'kr',
-  'emoji',
-] as const satisfies readonly Face[];
-
-/**
- * Which faces a kind of text may use, in order of preference. Every chain ends with the
- * text chain, so whatever `drawingProblem` accepts can be drawn in every style (a Georgian
- * signature in Noto Sans Georgian, since Caveat has no Georgian).
- */
-export const chains = {
-  text,
-  bold: [
-    'sansBold',
-    'arabicBold',
-    'hebrewBold',
-    'thaiBold',
-    'georgianBold',
-    'armenianBold',
-    'cjkBold',
-    'jpBold',
-    'krBold',
-    ...text,
-  ],
-  handwriting: ['hand', ...text],
-} as const satisfies Record<string, readonly Face[]>;
-
-export type Style = keyof typeof chains;
-
-// A face is read and parsed once per process (Noto Sans SC is 10 MB), on first use.
-const loaded = new Map<Face, { bytes: Uint8Array; font: Font }>();
-
-/** Where a face's TrueType file is (in node_modules). */
-export function fontFile(name: Face): string {
-  return require.resolve(faceFiles[name]);
-}
-
-function face(name: Face): { bytes: Uint8Array; font: Font } {
-  let entry = loaded.get(name);
-  if (!entry) {
-    const bytes = readFileSync(fontFile(name));
-    entry = { bytes, font: fontkit.create(bytes) as Font };
-    loaded.set(name, entry);
-  }
-  return entry;
-}
-
-/** The faces this process has parsed so far (the bench and the tests check laziness). */
-export function loadedFaces(): Face[] {
-  return [...loaded.keys()];
-}
-
-// Characters that are drawn as nothing: white space and line breaks become spaces and
-// breaks, the bidirectional controls only steer the order (UAX #9 rule X9 removes them),
-// joiners and variation selectors only steer shaping.
-const bidiControl = /[\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]/u;
-function isInvisible(char: string): boolean {
-  const c = char.codePointAt(0) ?? 0;
-  return (
-    c === 0x09 ||
-    c === 0x0a ||
-    c === 0x0d ||
-    c === 0x061c ||
-    (c >= 0x200b && c <= 0x200f) ||
-    (c >= 0x202a && c <= 0x202e) ||
-    (c >= 0x2066 && c <= 0x2069) ||
-    (c >= 0xfe00 && c <= 0xfe0f) ||
-    (c >= 0xe0100 && c <= 0xe01ef)
-  );
-}
-
-function hasGlyph(name: Face, char: string): boolean {
-  const codePoint = char.codePointAt(0) ?? 0;
-  if (codePoint === 0x20 || isInvisible(char)) return true;
-  return faceScripts[name].test(char) && face(name).font.hasGlyphForCodePoint(codePoint);
-}
-
-function covers(name: Face, word: string): boolean {
-  // The cheap test first, for every character, before the face is parsed.
-  const chars = [...word];
-  return (
-    chars.every((char) => faceScripts[name].test(char) || isInvisible(char)) &&
-    chars.every((char) => hasGlyph(name, char))
-  );
-}
+import { chains, type Face, face, hasGlyph, parsedFace, type Style } from './font-faces.ts';
+import { leftToRight, levelsOf, rightToLeft, runsOf, visualRuns } from './text-runs.ts';
 
 const unicodeName = (char: string) =>
   `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
@@ -239,185 +82,9 @@ export function drawableText(value: string): string {
   return value.normalize('NFC');
 }
 
-// Japanese words (with kana) in the Japanese face first, so their kanji take Japanese shapes.
-const kana = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
-
-function chainFor(style: Style, word: string): readonly Face[] {
-  const chain: readonly Face[] = chains[style];
-  if (!kana.test(word)) return chain;
-  const japanese: Face = style === 'bold' ? 'jpBold' : 'jp';
-  return [japanese, ...chain.filter((name) => name !== japanese)];
-}
-
-export interface Run {
-  face: Face;
-  text: string;
-  /** In visual runs: the characters the run stands for, in logical order, as typed. */
-  actual?: string;
-}
-
-/**
- * `text` cut into runs in logical order, each word set in the first face of the style's
- * chain that covers all of its characters ("Łódź 合同" is Noto Sans, then Noto Sans SC), so
- * a word never mixes faces. White space stays in the run before it (but for an emoji's). A
- * word no face covers whole is set grapheme by grapheme; a character no face has (text stored before the rule
- * refused it) becomes U+FFFD, the replacement character, in Noto Sans: never an empty box.
- */
-export function runsOf(style: Style, value: string): Run[] {
-  // A certificate sets the same words again and again (measured, wrapped, drawn): the runs
-  // of a text are worked out once per process (the faces' coverage never changes).
-  const key = `${style}\u0000${value}`;
-  const known = knownRuns.get(key);
-  if (known) return known.map((run) => ({ ...run }));
-  const runs = findRuns(style, value);
-  if (knownRuns.size >= 20_000) knownRuns.clear();
-  knownRuns.set(key, runs);
-  return runs.map((run) => ({ ...run }));
-}
-
-const knownRuns = new Map<string, Run[]>();
-
-function findRuns(style: Style, value: string): Run[] {
-  const runs: Run[] = [];
-  const add = (name: Face, part: string) => {
-    const last = runs.at(-1);
-    if (last && last.face === name) last.text += part;
-    else runs.push({ face: name, text: part });
-  };
-  const first = chains[style][0];
-  for (const part of value.normalize('NFC').split(/(\s+)/)) {
-    if (!part) continue;
-    if (/^\s+$/.test(part)) {
-      // Noto Emoji's space is an emoji wide: after an emoji the space is the text face's.
-      const last = runs.at(-1);
-      if (last && last.face !== 'emoji') last.text += part.replace(/\s/g, ' ');
-      else add(first, part.replace(/\s/g, ' '));
-      continue;
-    }
-    const chain = chainFor(style, part);
-    const whole = chain.find((name) => covers(name, part));
-    if (whole) {
-      add(whole, part);
-      continue;
-    }
-    // By grapheme, so an emoji sequence or a letter and its marks stay in one face.
-    for (const { segment } of graphemes.segment(part)) {
-      const name = chain.find((candidate) => covers(candidate, segment));
-      if (name) add(name, segment);
-      else add('sans', '\ufffd');
-    }
-  }
-  return runs;
-}
-
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
-
-// Characters that can make any level odd: right-to-left letters (Hebrew, Arabic, Syriac,
-// Thaana, NKo, their presentation forms, the right-to-left blocks beyond the BMP), Arabic
-// digits, and the controls that open right-to-left embeddings.
-const rightToLeftPossible =
-  /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe\u200f\u202b\u202e\u2067\u2068\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
-
-function levelsOf(value: string, direction: 'ltr' | 'rtl' | undefined) {
-  // Most lines hold nothing right to left: every level is 0, without running the algorithm.
-  if (direction !== 'rtl' && !rightToLeftPossible.test(value))
-    return {
-      levels: new Uint8Array(value.length),
-      paragraphs: [{ start: 0, end: value.length - 1, level: 0 }],
-    };
-  // bidi-js reads a string by UTF-16 unit, so a character outside the BMP would count as two
-  // lone surrogates (class L). Each is replaced, for the levels alone, by two units of its
-  // own class: emoji are other neutrals (ON), the rest (CJK extensions) left to right.
-  const stand = value.replace(/[\u{10000}-\u{10ffff}]/gu, (char) =>
-    /\p{Extended_Pictographic}|\p{Emoji_Modifier}/u.test(char) ? '\ufffc\ufffc' : 'AA',
-  );
-  return bidi.getEmbeddingLevels(stand, direction);
-}
-
 /** A paragraph's direction by its first strong letter (UAX #9 rules P2 and P3). */
 export function paragraphDirection(value: string): 'ltr' | 'rtl' {
   return (levelsOf(value, undefined).paragraphs[0]?.level ?? 0) % 2 === 1 ? 'rtl' : 'ltr';
-}
-
-// What fontkit is told, through pdf-lib's `font.layout(text)`, about a run's direction: the
-// first character of each run Signet shapes is one of these noncharacters (which no input
-// can hold: `drawingProblem` refuses them), and the face's `layout` takes it off again.
-const leftToRight = '\ufdd0';
-const rightToLeft = '\ufdd1';
-
-interface LogicalRun {
-  face: Face;
-  start: number;
-  end: number;
-  level: number;
-}
-
-/** `value` with every character no face has (text stored before the rule) as U+FFFD. */
-function withReplacements(value: string): string {
-  let out = '';
-  for (const char of value.normalize('NFC'))
-    out += chains.text.some((name) => hasGlyph(name, char)) ? char : '\ufffd';
-  return out;
-}
-
-/**
- * One line of `value` as runs in visual order, left to right: each with its face, its text
- * in logical order (brackets mirrored at odd levels; bidirectional controls, and joiners the
- * face lacks, removed) behind its direction mark.
- */
-function visualRuns(style: Style, value: string, direction: 'ltr' | 'rtl' | undefined): Run[] {
-  const line = withReplacements(value);
-  const embedding = levelsOf(line, direction);
-  const mirrored = bidi.getMirroredCharactersMap(line, embedding.levels);
-  const logical: LogicalRun[] = [];
-  let offset = 0;
-  for (const run of runsOf(style, line)) {
-    for (const char of run.text) {
-      const level = embedding.levels[offset] ?? 0;
-      const last = logical.at(-1);
-      if (last && last.face === run.face && last.level === level) last.end += char.length;
-      else logical.push({ face: run.face, start: offset, end: offset + char.length, level });
-      offset += char.length;
-    }
-  }
-  const actualOf = (run: LogicalRun) =>
-    [...line.slice(run.start, run.end)].filter((char) => !bidiControl.test(char)).join('');
-  const textOf = (run: LogicalRun) => {
-    let out = '';
-    for (let i = run.start; i < run.end; ) {
-      const char = String.fromCodePoint(line.codePointAt(i) ?? 0xfffd);
-      const at = i;
-      i += char.length;
-      if (bidiControl.test(char)) continue;
-      if (isInvisible(char) && !face(run.face).font.hasGlyphForCodePoint(char.codePointAt(0) ?? 0)) continue;
-      out += mirrored.get(at) ?? char;
-    }
-    return out;
-  };
-  // Rule L2: from the highest level down to the lowest odd one, reverse every sequence of
-  // runs at that level or above.
-  const order = [...logical];
-  const highest = Math.max(0, ...order.map((run) => run.level));
-  const lowestOdd = Math.min(...order.map((run) => run.level | 1), highest + 1);
-  for (let level = highest; level >= lowestOdd; level--) {
-    for (let i = 0; i < order.length; ) {
-      if ((order[i]?.level ?? 0) < level) {
-        i++;
-        continue;
-      }
-      let j = i;
-      while (j < order.length && (order[j]?.level ?? 0) >= level) j++;
-      order.splice(i, j - i, ...order.slice(i, j).reverse());
-      i = j;
-    }
-  }
-  return order
-    .map((run) => ({
-      face: run.face,
-      text: (run.level % 2 ? rightToLeft : leftToRight) + textOf(run),
-      actual: actualOf(run),
-    }))
-    .filter((run) => run.text.length > 1);
 }
 
 // pdf-lib parses a face again for every document it embeds it in, and a freshly parsed face
@@ -457,9 +124,7 @@ const sharedFontkit = {
     const font = (
       postscriptName === undefined ? fontkit.create(data) : fontkit.create(data, postscriptName)
     ) as Font & TableCache;
-    const process = [...loaded.values()].find((entry) => entry.bytes === data)?.font as
-      | TableCache
-      | undefined;
+    const process = parsedFace(data) as TableCache | undefined;
     if (process?._tables && font._tables) font._tables = process._tables;
     return withLayoutMemo(font);
   },

@@ -3,7 +3,8 @@
 // a face that encodes it (fonts.ts), new A4 pages as the text runs over, and a footer on
 // every page once the pages are known.
 import { type PDFDocument, type PDFImage, type PDFPage, rgb } from '@cantoo/pdf-lib';
-import { FontSet, paragraphDirection, type Style } from './fonts.ts';
+import type { Style } from './font-faces.ts';
+import { FontSet, paragraphDirection } from './fonts.ts';
 
 export const a4: [number, number] = [595.28, 841.89];
 const margin = 56;

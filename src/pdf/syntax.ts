@@ -1,6 +1,6 @@
 // **The** character classes of PDF syntax (ISO 32000-1, 7.2.2), for the readers Signet runs
 // on raw bytes before or instead of a PDF library: the signatures of an untrusted file
-// (verify.ts) and the decode budget (decode-budget.ts).
+// (raw-objects.ts, for verify.ts) and the decode budget (stream-scan.ts, stream-decoders.ts).
 
 /** White space: NUL, tab, line feed, form feed, carriage return, space. */
 export function isWhite(c: number | undefined): boolean {
@@ -26,4 +26,12 @@ export function isDelimiter(c: number | undefined): boolean {
 /** Any other byte: part of a name, number or keyword. */
 export function isRegular(c: number | undefined): boolean {
   return c !== undefined && !isWhite(c) && !isDelimiter(c);
+}
+
+/** The value of a hexadecimal digit (either case), or -1 for any other byte. */
+export function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x41 && c <= 0x46) return c - 0x37;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  return -1;
 }

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { fontFile } from '../pdf/fonts.ts';
+import { fontFile } from '../pdf/font-faces.ts';
 
 const read = (name: string) => readFileSync(join(import.meta.dirname, 'assets', name), 'utf8');
 

@@ -10,13 +10,11 @@ import {
   findDeliveryWithBody,
   findRecentDeliveries,
   finishResend,
-  insertAttempt,
   insertPingDelivery,
-  insertWebhookEvent,
-  lockEndpoints,
-  settleDelivery,
 } from './deliveries.repository.ts';
 import { findEndpointWithSecret } from './endpoints.repository.ts';
+import { insertWebhookEvent } from './outbox.repository.ts';
+import { insertAttempt, lockEndpoints, settleDelivery } from './outcomes.repository.ts';
 import { attemptRow } from './outcomes.ts';
 import { buildRequest } from './request.ts';
 import { leaseMs } from './schedule.ts';

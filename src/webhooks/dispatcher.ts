@@ -1,6 +1,6 @@
 // The webhook delivery engine (spec, Webhook delivery; Delivery outcome and retries),
 // assembled from its parts:
-//   claims (here)  fan-out and claim of new events, then due deliveries (deliveries.repository.ts)
+//   claims (here)  fan-out and claim of new events, then due deliveries (claims.repository.ts)
 //   local-queue.ts what was claimed, the slots, per-endpoint caps and pacing
 //   request.ts     each attempt's signed request, sent by sender.ts
 //   outcomes.ts    success in batches, failure with its retry or pause (schedule.ts)
@@ -20,10 +20,10 @@ import {
   deliveriesChannel,
   dropDeliveries,
   fanOutAndClaim,
-  outboxChannel,
   releaseDeliveries,
-} from './deliveries.repository.ts';
+} from './claims.repository.ts';
 import { LocalQueue, type QueuedDelivery } from './local-queue.ts';
+import { outboxChannel } from './outbox.repository.ts';
 import { createOutcomeRecorder, type OutcomeRecorder } from './outcomes.ts';
 import { sendAttempt } from './request.ts';
 import { leaseMs, startSweep } from './schedule.ts';

@@ -8,7 +8,7 @@ import { findIdempotentAnswer, storeIdempotentAnswer } from '../http/idempotency
 import { type IdempotencyKey, idempotencyWindowMs, openAnswer, sealAnswer } from '../http/idempotency.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { lockWorkspace } from '../workspaces/workspaces.repository.ts';
-import { deleteDeliveriesOf, dropPendingDeliveries } from './deliveries.repository.ts';
+import { deleteDeliveriesOf } from './deliveries.repository.ts';
 import { checkDestination } from './destination.ts';
 import {
   countEndpoints,
@@ -23,6 +23,7 @@ import {
   rotateSecret,
   updateEndpoint,
 } from './endpoints.repository.ts';
+import { dropPendingDeliveries } from './outcomes.repository.ts';
 
 export const maxEndpointsPerWorkspace = 10;
 /** What an endpoint can subscribe to: every document event; `ping` is sent only on request. */

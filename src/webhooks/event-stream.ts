@@ -20,8 +20,8 @@ import type { Context } from '../context.ts';
 import type { DatabaseHandle } from '../db/handle.ts';
 import { loadServerSecret } from '../db/server-secrets.ts';
 import { isActiveMaxKey } from '../keys/keys.repository.ts';
-import { findWebhookEventOfWorkspace, outboxChannel } from './deliveries.repository.ts';
 import { createEventWindow } from './event-window.ts';
+import { findWebhookEventOfWorkspace, outboxChannel } from './outbox.repository.ts';
 
 export const heartbeatMs = 15_000;
 /** The reconnection delay the stream suggests to clients (`retry:`). */

@@ -6,7 +6,7 @@
 // (listen.ts) and GET /v1/events/stream (event-stream.ts) read through it.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { findWebhookEventsSince } from './deliveries.repository.ts';
+import { findWebhookEventsSince } from './outbox.repository.ts';
 
 const overlapMs = 5_000;
 

@@ -8,7 +8,7 @@
 // - a claimed delivery that could not start in time (`startBy`) is handed back, so no
 //   other worker can claim it while this one would still send it.
 // Pure bookkeeping: no database, no network; the dispatcher acts on what it returns.
-import type { ClaimCaps, ClaimedDelivery } from './deliveries.repository.ts';
+import type { ClaimCaps, ClaimedDelivery } from './claims.repository.ts';
 
 /** How much the latest attempt weighs in an endpoint's pace (an exponential moving average). */
 const paceWeight = 0.2;

@@ -15,9 +15,9 @@ import type { Database } from '../db/schema.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { endpointPausedMail } from '../mail/templates.ts';
 import { findOwnerEmails } from '../workspaces/workspaces.repository.ts';
+import type { ClaimedDelivery } from './claims.repository.ts';
 import {
   addEndpointFailure,
-  type ClaimedDelivery,
   disableEndpointForFailures,
   dropPendingDeliveries,
   existingDeliveries,
@@ -25,7 +25,7 @@ import {
   lockEndpoints,
   recordDelivered,
   settleDelivery,
-} from './deliveries.repository.ts';
+} from './outcomes.repository.ts';
 import { afterFailure, failuresBeforePause } from './schedule.ts';
 import type { AttemptResult } from './sender.ts';
 

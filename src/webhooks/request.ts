@@ -2,7 +2,7 @@
 // the signature made at the attempt's start, and the attempt itself through sender.ts.
 // Deliveries, pings and `signet listen` all build their requests here.
 import type { Context } from '../context.ts';
-import type { ClaimedDelivery } from './deliveries.repository.ts';
+import type { ClaimedDelivery } from './claims.repository.ts';
 import { type AttemptResult, type ConnectionPool, sendWebhook } from './sender.ts';
 import { type EndpointSecrets, signatureHeader, signingSecrets } from './signature.ts';
 

@@ -8,7 +8,8 @@
 //   that are due and deliveries whose worker died, and prunes what is older than the
 //   retention period.
 import type { Context } from '../context.ts';
-import { pruneDeliveries, pruneWebhookEvents } from './deliveries.repository.ts';
+import { pruneDeliveries } from './deliveries.repository.ts';
+import { pruneWebhookEvents } from './outbox.repository.ts';
 
 export const failuresBeforePause = 20;
 
