@@ -12,7 +12,8 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { createPgPool } from '../src/db/connect.ts';
 import type { Database } from '../src/db/schema.ts';
-import { findWebhookEventsSince, outboxChannel } from '../src/webhooks/outbox.repository.ts';
+import { outboxChannel } from '../src/documents/outbox.repository.ts';
+import { findWebhookEventsSince } from '../src/webhooks/outbox.repository.ts';
 import { readServerSentEvents } from '../src/webhooks/sse.ts';
 
 const epochMs = () => performance.timeOrigin + performance.now();

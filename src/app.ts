@@ -2,10 +2,10 @@
 // itself, so tests and benchmarks listen on a port of their choosing.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { accountLimitShapes } from './accounts/account-limits.ts';
+import { apiPlugin } from './api/api.ts';
 import type { Context } from './context.ts';
 import type { DatabaseHandle } from './db/handle.ts';
 import { downloadRoutes } from './files/download.routes.ts';
-import { apiPlugin } from './http/api.ts';
 import { createApiGuard, lacksHost } from './http/api-guard.ts';
 import { createClientErrorHandler, createConnectHandler } from './http/client-error.ts';
 import { addCommonHeaders, setCommonHeaders } from './http/common-headers.ts';

@@ -1,6 +1,8 @@
 // The `signet` command: parse argv and dispatch. Usage mistakes print one line and exit
 // 2; failures print one line and exit 1; nothing prints a stack trace at an operator.
 // `signet --help` prints every command, `signet COMMAND --help` that command's lines.
+
+import { buildOpenApiDocument } from './api/openapi.ts';
 import { keyCommand, seedCommand, workspaceCommand } from './cli/admin.ts';
 import { parseCommandArgs, UsageError } from './cli/args.ts';
 import { backupCommand, restoreCommand } from './cli/backup.ts';
@@ -15,7 +17,6 @@ import { ConfigError, loadConfig } from './config.ts';
 import { documentEventTypes } from './documents/events.ts';
 import { DocumentActionError } from './documents/lifecycle.ts';
 import { ApiError } from './http/errors.ts';
-import { buildOpenApiDocument } from './http/openapi.ts';
 import { InputError } from './input-error.ts';
 import { signetVersion } from './version.ts';
 

@@ -13,10 +13,10 @@ import { degrees, PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import { createCanvas } from '@napi-rs/canvas';
 import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { DocumentActionError } from '../src/documents/lifecycle.ts';
-import { addField, deleteField, setFields, updateField } from '../src/fields/fields.service.ts';
 import { readFile } from '../src/files/files.service.ts';
 import { InputError } from '../src/input-error.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
+import { addField, deleteField, setFields, updateField } from '../src/sending/draft-fields.ts';
 import { sendDocument } from '../src/sending/send.ts';
 import { dateSigned, signDocument } from '../src/signing/signing.service.ts';
 import {

@@ -6,7 +6,6 @@ import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import { notifyChannel } from '../db/notify.ts';
 import type { Database } from '../db/schema.ts';
-import { outboxChannel, queueWebhookEvent } from '../webhooks/outbox.repository.ts';
 import { type FullDocumentRow, insertEvents, type RecipientRow } from './documents.repository.ts';
 import {
   type Document,
@@ -15,6 +14,7 @@ import {
   type Recipient,
   recipientRowToRecipient,
 } from './documents.service.ts';
+import { outboxChannel, queueWebhookEvent } from './outbox.repository.ts';
 
 export const documentEventTypes = [
   'document.sent',

@@ -22,7 +22,7 @@ import { countUpload } from '../documents/upload-usage.ts';
 import { computeValueAmount } from '../documents/value.ts';
 import { checkFields } from '../fields/field-rules.ts';
 import { findFields, replaceFields } from '../fields/fields.repository.ts';
-import { fieldRows, sameEmail } from '../fields/fields.service.ts';
+import { sameEmail } from '../fields/fields.service.ts';
 import { findDocumentFiles } from '../files/files.repository.ts';
 import { storeFile } from '../files/files.service.ts';
 import { ApiError } from '../http/errors.ts';
@@ -30,6 +30,7 @@ import { normalizeEmail } from '../mail/address.ts';
 import { drawableText } from '../pdf/fonts.ts';
 import type { PdfFacts } from '../pdf/inspect.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
+import { fieldRows } from './draft-fields.ts';
 import {
   type CreateDocumentInput,
   checkDocumentInput,

@@ -11,15 +11,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import { type DocumentDetail, getDocument } from '../documents/documents.service.ts';
 import { canTransition, DocumentActionError } from '../documents/lifecycle.ts';
-import {
-  addField,
-  deleteField,
-  fieldInputOf,
-  listFields,
-  pageSizesOf,
-  updateField,
-} from '../fields/fields.service.ts';
+import { fieldInputOf, listFields, pageSizesOf } from '../fields/fields.service.ts';
 import { InputError } from '../input-error.ts';
+import { addField, deleteField, updateField } from '../sending/draft-fields.ts';
 import { notice } from '../ui/forms.ts';
 import type { SafeHtml } from '../ui/html.ts';
 import { type FieldEditorView, fieldEditorView } from './fields.views.ts';

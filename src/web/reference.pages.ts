@@ -1,12 +1,12 @@
 // GET /docs: the API reference, rendered on the server from the same OpenAPI document as
-// GET /v1/openapi.json (http/openapi.ts), so it cannot drift from the API. No script, no
+// GET /v1/openapi.json (api/openapi.ts), so it cannot drift from the API. No script, no
 // CDN, no session needed: integrators read it on any Signet. (A standalone bundle such as
 // Redoc's would add megabytes of dependencies and inline styles for what a table shows.)
 // Each object's fields are listed with those of the objects and array items nested in it
 // (`files[].kind`), named objects link to their own section, every example is shown, and
 // descriptions are Markdown (reference-markdown.ts: raw HTML escaped, links kept safe).
 import type { FastifyInstance } from 'fastify';
-import { buildOpenApiDocument } from '../http/openapi.ts';
+import { buildOpenApiDocument } from '../api/openapi.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { signetVersion } from '../version.ts';
 import type { Web } from './kit.ts';

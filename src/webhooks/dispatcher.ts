@@ -12,6 +12,7 @@
 import type { Context } from '../context.ts';
 import type { DatabaseHandle } from '../db/connect.ts';
 import { notifyChannel } from '../db/notify.ts';
+import { outboxChannel } from '../documents/outbox.repository.ts';
 import { createWakeLoop, type WakeLoop } from '../wake-loop.ts';
 import {
   type ClaimCaps,
@@ -23,7 +24,6 @@ import {
   releaseDeliveries,
 } from './claims.repository.ts';
 import { LocalQueue, type QueuedDelivery } from './local-queue.ts';
-import { outboxChannel } from './outbox.repository.ts';
 import { createOutcomeRecorder, type OutcomeRecorder } from './outcomes.ts';
 import { sendAttempt } from './request.ts';
 import { leaseMs, startSweep } from './schedule.ts';

@@ -19,9 +19,10 @@ import { PassThrough } from 'node:stream';
 import type { Context } from '../context.ts';
 import type { DatabaseHandle } from '../db/handle.ts';
 import { loadServerSecret } from '../db/server-secrets.ts';
+import { outboxChannel } from '../documents/outbox.repository.ts';
 import { isActiveMaxKey } from '../keys/keys.repository.ts';
 import { createEventWindow } from './event-window.ts';
-import { findWebhookEventOfWorkspace, outboxChannel } from './outbox.repository.ts';
+import { findWebhookEventOfWorkspace } from './outbox.repository.ts';
 
 export const heartbeatMs = 15_000;
 /** The reconnection delay the stream suggests to clients (`retry:`). */

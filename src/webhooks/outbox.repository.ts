@@ -1,32 +1,17 @@
-// Queries of a webhook event's way in: its body, stored once for every delivery of it
-// (webhook_events), and the outbox row that queues it for fan-out, written in the transaction
-// of the change that caused it; the reads of stored bodies (`signet listen`, event streams) and
-// their pruning. Fan-out itself takes outbox rows in claims.repository.ts.
-import { type Insertable, type Kysely, sql, type Transaction } from 'kysely';
+// Queries of stored webhook bodies (webhook_events): a body stored by itself (a ping), the
+// reads of stored bodies (`signet listen`, event streams) and their pruning. A document
+// event's body and outbox row are written by documents/outbox.repository.ts, in the change's
+// transaction; fan-out takes outbox rows in claims.repository.ts.
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { pgArray } from '../db/arrays.ts';
 import type { Database } from '../db/schema.ts';
+import type { WebhookEventRow } from '../documents/outbox.repository.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
-
-export const outboxChannel = 'signet_outbox';
-
-export type WebhookEventRow = Insertable<Database['webhook_events']>;
 
 /** Stores a webhook body once, for every delivery of it (pings too). */
 export async function insertWebhookEvent(db: Db, row: WebhookEventRow): Promise<void> {
   await db.insertInto('webhook_events').values(row).execute();
-}
-
-/** Stores an event's webhook body and queues the event for fan-out, in one statement. */
-export async function queueWebhookEvent(db: Db, row: WebhookEventRow): Promise<void> {
-  await sql`
-    with body as (
-      insert into webhook_events (id, workspace_id, type, payload, created_at)
-      values (${row.id}, ${row.workspace_id}, ${row.type}, ${row.payload}, ${row.created_at})
-    )
-    insert into outbox (event_id, workspace_id, type, created_at)
-    values (${row.id}, ${row.workspace_id}, ${row.type}, ${row.created_at})
-  `.execute(db);
 }
 
 /**

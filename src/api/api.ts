@@ -5,10 +5,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import type { Context } from '../context.ts';
 import type { DatabaseHandle } from '../db/handle.ts';
 import { documentsRoutes } from '../documents/documents.routes.ts';
+import { ApiError } from '../http/errors.ts';
 import { signetVersion } from '../version.ts';
 import { endpointsRoutes } from '../webhooks/endpoints.routes.ts';
 import { eventStreamRoutes } from '../webhooks/event-stream.routes.ts';
-import { ApiError } from './errors.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 
 const allMethods: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

@@ -21,6 +21,7 @@ import {
   RecipientSchema,
 } from '../documents/documents.schemas.ts';
 import { documentEventTypes } from '../documents/events.ts';
+import { errorStatus } from '../http/errors.ts';
 import { uuidPattern } from '../ids.ts';
 import {
   AttemptSchema,
@@ -35,7 +36,6 @@ import {
   UpdateEndpointBody,
 } from '../webhooks/endpoints.schemas.ts';
 import { heartbeatMs, reconnectMs } from '../webhooks/event-stream.ts';
-import { errorStatus } from './errors.ts';
 import * as examples from './openapi-examples.ts';
 import {
   bodyRefusals,

@@ -7,8 +7,8 @@
 import type { TSchema } from '@sinclair/typebox';
 import { defaultPageSize } from '../documents/documents.routes.ts';
 import { ListDocumentsQuery, Timestamp } from '../documents/documents.schemas.ts';
+import { type ErrorCode, errorStatus } from '../http/errors.ts';
 import { uuidPattern } from '../ids.ts';
-import { type ErrorCode, errorStatus } from './errors.ts';
 import * as examples from './openapi-examples.ts';
 
 /** A TypeBox schema as plain JSON Schema (TypeBox's symbol keys dropped). */
