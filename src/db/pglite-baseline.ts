@@ -18,7 +18,16 @@
 //
 // PostgreSQL servers (DATABASE_URL) never use it: their databases are migrated as before.
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  constants,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -101,7 +110,8 @@ export async function createFromBaseline(pgdata: string, cacheDir?: string): Pro
   const partial = `${pgdata}.creating`;
   try {
     rmSync(partial, { recursive: true, force: true });
-    cpSync(baseline, partial, { recursive: true });
+    // A clone where the file system can (Btrfs, XFS, APFS): no bytes written until changed.
+    cpSync(baseline, partial, { recursive: true, mode: constants.COPYFILE_FICLONE });
     renameSync(partial, pgdata);
     return true;
   } catch {
