@@ -1,41 +1,27 @@
 // A new embedded database starts as a copy of a baseline instead of running initdb: a PGlite
-// data folder, initdb done and every migration applied, made once per installation (by
-// `npm install`'s postinstall, or by the first new data folder that finds none) and kept in
+// data folder just after initdb, made once per installation (by `npm install`'s
+// postinstall, or by the first new data folder that finds none) and kept in
 // `node_modules/.cache/signet-pglite/`, like a PostgreSQL package runs initdb at install.
-// initdb in WebAssembly is most of a first start (~1.6 s); copying the folder and opening
-// it is a restart's cost.
+// initdb in WebAssembly was most of a first start (~1.6 s); copying its result is a tenth of
+// that. The schema is not in the baseline: the migrator makes it on the copy as it did on
+// initdb's folder (~0.1 s for every migration), so a new folder's database, its migrations
+// table and `signet migrate`'s report are what they were, and a new migration can never
+// meet a baseline that lacks it.
 //
-// A baseline is named by what made it: PGlite's version and the text of every migration
-// file. A new migration or another PGlite is another name, so a baseline that no longer
-// fits is never used: the next new data folder makes the current one. The migrator still
-// runs after opening (its table, copied with the rest, says which migrations the copy holds),
-// as on any start. When there is none and none can be made (a read-only installation, such
-// as the container image), a new database is created as before (initdb, then migrations).
+// A baseline is named by PGlite's version: another PGlite is another baseline, made by the
+// next new data folder. When there is none and none can be made (a read-only installation,
+// such as the container image), PGlite runs initdb in the data folder as before.
 //
 //   node_modules/.cache/signet-pglite/
-//     <pglite version>-<hash of the migrations>/   the baseline: a closed PGDATA folder
-//     *.building-<pid>-<random>/                    one being made (renamed when complete)
+//     initdb-<pglite version>/             the baseline: a closed PGDATA folder
+//     initdb-*.building-<pid>-<random>/    one being made (renamed when complete)
 //
-// PostgreSQL servers (DATABASE_URL) never use it: their databases are migrated as before.
-import { createHash, randomBytes } from 'node:crypto';
-import {
-  constants,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-} from 'node:fs';
+// PostgreSQL servers (DATABASE_URL) never use it.
+import { randomBytes } from 'node:crypto';
+import { constants, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely } from 'kysely';
-import { migrateToLatest } from './migrate.ts';
-import { createPGliteDialect } from './pglite-dialect.ts';
-
-const migrationsDir = join(import.meta.dirname, 'migrations');
 
 /** The folder of the installed PGlite package (where its package.json is). */
 function pglitePackageDir(): string {
@@ -51,25 +37,18 @@ export function defaultBaselineCacheDir(): string {
   return join(dirname(dirname(pglite)), '.cache', 'signet-pglite');
 }
 
-/** The baseline's name: PGlite's version and a hash of every migration file's text. */
+/** The baseline's name: what made it, PGlite's initdb, and PGlite's version. */
 export function baselineName(): string {
   const { version } = JSON.parse(readFileSync(join(pglitePackageDir(), 'package.json'), 'utf8')) as {
     version: string;
   };
-  const hash = createHash('sha256');
-  for (const file of readdirSync(migrationsDir).sort()) {
-    hash
-      .update(`${file}\0`)
-      .update(readFileSync(join(migrationsDir, file)))
-      .update('\0');
-  }
-  return `${version}-${hash.digest('hex').slice(0, 16)}`;
+  return `initdb-${version}`;
 }
 
 /**
- * The current baseline's folder, made now if missing (initdb and migrations, in a folder of
- * its own renamed into place when complete, so concurrent makers and readers never see half
- * of one). Throws when it cannot be made; callers fall back to initdb.
+ * The current baseline's folder, made now if missing (initdb, in a folder of its own renamed
+ * into place when complete, so concurrent makers and readers never see half of one). Throws
+ * when it cannot be made; callers fall back to initdb in the data folder.
  */
 export async function ensureBaseline(cacheDir = defaultBaselineCacheDir()): Promise<string> {
   const baseline = join(cacheDir, baselineName());
@@ -78,11 +57,7 @@ export async function ensureBaseline(cacheDir = defaultBaselineCacheDir()): Prom
   const building = `${baseline}.building-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
     const pglite = await PGlite.create({ dataDir: building });
-    try {
-      await migrateToLatest(new Kysely({ dialect: createPGliteDialect(pglite) }));
-    } finally {
-      await pglite.close();
-    }
+    await pglite.close();
     try {
       renameSync(building, baseline);
     } catch (error) {
