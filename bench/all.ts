@@ -141,8 +141,8 @@ const bareHttpServer = `require('node:http').createServer((req, res) => res.end(
 /**
  * Milliseconds from spawning the process to the first 200 from GET /healthz, polled every
  * 5 ms (the resolution of the figure). Signet runs on `dataDir` (an embedded PGlite
- * database: initdb's result copied from the installation's baseline, then migrated, when
- * the folder is new), no
+ * database: copied from the installation's baseline, at the latest schema, when the folder
+ * is new), no
  * DATABASE_URL, no Redis, no SMTP.
  */
 async function startToFirst200(kind: 'signet' | 'bare', dataDir: string): Promise<number> {
@@ -179,7 +179,7 @@ async function startToFirst200(kind: 'signet' | 'bare', dataDir: string): Promis
 
 /**
  * One round: Signet on a fresh data folder (the figure), then Signet again on the same
- * folder (a detail: what the first start's database copy, migrations and secrets cost), then
+ * folder (a detail: what the first start's database copy and secrets cost), then
  * the bare node:http process (the ceiling).
  */
 async function coldStartRound() {

@@ -63,9 +63,11 @@ export async function openPGlite(options: DatabaseOptions): Promise<DatabaseHand
       try {
         adoptLegacyLayout(layout);
         // A new database: a copy of the installation's baseline rather than initdb.
-        if (!existsSync(layout.pgdata)) await createFromBaseline(layout.pgdata);
+        const createdWith = existsSync(layout.pgdata) ? null : await createFromBaseline(layout.pgdata);
         const pglite = await PGlite.create({ dataDir: layout.pgdata, ...pgliteCodecs });
-        return ownPGlite(pglite, attempt.lock, layout);
+        const handle = ownPGlite(pglite, attempt.lock, layout);
+        if (createdWith) handle.createdWith = createdWith;
+        return handle;
       } catch (error) {
         attempt.lock.release();
         throw error;
