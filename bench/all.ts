@@ -13,7 +13,9 @@
 //  5. Commit-to-first-attempt p50/p99 at a steady 200 events/s, against the same receiver
 //     hit at the same rate by a bare undici loop, timed from a timestamp taken just before.
 //  6. Embedded cold start: `node src/main.ts serve` on a fresh data folder (PGlite) until
-//     GET /healthz answers 200, against a bare node:http server process.
+//     GET /healthz answers 200, against a bare node:http server process. The folder's
+//     database is a copy of the installation's baseline (src/db/pglite-baseline.ts), as a
+//     newcomer's after `npm ci`; the uncounted first round makes it if it is missing.
 //  7. PDFs (bench/pdf.ts, in a process of its own): sealing a 1-, 36- and 500-page contract
 //     (certificate of completion + PAdES seal) against pdf-lib loading and saving the same
 //     file; a page image's first render against pdf.js alone, and from the cache against a
@@ -139,7 +141,9 @@ const bareHttpServer = `require('node:http').createServer((req, res) => res.end(
 /**
  * Milliseconds from spawning the process to the first 200 from GET /healthz, polled every
  * 5 ms (the resolution of the figure). Signet runs on `dataDir` (an embedded PGlite
- * database: created and migrated when the folder is new), no DATABASE_URL, no Redis, no SMTP.
+ * database: copied from the installation's baseline, at the latest schema, when the folder
+ * is new), no
+ * DATABASE_URL, no Redis, no SMTP.
  */
 async function startToFirst200(kind: 'signet' | 'bare', dataDir: string): Promise<number> {
   const port = await freePort();
@@ -175,7 +179,7 @@ async function startToFirst200(kind: 'signet' | 'bare', dataDir: string): Promis
 
 /**
  * One round: Signet on a fresh data folder (the figure), then Signet again on the same
- * folder (a detail: what the first start's database creation and migrations cost), then
+ * folder (a detail: what the first start's database copy and secrets cost), then
  * the bare node:http process (the ceiling).
  */
 async function coldStartRound() {
@@ -212,7 +216,7 @@ console.log(
 
 // 6. Cold start first, while nothing else of the bench runs.
 progress('cold start: signet serve on a fresh data folder, and a bare node:http process');
-await coldStartRound(); // uncounted: the first start reads the code from disk
+await coldStartRound(); // uncounted: reads the code from disk, fills Node's compile cache (and makes a missing baseline)
 const cold: Array<Awaited<ReturnType<typeof coldStartRound>>> = [];
 for (let round = 0; round < roundCount; round++) cold.push(await coldStartRound());
 

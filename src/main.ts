@@ -1,26 +1,25 @@
 // The `signet` command: parse argv and dispatch. Usage mistakes print one line and exit
 // 2; failures print one line and exit 1; nothing prints a stack trace at an operator.
-// `signet --help` prints every command, `signet COMMAND --help` that command's lines.
-
-import { buildOpenApiDocument } from './api/openapi.ts';
-import { keyCommand, seedCommand, workspaceCommand } from './cli/admin.ts';
+// `signet --help` prints every command, `signet COMMAND --help` that command's lines. A
+// command's modules are imported when it runs, so none pays for another's.
+import { enableCompileCache } from 'node:module';
 import { parseCommandArgs, UsageError } from './cli/args.ts';
-import { backupCommand, restoreCommand } from './cli/backup.ts';
-import { migrateCommand } from './cli/context.ts';
-import { documentCommand, mailCommand, triggerCommand } from './cli/documents.ts';
-import { listenCommand } from './cli/listen.ts';
-import { sealCommand, verifyCommand } from './cli/seal.ts';
-import { serveCommand } from './cli/serve.ts';
-import { userCommand } from './cli/users.ts';
-import { webhookCommand } from './cli/webhooks.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { documentEventTypes } from './documents/events.ts';
 import { DocumentActionError } from './documents/lifecycle.ts';
 import { ApiError } from './http/errors.ts';
 import { InputError } from './input-error.ts';
 import { signetVersion } from './version.ts';
 
-const usage = `usage: signet <command>
+// Node keeps the code it compiles (TypeScript stripped included) in its compile cache (the
+// system's temporary folder, or NODE_COMPILE_CACHE; NODE_DISABLE_COMPILE_CACHE=1 turns it
+// off), so a start after the first does not compile the server's ~1,700 modules again. It
+// applies to modules loaded from here on: each command's modules are imported when it runs.
+enableCompileCache();
+
+/** Every command's usage lines (the event types come from the documents' events table). */
+async function usageText(): Promise<string> {
+  const { documentEventTypes } = await import('./documents/events.ts');
+  return `usage: signet <command>
 
   serve [--role all|api|worker] [--demo]   run the service (migrates first)
   migrate                             bring the database schema up to date
@@ -73,9 +72,10 @@ const usage = `usage: signet <command>
 
 Every command that uses the embedded database works while \`signet serve\` runs: it goes
 through the server. Configuration comes from the environment: see docs/deployment.md.`;
+}
 
 /** The usage lines of one command: its own lines and their continuations. */
-function commandUsage(command: string): string | null {
+function commandUsage(usage: string, command: string): string | null {
   const lines = usage.split('\n');
   const picked: string[] = [];
   let inCommand = false;
@@ -92,7 +92,7 @@ const helpFlags = ['--help', '-h'];
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || helpFlags.includes(command)) {
-    process.stdout.write(`${usage}\n`);
+    process.stdout.write(`${await usageText()}\n`);
     return;
   }
   if (command === '--version' || command === '-v') {
@@ -100,7 +100,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (rest.some((arg) => helpFlags.includes(arg))) {
-    const help = commandUsage(command);
+    const help = commandUsage(await usageText(), command);
     if (!help) throw new UsageError(`unknown command "${command}" (see signet --help)`);
     process.stdout.write(`${help}\n`);
     return;
@@ -108,42 +108,43 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig();
   switch (command) {
     case 'serve':
-      return serveCommand(config, rest);
+      return (await import('./cli/serve.ts')).serveCommand(config, rest);
     case 'migrate':
-      return migrateCommand(config, rest);
+      return (await import('./cli/context.ts')).migrateCommand(config, rest);
     case 'workspace':
-      return workspaceCommand(config, rest);
+      return (await import('./cli/admin.ts')).workspaceCommand(config, rest);
     case 'key':
-      return keyCommand(config, rest);
+      return (await import('./cli/admin.ts')).keyCommand(config, rest);
     case 'seed':
-      return seedCommand(config, rest);
+      return (await import('./cli/admin.ts')).seedCommand(config, rest);
     case 'document':
-      return documentCommand(config, rest);
+      return (await import('./cli/documents.ts')).documentCommand(config, rest);
     case 'trigger':
-      return triggerCommand(config, rest);
+      return (await import('./cli/documents.ts')).triggerCommand(config, rest);
     case 'mail':
-      return mailCommand(config, rest);
+      return (await import('./cli/documents.ts')).mailCommand(config, rest);
     case 'verify':
-      return verifyCommand(config, rest);
+      return (await import('./cli/seal.ts')).verifyCommand(config, rest);
     case 'seal':
-      return sealCommand(config, rest);
+      return (await import('./cli/seal.ts')).sealCommand(config, rest);
     case 'webhook':
-      return webhookCommand(config, rest);
+      return (await import('./cli/webhooks.ts')).webhookCommand(config, rest);
     case 'user':
-      return userCommand(config, rest);
+      return (await import('./cli/users.ts')).userCommand(config, rest);
     case 'listen':
-      return listenCommand(config, rest);
+      return (await import('./cli/listen.ts')).listenCommand(config, rest);
     case 'openapi': {
       const { values } = parseCommandArgs(rest, { server: { type: 'string' } }, []);
       const serverUrl = values.server ?? `${config.publicUrl}/v1`;
+      const { buildOpenApiDocument } = await import('./api/openapi.ts');
       const document = buildOpenApiDocument({ serverUrl, version: signetVersion });
       process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
       return;
     }
     case 'backup':
-      return backupCommand(config, rest);
+      return (await import('./cli/backup.ts')).backupCommand(config, rest);
     case 'restore':
-      return restoreCommand(config, rest);
+      return (await import('./cli/backup.ts')).restoreCommand(config, rest);
     default:
       throw new UsageError(`unknown command "${command}" (see signet --help)`);
   }

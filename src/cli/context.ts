@@ -66,7 +66,8 @@ export async function migrateCommand(config: Config, argv: string[]): Promise<vo
     purpose: 'migrate',
   });
   try {
-    const applied = await migrateToLatest(database.db);
+    // A new data folder's database came from the baseline with its migrations applied.
+    const applied = [...(database.createdWith ?? []), ...(await migrateToLatest(database.db))];
     process.stdout.write(
       applied.length ? `Applied ${applied.join(', ')}\n` : 'Database is up to date (nothing to apply)\n',
     );

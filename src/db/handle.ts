@@ -25,6 +25,12 @@ export interface DatabaseHandle {
   share?(log: Logger): Promise<void>;
   /** PGlite data folder: a consistent gzipped snapshot, taken by whichever process owns it. */
   backup?(): Promise<Uint8Array>;
+  /**
+   * PGlite data folder whose database this open created from the installation's baseline
+   * (pglite-baseline.ts): the migrations it came with, which `signet migrate` reports as
+   * applied like those the migrator applies. Absent elsewhere.
+   */
+  createdWith?: string[];
   /** PostgreSQL: how many pool connections exist, are idle, and how many callers wait. */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
   close(): Promise<void>;

@@ -10,6 +10,7 @@
 //
 // so no two processes ever write the same files, and every command works while the
 // server runs, through one code path: Kysely over SQL.
+import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -19,6 +20,7 @@ import { adoptLegacyLayout, dataDirLayout, ensureDataDir, pgSocketName } from '.
 import { type DataDirLock, type LockOwner, ownerLiveness, tryLockDataDir } from './data-dir-lock.ts';
 import type { DatabaseHandle, DatabaseOptions, Subscription } from './handle.ts';
 import { getPgTypeParser } from './pg-types.ts';
+import { createFromBaseline } from './pglite-baseline.ts';
 import { BackendMutex, createPGliteDialect } from './pglite-dialect.ts';
 import { type SharedDatabase, sharePGlite } from './pglite-share.ts';
 import type { Database } from './schema.ts';
@@ -60,8 +62,12 @@ export async function openPGlite(options: DatabaseOptions): Promise<DatabaseHand
     if (attempt.acquired) {
       try {
         adoptLegacyLayout(layout);
+        // A new database: a copy of the installation's baseline rather than initdb.
+        const createdWith = existsSync(layout.pgdata) ? null : await createFromBaseline(layout.pgdata);
         const pglite = await PGlite.create({ dataDir: layout.pgdata, ...pgliteCodecs });
-        return ownPGlite(pglite, attempt.lock, layout);
+        const handle = ownPGlite(pglite, attempt.lock, layout);
+        if (createdWith) handle.createdWith = createdWith;
+        return handle;
       } catch (error) {
         attempt.lock.release();
         throw error;
