@@ -1,14 +1,23 @@
 // `npm test`: the whole suite on every database kind under test (default: PGlite and the
 // PostgreSQL server at SIGNET_TEST_POSTGRES_URL). For PostgreSQL it migrates one template
 // database first, so each test file clones a fresh database from it in milliseconds, and
-// drops the template (and anything a crashed file left behind) at the end.
+// drops the template (and anything a crashed file left behind) at the end. For PGlite it
+// migrates one in-memory database and dumps its data folder to a temporary file, which every
+// suite's PGlite opens instead of running initdb and the migrations again (about 0.2 s
+// instead of 1.7 s each); the file is removed at the end.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import { BackendMutex, createPGliteDialect } from '../src/db/pglite-dialect.ts';
+import { pgliteCodecs } from '../src/db/pglite-folder.ts';
+import type { Database } from '../src/db/schema.ts';
 import { databaseKinds, postgresAdminUrl } from './harness.ts';
 
 const testDir = import.meta.dirname;
@@ -39,6 +48,21 @@ if (usesPostgres) {
   await handle.close();
 }
 
+let pgliteSnapshotDir: string | null = null;
+let pgliteSnapshot = '';
+if (databaseKinds.includes('pglite')) {
+  pgliteSnapshotDir = mkdtempSync(join(tmpdir(), 'signet-test-pglite-'));
+  pgliteSnapshot = join(pgliteSnapshotDir, 'migrated.tar');
+  const pglite = await PGlite.create(pgliteCodecs);
+  const db = new Kysely<Database>({ dialect: createPGliteDialect(pglite, new BackendMutex()) });
+  await migrateToLatest(db);
+  await pglite.exec('checkpoint');
+  const image = await pglite.dumpDataDir('none');
+  writeFileSync(pgliteSnapshot, Buffer.from(await image.arrayBuffer()));
+  await db.destroy();
+  await pglite.close();
+}
+
 // --conditions=@signet/source: workspace packages (@signet/client) load from their TypeScript
 // source (the project's own condition: a consumer's `development` gets the built files).
 const child = spawn(
@@ -50,6 +74,7 @@ const child = spawn(
       ...process.env,
       SIGNET_TEST_PG_TEMPLATE: usesPostgres ? template : '',
       SIGNET_TEST_PG_PREFIX: databasePrefix,
+      SIGNET_TEST_PGLITE_SNAPSHOT: pgliteSnapshot,
     },
   },
 );
@@ -69,4 +94,5 @@ if (usesPostgres) {
   await client.query(`drop database if exists ${template} with (force)`);
   await client.end();
 }
+if (pgliteSnapshotDir) rmSync(pgliteSnapshotDir, { recursive: true, force: true });
 process.exit(code);
