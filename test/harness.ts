@@ -39,12 +39,9 @@ import type { WebhookEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { createWorkspace } from '../src/workspaces/workspaces.service.ts';
 import { assertContract } from './contract.ts';
 
-export const postgresAdminUrl = process.env.SIGNET_TEST_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
+import { databaseKinds, postgresAdminUrl } from './databases.ts';
 
-export const databaseKinds = (process.env.SIGNET_TEST_DATABASES ?? 'pglite,postgres')
-  .split(',')
-  .map((kind) => kind.trim())
-  .filter((kind): kind is DatabaseKind => kind === 'pglite' || kind === 'postgres');
+export { databaseKinds, postgresAdminUrl };
 
 /**
  * The key that encrypts the seal's private key in every test database (SIGNET_SEAL_KEY): a
