@@ -4,7 +4,9 @@
 // drops the template (and anything a crashed file left behind) at the end. For PGlite it
 // migrates one in-memory database and dumps its data folder to a temporary file, which every
 // suite's PGlite opens instead of running initdb and the migrations again (about 0.2 s
-// instead of 1.7 s each); the file is removed at the end.
+// instead of 1.7 s each); the file is removed at the end. It then runs the files two at a
+// time (SIGNET_TEST_CONCURRENCY), longest first, each kind of a per-kind file in a process
+// of its own (suite-plan.ts), and sums the counts: `# tests N` at the end is the whole run's.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,17 +21,19 @@ import { BackendMutex, createPGliteDialect } from '../src/db/pglite-dialect.ts';
 import { pgliteCodecs } from '../src/db/pglite-folder.ts';
 import type { Database } from '../src/db/schema.ts';
 import { databaseKinds, postgresAdminUrl } from './databases.ts';
-import { perKindFiles, seconds } from './suite-plan.ts';
+import { perKindFiles, seconds, slowFiles } from './suite-plan.ts';
 
 const testDir = import.meta.dirname;
 // `npm test -- test/x.test.ts …` runs those files; arguments that start with a dash
 // (`--test-name-pattern=…`, `--test-only`) go to every `node --test`.
-const nodeFlags = process.argv.slice(2).filter((arg) => arg.startsWith('-'));
+// `--fast` (`npm run test:fast`) leaves out the files suite-plan.ts calls slow.
+const fast = process.argv.includes('--fast');
+const nodeFlags = process.argv.slice(2).filter((arg) => arg.startsWith('-') && arg !== '--fast');
 const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 const files = requested.length
   ? requested
   : readdirSync(testDir)
-      .filter((name) => name.endsWith('.test.ts'))
+      .filter((name) => name.endsWith('.test.ts') && !(fast && slowFiles.has(name)))
       .sort()
       .map((name) => join(testDir, name));
 

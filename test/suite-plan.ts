@@ -1,6 +1,6 @@
 // How `npm test` (run.ts) spreads the suite over the machine's cores: which files run each
 // database kind in a process of its own, and how long each file took, so the longest start
-// first and the last to finish is a short one. Both lists are measured, not enforced: a file
+// first and the last to finish is a short one; and which files `npm run test:fast` leaves out. Both lists are measured, not enforced: a file
 // missing from `seconds` is started early (a new file is as likely to be slow as not), and a
 // file that is not in `perKindFiles` runs once with every kind, as `node --test` runs it.
 
@@ -52,3 +52,29 @@ export const perKindFiles = new Set([
 
 /** Seconds per file (both kinds together), from a full run; see docs/performance.md. */
 export const seconds: Record<string, number> = {};
+
+/**
+ * What `npm run test:fast` (`node test/run.ts --fast`) leaves out: files that drive Chromium,
+ * start `signet` processes or servers of their own (PostgreSQL, Redis, a data folder's first
+ * start), pack the client, or fuzz. The rest (every route, page, rule and PDF test, in
+ * process) is what a developer runs while working; `npm test` runs everything.
+ */
+export const slowFiles = new Set([
+  'browser.test.ts',
+  'cli.test.ts',
+  'client-package.test.ts',
+  'data-folder.test.ts',
+  'document-journey.test.ts',
+  'faults.test.ts',
+  'fields-journey.test.ts',
+  'fuzz.test.ts',
+  'lifecycle-journey.test.ts',
+  'listen-remote.test.ts',
+  'machine-node.test.ts',
+  'multi-process.test.ts',
+  'seal-takeover.test.ts',
+  'shutdown.test.ts',
+  'verify.test.ts',
+  'web-browser.test.ts',
+  'webhook-crash.test.ts',
+]);
