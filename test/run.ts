@@ -21,7 +21,7 @@ import { BackendMutex, createPGliteDialect } from '../src/db/pglite-dialect.ts';
 import { pgliteCodecs } from '../src/db/pglite-folder.ts';
 import type { Database } from '../src/db/schema.ts';
 import { databaseKinds, postgresAdminUrl } from './databases.ts';
-import { perKindFiles, seconds, slowFiles } from './suite-plan.ts';
+import { perKindFiles, seconds, slowFiles, splitAboveSeconds } from './suite-plan.ts';
 
 const testDir = import.meta.dirname;
 // `npm test -- test/x.test.ts …` runs those files; arguments that start with a dash
@@ -86,7 +86,7 @@ interface Job {
 const jobs: Job[] = files.flatMap((file) => {
   const name = basename(file);
   const weight = seconds[name] ?? Number.POSITIVE_INFINITY;
-  if (perKindFiles.has(name) && databaseKinds.length > 1)
+  if (perKindFiles.has(name) && databaseKinds.length > 1 && weight >= splitAboveSeconds)
     return databaseKinds.map((kind) => ({ file, kinds: [kind], weight: weight / databaseKinds.length }));
   return [{ file, kinds: [...databaseKinds], weight }];
 });
