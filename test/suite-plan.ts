@@ -139,11 +139,13 @@ export const splitAboveSeconds = 30;
 /**
  * What `npm run test:fast` (`node test/run.ts --fast`) leaves out: files that drive Chromium,
  * start `signet` processes or servers of their own (PostgreSQL, Redis, a data folder's first
- * start), pack the client, or fuzz. The rest (every route, page, rule and PDF test, in
- * process) is what a developer runs while working; `npm test` runs everything.
+ * start), pack the client, or fuzz. The rest (routes, pages, rules and PDF work, run in
+ * the test process) is what a developer runs while working; `npm test` runs everything.
  */
 export const slowFiles = new Set([
   'browser.test.ts',
+  'cli-documents.test.ts',
+  'cli-webhooks.test.ts',
   'cli.test.ts',
   'client-package.test.ts',
   'data-folder.test.ts',
@@ -155,8 +157,10 @@ export const slowFiles = new Set([
   'listen-remote.test.ts',
   'machine-node.test.ts',
   'multi-process.test.ts',
+  'seal-key.test.ts',
   'seal-takeover.test.ts',
   'shutdown.test.ts',
+  'uploads.test.ts',
   'verify.test.ts',
   'web-browser.test.ts',
   'webhook-crash.test.ts',
