@@ -10,6 +10,9 @@
  * once, as one process would. A file with a test outside such a block must not be listed
  * (its test would run twice); `npm test` prints the total count to check against.
  */
+// mail.test.ts qualifies but stays one job for now: its process outlives its 3 s of tests by
+// 60 s (a timer is still pending after the NOTIFY worker test's worker.stop()), and a second
+// process would wait that out twice.
 export const perKindFiles = new Set([
   'auth.test.ts',
   'browser.test.ts',
@@ -26,7 +29,6 @@ export const perKindFiles = new Set([
   'health.test.ts',
   'lifecycle-journey.test.ts',
   'lifecycle-mails.test.ts',
-  'mail.test.ts',
   'migrations.test.ts',
   'openapi-live.test.ts',
   'page-images.test.ts',
