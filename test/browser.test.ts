@@ -2,7 +2,8 @@
 // .ci/run installs it) driven by playwright-core over the harness's real HTTP server. Two
 // signers sign in order, the first on a desktop viewport and the second on a phone, then the
 // read API must show the completed document and its history. The first database kind of the
-// run saves screenshots of the pages to docs/screenshots/. The browser may only talk to the
+// run saves screenshots of the pages (test/output/screenshots/, or docs/screenshots/ through
+// `npm run screenshots`; see screenshots.ts). The browser may only talk to the
 // app: any other request is aborted and fails the test.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';

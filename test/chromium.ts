@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 export const chromiumPath = process.env.SIGNET_TEST_CHROMIUM ?? '/usr/bin/chromium';
-export const screenshotDir = join(import.meta.dirname, '..', 'docs', 'screenshots');
+
+import { screenshotDir } from './screenshots.ts';
+
+export { screenshotDir };
 
 export async function launchChromium(options: { screenshots: boolean }): Promise<Browser> {
   assert.ok(
@@ -86,7 +89,7 @@ export async function checkAccessibility(page: Page, name: string): Promise<void
 /**
  * A page as it is at one width: axe-clean, nothing scrolling sideways on a phone (wide
  * tables scroll in their own region), and its full-page screenshot, saved as `file` in
- * docs/screenshots/ when `file` is given.
+ * the screenshot folder (screenshots.ts) when `file` is given.
  */
 export async function lookAt(
   page: Page,

@@ -3,8 +3,8 @@
 // on a desktop, the second types theirs on a phone; the worker seals it; the signed PDF is
 // downloaded from the done screen and checked with pdfsig and pdftotext, and checked again
 // on /verify. Every page passes axe at desktop and phone widths and fits the phone; the
-// screenshots land in docs/screenshots/ (with the sealed file's first and last page, drawn
-// by poppler's pdftoppm).
+// screenshots land in test/output/screenshots/ (docs/screenshots/ through `npm run
+// screenshots`), with the sealed file's first and last page drawn by poppler's pdftoppm.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -4,7 +4,8 @@
 // signer is led through their fields ("Next field", a count of what is left), one on a
 // desktop, one on a phone; the sealed PDF carries each value inside its rectangle
 // (pdftotext -bbox). Every page passes axe at both widths; the
-// screenshots land in docs/screenshots/.
+// screenshots land in test/output/screenshots/ (docs/screenshots/ through
+// `npm run screenshots`).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,8 +1,10 @@
-// Test harness: a fresh database per suite (PGlite in memory, or a PostgreSQL database
-// cloned from the migrated template that test/run.ts prepares), a context with a clock
-// the test moves, and the app answering real HTTP requests through inject.
+// Test harness: a fresh database per suite (PGlite in memory, opened from the migrated image
+// test/run.ts dumps, or a PostgreSQL database cloned from the migrated template it
+// prepares), a context with a clock the test moves, and the app answering real HTTP
+// requests through inject.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -35,12 +37,9 @@ import type { WebhookEndpoint } from '../src/webhooks/endpoints.service.ts';
 import { createWorkspace } from '../src/workspaces/workspaces.service.ts';
 import { assertContract } from './contract.ts';
 
-export const postgresAdminUrl = process.env.SIGNET_TEST_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
+import { databaseKinds, postgresAdminUrl } from './databases.ts';
 
-export const databaseKinds = (process.env.SIGNET_TEST_DATABASES ?? 'pglite,postgres')
-  .split(',')
-  .map((kind) => kind.trim())
-  .filter((kind): kind is DatabaseKind => kind === 'pglite' || kind === 'postgres');
+export { databaseKinds, postgresAdminUrl };
 
 /**
  * The key that encrypts the seal's private key in every test database (SIGNET_SEAL_KEY): a
@@ -82,6 +81,20 @@ async function withAdminClient<T>(fn: (client: pg.Client) => Promise<T>): Promis
   }
 }
 
+let pgliteSnapshot: Promise<Blob> | undefined;
+
+/**
+ * The migrated PGlite image test/run.ts dumped once for the whole run
+ * (SIGNET_TEST_PGLITE_SNAPSHOT): opening it takes a tenth of initdb and migrating. Absent
+ * when a file runs alone under `node --test`; then each database is made and migrated.
+ */
+function migratedPGliteSnapshot(): Promise<Blob> | undefined {
+  const file = process.env.SIGNET_TEST_PGLITE_SNAPSHOT;
+  if (!file) return undefined;
+  pgliteSnapshot ??= readFile(file).then((bytes) => new Blob([bytes]));
+  return pgliteSnapshot;
+}
+
 /**
  * A migrated, empty database of the given kind that is dropped on close; with
  * `migrated: false`, one with no schema at all (migration tests).
@@ -91,6 +104,8 @@ export async function createTestDatabase(
   { migrated = true }: { migrated?: boolean } = {},
 ): Promise<DatabaseHandle> {
   if (kind === 'pglite') {
+    const snapshot = migrated ? await migratedPGliteSnapshot() : undefined;
+    if (snapshot) return openDatabase({ url: null, dataDir: null, snapshot });
     const handle = await openDatabase({ url: null, dataDir: null });
     if (migrated) await migrateToLatest(handle.db);
     return handle;

@@ -4,7 +4,8 @@
 // the second mailed; he declines with a reason, and the owner reads it in their mail; a
 // second document is withdrawn after the sender is asked, and its link then says so. Every
 // page passes axe at desktop and phone widths and fits the phone; the screenshots land in
-// docs/screenshots/ (lifecycle-*.png). The browser may only talk to the app.
+// test/output/screenshots/ (lifecycle-*.png; docs/screenshots/ through `npm run screenshots`).
+// The browser may only talk to the app.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';

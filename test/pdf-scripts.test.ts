@@ -31,6 +31,7 @@ import {
   useHarness,
 } from './harness.ts';
 import { assertSealedOver, pdffonts, pdftotext, pdftotextBbox } from './pdf-tools.ts';
+import { ensureScreenshotDir } from './screenshots.ts';
 import { assertPage, webPeople } from './web-client.ts';
 
 const names = {
@@ -190,11 +191,12 @@ test('a certificate with names in eight scripts holds their text, in subset font
   for (const name of [...baseFonts, ...fontNames]) assert.match(name ?? '', /^[A-Z]{6}\+/);
   for (const name of fontNames) assert.ok(baseFonts.includes(name), `${name} is also a /BaseFont`);
 
-  // The rendered proof (docs/web-app.md): the certificate's first page, by poppler.
+  // The rendered proof (docs/web-app.md): the certificate's first page, by poppler, into the
+  // screenshot folder (docs/screenshots/ when `npm run screenshots` runs).
   const dir = await mkdtemp(join(tmpdir(), 'signet-scripts-'));
   try {
     await writeFile(join(dir, 'certificate.pdf'), data);
-    const out = join(import.meta.dirname, '..', 'docs', 'screenshots', 'certificate-scripts');
+    const out = join(ensureScreenshotDir(), 'certificate-scripts');
     await promisify(execFile)('pdftoppm', [
       '-png',
       '-r',

@@ -7,7 +7,8 @@
 // back on, create and send a document, sign it through the mailed link, see
 // document.completed in the timeline and its delivery in the log. Every page is checked
 // with axe-core (no serious or critical violation) on a desktop and a phone viewport, and
-// the first database kind of the run saves their screenshots to docs/screenshots/. The
+// the first database kind of the run saves their screenshots to test/output/screenshots/
+// (docs/screenshots/ through `npm run screenshots`). The
 // browser may only talk to the app; a console error (a CSP violation, say) fails the test.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';

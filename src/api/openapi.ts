@@ -22,7 +22,6 @@ import {
 } from '../documents/documents.schemas.ts';
 import { documentEventTypes } from '../documents/events.ts';
 import { errorStatus } from '../http/errors.ts';
-import { uuidPattern } from '../ids.ts';
 import {
   AttemptSchema,
   CreatedEndpointSchema,

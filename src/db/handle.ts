@@ -51,4 +51,9 @@ export interface DatabaseOptions {
   purpose?: string;
   /** How long to wait for a short command that holds the folder (default 30 s). */
   waitMs?: number;
+  /**
+   * In memory only: start from this dumped data folder (PGlite's `dumpDataDir`) instead of an
+   * empty cluster, skipping initdb (the test runner hands every test database one migrated image).
+   */
+  snapshot?: Blob;
 }

@@ -51,7 +51,10 @@ export const pgliteCodecs = {
 };
 
 export async function openPGlite(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (!options.dataDir) return ownPGlite(await PGlite.create(pgliteCodecs), null, null);
+  if (!options.dataDir) {
+    const loadDataDir = options.snapshot ? { loadDataDir: options.snapshot } : {};
+    return ownPGlite(await PGlite.create({ ...pgliteCodecs, ...loadDataDir }), null, null);
+  }
   const layout = dataDirLayout(options.dataDir);
   ensureDataDir(layout);
   const purpose = options.purpose ?? 'command';
