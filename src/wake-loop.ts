@@ -38,6 +38,9 @@ export function createWakeLoop(options: WakeLoopOptions): WakeLoop {
   }
 
   function run() {
+    // A wake before the interval's timer fires replaces it: left pending, it would run an
+    // extra pass, and after stop() keep the process alive until it fired.
+    if (timer) clearTimeout(timer);
     timer = null;
     if (stopped) return;
     if (running) {
