@@ -76,7 +76,8 @@ export function baselineName(): string {
  * callers fall back to initdb in the data folder.
  */
 export async function ensureBaseline(cacheDir = defaultBaselineCacheDir()): Promise<string> {
-  const baseline = join(cacheDir, baselineName());
+  const name = baselineName();
+  const baseline = join(cacheDir, name);
   if (existsSync(join(baseline, 'PG_VERSION'))) return baseline;
   mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
   const building = `${baseline}.building-${process.pid}-${randomBytes(4).toString('hex')}`;
@@ -96,9 +97,9 @@ export async function ensureBaseline(cacheDir = defaultBaselineCacheDir()): Prom
   } finally {
     rmSync(building, { recursive: true, force: true });
   }
-  for (const name of readdirSync(cacheDir)) {
-    const stale = name !== baselineName() && !name.includes('.building-');
-    if (stale) rmSync(join(cacheDir, name), { recursive: true, force: true });
+  for (const entry of readdirSync(cacheDir)) {
+    const stale = entry !== name && !entry.includes('.building-');
+    if (stale) rmSync(join(cacheDir, entry), { recursive: true, force: true });
   }
   return baseline;
 }

@@ -113,6 +113,19 @@ const plainText = (value: string | null): StampContent | null =>
 const asIs = (value: string | null) => value;
 const none = () => null;
 
+/** A type Signet fills when the signer signs, from what it knows of them, drawn as plain text. */
+function filledAtSigning(label: string, api: string, sentence: string, from: keyof Signer): FieldTypeSpec {
+  return {
+    label,
+    api,
+    hasMaxLength: false,
+    input: { by: 'service', filledWith: sentence },
+    fill: (_raw, _field, signer) => filledWith(signer[from]),
+    draw: plainText,
+    certificateValue: asIs,
+  };
+}
+
 export const fieldTypeSpecs: Record<FieldType, FieldTypeSpec> = {
   signature: {
     label: 'Signature',
@@ -135,33 +148,14 @@ export const fieldTypeSpecs: Record<FieldType, FieldTypeSpec> = {
     draw: (value) => (value ? { kind: 'text', text: value, style: 'handwriting' } : null),
     certificateValue: none,
   },
-  date: {
-    label: 'Date signed',
-    api: 'date (the date signed, filled by Signet)',
-    hasMaxLength: false,
-    input: { by: 'service', filledWith: "today's date (UTC), when you sign" },
-    fill: (_raw, _field, signer) => filledWith(signer.date),
-    draw: plainText,
-    certificateValue: asIs,
-  },
-  name: {
-    label: 'Full name',
-    api: 'name',
-    hasMaxLength: false,
-    input: { by: 'service', filledWith: 'your full name' },
-    fill: (_raw, _field, signer) => filledWith(signer.name),
-    draw: plainText,
-    certificateValue: asIs,
-  },
-  email: {
-    label: 'Email',
-    api: 'email',
-    hasMaxLength: false,
-    input: { by: 'service', filledWith: 'your email address' },
-    fill: (_raw, _field, signer) => filledWith(signer.email),
-    draw: plainText,
-    certificateValue: asIs,
-  },
+  date: filledAtSigning(
+    'Date signed',
+    'date (the date signed, filled by Signet)',
+    "today's date (UTC), when you sign",
+    'date',
+  ),
+  name: filledAtSigning('Full name', 'name', 'your full name', 'name'),
+  email: filledAtSigning('Email', 'email', 'your email address', 'email'),
   text: {
     label: 'Text',
     api: 'text',
