@@ -270,6 +270,9 @@ export function signingRoutes(ctx: Context) {
   };
 }
 
+const pageImagePolicy =
+  "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'";
+
 /**
  * GET /sign/{doc}/{token}/pages/{n}[?size=thumbnail]: a page of the document as a PNG, for
  * the holder of a signing link (images of the one file, so they never change: cached).
@@ -284,10 +287,15 @@ function pageImageRoute(app: FastifyInstance, ctx: Context) {
       const size = isPageImageSize(request.query.size) ? request.query.size : 'page';
       const image = await signingPageImage(ctx, session, page, size);
       if (!image) return notFoundPage(reply);
-      return reply
-        .header('content-type', 'image/png')
-        .header('cache-control', image.cacheControl)
-        .send(image.png);
+      return (
+        reply
+          .header('content-type', 'image/png')
+          .header('cache-control', image.cacheControl)
+          // Opened on its own (the larger view without JavaScript), the browser lays the image
+          // out with inline styles of its own: a PNG runs nothing, so they may apply.
+          .header('content-security-policy', pageImagePolicy)
+          .send(image.png)
+      );
     },
   );
 }

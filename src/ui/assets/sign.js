@@ -212,35 +212,41 @@ function fieldGuide(form) {
 function largerView() {
   var links = document.querySelectorAll('a[data-page-link]');
   if (links.length === 0 || !window.HTMLDialogElement) return;
-  var dialog = document.createElement('dialog');
-  dialog.className = 'page-viewer';
-  var bar = document.createElement('div');
-  bar.className = 'page-viewer-bar';
-  var title = document.createElement('span');
-  title.id = 'page-viewer-title';
-  var close = document.createElement('button');
-  close.type = 'button';
-  close.className = 'button button-secondary button-small';
-  close.textContent = 'Close';
-  bar.append(title, close);
-  var image = document.createElement('img');
-  dialog.append(bar, image);
-  dialog.setAttribute('aria-labelledby', title.id);
-  document.body.append(dialog);
-  close.addEventListener('click', () => dialog.close());
-  // A tap on the dark edge outside the image closes it too.
-  dialog.addEventListener('click', (event) => {
-    if (event.target === dialog) dialog.close();
-  });
+  var viewer = null;
+  // Made on the first tap, so the page holds no image without a source until then.
+  var make = () => {
+    var dialog = document.createElement('dialog');
+    dialog.className = 'page-viewer';
+    var bar = document.createElement('div');
+    bar.className = 'page-viewer-bar';
+    var title = document.createElement('span');
+    title.id = 'page-viewer-title';
+    var close = document.createElement('button');
+    close.type = 'button';
+    close.className = 'button button-secondary button-small';
+    close.textContent = 'Close';
+    bar.append(title, close);
+    var image = document.createElement('img');
+    dialog.append(bar, image);
+    dialog.setAttribute('aria-labelledby', title.id);
+    document.body.append(dialog);
+    close.addEventListener('click', () => dialog.close());
+    // A tap on the dark edge outside the image closes it too.
+    dialog.addEventListener('click', (event) => {
+      if (event.target === dialog) dialog.close();
+    });
+    return { dialog, title, close, image };
+  };
   links.forEach((link) => {
     link.addEventListener('click', (event) => {
       event.preventDefault();
+      viewer = viewer || make();
       var page = link.querySelector('img');
-      title.textContent = page ? page.alt : 'Page';
-      image.alt = page ? page.alt : '';
-      image.src = link.href;
-      dialog.showModal();
-      close.focus();
+      viewer.title.textContent = page ? page.alt : 'Page';
+      viewer.image.alt = page ? page.alt : '';
+      viewer.image.src = link.href;
+      viewer.dialog.showModal();
+      viewer.close.focus();
     });
   });
 }
