@@ -99,13 +99,23 @@ describeEachDatabase('signing on a phone and a desktop (issue 36)', (kind) => {
     return result;
   }
 
-  /** Every page image drawn. */
+  /**
+   * Every page image drawn: a new document's first images are drawn while the page waits,
+   * which on a machine busy with other tests takes longer than the usual 15 s.
+   */
   const imagesLoaded = (page: Page) =>
-    page.waitForFunction(() => {
-      type Images = { document: { images: ArrayLike<{ complete: boolean; naturalWidth: number }> } };
-      const { images } = (globalThis as unknown as Images).document;
-      return Array.from(images).every((img) => img.complete && img.naturalWidth > 0);
-    });
+    page.waitForFunction(
+      () => {
+        type Images = { document: { images: ArrayLike<{ complete: boolean; naturalWidth: number }> } };
+        const { images } = (globalThis as unknown as Images).document;
+        return Array.from(images).every((img) => img.complete && img.naturalWidth > 0);
+      },
+      undefined,
+      { timeout: 90_000 },
+    );
+
+  /** The signing page, once its HTML is there (its page images may still be being drawn). */
+  const visit = (page: Page, url: string) => page.goto(url, { waitUntil: 'domcontentloaded' });
 
   /** How many pixels of the signature pad are drawn on. */
   const inkOnPad = (page: Page) =>
@@ -166,7 +176,7 @@ describeEachDatabase('signing on a phone and a desktop (issue 36)', (kind) => {
       const url = await sentDocument(email);
       const { context, page } = await opened(viewport);
       try {
-        await page.goto(url);
+        await visit(page, url);
         await imagesLoaded(page);
         await page.getByLabel('Text “Company” on page 1').fill('Okafor Studio');
         await page.getByLabel('Initials on page 2').fill('NOk');
@@ -207,7 +217,7 @@ describeEachDatabase('signing on a phone and a desktop (issue 36)', (kind) => {
     const url = await sentDocument(email);
     const { context, page } = await opened('phone', false);
     try {
-      await page.goto(url);
+      await visit(page, url);
       await page.getByRole('button', { name: 'Send code' }).click();
       await page.getByText('We emailed you a 6-digit code.').waitFor();
       await page.getByLabel('Text “Company” on page 1').fill('Okafor Studio');
@@ -233,7 +243,7 @@ describeEachDatabase('signing on a phone and a desktop (issue 36)', (kind) => {
     for (const viewport of ['desktop', 'phone'] as const) {
       const { context, page } = await opened(viewport);
       try {
-        await page.goto(url);
+        await visit(page, url);
         await imagesLoaded(page);
         const first = await page.getByRole('img', { name: /^Page 1 of 2/ }).boundingBox();
         const second = await page.getByRole('img', { name: /^Page 2 of 2/ }).boundingBox();
@@ -278,7 +288,7 @@ describeEachDatabase('signing on a phone and a desktop (issue 36)', (kind) => {
     // Without JavaScript the page is a link to its full-size image, opened in the same tab.
     const { context, page } = await opened('phone', false);
     try {
-      await page.goto(url);
+      await visit(page, url);
       await page.getByRole('link', { name: /^Page 1 of 2/ }).click();
       await page.waitForURL(/\/pages\/1$/);
       const size = await page.evaluate(() => {

@@ -8,8 +8,8 @@
 //                                           page again with what the sign form held (it carries it)
 // Plain HTML forms (they work without JavaScript; the signature pad needs it), answered in
 // HTML; refusals re-render the page with a message and everything the signer entered (field
-// values, typed name, consent, a drawn signature; a refused code is cleared). Links carry their secret in the path,
-// so pages are never cached or referred.
+// values, typed name, consent, a drawn signature; a refused code is cleared). Links carry
+// their secret in the path, so pages are never cached or referred.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { ClientInfo } from '../documents/events.ts';
@@ -117,49 +117,24 @@ async function act(
 ) {
   const session = await sessionOf(ctx, request.params);
   if (!session) return notFoundPage(reply);
+  const body = request.body ?? {};
+  // The page again, with everything the signer entered in the sign form.
+  const again = (status: number, notice: SigningPageView['notice'], form: KeptForm) =>
+    renderPage(ctx, reply, session, request.params, status, notice, form);
   try {
-    await action(session, request.body ?? {});
+    await action(session, body);
   } catch (error) {
-    const body = request.body ?? {};
     if (error instanceof InputError) {
-      // Each field's sentence beside its input, and what the signer entered kept.
-      const notice = { kind: 'error' as const, text: error.message };
-      return renderPage(
-        ctx,
-        reply,
-        session,
-        request.params,
-        400,
-        notice,
-        keptForm(body, error.fields, false),
-      );
+      // Each field's sentence beside its input.
+      return again(400, { kind: 'error', text: error.message }, keptForm(body, error.fields, false));
     }
     if (!(error instanceof DocumentActionError)) throw error;
     const status = inputRefusals.has(error.refusal) ? 400 : 409;
-    // A wrong code (or any other refusal) keeps all the rest of what the signer entered.
+    // A refused code is cleared; the rest is kept.
     const form = keptForm(body, {}, error.refusal.startsWith('code-'));
-    return renderPage(
-      ctx,
-      reply,
-      session,
-      request.params,
-      status,
-      { kind: 'error', text: error.message },
-      form,
-    );
+    return again(status, { kind: 'error', text: error.message }, form);
   }
-  if (keepOnSuccess) {
-    const notice = doneNotices[done] ?? null;
-    return renderPage(
-      ctx,
-      reply,
-      session,
-      request.params,
-      200,
-      notice,
-      keptForm(request.body ?? {}, {}, true),
-    );
-  }
+  if (keepOnSuccess) return again(200, doneNotices[done] ?? null, keptForm(body, {}, true));
   const page = `/sign/${request.params.documentId}/${request.params.token}?done=${done}`;
   return reply.header('cache-control', 'no-store').redirect(page, 303);
 }
