@@ -59,7 +59,7 @@ describeEachDatabase('the envelope', (kind) => {
   }
 
   // Outside /v1 are the web application and the signing pages: a person's browser.
-  for (const path of ['/v2/documents', '/favicon.ico', '/documents/x/y']) {
+  for (const path of ['/v2/documents', '/missing.ico', '/documents/x/y']) {
     test(`GET ${path}, outside the API, is an HTML 404 page`, async () => {
       const res = await fetch(h.baseUrl + path);
       assert.equal(res.status, 404);

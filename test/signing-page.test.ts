@@ -93,6 +93,7 @@ function sentView(overrides: Partial<SigningPageView> = {}): SigningPageView {
     ],
     actions: { canSign: true, canDecline: true, waitingFor: [] },
     emailCode: null,
+    entered: null,
     basePath,
     notice: null,
     pages: [],

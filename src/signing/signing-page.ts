@@ -13,6 +13,18 @@ import { html, type SafeHtml } from '../ui/html.ts';
 import { type Message, messagePage, page } from '../ui/shell.ts';
 
 export type RecipientRole = 'signer' | 'viewer';
+
+/**
+ * The sign form as the signer left it, shown again after a refusal (a wrong code, a name
+ * that does not match) or after asking for a code from it: nothing they entered is lost.
+ * `drawn` is the drawn signature as it was posted (a PNG data URL), drawn on the pad again.
+ */
+export interface SignFormEntries {
+  fullName: string;
+  consent: boolean;
+  code: string;
+  drawn: string | null;
+}
 export type RecipientState = 'signed' | 'declined' | 'waiting' | 'viewer';
 
 export interface SigningPageView {
@@ -53,6 +65,8 @@ export interface SigningPageView {
     waitingFor: string[];
   };
   emailCode: null | { /** Masked email. */ sentTo: string; codeSent: boolean };
+  /** The sign form as the signer left it, after a refusal or a code asked for; null on a fresh page. */
+  entered: SignFormEntries | null;
   /** Where forms post: `${basePath}/sign`, `${basePath}/decline`, `${basePath}/code`. */
   basePath: string;
   /** A one-line message after an action, e.g. { kind: 'success', text: 'You signed this document.' }. */
@@ -84,6 +98,8 @@ export interface SigningPageView {
   myFields: Array<{
     id: string;
     type: FieldType;
+    /** The page it sits on (its input is shown right after that page). */
+    page: number;
     /** "Text “Company” on page 2". */
     name: string;
     required: boolean;
@@ -249,38 +265,54 @@ function finalState(view: SigningPageView): SafeHtml | null {
   }
 }
 
+/**
+ * What the signer has entered so far, as hidden inputs of the code request's form: asking
+ * for a code after a refusal keeps it all (sign.js copies the live form in the same way).
+ */
+function carriedEntries(view: SigningPageView): SafeHtml | null {
+  const { entered } = view;
+  if (!entered) return null;
+  const hidden = (name: string, value: string) => html`<input type="hidden" name="${name}" value="${value}">`;
+  return html`<div data-carried>${view.myFields.map((f) =>
+    f.input && f.input.value !== '' ? hidden(`field.${f.id}`, f.input.value) : null,
+  )}${entered.fullName && hidden('fullName', entered.fullName)}${entered.consent && hidden('consent', 'yes')}${
+    entered.drawn && html`${hidden('signatureKind', 'drawn')}${hidden('signatureImage', entered.drawn)}`
+  }</div>`;
+}
+
 function signForm(view: SigningPageView): SafeHtml {
   const { emailCode, recipient } = view;
+  const entered = view.entered;
   const codeRequest =
     emailCode &&
-    html`<form class="code-request" method="post" action="${formAction(view.basePath, 'code')}">
+    html`<form class="code-request" data-code-request method="post" action="${formAction(view.basePath, 'code')}">
 <p class="small">${
       emailCode.codeSent
         ? html`We sent a 6-digit code to <strong>${emailCode.sentTo}</strong>. It can take a minute to arrive.`
         : html`To sign, you need a 6-digit code that we send to <strong>${emailCode.sentTo}</strong>.`
     }</p>
-<button type="submit" class="button button-secondary">${emailCode.codeSent ? 'Send a new code' : 'Send code'}</button>
+${carriedEntries(view)}<button type="submit" class="button button-secondary">${emailCode.codeSent ? 'Send a new code' : 'Send code'}</button>
 </form>
 `;
-  return html`${codeRequest}<form data-signature method="post" action="${formAction(view.basePath, 'sign')}">
+  return html`${codeRequest}<form id="sign-form" data-signature method="post" action="${formAction(view.basePath, 'sign')}">
 <p class="signing-as small muted">Signing as <strong>${recipient.fullName}</strong> (${recipient.email})</p>
 ${fieldInputs(view)}
 <div class="field">
 <label for="sign-full-name">Type your full name to sign</label>
-<input type="text" id="sign-full-name" name="fullName" autocomplete="name" autocapitalize="words" spellcheck="false" required>
-<p class="signature-preview" id="signature-preview" aria-hidden="true">${recipient.fullName}</p>
+<input type="text" id="sign-full-name" name="fullName" value="${entered?.fullName ?? ''}" autocomplete="name" autocapitalize="words" spellcheck="false" required>
+<p class="signature-preview" id="signature-preview" aria-hidden="true">${entered?.fullName.trim() || recipient.fullName}</p>
 <p class="hint small muted">Your typed name becomes your signature, set in this handwriting.</p>
 </div>
-${signaturePad()}
+${signaturePad(entered?.drawn ?? null)}
 ${
   emailCode &&
   html`<div class="field">
 <label for="sign-code">6-digit code sent to ${emailCode.sentTo}</label>
-<input type="text" class="code" id="sign-code" name="code" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" required>
+<input type="text" class="code" id="sign-code" name="code" value="${entered?.code ?? ''}" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" required>
 </div>
 `
 }<div class="field">
-<label class="checkbox" for="sign-consent"><input type="checkbox" id="sign-consent" name="consent" value="yes" required><span>I agree to sign this document electronically, and that the signature I adopt here (typed or drawn) is my signature.</span></label>
+<label class="checkbox" for="sign-consent"><input type="checkbox" id="sign-consent" name="consent" value="yes"${entered?.consent ? html` checked` : null} required><span>I agree to sign this document electronically, and that the signature I adopt here (typed or drawn) is my signature.</span></label>
 </div>
 <button type="submit" class="button button-primary">Sign document</button>
 </form>
@@ -294,31 +326,61 @@ type FieldInput = NonNullable<MyField['input']>;
 const controls: Record<FieldControl, (f: MyField, input: FieldInput, mark: SafeHtml) => SafeHtml> = {
   checkbox: (f, input, mark) => {
     const id = `field-${f.id}`;
-    return html`<div class="field" data-field-input="${f.id}"><label class="checkbox" for="${id}"><input type="checkbox" id="${id}" name="field.${f.id}" value="yes"${input.value === 'yes' ? html` checked` : null}${f.required ? html` required` : null} ${invalidAttrs(id, f.error ?? undefined)}><span>${f.name}${mark}</span></label>${fieldError(id, f.error ?? undefined)}</div>
+    return html`<div class="field" data-field-input="${f.id}"><label class="checkbox" for="${id}"><input type="checkbox" id="${id}" name="field.${f.id}" form="sign-form" value="yes"${input.value === 'yes' ? html` checked` : null}${f.required ? html` required` : null} ${invalidAttrs(id, f.error ?? undefined)}><span>${f.name}${mark}</span></label>${fieldError(id, f.error ?? undefined)}</div>
 `;
   },
   text: (f, input, mark) => {
     const id = `field-${f.id}`;
-    return html`<div class="field" data-field-input="${f.id}"><label for="${id}">${f.name}${mark}</label><input type="text" id="${id}" name="field.${f.id}" value="${input.value}"${input.maxLength ? html` maxlength="${input.maxLength}"` : null}${f.required ? html` required` : null} ${invalidAttrs(id, f.error ?? undefined)}>${fieldError(id, f.error ?? undefined)}</div>
+    return html`<div class="field" data-field-input="${f.id}"><label for="${id}">${f.name}${mark}</label><input type="text" id="${id}" name="field.${f.id}" form="sign-form" value="${input.value}"${input.maxLength ? html` maxlength="${input.maxLength}"` : null}${f.required ? html` required` : null} ${invalidAttrs(id, f.error ?? undefined)}>${fieldError(id, f.error ?? undefined)}</div>
 `;
   },
 };
 
+const optionalMark = (required: boolean) =>
+  required ? html`` : html` <span class="muted">(optional)</span>`;
+
+function control(f: MyField): SafeHtml {
+  const input = f.input as FieldInput;
+  return controls[input.kind](f, input, optionalMark(f.required));
+}
+
+/** A field's input is shown right after the page it sits on, when that page is shown. */
+function besideItsPage(view: SigningPageView, f: MyField): boolean {
+  return f.page >= 1 && f.page <= view.pages.length;
+}
+
 /**
- * The signer's fields, in the order the sender placed them: an input for each they fill
- * (initials, text, checkboxes), each naming its page, and a list of those filled for them.
+ * The signer's inputs for the fields on one page, right after that page (so a phone shows
+ * the field being filled next to its page); they belong to the sign form through `form=`.
+ */
+function pageFieldInputs(view: SigningPageView, page: number): SafeHtml | null {
+  const here = view.myFields.filter((f) => f.input && f.page === page);
+  if (here.length === 0) return null;
+  return html`<fieldset class="my-fields page-fields">
+<legend class="label">Your ${here.length === 1 ? 'field' : 'fields'} on page ${page}</legend>
+${here.map(control)}</fieldset>`;
+}
+
+/**
+ * The signer's fields in the sign form, in the order the sender placed them: those beside
+ * their pages as links to their inputs (with a refusal's sentence), an input for any other,
+ * and a list of those filled for them.
  */
 function fieldInputs(view: SigningPageView): SafeHtml | null {
   if (view.myFields.length === 0) return null;
   const toFill = view.myFields.filter((f) => f.input);
+  const beside = toFill.filter((f) => besideItsPage(view, f));
+  const here = toFill.filter((f) => !besideItsPage(view, f));
   const filled = view.myFields.filter((f) => !f.input);
-  const mark = (required: boolean) => (required ? html`` : html` <span class="muted">(optional)</span>`);
   return html`<fieldset class="my-fields" data-fields>
 <legend class="label">Your fields (${view.myFields.length})</legend>
-${toFill.map((f) => {
-  const input = f.input as FieldInput;
-  return controls[input.kind](f, input, mark(f.required));
-})}${
+${
+  beside.length > 0 &&
+  html`<p class="small">Fill in beside their pages above:</p><ul class="small fields-beside">${beside.map(
+    (f) =>
+      html`<li><a href="#field-${f.id}">${f.name}</a>${f.required ? null : html` <span class="muted">(optional)</span>`}${f.error && html` <span class="field-error">${f.error}</span>`}</li>`,
+  )}</ul>`
+}${here.map(control)}${
   filled.length > 0 &&
   html`<p class="small muted">Filled in for you when you sign:</p><ul class="small filled-for-you">${filled.map(
     (f) => html`<li data-field-input="${f.id}">${f.name}: ${f.filledBy}</li>`,
@@ -330,20 +392,21 @@ ${toFill.map((f) => {
 
 /**
  * Drawing instead of typing: hidden until the page's script runs (a pad needs it); the
- * script fills `signatureImage` with the drawing as a PNG when the form is sent.
+ * script fills `signatureImage` with the drawing as a PNG when the form is sent. A drawing
+ * kept after a refusal comes back in `signatureImage`, and the script draws it on the pad.
  */
-function signaturePad(): SafeHtml {
+function signaturePad(drawn: string | null): SafeHtml {
   return html`<fieldset class="choices" data-draw-choice hidden>
 <legend class="label">Your signature</legend>
-<label class="checkbox"><input type="radio" name="signatureKind" value="typed" checked> Typed</label>
-<label class="checkbox"><input type="radio" name="signatureKind" value="drawn"> Drawn</label>
+<label class="checkbox"><input type="radio" name="signatureKind" value="typed"${drawn ? null : html` checked`}> Typed</label>
+<label class="checkbox"><input type="radio" name="signatureKind" value="drawn"${drawn ? html` checked` : null}> Drawn</label>
 </fieldset>
 <div class="field signature-pad" data-pad hidden>
 <label for="signature-canvas">Draw your signature with a mouse, finger or pen</label>
 <canvas id="signature-canvas" width="900" height="300" tabindex="0" role="img" aria-label="Signature pad"></canvas>
 <p class="field-error" data-pad-problem hidden>Draw your signature first, or choose Typed.</p>
 <div class="actions"><button type="button" class="button button-secondary button-small" data-clear>Clear</button></div>
-<input type="hidden" name="signatureImage" value="">
+<input type="hidden" name="signatureImage" value="${drawn ?? ''}">
 </div>
 `;
 }
@@ -417,7 +480,7 @@ ${documentBody(view.document.body)}</div>`;
     count > 0 &&
     html`<ol class="pages">${view.pages.map(
       (p) =>
-        html`<li><figure><div class="page-frame"><img src="${p.src}" alt="Page ${p.number} of ${count} of ${view.document.title}" loading="${p.number <= 2 ? 'eager' : 'lazy'}">${fieldLayer(p.fields)}</div><figcaption class="small muted">Page ${p.number} of ${count}</figcaption></figure></li>`,
+        html`<li><figure><div class="page-frame"><a class="page-link" href="${p.src}" data-page-link><img src="${p.src}" alt="Page ${p.number} of ${count} of ${view.document.title}" loading="${p.number <= 2 ? 'eager' : 'lazy'}"></a>${fieldLayer(p.fields)}</div><figcaption class="small muted">Page ${p.number} of ${count}</figcaption></figure>${pageFieldInputs(view, p.number)}</li>`,
     )}</ol>
 ${view.downloads.original && html`<p class="small"><a href="${view.downloads.original}" download>Download the PDF</a> to read it in your own viewer.</p>`}`;
   return html`<section class="card" aria-labelledby="document-heading">
@@ -434,6 +497,7 @@ export function renderSigningPage(view: SigningPageView): string {
     title: view.document.title,
     script: signScript,
     styles: signStyles,
+    favicon: true,
     body: html`${header(view)}
 <main>
 ${notice(view)}

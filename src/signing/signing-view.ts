@@ -10,7 +10,7 @@ import { describeField } from '../fields/field-rules.ts';
 import { type FieldInputSpec, fieldTypeSpecs } from '../fields/field-types.ts';
 import type { FieldRow } from '../fields/fields.repository.ts';
 import { downloadUrl, type FileKind } from '../files/download-links.ts';
-import type { SigningPageView } from './signing-page.ts';
+import type { SignFormEntries, SigningPageView } from './signing-page.ts';
 
 export function maskEmail(email: string): string {
   const [local = '', domain = ''] = email.split('@');
@@ -72,6 +72,7 @@ function myFields(
       return {
         id: f.id,
         type: f.type,
+        page: f.page,
         name: describeField(f),
         required: f.required,
         input: inputOf(spec, f, form.entered[f.id], loaded.recipient.full_name),
@@ -122,8 +123,11 @@ export function buildSigningView(
   options: {
     basePath: string;
     notice: SigningPageView['notice'];
-    /** After a refused signature: what the signer entered, and each field's sentence. */
-    form?: { entered: Record<string, string>; errors: Record<string, string> };
+    /**
+     * After a refused signature (or a code asked for from the sign form): what the signer
+     * entered in their fields, each field's sentence, and the rest of the form to show again.
+     */
+    form?: { entered: Record<string, string>; errors: Record<string, string>; signing?: SignFormEntries };
   },
 ): SigningPageView {
   const { document, recipients, recipient } = loaded;
@@ -170,6 +174,7 @@ export function buildSigningView(
         : null,
     myFields:
       mayAct && ahead.length === 0 ? myFields(loaded, options.form ?? { entered: {}, errors: {} }) : [],
+    entered: options.form?.signing ?? null,
     basePath: options.basePath,
     notice: options.notice,
     ...filesOf(ctx, loaded, options.basePath),

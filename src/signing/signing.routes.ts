@@ -4,10 +4,12 @@
 //   GET  /sign/{documentId}/{token}/pages/{n}  a page of its PDF as an image
 //   POST /sign/{documentId}/{token}/sign    name, typed or drawn signature, consent (+ code) -> 303 back
 //   POST /sign/{documentId}/{token}/decline confirmation, optional reason    -> 303 back
-//   POST /sign/{documentId}/{token}/code    mails a one-time code           -> 303 back
+//   POST /sign/{documentId}/{token}/code    mails a one-time code           -> 303 back, or the
+//                                           page again with what the sign form held (it carries it)
 // Plain HTML forms (they work without JavaScript; the signature pad needs it), answered in
-// HTML; refusals re-render the page with a message. Links carry their secret in the path,
-// so pages are never cached or referred.
+// HTML; refusals re-render the page with a message and everything the signer entered (field
+// values, typed name, consent, a drawn signature; a refused code is cleared). Links carry
+// their secret in the path, so pages are never cached or referred.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { ClientInfo } from '../documents/events.ts';
@@ -21,7 +23,12 @@ import { sendHtml } from '../ui/shell.ts';
 import { requestSigningCode } from './codes.ts';
 import { findSigningSession, loadSigningView, type SigningSession, signingPageImage } from './session.ts';
 import { type AdoptedSignature, declineDocument, openDocument, signDocument } from './signing.service.ts';
-import { renderSigningMessagePage, renderSigningPage, type SigningPageView } from './signing-page.ts';
+import {
+  renderSigningMessagePage,
+  renderSigningPage,
+  type SignFormEntries,
+  type SigningPageView,
+} from './signing-page.ts';
 import { buildSigningView } from './signing-view.ts';
 
 const doneNotices: Record<string, SigningPageView['notice']> = {
@@ -66,7 +73,7 @@ async function renderPage(
   params: Params,
   status: number,
   notice: SigningPageView['notice'],
-  form?: { entered: Record<string, string>; errors: Record<string, string> },
+  form?: KeptForm,
 ) {
   const loaded = await loadSigningView(ctx, session);
   const basePath = `/sign/${params.documentId}/${params.token}`;
@@ -79,6 +86,25 @@ async function renderPage(
 
 type ActionRequest = FastifyRequest<{ Params: Params; Body: Form | undefined }>;
 
+type KeptForm = { entered: Record<string, string>; errors: Record<string, string>; signing: SignFormEntries };
+
+/**
+ * The sign form as it was posted, to show again: its fields, the typed name, the consent, a
+ * drawn signature; the code too, unless the code is what was refused.
+ */
+function keptForm(form: Form, errors: Record<string, string>, codeRefused: boolean): KeptForm {
+  return {
+    entered: fieldInputs(form),
+    errors,
+    signing: {
+      fullName: formText(form, 'fullName'),
+      consent: formText(form, 'consent') === 'yes',
+      code: codeRefused ? '' : formText(form, 'code'),
+      drawn: formText(form, 'signatureKind') === 'drawn' ? drawnImage(form) : null,
+    },
+  };
+}
+
 /** Runs a form action: success redirects back to the page (post/redirect/get), a refusal re-renders it. */
 async function act(
   ctx: Context,
@@ -86,22 +112,29 @@ async function act(
   reply: FastifyReply,
   done: string,
   action: (session: SigningSession, form: Form) => Promise<unknown>,
+  /** On success, the page again with the posted sign form (instead of the redirect). */
+  keepOnSuccess = false,
 ) {
   const session = await sessionOf(ctx, request.params);
   if (!session) return notFoundPage(reply);
+  const body = request.body ?? {};
+  // The page again, with everything the signer entered in the sign form.
+  const again = (status: number, notice: SigningPageView['notice'], form: KeptForm) =>
+    renderPage(ctx, reply, session, request.params, status, notice, form);
   try {
-    await action(session, request.body ?? {});
+    await action(session, body);
   } catch (error) {
     if (error instanceof InputError) {
-      // Each field's sentence beside its input, and what the signer entered kept.
-      const form = { entered: fieldInputs(request.body ?? {}), errors: error.fields };
-      const notice = { kind: 'error' as const, text: error.message };
-      return renderPage(ctx, reply, session, request.params, 400, notice, form);
+      // Each field's sentence beside its input.
+      return again(400, { kind: 'error', text: error.message }, keptForm(body, error.fields, false));
     }
     if (!(error instanceof DocumentActionError)) throw error;
     const status = inputRefusals.has(error.refusal) ? 400 : 409;
-    return renderPage(ctx, reply, session, request.params, status, { kind: 'error', text: error.message });
+    // A refused code is cleared; the rest is kept.
+    const form = keptForm(body, {}, error.refusal.startsWith('code-'));
+    return again(status, { kind: 'error', text: error.message }, form);
   }
+  if (keepOnSuccess) return again(200, doneNotices[done] ?? null, keptForm(body, {}, true));
   const page = `/sign/${request.params.documentId}/${request.params.token}?done=${done}`;
   return reply.header('cache-control', 'no-store').redirect(page, 303);
 }
@@ -128,9 +161,17 @@ function clientOf(request: FastifyRequest): ClientInfo {
  */
 export function adoptedSignature(form: Form): AdoptedSignature {
   if (formText(form, 'signatureKind') !== 'drawn') return { kind: 'typed' };
-  const match = /^data:image\/png;base64,([A-Za-z0-9+/]+={0,2})$/.exec(formText(form, 'signatureImage'));
-  if (!match) throw new InputError({ signature: 'Draw your signature, or choose Typed.' });
-  return { kind: 'drawn', png: Buffer.from(match[1] as string, 'base64') };
+  const image = drawnImage(form);
+  if (!image) throw new InputError({ signature: 'Draw your signature, or choose Typed.' });
+  return { kind: 'drawn', png: Buffer.from(image.slice(pngDataUrl.length), 'base64') };
+}
+
+const pngDataUrl = 'data:image/png;base64,';
+
+/** The drawn signature as posted, a PNG data URL (base64 only), or null. */
+function drawnImage(form: Form): string | null {
+  const image = formText(form, 'signatureImage');
+  return /^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/.test(image) ? image : null;
 }
 
 /** The signer's field inputs: `field.<id>` → what they entered. */
@@ -160,6 +201,12 @@ function actionRoutes(app: FastifyInstance, ctx: Context) {
         }),
       ),
     );
+    // The code request carries what the sign form holds (sign.js copies it; after a refusal
+    // the page does): with it, the page comes back with all of it still filled in.
+    large.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/code', (request, reply) => {
+      const carried = Object.keys(request.body ?? {}).length > 0;
+      return act(ctx, request, reply, 'code-sent', (session) => requestSigningCode(ctx, session), carried);
+    });
   });
   app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/decline', (request, reply) =>
     act(ctx, request, reply, 'declined', async (session, form) => {
@@ -172,9 +219,6 @@ function actionRoutes(app: FastifyInstance, ctx: Context) {
         client: clientOf(request),
       });
     }),
-  );
-  app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/code', (request, reply) =>
-    act(ctx, request, reply, 'code-sent', (session) => requestSigningCode(ctx, session)),
   );
 }
 
@@ -201,6 +245,9 @@ export function signingRoutes(ctx: Context) {
   };
 }
 
+const pageImagePolicy =
+  "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'";
+
 /**
  * GET /sign/{doc}/{token}/pages/{n}[?size=thumbnail]: a page of the document as a PNG, for
  * the holder of a signing link (images of the one file, so they never change: cached).
@@ -215,10 +262,15 @@ function pageImageRoute(app: FastifyInstance, ctx: Context) {
       const size = isPageImageSize(request.query.size) ? request.query.size : 'page';
       const image = await signingPageImage(ctx, session, page, size);
       if (!image) return notFoundPage(reply);
-      return reply
-        .header('content-type', 'image/png')
-        .header('cache-control', image.cacheControl)
-        .send(image.png);
+      return (
+        reply
+          .header('content-type', 'image/png')
+          .header('cache-control', image.cacheControl)
+          // Opened on its own (the larger view without JavaScript), the browser lays the image
+          // out with inline styles of its own: a PNG runs nothing, so they may apply.
+          .header('content-security-policy', pageImagePolicy)
+          .send(image.png)
+      );
     },
   );
 }

@@ -8,6 +8,9 @@
 //   dragging fields); every page works without it.
 // - sign.js: the signing page's signature pad, inline (hashed in its policy); and the
 //   handwriting face of typed signatures, served as /assets/signature.ttf.
+// - favicon.svg (/assets/favicon.svg, linked by every page's shell) and favicon.ico, the
+//   same drawing at 16, 32 and 48 px (made from the SVG with @napi-rs/canvas), answered at
+//   /favicon.ico for the browsers and tools that ask there whatever the page links.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +29,7 @@ export const signScript = read('sign.js');
 export const signStyles = read('signing.css');
 /** The handwriting face of typed signatures (the one the sealed PDF uses), for previews. */
 const signatureFont = readFileSync(fontFile('hand'));
+const faviconIco = readFileSync(join(import.meta.dirname, 'assets', 'favicon.ico'));
 
 /** A CSP hash source for inline content (`'sha256-…'`). */
 export function hashSource(content: string): string {
@@ -36,6 +40,8 @@ const assets: Record<string, { type: string; body: string | Buffer }> = {
   '/assets/app.css': { type: 'text/css; charset=utf-8', body: appStylesheet },
   '/assets/app.js': { type: 'text/javascript; charset=utf-8', body: appScript },
   '/assets/signature.ttf': { type: 'font/ttf', body: signatureFont },
+  '/assets/favicon.svg': { type: 'image/svg+xml', body: read('favicon.svg') },
+  '/favicon.ico': { type: 'image/x-icon', body: faviconIco },
 };
 
 /** The same for everyone: public, cached an hour, never behind a session. */

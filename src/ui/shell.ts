@@ -26,14 +26,27 @@ ${options.body}
 }
 
 /**
+ * The icon of the signing pages and the application's (ui/assets.ts serves it; images from
+ * this origin are in both policies). Plain pages link nothing: the browser's own request
+ * for /favicon.ico is answered too.
+ */
+export const faviconLink = html`<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">`;
+
+/**
  * A plain page: no external resources, the base styles inline (hashed in its CSP), and no
  * JavaScript unless `script` is given (the signing page's script and `styles`, hashed in
- * its own CSP).
+ * its own CSP, and its `favicon`).
  */
-export function page(options: { title: string; body: SafeHtml; script?: string; styles?: string }): string {
+export function page(options: {
+  title: string;
+  body: SafeHtml;
+  script?: string;
+  styles?: string;
+  favicon?: boolean;
+}): string {
   return htmlDocument({
     title: options.title,
-    head: html`<style>${raw(baseStyles)}</style>${options.styles ? html`<style>${raw(options.styles)}</style>` : ''}`,
+    head: html`${options.favicon ? faviconLink : ''}<style>${raw(baseStyles)}</style>${options.styles ? html`<style>${raw(options.styles)}</style>` : ''}`,
     // After the content, so the script finds what it enhances.
     body: html`<div class="container">
 ${options.body}

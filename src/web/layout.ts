@@ -4,7 +4,7 @@
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import { csrfField } from '../ui/forms.ts';
 import { html, raw, type SafeHtml } from '../ui/html.ts';
-import { htmlDocument } from '../ui/shell.ts';
+import { faviconLink, htmlDocument } from '../ui/shell.ts';
 
 export type NavArea = 'documents' | 'integrations' | 'billing' | 'members' | 'account' | null;
 
@@ -45,7 +45,7 @@ ${navLink('/settings/account', 'Account', 'account', current)}
 export function appPage(options: PageOptions): string {
   return htmlDocument({
     title: `${options.title} · Signet`,
-    head: html`<link rel="icon" href="data:,">
+    head: html`${faviconLink}
 <link rel="stylesheet" href="/assets/app.css">
 <script src="/assets/app.js" defer></script>`,
     body: html`${options.session ? navigation(options.session, options.csrfToken, options.current) : ''}

@@ -1,8 +1,9 @@
 // The signing page's one script, inline and allowed by its hash (ui/security.ts): the
 // typed signature's preview follows the name as it is typed, a signature pad lets the
-// signer draw instead (mouse, finger or pen), and a guide leads them through their fields.
+// signer draw instead (mouse, finger or pen), a guide leads them through their fields, a
+// code asked for carries what the form holds, and a tap on a page shows it larger in place.
 // Without it the page works as it is: the signature is the typed name, the fields are
-// ordinary inputs.
+// ordinary inputs, a page's link opens its full-size image.
 var signForm = document.querySelector('form[data-signature]');
 
 function previewTypedName(form) {
@@ -54,6 +55,15 @@ function drawOn(canvas) {
     context.clearRect(0, 0, canvas.width, canvas.height);
     state.drawn = false;
   };
+  // A drawing kept after a refusal (a PNG data URL): drawn again, decoded from its bytes
+  // (the page's policy loads no data: image).
+  state.restore = (dataUrl) => {
+    var bytes = Uint8Array.from(atob(dataUrl.split(',')[1]), (c) => c.charCodeAt(0));
+    return createImageBitmap(new Blob([bytes], { type: 'image/png' })).then((bitmap) => {
+      context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+      state.drawn = true;
+    });
+  };
   return state;
 }
 
@@ -81,19 +91,56 @@ function signaturePad(form) {
   canvas.addEventListener('pointermove', () => {
     if (strokes.drawn && problem) problem.hidden = true;
   });
-  pad.querySelector('[data-clear]').addEventListener('click', () => strokes.clear());
+  var kept = image.value;
+  if (kept && window.createImageBitmap) strokes.restore(kept).catch(() => {});
+  pad.querySelector('[data-clear]').addEventListener('click', () => {
+    strokes.clear();
+    kept = '';
+  });
+  // The drawing as the form sends it: what is on the pad, or the kept one not yet redrawn.
+  var drawing = () => {
+    if (kind() !== 'drawn') return '';
+    if (strokes.drawn) return canvas.toDataURL('image/png');
+    return kept;
+  };
   form.addEventListener('submit', (event) => {
-    image.value = '';
-    if (kind() !== 'drawn') return;
-    if (!strokes.drawn) {
+    image.value = drawing();
+    if (kind() === 'drawn' && !image.value) {
       event.preventDefault();
       if (problem) problem.hidden = false;
       canvas.focus();
-      return;
     }
-    image.value = canvas.toDataURL('image/png');
   });
   show();
+  return drawing;
+}
+
+/**
+ * Asking for a code keeps the sign form: its values go with the request (as hidden inputs,
+ * replacing those the page carried from an earlier post), and the page comes back with them.
+ */
+function carryIntoCodeRequest(form, drawing) {
+  var request = document.querySelector('form[data-code-request]');
+  if (!request) return;
+  request.addEventListener('submit', () => {
+    var carried = request.querySelector('[data-carried]');
+    if (carried) carried.remove();
+    carried = document.createElement('div');
+    carried.setAttribute('data-carried', '');
+    var data = new FormData(form);
+    data.delete('code');
+    data.delete('signatureImage');
+    var image = drawing ? drawing() : '';
+    if (image) data.set('signatureImage', image);
+    data.forEach((value, name) => {
+      var input = document.createElement('input');
+      input.type = 'hidden';
+      input.name = name;
+      input.value = value;
+      carried.append(input);
+    });
+    request.prepend(carried);
+  });
 }
 
 /**
@@ -102,9 +149,10 @@ function signaturePad(form) {
  * page goes to its input. Without the script the inputs are the form's, each naming its page.
  */
 function fieldGuide(form) {
-  var set = form.querySelector('[data-fields]');
-  if (!set) return;
-  var inputs = Array.from(set.querySelectorAll('[data-field-input] input'));
+  // Beside their pages, or in the form: every input of the form's fields.
+  var inputs = Array.from(document.querySelectorAll('[data-field-input] input')).filter(
+    (i) => i.form === form,
+  );
   if (inputs.length === 0) return;
   var idOf = (input) => input.closest('[data-field-input]').getAttribute('data-field-input');
   var empty = (input) => (input.type === 'checkbox' ? !input.checked : input.value.trim() === '');
@@ -157,8 +205,57 @@ function fieldGuide(form) {
   update();
 }
 
+/**
+ * A tap on a page shows it larger, in a dialog over the page (scrolls both ways; Escape or
+ * Close ends it); the link itself, without the script, opens the full-size image.
+ */
+function largerView() {
+  var links = document.querySelectorAll('a[data-page-link]');
+  if (links.length === 0 || !window.HTMLDialogElement) return;
+  var viewer = null;
+  // Made on the first tap, so the page holds no image without a source until then.
+  var make = () => {
+    var dialog = document.createElement('dialog');
+    dialog.className = 'page-viewer';
+    var bar = document.createElement('div');
+    bar.className = 'page-viewer-bar';
+    var title = document.createElement('span');
+    title.id = 'page-viewer-title';
+    var close = document.createElement('button');
+    close.type = 'button';
+    close.className = 'button button-secondary button-small';
+    close.textContent = 'Close';
+    bar.append(title, close);
+    var image = document.createElement('img');
+    dialog.append(bar, image);
+    dialog.setAttribute('aria-labelledby', title.id);
+    document.body.append(dialog);
+    close.addEventListener('click', () => dialog.close());
+    // A tap on the dark edge outside the image closes it too.
+    dialog.addEventListener('click', (event) => {
+      if (event.target === dialog) dialog.close();
+    });
+    return { dialog, title, close, image };
+  };
+  links.forEach((link) => {
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      viewer = viewer || make();
+      var page = link.querySelector('img');
+      viewer.title.textContent = page ? page.alt : 'Page';
+      viewer.image.alt = page ? page.alt : '';
+      viewer.image.src = link.href;
+      viewer.dialog.showModal();
+      viewer.close.focus();
+    });
+  });
+}
+
+document.documentElement.classList.add('js');
 if (signForm) {
   previewTypedName(signForm);
-  signaturePad(signForm);
+  var drawing = signaturePad(signForm);
+  carryIntoCodeRequest(signForm, drawing);
   fieldGuide(signForm);
 }
+largerView();
