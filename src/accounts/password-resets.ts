@@ -15,7 +15,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { InputError } from '../input-error.ts';
-import { caseFoldedEmail, emailKey } from '../mail/address.ts';
+import { caseFoldedEmail, emailKey, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { passwordResetMail, passwordResetNoAccountMail } from '../mail/templates.ts';
 import { recordLoginAddress } from './account-limits.ts';
@@ -59,7 +59,7 @@ async function newResetLink(db: Db, ctx: Context, userId: string): Promise<strin
 export async function requestPasswordReset(ctx: Context, input: { email: string }): Promise<void> {
   const problem = checkEmail(input.email);
   if (problem) throw new InputError({ email: problem });
-  const email = input.email.trim();
+  const email = normalizeEmail(input.email);
   const user = await findAccount(ctx, email);
   await ctx.db.transaction().execute(async (trx) => {
     const mail = user
@@ -141,14 +141,14 @@ export async function operatorResetLink(
   ctx: Context,
   email: string,
 ): Promise<{ link: string; validMinutes: number }> {
-  const user = await findAccount(ctx, email.trim());
+  const user = await findAccount(ctx, normalizeEmail(email));
   if (!user) throw noAccount(email);
   return { link: await newResetLink(ctx.db, ctx, user.id), validMinutes: resetValidityMs / 60_000 };
 }
 
 /** For operators: the account's password set anew, every session of it ended. */
 export async function operatorSetPassword(ctx: Context, email: string, password: string): Promise<void> {
-  const user = await findAccount(ctx, email.trim());
+  const user = await findAccount(ctx, normalizeEmail(email));
   if (!user) throw noAccount(email);
   await setPassword(ctx, user.id, password);
 }
