@@ -97,7 +97,7 @@ describeEachDatabase('the web application in a browser', (kind) => {
     assert.fail(`timed out waiting for ${what}`);
   }
 
-  test('sign up, confirm through the mailed link, and land in Integrations', async () => {
+  test('sign up, confirm through the mailed link, and land on Documents with the first steps', async () => {
     const { page } = desktop;
     await page.goto(`${h.baseUrl}/`);
     assert.match(page.url(), /\/login$/);
