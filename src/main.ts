@@ -61,6 +61,8 @@ async function usageText(): Promise<string> {
   webhook deliveries ENDPOINT_ID [--limit N] [--json]   the endpoint's recent deliveries
   user create --email EMAIL --password-stdin [--workspace ID] [--role owner|member]
               [--workspace-name NAME] [--json]   a web application login (password on stdin)
+  user reset-password --email EMAIL [--password-stdin] [--json]   print a one-time link (1 hour) to
+              set a new password, or set the one on stdin; either way every session of it ends
   listen --api-url URL --api-key KEY --forward-to URL [--events TYPE,...]
          forward the key's workspace's events from a running server, signed, to a local URL (no
          database needed; the key may come from SIGNET_API_KEY; the same signing secret every run)

@@ -199,7 +199,7 @@ describeEachDatabase('secrets never reach the log', (kind) => {
   const log = createLogger('info', { write: (line: string) => void lines.push(line) });
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1' }, log });
 
-  test('log lines carry no signing-link, invitation or sign-up token, however the path is spelled, nor a signing code', async () => {
+  test('log lines carry no signing-link, invitation, sign-up or password-reset token, however the path is spelled, nor a signing code', async () => {
     const owner = uniqueEmail('owner');
     const signerEmail = uniqueEmail('s');
     const { workspaceId } = await createAccount(h.ctx, {
@@ -230,6 +230,12 @@ describeEachDatabase('secrets never reach the log', (kind) => {
     const newcomer = uniqueEmail('newcomer');
     await visitor.post('/signup', { email: newcomer, password, workspaceName: 'New' });
     const confirm = await confirmationLinkFor(h.ctx, newcomer);
+    assertPage(await visitor.get('/password-reset'), 200);
+    await visitor.post('/password-reset', { email: owner });
+    await visitor.get('/password-reset/sent');
+    const reset = /(\/password-reset\/[A-Za-z0-9_-]{43})/.exec(
+      (await mailsTo(h.ctx, owner)).find((m) => m.text.includes('/password-reset/'))?.text ?? '',
+    )?.[1] as string;
 
     const signer = browser(h.baseUrl);
     await signer.get(signPath);
@@ -237,6 +243,7 @@ describeEachDatabase('secrets never reach the log', (kind) => {
     await signer.get(`${signPath}?done=signed`);
     await visitor.get(invitation);
     await visitor.get(confirm);
+    await visitor.get(reset);
     await visitor.get(`/login?next=${encodeURIComponent(invitation)}`);
     await visitor.get(`/login?next=${encodeURIComponent(`https://sign.example.test${signPath}`)}`);
     await visitor.get(`/documents?token=hunter2&limit=3`);
@@ -245,6 +252,7 @@ describeEachDatabase('secrets never reach the log', (kind) => {
     const token = signPath.split('/').at(-1) as string;
     const inviteToken = invitation.split('/').at(-1) as string;
     const confirmToken = confirm.split('/').at(-1) as string;
+    const resetToken = reset.split('/').at(-1) as string;
     const spellings = [
       `//sign/${id}/${token}`,
       `/sign//${id}/${token}`,
@@ -273,6 +281,8 @@ describeEachDatabase('secrets never reach the log', (kind) => {
       `/%69nvitations/${inviteToken}`,
       `/signup//confirm//${confirmToken}`,
       `/signup/confirm/${confirmToken}/x`,
+      `//password-reset//${resetToken}`,
+      `/Password-Reset/${resetToken}`,
       `/login?next=%2F%2Fsign%2F%2F${id}%2F%2F${token}`,
       `/login?next=${encodeURIComponent(`https://h.example//sign//${id}//${token}`)}`,
       `/login?%74oken=${token}`,
@@ -294,7 +304,7 @@ describeEachDatabase('secrets never reach the log', (kind) => {
       'the kept mails were logged',
     );
 
-    const secrets = [token, inviteToken, confirmToken, 'hunter2', code];
+    const secrets = [token, inviteToken, confirmToken, resetToken, 'hunter2', code];
     const requestLines = lines.filter((line) => line.includes('"req"'));
     assert.ok(requestLines.length >= 10, `request lines were logged (${requestLines.length})`);
     for (const line of lines) {
@@ -305,6 +315,8 @@ describeEachDatabase('secrets never reach the log', (kind) => {
     assert.ok(urls.includes(`/sign/${id}/[redacted]/code`), urls.join('\n'));
     assert.ok(urls.includes('/invitations/[redacted]'), urls.join('\n'));
     assert.ok(urls.includes('/signup/confirm/[redacted]'), urls.join('\n'));
+    assert.ok(urls.includes('/password-reset/[redacted]'), urls.join('\n'));
+    assert.ok(urls.includes('/password-reset/sent'), urls.join('\n'));
     assert.ok(urls.includes('/documents?token=[redacted]&limit=3'), urls.join('\n'));
   });
 });

@@ -261,11 +261,15 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
     assert.equal(await usersWithEmail(email), 0, 'GET creates nothing (links are prefetched)');
 
     const res = await client.post(link);
-    assertRedirect(res, '/settings/integrations');
+    assertRedirect(res, '/documents');
     assertSessionCookie(res);
     assert.ok(client.cookies.has('signet_session'));
     assert.equal(await usersWithEmail(email), 1);
 
+    // The new owner lands on Documents, with the first steps (not the API keys page).
+    const documents = await client.get('/documents');
+    assertPage(documents, 200);
+    assert.ok(documents.text.includes('Your first document in three steps'), 'the first-steps panel');
     const integrations = await client.get('/settings/integrations');
     assertPage(integrations, 200);
     assert.ok(integrations.text.includes('Acme Ltd'));
@@ -281,7 +285,7 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
     const stranger = browser();
     assertPage(await stranger.get(link), 200);
     assertPage(await client.get(link), 200);
-    assertRedirect(await client.post(link), '/settings/integrations');
+    assertRedirect(await client.post(link), '/documents');
 
     const late = await stranger.post(link);
     assertPage(late, 404);
@@ -363,7 +367,7 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
 
     const client = browser();
     assertPage(await client.get(second), 200);
-    assertRedirect(await client.post(second), '/settings/integrations');
+    assertRedirect(await client.post(second), '/documents');
     assert.equal(await usersWithEmail(email), 1);
     assertRedirect(await logIn(browser(), email, secondPassword), '/documents');
     assertPage(await logIn(browser(), email, password), 401);
@@ -390,7 +394,7 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
     const confirm = await client.get(link);
     assertPage(confirm, 200);
     assert.ok(confirm.text.includes(`<strong>${escapeHtml(workspaceName)}</strong>`));
-    assertRedirect(await client.post(link), '/settings/integrations');
+    assertRedirect(await client.post(link), '/documents');
     const keyName = '<img src=x onerror=alert(1)>';
     const { res } = await createKeyOnPage(client, keyName);
     const list = await client.get('/settings/integrations');
@@ -570,7 +574,7 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
   test('sessions: no redirect URL ever carries the session cookie', async () => {
     const { client: signup, link } = await pendingSignup();
     assertPage(await signup.get(link), 200);
-    assertRedirect(await signup.post(link), '/settings/integrations');
+    assertRedirect(await signup.post(link), '/documents');
     const account = await newOwner();
     const client = browser();
     assertRedirect(await client.get('/settings/billing'), loginNext('/settings/billing'));
@@ -713,7 +717,7 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
     assert.equal(await usersWithEmail(email), 0);
     assert.ok(!client.cookies.has('signet_session'));
     assertPage(await client.get(link), 200);
-    assertRedirect(await client.post(link), '/settings/integrations');
+    assertRedirect(await client.post(link), '/documents');
   });
 
   test('CSRF: a log-in without a token or with another session’s token is refused with 403 and signs nobody in', async () => {

@@ -97,7 +97,7 @@ describeEachDatabase('the web application in a browser', (kind) => {
     assert.fail(`timed out waiting for ${what}`);
   }
 
-  test('sign up, confirm through the mailed link, and land in Integrations', async () => {
+  test('sign up, confirm through the mailed link, and land on Documents with the first steps', async () => {
     const { page } = desktop;
     await page.goto(`${h.baseUrl}/`);
     assert.match(page.url(), /\/login$/);
@@ -129,6 +129,9 @@ describeEachDatabase('the web application in a browser', (kind) => {
     await page.goto(local(link));
     await look(page, 'signup-confirm', 'desktop');
     await page.getByRole('button', { name: 'Create workspace and log in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+    assert.ok(await page.getByRole('heading', { name: 'Your first document in three steps' }).isVisible());
+    await page.getByRole('link', { name: 'Integrations' }).first().click();
     await page.getByRole('heading', { level: 1, name: 'Integrations' }).waitFor();
     assert.ok(await page.getByText('This workspace is on the Free plan').isVisible());
   });

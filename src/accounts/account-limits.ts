@@ -13,8 +13,14 @@
 //      takes none of the above, only its own bucket (A, device): 10, then 1 a minute. So a
 //      stranger sharing the owner's address (a NAT, an office) who spends (A, X), X or A
 //      does not lock the owner's browser out, and the cookie does not make guesses unlimited.
+//   An address counts as logged in from (rule 3) and a device cookie is set (rule 4) at a
+//   right password, and also where the account's owner proved their mailbox and chose the
+//   password without typing it at /login: confirming a sign-up, accepting an invitation,
+//   setting a new password through a reset link. So an owner who never logged in since
+//   signing up is not locked out by strangers either.
 // Sign-up: per address typed (3, then 1 every 10 minutes: at most that many mails reach a
-// mailbox) and per client address (10, then 1 a minute).
+// mailbox) and per client address (10, then 1 a minute). "Forgot your password?" has the
+// same shapes in buckets of its own (it mails too).
 // Behind a reverse proxy, X is the proxy unless SIGNET_TRUST_PROXY is set: then everyone
 // shares one address bucket (docs/deployment.md says so).
 import { createHash } from 'node:crypto';
@@ -31,6 +37,8 @@ export const accountLimitShapes = {
   loginDevice: { burst: 10, refillPerSecond: 1 / 60 },
   signupEmail: { burst: 3, refillPerSecond: 1 / 600 },
   signupAddress: { burst: 10, refillPerSecond: 1 / 60 },
+  resetEmail: { burst: 3, refillPerSecond: 1 / 600 },
+  resetAddress: { burst: 10, refillPerSecond: 1 / 60 },
 } satisfies Record<string, BucketShape>;
 
 /** Allowed, or refused with the seconds until the next attempt may come. */
@@ -94,6 +102,21 @@ export async function takeSignupAttempt(
     await Promise.all([
       limiter.take(`signup:email:${emailKey(input.email)}`, now, accountLimitShapes.signupEmail),
       limiter.take(`signup:address:${input.clientAddress}`, now, accountLimitShapes.signupAddress),
+    ]),
+  );
+}
+
+/** Whether a "Forgot your password?" for `email` from `clientAddress` may go ahead (and mail) now. */
+export async function takeResetAttempt(
+  ctx: Context,
+  limiter: RateLimiter,
+  input: { email: string; clientAddress: string },
+): Promise<LimitDecision> {
+  const now = ctx.clock.now().getTime();
+  return decide(
+    await Promise.all([
+      limiter.take(`reset:email:${emailKey(input.email)}`, now, accountLimitShapes.resetEmail),
+      limiter.take(`reset:address:${input.clientAddress}`, now, accountLimitShapes.resetAddress),
     ]),
   );
 }

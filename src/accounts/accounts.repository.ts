@@ -343,3 +343,52 @@ export async function hasLoginAddress(db: Db, emailKey: string, addressHash: str
     .executeTakeFirst();
   return row !== undefined;
 }
+
+// ---------------------------------------------------------------- password resets
+
+export interface PasswordResetRow {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+export async function insertPasswordReset(db: Db, row: PasswordResetRow): Promise<void> {
+  await db.insertInto('password_resets').values(row).execute();
+}
+
+/** The reset behind a token, with its account's address and when its password last changed. */
+export async function findPasswordReset(db: Db, tokenHash: string) {
+  return db
+    .selectFrom('password_resets')
+    .innerJoin('users', 'users.id', 'password_resets.user_id')
+    .selectAll('password_resets')
+    .select(['users.email', 'users.email_key', 'users.password_changed_at'])
+    .where('password_resets.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+/** Marks every open reset of the user used; true when `id` was one of them (one click of two wins). */
+export async function usePasswordResets(db: Db, userId: string, id: string, at: Date): Promise<boolean> {
+  const rows = await db
+    .updateTable('password_resets')
+    .set({ used_at: at })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .returning('id')
+    .execute();
+  return rows.some((r) => r.id === id);
+}
+
+/** Whether the workspace holds any document (the first-steps panel shows until it does). */
+export async function workspaceHasDocument(db: Db, workspaceId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('documents')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

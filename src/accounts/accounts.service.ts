@@ -40,6 +40,7 @@ import {
   touchSession,
   updatePasswordHash,
   useSignupRequest,
+  workspaceHasDocument,
 } from './accounts.repository.ts';
 import { issueDeviceCookie } from './device-cookies.ts';
 import { hashPassword, passwordProblem, unmatchableHash, verifyPassword } from './passwords.ts';
@@ -158,9 +159,13 @@ export async function findPendingSignup(
  * that they own, and a session. Null when the link is unknown, used or expired, or the
  * address got an account meanwhile.
  */
-export async function confirmSignup(ctx: Context, token: string): Promise<{ sessionToken: string } | null> {
+export async function confirmSignup(
+  ctx: Context,
+  token: string,
+  clientAddress: string,
+): Promise<{ sessionToken: string; deviceCookie: string } | null> {
   const now = ctx.clock.now();
-  return ctx.db.transaction().execute(async (trx) => {
+  const confirmed = await ctx.db.transaction().execute(async (trx) => {
     const row = await findSignupRequest(trx, hashToken(token));
     if (!row || row.used_at || row.expires_at <= now) return null;
     if (!(await useSignupRequest(trx, row.id, now))) return null;
@@ -171,8 +176,30 @@ export async function confirmSignup(ctx: Context, token: string): Promise<{ sess
       workspaceName: row.workspace_name,
       plan: 'free',
     });
-    return { sessionToken: await startSession(trx, ctx, userId, workspaceId) };
+    const sessionToken = await startSession(trx, ctx, userId, workspaceId);
+    return {
+      sessionToken,
+      user: { id: userId, email_key: emailKey(row.email), password_hash: row.password_hash },
+    };
   });
+  if (!confirmed) return null;
+  return {
+    sessionToken: confirmed.sessionToken,
+    ...(await countAsLogIn(ctx, confirmed.user, clientAddress)),
+  };
+}
+
+/**
+ * Confirming a sign-up or accepting an invitation proves the mailbox and sets the password:
+ * it counts as a log-in from that address (account-limits.ts), with a device cookie.
+ */
+export async function countAsLogIn(
+  ctx: Context,
+  user: { id: string; email_key: string; password_hash: string },
+  clientAddress: string,
+): Promise<{ deviceCookie: string }> {
+  await recordLoginAddress(ctx, { id: user.id, emailKey: user.email_key }, clientAddress);
+  return { deviceCookie: await issueDeviceCookie(ctx, user) };
 }
 
 /** A user who owns a new workspace (sign-up, `signet user create`, the demo login). */
@@ -389,4 +416,9 @@ export async function switchWorkspace(
   const workspaces = await findWorkspacesOfUser(ctx.db, session.userId);
   if (!workspaces.some((w) => w.id === workspaceId)) throw new ApiError('not-found');
   await moveSession(ctx.db, session.sessionId, workspaceId);
+}
+
+/** Whether the workspace is new enough for the first-steps panel: it has no document yet. */
+export async function workspaceNeedsFirstSteps(ctx: Context, workspaceId: string): Promise<boolean> {
+  return !(await workspaceHasDocument(ctx.db, workspaceId));
 }

@@ -28,7 +28,14 @@ import {
   insertUser,
   updateMemberRole,
 } from './accounts.repository.ts';
-import { checkEmail, emailKey, hashToken, type SessionUser, startSession } from './accounts.service.ts';
+import {
+  checkEmail,
+  countAsLogIn,
+  emailKey,
+  hashToken,
+  type SessionUser,
+  startSession,
+} from './accounts.service.ts';
 import { hashPassword, passwordProblem } from './passwords.ts';
 
 export const invitationValidityMs = 7 * 24 * 60 * 60 * 1000;
@@ -170,32 +177,30 @@ export async function findOpenInvitation(ctx: Context, token: string): Promise<O
 export async function acceptInvitation(
   ctx: Context,
   token: string,
-  input: { session: SessionUser | null; password: string | null },
-): Promise<{ sessionToken: string } | null> {
+  input: { session: SessionUser | null; password: string | null; clientAddress: string },
+): Promise<{ sessionToken: string; deviceCookie: string } | null> {
   const now = ctx.clock.now();
-  return ctx.db.transaction().execute(async (trx) => {
+  const accepted = await ctx.db.transaction().execute(async (trx) => {
     const row = await findInvitationByTokenHash(trx, hashToken(token));
     if (!row || row.accepted_at || row.expires_at <= now) return null;
     const user = await findUserByEmailKey(trx, emailKey(row.email));
-    let userId: string;
+    let account: { id: string; email_key: string; password_hash: string };
     if (user) {
       if (!input.session || input.session.userId !== user.id) {
         throw new InputError({ form: `Log in as ${row.email} to accept this invitation.` });
       }
-      userId = user.id;
+      account = user;
     } else {
       const problem = passwordProblem(input.password ?? '');
       if (problem) throw new InputError({ password: problem });
-      userId = ctx.ids.uuid();
-      await insertUser(trx, {
-        id: userId,
-        email: row.email,
+      account = {
+        id: ctx.ids.uuid(),
         email_key: emailKey(row.email),
         password_hash: await hashPassword(input.password as string, ctx.ids.randomBytes(16)),
-        created_at: now,
-        password_changed_at: now,
-      });
+      };
+      await insertUser(trx, { ...account, email: row.email, created_at: now, password_changed_at: now });
     }
+    const userId = account.id;
     if (!(await acceptInvitationRow(trx, row.id, now))) return null;
     if (!(await findMembership(trx, row.workspace_id, userId))) {
       await insertMembership(trx, {
@@ -205,8 +210,14 @@ export async function acceptInvitation(
         created_at: now,
       });
     }
-    return { sessionToken: await startSession(trx, ctx, userId, row.workspace_id) };
+    return { sessionToken: await startSession(trx, ctx, userId, row.workspace_id), account };
   });
+  if (!accepted) return null;
+  // Accepting counts as a log-in from this address (account-limits.ts).
+  return {
+    sessionToken: accepted.sessionToken,
+    ...(await countAsLogIn(ctx, accepted.account, input.clientAddress)),
+  };
 }
 
 /** The workspace keeps at least one owner: refuses a change that would leave it none. */

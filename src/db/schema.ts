@@ -294,6 +294,15 @@ export interface SignupRequestsTable {
   used_at: Timestamp | null;
 }
 
+export interface PasswordResetsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
 export interface InvitationsTable {
   id: string;
   workspace_id: string;
@@ -412,6 +421,7 @@ export interface Database {
   signup_requests: SignupRequestsTable;
   invitations: InvitationsTable;
   login_addresses: LoginAddressesTable;
+  password_resets: PasswordResetsTable;
   files: FilesTable;
   file_chunks: FileChunksTable;
   page_images: PageImagesTable;

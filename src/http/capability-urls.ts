@@ -1,5 +1,5 @@
 // **The** list of capability URLs: addresses whose path or query holds a secret that alone
-// grants access (a recipient's signing link, an invitation, a sign-up confirmation). The
+// grants access (a recipient's signing link, an invitation, a sign-up confirmation, a password reset). The
 // database keeps only their hashes, so nothing may write them in full anywhere else: every
 // log line's URL goes through `redactUrl`. A capability URL added later (a download link)
 // adds its shape here, and the logging test covers it.
@@ -18,12 +18,15 @@ const canonicalShapes: RegExp[] = [
   new RegExp(`^/sign/${uuid}/?$`, 'd'),
   /^\/invitations\/(?<secret>[A-Za-z0-9_-]+)\/?$/d,
   /^\/signup\/confirm\/(?<secret>[A-Za-z0-9_-]+)\/?$/d,
+  // "Check your inbox" after asking for a reset: no secret (a token is 43 characters).
+  /^\/password-reset\/sent\/?$/d,
+  /^\/password-reset\/(?<secret>[A-Za-z0-9_-]+)\/?$/d,
   // Owners' pages whose path names a capability prefix but holds no secret.
   new RegExp(`^/settings/members/invitations(?:/${uuid}/withdraw)?/?$`, 'd'),
 ];
 
 /** Normalised path prefixes under which a segment is a secret. */
-const capabilityPrefixes: string[][] = [['sign'], ['invitations'], ['signup', 'confirm']];
+const capabilityPrefixes: string[][] = [['sign'], ['invitations'], ['signup', 'confirm'], ['password-reset']];
 
 /** Query parameters whose value is a secret whatever it looks like. */
 const secretParameters = new Set(['token', 'code', 'secret', 'key', 'sig', 'signature', 'apikey', 'api_key']);

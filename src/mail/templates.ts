@@ -100,6 +100,58 @@ If it was not you, you can ignore this mail: nothing was changed.
   };
 }
 
+/** The "Forgot your password?" mail for an address that has an account. */
+export function passwordResetMail(input: { link: string; validMinutes: number }): {
+  subject: string;
+  text: string;
+} {
+  return {
+    subject: 'Set a new Signet password',
+    text: `Hello,
+
+Someone (we hope you) asked to set a new password for the Signet account of this address.
+To choose one, open:
+
+${input.link}
+
+The link works once, for ${input.validMinutes} minutes. Setting a new password signs out
+every browser logged in to the account. If you did not ask, ignore this mail: your
+password stays as it is.
+
+— Signet
+`,
+  };
+}
+
+/**
+ * The same request for an address without an account: mailed too, so the page's answer
+ * ("we sent a mail") is true and the same either way, and the person learns which address
+ * is not theirs on Signet.
+ */
+export function passwordResetNoAccountMail(input: { signUpLink: string; logInLink: string }): {
+  subject: string;
+  text: string;
+} {
+  return {
+    subject: 'Set a new Signet password',
+    text: `Hello,
+
+Someone (we hope you) asked to set a new password for a Signet account of this address,
+but this address has no account. Did you sign up with another address? Log in with it:
+
+${input.logInLink}
+
+or create a workspace with this one:
+
+${input.signUpLink}
+
+If you did not ask, ignore this mail: nothing was changed.
+
+— Signet
+`,
+  };
+}
+
 export function invitationMail(input: {
   workspaceName: string;
   inviter: string;

@@ -2,12 +2,15 @@
 //   GET/POST /signup                     email, password, workspace name → "check your inbox"
 //   GET/POST /signup/confirm/{token}     the mailed link: a button (links are prefetched) → signed in
 //   GET/POST /login                      limited by accounts/account-limits.ts
+//   GET/POST /password-reset             "Forgot your password?": an address → a mailed link (limited)
+//   GET      /password-reset/sent        "check your inbox"
+//   GET/POST /password-reset/{token}     the mailed link: a new password → every session ended, logged in
 //   POST     /logout
 //   GET/POST /settings/account           change password (ends every other session)
 //   POST     /settings/account/workspace  move the session to another workspace of the user
 // Messages never say whether an address has an account (accounts.service.ts).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { takeLoginAttempt, takeSignupAttempt } from '../accounts/account-limits.ts';
+import { takeLoginAttempt, takeResetAttempt, takeSignupAttempt } from '../accounts/account-limits.ts';
 import {
   changePassword,
   confirmSignup,
@@ -20,6 +23,7 @@ import {
   switchWorkspace,
 } from '../accounts/accounts.service.ts';
 import { deviceCookieMaxAgeSeconds, deviceCookieName } from '../accounts/device-cookies.ts';
+import { completePasswordReset, findUsableReset, requestPasswordReset } from '../accounts/password-resets.ts';
 import { ApiError } from '../http/errors.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { notice } from '../ui/forms.ts';
@@ -29,7 +33,11 @@ import {
   checkInboxView,
   confirmSignupView,
   expiredLinkView,
+  expiredResetView,
   loginView,
+  passwordResetRequestView,
+  passwordResetSentView,
+  passwordResetView,
   signupView,
 } from './auth.views.ts';
 import { type Form, forMembers, formText, sessionCookie, type Web } from './kit.ts';
@@ -90,7 +98,7 @@ async function accountPage(
   member: SessionUser,
   status: number,
   errors: FieldErrors,
-  done: boolean,
+  done: 'password' | 'reset' | null,
 ) {
   const workspaces = await listWorkspacesOf(web.ctx, member.userId);
   return web.render(request, reply, status, {
@@ -100,7 +108,9 @@ async function accountPage(
   });
 }
 
-const takeAttempt = { login: takeLoginAttempt, signup: takeSignupAttempt };
+const accountDone = (value: string) => (value === 'password' || value === 'reset' ? value : null);
+
+const takeAttempt = { login: takeLoginAttempt, signup: takeSignupAttempt, reset: takeResetAttempt };
 
 /**
  * Takes an attempt from the account limits; when it is refused, answers 429 with
@@ -110,7 +120,7 @@ async function refusedAttempt(
   web: Web,
   request: PostRequest,
   reply: FastifyReply,
-  limiter: 'login' | 'signup',
+  limiter: keyof typeof takeAttempt,
 ) {
   const input = {
     email: formText(request.body, 'email'),
@@ -176,16 +186,30 @@ async function logInWith(web: Web, request: PostRequest, reply: FastifyReply) {
     const sentence = `You have not confirmed your sign-up yet. Open the link we mailed to ${email} (it works until ${until}); no mail? Sign up again for a new link.`;
     return loginPage(web, request, reply, 401, form, notice('error', sentence));
   }
-  web.setSessionCookie(request, reply, result.sessionToken);
-  // Proof that this browser logged in with the right password (account-limits.ts, rule 4).
-  reply.setCookie(deviceCookieName, result.deviceCookie, {
+  logInBrowser(web, request, reply, result.sessionToken, result.deviceCookie);
+  return reply.redirect(safeNext(formText(form, 'next')), 303);
+}
+
+/**
+ * The browser is logged in: its session cookie, and the device cookie that proves it knew
+ * the password or the mailbox (account-limits.ts, rule 4) at a log-in, a sign-up's
+ * confirmation, an accepted invitation or a password reset.
+ */
+export function logInBrowser(
+  web: Web,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  sessionToken: string,
+  deviceCookie: string,
+): void {
+  web.setSessionCookie(request, reply, sessionToken);
+  reply.setCookie(deviceCookieName, deviceCookie, {
     path: '/login',
     httpOnly: true,
     sameSite: 'lax',
     secure: request.protocol === 'https' || web.ctx.config.publicUrl.startsWith('https:'),
     maxAge: deviceCookieMaxAgeSeconds,
   });
-  return reply.redirect(safeNext(formText(form, 'next')), 303);
 }
 
 const expiredLink = (web: Web, request: FastifyRequest, reply: FastifyReply) =>
@@ -200,8 +224,7 @@ async function changePasswordWith(web: Web, request: PostRequest, reply: Fastify
     });
     web.setSessionCookie(request, reply, sessionToken);
   } catch (error) {
-    if (error instanceof InputError)
-      return accountPage(web, request, reply, member, 400, error.fields, false);
+    if (error instanceof InputError) return accountPage(web, request, reply, member, 400, error.fields, null);
     throw error;
   }
   return reply.redirect('/settings/account?done=password', 303);
@@ -225,11 +248,109 @@ function signupRoutes(app: FastifyInstance, web: Web) {
     });
   });
   app.post<{ Params: { token: string } }>('/signup/confirm/:token', async (request, reply) => {
-    const confirmed = await confirmSignup(web.ctx, request.params.token);
+    const confirmed = await confirmSignup(web.ctx, request.params.token, request.ip);
     if (!confirmed) return expiredLink(web, request, reply);
-    web.setSessionCookie(request, reply, confirmed.sessionToken);
-    return reply.redirect('/settings/integrations', 303);
+    logInBrowser(web, request, reply, confirmed.sessionToken, confirmed.deviceCookie);
+    // Documents, where the first-steps panel shows what to do first (first-steps.ts).
+    return reply.redirect('/documents', 303);
   });
+}
+
+const resetSentCookie = 'signet_reset_sent';
+
+function resetRequestPage(
+  web: Web,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  form: Form,
+  errors: FieldErrors,
+) {
+  return web.render(request, reply, status, {
+    title: 'Set a new password',
+    body: (csrf) => passwordResetRequestView(csrf, form, errors),
+  });
+}
+
+async function askForReset(web: Web, request: PostRequest, reply: FastifyReply) {
+  const form = request.body ?? {};
+  const email = formText(form, 'email');
+  const wait = await refusedAttempt(web, request, reply, 'reset');
+  if (wait) {
+    return resetRequestPage(web, request, reply, 429, form, {
+      email: `Too many requests for this address or from your network. ${wait}`,
+    });
+  }
+  try {
+    await requestPasswordReset(web.ctx, { email });
+  } catch (error) {
+    if (error instanceof InputError) return resetRequestPage(web, request, reply, 400, form, error.fields);
+    throw error;
+  }
+  // Post, redirect, get (as for sign-up): a reload does not mail again.
+  reply.setCookie(resetSentCookie, email.trim(), {
+    path: '/password-reset/sent',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: request.protocol === 'https',
+    maxAge: 30 * 60,
+  });
+  return reply.redirect('/password-reset/sent', 303);
+}
+
+type TokenPost = FastifyRequest<{ Params: { token: string }; Body: Form }>;
+
+async function resetPage(
+  web: Web,
+  request: TokenPost,
+  reply: FastifyReply,
+  status: number,
+  errors: FieldErrors,
+) {
+  const account = await findUsableReset(web.ctx, request.params.token);
+  if (!account)
+    return web.render(request, reply, 404, { title: 'Link expired', body: () => expiredResetView });
+  return web.render(request, reply, status, {
+    title: 'Choose a new password',
+    body: (csrf) => passwordResetView(csrf, request.params.token, account, errors),
+  });
+}
+
+async function setNewPassword(web: Web, request: TokenPost, reply: FastifyReply) {
+  let done: Awaited<ReturnType<typeof completePasswordReset>>;
+  try {
+    done = await completePasswordReset(web.ctx, request.params.token, {
+      password: formText(request.body, 'password'),
+      clientAddress: request.ip,
+    });
+  } catch (error) {
+    if (error instanceof InputError) return resetPage(web, request, reply, 400, error.fields);
+    throw error;
+  }
+  if (!done) return web.render(request, reply, 404, { title: 'Link expired', body: () => expiredResetView });
+  if (!done.session) {
+    web.clearSessionCookie(reply);
+    return reply.redirect('/login', 303);
+  }
+  logInBrowser(web, request, reply, done.session.token, done.session.deviceCookie);
+  return reply.redirect('/settings/account?done=reset', 303);
+}
+
+function resetRoutes(app: FastifyInstance, web: Web) {
+  app.get('/password-reset', (request, reply) => resetRequestPage(web, request, reply, 200, {}, {}));
+  app.post<{ Body: Form }>('/password-reset', (request, reply) => askForReset(web, request, reply));
+  app.get('/password-reset/sent', (request, reply) =>
+    web.render(request, reply, 200, {
+      title: 'Check your inbox',
+      body: () => passwordResetSentView(request.cookies[resetSentCookie] ?? null),
+    }),
+  );
+  app.get<{ Params: { token: string }; Body: Form }>('/password-reset/:token', (request, reply) =>
+    resetPage(web, request, reply, 200, {}),
+  );
+  app.post<{ Params: { token: string }; Body: Form }>('/password-reset/:token', (request, reply) =>
+    setNewPassword(web, request, reply),
+  );
 }
 
 function sessionRoutes(app: FastifyInstance, web: Web) {
@@ -250,7 +371,7 @@ function accountRoutes(app: FastifyInstance, web: Web) {
   app.get(
     '/settings/account',
     forMembers((request, reply, member) =>
-      accountPage(web, request, reply, member, 200, {}, formText(request.query, 'done') === 'password'),
+      accountPage(web, request, reply, member, 200, {}, accountDone(formText(request.query, 'done'))),
     ),
   );
   app.post<{ Body: Form }>(
@@ -275,6 +396,7 @@ export function authPages(web: Web) {
   return async function register(app: FastifyInstance) {
     signupRoutes(app, web);
     sessionRoutes(app, web);
+    resetRoutes(app, web);
     accountRoutes(app, web);
   };
 }

@@ -70,6 +70,7 @@ ${input({ id: 'email', label: 'Email', type: 'email', value: formText(form, 'ema
 ${input({ id: 'password', label: 'Password', type: 'password', autocomplete: 'current-password' })}
 <div class="actions"><button class="button button-primary" type="submit">Log in</button></div>
 </form>
+<p><a href="/password-reset">Forgot your password?</a></p>
 </div>
 <p>New to Signet? <a href="/signup">Create a workspace</a></p>
 </div>`;
@@ -79,12 +80,17 @@ export interface AccountView {
   member: SessionUser;
   workspaces: Array<{ id: string; name: string; role: string }>;
   errors: FieldErrors;
-  done: boolean;
+  done: 'password' | 'reset' | null;
 }
+
+const doneSentences = {
+  password: 'Your password was changed. Every other browser was signed out.',
+  reset: 'Your new password is set and you are logged in. Every other browser was signed out.',
+};
 
 export function accountView(csrf: string, { member, workspaces, errors, done }: AccountView): SafeHtml {
   return html`<h1>Your account</h1>
-${done ? notice('success', 'Your password was changed. Every other browser was signed out.') : ''}
+${done ? notice('success', doneSentences[done]) : ''}
 <div class="card">
 <p>Signed in as <strong>${member.email}</strong>, ${member.role} of ${member.workspaceName}.</p>
 </div>
@@ -113,3 +119,48 @@ ${input({ id: 'newPassword', label: 'New password', type: 'password', autocomple
 </form>
 </div>`;
 }
+
+// ---------------------------------------------------------------- password reset
+
+export function passwordResetRequestView(csrf: string, form: Form, errors: FieldErrors): SafeHtml {
+  return html`<div class="narrow">
+<h1>Set a new password</h1>
+<div class="card">
+<p>Type the address of your account. We mail it a link to choose a new password; the link works once, for an hour.</p>
+<form method="post" action="/password-reset" novalidate>
+${csrfField(csrf)}
+${input({ id: 'email', label: 'Email', type: 'email', value: formText(form, 'email'), autocomplete: 'username', error: errors.email })}
+<div class="actions"><button class="button button-primary" type="submit">Mail me a link</button></div>
+</form>
+</div>
+<p>Remembered it? <a href="/login">Log in</a></p>
+</div>`;
+}
+
+export function passwordResetSentView(email: string | null): SafeHtml {
+  return html`<div class="card narrow"><h1>Check your inbox</h1>
+<p>We sent a mail to ${email ? html`<strong>${email}</strong>` : 'the address you gave'}. Open the link in it within an hour to choose a new password. No mail after a few minutes? Look in the spam folder, or check the address and <a href="/password-reset">ask again</a>.</p>
+<p class="muted small">Running Signet yourself without SMTP? The operator sees the mail with <code>npx signet mail list --to</code> and the address, or makes a link with <code>npx signet user reset-password --email</code>.</p></div>`;
+}
+
+export function passwordResetView(
+  csrf: string,
+  token: string,
+  account: { email: string },
+  errors: FieldErrors,
+): SafeHtml {
+  return html`<div class="narrow">
+<h1>Choose a new password</h1>
+<div class="card">
+<form method="post" action="/password-reset/${token}" novalidate>
+${csrfField(csrf)}
+<p>For <strong>${account.email}</strong>. Every browser logged in to the account is signed out; this one is logged in with the new password.</p>
+<input type="hidden" name="username" value="${account.email}" autocomplete="username">
+${input({ id: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', error: errors.password, hint: `At least ${minPasswordLength} characters.` })}
+<div class="actions"><button class="button button-primary" type="submit">Set password and log in</button></div>
+</form>
+</div>
+</div>`;
+}
+
+export const expiredResetView = html`<div class="card narrow"><h1>This link cannot be used</h1><p>It was used already, it is more than an hour old, or the password was changed since it was mailed. <a href="/password-reset">Ask for a new link</a>, or <a href="/login">log in</a>.</p></div>`;

@@ -6,7 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import { listDocuments } from '../documents/documents.service.ts';
 import { documentStatuses } from '../documents/lifecycle.ts';
 import { ApiError } from '../http/errors.ts';
+import { html } from '../ui/html.ts';
 import { documentsListView } from './documents.views.ts';
+import { firstStepsPanel } from './first-steps.ts';
 import { type Form, forMembers, formText, type Web } from './kit.ts';
 
 const pageSize = 25;
@@ -34,10 +36,12 @@ export function documentsPages(web: Web) {
         const next = page.nextCursor
           ? `/documents?${new URLSearchParams({ ...(status ? { status } : {}), cursor: page.nextCursor })}`
           : null;
+        const firstSteps = await firstStepsPanel(ctx, member.workspaceId);
         return web.render(request, reply, 200, {
           title: 'Documents',
           current: 'documents',
-          body: () => documentsListView({ documents: page.documents, status, cursor, next, stale }),
+          body: () =>
+            html`${documentsListView({ documents: page.documents, status, cursor, next, stale })}${firstSteps}`,
         });
       }),
     );

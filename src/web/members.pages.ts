@@ -25,6 +25,7 @@ import type { MemberRole } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { emailKey } from '../mail/address.ts';
+import { logInBrowser } from './auth.pages.ts';
 import { type Form, findById, forMembers, formText, forOwners, uuid, type Web } from './kit.ts';
 import { expiredInvitationView, invitationView, membersView, removeMemberView } from './members.views.ts';
 
@@ -180,9 +181,10 @@ async function accept(web: Web, request: TokenRequest & FastifyRequest<{ Body: F
     const accepted = await acceptInvitation(web.ctx, request.params.token, {
       session: request.member,
       password: formText(request.body, 'password') || null,
+      clientAddress: request.ip,
     });
     if (!accepted) return expiredInvitation(web, request, reply);
-    web.setSessionCookie(request, reply, accepted.sessionToken);
+    logInBrowser(web, request, reply, accepted.sessionToken, accepted.deviceCookie);
   } catch (error) {
     if (error instanceof InputError)
       return invitationPage(web, request, reply, 400, invitation, error.fields);
