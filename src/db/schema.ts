@@ -64,6 +64,8 @@ export interface DocumentsTable {
   withdrawn_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** Pending signers are reminded every this many days until it expires; null: never. */
   remind_every_days: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Lower-cased title and recipients' names and addresses, kept by triggers (migration 0027). */
+  search_text: ColumnType<string, never, never>;
 }
 
 export interface RecipientsTable {
