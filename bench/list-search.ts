@@ -77,7 +77,9 @@ try {
     }
     times.sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)] as number;
-    console.log(`  ${label.padEnd(40)} ${median.toFixed(1).padStart(7)} ms  (${rows} rows of ${pageSize + 1} asked)`);
+    console.log(
+      `  ${label.padEnd(40)} ${median.toFixed(1).padStart(7)} ms  (${rows} rows of ${pageSize + 1} asked)`,
+    );
     if (search === 'zöller' && rows !== 1) throw new Error('the rare search did not find its document');
   }
   const compiled = page('zöller').compile();
