@@ -20,6 +20,8 @@ export interface WorkspacesTable {
   name: string;
   plan: Plan;
   created_at: Timestamp;
+  /** An IANA time zone the web app and the mails show times in (migration 0029). */
+  time_zone: Generated<string>;
 }
 
 export interface ApiKeysTable {

@@ -48,7 +48,16 @@ export function documentsPages(web: Web) {
         return web.render(request, reply, 200, {
           title: search ? `Documents matching “${search}”` : 'Documents',
           current: 'documents',
-          body: () => documentsListView({ documents: page.documents, status, search, cursor, next, stale }),
+          body: () =>
+            documentsListView({
+              documents: page.documents,
+              status,
+              search,
+              cursor,
+              next,
+              stale,
+              timeZone: member.timeZone,
+            }),
         });
       }),
     );

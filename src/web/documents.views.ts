@@ -40,7 +40,7 @@ ${documentStatuses.map((status) => link(status, status[0]?.toUpperCase() + statu
 </ul>`;
 }
 
-function documentsTable(documents: Document[]) {
+function documentsTable(documents: Document[], timeZone: string) {
   return html`<div class="table-scroll" tabindex="0" role="region" aria-label="Documents">
 <table>
 <thead><tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col" class="num">Value</th></tr></thead>
@@ -50,7 +50,7 @@ ${documents.map((d) => {
   return html`<tr>
 <td><a href="/documents/${d.id}">${d.title}</a></td>
 <td><span class="badge ${badge.tone}">${d.status}</span></td>
-<td>${formatTime(d.createdAt)}</td>
+<td>${formatTime(d.createdAt, timeZone)}</td>
 <td class="num">${d.value ? formatMoney(String(d.value.amount), d.value.currency) : '—'}</td>
 </tr>`;
 })}
@@ -64,6 +64,8 @@ export interface DocumentsList {
   status: DocumentStatus | null;
   /** The search as typed ('' for none). */
   search: string;
+  /** The workspace's time zone. */
+  timeZone: string;
   cursor: string | null;
   /** The next page's address, or null on the last page. */
   next: string | null;
@@ -86,7 +88,7 @@ ${list.stale ? notice('info', 'That page link had expired, so this is the first 
 ${searchForm(search, status)}
 ${statusFilter(status, search)}
 <div class="card">
-${list.documents.length ? documentsTable(list.documents) : emptyList(list)}
+${list.documents.length ? documentsTable(list.documents, list.timeZone) : emptyList(list)}
 <nav class="pager" aria-label="Pages">${cursor ? html`<a href="${listAddress({ search, status })}">Newest</a>` : ''}${next ? html`<a href="${next}">Next page</a>` : ''}</nav>
 </div>`;
 }
