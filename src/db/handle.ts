@@ -1,5 +1,6 @@
 // What opening a database hands back (connect.ts for PostgreSQL, pglite-folder.ts for the
 // embedded one): types only, so the two openers share them without importing each other.
+import type { PGlite } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from './schema.ts';
@@ -56,4 +57,10 @@ export interface DatabaseOptions {
    * empty cluster, skipping initdb (the test runner hands every test database one migrated image).
    */
   snapshot?: Blob;
+  /**
+   * In memory only: an open PGlite to serve instead of a new one, and what `close` does with it
+   * instead of closing it (the tests hand each process's databases back to a pool, emptied:
+   * opening one costs seconds of CPU, emptying it milliseconds).
+   */
+  reuse?: { pglite: PGlite; release(pglite: PGlite): Promise<void> };
 }

@@ -53,6 +53,7 @@ export const pgliteCodecs = {
 
 export async function openPGlite(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (!options.dataDir) {
+    if (options.reuse) return ownPGlite(options.reuse.pglite, null, null, options.reuse.release);
     const loadDataDir = options.snapshot ? { loadDataDir: options.snapshot } : {};
     return ownPGlite(
       await PGlite.create({ ...pgliteCodecs, ...pgliteExtensions, ...loadDataDir }),
@@ -116,6 +117,7 @@ function ownPGlite(
   pglite: PGlite,
   lock: DataDirLock | null,
   layout: ReturnType<typeof dataDirLayout> | null,
+  release?: (pglite: PGlite) => Promise<void>,
 ) {
   const mutex = new BackendMutex();
   const db = new Kysely<Database>({ dialect: createPGliteDialect(pglite, mutex) });
@@ -159,7 +161,7 @@ function ownPGlite(
         await shared?.close();
         await db.destroy();
         for (const unlisten of unlistens.values()) await unlisten().catch(() => {});
-        await pglite.close();
+        await (release ? release(pglite) : pglite.close());
       } finally {
         lock?.release();
       }
