@@ -1,6 +1,9 @@
 // Owns the environment: every setting Signet reads is parsed and validated here, once,
 // into a typed Config. Nothing else reads process.env.
 
+export const logFormats = ['json', 'pretty'] as const;
+export type LogFormat = (typeof logFormats)[number];
+
 export interface Config {
   /** postgres://… when set; otherwise the embedded PGlite database in dataDir. */
   databaseUrl: string | null;
@@ -21,6 +24,13 @@ export interface Config {
   apiKey: string | null;
   trustProxy: boolean;
   logLevel: string;
+  /**
+   * SIGNET_LOG_FORMAT: `json` (one JSON object a line, for a log collector: the default) or
+   * `pretty` (one short line a request, for a person watching a terminal; http/pretty-log.ts).
+   */
+  logFormat: LogFormat;
+  /** Whether SIGNET_LOG_FORMAT set logFormat; when not, `serve --demo` (npm start) prints pretty. */
+  logFormatSet: boolean;
   /** GET /metrics: off, on the main port (port null), or only on a port of its own. */
   metrics: { enabled: boolean; port: number | null };
   /** How long SIGTERM waits for in-flight requests and webhook attempts. */
@@ -149,6 +159,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
   }
+  const logFormatText = readOptional(env, 'SIGNET_LOG_FORMAT');
+  if (logFormatText !== null && !(logFormats as readonly string[]).includes(logFormatText)) {
+    throw new ConfigError(`SIGNET_LOG_FORMAT must be one of ${logFormats.join(', ')}`);
+  }
   return {
     databaseUrl,
     dataDir: readOptional(env, 'SIGNET_DATA_DIR') ?? './data',
@@ -161,6 +175,8 @@ export function loadConfig(env: Env = process.env): Config {
     apiKey: readOptional(env, 'SIGNET_API_KEY'),
     trustProxy: readBoolean(env, 'SIGNET_TRUST_PROXY', false),
     logLevel,
+    logFormat: (logFormatText ?? 'json') as LogFormat,
+    logFormatSet: logFormatText !== null,
     metrics: {
       enabled: readBoolean(env, 'SIGNET_METRICS', true),
       port: metricsPort,

@@ -12,6 +12,7 @@ import { authChangesChannel } from './db/notify.ts';
 import type { Database } from './db/schema.ts';
 import { loadServerSecret } from './db/server-secrets.ts';
 import { redactUrl } from './http/capability-urls.ts';
+import { prettyLogDestination } from './http/pretty-log.ts';
 import { createKeyCache, type KeyCache } from './keys/key-cache.ts';
 import { createKeyUsage, type KeyUsage } from './keys/key-usage.ts';
 import { createMetrics, type Metrics, type PoolStats } from './metrics/metrics.ts';
@@ -98,6 +99,13 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   return destination ? pino(loggerOptions(level), destination) : pino(loggerOptions(level));
 }
 
+/** The process's logger as the configuration asks: JSON lines, or readable ones (SIGNET_LOG_FORMAT). */
+export function configuredLogger(config: Pick<Config, 'logLevel' | 'logFormat'>): Logger {
+  return config.logFormat === 'pretty'
+    ? createLogger(config.logLevel, prettyLogDestination(process.stdout))
+    : createLogger(config.logLevel);
+}
+
 export interface ContextOptions extends Partial<Pick<Context, 'clock' | 'ids' | 'log' | 'resolver'>> {
   /** How to hear other processes' changes; without it nothing auth-related is cached. */
   subscribe?: DatabaseHandle['subscribe'];
@@ -114,7 +122,7 @@ export async function createContext(
 ): Promise<Context> {
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? systemIds;
-  const log = options.log ?? createLogger(config.logLevel);
+  const log = options.log ?? configuredLogger(config);
   const cursorKey = createSecretKey(await loadServerSecret(db, 'cursor-hmac', { clock, ids }));
   const csrfKey = await loadServerSecret(db, 'csrf-hmac', { clock, ids });
   const downloadKey = await loadServerSecret(db, 'download-hmac', { clock, ids });

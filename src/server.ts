@@ -10,7 +10,7 @@ import { accountLimitShapes } from './accounts/account-limits.ts';
 import { refreshEmailKeys } from './accounts/email-keys.ts';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
-import { type Context, createContext, createLogger } from './context.ts';
+import { type Context, configuredLogger, createContext } from './context.ts';
 import { openDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { recordPublicUrl } from './db/server-settings.ts';
@@ -46,7 +46,7 @@ export async function createRateLimiter(
 }
 
 export async function startServer(config: Config, role: Role = 'all'): Promise<RunningServer> {
-  const log = createLogger(config.logLevel);
+  const log = configuredLogger(config);
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,

@@ -16,6 +16,7 @@ import { type Config, loadConfig } from '../src/config.ts';
 import { type Clock, type Context, createContext, createLogger } from '../src/context.ts';
 import { type DatabaseHandle, type DatabaseKind, openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import { pgliteExtensions } from '../src/db/pglite-extensions.ts';
 import { pgliteCodecs } from '../src/db/pglite-folder.ts';
 import type { Database, Plan } from '../src/db/schema.ts';
 import {
@@ -133,7 +134,9 @@ export async function createTestDatabase(
   if (kind === 'pglite') {
     const snapshot = migrated ? await migratedPGliteSnapshot() : undefined;
     if (snapshot) {
-      const pglite = idlePGlites.pop() ?? (await PGlite.create({ ...pgliteCodecs, loadDataDir: snapshot }));
+      const pglite =
+        idlePGlites.pop() ??
+        (await PGlite.create({ ...pgliteCodecs, ...pgliteExtensions, loadDataDir: snapshot }));
       return openDatabase({ url: null, dataDir: null, reuse: { pglite, release: recyclePGlite } });
     }
     const handle = await openDatabase({ url: null, dataDir: null });

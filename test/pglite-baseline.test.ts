@@ -14,6 +14,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { migrations } from '../src/db/migrations/index.ts';
 import { baselineName, createFromBaseline, ensureBaseline } from '../src/db/pglite-baseline.ts';
 import { createPGliteDialect } from '../src/db/pglite-dialect.ts';
+import { pgliteExtensions } from '../src/db/pglite-extensions.ts';
 
 /** What a schema is made of, as text a test can compare. */
 async function schemaOf(pglite: PGlite): Promise<unknown> {
@@ -47,8 +48,8 @@ describe('the embedded database baseline', () => {
     const copied = join(dir, 'copied');
     assert.deepEqual(await createFromBaseline(copied, cacheDir), Object.keys(migrations));
     assert.deepEqual(readdirSync(dir).sort(), ['cache', 'copied']);
-    const fromBaseline = await PGlite.create({ dataDir: copied });
-    const fromInitdb = await PGlite.create();
+    const fromBaseline = await PGlite.create({ dataDir: copied, ...pgliteExtensions });
+    const fromInitdb = await PGlite.create(pgliteExtensions);
     try {
       await migrateToLatest(new Kysely({ dialect: createPGliteDialect(fromInitdb) }));
       // The migrator, run on the copy as every start runs it, finds nothing to do.

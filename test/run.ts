@@ -18,6 +18,7 @@ import pg from 'pg';
 import { openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { BackendMutex, createPGliteDialect } from '../src/db/pglite-dialect.ts';
+import { pgliteExtensions } from '../src/db/pglite-extensions.ts';
 import { pgliteCodecs } from '../src/db/pglite-folder.ts';
 import type { Database } from '../src/db/schema.ts';
 import { databaseKinds, postgresAdminUrl } from './databases.ts';
@@ -61,7 +62,7 @@ async function preparePostgresTemplate(): Promise<void> {
 }
 
 async function preparePGliteSnapshot(): Promise<void> {
-  const pglite = await PGlite.create(pgliteCodecs);
+  const pglite = await PGlite.create({ ...pgliteCodecs, ...pgliteExtensions });
   const db = new Kysely<Database>({ dialect: createPGliteDialect(pglite, new BackendMutex()) });
   await migrateToLatest(db);
   await pglite.exec('checkpoint');

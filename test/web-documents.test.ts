@@ -686,9 +686,11 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     assertPage(page, 200);
     assert.ok(page.text.includes('<span class="badge badge-pending">sent</span>'));
     assert.ok(!page.text.includes(`action="/documents/${id}/send"`), 'no send button any more');
-    assert.ok(page.text.includes(`<dt>Sent</dt><dd>${formatTime(h.clock.now().toISOString())}</dd>`));
+    assert.ok(page.text.includes(`<dt>Sent</dt><dd>${formatTime(h.clock.now().toISOString(), 'UTC')}</dd>`));
     assert.ok(
-      page.text.includes(`${formatTime(h.clock.now().toISOString(), true)}: <code>document.sent</code>`),
+      page.text.includes(
+        `${formatTime(h.clock.now().toISOString(), 'UTC', true)}: <code>document.sent</code>`,
+      ),
     );
     const links = signingLinksOnPage(page.text, emails);
     assert.deepEqual([...links.keys()], firstGroup, 'a link for each recipient mailed');
@@ -775,7 +777,7 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     assertPage(after, 200);
     assert.ok(
       recipientItem(after.text, 'ann@client.example').includes(
-        `<span class="badge badge-success">signed ${formatTime(signedAt)}</span>`,
+        `<span class="badge badge-success">signed ${formatTime(signedAt, 'UTC')}</span>`,
       ),
       recipientItem(after.text, 'ann@client.example'),
     );
@@ -784,7 +786,9 @@ describeEachDatabase('document pages over HTTP', (kind) => {
       'Bob has not signed',
     );
     assert.ok(
-      after.text.includes(`${formatTime(signedAt, true)}: <code>document.signed</code> (ann@client.example)`),
+      after.text.includes(
+        `${formatTime(signedAt, 'UTC', true)}: <code>document.signed</code> (ann@client.example)`,
+      ),
       after.text,
     );
     const timeline = [...after.text.matchAll(/<code>(document\.[a-z]+)<\/code>/g)].map((m) => m[1]);

@@ -103,6 +103,7 @@ export async function findSessionByTokenHash(db: Db, tokenHash: string) {
       'memberships.role',
       'workspaces.name as workspace_name',
       'workspaces.plan',
+      'workspaces.time_zone',
     ])
     .where('sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();

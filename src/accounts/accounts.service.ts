@@ -61,6 +61,8 @@ export interface SessionUser {
   workspaceName: string;
   plan: Plan;
   role: MemberRole;
+  /** The workspace's time zone: the pages show times in it (`formatTime`). */
+  timeZone: string;
 }
 
 /** Tokens (sessions, sign-up links, invitations) are stored as their SHA-256 only. */
@@ -299,6 +301,7 @@ export async function resolveSession(ctx: Context, token: string): Promise<Sessi
     workspaceName: row.workspace_name,
     plan: row.plan,
     role: row.role,
+    timeZone: row.time_zone,
   };
 }
 

@@ -167,12 +167,21 @@ async function ensureDemoWorkspace(ctx: Context): Promise<{ state: DemoState; va
   return { state, valid: true };
 }
 
-export async function serveCommand(config: Config, argv: string[]): Promise<void> {
+/**
+ * The demo (`npm start`) is watched in a terminal by a person: its log is one readable line a
+ * request unless SIGNET_LOG_FORMAT says otherwise. Without --demo, JSON lines, for a collector.
+ */
+export function serveConfig(config: Config, demo: boolean): Config {
+  return demo && !config.logFormatSet ? { ...config, logFormat: 'pretty' } : config;
+}
+
+export async function serveCommand(given: Config, argv: string[]): Promise<void> {
   const { values } = parseCommandArgs(argv, { role: { type: 'string' }, demo: { type: 'boolean' } }, []);
   const role = values.role ?? 'all';
   if (!(roles as readonly string[]).includes(role))
     throw new UsageError(`--role must be one of ${roles.join(', ')}`);
 
+  const config = serveConfig(given, values.demo === true);
   const server = await startServer(config, role as Role);
   let shuttingDown = false;
   const shutdown = (signal: NodeJS.Signals) => {

@@ -13,6 +13,7 @@ import { adoptLegacyLayout, dataDirLayout, ensureDataDir } from './data-dir.ts';
 import { tryLockDataDir } from './data-dir-lock.ts';
 import { migrateToLatest } from './migrate.ts';
 import { createPGliteDialect } from './pglite-dialect.ts';
+import { pgliteExtensions } from './pglite-extensions.ts';
 import { DataDirBusyError, describeOwner, pgliteCodecs } from './pglite-folder.ts';
 import type { Database } from './schema.ts';
 
@@ -88,6 +89,7 @@ async function loadAndCheck(folder: string, snapshot: Uint8Array) {
   try {
     pglite = await PGlite.create({
       ...pgliteCodecs,
+      ...pgliteExtensions,
       dataDir: folder,
       loadDataDir: new Blob([snapshot as Uint8Array<ArrayBuffer>], { type: 'application/gzip' }),
     });

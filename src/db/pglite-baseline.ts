@@ -37,6 +37,7 @@ import { Kysely } from 'kysely';
 import { migrateToLatest } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
 import { createPGliteDialect } from './pglite-dialect.ts';
+import { pgliteExtensions } from './pglite-extensions.ts';
 
 const migrationsDir = join(import.meta.dirname, 'migrations');
 
@@ -82,7 +83,7 @@ export async function ensureBaseline(cacheDir = defaultBaselineCacheDir()): Prom
   mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
   const building = `${baseline}.building-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
-    const pglite = await PGlite.create({ dataDir: building });
+    const pglite = await PGlite.create({ dataDir: building, ...pgliteExtensions });
     try {
       await migrateToLatest(new Kysely({ dialect: createPGliteDialect(pglite) }));
     } finally {

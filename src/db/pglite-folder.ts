@@ -22,6 +22,7 @@ import type { DatabaseHandle, DatabaseOptions, Subscription } from './handle.ts'
 import { getPgTypeParser } from './pg-types.ts';
 import { createFromBaseline } from './pglite-baseline.ts';
 import { BackendMutex, createPGliteDialect } from './pglite-dialect.ts';
+import { pgliteExtensions } from './pglite-extensions.ts';
 import { type SharedDatabase, sharePGlite } from './pglite-share.ts';
 import type { Database } from './schema.ts';
 
@@ -54,7 +55,11 @@ export async function openPGlite(options: DatabaseOptions): Promise<DatabaseHand
   if (!options.dataDir) {
     if (options.reuse) return ownPGlite(options.reuse.pglite, null, null, options.reuse.release);
     const loadDataDir = options.snapshot ? { loadDataDir: options.snapshot } : {};
-    return ownPGlite(await PGlite.create({ ...pgliteCodecs, ...loadDataDir }), null, null);
+    return ownPGlite(
+      await PGlite.create({ ...pgliteCodecs, ...pgliteExtensions, ...loadDataDir }),
+      null,
+      null,
+    );
   }
   const layout = dataDirLayout(options.dataDir);
   ensureDataDir(layout);
@@ -68,7 +73,7 @@ export async function openPGlite(options: DatabaseOptions): Promise<DatabaseHand
         adoptLegacyLayout(layout);
         // A new database: a copy of the installation's baseline rather than initdb.
         const createdWith = existsSync(layout.pgdata) ? null : await createFromBaseline(layout.pgdata);
-        const pglite = await PGlite.create({ dataDir: layout.pgdata, ...pgliteCodecs });
+        const pglite = await PGlite.create({ dataDir: layout.pgdata, ...pgliteCodecs, ...pgliteExtensions });
         const handle = ownPGlite(pglite, attempt.lock, layout);
         if (createdWith) handle.createdWith = createdWith;
         return handle;

@@ -20,6 +20,8 @@ export interface WorkspacesTable {
   name: string;
   plan: Plan;
   created_at: Timestamp;
+  /** An IANA time zone the web app and the mails show times in (migration 0029). */
+  time_zone: Generated<string>;
 }
 
 export interface ApiKeysTable {
@@ -64,6 +66,8 @@ export interface DocumentsTable {
   withdrawn_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** Pending signers are reminded every this many days until it expires; null: never. */
   remind_every_days: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Lower-cased title and recipients' names and addresses, kept by triggers (migration 0027). */
+  search_text: ColumnType<string, never, never>;
 }
 
 export interface RecipientsTable {

@@ -1,8 +1,8 @@
 // List cursors (spec, GET /documents): opaque to clients, issued only by the service.
 // A cursor carries the last row's (createdAt, id) and an expiry, and is signed with
-// HMAC-SHA256 over those bytes plus the workspace id and the status filter, so a cursor
-// from another workspace, another filter, a client's own making or older than 24 hours
-// is refused. 66 base64url characters, well under the 200 the spec allows.
+// HMAC-SHA256 over those bytes plus the workspace id, the status filter and the web app's
+// search (when there is one), so a cursor from another workspace, another filter or search,
+// a client's own making or older than 24 hours is refused. 66 base64url characters, well under the 200 the spec allows.
 import { createHmac, type KeyObject, timingSafeEqual } from 'node:crypto';
 
 export const cursorLifetimeMs = 24 * 60 * 60 * 1000;
@@ -17,6 +17,8 @@ export interface CursorPosition {
 export interface CursorScope {
   workspaceId: string;
   status: string | null;
+  /** The web app's search; absent or null signs as before it existed. */
+  search?: string | null;
 }
 
 /** A KeyObject made once (createSecretKey) saves rebuilding one per request; a Buffer works too. */
@@ -30,6 +32,7 @@ function mac(key: CursorKey, payload: Buffer, scope: CursorScope): Buffer {
   return createHmac('sha256', key)
     .update(payload)
     .update(`\0${scope.workspaceId}\0${scope.status ?? ''}`)
+    .update(scope.search ? `\0${scope.search}` : '')
     .digest()
     .subarray(0, macLength);
 }

@@ -34,14 +34,24 @@ export interface DocumentRow {
 export interface DocumentsPageQuery {
   workspaceId: string;
   status: DocumentStatus | null;
+  /** A part of the title or of a recipient's name or address (any case); null or '': all. */
+  search?: string | null;
   after: CursorPosition | null;
   limit: number;
+}
+
+/** `text` as a LIKE pattern matching itself anywhere: %, _ and \ stand for themselves. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /** Newest first by (created_at, id); a keyset seek, so any page costs what the first costs. */
 export function selectDocumentsPage(db: Db, query: DocumentsPageQuery) {
   let q = db.selectFrom('documents').select(documentColumns).where('workspace_id', '=', query.workspaceId);
   if (query.status) q = q.where('status', '=', query.status);
+  // search_text is lower-cased by the database (migration 0027): the pattern is too, by the
+  // same lower(), and the trigram index documents_search finds the candidates.
+  if (query.search) q = q.where('search_text', 'like', sql<string>`lower(${containsPattern(query.search)})`);
   const after = query.after;
   if (after) {
     q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));

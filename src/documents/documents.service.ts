@@ -137,6 +137,8 @@ export interface ListDocumentsInput {
   limit: number;
   cursor: string | null;
   status: DocumentStatus | null;
+  /** The web app's search (title, recipient name or address); the API has none. */
+  search?: string | null;
 }
 
 export async function listDocuments(
@@ -144,7 +146,7 @@ export async function listDocuments(
   input: ListDocumentsInput,
 ): Promise<{ documents: Document[]; nextCursor: string | null }> {
   const now = ctx.clock.now();
-  const scope = { workspaceId: input.workspaceId, status: input.status };
+  const scope = { workspaceId: input.workspaceId, status: input.status, search: input.search || null };
   const after = input.cursor === null ? null : decodeCursor(ctx.cursorKey, input.cursor, scope, now);
   if (input.cursor !== null && after === null) throw new ApiError('invalid-cursor');
   // One row more than asked tells whether a next page exists without a count.

@@ -1,5 +1,6 @@
 // The texts of the mails Signet sends. Plain text: it reads well everywhere and carries
 // nothing a mail client could load behind the recipient's back.
+import { formatTime } from '../ui/time.ts';
 
 export function signingRequestMail(input: {
   recipientName: string;
@@ -8,13 +9,15 @@ export function signingRequestMail(input: {
   link: string;
   role: 'signer' | 'viewer';
   expiresAt: Date | null;
+  /** The workspace's time zone: the expiry is shown in it, named. */
+  timeZone: string;
 }): { subject: string; text: string } {
   const ask =
     input.role === 'signer'
       ? 'Please review and sign it here:'
       : 'It is shared with you for your information:';
   const expiry = input.expiresAt
-    ? `\nThe link works until ${input.expiresAt.toISOString().replace('T', ' ').slice(0, 16)} UTC.\n`
+    ? `\nThe link works until ${formatTime(input.expiresAt.toISOString(), input.timeZone)}.\n`
     : '';
   return {
     subject:
@@ -279,9 +282,11 @@ export function reminderMail(input: {
   workspaceName: string;
   link: string;
   expiresAt: Date | null;
+  /** The workspace's time zone: the expiry is shown in it, named. */
+  timeZone: string;
 }): { subject: string; text: string } {
   const expiry = input.expiresAt
-    ? `\nThe link works until ${input.expiresAt.toISOString().replace('T', ' ').slice(0, 16)} UTC.\n`
+    ? `\nThe link works until ${formatTime(input.expiresAt.toISOString(), input.timeZone)}.\n`
     : '';
   return {
     subject: `Reminder: please sign ${input.documentTitle}`,

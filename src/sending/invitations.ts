@@ -65,6 +65,7 @@ export async function inviteAll(
       link: signingLink(ctx, document.id, token),
       role: recipient.role,
       expiresAt: document.expires_at,
+      timeZone: workspace?.time_zone ?? 'UTC',
     });
     await mailRecipient(trx, ctx, document, recipient, mail);
   }

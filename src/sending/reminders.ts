@@ -83,6 +83,7 @@ async function remindLocked(
     workspaceName: workspace?.name ?? 'Signet',
     link,
     expiresAt: document.expires_at,
+    timeZone: workspace?.time_zone ?? 'UTC',
   });
   await mailRecipient(trx, ctx, document, recipient, mail);
   await updateRecipient(trx, document.workspace_id, recipient.id, { reminded_at: now });

@@ -182,7 +182,7 @@ async function logInWith(web: Web, request: PostRequest, reply: FastifyReply) {
   if (!result)
     return loginPage(web, request, reply, 401, form, notice('error', 'The email or password is not right.'));
   if ('unconfirmedUntil' in result) {
-    const until = formatTime(result.unconfirmedUntil.toISOString());
+    const until = formatTime(result.unconfirmedUntil.toISOString(), 'UTC'); // no workspace yet;
     const sentence = `You have not confirmed your sign-up yet. Open the link we mailed to ${email} (it works until ${until}); no mail? Sign up again for a new link.`;
     return loginPage(web, request, reply, 401, form, notice('error', sentence));
   }

@@ -93,6 +93,7 @@ export function accountView(csrf: string, { member, workspaces, errors, done }: 
 ${done ? notice('success', doneSentences[done]) : ''}
 <div class="card">
 <p>Signed in as <strong>${member.email}</strong>, ${member.role} of ${member.workspaceName}.</p>
+<p>Times are shown in ${member.timeZone}, the workspace's time zone${member.role === 'owner' ? html` (<a href="/settings/time-zone">change it</a>)` : ''}.</p>
 </div>
 ${
   workspaces.length > 1

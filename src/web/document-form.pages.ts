@@ -112,7 +112,11 @@ async function documentPage(
     title: document.title,
     current: 'documents',
     body: (csrf) =>
-      documentView({ document, pricing: pricingView(document.pricing), progress, links }, csrf, message),
+      documentView(
+        { document, pricing: pricingView(document.pricing), progress, links, timeZone: member.timeZone },
+        csrf,
+        message,
+      ),
   });
 }
 

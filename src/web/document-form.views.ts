@@ -193,6 +193,8 @@ export interface SenderDocument {
   progress: Map<string, RecipientProgress>;
   /** Signing links the sender may copy, by recipient id (signing-links.ts). */
   links: Map<string, string>;
+  /** The workspace's time zone: every time on the page is shown in it. */
+  timeZone: string;
 }
 
 const progressBadges: Record<Exclude<RecipientProgress, 'signed'>, SafeHtml> = {
@@ -223,7 +225,7 @@ function recipientItem(
   const progress = view.progress.get(r.id) ?? 'waiting';
   return html`<li><div><span class="recipient-name">${r.fullName}</span> <span class="muted">${r.email}</span><div class="small muted">${r.role}, order ${r.signingOrder}, ${r.signingMethod}</div>
 ${link ? html`<div class="secret small"><code id="link-${r.id}">${link}</code><button class="button button-secondary button-small" type="button" data-copy="link-${r.id}">Copy link</button></div>` : ''}</div>
-<div class="state">${progress === 'signed' && r.signedAt ? html`<span class="badge badge-success">signed ${formatTime(r.signedAt)}</span>` : progressBadges[progress as Exclude<RecipientProgress, 'signed'>]}${remindButton(view, r, csrf)}</div></li>`;
+<div class="state">${progress === 'signed' && r.signedAt ? html`<span class="badge badge-success">signed ${formatTime(r.signedAt, view.timeZone)}</span>` : progressBadges[progress as Exclude<RecipientProgress, 'signed'>]}${remindButton(view, r, csrf)}</div></li>`;
 }
 
 /** The way to the field editor (a draft with a PDF), or to its fields once sent. */
@@ -237,13 +239,13 @@ function fieldsLink(document: DocumentDetail): SafeHtml | null {
     : null;
 }
 
-function documentSummary(document: SenderDocument['document'], csrf: string): SafeHtml {
+function documentSummary(document: SenderDocument['document'], csrf: string, timeZone: string): SafeHtml {
   return html`<div class="card">
 <dl class="meta">
-<div><dt>Created</dt><dd>${formatTime(document.createdAt)}</dd></div>
-${document.sentAt ? html`<div><dt>Sent</dt><dd>${formatTime(document.sentAt)}</dd></div>` : ''}
-${document.signedAt ? html`<div><dt>Completed</dt><dd>${formatTime(document.signedAt)}</dd></div>` : ''}
-${document.expiresAt ? html`<div><dt>Expires</dt><dd>${formatTime(document.expiresAt)}</dd></div>` : ''}
+<div><dt>Created</dt><dd>${formatTime(document.createdAt, timeZone)}</dd></div>
+${document.sentAt ? html`<div><dt>Sent</dt><dd>${formatTime(document.sentAt, timeZone)}</dd></div>` : ''}
+${document.signedAt ? html`<div><dt>Completed</dt><dd>${formatTime(document.signedAt, timeZone)}</dd></div>` : ''}
+${document.expiresAt ? html`<div><dt>Expires</dt><dd>${formatTime(document.expiresAt, timeZone)}</dd></div>` : ''}
 <div><dt>Value</dt><dd>${document.value ? formatMoney(String(document.value.amount), document.value.currency) : '—'}</dd></div>
 <div><dt>Automatic reminders</dt><dd>${document.remindEveryDays === null ? 'none' : document.remindEveryDays === 1 ? 'every day' : `every ${document.remindEveryDays} days`}</dd></div>
 </dl>
@@ -300,7 +302,7 @@ export function documentView(view: SenderDocument, csrf: string, message: SafeHt
   return html`<p><a href="/documents">← Documents</a></p>
 <div class="section-title"><h1>${document.title}</h1><span class="badge ${badge.tone}">${document.status}</span></div>
 ${message}
-${documentSummary(document, csrf)}
+${documentSummary(document, csrf, view.timeZone)}
 ${filesSection(document)}
 <section class="card" aria-labelledby="recipients-title">
 <h2 id="recipients-title">Recipients</h2>
@@ -310,7 +312,7 @@ ${filesSection(document)}
 ${view.pricing ? pricingTable(view.pricing) : ''}
 <section class="card" aria-labelledby="timeline-title">
 <h2 id="timeline-title">Timeline</h2>
-${document.events.length ? html`<ol class="plain">${document.events.map((e) => html`<li>${formatTime(e.createdAt, true)}: <code>${e.type}</code>${e.recipientEmail ? ` (${e.recipientEmail})` : ''}</li>`)}</ol>` : html`<p class="muted">Nothing has happened yet: the document is a draft.</p>`}
+${document.events.length ? html`<ol class="plain">${document.events.map((e) => html`<li>${formatTime(e.createdAt, view.timeZone, true)}: <code>${e.type}</code>${e.recipientEmail ? ` (${e.recipientEmail})` : ''}</li>`)}</ol>` : html`<p class="muted">Nothing has happened yet: the document is a draft.</p>`}
 </section>`;
 }
 
@@ -324,7 +326,7 @@ export function ownMailsView(member: SessionUser, mails: MailView[] | 'sent-by-s
 ${mails.length === 0 ? html`<p class="muted">No mails yet.</p>` : ''}
 ${mails.map(
   (m) =>
-    html`<details class="card"><summary><strong>${m.subject}</strong> to ${m.to} <span class="muted small">${formatTime(m.createdAt)} · ${m.status}</span></summary><pre class="shell">${m.text}</pre></details>`,
+    html`<details class="card"><summary><strong>${m.subject}</strong> to ${m.to} <span class="muted small">${formatTime(m.createdAt, member.timeZone)} · ${m.status}</span></summary><pre class="shell">${m.text}</pre></details>`,
 )}`;
 }
 

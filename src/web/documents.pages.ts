@@ -1,17 +1,23 @@
-// Documents: the workspace's list, newest first, filtered by status and paged with the
-// same signed keyset cursors as GET /v1/documents (listDocuments).
-//   GET  /documents?status=…&cursor=…
+// Documents: the workspace's list, newest first, searched (title, recipient name or address),
+// filtered by status and paged with the same signed keyset cursors as GET /v1/documents
+// (listDocuments; a cursor is bound to its search and filter).
+//   GET  /documents?q=…&status=…&cursor=…
 // Creating, reading and sending one document: document-form.pages.ts.
 import type { FastifyInstance } from 'fastify';
 import { listDocuments } from '../documents/documents.service.ts';
 import { documentStatuses } from '../documents/lifecycle.ts';
 import { ApiError } from '../http/errors.ts';
 import { html } from '../ui/html.ts';
-import { documentsListView } from './documents.views.ts';
+import { documentsListView, listAddress, maxSearchLength } from './documents.views.ts';
 import { firstStepsPanel } from './first-steps.ts';
 import { type Form, forMembers, formText, type Web } from './kit.ts';
 
 const pageSize = 25;
+
+/** The search as typed, on one line, trimmed and cut to a sane length ('' for none). */
+export function searchOf(query: Form): string {
+  return formText(query, 'q').replace(/\s+/g, ' ').trim().slice(0, maxSearchLength);
+}
 
 export function documentsPages(web: Web) {
   const { ctx } = web;
@@ -20,9 +26,16 @@ export function documentsPages(web: Web) {
       '/documents',
       forMembers(async (request, reply, member) => {
         const status = documentStatuses.find((s) => s === formText(request.query, 'status')) ?? null;
+        const search = searchOf(request.query);
         const cursor = formText(request.query, 'cursor') || null;
         const list = (from: string | null) =>
-          listDocuments(ctx, { workspaceId: member.workspaceId, limit: pageSize, cursor: from, status });
+          listDocuments(ctx, {
+            workspaceId: member.workspaceId,
+            limit: pageSize,
+            cursor: from,
+            status,
+            search,
+          });
         let page: Awaited<ReturnType<typeof list>>;
         let stale = false;
         try {
@@ -33,15 +46,21 @@ export function documentsPages(web: Web) {
           stale = true;
           page = await list(null);
         }
-        const next = page.nextCursor
-          ? `/documents?${new URLSearchParams({ ...(status ? { status } : {}), cursor: page.nextCursor })}`
-          : null;
+        const next = page.nextCursor ? listAddress({ search, status, cursor: page.nextCursor }) : null;
         const firstSteps = await firstStepsPanel(ctx, member.workspaceId);
         return web.render(request, reply, 200, {
-          title: 'Documents',
+          title: search ? `Documents matching “${search}”` : 'Documents',
           current: 'documents',
           body: () =>
-            html`${documentsListView({ documents: page.documents, status, cursor, next, stale })}${firstSteps}`,
+            html`${documentsListView({
+              documents: page.documents,
+              status,
+              search,
+              cursor,
+              next,
+              stale,
+              timeZone: member.timeZone,
+            })}${firstSteps}`,
         });
       }),
     );

@@ -105,7 +105,19 @@ async function endpointPage(
     current: 'integrations',
     body: (csrf) =>
       endpointView(
-        { endpoint, log, cursor, hours, values, errors, ping, done, rotated, now: web.ctx.clock.now() },
+        {
+          endpoint,
+          log,
+          cursor,
+          hours,
+          values,
+          errors,
+          ping,
+          done,
+          rotated,
+          now: web.ctx.clock.now(),
+          timeZone: member.timeZone,
+        },
         csrf,
       ),
   });
@@ -212,7 +224,7 @@ async function deliveryPage(
   return web.render(request, reply, status, {
     title: `Delivery ${detail.id}`,
     current: 'integrations',
-    body: (csrf) => deliveryView(detail, endpoint, csrf, { resent, refusal }),
+    body: (csrf) => deliveryView(detail, endpoint, csrf, { resent, refusal }, member.timeZone),
   });
 }
 

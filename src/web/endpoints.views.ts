@@ -36,10 +36,15 @@ export function stateBadge(endpoint: WebhookEndpoint): SafeHtml {
 }
 
 /** The banner of an endpoint paused by failures (spec: shown in the web application). */
-export function pauseBanner(endpoint: WebhookEndpoint, csrf: string, showLink: boolean): SafeHtml {
+export function pauseBanner(
+  endpoint: WebhookEndpoint,
+  csrf: string,
+  showLink: boolean,
+  timeZone: string,
+): SafeHtml {
   if (endpoint.enabled || endpoint.disabledReason !== 'failures') return html``;
   return html`<div class="notice notice-error" role="alert">
-<p><strong>${endpoint.url} is paused.</strong> Signet switched it off${endpoint.pausedAt ? html` on ${formatTime(endpoint.pausedAt)}` : ''} after 20 consecutive failed deliveries.</p>
+<p><strong>${endpoint.url} is paused.</strong> Signet switched it off${endpoint.pausedAt ? html` on ${formatTime(endpoint.pausedAt, timeZone)}` : ''} after 20 consecutive failed deliveries.</p>
 <p>Events that happened while it was paused are not sent later: once it is back on, fetch what you missed through <code>GET /v1/documents</code>.</p>
 <form method="post" action="/settings/integrations/endpoints/${endpoint.id}/enabled" class="actions">${csrfField(csrf)}<input type="hidden" name="enabled" value="true"><button class="button button-primary button-small" type="submit">Turn it back on</button>${showLink ? html`<a href="/settings/integrations/endpoints/${endpoint.id}">See its deliveries</a>` : ''}</form>
 </div>`;
@@ -76,11 +81,12 @@ export function endpointsSection(
   endpoints: WebhookEndpoint[],
   csrf: string,
   form: { values: { url: string; events: string[]; description: string }; errors: EndpointErrors },
+  timeZone: string,
 ): SafeHtml {
   return html`<section class="card" aria-labelledby="endpoints-title">
 <div class="section-title"><h2 id="endpoints-title">Webhook endpoints</h2><span class="muted small">${endpoints.length} of ${maxEndpointsPerWorkspace}</span></div>
 <p class="muted">Signet sends a signed POST to each endpoint when one of its events happens.</p>
-${endpoints.map((e) => pauseBanner(e, csrf, true))}
+${endpoints.map((e) => pauseBanner(e, csrf, true, timeZone))}
 ${
   endpoints.length
     ? html`<ul class="recipients">${endpoints.map(
@@ -124,13 +130,13 @@ export function chart(hours: HourlyAttempts[]): SafeHtml {
 </figure>`;
 }
 
-export function deliveryState(d: DeliveryView): SafeHtml {
+export function deliveryState(d: DeliveryView, timeZone: string): SafeHtml {
   if (d.eventType === 'ping') {
     return html`<span class="badge ${d.status === 'delivered' ? 'badge-success' : 'badge-danger'}">ping ${d.status === 'delivered' ? 'delivered' : 'failed'}</span>`;
   }
   if (d.status === 'delivered') return html`<span class="badge badge-success">delivered</span>`;
   if (d.status === 'dropped') return html`<span class="badge badge-danger">dropped</span>`;
-  return html`<span class="badge badge-pending">retrying</span>${d.nextAttemptAt ? html` <span class="small">next at ${formatTime(d.nextAttemptAt)}</span>` : ''}`;
+  return html`<span class="badge badge-pending">retrying</span>${d.nextAttemptAt ? html` <span class="small">next at ${formatTime(d.nextAttemptAt, timeZone)}</span>` : ''}`;
 }
 
 /** A dropped delivery (not a ping) can be sent again by hand (deliveries.service.ts: resendDelivery). */
@@ -154,8 +160,8 @@ function resendOutcome(detail: DeliveryDetail): SafeHtml {
   );
 }
 
-export function attemptLine(a: DeliveryView['attemptLog'][number]): SafeHtml {
-  return html`<li>#${a.attempt} ${formatTime(a.startedAt)}: <strong>${a.statusCode ?? a.errorClass}</strong> in ${a.durationMs} ms${a.responseBody ? html` <code class="small">${a.responseBody.slice(0, 120)}</code>` : ''}</li>`;
+export function attemptLine(a: DeliveryView['attemptLog'][number], timeZone: string): SafeHtml {
+  return html`<li>#${a.attempt} ${formatTime(a.startedAt, timeZone)}: <strong>${a.statusCode ?? a.errorClass}</strong> in ${a.durationMs} ms${a.responseBody ? html` <code class="small">${a.responseBody.slice(0, 120)}</code>` : ''}</li>`;
 }
 
 export function deliveryLog(
@@ -163,6 +169,7 @@ export function deliveryLog(
   deliveries: DeliveryView[],
   nextCursor: string | null,
   cursor: string | null,
+  timeZone: string,
 ) {
   return html`<div class="table-scroll" tabindex="0" role="region" aria-label="Delivery log">
 <table>
@@ -170,10 +177,10 @@ export function deliveryLog(
 <tbody>
 ${deliveries.map(
   (d) => html`<tr>
-<td><a href="/settings/integrations/endpoints/${endpointId}/deliveries/${d.id}">${formatTime(d.createdAt)}</a></td>
+<td><a href="/settings/integrations/endpoints/${endpointId}/deliveries/${d.id}">${formatTime(d.createdAt, timeZone)}</a></td>
 <td><code>${d.eventType}</code><div class="small muted">event ${d.eventId}<br>delivery ${d.id}</div></td>
-<td>${deliveryState(d)}${isResendable(d) ? html`<div class="small"><a href="/settings/integrations/endpoints/${endpointId}/deliveries/${d.id}#resend">Resend…</a></div>` : ''}</td>
-<td><ul class="plain small">${d.attemptLog.map(attemptLine)}</ul></td>
+<td>${deliveryState(d, timeZone)}${isResendable(d) ? html`<div class="small"><a href="/settings/integrations/endpoints/${endpointId}/deliveries/${d.id}#resend">Resend…</a></div>` : ''}</td>
+<td><ul class="plain small">${d.attemptLog.map((a) => attemptLine(a, timeZone))}</ul></td>
 </tr>`,
 )}
 </tbody>
@@ -202,14 +209,16 @@ export interface EndpointView {
   /** The secret a rotation just made, shown on this answer only. */
   rotated?: string | undefined;
   now: Date;
+  /** The workspace's time zone. */
+  timeZone: string;
 }
 
-function endpointStatus({ endpoint, ping, done }: EndpointView, csrf: string): SafeHtml {
+function endpointStatus({ endpoint, ping, done, timeZone }: EndpointView, csrf: string): SafeHtml {
   return html`<p><a href="/settings/integrations">← Integrations</a></p>
 <h1 class="url-title">${endpoint.url}</h1>
 ${done && savedNotices[done] ? notice('success', savedNotices[done] as string) : ''}
 ${ping ? notice(ping.ok ? 'success' : 'error', outcomeText(ping)) : ''}
-${pauseBanner(endpoint, csrf, false)}
+${pauseBanner(endpoint, csrf, false, timeZone)}
 <div class="card">
 <div class="section-title"><h2>Status</h2>${stateBadge(endpoint)}</div>
 <p>${endpoint.failureCount} consecutive failures (the endpoint is paused at 20).</p>
@@ -222,7 +231,7 @@ ${pauseBanner(endpoint, csrf, false)}
 }
 
 /** The signing secret: a rotated one shown once, the overlap in force, and the rotate form. */
-function secretSection({ endpoint, rotated, errors, now }: EndpointView, csrf: string): SafeHtml {
+function secretSection({ endpoint, rotated, errors, now, timeZone }: EndpointView, csrf: string): SafeHtml {
   const until = endpoint.previousSecretExpiresAt;
   const overlapping = until !== null && new Date(until).getTime() > now.getTime();
   return html`<section class="card" id="secret" aria-labelledby="secret-title">
@@ -237,7 +246,7 @@ ${
 }
 ${
   overlapping
-    ? html`<p>Deliveries carry two signatures, one with the new secret and one with the previous, until <strong>${formatTime(until)}</strong>. Put the new secret in your receiver before then.</p>`
+    ? html`<p>Deliveries carry two signatures, one with the new secret and one with the previous, until <strong>${formatTime(until, timeZone)}</strong>. Put the new secret in your receiver before then.</p>`
     : html`<p>Every delivery is signed with this endpoint's secret, which was shown once. Lost it, or leaked it? Rotate it: a new secret is shown once, and the old one can keep working for a while, so your receiver misses nothing while you switch.</p>`
 }
 <form method="post" action="/settings/integrations/endpoints/${endpoint.id}/rotate" class="actions" novalidate>${csrfField(csrf)}
@@ -256,7 +265,7 @@ export function endpointView(view: EndpointView, csrf: string): SafeHtml {
 <section class="card" id="log" aria-labelledby="log-title">
 <h2 id="log-title">Deliveries</h2>
 ${chart(hours)}
-${deliveryLog(endpoint.id, log.deliveries, log.nextCursor, cursor)}
+${deliveryLog(endpoint.id, log.deliveries, log.nextCursor, cursor, view.timeZone)}
 </section>
 ${secretSection(view, csrf)}
 <section class="card" aria-labelledby="settings-title">
@@ -278,12 +287,12 @@ export function deleteEndpointView(endpoint: WebhookEndpoint, csrf: string): Saf
 </div>`;
 }
 
-function attemptSections(detail: DeliveryDetail, endpoint: WebhookEndpoint): SafeHtml {
+function attemptSections(detail: DeliveryDetail, endpoint: WebhookEndpoint, timeZone: string): SafeHtml {
   return html`${detail.requests.map((r) => {
     const attempt = detail.attemptLog.find((a) => a.attempt === r.attempt);
     return html`<section class="card" aria-labelledby="attempt-${r.attempt}">
 <h2 id="attempt-${r.attempt}">Attempt ${r.attempt}: ${attempt?.statusCode ?? attempt?.errorClass} in ${attempt?.durationMs} ms</h2>
-<p class="small muted">POST ${endpoint.url} at ${attempt ? formatTime(attempt.startedAt) : ''}${attempt?.address ? ` to ${attempt.address}` : ''}</p>
+<p class="small muted">POST ${endpoint.url} at ${attempt ? formatTime(attempt.startedAt, timeZone) : ''}${attempt?.address ? ` to ${attempt.address}` : ''}</p>
 <pre class="shell">${Object.entries(r.headers).map(([name, value]) => `${name}: ${value}\n`)}</pre>
 ${r.signedBeforeRotation ? html`<p class="small muted">Its <code>x-service-signature</code> was made with a secret rotated since, so it cannot be shown again.</p>` : ''}
 ${attempt?.responseBody ? html`<h3>Response (first 4 KB)</h3><pre class="shell">${attempt.responseBody}</pre>` : ''}
@@ -298,6 +307,7 @@ export function deliveryView(
   endpoint: WebhookEndpoint,
   csrf: string,
   outcome: { resent: boolean; refusal?: string | undefined },
+  timeZone: string,
 ): SafeHtml {
   return html`<p><a href="/settings/integrations/endpoints/${endpoint.id}#log">← ${endpoint.url}</a></p>
 <h1>Delivery of <code>${detail.eventType}</code></h1>
@@ -307,8 +317,8 @@ ${outcome.refusal ? notice('error', outcome.refusal) : ''}
 <dl class="meta">
 <div><dt>Delivery id</dt><dd><code>${detail.id}</code></dd></div>
 <div><dt>Event id</dt><dd><code>${detail.eventId}</code></dd></div>
-<div><dt>Created</dt><dd>${formatTime(detail.createdAt)}</dd></div>
-<div><dt>State</dt><dd>${deliveryState(detail)}</dd></div>
+<div><dt>Created</dt><dd>${formatTime(detail.createdAt, timeZone)}</dd></div>
+<div><dt>State</dt><dd>${deliveryState(detail, timeZone)}</dd></div>
 </dl>
 ${
   isResendable(detail) && detail.body !== null
@@ -320,6 +330,6 @@ ${
 <h2 id="body-title">Body</h2>
 ${detail.body === null ? html`<p class="muted">The body was pruned with the retention period.</p>` : html`<pre class="shell" id="delivery-body">${detail.body}</pre><button class="button button-secondary button-small" type="button" data-copy="delivery-body">Copy body</button>`}
 </section>
-${attemptSections(detail, endpoint)}
+${attemptSections(detail, endpoint, timeZone)}
 <p class="small muted">To check a signature by hand: HMAC-SHA256 with the endpoint's secret over <code>&lt;t&gt;.&lt;body&gt;</code>, in hex, equals <code>v1</code>. See the API guide.</p>`;
 }

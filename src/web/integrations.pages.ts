@@ -94,11 +94,11 @@ export function integrationsPages(web: Web) {
 
     app.get<{ Params: { id: string } }>(
       '/settings/integrations/keys/:id/revoke',
-      forRecord(web, loadKey, (request, reply, _member, key) =>
+      forRecord(web, loadKey, (request, reply, member, key) =>
         web.render(request, reply, 200, {
           title: 'Revoke API key',
           current: 'integrations',
-          body: (csrf) => revokeKeyView(key, csrf),
+          body: (csrf) => revokeKeyView(key, csrf, member.timeZone),
         }),
       ),
     );

@@ -17,7 +17,7 @@ function planNotice(member: SessionUser): SafeHtml {
   );
 }
 
-function keysTable(keys: ApiKey[]): SafeHtml {
+function keysTable(keys: ApiKey[], timeZone: string): SafeHtml {
   return html`<div class="table-scroll" tabindex="0" role="region" aria-label="API keys">
 <table>
 <thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
@@ -26,9 +26,9 @@ ${keys.map(
   (key) => html`<tr>
 <td>${key.name}</td>
 <td><code>sgn_…${key.hint}</code></td>
-<td>${formatTime(key.createdAt)}</td>
-<td>${key.lastUsedAt ? formatTime(key.lastUsedAt) : html`<span class="muted">never</span>`}</td>
-<td>${key.revokedAt ? html`<span class="badge badge-neutral">Revoked ${formatTime(key.revokedAt)}</span>` : html`<span class="badge badge-success">Active</span>`}</td>
+<td>${formatTime(key.createdAt, timeZone)}</td>
+<td>${key.lastUsedAt ? formatTime(key.lastUsedAt, timeZone) : html`<span class="muted">never</span>`}</td>
+<td>${key.revokedAt ? html`<span class="badge badge-neutral">Revoked ${formatTime(key.revokedAt, timeZone)}</span>` : html`<span class="badge badge-success">Active</span>`}</td>
 <td>${key.revokedAt ? '' : html`<a href="/settings/integrations/keys/${key.id}/revoke">Revoke<span class="visually-hidden"> ${key.name}</span></a>`}</td>
 </tr>`,
 )}
@@ -109,7 +109,7 @@ function keysSection(view: IntegrationsView, csrf: string): SafeHtml {
 <div class="section-title"><h2 id="keys-title">API keys</h2><span class="muted small">${active} of ${maxActiveKeysPerWorkspace} active</span></div>
 ${
   keys.length
-    ? keysTable(keys)
+    ? keysTable(keys, view.member.timeZone)
     : html`<div class="empty"><p><strong>No API keys yet.</strong></p><p class="muted">Create one below, then list your documents with:</p>${curlLine(publicUrl, 'sgn_…')}</div>`
 }
 <form method="post" action="/settings/integrations/keys" novalidate>
@@ -136,18 +136,23 @@ ${planNotice(member)}
 ${view.done && doneNotices[view.done] && !view.created && !view.createdEndpoint ? notice('success', doneNotices[view.done] as string) : ''}
 ${newSecrets(view)}
 ${keysSection(view, csrf)}
-${endpointsSection(endpoints, csrf, {
-  values: formValues(view.endpointForm?.form),
-  errors: view.endpointForm?.errors ?? {},
-})}`;
+${endpointsSection(
+  endpoints,
+  csrf,
+  {
+    values: formValues(view.endpointForm?.form),
+    errors: view.endpointForm?.errors ?? {},
+  },
+  member.timeZone,
+)}`;
 }
 
-export function revokeKeyView(key: ApiKey, csrf: string): SafeHtml {
+export function revokeKeyView(key: ApiKey, csrf: string, timeZone: string): SafeHtml {
   return html`<div class="card narrow">
 <h1>Revoke “${key.name}”?</h1>
 ${
   key.revokedAt
-    ? html`<p>This key was revoked on ${formatTime(key.revokedAt)}.</p><p><a href="/settings/integrations">Back to Integrations</a></p>`
+    ? html`<p>This key was revoked on ${formatTime(key.revokedAt, timeZone)}.</p><p><a href="/settings/integrations">Back to Integrations</a></p>`
     : html`<p>Requests with <code>sgn_…${key.hint}</code> are refused with <code>401 invalid-api-key</code> from the moment you confirm, in every Signet process. This cannot be undone.</p>
 <form method="post" action="/settings/integrations/keys/${key.id}/revoke">
 ${csrfField(csrf)}

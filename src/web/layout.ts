@@ -17,10 +17,7 @@ export interface PageOptions {
   current?: NavArea;
 }
 
-/** An API timestamp for people: "2026-11-25 14:03 UTC" (with seconds where they matter). */
-export function formatTime(iso: string, withSeconds = false): string {
-  return `${iso.slice(0, 10)} ${iso.slice(11, withSeconds ? 19 : 16)} UTC`;
-}
+export { formatTime } from '../ui/time.ts';
 
 function navLink(href: string, label: string, area: NavArea, current: NavArea | undefined): SafeHtml {
   return html`<li><a href="${href}"${area === current ? raw(' aria-current="page"') : ''}>${label}</a></li>`;

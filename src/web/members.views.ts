@@ -35,12 +35,12 @@ function memberRow(member: SessionUser, m: Member, csrf: string): SafeHtml {
 <button class="button button-secondary button-small" type="submit">Change<span class="visually-hidden"> role of ${m.email}</span></button></form>`
       : m.role
   }</td>
-<td>${formatTime(m.joinedAt)}</td>
+<td>${formatTime(m.joinedAt, member.timeZone)}</td>
 <td>${isOwner || m.userId === member.userId ? html`<a href="/settings/members/${m.userId}/remove">${m.userId === member.userId ? 'Leave' : html`Remove<span class="visually-hidden"> ${m.email}</span>`}</a>` : ''}</td>
 </tr>`;
 }
 
-function inviteSection({ invitations, form, errors }: MembersView, csrf: string): SafeHtml {
+function inviteSection({ invitations, form, errors, member }: MembersView, csrf: string): SafeHtml {
   return html`<section class="card" aria-labelledby="invite-title">
 <h2 id="invite-title">Invite someone</h2>
 ${
@@ -49,7 +49,7 @@ ${
         (
           i,
         ) => html`<li><form method="post" action="/settings/members/invitations/${i.id}/withdraw" class="inline">${csrfField(csrf)}
-${i.email} (${i.role}), invited ${formatTime(i.createdAt)}, valid until ${formatTime(i.expiresAt)}
+${i.email} (${i.role}), invited ${formatTime(i.createdAt, member.timeZone)}, valid until ${formatTime(i.expiresAt, member.timeZone)}
 <button class="button button-secondary button-small" type="submit">Withdraw<span class="visually-hidden"> the invitation of ${i.email}</span></button></form></li>`,
       )}</ul>`
     : ''

@@ -36,6 +36,7 @@ import { sendToLogin, sessionCookie, type Web, type WebDeps } from './kit.ts';
 import { appPage } from './layout.ts';
 import { membersPages } from './members.pages.ts';
 import { referencePages } from './reference.pages.ts';
+import { timeZonePages } from './time-zone.pages.ts';
 
 export type { WebDeps };
 
@@ -120,7 +121,7 @@ function createWeb(ctx: Context, deps: WebDeps, app: FastifyInstance): Web {
 function pausedBanners(request: FastifyRequest, csrf: string): SafeHtml | null {
   const paused = request.pausedEndpoints;
   if (!paused?.length || request.url.startsWith('/settings/integrations')) return null;
-  return html`${paused.map((endpoint) => pauseBanner(endpoint, csrf, true))}`;
+  return html`${paused.map((endpoint) => pauseBanner(endpoint, csrf, true, request.member?.timeZone ?? 'UTC'))}`;
 }
 
 export function webPlugin(ctx: Context, deps: WebDeps) {
@@ -174,6 +175,7 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
       endpointsPages,
       billingPages,
       membersPages,
+      timeZonePages,
       referencePages,
     ]) {
       await app.register(pages(web));

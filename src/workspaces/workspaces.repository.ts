@@ -16,6 +16,21 @@ export async function updateWorkspacePlan(db: Db, id: string, plan: Plan): Promi
   return result.numUpdatedRows > 0n;
 }
 
+export async function updateWorkspaceTimeZone(db: Db, id: string, timeZone: string): Promise<boolean> {
+  const result = await db
+    .updateTable('workspaces')
+    .set({ time_zone: timeZone })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** A workspace's time zone (UTC when there is no such workspace). */
+export async function findWorkspaceTimeZone(db: Db, id: string): Promise<string> {
+  const row = await db.selectFrom('workspaces').select('time_zone').where('id', '=', id).executeTakeFirst();
+  return row?.time_zone ?? 'UTC';
+}
+
 export async function findWorkspace(db: Db, id: string) {
   return db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
 }

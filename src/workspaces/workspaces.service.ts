@@ -5,7 +5,12 @@ import type { Plan } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { InputError } from '../input-error.ts';
 import { drawableText, drawingProblem } from '../pdf/fonts.ts';
-import { findWorkspace, insertWorkspace, updateWorkspacePlan } from './workspaces.repository.ts';
+import {
+  findWorkspace,
+  insertWorkspace,
+  updateWorkspacePlan,
+  updateWorkspaceTimeZone,
+} from './workspaces.repository.ts';
 
 export interface Workspace {
   id: string;
@@ -50,4 +55,13 @@ export async function getWorkspace(ctx: Context, id: string): Promise<Workspace>
   const row = await findWorkspace(ctx.db, id);
   if (!row) throw new ApiError('not-found');
   return { id: row.id, name: row.name, plan: row.plan, createdAt: row.created_at.toISOString() };
+}
+
+/** The time zones a workspace may choose: UTC and the IANA names this Node knows. */
+export const timeZones: readonly string[] = ['UTC', ...Intl.supportedValuesOf('timeZone')];
+
+/** An owner's choice (web/settings): one of `timeZones`, or an InputError naming the field. */
+export async function setWorkspaceTimeZone(ctx: Context, id: string, timeZone: string): Promise<void> {
+  if (!timeZones.includes(timeZone)) throw new InputError({ timeZone: 'Choose a time zone from the list.' });
+  if (!(await updateWorkspaceTimeZone(ctx.db, id, timeZone))) throw new ApiError('not-found');
 }

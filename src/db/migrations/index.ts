@@ -25,6 +25,8 @@ import * as m0021 from './0021-page-image-failures.ts';
 import * as m0022 from './0022-upload-usage.ts';
 import * as m0023 from './0023-idempotency-answers-sealed.ts';
 import * as m0025 from './0025-password-resets.ts';
+import * as m0027 from './0027-document-search.ts';
+import * as m0029 from './0029-workspace-time-zone.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -51,4 +53,6 @@ export const migrations: Record<string, Migration> = {
   '0022-upload-usage': m0022,
   '0023-idempotency-answers-sealed': m0023,
   '0025-password-resets': m0025,
+  '0027-document-search': m0027,
+  '0029-workspace-time-zone': m0029,
 };
