@@ -64,14 +64,15 @@ export async function sendDocument(
 
 /**
  * Why a draft cannot be sent as it stands, or null: it needs a signer, and something to sign:
- * a PDF, or a text to make one of (a title alone is not a document).
+ * a PDF, or a text or a pricing table to make one of (a title alone is not a document).
  */
 export function sendRefusal(
-  document: { original_sha256: string | null; body: string },
+  document: { original_sha256: string | null; body: string; pricing: unknown },
   recipients: ReadonlyArray<{ role: string }>,
 ): Refusal | null {
   if (!recipients.some((r) => r.role === 'signer')) return 'no-signers';
-  if (document.original_sha256 === null && document.body.trim() === '') return 'nothing-to-send';
+  const nothingToMake = document.body.trim() === '' && document.pricing === null;
+  if (document.original_sha256 === null && nothingToMake) return 'nothing-to-send';
   return null;
 }
 
@@ -136,7 +137,7 @@ export async function sendPreview(
       .map(([order, recipients]) => ({ order, recipients })),
     fieldCount: document.recipients.reduce((sum, r) => sum + r.fields.length, 0),
     refusal: sendRefusal(
-      { original_sha256: original?.sha256 ?? null, body: document.body },
+      { original_sha256: original?.sha256 ?? null, body: document.body, pricing: document.pricing },
       document.recipients,
     ),
   };
