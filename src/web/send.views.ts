@@ -50,7 +50,7 @@ export function sendConfirmView(preview: SendPreview, csrf: string): SafeHtml {
       ? 'made from the document’s text when you send it'
       : `${preview.pages} ${preview.pages === 1 ? 'page' : 'pages'}`;
   return html`<p><a href="${back}">← ${preview.title}</a></p>
-<div class="card">
+<div class="card send-confirm">
 <h1>Send this document?</h1>
 <p><strong>${preview.title}</strong></p>
 ${preview.refusal ? html`<div class="notice notice-error" role="alert">${refusalMessages[preview.refusal]}</div>` : null}
