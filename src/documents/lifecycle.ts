@@ -81,7 +81,7 @@ export const refusalMessages: Record<Refusal, string> = {
   expired: 'This document has expired.',
   'no-signers': 'A document needs at least one signer before it can be sent.',
   'nothing-to-send':
-    'This document has neither a PDF nor any text, so there is nothing to sign: upload its PDF or write its text (Edit draft), then send it.',
+    'This document has neither a PDF nor any text, so there is nothing to sign: give it its PDF or its text, then send it.',
   'not-a-signer': 'Only signers can sign or decline this document.',
   'already-signed': 'You have already signed this document.',
   'not-your-turn': 'It is not your turn to sign yet.',
