@@ -130,6 +130,7 @@ for (const withSmtp of [false, true]) {
       const { id } = await createDocument(h.ctx, {
         workspaceId: owner.workspaceId,
         title: 'Loan agreement',
+        body: 'The parties agree.',
         recipients: [
           recipient(codeSigner, 'Cora Code', { signingMethod: 'email-code' }),
           recipient(plainSigner, 'Pat Plain'),
@@ -172,6 +173,7 @@ for (const withSmtp of [false, true]) {
         const { id } = await createDocument(h.ctx, {
           workspaceId: owner.workspaceId,
           title: 'Self-signed note',
+          body: 'The parties agree.',
           recipients: [
             recipient(owner.email.toUpperCase(), 'Owner'),
             recipient(uniqueEmail('other'), 'Other'),
@@ -211,6 +213,7 @@ describeEachDatabase('secrets never reach the log', (kind) => {
     const { id } = await createDocument(h.ctx, {
       workspaceId,
       title: 'Logged',
+      body: 'The parties agree.',
       recipients: [recipient(signerEmail, 'S', { signingMethod: 'email-code' })],
       pricing: null,
     });

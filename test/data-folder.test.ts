@@ -234,6 +234,8 @@ describe('CLI commands while signet serve runs on the same data folder', () => {
       workspaceId,
       '--title',
       'Made by the CLI',
+      '--body',
+      'The parties agree.',
       '--recipient',
       'signer@example.com,Sam Signer,signer,1',
     ]);
@@ -592,6 +594,8 @@ describe('signet listen', () => {
         workspace.id,
         '--title',
         'Listen to me',
+        '--body',
+        'The parties agree.',
         '--recipient',
         'ann@example.com,Ann Lee,signer,1',
       ]);

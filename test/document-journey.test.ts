@@ -122,6 +122,8 @@ describeEachDatabase('a real document from upload to sealed PDF, in a browser', 
       assert.match(await page.locator('#pdf-title').innerText(), /PDF \(2 pages, \d+ KB\)/);
       await look(page, 'journey-draft', 'desktop');
       await lookAlso(page.url(), 'journey-draft', 'phone', await context.storageState());
+      await page.getByRole('link', { name: 'Send to recipients…' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Send this document?' }).waitFor();
       const send = page.getByRole('button', { name: 'Send to recipients' });
       await send.click();
       await send.waitFor({ state: 'detached' });

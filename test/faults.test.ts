@@ -148,6 +148,7 @@ describe('PostgreSQL stopped and started under load', {
           const { id } = await createDocument(ctx, {
             workspaceId: ws.id,
             title: `Fault ${n++}`,
+            body: 'The parties agree.',
             recipients: [recipient(`f${n}@x.example`, 'F F')],
             pricing: null,
           });

@@ -238,7 +238,7 @@ const templates: Template[] = [
   { target: 'web', methods: ['POST'], path: '/documents', form: 'document' },
   { target: 'web', methods: ['POST'], path: '/documents/value', form: 'document' },
   { target: 'web', methods: ['GET'], path: '/documents/{document}' },
-  { target: 'web', methods: ['POST'], path: '/documents/{document}/send' },
+  { target: 'web', methods: ['GET', 'POST'], path: '/documents/{document}/send' },
   { target: 'web', methods: ['GET'], path: '/mails' },
   { target: 'web', methods: ['GET'], path: '/settings/integrations' },
   { target: 'web', methods: ['POST'], path: '/settings/integrations/keys', form: 'key' },

@@ -135,6 +135,8 @@ describeEachDatabase('a sender’s lifecycle in a browser', (kind) => {
     await page.getByText('Draft saved.').waitFor();
     assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), title);
 
+    await page.getByRole('link', { name: 'Send to recipients…' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Send this document?' }).waitFor();
     await page.getByRole('button', { name: 'Send to recipients' }).click();
     await page.getByRole('button', { name: 'Remind Ann Lee' }).waitFor();
     assert.deepEqual(await mailedTo(ann.email), [`Please sign: ${title}`]);

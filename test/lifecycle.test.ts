@@ -100,6 +100,7 @@ describeEachDatabase('document lifecycle', (kind) => {
       title,
       recipients: [recipient('a@x.example', 'A A')],
       pricing: null,
+      body: 'The parties agree.',
       ...more,
     });
 

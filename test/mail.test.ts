@@ -90,6 +90,7 @@ describeEachDatabase('mail outbox', (kind) => {
     const { id } = await createDocument(h.ctx, {
       workspaceId: ws.id,
       title: 'Lease renewal',
+      body: 'The parties agree.',
       recipients,
       pricing: null,
     });
@@ -300,6 +301,7 @@ describeEachDatabase('mail outbox', (kind) => {
     const { id } = await createDocument(h.ctx, {
       workspaceId: ws.id,
       title: 'Doomed',
+      body: 'The parties agree.',
       recipients: parallelSigners,
       pricing: null,
     });
@@ -333,6 +335,7 @@ describeEachDatabase('mail outbox', (kind) => {
     const { id } = await createDocument(h.ctx, {
       workspaceId: ws.id,
       title: 'Half sent',
+      body: 'The parties agree.',
       recipients: parallelSigners,
       pricing: null,
     });

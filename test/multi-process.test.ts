@@ -273,6 +273,7 @@ describe('two API processes and two workers on one database', {
           const { id } = await createDocument(ctx, {
             workspaceId: ws.id,
             title: `Agreement ${n}`,
+            body: 'The parties agree.',
             recipients: Array.from({ length: signersPerDocument }, (_, i) => ({
               email: `s${n}-${i}@x.example`,
               fullName: `Signer ${i}`,

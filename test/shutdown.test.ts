@@ -179,6 +179,7 @@ describe('SIGTERM', { skip: !databaseKinds.includes('postgres') && 'needs Postgr
             const { id } = await createDocument(ctx, {
               workspaceId: ws.id,
               title: `Shutdown ${i + j}`,
+              body: 'The parties agree.',
               recipients: [
                 {
                   email: `s${i + j}@x.example`,

@@ -192,7 +192,7 @@ describeEachDatabase('uploading the PDF to be signed', (kind) => {
     }
   });
 
-  test('a form sent back for more rows asks for the file again', async () => {
+  test('a form sent back for more rows keeps the file (issue 36): named as kept, carried for the next submit', async () => {
     const client = await ownerOnForm();
     const page = await client.post('/documents', {
       ...formFields,
@@ -200,7 +200,11 @@ describeEachDatabase('uploading the PDF to be signed', (kind) => {
       file: pdfFile(await contractPdf()),
     });
     assertPage(page, 200);
-    assert.match(page.text, /Choose the PDF again/);
+    assert.match(
+      page.text,
+      /<strong>contract\.pdf<\/strong>, \d+ pages?, kept; choose another file to replace it\./,
+    );
+    assert.match(page.text, /<input type="hidden" name="keptFile" value="[A-Za-z0-9_-]{32}">/);
     assert.match(page.text, /value="Lease for Łódź"/);
   });
 

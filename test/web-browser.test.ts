@@ -267,6 +267,8 @@ describeEachDatabase('the web application in a browser', (kind) => {
     await look(page, 'document-new', 'desktop');
     visited.set('document-new', `${h.baseUrl}/documents/new`);
     await page.getByRole('button', { name: 'Create draft' }).click();
+    await page.getByRole('link', { name: 'Send to recipients…' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Send this document?' }).waitFor();
     await page.getByRole('button', { name: 'Send to recipients' }).click();
     await page.getByText('document.sent').waitFor();
     const link = await latestMailTo('maria.jansen@client.example', /https?:\/\/\S+\/sign\/\S+/);

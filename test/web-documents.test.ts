@@ -658,7 +658,7 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     assert.ok(
       draft.text.includes('<h1>Consulting agreement</h1><span class="badge badge-neutral">draft</span>'),
     );
-    assert.ok(draft.text.includes(`action="/documents/${id}/send"`), 'a send button');
+    assert.ok(draft.text.includes(`href="/documents/${id}/send"`), 'a send button (to its confirmation)');
     for (const r of withViewer) {
       const item = recipientItem(draft.text, r.email);
       assert.ok(item.startsWith(`${escapeHtml(r.fullName)}</span>`), item);
@@ -685,7 +685,7 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     const page = await client.get(`/documents/${id}`);
     assertPage(page, 200);
     assert.ok(page.text.includes('<span class="badge badge-pending">sent</span>'));
-    assert.ok(!page.text.includes(`action="/documents/${id}/send"`), 'no send button any more');
+    assert.ok(!page.text.includes(`href="/documents/${id}/send"`), 'no send button any more');
     assert.ok(page.text.includes(`<dt>Sent</dt><dd>${formatTime(h.clock.now().toISOString(), 'UTC')}</dd>`));
     assert.ok(
       page.text.includes(
@@ -809,12 +809,14 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     const mine = await createDocument(h.ctx, {
       workspaceId: owner.workspaceId,
       title: 'Alpha agreement',
+      body: 'The parties agree.',
       recipients: [signer('alpha-signer@client.example'), signer(owner.email.toUpperCase())],
       pricing: null,
     });
     const theirs = await createDocument(h.ctx, {
       workspaceId: other.workspaceId,
       title: 'Beta agreement',
+      body: 'The parties agree.',
       recipients: [signer('beta-signer@client.example'), signer(owner.email)],
       pricing: null,
     });
@@ -882,7 +884,7 @@ describeEachDatabase('document pages over HTTP', (kind) => {
   test('CSRF: creating or sending a document without a token or with another session’s token is 403, and nothing is created or sent', async () => {
     const owner = await newOwner();
     const client = await signedIn(owner);
-    const draft = await createDraftDocument(h.ctx, owner.workspaceId, { title: 'Draft', body: '' });
+    const draft = await createDraftDocument(h.ctx, owner.workspaceId, { title: 'Draft' });
     const otherToken = await tokenOfAnotherSession();
     const form = documentForm({
       title: 'Forged',

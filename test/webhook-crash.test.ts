@@ -81,6 +81,7 @@ describe('a worker killed mid-flight', {
           const { id } = await createDocument(ctx, {
             workspaceId: ws.id,
             title: `Agreement ${start + i}`,
+            body: 'The parties agree.',
             recipients: [
               {
                 email: `s${start + i}@x.example`,

@@ -404,6 +404,19 @@ export interface UploadUsageTable {
   bytes: ColumnType<string | number, number, number>;
 }
 
+/** A refused form's PDF kept for its next submit (sending/kept-uploads.ts), bound to a session. */
+export interface KeptUploadsTable {
+  /** 24 random bytes, base64url: unguessable, and useless to any other session. */
+  id: string;
+  session_id: string;
+  workspace_id: string;
+  file_sha256: string;
+  /** The name the browser sent, as the form shows it. */
+  file_name: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -433,4 +446,5 @@ export interface Database {
   seal_keys: SealKeysTable;
   idempotency_keys: IdempotencyKeysTable;
   upload_usage: UploadUsageTable;
+  kept_uploads: KeptUploadsTable;
 }

@@ -60,6 +60,7 @@ export type Refusal =
   | 'reminded-recently'
   | 'expired'
   | 'no-signers'
+  | 'nothing-to-send'
   | 'not-a-signer'
   | 'already-signed'
   | 'not-your-turn'
@@ -79,6 +80,8 @@ export const refusalMessages: Record<Refusal, string> = {
   'reminded-recently': 'This signer was reminded less than an hour ago; remind them again later.',
   expired: 'This document has expired.',
   'no-signers': 'A document needs at least one signer before it can be sent.',
+  'nothing-to-send':
+    'This document has neither a PDF nor any text, so there is nothing to sign: give it its PDF or its text, then send it.',
   'not-a-signer': 'Only signers can sign or decline this document.',
   'already-signed': 'You have already signed this document.',
   'not-your-turn': 'It is not your turn to sign yet.',

@@ -4,7 +4,7 @@
 // at once, the uploaded PDF's included (inspected in a thread, within the day's allowance).
 
 import type { Context } from '../context.ts';
-import type { RecipientRole, SigningMethod } from '../db/schema.ts';
+import type { PageSize, RecipientRole, SigningMethod } from '../db/schema.ts';
 import { checkPricingBlock, describePricingError, pricingErrorKey } from '../documents/pricing.ts';
 import { uploadAllowanceProblem } from '../documents/upload-usage.ts';
 import type { PricingBlock } from '../documents/value.ts';
@@ -26,6 +26,13 @@ export interface RecipientInput {
   signingOrder: number;
 }
 
+/** A stored PDF that a draft takes instead of new bytes: the kept upload of a refused form. */
+export interface KeptPdf {
+  sha256: string;
+  pages: number;
+  pageSizes: PageSize[];
+}
+
 export interface CreateDocumentInput {
   workspaceId: string;
   title: string;
@@ -41,6 +48,13 @@ export interface CreateDocumentInput {
   file?: Uint8Array | null;
   /** The upload was cut off at SIGNET_MAX_UPLOAD_BYTES: refused with the rest of the input's problems. */
   fileTooLarge?: boolean;
+  /**
+   * Without `file`: a PDF kept from a refused form (kept-uploads.ts), already checked, stored
+   * and counted in the day's uploads; it becomes the document's PDF as a new file would.
+   */
+  kept?: KeptPdf | null;
+  /** The form named a kept PDF that is gone: refused with the rest of the input's problems. */
+  keptMissing?: boolean;
   /** Fields on the PDF's pages (untrusted JSON, checked by fields/field-rules.ts). */
   fields?: unknown[];
 }
@@ -118,19 +132,32 @@ export async function checkDocumentInput(
   const errors: FieldErrors = {};
   const pricing = validateCreateInput(input, errors);
   let pdf: PdfFacts | null = null;
-  // Past the workspace's bytes for the day, a file is not even inspected.
-  const overToday = input.file && (await uploadAllowanceProblem(ctx, workspaceId, input.file.byteLength));
   if (input.fileTooLarge) errors.file = tooLargeSentence(ctx.config.maxUploadBytes);
-  else if (overToday) errors.file = overToday;
   else if (input.file) {
     try {
-      // In an inspection thread: a hostile file cannot hold up this process's requests.
-      pdf = await inspectPdfInThread(input.file, { maxBytes: ctx.config.maxUploadBytes });
+      pdf = await checkUpload(ctx, workspaceId, input.file);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       Object.assign(errors, error.fields);
     }
-  }
+  } else if (input.kept) pdf = { pages: input.kept.pages, pageSizes: input.kept.pageSizes };
+  else if (input.keptMissing) errors.file = keptMissingSentence;
   if (Object.keys(errors).length > 0) throw new InputError(errors);
   return { pricing, pdf };
+}
+
+/** The form named a kept PDF that is no longer kept (expired, signed out, or never its own). */
+export const keptMissingSentence =
+  'The PDF kept from your last attempt is no longer kept (it is kept for 6 hours, until you sign out): choose it again.';
+
+/**
+ * **The** checks of an uploaded PDF (a document's, or one kept from a refused form): within
+ * the workspace's bytes for the day (past them a file is not even inspected), then inspected
+ * in a thread (a hostile file cannot hold up this process's requests). Throws InputError on
+ * `file`; returns the PDF's facts.
+ */
+export async function checkUpload(ctx: Context, workspaceId: string, file: Uint8Array): Promise<PdfFacts> {
+  const overToday = await uploadAllowanceProblem(ctx, workspaceId, file.byteLength);
+  if (overToday) throw new InputError({ file: overToday });
+  return inspectPdfInThread(file, { maxBytes: ctx.config.maxUploadBytes });
 }

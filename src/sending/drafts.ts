@@ -35,6 +35,7 @@ import {
   type CreateDocumentInput,
   checkDocumentInput,
   defaultExpirySeconds,
+  type KeptPdf,
   type RecipientInput,
 } from './draft-input.ts';
 
@@ -75,9 +76,11 @@ async function storeOriginal(
   trx: Transaction<Database>,
   ctx: Context,
   workspaceId: string,
-  upload: { file: Uint8Array | null | undefined; pdf: PdfFacts | null; now: Date },
-) {
-  const { file, pdf, now } = upload;
+  upload: { file: Uint8Array | null | undefined; kept?: KeptPdf | null; pdf: PdfFacts | null; now: Date },
+): Promise<{ sha256: string } | null> {
+  const { file, kept, pdf, now } = upload;
+  // A kept PDF was stored and counted when it was kept.
+  if (!file && kept) return { sha256: kept.sha256 };
   if (!file || !pdf) return null;
   await countUpload(trx, ctx, workspaceId, file.byteLength, now);
   return storeFile(trx, {
@@ -107,7 +110,12 @@ export async function createDocument(ctx: Context, input: CreateDocumentInput): 
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await findWorkspace(trx, input.workspaceId))) throw new ApiError('not-found');
     // The file and the document land together or not at all.
-    const original = await storeOriginal(trx, ctx, input.workspaceId, { file: input.file, pdf, now });
+    const original = await storeOriginal(trx, ctx, input.workspaceId, {
+      file: input.file,
+      kept: input.kept,
+      pdf,
+      now,
+    });
     await insertDocuments(trx, [
       {
         id,
@@ -185,7 +193,7 @@ export async function findDraftInput(
  * A draft edited as a whole, as the new-document form sends it (every problem at once, as
  * when it was created; nothing changes on a refusal). Recipients are matched by email: one
  * who stays keeps their id and their fields; the fields of one removed, or made a viewer,
- * go with them. A new PDF replaces the old one and removes every field (they were placed on
+ * go with them. A new PDF (or one kept from a refused form) replaces the old one and removes every field (they were placed on
  * the old pages). Returns how many fields were removed, for the sender to be told.
  */
 export async function editDraft(
@@ -204,8 +212,13 @@ export async function editDraft(
     const recipients = recipientRows(ctx, { workspaceId, documentId }, input.recipients, now, before);
     const signers = new Set(recipients.filter((r) => r.role === 'signer').map((r) => r.id));
     const fields = await findFields(trx, workspaceId, documentId);
-    const kept = input.file ? [] : fields.filter((f) => signers.has(f.recipient_id));
-    const original = await storeOriginal(trx, ctx, workspaceId, { file: input.file, pdf, now });
+    const kept = input.file || input.kept ? [] : fields.filter((f) => signers.has(f.recipient_id));
+    const original = await storeOriginal(trx, ctx, workspaceId, {
+      file: input.file,
+      kept: input.kept,
+      pdf,
+      now,
+    });
     await updateDocument(trx, workspaceId, documentId, {
       title: drawableText(input.title.trim()),
       body: drawableText(input.body ?? ''),

@@ -1,10 +1,14 @@
 // Sending: draft -> sent. The document's PDF is made from its text when it has none, the
 // document starts to expire, and the first signing group is invited (invitations.ts).
+// `sendRefusal` is **the** rule of what may be sent (the web's confirmation page, the CLI
+// and the web's send alike); `sendPreview` is what the confirmation page shows goes out.
 
 import type { Context } from '../context.ts';
 import { updateDocument } from '../documents/documents.repository.ts';
+import { getDocumentForOwner } from '../documents/documents.service.ts';
 import { recordDocumentEvent } from '../documents/events.ts';
-import { DocumentActionError, nextStatus } from '../documents/lifecycle.ts';
+import { DocumentActionError, nextStatus, type Refusal } from '../documents/lifecycle.ts';
+import { type FieldType, fieldTypes } from '../fields/field-types.ts';
 import { storeFile } from '../files/files.service.ts';
 import { renderOriginal } from '../sealing/original.ts';
 import { withDocument } from './document-lock.ts';
@@ -24,7 +28,8 @@ export async function sendDocument(
   const rendered = await renderOriginal(ctx, workspaceId, documentId);
   return withDocument(ctx, workspaceId, documentId, async (trx, { document, recipients }, now) => {
     const status = nextStatus(document.status, 'send');
-    if (!recipients.some((r) => r.role === 'signer')) throw new DocumentActionError('no-signers');
+    const refusal = sendRefusal(document, recipients);
+    if (refusal) throw new DocumentActionError(refusal);
     const expiresAt = new Date(now.getTime() + document.expires_in_seconds * 1000);
     const original =
       document.original_sha256 ??
@@ -55,4 +60,85 @@ export async function sendDocument(
     await inviteAll(trx, ctx, sent, recipients);
     return { eventId: event.id };
   });
+}
+
+/**
+ * Why a draft cannot be sent as it stands, or null: it needs a signer, and something to sign:
+ * a PDF, or a text or a pricing table to make one of (a title alone is not a document).
+ */
+export function sendRefusal(
+  document: { original_sha256: string | null; body: string; pricing: unknown },
+  recipients: ReadonlyArray<{ role: string }>,
+): Refusal | null {
+  if (!recipients.some((r) => r.role === 'signer')) return 'no-signers';
+  const nothingToMake = document.body.trim() === '' && document.pricing === null;
+  if (document.original_sha256 === null && nothingToMake) return 'nothing-to-send';
+  return null;
+}
+
+/** One recipient as the confirmation shows them: who, how, and the fields they fill. */
+export interface SendPreviewRecipient {
+  id: string;
+  fullName: string;
+  email: string;
+  role: string;
+  signingMethod: string;
+  /** The fields placed for them, by type, in the types' order (none for a viewer). */
+  fields: Array<{ type: FieldType; count: number }>;
+  /** A signer with no signature field: their signature appears only on the certificate. */
+  noSignatureField: boolean;
+}
+
+/** What sending a draft would send: the confirmation page's content (web/send.pages.ts). */
+export interface SendPreview {
+  id: string;
+  title: string;
+  status: string;
+  /** The PDF's page count, or null when the text is made into the PDF at sending. */
+  pages: number | null;
+  /** Recipients in signing order: each group is mailed when the one before it has signed. */
+  groups: Array<{ order: number; recipients: SendPreviewRecipient[] }>;
+  fieldCount: number;
+  /** Why it cannot be sent (sendRefusal's refusal), or null. */
+  refusal: Refusal | null;
+}
+
+/** The draft's send, as its sender is asked to confirm it; read only. */
+export async function sendPreview(
+  ctx: Context,
+  workspaceId: string,
+  documentId: string,
+): Promise<SendPreview> {
+  const document = await getDocumentForOwner(ctx, workspaceId, documentId);
+  const original = document.files.find((f) => f.kind === 'original');
+  const groups = new Map<number, SendPreviewRecipient[]>();
+  for (const r of document.recipients) {
+    const counts = fieldTypes
+      .map((type) => ({ type, count: r.fields.filter((f) => f.type === type).length }))
+      .filter((c) => c.count > 0);
+    const recipient = {
+      id: r.id,
+      fullName: r.fullName,
+      email: r.email,
+      role: r.role,
+      signingMethod: r.signingMethod,
+      fields: counts,
+      noSignatureField: r.role === 'signer' && !counts.some((c) => c.type === 'signature'),
+    };
+    groups.set(r.signingOrder, [...(groups.get(r.signingOrder) ?? []), recipient]);
+  }
+  return {
+    id: document.id,
+    title: document.title,
+    status: document.status,
+    pages: original?.pages ?? null,
+    groups: [...groups.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([order, recipients]) => ({ order, recipients })),
+    fieldCount: document.recipients.reduce((sum, r) => sum + r.fields.length, 0),
+    refusal: sendRefusal(
+      { original_sha256: original?.sha256 ?? null, body: document.body, pricing: document.pricing },
+      document.recipients,
+    ),
+  };
 }

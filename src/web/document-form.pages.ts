@@ -24,12 +24,13 @@ import { listOwnMails } from '../mail/mail.service.ts';
 import { maxRecipients } from '../sending/draft-input.ts';
 import { createDocument, deleteDraft, editDraft, findDraftInput } from '../sending/drafts.ts';
 import { withdrawDocument } from '../sending/ending.ts';
+import { findKeptUpload, type KeptUpload, keepUpload } from '../sending/kept-uploads.ts';
 import { remindRecipient } from '../sending/reminders.ts';
 import { sendDocument } from '../sending/send.ts';
 import { findSharableSigningLinks } from '../sending/signing-links.ts';
 import { errorSummary, notice } from '../ui/forms.ts';
 import type { SafeHtml } from '../ui/html.ts';
-import { formFile, useUploadBodies } from '../ui/uploads.ts';
+import { formFile, type UploadedFile, useUploadBodies } from '../ui/uploads.ts';
 import {
   field,
   formErrors,
@@ -52,18 +53,24 @@ import { type Form, findById, forMembers, formText, forRecord, type Web } from '
 
 type DocumentRequest = FastifyRequest<{ Params: { id: string } }>;
 
+/** What a form page shows besides the form's own fields. */
+interface FormPage {
+  status: number;
+  form: Form;
+  message?: SafeHtml | null;
+  preview?: SafeHtml | null;
+  errors?: FieldErrors;
+  /** Editing: the draft, its title and its PDF's page count. */
+  draft?: EditedDraft | undefined;
+  /** The PDF kept from the form's last submit (kept-uploads.ts). */
+  kept?: KeptUpload | null;
+}
+
+type EditedDraft = { id: string; title: string; pages: number | null };
+
 /** The new-document form, or a draft's edit form (`draft`), with every refusal beside its field. */
-function formPage(
-  web: Web,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  status: number,
-  form: Form,
-  message: SafeHtml | null,
-  preview: SafeHtml | null,
-  errors: FieldErrors = {},
-  draft?: { id: string; title: string; pages: number | null },
-) {
+function formPage(web: Web, request: FastifyRequest, reply: FastifyReply, page: FormPage) {
+  const { status, form, message = null, preview = null, errors = {}, draft, kept = null } = page;
   const maxBytes = web.ctx.config.maxUploadBytes;
   if (!draft)
     return web.render(request, reply, status, {
@@ -76,6 +83,7 @@ function formPage(
           cancel: '/documents',
           maxBytes,
           errors,
+          kept,
         }),
     });
   return web.render(request, reply, status, {
@@ -89,6 +97,7 @@ function formPage(
         maxBytes,
         current: draft.pages === null ? null : { pages: draft.pages },
         errors,
+        kept,
       }),
   });
 }
@@ -188,8 +197,17 @@ const doneNotices: Record<string, [kind: 'success' | 'info', text: string]> = {
   withdrawn: ['info', 'Document withdrawn: signing has ended, and the recipients who had it are told.'],
 };
 
-/** What the form sends, as the service's input (the file: its bytes, or that it was cut off). */
-function documentInput(form: Form, upload: ReturnType<typeof formFile>, keptExpiry?: number) {
+/** The PDF the form brings: a new file (its bytes, or that it was cut off), or the one kept before. */
+interface FormPdf {
+  upload: UploadedFile | null;
+  kept: KeptUpload | null;
+  /** The form named a kept PDF that is not (or no longer) this session's. */
+  keptMissing: boolean;
+}
+
+/** What the form sends, as the service's input. */
+function documentInput(form: Form, pdf: FormPdf, keptExpiry?: number) {
+  const { upload } = pdf;
   return {
     title: field(form, 'title'),
     body: formText(form, 'body'),
@@ -197,6 +215,8 @@ function documentInput(form: Form, upload: ReturnType<typeof formFile>, keptExpi
     pricing: pricingOf(form, rowCount(form, 'priceRows', 2, maxPriceRows)),
     file: upload && !upload.tooLarge ? upload.data : null,
     fileTooLarge: upload?.tooLarge ?? false,
+    kept: pdf.kept,
+    keptMissing: pdf.keptMissing,
     expiresInSeconds: expiryOf(form, keptExpiry),
     remindEveryDays:
       formText(form, 'remindEveryDays') === '' ? null : Number(formText(form, 'remindEveryDays')),
@@ -204,21 +224,41 @@ function documentInput(form: Form, upload: ReturnType<typeof formFile>, keptExpi
 }
 
 /**
+ * A new file that passed its checks is kept for the form's next submit (replacing the one
+ * kept before); one refused keeps nothing, and the one kept before stays. Returns the file's
+ * refusal, if any, for the form to show beside the field.
+ */
+async function keepNewFile(web: Web, member: SessionUser, pdf: FormPdf): Promise<FieldErrors> {
+  const { upload } = pdf;
+  if (!upload || upload.tooLarge) return {};
+  try {
+    pdf.kept = await keepUpload(web.ctx, member, { fileName: upload.filename, data: upload.data });
+    return {};
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    return error.fields;
+  }
+}
+
+/**
  * The new-document form and a draft's edit form post the same fields: more rows or a preview
  * show the form again; otherwise `save` stores it, and a refusal shows the form with every
- * problem beside its field and a summary of them at the top.
+ * problem beside its field and a summary of them at the top. A PDF that came with a form
+ * shown again is kept for the next submit (kept-uploads.ts).
  */
 async function submitDocumentForm(
   web: Web,
   request: FastifyRequest<{ Body: Form }>,
   reply: FastifyReply,
-  save: (form: Form, upload: ReturnType<typeof formFile>) => Promise<string>,
-  draft?: { id: string; title: string; pages: number | null },
+  member: SessionUser,
+  save: (form: Form, pdf: FormPdf) => Promise<string>,
+  draft?: EditedDraft,
 ) {
   const form: Form = { ...(request.body ?? {}) };
   const upload = formFile(form, 'file');
-  // The form may come back (more rows, a preview, a refusal): it says to choose the file again.
-  if (upload) form.fileChosen = '1';
+  const keptId = formText(form, 'keptFile');
+  const kept = keptId ? await findKeptUpload(web.ctx, member, keptId) : null;
+  const pdf: FormPdf = { upload, kept, keptMissing: keptId !== '' && !kept };
   const more = formText(form, 'more');
   if (more === 'recipients')
     form.recipientRows = String(rowCount(form, 'recipientRows', 3, maxRecipients) + 3);
@@ -226,27 +266,25 @@ async function submitDocumentForm(
   if (more || formText(form, 'preview')) {
     const value = previewValue(pricingOf(form, rowCount(form, 'priceRows', 2, maxPriceRows)));
     const preview = notice(value.ok ? 'info' : 'error', value.text);
-    return formPage(web, request, reply, 200, form, null, preview, {}, draft);
+    const errors = await keepNewFile(web, member, pdf);
+    return formPage(web, request, reply, { status: 200, form, preview, errors, draft, kept: pdf.kept });
   }
   try {
-    return reply.redirect(await save(form, upload), 303);
+    return reply.redirect(await save(form, pdf), 303);
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    const errors = formErrors(form, error.fields, {
-      recipients: rowCount(form, 'recipientRows', 3, maxRecipients),
-      prices: rowCount(form, 'priceRows', 2, maxPriceRows),
-    });
-    return formPage(
-      web,
-      request,
-      reply,
-      400,
+    // The file passed its checks (no sentence on it): kept, so the next submit has it.
+    const fileErrors = error.fields.file ? {} : await keepNewFile(web, member, pdf);
+    const errors = formErrors(
       form,
-      errorSummary(errors, sectionAnchors),
-      null,
-      errors,
-      draft,
+      { ...error.fields, ...fileErrors },
+      {
+        recipients: rowCount(form, 'recipientRows', 3, maxRecipients),
+        prices: rowCount(form, 'priceRows', 2, maxPriceRows),
+      },
     );
+    const message = errorSummary(errors, sectionAnchors);
+    return formPage(web, request, reply, { status: 400, form, message, errors, draft, kept: pdf.kept });
   }
 }
 
@@ -262,7 +300,7 @@ function editRoutes(web: Web, app: FastifyInstance) {
       const draft = await draftOf(request, member);
       if (!draft) return web.notFound(request, reply);
       if (draft.status !== 'draft') return reply.redirect(`/documents/${draft.id}`, 303);
-      return formPage(web, request, reply, 200, draftForm(draft), null, null, {}, draft);
+      return formPage(web, request, reply, { status: 200, form: draftForm(draft), draft });
     }),
   );
   return (uploads: FastifyInstance) =>
@@ -276,8 +314,9 @@ function editRoutes(web: Web, app: FastifyInstance) {
             web,
             request,
             reply,
-            async (form, upload) => {
-              const input = documentInput(form, upload, draft.expiresInSeconds);
+            member,
+            async (form, pdf) => {
+              const input = documentInput(form, pdf, draft.expiresInSeconds);
               const { fieldsRemoved } = await editDraft(web.ctx, member.workspaceId, draft.id, input);
               return `/documents/${draft.id}?done=${fieldsRemoved > 0 ? 'saved-fields-removed' : 'saved'}`;
             },
@@ -394,7 +433,7 @@ export function documentFormPages(web: Web) {
   return async function register(app: FastifyInstance) {
     app.get(
       '/documents/new',
-      forMembers((request, reply) => formPage(web, request, reply, 200, {}, null, null)),
+      forMembers((request, reply) => formPage(web, request, reply, { status: 200, form: {} })),
     );
     const editPost = editRoutes(web, app);
     // The document forms carry a PDF: multipart in these routes' scope alone.
@@ -403,8 +442,8 @@ export function documentFormPages(web: Web) {
       uploads.post<{ Body: Form }>(
         '/documents',
         forMembers((request, reply, member) =>
-          submitDocumentForm(web, request, reply, async (form, upload) => {
-            const input = { workspaceId: member.workspaceId, ...documentInput(form, upload) };
+          submitDocumentForm(web, request, reply, member, async (form, pdf) => {
+            const input = { workspaceId: member.workspaceId, ...documentInput(form, pdf) };
             const { id } = await createDocument(web.ctx, input);
             return `/documents/${id}`;
           }),

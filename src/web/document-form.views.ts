@@ -96,22 +96,31 @@ ${preview}
 }
 
 /**
- * The PDF to be signed (or, editing, its replacement): a file input (a browser takes a dropped file on it, with or
- * without JavaScript), its sentence when refused, and a word when the form came back: no
- * browser keeps a chosen file across a reload, so it has to be chosen again.
+ * The PDF to be signed (or, editing, its replacement): a file input (a browser takes a dropped
+ * file on it, with or without JavaScript) and its sentence when refused. A file that came with
+ * a form shown again is kept by the server (sending/kept-uploads.ts; no browser keeps a chosen
+ * file across a reload): named here, and its id carried for the next submit.
  */
-function fileField(form: Form, options: DocumentFormOptions): SafeHtml {
-  const { errors, current } = options;
-  const chosenBefore = formText(form, 'fileChosen') !== '';
+function fileField(options: DocumentFormOptions): SafeHtml {
+  const { errors, current, kept } = options;
   const label = current ? 'Replace the PDF' : 'PDF to be signed';
+  const limits = `up to ${formatBytes(options.maxBytes)} and ${maxPages} pages`;
   const hint = current
-    ? `The draft has a PDF of ${current.pages} ${current.pages === 1 ? 'page' : 'pages'}. Choose another, up to ${formatBytes(options.maxBytes)} and ${maxPages} pages, to replace it: the fields placed on it are then removed.`
-    : `Drop a PDF here or choose one, up to ${formatBytes(options.maxBytes)} and ${maxPages} pages. Without one, the text below becomes the PDF when you send.`;
+    ? `The draft has a PDF of ${pagesText(current.pages)}. Choose another, ${limits}, to replace it: the fields placed on it are then removed.`
+    : `Drop a PDF here or choose one, ${limits}. Without one, the text below becomes the PDF when you send.`;
+  const keptHint = kept
+    ? html`<input type="hidden" name="keptFile" value="${kept.id}"><p class="notice notice-info kept-file" id="file-kept"><strong>${kept.fileName}</strong>, ${pagesText(kept.pages)}, kept; choose another file to replace it.${current ? ' Saving replaces the draft’s PDF with it.' : ''}</p>`
+    : null;
+  const describedBy = [errors.file ? 'file-error' : '', kept ? 'file-kept' : '', 'file-hint'].filter(Boolean);
   return html`<div class="field file-drop"><label for="file">${label} <span class="muted">(optional)</span></label>
 <span class="hint" id="file-hint">${hint}</span>
-<input id="file" name="file" type="file" accept="application/pdf,.pdf" ${errors.file ? html`aria-invalid="true" ` : null}aria-describedby="${errors.file ? 'file-error file-hint' : 'file-hint'}">
-${fieldError('file', errors.file)}
-${chosenBefore && !errors.file ? html`<span class="hint">Choose the PDF again: a browser does not keep a chosen file when a page is sent back.</span>` : ''}</div>`;
+${keptHint}
+<input id="file" name="file" type="file" accept="application/pdf,.pdf" ${errors.file ? html`aria-invalid="true" ` : null}aria-describedby="${describedBy.join(' ')}">
+${fieldError('file', errors.file)}</div>`;
+}
+
+function pagesText(pages: number): string {
+  return `${pages} ${pages === 1 ? 'page' : 'pages'}`;
 }
 
 /** What differs between the new-document form and a draft's edit form. */
@@ -124,6 +133,8 @@ export interface DocumentFormOptions {
   /** The draft's current PDF (editing): choosing a file replaces it. */
   current?: { pages: number } | null;
   errors: FieldErrors;
+  /** The PDF kept from the form's last submit: used unless another file is chosen. */
+  kept?: { id: string; fileName: string; pages: number } | null;
 }
 
 export function documentForm(
@@ -151,7 +162,7 @@ ${expiry === 'keep' ? html`<input type="hidden" name="expiresAsSet" value="${for
 ${message}
 <section class="card">
 <div class="field"><label for="title">Title</label><input id="title" name="title" type="text" maxlength="200" value="${field(form, 'title')}" required ${invalidAttrs('title', errors.title)}>${fieldError('title', errors.title)}</div>
-${fileField(form, options)}
+${fileField(options)}
 <div class="field"><label for="expiresInDays">Signing is open for</label><select id="expiresInDays" name="expiresInDays" ${invalidAttrs('expiresInDays', errors.expiresInDays)}>${expiryOptions.map(([value, label]) => html`<option value="${value}"${value === expiry ? html` selected` : null}>${label}</option>`)}</select>${fieldError('expiresInDays', errors.expiresInDays)}</div>
 <div class="field"><label for="remindEveryDays">Remind signers automatically</label><span class="hint" id="remindEveryDays-hint">Until they sign or the document expires; you can also remind one at any time from the document's page.</span><select id="remindEveryDays" name="remindEveryDays" aria-describedby="remindEveryDays-hint${errors.remindEveryDays ? ' remindEveryDays-error' : ''}"${errors.remindEveryDays ? html` aria-invalid="true"` : null}>${[['', 'Never'] as const, ...autoReminderChoices.map((days) => [String(days), days === 1 ? 'Every day' : `Every ${days} days`] as const)].map(([value, label]) => html`<option value="${value}"${value === formText(form, 'remindEveryDays') ? html` selected` : null}>${label}</option>`)}</select>${fieldError('remindEveryDays', errors.remindEveryDays)}</div>
 <div class="field"><label for="body">Text</label><span class="hint" id="body-hint">Blank lines separate paragraphs. Shown above the PDF's pages, or made into the PDF when there is none.</span><textarea id="body" name="body" rows="8" ${errors.body ? html`aria-invalid="true" ` : null}aria-describedby="${errors.body ? 'body-error body-hint' : 'body-hint'}">${formText(form, 'body')}</textarea>${fieldError('body', errors.body)}</div>
@@ -239,7 +250,7 @@ function fieldsLink(document: DocumentDetail): SafeHtml | null {
     : null;
 }
 
-function documentSummary(document: SenderDocument['document'], csrf: string, timeZone: string): SafeHtml {
+function documentSummary(document: SenderDocument['document'], timeZone: string): SafeHtml {
   return html`<div class="card">
 <dl class="meta">
 <div><dt>Created</dt><dd>${formatTime(document.createdAt, timeZone)}</dd></div>
@@ -249,7 +260,7 @@ ${document.expiresAt ? html`<div><dt>Expires</dt><dd>${formatTime(document.expir
 <div><dt>Value</dt><dd>${document.value ? formatMoney(String(document.value.amount), document.value.currency) : '—'}</dd></div>
 <div><dt>Automatic reminders</dt><dd>${document.remindEveryDays === null ? 'none' : document.remindEveryDays === 1 ? 'every day' : `every ${document.remindEveryDays} days`}</dd></div>
 </dl>
-${document.status === 'draft' ? html`<form method="post" action="/documents/${document.id}/send" class="actions">${csrfField(csrf)}<button class="button button-primary" type="submit">Send to recipients</button><a class="button button-secondary" href="/documents/${document.id}/edit">Edit draft</a>${fieldsLink(document)}<a class="button button-danger" href="/documents/${document.id}/delete">Delete draft…</a></form>` : fieldsLink(document)}
+${document.status === 'draft' ? html`<div class="actions"><a class="button button-primary" href="/documents/${document.id}/send">Send to recipients…</a><a class="button button-secondary" href="/documents/${document.id}/edit">Edit draft</a>${fieldsLink(document)}<a class="button button-danger" href="/documents/${document.id}/delete">Delete draft…</a></div>` : fieldsLink(document)}
 ${document.status === 'sent' || document.status === 'viewed' ? html`<div class="actions"><a class="button button-danger" href="/documents/${document.id}/withdraw">Withdraw…</a></div>` : null}
 </div>`;
 }
@@ -302,7 +313,7 @@ export function documentView(view: SenderDocument, csrf: string, message: SafeHt
   return html`<p><a href="/documents">← Documents</a></p>
 <div class="section-title"><h1>${document.title}</h1><span class="badge ${badge.tone}">${document.status}</span></div>
 ${message}
-${documentSummary(document, csrf, view.timeZone)}
+${documentSummary(document, view.timeZone)}
 ${filesSection(document)}
 <section class="card" aria-labelledby="recipients-title">
 <h2 id="recipients-title">Recipients</h2>

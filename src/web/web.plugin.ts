@@ -36,6 +36,7 @@ import { sendToLogin, sessionCookie, type Web, type WebDeps } from './kit.ts';
 import { appPage } from './layout.ts';
 import { membersPages } from './members.pages.ts';
 import { referencePages } from './reference.pages.ts';
+import { sendPages } from './send.pages.ts';
 import { timeZonePages } from './time-zone.pages.ts';
 
 export type { WebDeps };
@@ -170,6 +171,7 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
       authPages,
       documentsPages,
       documentFormPages,
+      sendPages,
       fieldPages,
       integrationsPages,
       endpointsPages,
