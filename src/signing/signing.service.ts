@@ -1,19 +1,13 @@
-// The recipient's actions on a document (opening it is opening.ts's rule): sign it (the last signer's signature completes it and makes the seal owed; otherwise the
-// next signing group is invited, sending/invitations.ts), decline it. Every change holds the
+// The recipient's actions on a document (opening it is opening.ts's rule): sign it (the
+// last signer's signature completes it and makes the seal owed; otherwise the next signing
+// group is invited, sending/invitations.ts), decline it. Every change holds the
 // document's row lock (sending/document-lock.ts), goes through the state machine
 // (lifecycle.ts) and records its event (events.ts) in the same transaction. One-time codes
 // are in codes.ts; who a link belongs to, and what the pages read, in session.ts.
 
-import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import { notifyChannel } from '../db/notify.ts';
-import type { Database } from '../db/schema.ts';
-import {
-  type FullDocumentRow,
-  type FullRecipientRow,
-  updateDocument,
-  updateRecipient,
-} from '../documents/documents.repository.ts';
+import { updateDocument, updateRecipient } from '../documents/documents.repository.ts';
 import { type ClientInfo, recordDocumentEvent } from '../documents/events.ts';
 import {
   DocumentActionError,
@@ -31,16 +25,15 @@ import { declinedMail } from '../mail/templates.ts';
 import { drawableText, drawingProblem } from '../pdf/fonts.ts';
 import { checkSignatureImage } from '../pdf/signature-image.ts';
 import { sealChannel } from '../sealing/sealing.repository.ts';
-import { type Locked, withDocument } from '../sending/document-lock.ts';
+import { withDocument } from '../sending/document-lock.ts';
 import { inviteAll } from '../sending/invitations.ts';
 import { findOwnerEmails } from '../workspaces/workspaces.repository.ts';
 import { checkCode } from './codes.ts';
 import { recordOpened } from './opening.ts';
+import { checkCanSign, recipientOf, type SigningSession } from './session.ts';
 
 /** Opening is opening.ts's rule; here too for the callers that sign, decline and open. */
 export { openDocument } from './opening.ts';
-
-import { checkCanSign, recipientOf, type SigningSession } from './session.ts';
 
 /** The signature a signer adopts: their name typed (set in a handwriting face), or drawn. */
 export type AdoptedSignature = { kind: 'typed' } | { kind: 'drawn'; png: Buffer };
