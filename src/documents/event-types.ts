@@ -30,3 +30,26 @@ export const historyEventTypes = [
 ] as const;
 
 export type HistoryEventType = (typeof historyEventTypes)[number];
+
+/** How the history (the owner's timeline, the certificate) names each kind of event. */
+export const historyLabels: Record<DocumentEventType | HistoryEventType, string> = {
+  'document.sent': 'Sent',
+  'document.opened': 'Opened',
+  'document.signed': 'Signed',
+  'document.completed': 'Completed',
+  'document.declined': 'Declined',
+  'document.expired': 'Expired',
+  'link.fetched': 'Link fetched, not viewed',
+  'reminder.sent': 'Reminder sent',
+  'code.sent': 'One-time code sent',
+  'code.refused': 'One-time code refused',
+  'code.accepted': 'One-time code accepted',
+  'document.withdrawn': 'Withdrawn',
+};
+
+/** "Reminder sent (automatic)", "Declined: the price is wrong": an event as the history reads. */
+export function historyLabel(type: string, detail: string | null): string {
+  const label = historyLabels[type as DocumentEventType] ?? type;
+  if (!detail) return label;
+  return type === 'reminder.sent' ? `${label} (${detail})` : `${label}: ${detail}`;
+}
