@@ -725,6 +725,10 @@ describeEachDatabase('document pages over HTTP', (kind) => {
       assert.ok(signing.text.includes('Consulting agreement'), email);
     }
     detail = await apiDetail(owner, id);
+    assert.equal(detail.status, 'sent', 'fetching the pages is not viewing them');
+    // What a browser does next: it loads the pages' images (signing/opening.ts).
+    for (const [, path] of links) assert.equal((await browser().get(`${path}/pages/1`)).status, 200);
+    detail = await apiDetail(owner, id);
     assert.equal(detail.status, 'viewed', 'the links opened the document');
     const opened = await client.get(`/documents/${id}`);
     for (const email of firstGroup) assert.ok(recipientItem(opened.text, email).includes('opened'), email);

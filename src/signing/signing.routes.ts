@@ -90,6 +90,8 @@ async function act(
 ) {
   const session = await sessionOf(ctx, request.params);
   if (!session) return notFoundPage(reply);
+  // Posting through the link is having the document open (opening.ts), refused or not.
+  await openDocument(ctx, session, clientOf(request));
   try {
     await action(session, request.body ?? {});
   } catch (error) {
