@@ -90,11 +90,13 @@ async function act(
 ) {
   const session = await sessionOf(ctx, request.params);
   if (!session) return notFoundPage(reply);
-  // Posting through the link is having the document open (opening.ts), refused or not.
-  await openDocument(ctx, session, clientOf(request));
   try {
     await action(session, request.body ?? {});
   } catch (error) {
+    // Posting through the link is having the document open (opening.ts), refused or not:
+    // an action that succeeds recorded it itself, a refused one rolled back.
+    if (error instanceof InputError || error instanceof DocumentActionError)
+      await openDocument(ctx, session, clientOf(request));
     if (error instanceof InputError) {
       // Each field's sentence beside its input, and what the signer entered kept.
       const form = { entered: fieldInputs(request.body ?? {}), errors: error.fields };
