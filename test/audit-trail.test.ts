@@ -175,7 +175,7 @@ describeEachDatabase('an audit trail that holds up', (kind) => {
   });
 
   test('the certificate: each recipient sent at their own turn, reminders, codes and initials; none of it in the API or webhooks', async () => {
-    const ws = await createTestWorkspace(h.ctx);
+    const { ws, client } = await ownerOf();
     const sentAt = h.clock.now();
     const { id, links } = await createSentDocument(h.ctx, ws.id, {
       title: 'Supply agreement',
@@ -260,6 +260,20 @@ describeEachDatabase('an audit trail that holds up', (kind) => {
     ]) {
       assert.ok(text.replace(/\s+/g, ' ').includes(event), `the certificate's history lists "${event}"`);
     }
+
+    // The owner's page says the same of each recipient.
+    const page = await client.get(`/documents/${id}`);
+    assertPage(page, 200);
+    const item = (name: string) => {
+      const start = page.text.indexOf(`<span class="recipient-name">${name}</span>`);
+      return page.text.slice(start, page.text.indexOf('</li>', start));
+    };
+    assert.match(
+      item('Bob Ray'),
+      new RegExp(`Sent ${bobInvited.toISOString().slice(0, 10)} ${bobInvited.toISOString().slice(11, 16)}`),
+    );
+    assert.match(item('Val Kim'), /Sent only the completion mail, \d{4}-\d\d-\d\d/);
+    assert.match(item('Ann Lee'), /opened \d{4}-/);
 
     // The spec's event list and webhooks hold none of the history kinds.
     const doc = await detail(ws, id);

@@ -225,10 +225,13 @@ function remindButton(
  */
 function sentLine(view: SenderDocument, r: DocumentDetail['recipients'][number], audit?: RecipientAudit) {
   if (audit?.invitedAt) return html`Sent ${formatTime(audit.invitedAt)}`;
-  if (view.document.status === 'signed' && r.role === 'viewer')
-    return view.document.signedAt
-      ? html`Sent only the completion mail, ${formatTime(view.document.signedAt)}`
-      : html`Sent only the completion mail`;
+  if (view.document.status === 'signed' && r.role === 'viewer') {
+    // The completion mail is queued with the seal, when document.completed is recorded.
+    const completed = view.document.history.find((e) => e.type === 'document.completed');
+    return completed
+      ? html`Sent only the completion mail, ${formatTime(completed.createdAt)}`
+      : html`Only the completion mail will be sent (with the signed PDF)`;
+  }
   return null;
 }
 
