@@ -688,7 +688,7 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     assert.ok(!page.text.includes(`action="/documents/${id}/send"`), 'no send button any more');
     assert.ok(page.text.includes(`<dt>Sent</dt><dd>${formatTime(h.clock.now().toISOString())}</dd>`));
     assert.ok(
-      page.text.includes(`${formatTime(h.clock.now().toISOString(), true)}: <code>document.sent</code>`),
+      page.text.includes(`${formatTime(h.clock.now().toISOString(), true)}: Sent <code>document.sent</code>`),
     );
     const links = signingLinksOnPage(page.text, emails);
     assert.deepEqual([...links.keys()], firstGroup, 'a link for each recipient mailed');
@@ -788,7 +788,9 @@ describeEachDatabase('document pages over HTTP', (kind) => {
       'Bob has not signed',
     );
     assert.ok(
-      after.text.includes(`${formatTime(signedAt, true)}: <code>document.signed</code> (ann@client.example)`),
+      after.text.includes(
+        `${formatTime(signedAt, true)}: Signed (ann@client.example) <code>document.signed</code>`,
+      ),
       after.text,
     );
     const timeline = [...after.text.matchAll(/<code>(document\.[a-z]+)<\/code>/g)].map((m) => m[1]);

@@ -28,7 +28,7 @@ import {
   type NewRecipientRow,
   type RecipientRow,
 } from './documents.repository.ts';
-import { historyLabel } from './event-types.ts';
+import { documentEventTypes, historyLabel } from './event-types.ts';
 import { isActive, signersAhead } from './lifecycle.ts';
 import { type Money, type PricingBlock, valueFromColumns } from './value.ts';
 
@@ -258,6 +258,8 @@ export interface HistoryEntry {
   type: string;
   /** "Reminder sent (automatic)", "Declined: reason". */
   label: string;
+  /** One of the spec's webhook events (the API lists it, endpoints receive it), else history only. */
+  webhook: boolean;
   recipientEmail: string | null;
   createdAt: string;
 }
@@ -304,6 +306,7 @@ export async function getDocumentForOwner(
     history: history.map((e) => ({
       type: e.type,
       label: historyLabel(e.type, e.detail),
+      webhook: (documentEventTypes as readonly string[]).includes(e.type),
       recipientEmail: e.recipient_email,
       createdAt: e.created_at.toISOString(),
     })),

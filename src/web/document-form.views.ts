@@ -351,7 +351,8 @@ function timeline(document: OwnerDocument): SafeHtml {
   // A withdrawn document's document.expired (the API's and the webhooks') is the end of signing.
   const label = (e: OwnerDocument['history'][number]) =>
     e.type === 'document.expired' && document.withdrawnAt ? 'Signing ended (expired in the API)' : e.label;
-  return html`<ol class="plain timeline">${document.history.map((e) => html`<li>${formatTime(e.createdAt, true)}: ${label(e)}${e.recipientEmail ? ` (${e.recipientEmail})` : ''}</li>`)}</ol>`;
+  // A webhook event names its type, as the API and endpoints know it; history-only ones do not.
+  return html`<ol class="plain timeline">${document.history.map((e) => html`<li>${formatTime(e.createdAt, true)}: ${label(e)}${e.recipientEmail ? ` (${e.recipientEmail})` : ''}${e.webhook ? html` <code>${e.type}</code>` : ''}</li>`)}</ol>`;
 }
 
 export function documentView(view: SenderDocument, csrf: string, message: SafeHtml | null): SafeHtml {
