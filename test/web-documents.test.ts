@@ -753,6 +753,12 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     assertPage(bobsPage, 200);
     assert.ok(bobsPage.text.includes('Consulting agreement'));
     assert.ok(bobsPage.text.includes(`action="${bobPath}/sign"`), 'his turn: the sign form');
+    assert.match(
+      recipientItem((await client.get(`/documents/${id}`)).text, bob),
+      /link fetched .*, not viewed/,
+    );
+    // His browser loads the pages' images: viewed (signing/opening.ts).
+    assert.equal((await browser().get(`${bobPath}/pages/1`)).status, 200);
     assert.ok(recipientItem((await client.get(`/documents/${id}`)).text, bob).includes('opened'));
   });
 
