@@ -48,6 +48,7 @@ function certificateOf(names: string[][]): Certificate {
       email,
       role: 'signer',
       signingMethod: 'standard',
+      sent: null,
       openedAt: at(i + 1),
       signedAt: at(i + 2),
       declinedAt: null,
@@ -58,7 +59,7 @@ function certificateOf(names: string[][]): Certificate {
     })),
     events: names.map(([, email = ''], i) => ({
       at: at(i + 2),
-      type: 'document.signed',
+      label: 'Signed',
       recipientEmail: email,
       clientIp: '203.0.113.24',
       userAgent: 'Mozilla/5.0',

@@ -338,6 +338,7 @@ function certificateOf(fields: CertificateField[]): Certificate {
     email,
     role: 'signer',
     signingMethod: 'standard',
+    sent: null,
     openedAt: at(1),
     signedAt: at(2),
     declinedAt: null,
@@ -359,7 +360,7 @@ function certificateOf(fields: CertificateField[]): Certificate {
       recipient('Zoë Łukasiewicz', 'zoe@example.com', fields),
       recipient('Otto Nofields', 'otto@example.com', []),
     ],
-    events: [{ at: at(0), type: 'document.sent', recipientEmail: null, clientIp: null, userAgent: null }],
+    events: [{ at: at(0), label: 'Sent', recipientEmail: null, clientIp: null, userAgent: null }],
   };
 }
 

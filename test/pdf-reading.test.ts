@@ -207,6 +207,7 @@ function certificate(pages: number): Certificate {
         email: 'zoe@example.com',
         role: 'signer',
         signingMethod: 'standard',
+        sent: null,
         openedAt: at,
         signedAt: at,
         declinedAt: null,

@@ -78,6 +78,7 @@ function certificateOf(title: string, fieldValue: string): Certificate {
       email: emails[key],
       role: 'signer',
       signingMethod: 'standard',
+      sent: null,
       openedAt: at(i + 1),
       signedAt: at(i + 2),
       declinedAt: null,
@@ -88,7 +89,7 @@ function certificateOf(title: string, fieldValue: string): Certificate {
     })),
     events: keys.map((key, i) => ({
       at: at(i + 2),
-      type: 'document.signed',
+      label: 'Signed',
       recipientEmail: emails[key],
       clientIp: '203.0.113.7',
       userAgent: 'Test browser',

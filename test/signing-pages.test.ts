@@ -182,13 +182,22 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
     }
   });
 
-  test("each recipient's first GET records one document.opened and moves the document to viewed", async () => {
+  test("fetching the link's page is not opening it; the first page image each recipient loads records one document.opened", async () => {
     const ws = await createTestWorkspace(h.ctx);
     const { id, links } = await createSentDocument(h.ctx, ws.id, { recipients: parallelSigners });
     assert.equal((await detail(ws, id)).status, 'sent');
 
+    // A mail scanner, a link preview, curl: the HTML alone.
     assertHtml(await get(linkOf(links, ann)), 200);
     let doc = await detail(ws, id);
+    assert.equal(doc.status, 'sent', 'a fetch of the page is not a view');
+    assert.equal(eventsOf(doc, 'document.opened').length, 0);
+
+    // A browser renders the page and loads its images: viewed.
+    const image = await get(`${linkOf(links, ann)}/pages/1`);
+    assert.equal(image.status, 200);
+    assert.equal(image.headers.get('content-type'), 'image/png');
+    doc = await detail(ws, id);
     assert.equal(doc.status, 'viewed');
     assert.deepEqual(
       eventsOf(doc, 'document.opened').map((e) => e.recipientEmail),
@@ -196,10 +205,13 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
     );
 
     assertHtml(await get(linkOf(links, ann)), 200);
+    assert.equal((await get(`${linkOf(links, ann)}/pages/1?size=thumbnail`)).status, 200);
     doc = await detail(ws, id);
-    assert.equal(eventsOf(doc, 'document.opened').length, 1, 'a second GET records nothing');
+    assert.equal(eventsOf(doc, 'document.opened').length, 1, 'a second view records nothing');
 
-    assertHtml(await get(linkOf(links, bob)), 200);
+    assert.equal((await get(`${linkOf(links, bob)}/pages/1`, 'HEAD')).status, 200);
+    assert.equal(eventsOf(await detail(ws, id), 'document.opened').length, 1, 'HEAD of an image is no view');
+    assert.equal((await get(`${linkOf(links, bob)}/pages/1?size=thumbnail`)).status, 200);
     doc = await detail(ws, id);
     assert.equal(doc.status, 'viewed');
     assert.deepEqual(
@@ -209,6 +221,7 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
     assert.deepEqual(
       doc.events.map((e) => e.type),
       ['document.sent', 'document.opened', 'document.opened'],
+      'link.fetched is history only: not in the API',
     );
   });
 

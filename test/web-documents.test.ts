@@ -689,7 +689,7 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     assert.ok(page.text.includes(`<dt>Sent</dt><dd>${formatTime(h.clock.now().toISOString(), 'UTC')}</dd>`));
     assert.ok(
       page.text.includes(
-        `${formatTime(h.clock.now().toISOString(), 'UTC', true)}: <code>document.sent</code>`,
+        `${formatTime(h.clock.now().toISOString(), 'UTC', true)}: Sent <code>document.sent</code>`,
       ),
     );
     const links = signingLinksOnPage(page.text, emails);
@@ -727,6 +727,10 @@ describeEachDatabase('document pages over HTTP', (kind) => {
       assert.ok(signing.text.includes('Consulting agreement'), email);
     }
     detail = await apiDetail(owner, id);
+    assert.equal(detail.status, 'sent', 'fetching the pages is not viewing them');
+    // What a browser does next: it loads the pages' images (signing/opening.ts).
+    for (const [, path] of links) assert.equal((await browser().get(`${path}/pages/1`)).status, 200);
+    detail = await apiDetail(owner, id);
     assert.equal(detail.status, 'viewed', 'the links opened the document');
     const opened = await client.get(`/documents/${id}`);
     for (const email of firstGroup) assert.ok(recipientItem(opened.text, email).includes('opened'), email);
@@ -751,6 +755,12 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     assertPage(bobsPage, 200);
     assert.ok(bobsPage.text.includes('Consulting agreement'));
     assert.ok(bobsPage.text.includes(`action="${bobPath}/sign"`), 'his turn: the sign form');
+    assert.match(
+      recipientItem((await client.get(`/documents/${id}`)).text, bob),
+      /link fetched .*, not viewed/,
+    );
+    // His browser loads the pages' images: viewed (signing/opening.ts).
+    assert.equal((await browser().get(`${bobPath}/pages/1`)).status, 200);
     assert.ok(recipientItem((await client.get(`/documents/${id}`)).text, bob).includes('opened'));
   });
 
@@ -787,7 +797,7 @@ describeEachDatabase('document pages over HTTP', (kind) => {
     );
     assert.ok(
       after.text.includes(
-        `${formatTime(signedAt, 'UTC', true)}: <code>document.signed</code> (ann@client.example)`,
+        `${formatTime(signedAt, 'UTC', true)}: Signed (ann@client.example) <code>document.signed</code>`,
       ),
       after.text,
     );

@@ -98,6 +98,8 @@ export interface RecipientsTable {
   reminded_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** When their link was first mailed (their group's turn), or null before that. */
   invited_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** When their link's page was first fetched (not a view: signing/signing.service.ts's open rule). */
+  link_fetched_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export type SignatureKind = 'typed' | 'drawn';
@@ -135,6 +137,8 @@ export interface DocumentEventsTable {
   /** The client that caused it (recipients' events only); for the certificate, not the API. */
   client_ip: ColumnType<string | null, string | null | undefined, string | null>;
   user_agent: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What the history says beside the event (a reason, which reminder); never in the API. */
+  detail: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ServerSecretsTable {

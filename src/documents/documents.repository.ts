@@ -3,6 +3,7 @@
 import { type Insertable, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { Database, DocumentStatus } from '../db/schema.ts';
 import type { CursorPosition } from './cursor.ts';
+import { documentEventTypes } from './event-types.ts';
 import { activeStatuses } from './lifecycle.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -89,18 +90,32 @@ export async function findRecipients(db: Db, workspaceId: string, documentId: st
 
 export type RecipientRow = Awaited<ReturnType<typeof findRecipients>>[number];
 
+/** A document's webhook events, as the API lists them (history-only kinds left out: event-types.ts). */
 export async function findEvents(db: Db, workspaceId: string, documentId: string) {
   return db
     .selectFrom('document_events')
     .select(['id', 'type', 'recipient_email', 'created_at'])
     .where('workspace_id', '=', workspaceId)
     .where('document_id', '=', documentId)
+    .where('type', 'in', documentEventTypes)
     .orderBy('created_at')
     .orderBy('seq')
     .execute();
 }
 
 export type EventRow = Awaited<ReturnType<typeof findEvents>>[number];
+
+/** A document's whole history, both kinds, with each event's detail: the owner's timeline. */
+export async function findHistory(db: Db, workspaceId: string, documentId: string) {
+  return db
+    .selectFrom('document_events')
+    .select(['id', 'type', 'recipient_email', 'created_at', 'detail'])
+    .where('workspace_id', '=', workspaceId)
+    .where('document_id', '=', documentId)
+    .orderBy('created_at')
+    .orderBy('seq')
+    .execute();
+}
 
 export type NewDocumentRow = Insertable<Database['documents']>;
 export type NewRecipientRow = Insertable<Database['recipients']>;
@@ -244,6 +259,17 @@ export async function findRecipientByTokenHash(db: Db, documentId: string, token
     .where('document_id', '=', documentId)
     .where('token_hash', '=', tokenHash)
     .executeTakeFirst();
+}
+
+/** When a recipient first viewed the document (their first document.opened), or null: read without a lock. */
+export async function findRecipientOpenedAt(db: Db, workspaceId: string, id: string) {
+  const row = await db
+    .selectFrom('recipients')
+    .select('opened_at')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.opened_at ?? null;
 }
 
 /** Active documents whose expiry has passed, locked for this caller and skipped by others. */

@@ -16,6 +16,8 @@ import {
   findDocumentWorkspaceId,
   findEvents,
   findFullDocument,
+  findFullRecipients,
+  findHistory,
   findLatestEventId,
   findRecipients,
   insertDocuments,
@@ -26,6 +28,7 @@ import {
   type NewRecipientRow,
   type RecipientRow,
 } from './documents.repository.ts';
+import { documentEventTypes, historyLabel } from './event-types.ts';
 import { isActive, signersAhead } from './lifecycle.ts';
 import { type Money, type PricingBlock, valueFromColumns } from './value.ts';
 
@@ -252,14 +255,48 @@ export function recipientProgress(
   return ahead.length > 0 && isActive(document.status) ? 'queued' : 'waiting';
 }
 
+/** An event of the whole history (both kinds, event-types.ts), as the owner's timeline shows it. */
+export interface HistoryEntry {
+  type: string;
+  /** "Reminder sent (automatic)", "Declined: reason". */
+  label: string;
+  /** One of the spec's webhook events (the API lists it, endpoints receive it), else history only. */
+  webhook: boolean;
+  recipientEmail: string | null;
+  createdAt: string;
+}
+
+/** What the owner's page says of a recipient beyond the API's fields. */
+export interface RecipientAudit {
+  /** When their first mail (their link) was queued; null if none was (yet). */
+  invitedAt: string | null;
+  linkFetchedAt: string | null;
+  openedAt: string | null;
+  declinedAt: string | null;
+  declineReason: string | null;
+}
+
+export interface OwnerDocument extends DocumentDetail {
+  body: string;
+  pricing: PricingBlock | null;
+  remindEveryDays: number | null;
+  withdrawnAt: string | null;
+  history: HistoryEntry[];
+  audit: Map<string, RecipientAudit>;
+}
+
+const iso = (at: Date | null) => at?.toISOString() ?? null;
+
 export async function getDocumentForOwner(
   ctx: Context,
   workspaceId: string,
   id: string,
-): Promise<DocumentDetail & { body: string; pricing: PricingBlock | null; remindEveryDays: number | null }> {
-  const [detail, full] = await Promise.all([
+): Promise<OwnerDocument> {
+  const [detail, full, recipients, history] = await Promise.all([
     getDocument(ctx, workspaceId, id),
     findFullDocument(ctx.db, workspaceId, id),
+    findFullRecipients(ctx.db, workspaceId, id),
+    findHistory(ctx.db, workspaceId, id),
   ]);
   if (!full) throw new ApiError('not-found');
   return {
@@ -267,5 +304,25 @@ export async function getDocumentForOwner(
     body: full.body,
     pricing: full.pricing as PricingBlock | null,
     remindEveryDays: full.remind_every_days,
+    withdrawnAt: iso(full.withdrawn_at),
+    history: history.map((e) => ({
+      type: e.type,
+      label: historyLabel(e.type, e.detail),
+      webhook: (documentEventTypes as readonly string[]).includes(e.type),
+      recipientEmail: e.recipient_email,
+      createdAt: e.created_at.toISOString(),
+    })),
+    audit: new Map(
+      recipients.map((r) => [
+        r.id,
+        {
+          invitedAt: iso(r.invited_at),
+          linkFetchedAt: iso(r.link_fetched_at),
+          openedAt: iso(r.opened_at),
+          declinedAt: iso(r.declined_at),
+          declineReason: r.decline_reason,
+        },
+      ]),
+    ),
   };
 }

@@ -14,18 +14,15 @@ import {
   type Recipient,
   recipientRowToRecipient,
 } from './documents.service.ts';
+import {
+  type DocumentEventType,
+  documentEventTypes,
+  type HistoryEventType,
+  historyEventTypes,
+} from './event-types.ts';
 import { outboxChannel, queueWebhookEvent } from './outbox.repository.ts';
 
-export const documentEventTypes = [
-  'document.sent',
-  'document.opened',
-  'document.signed',
-  'document.completed',
-  'document.declined',
-  'document.expired',
-] as const;
-
-export type DocumentEventType = (typeof documentEventTypes)[number];
+export { type DocumentEventType, documentEventTypes, type HistoryEventType, historyEventTypes };
 
 /** Who caused an event, as the certificate of completion shows it (the API never does). */
 export interface ClientInfo {
@@ -52,6 +49,8 @@ export async function recordDocumentEvent(
     at: Date;
     client?: ClientInfo;
     files?: DocumentFile[];
+    /** What the history says beside it (a decline's reason); never in the webhook body. */
+    detail?: string | null;
   },
 ): Promise<EventBody> {
   const id = ctx.ids.uuid();
@@ -67,7 +66,33 @@ export async function recordDocumentEvent(
       recipient: input.recipient ? recipientRowToRecipient(input.recipient) : null,
     },
   };
-  await insertEvents(trx, [
+  await insertHistoryRow(trx, id, { ...input, document: input.document });
+  await queueWebhookEvent(trx, {
+    id,
+    workspace_id: input.document.workspace_id,
+    type: input.type,
+    payload: JSON.stringify(body),
+    created_at: input.at,
+  });
+  // Wakes the webhook dispatchers of every process when this transaction commits.
+  await notifyChannel(trx, outboxChannel);
+  return body;
+}
+
+/** The history's row of an event of either kind. */
+function insertHistoryRow(
+  trx: Transaction<Database>,
+  id: string,
+  input: {
+    document: Pick<FullDocumentRow, 'id' | 'workspace_id'>;
+    type: DocumentEventType | HistoryEventType;
+    recipient: { id: string; email: string } | null;
+    at: Date;
+    client?: ClientInfo;
+    detail?: string | null;
+  },
+): Promise<void> {
+  return insertEvents(trx, [
     {
       id,
       workspace_id: input.document.workspace_id,
@@ -79,16 +104,28 @@ export async function recordDocumentEvent(
       client_ip: input.client?.ip ?? null,
       // A user agent is the client's to write: kept, but bounded.
       user_agent: input.client?.userAgent?.slice(0, 500) ?? null,
+      detail: input.detail?.slice(0, 1000) ?? null,
     },
   ]);
-  await queueWebhookEvent(trx, {
-    id,
-    workspace_id: input.document.workspace_id,
-    type: input.type,
-    payload: JSON.stringify(body),
-    created_at: input.at,
-  });
-  // Wakes the webhook dispatchers of every process when this transaction commits.
-  await notifyChannel(trx, outboxChannel);
-  return body;
+}
+
+/**
+ * Records a history-only event (event-types.ts): in the document's history, in the
+ * transaction of what it tells, and nowhere else: no webhook body, no outbox row.
+ */
+export async function recordHistoryEvent(
+  trx: Transaction<Database>,
+  ctx: Context,
+  input: {
+    document: Pick<FullDocumentRow, 'id' | 'workspace_id'>;
+    type: HistoryEventType;
+    recipient: { id: string; email: string } | null;
+    at: Date;
+    client?: ClientInfo;
+    detail?: string | null;
+  },
+): Promise<void> {
+  if (!(historyEventTypes as readonly string[]).includes(input.type))
+    throw new Error(`not a history event: ${input.type}`);
+  await insertHistoryRow(trx, ctx.ids.uuid(), input);
 }

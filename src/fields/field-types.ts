@@ -146,7 +146,7 @@ export const fieldTypeSpecs: Record<FieldType, FieldTypeSpec> = {
     input: { by: 'signer', control: 'text', maxLength: () => maxInitialsLength, prefill: initialsOf },
     fill: (raw, field) => typed(raw, field, maxInitialsLength),
     draw: (value) => (value ? { kind: 'text', text: value, style: 'handwriting' } : null),
-    certificateValue: none,
+    certificateValue: asIs,
   },
   date: filledAtSigning(
     'Date signed',

@@ -17,6 +17,12 @@ export interface CertificateRecipient {
   email: string;
   role: string;
   signingMethod: string;
+  /**
+   * When their first mail went out (their link, at their turn), or `completionMailOnly`: a
+   * viewer of a later order than every signer, mailed only the sealed file, at `at`.
+   */
+  sent: { at: Date; completionMailOnly: boolean } | null;
+  /** When they viewed the document (signing/opening.ts: a page image loaded, or a post). */
   openedAt: Date | null;
   signedAt: Date | null;
   declinedAt: Date | null;
@@ -35,13 +41,14 @@ export interface CertificateField {
   label: string | null;
   /** 1-based, on the original. */
   page: number;
-  /** What was entered or filled in (the text; 'checked' or 'not checked'); null for signatures and initials. */
+  /** What was entered or filled in (the text, initials; 'checked' or 'not checked'); null for signatures. */
   value: string | null;
 }
 
 export interface CertificateEvent {
   at: Date;
-  type: string;
+  /** How the history names it, with its detail ("Reminder sent (automatic)"): documents/event-types.ts. */
+  label: string;
   recipientEmail: string | null;
   clientIp: string | null;
   userAgent: string | null;
@@ -66,14 +73,11 @@ export function utc(at: Date | null): string {
   return at ? `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC` : '—';
 }
 
-const eventNames: Record<string, string> = {
-  'document.sent': 'Sent',
-  'document.opened': 'Opened',
-  'document.signed': 'Signed',
-  'document.declined': 'Declined',
-  'document.expired': 'Expired',
-  'document.completed': 'Completed',
-};
+/** "2026-11-25 14:03:07 UTC", or "only the completion mail, 2026-11-26 09:00:00 UTC". */
+function sentText(sent: CertificateRecipient['sent']): string {
+  if (!sent) return '—';
+  return sent.completionMailOnly ? `only the completion mail, ${utc(sent.at)}` : utc(sent.at);
+}
 
 async function signatures(flow: PageFlow, certificate: Certificate): Promise<void> {
   await flow.heading('Signatures');
@@ -113,7 +117,7 @@ async function recipients(flow: PageFlow, certificate: Certificate): Promise<voi
         'Signing method',
         recipient.signingMethod === 'email-code' ? 'link and one-time code by email' : 'link by email',
       ],
-      ['Sent', utc(certificate.sentAt)],
+      ['Sent', sentText(recipient.sent)],
       ['Opened', utc(recipient.openedAt)],
       [recipient.declinedAt ? 'Declined' : 'Signed', utc(recipient.declinedAt ?? recipient.signedAt)],
       ['IP address', recipient.clientIp ?? '—'],
@@ -128,15 +132,15 @@ async function history(flow: PageFlow, certificate: Certificate): Promise<void> 
   await flow.heading('Event history');
   await flow.table(
     [
-      { title: 'Time (UTC)', share: 0.22 },
-      { title: 'Event', share: 0.12 },
-      { title: 'Recipient', share: 0.26 },
-      { title: 'IP address', share: 0.14 },
-      { title: 'User agent', share: 0.26 },
+      { title: 'Time (UTC)', share: 0.19 },
+      { title: 'Event', share: 0.25 },
+      { title: 'Recipient', share: 0.22 },
+      { title: 'IP address', share: 0.13 },
+      { title: 'User agent', share: 0.21 },
     ],
     certificate.events.map((event) => [
       utc(event.at).replace(' UTC', ''),
-      eventNames[event.type] ?? event.type,
+      event.label,
       event.recipientEmail ?? '—',
       event.clientIp ?? '—',
       event.userAgent ?? '—',

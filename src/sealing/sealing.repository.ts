@@ -93,7 +93,7 @@ export async function markSealFailed(
 export async function findAuditEvents(db: Db, workspaceId: string, documentId: string) {
   return db
     .selectFrom('document_events')
-    .select(['type', 'recipient_id', 'recipient_email', 'created_at', 'client_ip', 'user_agent'])
+    .select(['type', 'recipient_id', 'recipient_email', 'created_at', 'client_ip', 'user_agent', 'detail'])
     .where('workspace_id', '=', workspaceId)
     .where('document_id', '=', documentId)
     .orderBy('created_at')

@@ -13,6 +13,7 @@ import {
   updateDocument,
 } from '../documents/documents.repository.ts';
 import { fileToDocumentFile } from '../documents/documents.service.ts';
+import { historyLabel } from '../documents/event-types.ts';
 import { recordDocumentEvent } from '../documents/events.ts';
 import { type AdoptedSignature, fieldTypeSpecs } from '../fields/field-types.ts';
 import type { FieldRow } from '../fields/fields.repository.ts';
@@ -133,10 +134,20 @@ function certificateFields(fields: FieldRow[], recipient: FullRecipientRow): Cer
     }));
 }
 
+/**
+ * When a recipient was first mailed: their invitation (invitations.ts), or, for a viewer never
+ * invited (a later order than every signer), only the completion mail queued with this seal.
+ */
+function sentOf(recipient: FullRecipientRow, sealedAt: Date): CertificateRecipient['sent'] {
+  if (recipient.invited_at) return { at: recipient.invited_at, completionMailOnly: false };
+  return recipient.role === 'viewer' ? { at: sealedAt, completionMailOnly: true } : null;
+}
+
 function recipientOf(
   recipient: FullRecipientRow,
   events: Awaited<ReturnType<typeof findAuditEvents>>,
   fields: FieldRow[],
+  sealedAt: Date,
 ): CertificateRecipient {
   const own = events.filter((e) => e.recipient_id === recipient.id);
   const acted =
@@ -147,6 +158,7 @@ function recipientOf(
     email: recipient.email,
     role: recipient.role,
     signingMethod: recipient.signing_method,
+    sent: sentOf(recipient, sealedAt),
     openedAt: recipient.opened_at,
     signedAt: recipient.signed_at,
     declinedAt: recipient.declined_at,
@@ -162,6 +174,7 @@ async function certificateOf(
   ctx: Context,
   document: FullDocumentRow,
   original: { sha256: string; pages: number },
+  sealedAt: Date,
 ) {
   const recipients = await findFullRecipients(ctx.db, document.workspace_id, document.id);
   const events = await findAuditEvents(ctx.db, document.workspace_id, document.id);
@@ -175,10 +188,10 @@ async function certificateOf(
     originalPages: original.pages,
     sentAt: document.sent_at,
     completedAt: document.signed_at ?? ctx.clock.now(),
-    recipients: recipients.map((r) => recipientOf(r, events, fields)),
+    recipients: recipients.map((r) => recipientOf(r, events, fields, sealedAt)),
     events: events.map((e) => ({
       at: e.created_at,
-      type: e.type,
+      label: historyLabel(e.type, e.detail),
       recipientEmail: e.recipient_email,
       clientIp: e.client_ip,
       userAgent: e.user_agent,
@@ -202,11 +215,13 @@ async function sealDocument(ctx: Context, claim: SealClaim): Promise<void> {
   const originalFile = await findFile(ctx.db, document.original_sha256);
   if (!originalFile) throw new Error(`the original file ${document.original_sha256} is missing`);
   const original = await readFileOf(ctx.db, originalFile);
-  const { certificate, recipients, stamps } = await certificateOf(ctx, document, {
-    sha256: originalFile.sha256,
-    pages: originalFile.pages ?? 0,
-  });
   const sealedAt = ctx.clock.now();
+  const { certificate, recipients, stamps } = await certificateOf(
+    ctx,
+    document,
+    { sha256: originalFile.sha256, pages: originalFile.pages ?? 0 },
+    sealedAt,
+  );
   const seal = await currentSeal(ctx);
   // In the process's seal thread: the API and pages of this process keep answering meanwhile.
   const certified = await sealInThread({

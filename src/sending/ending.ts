@@ -5,7 +5,7 @@
 
 import type { Context } from '../context.ts';
 import { lockDocument, lockDueDocuments, updateDocument } from '../documents/documents.repository.ts';
-import { recordDocumentEvent } from '../documents/events.ts';
+import { recordDocumentEvent, recordHistoryEvent } from '../documents/events.ts';
 import { nextStatus } from '../documents/lifecycle.ts';
 import { withdrawnMail } from '../mail/templates.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
@@ -15,17 +15,28 @@ import { mailRecipient } from './recipient-mail.ts';
 /**
  * The sender withdraws a document that is still being signed: it ends at once as `expired`
  * (document.expired, as when its time runs out), its links only say it was withdrawn, and
- * every recipient who had been mailed it is told.
+ * every recipient who had been mailed it is told. Its history says it was withdrawn, by whom
+ * and why (document.withdrawn, history only: the API and webhooks say document.expired).
  */
 export async function withdrawDocument(
   ctx: Context,
   workspaceId: string,
   documentId: string,
+  input: { by?: string; reason?: string } = {},
 ): Promise<{ eventId: string }> {
+  const reason = input.reason?.trim() ? input.reason.trim().slice(0, 1000) : null;
+  const detail = [input.by ? `by ${input.by}` : null, reason].filter(Boolean).join(': ') || null;
   return withDocument(ctx, workspaceId, documentId, async (trx, locked, now) => {
     const status = nextStatus(locked.document.status, 'withdraw');
     const document = { ...locked.document, status, expires_at: now, withdrawn_at: now };
     await updateDocument(trx, workspaceId, documentId, { status, expires_at: now, withdrawn_at: now });
+    await recordHistoryEvent(trx, ctx, {
+      document,
+      type: 'document.withdrawn',
+      recipient: null,
+      at: now,
+      detail,
+    });
     const event = await recordDocumentEvent(trx, ctx, {
       document,
       type: 'document.expired',

@@ -14,6 +14,7 @@ import {
   findDueReminders,
   updateRecipient,
 } from '../documents/documents.repository.ts';
+import { recordHistoryEvent } from '../documents/events.ts';
 import { DocumentActionError, isActive, signersAhead } from '../documents/lifecycle.ts';
 import { ApiError } from '../http/errors.ts';
 import { findMails } from '../mail/mails.repository.ts';
@@ -42,7 +43,7 @@ export async function remindRecipient(
     if (!isRemindable(locked, recipient)) throw new DocumentActionError('not-remindable');
     const last = recipient.reminded_at?.getTime() ?? Number.NEGATIVE_INFINITY;
     if (now.getTime() - last < reminderIntervalMs) throw new DocumentActionError('reminded-recently');
-    if (!(await remindLocked(trx, ctx, locked, recipient, now)))
+    if (!(await remindLocked(trx, ctx, locked, recipient, now, 'by hand')))
       throw new DocumentActionError('not-remindable');
     return { sentTo: recipient.email };
   });
@@ -59,7 +60,8 @@ function isRemindable(locked: Locked, recipient: FullRecipientRow): boolean {
 }
 
 /**
- * Queues the reminder and records it. The link is the one they were mailed, read back from
+ * Queues the reminder and records it (on the signer, and as a history event saying which
+ * kind it was: event-types.ts). The link is the one they were mailed, read back from
  * that mail (only its hash is kept), so their first mail's link keeps working. False when
  * no mail of theirs holds a link (nothing is sent).
  */
@@ -69,6 +71,7 @@ async function remindLocked(
   locked: Locked,
   recipient: FullRecipientRow,
   now: Date,
+  how: 'by hand' | 'automatic',
 ): Promise<boolean> {
   const { document } = locked;
   const [invitation] = await findMails(trx, { documentId: document.id, to: recipient.email, limit: 50 }).then(
@@ -88,6 +91,7 @@ async function remindLocked(
   await mailRecipient(trx, ctx, document, recipient, mail);
   await updateRecipient(trx, document.workspace_id, recipient.id, { reminded_at: now });
   recipient.reminded_at = now;
+  await recordHistoryEvent(trx, ctx, { document, type: 'reminder.sent', recipient, at: now, detail: how });
   return true;
 }
 
@@ -110,7 +114,7 @@ export async function remindDueSigners(ctx: Context, batchSize = 100): Promise<n
         if (!recipient || !isRemindable(locked, recipient)) return false;
         // Still due, by the same rule that found them (documents.repository.ts).
         if ((await findDueReminders(trx, now, 1, { documentId, recipientId })).length === 0) return false;
-        return remindLocked(trx, ctx, locked, recipient, now);
+        return remindLocked(trx, ctx, locked, recipient, now, 'automatic');
       }).catch((error: unknown) => {
         // Overdue: withDocument expired it, and a document that has ended reminds nobody.
         if (error instanceof DocumentActionError && error.refusal === 'expired') return false;

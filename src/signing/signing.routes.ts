@@ -1,7 +1,7 @@
 // The recipients' signing pages under the document's public url:
 //   GET  /sign/{documentId}                 asks for the personal link
-//   GET  /sign/{documentId}/{token}         the document; the first GET records document.opened
-//   GET  /sign/{documentId}/{token}/pages/{n}  a page of its PDF as an image
+//   GET  /sign/{documentId}/{token}         the document (a fetch: link.fetched, not opened; opening.ts)
+//   GET  /sign/{documentId}/{token}/pages/{n}  a page of its PDF as an image (its first GET: opened)
 //   POST /sign/{documentId}/{token}/sign    name, typed or drawn signature, consent (+ code) -> 303 back
 //   POST /sign/{documentId}/{token}/decline confirmation, optional reason    -> 303 back
 //   POST /sign/{documentId}/{token}/code    mails a one-time code           -> 303 back, or the
@@ -21,8 +21,9 @@ import { type Form, formText, useFormBodies } from '../ui/forms.ts';
 import { usePlainPageScope } from '../ui/page-scope.ts';
 import { sendHtml } from '../ui/shell.ts';
 import { requestSigningCode } from './codes.ts';
+import { fetchLink, openDocument } from './opening.ts';
 import { findSigningSession, loadSigningView, type SigningSession, signingPageImage } from './session.ts';
-import { type AdoptedSignature, declineDocument, openDocument, signDocument } from './signing.service.ts';
+import { type AdoptedSignature, declineDocument, signDocument } from './signing.service.ts';
 import {
   renderSigningMessagePage,
   renderSigningPage,
@@ -124,6 +125,10 @@ async function act(
   try {
     await action(session, body);
   } catch (error) {
+    // Posting through the link is having the document open (opening.ts), refused or not:
+    // an action that succeeds recorded it itself, a refused one rolled back.
+    if (error instanceof InputError || error instanceof DocumentActionError)
+      await openDocument(ctx, session, clientOf(request));
     if (error instanceof InputError) {
       // Each field's sentence beside its input.
       return again(400, { kind: 'error', text: error.message }, keptForm(body, error.fields, false));
@@ -205,7 +210,14 @@ function actionRoutes(app: FastifyInstance, ctx: Context) {
     // the page does): with it, the page comes back with all of it still filled in.
     large.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/code', (request, reply) => {
       const carried = Object.keys(request.body ?? {}).length > 0;
-      return act(ctx, request, reply, 'code-sent', (session) => requestSigningCode(ctx, session), carried);
+      return act(
+        ctx,
+        request,
+        reply,
+        'code-sent',
+        (session) => requestSigningCode(ctx, session, clientOf(request)),
+        carried,
+      );
     });
   });
   app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/decline', (request, reply) =>
@@ -234,8 +246,8 @@ export function signingRoutes(ctx: Context) {
       async (request, reply) => {
         const session = await sessionOf(ctx, request.params);
         if (!session) return notFoundPage(reply);
-        // HEAD (link previews, prefetchers asking for headers) does not count as opening.
-        if (request.method === 'GET') await openDocument(ctx, session, clientOf(request));
+        // Fetching the page is not viewing it (opening.ts): a scanner or a preview gets here too.
+        if (request.method === 'GET') await fetchLink(ctx, session, clientOf(request));
         const notice = doneNotices[request.query.done ?? ''] ?? null;
         return renderPage(ctx, reply, session, request.params, 200, notice);
       },
@@ -262,6 +274,8 @@ function pageImageRoute(app: FastifyInstance, ctx: Context) {
       const size = isPageImageSize(request.query.size) ? request.query.size : 'page';
       const image = await signingPageImage(ctx, session, page, size);
       if (!image) return notFoundPage(reply);
+      // Only something that renders the page loads its images: the recipient viewed it.
+      if (request.method === 'GET') await openDocument(ctx, session, clientOf(request));
       return (
         reply
           .header('content-type', 'image/png')

@@ -1,20 +1,13 @@
-// The recipient's actions on a document: open it (the first time records document.opened),
-// sign it (the last signer's signature completes it and makes the seal owed; otherwise the
-// next signing group is invited, sending/invitations.ts), decline it. Every change holds the
+// The recipient's actions on a document (opening it is opening.ts's rule): sign it (the
+// last signer's signature completes it and makes the seal owed; otherwise the next signing
+// group is invited, sending/invitations.ts), decline it. Every change holds the
 // document's row lock (sending/document-lock.ts), goes through the state machine
 // (lifecycle.ts) and records its event (events.ts) in the same transaction. One-time codes
 // are in codes.ts; who a link belongs to, and what the pages read, in session.ts.
 
-import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import { notifyChannel } from '../db/notify.ts';
-import type { Database } from '../db/schema.ts';
-import {
-  type FullDocumentRow,
-  type FullRecipientRow,
-  updateDocument,
-  updateRecipient,
-} from '../documents/documents.repository.ts';
+import { updateDocument, updateRecipient } from '../documents/documents.repository.ts';
 import { type ClientInfo, recordDocumentEvent } from '../documents/events.ts';
 import {
   DocumentActionError,
@@ -32,49 +25,15 @@ import { declinedMail } from '../mail/templates.ts';
 import { drawableText, drawingProblem } from '../pdf/fonts.ts';
 import { checkSignatureImage } from '../pdf/signature-image.ts';
 import { sealChannel } from '../sealing/sealing.repository.ts';
-import { type Locked, withDocument } from '../sending/document-lock.ts';
+import { withDocument } from '../sending/document-lock.ts';
 import { inviteAll } from '../sending/invitations.ts';
 import { findOwnerEmails } from '../workspaces/workspaces.repository.ts';
 import { checkCode } from './codes.ts';
+import { recordOpened } from './opening.ts';
 import { checkCanSign, recipientOf, type SigningSession } from './session.ts';
 
-async function recordOpened(
-  trx: Transaction<Database>,
-  ctx: Context,
-  locked: Locked,
-  recipient: FullRecipientRow,
-  now: Date,
-  client: ClientInfo | undefined,
-): Promise<FullDocumentRow> {
-  if (recipient.opened_at !== null || !isActive(locked.document.status)) return locked.document;
-  const status = nextStatus(locked.document.status, 'open');
-  const document = { ...locked.document, status };
-  if (status !== locked.document.status)
-    await updateDocument(trx, document.workspace_id, document.id, { status });
-  await updateRecipient(trx, recipient.workspace_id, recipient.id, { opened_at: now });
-  recipient.opened_at = now;
-  await recordDocumentEvent(trx, ctx, { document, type: 'document.opened', recipient, at: now, client });
-  return document;
-}
-
-/**
- * A recipient opened their link: the first time (while the document awaits signatures)
- * records document.opened for them and moves a sent document to viewed.
- */
-export async function openDocument(
-  ctx: Context,
-  session: SigningSession,
-  client?: ClientInfo,
-): Promise<void> {
-  try {
-    await withDocument(ctx, session.workspaceId, session.documentId, async (trx, locked, now) => {
-      await recordOpened(trx, ctx, locked, recipientOf(locked, session), now, client);
-    });
-  } catch (error) {
-    // Opening an overdue document expires it; the page then shows it as expired.
-    if (!(error instanceof DocumentActionError && error.refusal === 'expired')) throw error;
-  }
-}
+/** Opening is opening.ts's rule; here too for the callers that sign, decline and open. */
+export { openDocument } from './opening.ts';
 
 /** The signature a signer adopts: their name typed (set in a handwriting face), or drawn. */
 export type AdoptedSignature = { kind: 'typed' } | { kind: 'drawn'; png: Buffer };
@@ -140,7 +99,7 @@ export async function signDocument(
         date: dateSigned(now),
       });
       if (recipient.signing_method === 'email-code') {
-        const refusal = await checkCode(trx, recipient, input.code ?? '', now);
+        const refusal = await checkCode(trx, ctx, recipient, input.code ?? '', now, input.client);
         if (refusal) return { refused: refusal };
       }
 
@@ -207,6 +166,7 @@ export async function declineDocument(
       recipient,
       at: now,
       client: input.client,
+      detail: reason,
     });
     const mail = declinedMail({
       documentTitle: document.title,

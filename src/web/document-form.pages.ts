@@ -340,7 +340,7 @@ async function act(
 ) {
   try {
     const done = await findById(request.params.id, (id) =>
-      action.run(web, member, id, request.params).then(() => id),
+      action.run(web, member, id, request.params, request.body ?? {}).then(() => id),
     );
     if (done === null) return web.notFound(request, reply);
     return reply.redirect(action.back(done), 303);
@@ -350,10 +350,16 @@ async function act(
   }
 }
 
-type SenderRequest = FastifyRequest<{ Params: { id: string; recipientId?: string } }>;
+type SenderRequest = FastifyRequest<{ Params: { id: string; recipientId?: string }; Body?: Form }>;
 
 interface SenderAction {
-  run(web: Web, member: SessionUser, id: string, params: { recipientId?: string }): Promise<unknown>;
+  run(
+    web: Web,
+    member: SessionUser,
+    id: string,
+    params: { recipientId?: string },
+    form: Form,
+  ): Promise<unknown>;
   /** Where the browser goes after it (post, redirect, get). */
   back(id: string): string;
 }
@@ -365,7 +371,11 @@ const senderPosts: Record<string, SenderAction> = {
     back: (id) => `/documents/${id}`,
   },
   '/documents/:id/withdraw': {
-    run: (web, member, id) => withdrawDocument(web.ctx, member.workspaceId, id),
+    run: (web, member, id, _params, form) =>
+      withdrawDocument(web.ctx, member.workspaceId, id, {
+        by: member.email,
+        reason: formText(form, 'reason'),
+      }),
     back: (id) => `/documents/${id}?done=withdrawn`,
   },
   '/documents/:id/delete': {

@@ -2,7 +2,12 @@
 // "More rows" and "Show the value" post it back), a document's page for its sender, and the
 // sender's own mail (/mails).
 import type { SessionUser } from '../accounts/accounts.service.ts';
-import type { DocumentDetail, RecipientProgress } from '../documents/documents.service.ts';
+import type {
+  DocumentDetail,
+  OwnerDocument,
+  RecipientAudit,
+  RecipientProgress,
+} from '../documents/documents.service.ts';
 import type { PricingView } from '../documents/pricing.ts';
 import { formatMoney } from '../documents/pricing.ts';
 import type { FieldErrors } from '../input-error.ts';
@@ -199,7 +204,7 @@ export function editDocumentView(
 
 /** A document as its sender sees it, with what the services worked out for each recipient. */
 export interface SenderDocument {
-  document: DocumentDetail & { remindEveryDays: number | null };
+  document: OwnerDocument;
   pricing: PricingView | null;
   progress: Map<string, RecipientProgress>;
   /** Signing links the sender may copy, by recipient id (signing-links.ts). */
@@ -227,16 +232,53 @@ function remindButton(
   return html`<form method="post" action="/documents/${view.document.id}/recipients/${r.id}/remind" class="inline">${csrfField(csrf)}<button class="button button-secondary button-small" type="submit" aria-label="Remind ${r.fullName}">Remind</button></form>`;
 }
 
+/**
+ * When a recipient was mailed: their first mail (their link), or, for a viewer of a later
+ * order than every signer, only the completion mail (with the signed PDF).
+ */
+function sentLine(view: SenderDocument, r: DocumentDetail['recipients'][number], audit?: RecipientAudit) {
+  if (audit?.invitedAt) return html`Sent ${formatTime(audit.invitedAt, view.timeZone)}`;
+  if (view.document.status === 'signed' && r.role === 'viewer') {
+    // The completion mail is queued with the seal, when document.completed is recorded.
+    const completed = view.document.history.find((e) => e.type === 'document.completed');
+    return completed
+      ? html`Sent only the completion mail, ${formatTime(completed.createdAt, view.timeZone)}`
+      : html`Only the completion mail will be sent (with the signed PDF)`;
+  }
+  return null;
+}
+
+/** Opened, or only fetched (a scanner or preview), as the open rule says (signing/opening.ts). */
+function openedLine(timeZone: string, audit?: RecipientAudit) {
+  if (audit?.openedAt) return html`opened ${formatTime(audit.openedAt, timeZone)}`;
+  if (audit?.linkFetchedAt)
+    return html`link fetched ${formatTime(audit.linkFetchedAt, timeZone)}, not viewed`;
+  return null;
+}
+
+function recipientState(view: SenderDocument, r: DocumentDetail['recipients'][number], csrf: string) {
+  const audit = view.document.audit.get(r.id);
+  const progress = view.progress.get(r.id) ?? 'waiting';
+  if (audit?.declinedAt)
+    return html`<span class="badge badge-danger">declined ${formatTime(audit.declinedAt, view.timeZone)}</span>`;
+  if (progress === 'signed' && r.signedAt)
+    return html`<span class="badge badge-success">signed ${formatTime(r.signedAt, view.timeZone)}</span>`;
+  return html`${progressBadges[progress as Exclude<RecipientProgress, 'signed'>]}${remindButton(view, r, csrf)}`;
+}
+
 function recipientItem(
   view: SenderDocument,
   r: DocumentDetail['recipients'][number],
   csrf: string,
 ): SafeHtml {
   const link = view.links.get(r.id);
-  const progress = view.progress.get(r.id) ?? 'waiting';
+  const audit = view.document.audit.get(r.id);
+  const facts = [sentLine(view, r, audit), openedLine(view.timeZone, audit)].filter((f) => f !== null);
   return html`<li><div><span class="recipient-name">${r.fullName}</span> <span class="muted">${r.email}</span><div class="small muted">${r.role}, order ${r.signingOrder}, ${r.signingMethod}</div>
+${facts.length ? html`<div class="small muted">${facts.map((f, i) => html`${i ? '; ' : ''}${f}`)}</div>` : ''}
+${audit?.declinedAt ? html`<p class="small decline-reason">${audit.declineReason ? html`Reason: “${audit.declineReason}”` : 'No reason given.'}</p>` : ''}
 ${link ? html`<div class="secret small"><code id="link-${r.id}">${link}</code><button class="button button-secondary button-small" type="button" data-copy="link-${r.id}">Copy link</button></div>` : ''}</div>
-<div class="state">${progress === 'signed' && r.signedAt ? html`<span class="badge badge-success">signed ${formatTime(r.signedAt, view.timeZone)}</span>` : progressBadges[progress as Exclude<RecipientProgress, 'signed'>]}${remindButton(view, r, csrf)}</div></li>`;
+<div class="state">${recipientState(view, r, csrf)}</div></li>`;
 }
 
 /** The way to the field editor (a draft with a PDF), or to its fields once sent. */
@@ -256,7 +298,7 @@ function documentSummary(document: SenderDocument['document'], timeZone: string)
 <div><dt>Created</dt><dd>${formatTime(document.createdAt, timeZone)}</dd></div>
 ${document.sentAt ? html`<div><dt>Sent</dt><dd>${formatTime(document.sentAt, timeZone)}</dd></div>` : ''}
 ${document.signedAt ? html`<div><dt>Completed</dt><dd>${formatTime(document.signedAt, timeZone)}</dd></div>` : ''}
-${document.expiresAt ? html`<div><dt>Expires</dt><dd>${formatTime(document.expiresAt, timeZone)}</dd></div>` : ''}
+${document.withdrawnAt ? html`<div><dt>Withdrawn</dt><dd>${formatTime(document.withdrawnAt, timeZone)}</dd></div>` : document.expiresAt ? html`<div><dt>${document.status === 'expired' ? 'Expired' : 'Expires'}</dt><dd>${formatTime(document.expiresAt, timeZone)}</dd></div>` : ''}
 <div><dt>Value</dt><dd>${document.value ? formatMoney(String(document.value.amount), document.value.currency) : '—'}</dd></div>
 <div><dt>Automatic reminders</dt><dd>${document.remindEveryDays === null ? 'none' : document.remindEveryDays === 1 ? 'every day' : `every ${document.remindEveryDays} days`}</dd></div>
 </dl>
@@ -307,11 +349,30 @@ ${document.status === 'signed' && !sealed ? html`<p class="small muted">Everyone
 </section>`;
 }
 
+/**
+ * The owner's status: the API's, but a withdrawn document says so (the API keeps the spec's
+ * `expired`).
+ */
+function statusBadge(document: OwnerDocument): SafeHtml {
+  if (document.withdrawnAt) return html`<span class="badge badge-neutral">withdrawn</span>`;
+  return html`<span class="badge ${statusBadges[document.status].tone}">${document.status}</span>`;
+}
+
+/** The whole history, both kinds of event (documents/event-types.ts), oldest first. */
+function timeline(document: OwnerDocument, timeZone: string): SafeHtml {
+  if (!document.history.length)
+    return html`<p class="muted">Nothing has happened yet: the document is a draft.</p>`;
+  // A withdrawn document's document.expired (the API's and the webhooks') is the end of signing.
+  const label = (e: OwnerDocument['history'][number]) =>
+    e.type === 'document.expired' && document.withdrawnAt ? 'Signing ended (expired in the API)' : e.label;
+  // A webhook event names its type, as the API and endpoints know it; history-only ones do not.
+  return html`<ol class="plain timeline">${document.history.map((e) => html`<li>${formatTime(e.createdAt, timeZone, true)}: ${label(e)}${e.recipientEmail ? ` (${e.recipientEmail})` : ''}${e.webhook ? html` <code>${e.type}</code>` : ''}</li>`)}</ol>`;
+}
+
 export function documentView(view: SenderDocument, csrf: string, message: SafeHtml | null): SafeHtml {
   const { document } = view;
-  const badge = statusBadges[document.status];
   return html`<p><a href="/documents">← Documents</a></p>
-<div class="section-title"><h1>${document.title}</h1><span class="badge ${badge.tone}">${document.status}</span></div>
+<div class="section-title"><h1>${document.title}</h1>${statusBadge(document)}</div>
 ${message}
 ${documentSummary(document, view.timeZone)}
 ${filesSection(document)}
@@ -323,7 +384,7 @@ ${filesSection(document)}
 ${view.pricing ? pricingTable(view.pricing) : ''}
 <section class="card" aria-labelledby="timeline-title">
 <h2 id="timeline-title">Timeline</h2>
-${document.events.length ? html`<ol class="plain">${document.events.map((e) => html`<li>${formatTime(e.createdAt, view.timeZone, true)}: <code>${e.type}</code>${e.recipientEmail ? ` (${e.recipientEmail})` : ''}</li>`)}</ol>` : html`<p class="muted">Nothing has happened yet: the document is a draft.</p>`}
+${timeline(document, view.timeZone)}
 </section>`;
 }
 
@@ -364,6 +425,8 @@ export function confirmDocumentAction(
 <h1>${what.heading}</h1>
 <p><strong>${document.title}</strong></p>
 <p>${what.text}</p>
-<form method="post" action="/documents/${document.id}/${action}" class="actions">${csrfField(csrf)}<button class="button button-danger" type="submit">${what.button}</button><a href="/documents/${document.id}">Cancel</a></form>
+<form method="post" action="/documents/${document.id}/${action}">${csrfField(csrf)}
+${action === 'withdraw' ? html`<label for="reason">Reason (optional, kept in the document's history)</label><textarea id="reason" name="reason" rows="3" maxlength="1000"></textarea>` : ''}
+<div class="actions"><button class="button button-danger" type="submit">${what.button}</button><a href="/documents/${document.id}">Cancel</a></div></form>
 </div>`;
 }

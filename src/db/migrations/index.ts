@@ -24,6 +24,7 @@ import * as m0020 from './0020-seal-key-rotation.ts';
 import * as m0021 from './0021-page-image-failures.ts';
 import * as m0022 from './0022-upload-usage.ts';
 import * as m0023 from './0023-idempotency-answers-sealed.ts';
+import * as m0024 from './0024-audit-trail.ts';
 import * as m0025 from './0025-password-resets.ts';
 import * as m0027 from './0027-document-search.ts';
 import * as m0028 from './0028-kept-uploads.ts';
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   '0021-page-image-failures': m0021,
   '0022-upload-usage': m0022,
   '0023-idempotency-answers-sealed': m0023,
+  '0024-audit-trail': m0024,
   '0025-password-resets': m0025,
   '0027-document-search': m0027,
   '0028-kept-uploads': m0028,
