@@ -86,6 +86,7 @@ async function storeOriginal(
     pages: pdf.pages,
     pageSizes: pdf.pageSizes,
     now,
+    drawPagesFor: workspaceId,
   });
 }
 

@@ -24,6 +24,7 @@ import * as m0020 from './0020-seal-key-rotation.ts';
 import * as m0021 from './0021-page-image-failures.ts';
 import * as m0022 from './0022-upload-usage.ts';
 import * as m0023 from './0023-idempotency-answers-sealed.ts';
+import * as m0026 from './0026-page-image-queue.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0021-page-image-failures': m0021,
   '0022-upload-usage': m0022,
   '0023-idempotency-answers-sealed': m0023,
+  '0026-page-image-queue': m0026,
 };
