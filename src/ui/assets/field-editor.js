@@ -60,6 +60,21 @@ function showRefusal(form, sentence) {
   shown.textContent = sentence;
 }
 
+/**
+ * After a field is added: the add form as the server renders it after one (its signer, type
+ * and page kept, the rest back to how the page came), ready for the next field.
+ */
+function resetAddForm(form) {
+  Array.from(form.elements).forEach((input) => {
+    if (['recipient', 'type', 'page', '_csrf', 'back'].includes(input.name)) return;
+    if (input.tagName === 'SELECT') {
+      Array.from(input.options).forEach((option) => {
+        option.selected = option.defaultSelected;
+      });
+    } else if (input.tagName === 'INPUT') input.value = input.defaultValue;
+  });
+}
+
 /** The editor as the server has it now: the field list and each page's shapes. */
 function showParts(parts) {
   var active = document.activeElement;
@@ -108,6 +123,7 @@ function sendInPlace(form) {
         var old = form.querySelector('[data-refusal]');
         if (old) old.remove();
         showParts(result.answer);
+        if (form.hasAttribute('data-add-field')) resetAddForm(form);
         fieldEditor.dispatchEvent(new CustomEvent('fields-changed'));
         return;
       }
