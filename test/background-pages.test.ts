@@ -11,7 +11,15 @@ import { test } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { drawQueuedPages, pagesPerClaim } from '../src/files/background-pages.ts';
 import { createDocument } from '../src/sending/drafts.ts';
-import { countRows, createTestWorkspace, describeEachDatabase, twoSigners, useHarness } from './harness.ts';
+import { sendDocument } from '../src/sending/send.ts';
+import {
+  countRows,
+  createTestWorkspace,
+  describeEachDatabase,
+  linkFor,
+  twoSigners,
+  useHarness,
+} from './harness.ts';
 import { assertPage, newDocumentFields, pdfFile, webPeople } from './web-client.ts';
 
 async function pdfOf(pages: number): Promise<Uint8Array> {
@@ -80,6 +88,35 @@ describeEachDatabase('page images drawn in the background', (kind) => {
       assert.equal(image.headers.get('content-type'), 'image/png');
     }
     assert.equal(await renders(), before, 'served as stored: nothing drawn while the sender waits');
+  });
+
+  test('the signing page loads its pages lazily, each in its place before its image arrives', async () => {
+    const workspace = await createTestWorkspace(h.ctx);
+    const { id } = await createDocument(h.ctx, {
+      workspaceId: workspace.id,
+      title: 'Lease',
+      body: '',
+      recipients: twoSigners,
+      pricing: null,
+      file: await pdfOf(3),
+    });
+    await sendDocument(h.ctx, workspace.id, id);
+    const link = await linkFor(h.ctx, id, 'ann@client.example');
+    const page = await fetch(`${h.baseUrl}${link.path}`);
+    assert.equal(page.status, 200);
+    const text = await page.text();
+    for (const [n, loading] of [
+      [1, 'eager'],
+      [2, 'eager'],
+      [3, 'lazy'],
+    ] as const) {
+      assert.match(
+        text,
+        new RegExp(
+          `<img src="${link.path}/pages/${n}" alt="Page ${n} of 3 of Lease" width="1200" height="1698" loading="${loading}">`,
+        ),
+      );
+    }
   });
 
   test('a big file is drawn a few pages at a claim, so a file stored after it is not held back', async () => {

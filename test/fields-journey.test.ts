@@ -14,6 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createAccount } from '../src/accounts/accounts.service.ts';
 import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { listFields } from '../src/fields/fields.service.ts';
+import { drawQueuedPages } from '../src/files/background-pages.ts';
 import { readFile } from '../src/files/files.service.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
 import { createDocument } from '../src/sending/drafts.ts';
@@ -46,6 +47,8 @@ describeEachDatabase('fields placed and filled in a browser', (kind) => {
       pricing: null,
       file: contract,
     }));
+    // Its pages drawn ahead of time, as the worker does after an upload.
+    await drawQueuedPages(h.ctx);
   });
 
   after(async () => {
