@@ -104,22 +104,18 @@ describeEachDatabase('page images drawn in the background', (kind) => {
     const link = await linkFor(h.ctx, id, 'ann@client.example');
     const page = await fetch(`${h.baseUrl}${link.path}`);
     assert.equal(page.status, 200);
-    const text = await page.text();
-    for (const [n, loading] of [
-      [1, 'eager'],
-      [2, 'eager'],
-      [3, 'lazy'],
-    ] as const) {
-      assert.match(
-        text,
-        new RegExp(
-          `<img src="${link.path}/pages/${n}" alt="Page ${n} of 3 of Lease" width="1200" height="1698" loading="${loading}">`,
-        ),
-      );
-    }
+    const images = [...(await page.text()).matchAll(/<img src="[^"]*\/pages\/\d+"[^>]*>/g)].map((m) => m[0]);
+    assert.deepEqual(
+      images,
+      [1, 2, 3].map(
+        (n) =>
+          `<img src="${link.path}/pages/${n}" alt="Page ${n} of 3 of Lease" width="1200" height="1698" loading="${n <= 2 ? 'eager' : 'lazy'}">`,
+      ),
+    );
   });
 
   test('a big file is drawn a few pages at a claim, so a file stored after it is not held back', async () => {
+    await drawQueuedPages(h.ctx); // what the tests before left queued
     const big = await createTestWorkspace(h.ctx);
     const small = await createTestWorkspace(h.ctx);
     const document = (workspaceId: string, file: Uint8Array) =>
