@@ -7,9 +7,11 @@
 // The drawing goes through the render schedule of page-images.ts like any request: one page
 // at a time, in the turns of the workspace that stored the file, so it holds at most one of
 // the process's places, a person's request in the same workspace goes before it, and
-// another workspace's request waits at most the one turn the schedule promises. A file is
-// drawn a few pages at a claim (`pagesPerClaim`), then goes to the back of the queue, so one
-// 500-page file does not hold back a file stored after it. A page that cannot be drawn is
+// another workspace's request waits at most the one turn the schedule promises (a person's
+// request for a page the worker has queued takes the job over and goes first). A file is
+// drawn a few pages at a claim (`pagesPerClaim`), then goes to the back of the queue, and a
+// file not begun goes before one begun, so one 500-page file does not hold back a file
+// stored after it, whose sender is likely to open it now. A page that cannot be drawn is
 // given up as on request (the placeholder); a file that is gone leaves the queue.
 import type { Context } from '../context.ts';
 import {
@@ -21,7 +23,7 @@ import {
 import { pageImage } from './page-images.ts';
 
 /** Pages drawn for one file before it goes to the back of the queue. */
-export const pagesPerClaim = 4;
+export const pagesPerClaim = 2;
 /** How long a worker holds a claimed file: far more than `pagesPerClaim` turns of 10 s. */
 const leaseMs = 120_000;
 

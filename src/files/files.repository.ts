@@ -274,7 +274,10 @@ export interface PageImageJob {
   pages: number;
 }
 
-/** Claims the queued file due first for `leaseMs` (another worker skips it meanwhile). */
+/**
+ * Claims the queued file due first for `leaseMs` (another worker skips it meanwhile): a file
+ * not begun before one begun, then by `due_at`.
+ */
 export async function claimPageImageJob(
   db: Kysely<Database>,
   now: Date,
@@ -285,6 +288,8 @@ export async function claimPageImageJob(
       .selectFrom('page_image_queue')
       .select(['sha256', 'workspace_id', 'next_step'])
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+      // A file none of whose pages is drawn yet first: its sender is likely to open it now.
+      .orderBy(sql`next_step > 0`)
       .orderBy('due_at')
       .orderBy('queued_at')
       .limit(1)

@@ -130,8 +130,13 @@ export function pageImage(
   options: { background?: boolean } = {},
 ): Promise<PageImage | null> {
   const width = pageImageWidths[size];
-  const key = `${workspaceId}:${sha256}:${page}:${width}`;
+  const key = jobKey(workspaceId, { sha256, page, width });
   let pending = inFlight.get(key);
+  // A person asks for a page the worker has queued: it is theirs now, and goes first.
+  if (pending && !options.background) {
+    const queued = queuedJobs.get(key);
+    if (queued) queued.background = false;
+  }
   if (!pending) {
     const background = options.background ?? false;
     pending = loadOrRender(ctx, workspaceId, { sha256, page, width }, background).finally(() =>
@@ -199,6 +204,9 @@ interface Lane {
 }
 
 const lanes = new Map<string, Lane>();
+/** The worker's jobs waiting in a lane, by `pageImage`'s key: a person's request promotes one. */
+const queuedJobs = new Map<string, Job>();
+const jobKey = (workspaceId: string, key: PageKey) => `${workspaceId}:${key.sha256}:${key.page}:${key.width}`;
 const round: Lane[] = [];
 let drawing = 0;
 /** Sessions opened and not yet closed (closing ones count until their thread is gone). */
@@ -217,7 +225,9 @@ function inTurn(
       lane = { workspaceId, jobs: [], state: 'idle', open: null, idle: null, lastUsed: 0 };
       lanes.set(workspaceId, lane);
     }
-    lane.jobs.push({ ctx, key, background, resolve, reject });
+    const job: Job = { ctx, key, background, resolve, reject };
+    lane.jobs.push(job);
+    if (background) queuedJobs.set(jobKey(workspaceId, key), job);
     if (lane.state === 'idle') {
       lane.state = 'waiting';
       round.push(lane);
@@ -245,6 +255,7 @@ async function takeTurn(lane: Lane): Promise<void> {
   const onOpenFile = lane.jobs.findIndex((job) => eligible(job) && job.key.sha256 === lane.open?.sha256);
   const index = onOpenFile >= 0 ? onOpenFile : Math.max(0, lane.jobs.findIndex(eligible));
   const [job] = lane.jobs.splice(index, 1) as [Job];
+  queuedJobs.delete(jobKey(lane.workspaceId, job.key));
   try {
     job.resolve(await drawPage(lane, job));
   } catch (error) {
