@@ -156,12 +156,14 @@ export async function measureEditor(): Promise<EditorFigures> {
           .where('id', '=', id)
           .executeTakeFirstOrThrow()
       ).original_sha256 ?? '';
+    // Pages done: drawn, or given up (a placeholder from then on: on a busy machine a page
+    // can run out of its turn), at `width` or at every width.
     const imagesOf = async (sha256: string, width?: number) => {
       const { rows } = await sql<{ count: string }>`
-        select count(*) as count from page_images
-        where sha256 = ${sha256} and (${width ?? null}::integer is null or width = ${width ?? null}::integer)`.execute(
-        handle.db,
-      );
+        select (select count(*) from page_images
+                where sha256 = ${sha256} and (${width ?? null}::integer is null or width = ${width ?? null}::integer))
+             + (select count(*) * ${width ? 1 : 2} from page_image_failures where sha256 = ${sha256} and page > 0)
+             as count`.execute(handle.db);
       return Number(rows[0]?.count ?? 0);
     };
 
