@@ -33,6 +33,9 @@
 //     PNG bomb and strangers' uploads against a `signet serve`: its peak RSS growth, the
 //     slowest /healthz, and another workspace's cached page image p99 beside its quiet p99
 //     (goals, not ceilings: under 300 MB, under 1 s, within 2 x).
+// 11. The field editor's first page (bench/editor.ts): opening the editor of a freshly
+//     uploaded 36-page PDF until page 1's image is served, against the same with every
+//     image cached; the time until the worker has drawn every page in the background.
 //
 // Env: SIGNET_BENCH_POSTGRES_URL (admin connection; each part makes a fresh database and
 // drops it), SIGNET_BENCH_DOCUMENTS (100000), SIGNET_BENCH_SECONDS (5, each measured run),
@@ -52,6 +55,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { abuseLines, measureAbuse } from './abuse.ts';
 import { type Figures, freePort, measure, median, type RateRun, runAtRate, startSeededApi } from './api.ts';
+import { editorDetails, editorRows, measureEditor } from './editor.ts';
 import {
   runStreamRounds,
   type StreamRounds,
@@ -304,6 +308,12 @@ const pdf = await runPdfBench();
 progress("Abuse: 1 GiB decompression bombs, a PNG bomb, strangers' uploads (bench/abuse.ts)");
 const abuse = await measureAbuse();
 
+// 11. The field editor's first page, against a server process of its own.
+progress(
+  "Editor: a fresh 36-page upload's first page image, and its pages drawn in the background (bench/editor.ts)",
+);
+const editor = await measureEditor();
+
 // ---------------------------------------------------------------------------------------
 // The figures.
 
@@ -465,6 +475,7 @@ rows.push([
   rotation.ratio.toFixed(2),
 ]);
 rows.push(...pdfRows(pdf));
+rows.push(...editorRows(editor));
 console.log('\nRatio = measured / ceiling: for a rate 1.00 is the ceiling and less is slower; for a time');
 console.log(
   '1.00 is the ceiling and more is slower (for memory, bigger). A deep page against page 1 should be 1.00 (keyset paging).\n',
@@ -475,6 +486,8 @@ for (const [figure, measured, ceiling, ratio] of rows)
   console.log(`| ${figure} | ${measured} | ${ceiling} | ${ratio} |`);
 console.log('\nAbuse (bench/abuse.ts): each attack beside the quiet run before them; goals from issue 34.\n');
 for (const line of abuseLines(abuse)) console.log(line);
+console.log('\nThe field editor (bench/editor.ts; issue 36).\n');
+for (const line of editorDetails(editor)) console.log(`  ${line}`);
 console.log(
   `\nload average before: ${loadBefore}; after: ${load()}; total ${((Date.now() - started) / 1000).toFixed(0)} s`,
 );

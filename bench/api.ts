@@ -50,9 +50,13 @@ export async function startChild(
   child.stdout?.on('data', (chunk) => {
     output += chunk;
   });
-  const deadline = Date.now() + 30_000;
+  // Two minutes: a machine busy with other work starts a server slowly.
+  const deadline = Date.now() + 120_000;
   while (!readyPattern.test(output)) {
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start: ${output}`);
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start: ${output}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return child;

@@ -14,6 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createAccount } from '../src/accounts/accounts.service.ts';
 import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { listFields } from '../src/fields/fields.service.ts';
+import { drawQueuedPages } from '../src/files/background-pages.ts';
 import { readFile } from '../src/files/files.service.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
 import { createDocument } from '../src/sending/drafts.ts';
@@ -46,6 +47,8 @@ describeEachDatabase('fields placed and filled in a browser', (kind) => {
       pricing: null,
       file: contract,
     }));
+    // Its pages drawn ahead of time, as the worker does after an upload.
+    await drawQueuedPages(h.ctx);
   });
 
   after(async () => {
@@ -68,14 +71,21 @@ describeEachDatabase('fields placed and filled in a browser', (kind) => {
 
   const fields = () => listFields(h.ctx.db, workspaceId, documentId);
 
-  /** The editor's form post, answered (a redirect back, or a refusal), and the page it leads to loaded. */
-  const posted = (page: Page) =>
-    Promise.all([
-      page.waitForResponse(
-        (response) => response.request().method() === 'POST' && response.url().includes('/fields'),
-      ),
-      page.waitForEvent('load'),
-    ]);
+  /**
+   * The editor's form post, sent by its script and answered, and the editor changed in place
+   * (no form waiting for its answer); the page itself is not loaded again.
+   */
+  const posted = async (page: Page) => {
+    const url = page.url();
+    await page.waitForResponse(
+      (response) => response.request().method() === 'POST' && response.url().includes('/fields'),
+    );
+    await page.waitForFunction(() => {
+      type Doc = { document: { querySelector(selector: string): unknown } };
+      return !(globalThis as unknown as Doc).document.querySelector('form[aria-busy]');
+    });
+    assert.equal(page.url(), url, 'the editor is not loaded again');
+  };
 
   /** Every page image drawn (the pages' frames have their size once their images have). */
   const imagesLoaded = (page: Page) =>
@@ -134,7 +144,7 @@ describeEachDatabase('fields placed and filled in a browser', (kind) => {
       assert.equal(field.width, drawn.width, 'the same size');
       const moved = field;
 
-      assert.match(page.url(), /#page-2$/, 'back at the page the field was dragged on');
+      assert.match(page.url(), /\/fields$/, 'still the editor as it was opened: nothing reloaded');
       const handle = page.locator(`[data-field="${drawn.id}"] .field-handle`);
       await handle.scrollIntoViewIfNeeded();
       box = await handle.boundingBox();
@@ -236,12 +246,17 @@ describeEachDatabase('fields placed and filled in a browser', (kind) => {
       await page.locator(`${prefix}-label`).focus();
       await Promise.all([posted(page), page.keyboard.press('Enter')]);
 
-      // One more (the form is back to its defaults: a signature on page 1), to delete.
+      // One more (the form keeps its signer, type and page; the rest is back to its
+      // defaults), to delete.
+      assert.equal(await page.locator('#add-type').inputValue(), 'text', 'the type stays chosen');
+      assert.equal(await page.locator('#add-page').inputValue(), '2', 'the page too');
+      assert.equal(await page.locator('#add-label').inputValue(), '', 'the label does not');
       await typeIn('#add-label', 'Spare');
       await Promise.all([posted(page), page.keyboard.press('Enter')]);
       const spare = (await fields()).find((f) => f.label === 'Spare');
       assert.ok(spare);
-      await page.getByRole('button', { name: /^Delete Signature “Spare” on page 1$/ }).focus();
+      assert.deepEqual([spare.type, spare.page, spare.x, spare.y], ['text', 2, 72, 72]);
+      await page.getByRole('button', { name: /^Delete Text “Spare” on page 2$/ }).focus();
       await Promise.all([posted(page), page.keyboard.press('Enter')]);
       assert.deepEqual(
         (await fields()).map((f) => f.label),

@@ -60,6 +60,10 @@ describeEachDatabase('the field editor', (kind) => {
     ...more,
   });
 
+  /** Where an added field's post sends the browser: the editor, its choices kept. */
+  const keptChoices = (id: string, recipient = ann, type = 'signature', page = '1') =>
+    `/documents/${id}/fields?${new URLSearchParams({ recipient, type, page })}`;
+
   async function editor(client: WebClient, id: string) {
     const page = await client.get(`/documents/${id}/fields`);
     assertPage(page, 200);
@@ -82,7 +86,7 @@ describeEachDatabase('the field editor', (kind) => {
     assert.ok(!page.includes('val@client.example'), 'a viewer is no choice');
     assert.match(page, /viewBox="0 0 842 595"/, 'the landscape page in its own size');
 
-    assertRedirect(await client.post(`/documents/${id}/fields`, fieldForm()), `/documents/${id}/fields`);
+    assertRedirect(await client.post(`/documents/${id}/fields`, fieldForm()), keptChoices(id));
     let [field] = await listFields(h.ctx.db, owner.workspaceId, id);
     assert.ok(field);
     assert.deepEqual(
@@ -149,12 +153,143 @@ describeEachDatabase('the field editor', (kind) => {
     assert.deepEqual(await listFields(h.ctx.db, owner.workspaceId, id), []);
   });
 
+  test('the signer, type and page chosen stay chosen for the next field, without JavaScript', async () => {
+    const owner = await people.newOwner();
+    const client = await people.signedIn(owner);
+    const { id } = await draftOf(owner.workspaceId);
+    let page = await editor(client, id);
+    assert.match(page, /<option value="ann@client\.example" selected>/, 'the first signer at first');
+    for (const x of ['72', '300', '72']) {
+      const res = await client.post(
+        `/documents/${id}/fields`,
+        fieldForm({ recipient: bob, type: 'date', page: '2', x, y: x === '300' ? '90' : '200' }),
+      );
+      assertRedirect(res, keptChoices(id, bob, 'date', '2'));
+      page = (await client.get(res.location ?? '')).text;
+      assert.match(
+        page,
+        /<select id="add-recipient" name="recipient"><option value="ann@client\.example">[\s\S]*?<option value="bob@client\.example" selected>/,
+      );
+      assert.match(page, /<select id="add-type" name="type">[\s\S]*?<option value="date" selected>/);
+      assert.match(
+        page,
+        /<select id="add-page" name="page" data-coordinate="page"><option value="1">1<\/option><option value="2" selected>/,
+      );
+    }
+    const fields = await listFields(h.ctx.db, owner.workspaceId, id);
+    assert.equal(fields.length, 3);
+    // A choice the form does not offer is no choice (the browser shows the first option).
+    page = (await client.get(`/documents/${id}/fields?recipient=val%40client.example&type=nonsense`)).text;
+    assert.match(
+      page,
+      /<select id="add-recipient" name="recipient">(<option value="[^"]+">[^<]*<\/option>)+<\/select>/,
+    );
+    assert.ok(!page.includes('value="val@client.example"') && !page.includes('nonsense'));
+  });
+
+  test('with JSON asked for, adding, moving and deleting answer the changed parts, not a page', async () => {
+    const owner = await people.newOwner();
+    const client = await people.signedIn(owner);
+    const { id } = await draftOf(owner.workspaceId);
+    const opened = await editor(client, id);
+    const json = { headers: { accept: 'application/json' } };
+    const added = await client.post(
+      `/documents/${id}/fields`,
+      fieldForm({ recipient: bob, page: '2' }),
+      json,
+    );
+    assert.equal(added.status, 200, added.text);
+    assert.match(added.headers.get('content-type') ?? '', /^application\/json/);
+    const parts = JSON.parse(added.text) as { count: number; list: string; layers: Record<string, string> };
+    const [field] = await listFields(h.ctx.db, owner.workspaceId, id);
+    assert.ok(field);
+    assert.equal(parts.count, 1);
+    assert.deepEqual(Object.keys(parts.layers), ['1', '2']);
+    assert.equal(parts.layers['1'], '', 'nothing on page 1');
+    assert.match(
+      parts.layers['2'] ?? '',
+      new RegExp(
+        `<g class="field-shape tone-1" data-field="${field.id}"><rect class="field-box" x="72" y="465"`,
+      ),
+    );
+    assert.match(parts.list, /^<section class="card" aria-labelledby="list-title" data-field-list>/);
+    assert.match(parts.list, new RegExp(`<form method="post" action="/documents/${id}/fields/${field.id}"`));
+    // The new forms carry the token the post was accepted with, which keeps working.
+    const token = /name="_csrf" value="([^"]+)"/.exec(parts.list)?.[1];
+    assert.equal(token, /name="_csrf" value="([^"]+)"/.exec(opened)?.[1]);
+
+    const moved = await client.post(
+      `/documents/${id}/fields/${field.id}`,
+      fieldForm({ recipient: bob, page: '1', x: '100' }),
+      json,
+    );
+    assert.equal(moved.status, 200, moved.text);
+    const after = JSON.parse(moved.text) as typeof parts;
+    assert.match(
+      after.layers['1'] ?? '',
+      new RegExp(`data-field="${field.id}"><rect class="field-box" x="100"`),
+    );
+    assert.equal(after.layers['2'], '');
+    assert.equal((await listFields(h.ctx.db, owner.workspaceId, id))[0]?.x, 100);
+
+    // A refusal: its sentence and the form it belongs to, nothing changed.
+    const refused = await client.post(
+      `/documents/${id}/fields/${field.id}`,
+      fieldForm({ recipient: bob, x: '590' }),
+      json,
+    );
+    assert.equal(refused.status, 400);
+    const refusal = JSON.parse(refused.text) as { error: string; form: string };
+    assert.equal(refusal.form, field.id);
+    assert.match(refusal.error, /it lies off page 1/);
+    const badAdd = await client.post(`/documents/${id}/fields`, fieldForm({ x: 'left' }), json);
+    assert.equal(badAdd.status, 400);
+    assert.deepEqual(JSON.parse(badAdd.text).form, 'add');
+    assert.equal((await listFields(h.ctx.db, owner.workspaceId, id))[0]?.x, 100);
+
+    const deleted = await client.post(`/documents/${id}/fields/${field.id}/delete`, {}, json);
+    assert.equal(deleted.status, 200, deleted.text);
+    const none = JSON.parse(deleted.text) as typeof parts;
+    assert.equal(none.count, 0);
+    assert.match(none.list, /No fields yet\./);
+    assert.deepEqual(await listFields(h.ctx.db, owner.workspaceId, id), []);
+
+    // Sent: the refusal in JSON too; without a token: the ordinary refusal page, not JSON.
+    await client.post(`/documents/${id}/fields`, fieldForm(), json);
+    await sendDocument(h.ctx, owner.workspaceId, id);
+    const late = await client.post(`/documents/${id}/fields`, fieldForm(), json);
+    assert.equal(late.status, 409);
+    assert.match(JSON.parse(late.text).error, /This document has been sent/);
+    const forged = await client.post(`/documents/${id}/fields`, fieldForm(), { ...json, csrf: false });
+    assert.equal(forged.status, 403);
+    assert.match(forged.headers.get('content-type') ?? '', /^text\/html/);
+  });
+
+  test('the editor loads its pages lazily, each in its place before its image arrives', async () => {
+    const owner = await people.newOwner();
+    const client = await people.signedIn(owner);
+    const { id } = await draftOf(owner.workspaceId);
+    const page = await editor(client, id);
+    assert.match(
+      page,
+      new RegExp(
+        `<img src="/documents/${id}/pages/1" alt="Page 1 of 2" draggable="false" width="1200" height="1698" loading="eager">`,
+      ),
+    );
+    assert.match(
+      page,
+      new RegExp(
+        `<img src="/documents/${id}/pages/2" alt="Page 2 of 2" draggable="false" width="1200" height="848" loading="eager">`,
+      ),
+    );
+  });
+
   test('once sent, the editor only shows the fields and every change is refused', async () => {
     const owner = await people.newOwner();
     const client = await people.signedIn(owner);
     const { id } = await draftOf(owner.workspaceId);
     await editor(client, id);
-    assertRedirect(await client.post(`/documents/${id}/fields`, fieldForm()), `/documents/${id}/fields`);
+    assertRedirect(await client.post(`/documents/${id}/fields`, fieldForm()), keptChoices(id));
     const [field] = await listFields(h.ctx.db, owner.workspaceId, id);
     assert.ok(field);
     await sendDocument(h.ctx, owner.workspaceId, id);
@@ -182,7 +317,7 @@ describeEachDatabase('the field editor', (kind) => {
     const client = await people.signedIn(owner);
     const { id } = await draftOf(owner.workspaceId);
     await editor(client, id);
-    assertRedirect(await client.post(`/documents/${id}/fields`, fieldForm()), `/documents/${id}/fields`);
+    assertRedirect(await client.post(`/documents/${id}/fields`, fieldForm()), keptChoices(id));
     const [field] = await listFields(h.ctx.db, owner.workspaceId, id);
     assert.ok(field);
 

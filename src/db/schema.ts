@@ -369,6 +369,17 @@ export interface PageImageFailuresTable {
   failed_at: Timestamp;
 }
 
+/** A stored PDF whose pages the worker draws in the background (migration 0026). */
+export interface PageImageQueueTable {
+  sha256: string;
+  workspace_id: string;
+  /** Pages first (0 … pages-1), then thumbnails (pages … 2·pages-1). */
+  next_step: Generated<number>;
+  queued_at: Timestamp;
+  due_at: Timestamp;
+  locked_until: Timestamp | null;
+}
+
 /**
  * The installation's self-signed seals, shared by every process: the certificate (DER) and
  * its PKCS#8 private key encrypted with the key-encryption key (never in the database;
@@ -447,6 +458,7 @@ export interface Database {
   file_chunks: FileChunksTable;
   page_images: PageImagesTable;
   page_image_failures: PageImageFailuresTable;
+  page_image_queue: PageImageQueueTable;
   seal_keys: SealKeysTable;
   idempotency_keys: IdempotencyKeysTable;
   upload_usage: UploadUsageTable;

@@ -1,7 +1,8 @@
 // Stored files (migration 0013): a row in `files` and its bytes in 1 MiB chunks. Files are
 // content-addressed, so the same bytes are stored once whoever uploads them; a file is only
 // ever reached through a document of the caller's workspace, never by its hash alone.
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { notifyChannel } from '../db/notify.ts';
 import type { Database, PageSize } from '../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -244,5 +245,105 @@ export async function storePageSizes(db: Db, sha256: string, sizes: PageSize[]):
     .updateTable('files')
     .set({ page_sizes: JSON.stringify(sizes) })
     .where('sha256', '=', sha256)
+    .execute();
+}
+
+// ---------------------------------------------------------------------------------------
+// The background drawing queue (migration 0026; files/background-pages.ts).
+
+/** Wakes every worker's background drawing once the storing transaction commits. */
+export const pageImageChannel = 'signet_page_images';
+
+/** Queues the pages of a stored PDF to be drawn in `workspaceId`'s turns (once per pair). */
+export async function queuePageImages(
+  db: Db,
+  job: { sha256: string; workspaceId: string; now: Date },
+): Promise<void> {
+  await db
+    .insertInto('page_image_queue')
+    .values({ sha256: job.sha256, workspace_id: job.workspaceId, queued_at: job.now, due_at: job.now })
+    .onConflict((oc) => oc.columns(['sha256', 'workspace_id']).doNothing())
+    .execute();
+  await notifyChannel(db, pageImageChannel);
+}
+
+export interface PageImageJob {
+  sha256: string;
+  workspaceId: string;
+  nextStep: number;
+  pages: number;
+}
+
+/**
+ * Claims the queued file due first for `leaseMs` (another worker skips it meanwhile): a file
+ * not begun before one begun, then by `due_at`.
+ */
+export async function claimPageImageJob(
+  db: Kysely<Database>,
+  now: Date,
+  leaseMs: number,
+): Promise<PageImageJob | null> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .selectFrom('page_image_queue')
+      .select(['sha256', 'workspace_id', 'next_step'])
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+      // A file none of whose pages is drawn yet first: its sender is likely to open it now.
+      .orderBy(sql`next_step > 0`)
+      .orderBy('due_at')
+      .orderBy('queued_at')
+      .limit(1)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
+    if (!row) return null;
+    await trx
+      .updateTable('page_image_queue')
+      .set({ locked_until: new Date(now.getTime() + leaseMs) })
+      .where('sha256', '=', row.sha256)
+      .where('workspace_id', '=', row.workspace_id)
+      .execute();
+    const file = await trx
+      .selectFrom('files')
+      .select('pages')
+      .where('sha256', '=', row.sha256)
+      .executeTakeFirst();
+    return {
+      sha256: row.sha256,
+      workspaceId: row.workspace_id,
+      nextStep: row.next_step,
+      pages: file?.pages ?? 0,
+    };
+  });
+}
+
+/**
+ * Where a claimed file's drawing goes on, at the back of the queue (`due_at` after every
+ * other row's, and not before `now`); the lease ends.
+ */
+export async function requeuePageImageJob(
+  db: Db,
+  job: Pick<PageImageJob, 'sha256' | 'workspaceId'>,
+  nextStep: number,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('page_image_queue')
+    .set({
+      next_step: nextStep,
+      due_at: sql<Date>`greatest(${now}::timestamptz, (select max(due_at) from page_image_queue) + interval '1 millisecond')`,
+      locked_until: null,
+    })
+    .where('sha256', '=', job.sha256)
+    .where('workspace_id', '=', job.workspaceId)
+    .execute();
+}
+
+/** A file whose pages are all drawn (or given up) leaves the queue. */
+export async function finishPageImageJob(db: Db, job: Pick<PageImageJob, 'sha256' | 'workspaceId'>) {
+  await db
+    .deleteFrom('page_image_queue')
+    .where('sha256', '=', job.sha256)
+    .where('workspace_id', '=', job.workspaceId)
     .execute();
 }

@@ -14,6 +14,7 @@ import {
   findDownloadable,
   findFile,
   insertFile,
+  queuePageImages,
 } from './files.repository.ts';
 
 export type { FileRow };
@@ -32,6 +33,12 @@ export async function storeFile(
     now: Date;
     /** A PDF's pages as displayed, when known (fields are placed on them). */
     pageSizes?: PageSize[];
+    /**
+     * The workspace a PDF is stored for: its pages are queued to be drawn in the background
+     * in that workspace's turns (files/background-pages.ts), so they exist before anyone
+     * asks for them. Left out for files nobody looks at page by page (a sealed file).
+     */
+    drawPagesFor?: string;
   },
 ): Promise<FileRow> {
   const file: FileRow = {
@@ -47,6 +54,9 @@ export async function storeFile(
     createdAt: input.now,
     pageSizes: input.pageSizes ?? null,
   });
+  if (input.drawPagesFor && input.pages) {
+    await queuePageImages(trx, { sha256: file.sha256, workspaceId: input.drawPagesFor, now: input.now });
+  }
   return file;
 }
 

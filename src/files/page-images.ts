@@ -37,6 +37,10 @@
 //   again, at everyone's expense. A newer version (`renderer`, the version that gave up)
 //   tries once more, since its pdf.js may draw the page. An operator who wants a page tried
 //   again deletes its row.
+// - Pages are also drawn ahead of time: the worker draws every page of a newly stored PDF
+//   (background-pages.ts) through this same schedule, one page at a time in the turns of
+//   the workspace that stored it, so it takes one place at most and waits its turn like any
+//   request; within the workspace's lane a person's request goes before it.
 // - The placeholder is answered with `no-store`: it costs a lookup and a kept PNG, and a
 //   page drawn later (after an upgrade) shows at the next visit. A drawn image is kept by
 //   the browser for a day (it never changes: files are addressed by their hash).
@@ -123,12 +127,21 @@ export function pageImage(
   sha256: string,
   page: number,
   size: PageImageSize,
+  options: { background?: boolean } = {},
 ): Promise<PageImage | null> {
   const width = pageImageWidths[size];
-  const key = `${workspaceId}:${sha256}:${page}:${width}`;
+  const key = jobKey(workspaceId, { sha256, page, width });
   let pending = inFlight.get(key);
+  // A person asks for a page the worker has queued: it is theirs now, and goes first.
+  if (pending && !options.background) {
+    const queued = queuedJobs.get(key);
+    if (queued) queued.background = false;
+  }
   if (!pending) {
-    pending = loadOrRender(ctx, workspaceId, { sha256, page, width }).finally(() => inFlight.delete(key));
+    const background = options.background ?? false;
+    pending = loadOrRender(ctx, workspaceId, { sha256, page, width }, background).finally(() =>
+      inFlight.delete(key),
+    );
     inFlight.set(key, pending);
   }
   return pending;
@@ -144,12 +157,13 @@ async function loadOrRender(
   ctx: PageImageContext,
   workspaceId: string,
   key: PageKey,
+  background: boolean,
 ): Promise<PageImage | null> {
   const cached = await findPageImage(ctx.db, key);
   if (cached) return { png: cached.png, placeholder: false, cacheControl: drawnCaching };
   const file = await findFile(ctx.db, key.sha256);
   if (!file?.pages || key.page < 1 || key.page > file.pages) return null;
-  return (await rememberedFailure(ctx, key)) ?? inTurn(ctx, workspaceId, key);
+  return (await rememberedFailure(ctx, key)) ?? inTurn(ctx, workspaceId, key, background);
 }
 
 /** The placeholder, when this version of Signet has given up on the page (or its file). */
@@ -174,6 +188,8 @@ async function placeholder(ctx: PageImageContext, key: PageKey): Promise<PageIma
 interface Job {
   ctx: PageImageContext;
   key: PageKey;
+  /** The worker's drawing ahead of time (background-pages.ts): a person's request goes first. */
+  background: boolean;
   resolve: (image: PageImage) => void;
   reject: (error: unknown) => void;
 }
@@ -188,20 +204,30 @@ interface Lane {
 }
 
 const lanes = new Map<string, Lane>();
+/** The worker's jobs waiting in a lane, by `pageImage`'s key: a person's request promotes one. */
+const queuedJobs = new Map<string, Job>();
+const jobKey = (workspaceId: string, key: PageKey) => `${workspaceId}:${key.sha256}:${key.page}:${key.width}`;
 const round: Lane[] = [];
 let drawing = 0;
 /** Sessions opened and not yet closed (closing ones count until their thread is gone). */
 let sessionCount = 0;
 const closings = new Set<Promise<void>>();
 
-function inTurn(ctx: PageImageContext, workspaceId: string, key: PageKey): Promise<PageImage> {
+function inTurn(
+  ctx: PageImageContext,
+  workspaceId: string,
+  key: PageKey,
+  background: boolean,
+): Promise<PageImage> {
   return new Promise((resolve, reject) => {
     let lane = lanes.get(workspaceId);
     if (!lane) {
       lane = { workspaceId, jobs: [], state: 'idle', open: null, idle: null, lastUsed: 0 };
       lanes.set(workspaceId, lane);
     }
-    lane.jobs.push({ ctx, key, resolve, reject });
+    const job: Job = { ctx, key, background, resolve, reject };
+    lane.jobs.push(job);
+    if (background) queuedJobs.set(jobKey(workspaceId, key), job);
     if (lane.state === 'idle') {
       lane.state = 'waiting';
       round.push(lane);
@@ -222,12 +248,14 @@ async function takeTurn(lane: Lane): Promise<void> {
   lane.state = 'drawing';
   drawing += 1;
   if (lane.idle) clearTimeout(lane.idle);
-  // The open file's pages first, so a browser's burst for one document shares one parse.
-  const index = Math.max(
-    0,
-    lane.jobs.findIndex((job) => job.key.sha256 === lane.open?.sha256),
-  );
+  // A person's request before the worker's drawing ahead of time; then the open file's
+  // pages first, so a browser's burst for one document shares one parse.
+  const someoneWaits = lane.jobs.some((job) => !job.background);
+  const eligible = (job: Job) => !(someoneWaits && job.background);
+  const onOpenFile = lane.jobs.findIndex((job) => eligible(job) && job.key.sha256 === lane.open?.sha256);
+  const index = onOpenFile >= 0 ? onOpenFile : Math.max(0, lane.jobs.findIndex(eligible));
   const [job] = lane.jobs.splice(index, 1) as [Job];
+  queuedJobs.delete(jobKey(lane.workspaceId, job.key));
   try {
     job.resolve(await drawPage(lane, job));
   } catch (error) {

@@ -89,6 +89,7 @@ async function storeOriginal(
     pages: pdf.pages,
     pageSizes: pdf.pageSizes,
     now,
+    drawPagesFor: workspaceId,
   });
 }
 

@@ -56,6 +56,8 @@ export async function keepUpload(
       pages: pdf.pages,
       pageSizes: pdf.pageSizes,
       now,
+      // Its pages are drawn ahead of time too: the draft it becomes opens its editor at once.
+      drawPagesFor: owner.workspaceId,
     });
     await trx
       .insertInto('kept_uploads')

@@ -33,7 +33,9 @@ export async function sendDocument(
     const expiresAt = new Date(now.getTime() + document.expires_in_seconds * 1000);
     const original =
       document.original_sha256 ??
-      (rendered && (await storeFile(trx, { ...rendered, mediaType: 'application/pdf', now })).sha256);
+      (rendered &&
+        (await storeFile(trx, { ...rendered, mediaType: 'application/pdf', now, drawPagesFor: workspaceId }))
+          .sha256);
     if (!original) throw new Error(`document ${document.id} has neither a PDF nor a text to make one of`);
     const fromText = document.original_from_text || document.original_sha256 === null;
     const sent = {

@@ -54,9 +54,8 @@ export async function loadSigningView(ctx: Context, session: SigningSession) {
   if (!recipient) throw new ApiError('not-found');
   const files = await findDocumentFiles(ctx.db, session.workspaceId, session.documentId);
   const fields = await listFields(ctx.db, session.workspaceId, session.documentId);
-  // Fields are drawn over the page images, which need the pages' sizes.
-  const pageSizes =
-    fields.length > 0 && document.original_sha256 ? await pageSizesOf(ctx.db, document.original_sha256) : [];
+  // The pages' sizes: where the fields go, and each image's proportions before it arrives.
+  const pageSizes = document.original_sha256 ? await pageSizesOf(ctx.db, document.original_sha256) : [];
   const workspace = await findWorkspace(ctx.db, session.workspaceId);
   return {
     document,

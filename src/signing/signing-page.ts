@@ -79,6 +79,8 @@ export interface SigningPageView {
   pages: Array<{
     number: number;
     src: string;
+    /** The page's displayed size in points: the image's proportions before it arrives. */
+    size: { width: number; height: number } | null;
     fields: null | {
       width: number;
       height: number;
@@ -480,7 +482,7 @@ ${documentBody(view.document.body)}</div>`;
     count > 0 &&
     html`<ol class="pages">${view.pages.map(
       (p) =>
-        html`<li><figure><div class="page-frame"><a class="page-link" href="${p.src}" data-page-link><img src="${p.src}" alt="Page ${p.number} of ${count} of ${view.document.title}" loading="${p.number <= 2 ? 'eager' : 'lazy'}"></a>${fieldLayer(p.fields)}</div><figcaption class="small muted">Page ${p.number} of ${count}</figcaption></figure>${pageFieldInputs(view, p.number)}</li>`,
+        html`<li><figure><div class="page-frame"><a class="page-link" href="${p.src}" data-page-link><img src="${p.src}" alt="Page ${p.number} of ${count} of ${view.document.title}" ${p.size ? html`width="1200" height="${Math.max(1, Math.round((1200 * p.size.height) / p.size.width))}" ` : null}loading="${p.number <= 2 ? 'eager' : 'lazy'}"></a>${fieldLayer(p.fields)}</div><figcaption class="small muted">Page ${p.number} of ${count}</figcaption></figure>${pageFieldInputs(view, p.number)}</li>`,
     )}</ol>
 ${view.downloads.original && html`<p class="small"><a href="${view.downloads.original}" download>Download the PDF</a> to read it in your own viewer.</p>`}`;
   return html`<section class="card" aria-labelledby="document-heading">

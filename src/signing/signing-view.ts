@@ -95,6 +95,7 @@ function filesOf(
     pages: Array.from({ length: original?.pages ?? 0 }, (_, i) => ({
       number: i + 1,
       src: `${basePath}/pages/${i + 1}`,
+      size: loaded.pageSizes[i] ?? null,
       fields: overlaysOf(loaded, i + 1),
     })),
     textIsPages: document.original_from_text,

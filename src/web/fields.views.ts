@@ -112,6 +112,18 @@ ${fieldInputs(view, `f-${field.id}`, values, view.errors[field.id])}
 </li>`;
 }
 
+/** Pages drawn at once; the rest are asked for as they come near the screen. */
+const eagerPages = 2;
+
+/**
+ * An image's width and height attributes in the page's proportions (the image is 1200 px
+ * wide), so the page takes its place before its image arrives and nothing jumps.
+ */
+function imageSize(page: { width: number; height: number }): SafeHtml {
+  const width = 1200;
+  return html`width="${width}" height="${Math.max(1, Math.round((width * page.height) / page.width))}"`;
+}
+
 /** The pages with the fields over them (the SVG is in the page's own points, y from the top). */
 function pagesSection(view: FieldEditorView): SafeHtml {
   return html`<section class="card editor-pages-section" aria-labelledby="pages-title">
@@ -120,24 +132,37 @@ function pagesSection(view: FieldEditorView): SafeHtml {
     (
       p,
     ) => html`<li><figure><div class="page-frame" data-page="${p.number}" data-width="${p.width}" data-height="${p.height}">
-<img src="${p.src}" alt="Page ${p.number} of ${view.pages.length}" draggable="false">
-<svg class="field-layer" viewBox="0 0 ${p.width} ${p.height}" preserveAspectRatio="none" aria-hidden="true" focusable="false">${view.fields
-      .filter((f) => f.page === p.number)
-      .map(
-        (f) =>
-          html`<g class="field-shape tone-${f.tone % 6}" data-field="${f.id}"><rect class="field-box" x="${f.x}" y="${p.height - f.y - f.height}" width="${f.width}" height="${f.height}"></rect><text x="${f.x + 3}" y="${p.height - f.y - f.height + 11}" class="field-tag">${fieldTypeSpecs[f.type].label}</text>${
-            view.document.editable
-              ? html`<rect class="field-handle" x="${f.x + f.width - 7}" y="${p.height - f.y - 7}" width="7" height="7"></rect>`
-              : null
-          }</g>`,
-      )}</svg>
+<img src="${p.src}" alt="Page ${p.number} of ${view.pages.length}" draggable="false" ${imageSize(p)} loading="${p.number <= eagerPages ? 'eager' : 'lazy'}">
+<svg class="field-layer" viewBox="0 0 ${p.width} ${p.height}" preserveAspectRatio="none" aria-hidden="true" focusable="false" data-layer="${p.number}">${fieldShapes(view, p)}</svg>
 </div><figcaption class="small muted">Page ${p.number} of ${view.pages.length}</figcaption></figure></li>`,
   )}</ol>
 </section>`;
 }
 
-export function fieldEditorView(view: FieldEditorView, csrf: string, message: SafeHtml | null): SafeHtml {
+/** The list of the fields with a form each (the script puts a new one in place of the old). */
+export function fieldListSection(view: FieldEditorView, csrf: string): SafeHtml {
   const count = view.fields.length;
+  return html`<section class="card" aria-labelledby="list-title" data-field-list>
+<h2 id="list-title">${count} ${count === 1 ? 'field' : 'fields'}</h2>
+${count === 0 ? html`<p class="muted">No fields yet.</p>` : html`<ol class="field-list">${view.fields.map((f) => fieldItem(view, f, csrf))}</ol>`}
+</section>`;
+}
+
+/** The shapes of a page's fields, in the page's own points with y from the top. */
+export function fieldShapes(view: FieldEditorView, page: { number: number; height: number }): SafeHtml {
+  return html`${view.fields
+    .filter((f) => f.page === page.number)
+    .map(
+      (f) =>
+        html`<g class="field-shape tone-${f.tone % 6}" data-field="${f.id}"><rect class="field-box" x="${f.x}" y="${page.height - f.y - f.height}" width="${f.width}" height="${f.height}"></rect><text x="${f.x + 3}" y="${page.height - f.y - f.height + 11}" class="field-tag">${fieldTypeSpecs[f.type].label}</text>${
+          view.document.editable
+            ? html`<rect class="field-handle" x="${f.x + f.width - 7}" y="${page.height - f.y - 7}" width="7" height="7"></rect>`
+            : null
+        }</g>`,
+    )}`;
+}
+
+export function fieldEditorView(view: FieldEditorView, csrf: string, message: SafeHtml | null): SafeHtml {
   return html`<p><a href="/documents/${view.document.id}">← ${view.document.title}</a></p>
 <h1>Fields</h1>
 ${message}
@@ -145,10 +170,7 @@ ${message}
 <div class="field-editor" data-field-editor="${view.document.editable ? 'on' : 'off'}">
 <div class="editor-side">
 ${view.document.editable ? addForm(view, csrf) : html`<p class="notice notice-info" role="status">This document has been sent: its fields can no longer change.</p>`}
-<section class="card" aria-labelledby="list-title">
-<h2 id="list-title">${count} ${count === 1 ? 'field' : 'fields'}</h2>
-${count === 0 ? html`<p class="muted">No fields yet.</p>` : html`<ol class="field-list">${view.fields.map((f) => fieldItem(view, f, csrf))}</ol>`}
-</section>
+${fieldListSection(view, csrf)}
 </div>
 ${pagesSection(view)}
 </div>`;

@@ -7,9 +7,13 @@
 // loop is a wake loop (wake-loop.ts): one pass at a time, surviving its own errors; stop()
 // waits for the pass in flight. While the database is unreachable a failing pass is not
 // logged (the outage monitor logs the outage once) and waits for its next turn; the
-// outage's end wakes every loop at once.
+// outage's end wakes every loop at once. Page images are drawn ahead of time (woken by
+// NOTIFY when a PDF is stored, and every 30 s for a file another worker left unfinished:
+// files/background-pages.ts); a stop lets the page being drawn finish and no other start.
 import type { Context } from '../context.ts';
 import type { DatabaseHandle } from '../db/connect.ts';
+import { drawQueuedPages } from '../files/background-pages.ts';
+import { pageImageChannel } from '../files/files.repository.ts';
 import { deliverDueMails } from '../mail/mail.service.ts';
 import type { MailTransport } from '../mail/mailer.ts';
 import { mailChannel } from '../mail/mails.repository.ts';
@@ -26,6 +30,7 @@ export interface WorkerOptions {
   expiryIntervalMs?: number;
   mailIntervalMs?: number;
   sealIntervalMs?: number;
+  pagesIntervalMs?: number;
 }
 
 function startLoop(ctx: Context, name: string, intervalMs: number, pass: () => Promise<unknown>): WakeLoop {
@@ -54,6 +59,14 @@ export async function startWorker(
   const seal = startLoop(ctx, 'seal', options.sealIntervalMs ?? 2_000, async () => {
     while ((await sealDueDocuments(ctx)) > 0) {}
   });
+  let stopping = false;
+  const pages = startLoop(ctx, 'pages', options.pagesIntervalMs ?? 30_000, () =>
+    drawQueuedPages(ctx, { stopping: () => stopping }),
+  );
+  const unsubscribePages = await options.subscribe(pageImageChannel, {
+    onNotify: () => pages.wake(),
+    onStateChange: () => {},
+  });
   const unsubscribe = await options.subscribe(mailChannel, {
     onNotify: () => mail.wake(),
     onStateChange: () => {},
@@ -67,14 +80,17 @@ export async function startWorker(
     expiry.wake();
     mail.wake();
     seal.wake();
+    pages.wake();
   });
   return {
     dispatcher,
     async stop() {
       stopHearingRecovery();
+      stopping = true;
+      await unsubscribePages();
       await unsubscribe();
       await unsubscribeSeal();
-      await Promise.all([expiry.stop(), mail.stop(), seal.stop(), dispatcher.stop()]);
+      await Promise.all([expiry.stop(), mail.stop(), seal.stop(), pages.stop(), dispatcher.stop()]);
     },
   };
 }

@@ -26,6 +26,7 @@ import * as m0022 from './0022-upload-usage.ts';
 import * as m0023 from './0023-idempotency-answers-sealed.ts';
 import * as m0024 from './0024-audit-trail.ts';
 import * as m0025 from './0025-password-resets.ts';
+import * as m0026 from './0026-page-image-queue.ts';
 import * as m0027 from './0027-document-search.ts';
 import * as m0028 from './0028-kept-uploads.ts';
 import * as m0029 from './0029-workspace-time-zone.ts';
@@ -56,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   '0023-idempotency-answers-sealed': m0023,
   '0024-audit-trail': m0024,
   '0025-password-resets': m0025,
+  '0026-page-image-queue': m0026,
   '0027-document-search': m0027,
   '0028-kept-uploads': m0028,
   '0029-workspace-time-zone': m0029,

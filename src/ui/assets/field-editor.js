@@ -2,6 +2,11 @@
 // draw a field on a page (or tap one in: a field of the default size), drag a field to
 // move it, drag its corner to resize it. Each gesture fills in the same form a keyboard
 // user fills in, and sends it; the server checks it as it checks theirs.
+// Every form of the editor (add, save, delete; by gesture or by keyboard) is sent with
+// fetch and `Accept: application/json`: the editor is changed in place (the new field list,
+// each page's shapes), nothing reloads, and the add form keeps its signer and type. A
+// refusal is shown beside its form and the shape goes back. Any answer that is not the
+// editor's JSON (a log-in page, an expired form) sends the form the ordinary way.
 var fieldEditor = document.querySelector('[data-field-editor="on"]');
 var fieldMinSide = 6;
 var fieldTapSize = { width: 160, height: 36 };
@@ -20,8 +25,11 @@ function pointOnPage(frame, event) {
   };
 }
 
+/** What puts a gesture's shape back if its change is refused (the form being sent's). */
+var undoOf = new WeakMap();
+
 /** Fills `form` with a rectangle (points, y from the top of the page) and sends it. */
-function sendField(form, frame, rect) {
+function sendField(form, frame, rect, undo) {
   var height = Number(frame.dataset.height);
   var values = {
     back: `page-${frame.dataset.page}`,
@@ -35,7 +43,97 @@ function sendField(form, frame, rect) {
     var input = form.elements.namedItem(name);
     if (input) input.value = String(values[name]);
   });
+  undoOf.set(form, undo);
   form.requestSubmit();
+}
+
+/** The sentence of a refusal at the end of its form (replacing an earlier one). */
+function showRefusal(form, sentence) {
+  var shown = form.querySelector('[data-refusal]');
+  if (!shown) {
+    shown = document.createElement('p');
+    shown.className = 'field-error';
+    shown.setAttribute('role', 'alert');
+    shown.setAttribute('data-refusal', '');
+    form.querySelector('.actions').before(shown);
+  }
+  shown.textContent = sentence;
+}
+
+/**
+ * After a field is added: the add form as the server renders it after one (its signer, type
+ * and page kept, the rest back to how the page came), ready for the next field.
+ */
+function resetAddForm(form) {
+  Array.from(form.elements).forEach((input) => {
+    if (['recipient', 'type', 'page', '_csrf', 'back'].includes(input.name)) return;
+    if (input.tagName === 'SELECT') {
+      Array.from(input.options).forEach((option) => {
+        option.selected = option.defaultSelected;
+      });
+    } else if (input.tagName === 'INPUT') input.value = input.defaultValue;
+  });
+}
+
+/** The editor as the server has it now: the field list and each page's shapes. */
+function showParts(parts) {
+  var active = document.activeElement;
+  var activeId = active && active.closest('[data-field-list]') ? active.id : null;
+  var list = fieldEditor.querySelector('[data-field-list]');
+  var template = document.createElement('template');
+  template.innerHTML = parts.list;
+  list.replaceWith(template.content);
+  Object.keys(parts.layers).forEach((page) => {
+    var layer = fieldEditor.querySelector(`[data-layer="${page}"]`);
+    if (layer) layer.innerHTML = parts.layers[page];
+  });
+  if (activeId) {
+    var again = document.getElementById(activeId);
+    var heading = document.getElementById('list-title');
+    if (again) again.focus();
+    else if (heading) {
+      heading.setAttribute('tabindex', '-1');
+      heading.focus();
+    }
+  }
+}
+
+/** Sends `form` with fetch; the editor changes in place, or the form goes the usual way. */
+function sendInPlace(form) {
+  var undo = undoOf.get(form);
+  undoOf.delete(form);
+  form.setAttribute('aria-busy', 'true');
+  fetch(form.action, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: {
+      accept: 'application/json',
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams(new FormData(form)),
+  })
+    .then((response) => {
+      var type = response.headers.get('content-type') || '';
+      if (!/application\/json/.test(type)) throw new Error('not the editor');
+      return response.json().then((answer) => ({ ok: response.ok, answer: answer }));
+    })
+    .then((result) => {
+      form.removeAttribute('aria-busy');
+      if (result.ok) {
+        var old = form.querySelector('[data-refusal]');
+        if (old) old.remove();
+        showParts(result.answer);
+        if (form.hasAttribute('data-add-field')) resetAddForm(form);
+        fieldEditor.dispatchEvent(new CustomEvent('fields-changed'));
+        return;
+      }
+      if (undo) undo();
+      showRefusal(form, result.answer.error);
+    })
+    .catch(() => {
+      form.removeAttribute('aria-busy');
+      form.submit();
+    });
 }
 
 function rectOf(shape) {
@@ -139,7 +237,22 @@ function finishGesture(frame, gesture, cancelled) {
     rect.top !== from.top ||
     rect.width !== from.width ||
     rect.height !== from.height;
-  if (changed) sendField(gesture.form, frame, rect);
+  if (changed) {
+    sendField(gesture.form, frame, rect, () => {
+      if (gesture.kind === 'draw') gesture.shape.remove();
+      else drawRect(gesture.shape, from);
+    });
+  }
+}
+
+if (fieldEditor && window.fetch) {
+  fieldEditor.addEventListener('submit', (event) => {
+    var form = event.target;
+    if (form.getAttribute('method') !== 'post') return;
+    event.preventDefault();
+    // One change of a form at a time: a second press waits for the first's answer.
+    if (!form.getAttribute('aria-busy')) sendInPlace(form);
+  });
 }
 
 if (fieldEditor) {
