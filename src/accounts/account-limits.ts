@@ -91,32 +91,39 @@ export async function recordLoginAddress(
   await upsertLoginAddress(ctx.db, user.id, loginAddressHash(user.emailKey, clientAddress), ctx.clock.now());
 }
 
-/** Whether a sign-up for `email` from `clientAddress` may go ahead (and mail) now. */
-export async function takeSignupAttempt(
+/**
+ * The two buckets of a form that mails an address it is given (sign-up, password reset):
+ * per typed address and per client address, each form with buckets of its own.
+ */
+async function takeMailingAttempt(
   ctx: Context,
   limiter: RateLimiter,
+  form: 'signup' | 'reset',
   input: { email: string; clientAddress: string },
 ): Promise<LimitDecision> {
   const now = ctx.clock.now().getTime();
   return decide(
     await Promise.all([
-      limiter.take(`signup:email:${emailKey(input.email)}`, now, accountLimitShapes.signupEmail),
-      limiter.take(`signup:address:${input.clientAddress}`, now, accountLimitShapes.signupAddress),
+      limiter.take(`${form}:email:${emailKey(input.email)}`, now, accountLimitShapes[`${form}Email`]),
+      limiter.take(`${form}:address:${input.clientAddress}`, now, accountLimitShapes[`${form}Address`]),
     ]),
   );
 }
 
-/** Whether a "Forgot your password?" for `email` from `clientAddress` may go ahead (and mail) now. */
-export async function takeResetAttempt(
+/** Whether a sign-up for `email` from `clientAddress` may go ahead (and mail) now. */
+export function takeSignupAttempt(
   ctx: Context,
   limiter: RateLimiter,
   input: { email: string; clientAddress: string },
 ): Promise<LimitDecision> {
-  const now = ctx.clock.now().getTime();
-  return decide(
-    await Promise.all([
-      limiter.take(`reset:email:${emailKey(input.email)}`, now, accountLimitShapes.resetEmail),
-      limiter.take(`reset:address:${input.clientAddress}`, now, accountLimitShapes.resetAddress),
-    ]),
-  );
+  return takeMailingAttempt(ctx, limiter, 'signup', input);
+}
+
+/** Whether a "Forgot your password?" for `email` from `clientAddress` may go ahead (and mail) now. */
+export function takeResetAttempt(
+  ctx: Context,
+  limiter: RateLimiter,
+  input: { email: string; clientAddress: string },
+): Promise<LimitDecision> {
+  return takeMailingAttempt(ctx, limiter, 'reset', input);
 }

@@ -154,15 +154,26 @@ async function signUp(web: Web, request: PostRequest, reply: FastifyReply) {
     throw error;
   }
   // Post, redirect, get: a reload shows the page again instead of signing up twice (which
-  // would replace the link just mailed). The address is kept for that page alone.
-  reply.setCookie(signupSentCookie, email.trim(), {
-    path: '/signup/sent',
+  // would replace the link just mailed).
+  return redirectToSent(request, reply, signupSentCookie, '/signup/sent', email);
+}
+
+/** To the "check your inbox" page, the address kept in a cookie for that page alone. */
+function redirectToSent(
+  request: PostRequest,
+  reply: FastifyReply,
+  cookie: string,
+  path: string,
+  email: string,
+) {
+  reply.setCookie(cookie, email.trim(), {
+    path,
     httpOnly: true,
     sameSite: 'strict',
     secure: request.protocol === 'https',
     maxAge: 30 * 60,
   });
-  return reply.redirect('/signup/sent', 303);
+  return reply.redirect(path, 303);
 }
 
 const signupSentCookie = 'signet_signup_sent';
@@ -288,14 +299,7 @@ async function askForReset(web: Web, request: PostRequest, reply: FastifyReply) 
     throw error;
   }
   // Post, redirect, get (as for sign-up): a reload does not mail again.
-  reply.setCookie(resetSentCookie, email.trim(), {
-    path: '/password-reset/sent',
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: request.protocol === 'https',
-    maxAge: 30 * 60,
-  });
-  return reply.redirect('/password-reset/sent', 303);
+  return redirectToSent(request, reply, resetSentCookie, '/password-reset/sent', email);
 }
 
 type TokenPost = FastifyRequest<{ Params: { token: string }; Body: Form }>;
