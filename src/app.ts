@@ -10,7 +10,7 @@ import { createApiGuard, lacksHost } from './http/api-guard.ts';
 import { createClientErrorHandler, createConnectHandler } from './http/client-error.ts';
 import { addCommonHeaders, setCommonHeaders } from './http/common-headers.ts';
 import { createErrorSender } from './http/error-handler.ts';
-import { ApiError } from './http/errors.ts';
+import { ApiError, bodyLimitBytes } from './http/errors.ts';
 import { healthRoutes } from './http/health.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
 import { authenticateApiKey } from './keys/keys.service.ts';
@@ -20,8 +20,6 @@ import { signingRoutes } from './signing/signing.routes.ts';
 import { html } from './ui/html.ts';
 import { page, sendPlainPage } from './ui/shell.ts';
 import { webPlugin } from './web/web.plugin.ts';
-
-export const bodyLimitBytes = 1024 * 1024;
 
 /** A page outside every scope (no session, no navigation): what it says, and the way home. */
 function rootPage(title: string, heading: string, text: string): string {

@@ -214,14 +214,37 @@ describe('signet key', () => {
       createdAt: key.createdAt,
       revokedAt: null,
       lastUsedAt: null,
+      scope: 'read',
     });
     assert.ok(!result.stdout.includes(key.secret), 'the secret must not appear in key list output');
     assert.ok(!result.stdout.includes(key.secret.slice(4, 20)), 'no part of the secret body is printed');
   });
 
+  test('key create --scope write makes a key that writes; any other scope is a usage error', async () => {
+    const created = expectJson<KeyJson & { scope: string }>(
+      await runCli(dir.path, [
+        'key',
+        'create',
+        '--workspace',
+        workspaceId,
+        '--name',
+        'CRM',
+        '--scope',
+        'write',
+        '--json',
+      ]),
+    );
+    assert.equal(created.scope, 'write');
+    const refused = await runCli(dir.path, ['key', 'create', '--workspace', workspaceId, '--scope', 'admin']);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /--scope must be read or write/);
+    const revoked = await runCli(dir.path, ['key', 'revoke', created.id]);
+    assert.equal(revoked.code, 0, revoked.stderr);
+  });
+
   test('a key created by the CLI authenticates as its workspace', async () => {
     const identity = await withDataDir(dir.path, (ctx) => authenticateApiKey(ctx, key.secret));
-    assert.deepEqual(identity, { keyId: key.id, workspaceId, plan: 'max' });
+    assert.deepEqual(identity, { keyId: key.id, workspaceId, plan: 'max', scope: 'read' });
   });
 
   test('key revoke --json marks the key revoked', async () => {
@@ -232,9 +255,11 @@ describe('signet key', () => {
     const keys = expectJson<KeyJson[]>(
       await runCli(dir.path, ['key', 'list', '--workspace', workspaceId, '--json']),
     );
-    assert.equal(keys.length, 1);
-    assert.equal(keys[0]?.id, key.id);
-    assert.equal(keys[0]?.revokedAt, revoked.revokedAt);
+    // The write key of the test above was made and revoked beside it.
+    assert.deepEqual(
+      keys.filter((k) => k.id === key.id).map((k) => k.revokedAt),
+      [revoked.revokedAt],
+    );
   });
 
   test('a revoked key no longer authenticates', async () => {

@@ -48,6 +48,8 @@ describeEachDatabase('GET /v1/documents/{id}', (kind) => {
       ['a@x.example', 'b@x.example', 'c@x.example', 'v@x.example'],
     );
     assert.deepEqual(Object.keys(doc.recipients[0] ?? {}).sort(), [
+      'declineReason',
+      'declinedAt',
       'email',
       'fields',
       'fullName',
@@ -65,6 +67,8 @@ describeEachDatabase('GET /v1/documents/{id}', (kind) => {
       signingMethod: 'email-code',
       signingOrder: 1,
       signedAt: (graph.recipients[1]?.signed_at as Date | undefined)?.toISOString(),
+      declinedAt: null,
+      declineReason: null,
       fields: [],
     });
     assert.equal(doc.recipients.find((r) => r.email === 'v@x.example')?.signedAt, null);

@@ -73,24 +73,24 @@ describeEachDatabase('the envelope', (kind) => {
     assert.deepEqual([res.status, res.body], [401, { ok: false, error: 'invalid-api-key' }]);
   });
 
-  const wrongMethods: Array<[ApiMethod, string]> = [
-    ['POST', '/v1/documents'],
-    ['PUT', '/v1/documents'],
-    ['PATCH', '/v1/documents'],
-    ['DELETE', '/v1/documents'],
-    ['OPTIONS', '/v1/documents'],
-    ['DELETE', '/v1/documents/0b8e9c52-7c1f-4e1d-9a6b-3f1e2d4c5b6a'],
-    ['PUT', '/v1/documents/not-an-id'],
+  const wrongMethods: Array<[ApiMethod, string, string]> = [
+    ['PUT', '/v1/documents', 'GET, HEAD, POST'],
+    ['PATCH', '/v1/documents', 'GET, HEAD, POST'],
+    ['DELETE', '/v1/documents', 'GET, HEAD, POST'],
+    ['OPTIONS', '/v1/documents', 'GET, HEAD, POST'],
+    ['POST', '/v1/documents/0b8e9c52-7c1f-4e1d-9a6b-3f1e2d4c5b6a', 'DELETE, GET, HEAD'],
+    ['PUT', '/v1/documents/not-an-id', 'DELETE, GET, HEAD'],
+    ['GET', '/v1/documents/0b8e9c52-7c1f-4e1d-9a6b-3f1e2d4c5b6a/send', 'POST'],
   ];
-  for (const [method, path] of wrongMethods) {
+  for (const [method, path, allow] of wrongMethods) {
     test(`${method} ${path} is 405 method-not-allowed with an Allow header`, async () => {
       const res = await callApi(h, method, path, {
         key: ws.apiKey,
-        body: method === 'OPTIONS' ? undefined : {},
+        body: method === 'OPTIONS' || method === 'GET' ? undefined : {},
       });
       assert.equal(res.status, 405);
       assert.deepEqual(res.body, { ok: false, error: 'method-not-allowed' });
-      assert.equal(res.headers.get('allow'), 'GET, HEAD');
+      assert.equal(res.headers.get('allow'), allow);
     });
   }
 
@@ -101,7 +101,7 @@ describeEachDatabase('the envelope', (kind) => {
       ['{not json', 'application/json'],
       ['hello', 'text/plain'],
     ] as const) {
-      const res = await callApi(h, 'POST', '/v1/documents', {
+      const res = await callApi(h, 'PUT', '/v1/documents', {
         key: ws.apiKey,
         body,
         headers: { 'content-type': type },

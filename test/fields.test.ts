@@ -108,6 +108,8 @@ type ApiField = {
   required: boolean;
   label: string | null;
   filled: boolean;
+  value: string | boolean | null;
+  filledAt: string | null;
 };
 type ApiRecipient = { email: string; fields: ApiField[] };
 
@@ -130,7 +132,7 @@ describeEachDatabase('fields', (kind) => {
     return { ws, id };
   }
 
-  test('placed with the document (the CLI’s JSON), listed per recipient in the API without values', async () => {
+  test('placed with the document (the CLI’s JSON), listed per recipient in the API, without values until signed', async () => {
     const fields: Field[] = [
       { recipient: signer, type: 'signature', page: 1, x: 72, y: 90, width: 180, height: 40 },
       { ...textField(second, 2, 400, 300, 'Company'), maxLength: 40 },
@@ -161,6 +163,8 @@ describeEachDatabase('fields', (kind) => {
           required: true,
           label: null,
           filled: false,
+          value: null,
+          filledAt: null,
         },
         {
           type: 'checkbox',
@@ -172,6 +176,8 @@ describeEachDatabase('fields', (kind) => {
           required: false,
           label: null,
           filled: false,
+          value: null,
+          filledAt: null,
         },
       ],
     );
@@ -181,8 +187,8 @@ describeEachDatabase('fields', (kind) => {
     );
     assert.deepEqual(of(viewer), []);
     assert.ok(
-      recipients.every((r) => r.fields.every((f) => !('value' in f))),
-      'no values in the API',
+      recipients.every((r) => r.fields.every((f) => f.value === null && f.filledAt === null)),
+      'no values in the API before signing',
     );
   });
 

@@ -222,7 +222,11 @@ function envelopeProblem(
   if (errorStatus[code] !== status)
     return `/v1 error ${code} with status ${status}, not ${errorStatus[code]}`;
   const keys = Object.keys(envelope).sort().join(',');
-  return keys === 'error,ok' ? null : `/v1 error envelope with fields ${keys}`;
+  if (keys === 'error,ok') return null;
+  // A refused body names the member at fault: a JSON Pointer, empty or starting with a slash.
+  const pointer = (envelope as { pointer?: unknown }).pointer;
+  if (keys === 'error,ok,pointer' && typeof pointer === 'string' && /^(\/.*)?$/s.test(pointer)) return null;
+  return `/v1 error envelope with fields ${keys}`;
 }
 
 /** A HEAD answer has no body: its status must still be one the error table gives. */

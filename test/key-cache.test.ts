@@ -17,7 +17,7 @@ import {
   useHarness,
 } from './harness.ts';
 
-const identity = { keyId: 'k', workspaceId: 'w', plan: 'max' as const };
+const identity = { keyId: 'k', workspaceId: 'w', plan: 'max' as const, scope: 'read' as const };
 
 test('nothing is cached while change notifications are not heard', () => {
   const cache = createKeyCache(createTestClock());

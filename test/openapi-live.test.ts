@@ -13,6 +13,8 @@ import { buildOpenApiDocument } from '../src/api/openapi.ts';
 import { eventStreamDefaults } from '../src/config.ts';
 import { createOutageMonitor } from '../src/db/availability.ts';
 import type { Database } from '../src/db/schema.ts';
+import { createApiKey } from '../src/keys/keys.service.ts';
+import { renderTextDocument } from '../src/pdf/text-document.ts';
 import { signetVersion } from '../src/version.ts';
 import { insertPingDelivery } from '../src/webhooks/deliveries.repository.ts';
 import { sendPing } from '../src/webhooks/deliveries.service.ts';
@@ -35,6 +37,8 @@ import {
 import { type Receiver, startReceiver } from './receiver.ts';
 
 type Schema = Record<string, unknown>;
+
+const signer = { email: 'ann@northwind.example', fullName: 'Ann Lee' };
 type Responses = Record<
   string,
   {
@@ -116,6 +120,9 @@ describeEachDatabase('the contract against the live API', (kind) => {
   let free: TestWorkspace;
   let documentId: string;
   let endpointId: string;
+  /** A write key of `ws`, and drafts it made: one to send, one to delete, one with nothing to send. */
+  let writeKey: string;
+  const drafts = { toSend: '', toDelete: '', empty: '' };
   /** An endpoint whose name does not resolve, with a dropped and a delivered delivery. */
   const deadEndpoint = { id: randomUUID(), dropped: randomUUID(), delivered: randomUUID() };
 
@@ -126,6 +133,15 @@ describeEachDatabase('the contract against the live API', (kind) => {
     ws = await createTestWorkspace(h.ctx);
     free = await createTestWorkspace(h.ctx, 'free');
     documentId = (await createSentDocument(h.ctx, ws.id)).id;
+    writeKey = (await createApiKey(h.ctx, { workspaceId: ws.id, name: 'writer', scope: 'write' })).secret;
+    for (const [name, body] of [
+      ['toSend', { title: 'To send', text: 'Terms.', recipients: [signer] }],
+      ['toDelete', { title: 'To delete', recipients: [signer] }],
+      ['empty', { title: 'Nothing to sign', recipients: [signer] }],
+    ] as const) {
+      const made = await callApi(h, 'POST', '/v1/documents', { key: writeKey, body });
+      drafts[name] = (made.body.data as { id: string }).id;
+    }
     endpointId = (
       await createEndpoint(h.ctx, ws.id, {
         url: 'https://hooks.example.com/signet',
@@ -203,7 +219,122 @@ describeEachDatabase('the contract against the live API', (kind) => {
       'payload-too-large',
     ],
   ];
+  const write = (method: ApiMethod, path: string, options: Parameters<typeof callApi>[3] = {}) =>
+    callApi(h, method, path, { key: writeKey, ...options });
+  const newDocument = { title: 'Contract', text: 'Terms.', recipients: [signer] };
+  /** bodyCases with the write key. */
+  const writeBodyCases = (operationId: string, method: ApiMethod, path: () => string): Case[] =>
+    bodyCases(operationId, method, path).map(([id, what, , code]) => [
+      id,
+      what,
+      () =>
+        callApi(h, method, path(), {
+          key: writeKey,
+          ...(what === 'invalid-json'
+            ? { body: '{' }
+            : what === 'unsupported-media-type'
+              ? { body: 'x', headers: { 'content-type': 'text/plain' } }
+              : { body: { description: 'x'.repeat(1_100_000) } }),
+        }),
+      code,
+    ]);
   const cases: Case[] = [
+    ['createDocument', '201', () => write('POST', '/v1/documents', { body: newDocument })],
+    [
+      'createDocument',
+      'invalid-query',
+      () => write('POST', '/v1/documents?x=1', { body: newDocument }),
+      'invalid-query',
+    ],
+    ['createDocument', 'invalid-json', () => write('POST', '/v1/documents', { body: '{' }), 'invalid-json'],
+    ['createDocument', 'invalid-body', () => write('POST', '/v1/documents', { body: {} }), 'invalid-body'],
+    [
+      'createDocument',
+      'invalid-file',
+      () =>
+        write('POST', '/v1/documents', {
+          body: { ...newDocument, file: Buffer.from('not a PDF').toString('base64') },
+        }),
+      'invalid-file',
+    ],
+    [
+      'createDocument',
+      'invalid-idempotency-key',
+      () =>
+        write('POST', '/v1/documents', { body: newDocument, headers: { 'idempotency-key': 'two words' } }),
+      'invalid-idempotency-key',
+    ],
+    [
+      'createDocument',
+      'document-not-sendable',
+      () => write('POST', '/v1/documents', { body: { title: 'Empty', recipients: [signer], send: true } }),
+      'document-not-sendable',
+    ],
+    [
+      'createDocument',
+      'unsupported-media-type',
+      () => write('POST', '/v1/documents', { body: 'x', headers: { 'content-type': 'text/plain' } }),
+      'unsupported-media-type',
+    ],
+    [
+      'createDocument',
+      'insufficient-scope',
+      () => call('POST', '/v1/documents', { body: newDocument }),
+      'insufficient-scope',
+    ],
+    ...keyCases('createDocument', 'POST', () => '/v1/documents', newDocument),
+    ['sendDocument', '200', () => write('POST', `/v1/documents/${drafts.toSend}/send`)],
+    ['sendDocument', 'invalid-id', () => write('POST', '/v1/documents/nope/send'), 'invalid-id'],
+    [
+      'sendDocument',
+      'invalid-query',
+      () => write('POST', `/v1/documents/${drafts.empty}/send?x=1`),
+      'invalid-query',
+    ],
+    ['sendDocument', 'not-found', () => write('POST', `/v1/documents/${randomId()}/send`), 'not-found'],
+    [
+      'sendDocument',
+      'document-not-draft',
+      () => write('POST', `/v1/documents/${documentId}/send`),
+      'document-not-draft',
+    ],
+    [
+      'sendDocument',
+      'document-not-sendable',
+      () => write('POST', `/v1/documents/${drafts.empty}/send`),
+      'document-not-sendable',
+    ],
+    [
+      'sendDocument',
+      'insufficient-scope',
+      () => call('POST', `/v1/documents/${drafts.empty}/send`),
+      'insufficient-scope',
+    ],
+    ...keyCases('sendDocument', 'POST', () => `/v1/documents/${drafts.empty}/send`),
+    ...writeBodyCases('sendDocument', 'POST', () => `/v1/documents/${drafts.empty}/send`),
+    ['deleteDocument', 'invalid-id', () => write('DELETE', '/v1/documents/nope'), 'invalid-id'],
+    [
+      'deleteDocument',
+      'invalid-query',
+      () => write('DELETE', `/v1/documents/${drafts.toDelete}?x=1`),
+      'invalid-query',
+    ],
+    ['deleteDocument', 'not-found', () => write('DELETE', `/v1/documents/${randomId()}`), 'not-found'],
+    [
+      'deleteDocument',
+      'document-not-draft',
+      () => write('DELETE', `/v1/documents/${documentId}`),
+      'document-not-draft',
+    ],
+    [
+      'deleteDocument',
+      'insufficient-scope',
+      () => call('DELETE', `/v1/documents/${drafts.toDelete}`),
+      'insufficient-scope',
+    ],
+    ...keyCases('deleteDocument', 'DELETE', () => `/v1/documents/${drafts.toDelete}`),
+    ...writeBodyCases('deleteDocument', 'DELETE', () => `/v1/documents/${drafts.toDelete}`),
+    ['deleteDocument', '200', () => write('DELETE', `/v1/documents/${drafts.toDelete}`)],
     ['listDocuments', '200', () => call('GET', '/v1/documents?limit=2')],
     ['listDocuments', 'invalid-query', () => call('GET', '/v1/documents?limit=0'), 'invalid-query'],
     ['listDocuments', 'invalid-cursor', () => call('GET', '/v1/documents?cursor=abc'), 'invalid-cursor'],
@@ -611,11 +742,67 @@ describeEachDatabase('the contract against the live API', (kind) => {
     checkAnswer('createWebhookEndpoint', await create(), 'not-found');
   });
 
+  test('createDocument: a PDF over the upload limit (413), the day’s uploads used up (429), a key reused (409), a replay after deletion (404)', async () => {
+    const other = await createTestWorkspace(h.ctx);
+    const key = (await createApiKey(h.ctx, { workspaceId: other.id, name: 'w', scope: 'write' })).secret;
+    const pdf = Buffer.from(
+      (
+        await renderTextDocument({
+          title: 'T',
+          body: 'B',
+          workspaceName: 'W',
+          pricing: null,
+          createdAt: h.clock.now(),
+        })
+      ).data,
+    );
+    const small = { ...h.ctx, config: { ...h.ctx.config, maxUploadBytes: 1024 } };
+    await withApp(small, { burst: 100, refillPerSecond: 1 }, async (baseUrl) => {
+      const res = await callApi({ baseUrl }, 'POST', '/v1/documents', {
+        key,
+        body: { title: 'Big', file: pdf.toString('base64'), recipients: [signer] },
+      });
+      checkAnswer('createDocument', res, 'payload-too-large');
+    });
+    const body = { title: 'Once', text: 'Terms.', recipients: [signer] };
+    const headers = { 'idempotency-key': 'contract-replay' };
+    const first = await callApi(h, 'POST', '/v1/documents', { key, body, headers });
+    checkAnswer('createDocument', first);
+    const reused = await callApi(h, 'POST', '/v1/documents', {
+      key,
+      body: { ...body, title: 'Twice' },
+      headers,
+    });
+    checkAnswer('createDocument', reused, 'idempotency-key-reused');
+    await callApi(h, 'DELETE', `/v1/documents/${(first.body.data as { id: string }).id}`, { key });
+    checkAnswer(
+      'createDocument',
+      await callApi(h, 'POST', '/v1/documents', { key, body, headers }),
+      'not-found',
+    );
+    await h.ctx.db
+      .insertInto('upload_usage')
+      .values({
+        workspace_id: other.id,
+        day: h.clock.now().toISOString().slice(0, 10),
+        bytes: h.ctx.config.uploadBytesPerDay,
+      })
+      .execute();
+    const over = await callApi(h, 'POST', '/v1/documents', {
+      key,
+      body: { title: 'Over', file: pdf.toString('base64'), recipients: [signer] },
+    });
+    checkAnswer('createDocument', over, 'upload-limit-reached');
+  });
+
   /** Each operation once (unknown ids), with `key`, at `baseUrl`: every answer is `code`, per the contract. */
   async function eachOperationAnswers(baseUrl: string, key: string, code: string) {
     const everyOperation: Array<[string, ApiMethod, string]> = [
       ['listDocuments', 'GET', '/v1/documents'],
       ['getDocument', 'GET', `/v1/documents/${randomUUID()}`],
+      ['createDocument', 'POST', '/v1/documents'],
+      ['sendDocument', 'POST', `/v1/documents/${randomUUID()}/send`],
+      ['deleteDocument', 'DELETE', `/v1/documents/${randomUUID()}`],
       ['listWebhookEndpoints', 'GET', '/v1/webhook-endpoints'],
       ['createWebhookEndpoint', 'POST', '/v1/webhook-endpoints'],
       ['getWebhookEndpoint', 'GET', `/v1/webhook-endpoints/${randomUUID()}`],

@@ -134,7 +134,10 @@ describeEachDatabase('the contract served', (kind) => {
     }
     const served = [
       'GET /v1/documents',
+      'POST /v1/documents',
       'GET /v1/documents/:id',
+      'DELETE /v1/documents/:id',
+      'POST /v1/documents/:id/send',
       'GET /v1/webhook-endpoints',
       'POST /v1/webhook-endpoints',
       'GET /v1/webhook-endpoints/:id',

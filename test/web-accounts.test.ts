@@ -909,6 +909,58 @@ describeEachDatabase('web application pages over HTTP', (kind) => {
     assert.equal((await listApiKeys(h.ctx, account.workspaceId)).length, 1, '100 characters are fine');
   });
 
+  test('integrations: an owner chooses a key that writes; the list shows each key’s access; a member cannot make one', async () => {
+    const owner = await newOwner();
+    const client = await signedIn(owner);
+    const page = await client.get('/settings/integrations');
+    assertPage(page, 200);
+    assert.match(
+      page.text,
+      /<input type="radio" name="scope" value="read" checked> <span><strong>Read only<\/strong>/,
+    );
+    assert.match(page.text, /<strong>Read and write<\/strong>: <span class="muted">[^<]*sends? documents/);
+    assertRedirect(
+      await client.post('/settings/integrations/keys', { name: 'CRM', scope: 'write' }),
+      '/settings/integrations?done=key-created',
+    );
+    const shown = await client.get('/settings/integrations?done=key-created');
+    const secret = /<code id="new-key">([^<]+)<\/code>/.exec(shown.text)?.[1] ?? '';
+    await createKeyOnPage(client, 'Reports');
+    const keys = await listApiKeys(h.ctx, owner.workspaceId);
+    assert.deepEqual(keys.map((k) => [k.name, k.scope]).sort(), [
+      ['CRM', 'write'],
+      ['Reports', 'read'],
+    ]);
+    const list = (await client.get('/settings/integrations')).text;
+    assert.match(list, /<td>CRM<\/td>\n<td><code>sgn_…\w{4}<\/code><\/td>\n<td>Read and write<\/td>/);
+    assert.match(list, /<td>Reports<\/td>\n<td><code>sgn_…\w{4}<\/code><\/td>\n<td>Read only<\/td>/);
+    // The write key writes through the API.
+    const created = await callApi(h, 'POST', '/v1/documents', {
+      key: secret,
+      body: { title: 'From the CRM', recipients: [{ email: 'ann@x.example', fullName: 'Ann' }] },
+    });
+    assert.equal(created.status, 201, created.text);
+
+    const member = await newMember(owner);
+    const memberClient = await signedIn(member);
+    const memberPage = await memberClient.get('/settings/integrations');
+    assert.ok(!memberPage.text.includes('name="scope"'), 'a member is not offered the choice');
+    const refused = await memberClient.post('/settings/integrations/keys', {
+      name: 'Sneaky',
+      scope: 'write',
+    });
+    assertPage(refused, 400);
+    assert.ok(refused.text.includes('Only an owner can create a key that writes.'), refused.text);
+    const forged = await memberClient.post('/settings/integrations/keys', { name: 'Odd', scope: 'admin' });
+    assertPage(forged, 400);
+    assert.equal((await listApiKeys(h.ctx, owner.workspaceId)).length, 2, 'nothing created');
+    await createKeyOnPage(memberClient, 'Member key');
+    assert.equal(
+      (await listApiKeys(h.ctx, owner.workspaceId)).find((k) => k.name === 'Member key')?.scope,
+      'read',
+    );
+  });
+
   test('integrations: the 11th active key is refused with 409 and a sentence saying the limit', async () => {
     const account = await newOwner();
     const client = await signedIn(account);

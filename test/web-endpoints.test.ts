@@ -359,11 +359,14 @@ async function assertRefused(h: Harness, member: Member, refusal: Refusal): Prom
     key: member.apiKey,
     body: apiBodyOf(refusal.fields),
   });
+  // A refused body also names the member at fault (`pointer`); the form and the API agree on which.
+  const { pointer, ...envelope } = api.body as { pointer?: string };
   assert.deepEqual(
-    [api.status, api.body],
+    [api.status, envelope],
     [refusal.api.status, { ok: false, error: refusal.api.code }],
     api.text,
   );
+  if (refusal.api.code === 'invalid-body') assert.ok(pointer?.startsWith(`/${refusal.field}`), api.text);
   assert.deepEqual(await endpointsOf(h, member), before, 'the API created an endpoint');
 }
 

@@ -6,6 +6,7 @@ import type { Context } from '../context.ts';
 import type { DatabaseHandle } from '../db/handle.ts';
 import { documentsRoutes } from '../documents/documents.routes.ts';
 import { ApiError } from '../http/errors.ts';
+import { sendingRoutes } from '../sending/sending.routes.ts';
 import { signetVersion } from '../version.ts';
 import { endpointsRoutes } from '../webhooks/endpoints.routes.ts';
 import { eventStreamRoutes } from '../webhooks/event-stream.routes.ts';
@@ -31,6 +32,7 @@ export function apiPlugin(
     api.removeContentTypeParser('text/plain');
 
     await api.register(documentsRoutes(ctx));
+    await api.register(sendingRoutes(ctx));
     await api.register(endpointsRoutes(ctx));
     await api.register(eventStreamRoutes(ctx, subscribe));
     // The contract, without a key (see publicApiPath in api-guard.ts): built once from the route schemas.

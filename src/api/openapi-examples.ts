@@ -80,7 +80,7 @@ const recipients = [
   },
 ];
 
-const signatureField = (id: string, y: number) => ({
+const signatureField = (id: string, y: number, filledAt: string | null = null) => ({
   id,
   type: 'signature',
   page: 2,
@@ -90,8 +90,13 @@ const signatureField = (id: string, y: number) => ({
   height: 48,
   required: true,
   label: null,
-  filled: true,
+  filled: filledAt !== null,
+  value: null,
+  filledAt,
 });
+
+/** A recipient as the detail shows them: none of these declined. */
+const inDetail = <T>(recipient: T) => ({ ...recipient, declinedAt: null, declineReason: null });
 
 const files = [
   { kind: 'original', sha256: sha256.original, bytes: 48213, pages: 2 },
@@ -102,9 +107,23 @@ const files = [
 export const documentDetailExample = {
   ...documentExample,
   recipients: [
-    { ...recipients[0], fields: [signatureField('e1a3c5b7-9d0f-4a2c-8b4d-6f8a0c2e4b6d', 120)] },
-    { ...recipients[1], fields: [signatureField('f2b4d6c8-0e1a-4b3d-9c5e-7a9b1d3f5c7e', 60)] },
-    { ...recipients[2], fields: [] },
+    {
+      ...inDetail(recipients[0]),
+      fields: [
+        signatureField('e1a3c5b7-9d0f-4a2c-8b4d-6f8a0c2e4b6d', 120, '2026-03-02T14:31:09.004Z'),
+        {
+          ...signatureField('a7c9e1b3-5d7f-4a9b-8c1d-3e5f7a9b1c4d', 200, '2026-03-02T14:31:09.004Z'),
+          type: 'text',
+          label: 'Purchase order',
+          value: 'PO-2026-0117',
+        },
+      ],
+    },
+    {
+      ...inDetail(recipients[1]),
+      fields: [signatureField('f2b4d6c8-0e1a-4b3d-9c5e-7a9b1d3f5c7e', 60, '2026-03-03T16:02:11.870Z')],
+    },
+    { ...inDetail(recipients[2]), fields: [] },
   ],
   events: [
     { id: eventIds.sent, type: 'document.sent', recipientEmail: null, createdAt: '2026-03-02T09:20:41.503Z' },
@@ -291,3 +310,79 @@ export function webhookBodyExample(type: string): Record<string, unknown> {
     data: { document: event.document, recipient: event.recipient },
   };
 }
+
+/** `POST /documents`: a PDF (shortened here) for two signers in turn, with a field each, sent at once. */
+export const createDocumentBodyExample = {
+  title: 'Service level agreement',
+  file: 'JVBERi0xLjcKJcfsj6IKMSAwIG9iago8PC9UeXBlL0NhdGFsb2cvUGFnZXMgMiAwIFI+PgplbmRvYmoK…',
+  recipients: [
+    { email: 'ann.lee@northwind.example', fullName: 'Ann Lee' },
+    { email: 'bob.ray@northwind.example', fullName: 'Bob Ray', signingMethod: 'email-code', signingOrder: 2 },
+  ],
+  fields: [
+    {
+      recipient: 'ann.lee@northwind.example',
+      type: 'signature',
+      page: 2,
+      x: 72,
+      y: 120,
+      width: 180,
+      height: 48,
+    },
+    {
+      recipient: 'bob.ray@northwind.example',
+      type: 'signature',
+      page: 2,
+      x: 72,
+      y: 60,
+      width: 180,
+      height: 48,
+    },
+  ],
+  remindEveryDays: 3,
+  send: true,
+};
+
+const slaRecipient = (id: string, from: (typeof recipients)[number] | undefined, order: number) => ({
+  ...from,
+  id,
+  signingOrder: order,
+  signedAt: null,
+});
+
+/** The answer to that create: sent, Ann mailed first, nothing signed yet. */
+export const createdDocumentExample = {
+  ...draftExample,
+  status: 'sent',
+  sentAt: '2026-03-04T08:00:02.114Z',
+  expiresAt: '2026-04-03T08:00:02.114Z',
+  recipients: [
+    {
+      ...inDetail(slaRecipient('a1c3e5b7-2d4f-4a6c-8e0b-1d3f5b7a9c2e', recipients[0], 1)),
+      fields: [signatureField('b2d4f6a8-3e5a-4b7d-9f1c-2e4a6c8b0d3f', 120)],
+    },
+    {
+      ...inDetail(slaRecipient('c3e5a7b9-4f6b-4c8e-a02d-3f5b7d9c1e4a', recipients[1], 2)),
+      fields: [signatureField('d4f6b8c0-5a7c-4d9f-b13e-4a6c8e0d2f5b', 60)],
+    },
+  ],
+  events: [
+    {
+      id: 'e5a7c9d1-6b8d-4e0a-824f-5b7d9f1e3a6c',
+      type: 'document.sent',
+      recipientEmail: null,
+      createdAt: '2026-03-04T08:00:02.114Z',
+    },
+  ],
+  files: [
+    {
+      kind: 'original',
+      sha256: '1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a2c4e6a8b0d1f3a5c7e9b2d',
+      bytes: 61204,
+      pages: 2,
+      downloadUrl: `${publicUrl}/files/${draftId}/original.pdf?expires=1772612102&sig=Pk2c8Vn4Hs7Rb1yTq5Lm0Wd3Fg9Ja6Ez`,
+    },
+  ],
+};
+
+export const deletedDocumentExample = { id: draftId, deleted: true };

@@ -59,7 +59,15 @@ export function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
             type: 'object',
             additionalProperties: false,
             required: ['ok', 'error'],
-            properties: { ok: { const: false }, error: { type: 'string', enum: group } },
+            properties: {
+              ok: { const: false },
+              error: { type: 'string', enum: group },
+              pointer: {
+                type: 'string',
+                description:
+                  'On a refused request body: a JSON Pointer (RFC 6901) to the member at fault (`""` for the body as a whole).',
+              },
+            },
           },
           examples: Object.fromEntries(group.map((code) => [code, { value: { ok: false, error: code } }])),
         },

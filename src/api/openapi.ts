@@ -23,6 +23,13 @@ import {
 import { documentEventTypes } from '../documents/events.ts';
 import { errorStatus } from '../http/errors.ts';
 import {
+  CreateDocumentBody,
+  DeletedDocumentSchema,
+  FieldInputSchema,
+  MultipartDocumentPart,
+  RecipientInputSchema,
+} from '../sending/sending.schemas.ts';
+import {
   AttemptSchema,
   CreatedEndpointSchema,
   CreateEndpointBody,
@@ -54,6 +61,17 @@ import {
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
+const documentIdempotency =
+  'Optional: 1 to 255 visible ASCII characters. The same key, operation and body (the PDF included) within 24 hours answers the document as it is now (with `Idempotent-Replayed: true`) instead of changing anything again; if it was deleted since, 404 `not-found`. The same key with another operation or body is 409 `idempotency-key-reused`. Refusals are not remembered.';
+
+const replayedHeader = {
+  'Idempotent-Replayed': {
+    description:
+      '`true` when an earlier request with the same `Idempotency-Key` and body made the change; absent otherwise.',
+    schema: { type: 'string', const: 'true' },
+  },
+};
+
 /** The named objects of the contract; wherever one appears inline it becomes a `$ref` (`useComponents`). */
 const componentSchemas = {
   Document: DocumentSchema,
@@ -65,6 +83,11 @@ const componentSchemas = {
   Field: FieldSchema,
   DocumentEvent: DocumentEventSchema,
   DocumentFile: DocumentFileSchema,
+  NewDocument: CreateDocumentBody,
+  NewDocumentPart: MultipartDocumentPart,
+  RecipientInput: RecipientInputSchema,
+  FieldInput: FieldInputSchema,
+  DeletedDocument: DeletedDocumentSchema,
   WebhookEndpoint: EndpointSchema,
   CreatedWebhookEndpoint: CreatedEndpointSchema,
   RotatedWebhookEndpoint: RotatedEndpointSchema,
@@ -92,10 +115,11 @@ function useComponents<T>(node: T, components: Map<string, string>, self?: strin
   ) as T;
 }
 
-const apiDescription = `Read a workspace's documents and manage the webhook endpoints Signet sends their events to.
+const apiDescription = `Read a workspace's documents, create and send them, and manage the webhook endpoints Signet sends their events to.
 
 - **Authentication**: every request carries \`Authorization: Bearer <API key>\`. Keys (\`sgn_…\`) are created and revoked in the web application (Settings → Integrations); the workspace must be on the Max plan.
-- **Envelope**: every answer is JSON with a boolean \`ok\`: \`{"ok": true, "data": …}\` (lists add \`nextCursor\`), or \`{"ok": false, "error": "<code>"}\` with a stable code and no message.
+- **Scopes**: a key reads (the default: documents, and webhook endpoints to manage); a key created with write access (\`signet key create --scope write\`, or *Read and write* in the web application, owners only) also creates, sends and deletes documents. A read key asking for those is 403 \`insufficient-scope\`, before its body is read.
+- **Envelope**: every answer is JSON with a boolean \`ok\`: \`{"ok": true, "data": …}\` (lists add \`nextCursor\`), or \`{"ok": false, "error": "<code>"}\` with a stable code and no message; a refused request body adds \`pointer\`, a JSON Pointer to the member at fault (\`/recipients/1/email\`).
 - **Rate limit**: a token bucket per key, 120 requests of burst refilled at 1 per second. Every answer carries \`X-RateLimit-Limit\` and \`X-RateLimit-Remaining\`; an empty bucket is 429 \`rate-limited\` with \`Retry-After\`.
 - **Errors outside operations**: a method a path does not have is 405 \`method-not-allowed\` (with \`Allow\`); HTTP refused before any route is 400 \`malformed-request\`, 408 \`request-timeout\` or 431 \`header-too-large\`. \`x-error-codes\` lists every code with its status.
 - **Pagination**: pass the \`nextCursor\` of a page as \`cursor\` for the next; null marks the last page. Cursors are opaque.
@@ -136,7 +160,11 @@ export function buildOpenApiDocument(options: {
     servers: [{ url: options.serverUrl, description: 'This installation' }],
     security: [{ bearer: [] }],
     tags: [
-      { name: 'Documents', description: "The workspace's documents: a paged list, and one in detail." },
+      {
+        name: 'Documents',
+        description:
+          "The workspace's documents: a paged list, one in detail; with a write key, new documents (drafts, or sent at once), a draft sent or deleted.",
+      },
       {
         name: 'Events',
         description:
@@ -174,6 +202,97 @@ export function buildOpenApiDocument(options: {
             ...errorResponses(['invalid-query', 'invalid-cursor']),
           },
         },
+        post: {
+          operationId: 'createDocument',
+          tags: ['Documents'],
+          summary: 'A new document (write key): a draft, or sent at once with `send: true`',
+          description: `Takes what the web application's new-document form takes: a title, the PDF (or a \`text\` made into the PDF at sending), the recipients, the fields on the PDF's pages, a pricing table, expiry and automatic reminders. Send it as JSON with the PDF in base64 (\`file\`), or as \`multipart/form-data\` with a \`document\` part holding the same JSON without \`file\` and a \`file\` part holding the PDF (no base64: a third smaller).
+
+Every check of the web form applies, and nothing is stored when one fails: the body's shape (\`invalid-body\`), then every rule (addresses, names, orders, the PDF's pages for each field, pricing), then the PDF itself (\`invalid-file\`: not a PDF, encrypted, cut off, too many pages). The answer's \`pointer\` names the member at fault: \`/recipients/1/email\`, \`/fields/3\`, \`/file\`. A PDF over the upload limit is 413 \`payload-too-large\`; past the workspace's uploads for the day, 429 \`upload-limit-reached\`. With \`send: true\`, a document with nothing to sign (no PDF, no text, no pricing) is 409 \`document-not-sendable\`, nothing stored.
+
+Sent, the first signing group is mailed its personal links at once, later groups as their turn comes, exactly as from the web application, and \`document.sent\` is delivered to your endpoints. With an \`Idempotency-Key\`, a repeat of the same body answers the document as it is now (with \`Idempotent-Replayed: true\`) instead of making a second one; a create with \`send: true\` whose send did not happen is sent by the repeat.`,
+          parameters: [{ ...idempotencyParameter, description: documentIdempotency }],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: json(CreateDocumentBody),
+                examples: one('sent at once', examples.createDocumentBodyExample),
+              },
+              'multipart/form-data': {
+                schema: {
+                  type: 'object',
+                  required: ['document'],
+                  properties: {
+                    document: json(MultipartDocumentPart),
+                    file: { type: 'string', contentMediaType: 'application/pdf', description: 'The PDF' },
+                  },
+                },
+                encoding: { document: { contentType: 'application/json' } },
+                examples: one('a draft', {
+                  document: {
+                    title: 'Service level agreement',
+                    recipients: examples.createDocumentBodyExample.recipients,
+                  },
+                  file: '%PDF-1.7 … (the file’s bytes)',
+                }),
+              },
+            },
+          },
+          responses: {
+            ...success(
+              201,
+              'Created (and sent, with `send: true`): the document in detail.',
+              envelope(json(DocumentDetailSchema)),
+              one('sent', { ok: true, data: examples.createdDocumentExample }),
+              replayedHeader,
+            ),
+            ...errorResponses([
+              'insufficient-scope',
+              'invalid-query',
+              'invalid-json',
+              'invalid-body',
+              'invalid-file',
+              'upload-limit-reached',
+              'document-not-sendable',
+              'invalid-idempotency-key',
+              'idempotency-key-reused',
+              'not-found',
+              'payload-too-large',
+              'unsupported-media-type',
+            ]),
+          },
+        },
+      },
+      '/documents/{id}/send': {
+        post: {
+          operationId: 'sendDocument',
+          tags: ['Documents'],
+          summary: 'Sends a draft (write key), as the web application’s Send does',
+          description:
+            'The first signing group is mailed at once, later groups as their turn comes; a draft without a PDF gets one made from its text. A document that is not a draft is 409 `document-not-draft`; a draft with no signer or nothing to sign, 409 `document-not-sendable`. It takes no body. With an `Idempotency-Key`, a repeat answers the document as it is now instead of `document-not-draft`.',
+          parameters: [idParameter, { ...idempotencyParameter, description: documentIdempotency }],
+          responses: {
+            ...success(
+              200,
+              'Sent: the document in detail.',
+              envelope(json(DocumentDetailSchema)),
+              one('sent', { ok: true, data: examples.createdDocumentExample }),
+              replayedHeader,
+            ),
+            ...errorResponses([
+              'insufficient-scope',
+              'invalid-id',
+              'invalid-query',
+              'not-found',
+              'document-not-draft',
+              'document-not-sendable',
+              'invalid-idempotency-key',
+              'idempotency-key-reused',
+              ...bodyRefusals,
+            ]),
+          },
+        },
       },
       '/documents/{id}': {
         get: {
@@ -191,6 +310,30 @@ export function buildOpenApiDocument(options: {
               one('signed', { ok: true, data: examples.documentDetailExample }),
             ),
             ...errorResponses(['invalid-query', 'invalid-id', 'not-found']),
+          },
+        },
+        delete: {
+          operationId: 'deleteDocument',
+          tags: ['Documents'],
+          summary: 'Deletes a draft (write key) with its recipients and fields',
+          description:
+            'Only a draft: a sent document keeps its history (409 `document-not-draft`). It takes no body.',
+          parameters: [idParameter],
+          responses: {
+            ...success(
+              200,
+              'Deleted.',
+              envelope(json(DeletedDocumentSchema)),
+              one('deleted', { ok: true, data: examples.deletedDocumentExample }),
+            ),
+            ...errorResponses([
+              'insufficient-scope',
+              'invalid-id',
+              'invalid-query',
+              'not-found',
+              'document-not-draft',
+              ...bodyRefusals,
+            ]),
           },
         },
       },

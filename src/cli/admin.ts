@@ -2,6 +2,7 @@
 // functions the web application will use.
 import type { Config } from '../config.ts';
 import { seedWorkspace } from '../demo/seed.ts';
+import { isApiKeyScope } from '../keys/api-key-scope.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../keys/keys.service.ts';
 import { createWorkspace, isPlan, setWorkspacePlan } from '../workspaces/workspaces.service.ts';
 import { parseCommandArgs, parseCount, requireText, requireUuid, UsageError } from './args.ts';
@@ -53,16 +54,20 @@ export async function keyCommand(config: Config, argv: string[]): Promise<void> 
   if (sub === 'create') {
     const { values } = parseCommandArgs(
       rest,
-      { workspace: { type: 'string' }, name: { type: 'string' }, ...json },
+      { workspace: { type: 'string' }, name: { type: 'string' }, scope: { type: 'string' }, ...json },
       [],
     );
     const workspaceId = requireUuid(values.workspace, '--workspace');
     const name = requireText(values.name ?? 'API key', '--name');
-    const key = await withContext(config, 'key create', (ctx) => createApiKey(ctx, { workspaceId, name }));
+    const scope = values.scope ?? 'read';
+    if (!isApiKeyScope(scope)) throw new UsageError('--scope must be read or write');
+    const key = await withContext(config, 'key create', (ctx) =>
+      createApiKey(ctx, { workspaceId, name, scope }),
+    );
     print(
       !!values.json,
       key,
-      `Created API key ${key.id} (${key.name})\n\n  ${key.secret}\n\nStore it now: it is shown only once.`,
+      `Created ${scope === 'write' ? 'read-and-write' : 'read-only'} API key ${key.id} (${key.name})\n\n  ${key.secret}\n\nStore it now: it is shown only once.`,
     );
     return;
   }
@@ -72,7 +77,7 @@ export async function keyCommand(config: Config, argv: string[]): Promise<void> 
     const keys = await withContext(config, 'key list', (ctx) => listApiKeys(ctx, workspaceId));
     const lines = keys.map(
       (k) =>
-        `${k.id}  …${k.hint}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}  ${k.createdAt}  ${k.name}`,
+        `${k.id}  …${k.hint}  ${k.scope.padEnd(5)}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}  ${k.createdAt}  ${k.name}`,
     );
     print(!!values.json, keys, lines.length ? lines.join('\n') : 'No API keys.');
     return;
@@ -85,7 +90,7 @@ export async function keyCommand(config: Config, argv: string[]): Promise<void> 
     return;
   }
   throw new UsageError(
-    'usage: signet key create --workspace ID [--name NAME] | list --workspace ID | revoke KEY_ID',
+    'usage: signet key create --workspace ID [--name NAME] [--scope read|write] | list --workspace ID | revoke KEY_ID',
   );
 }
 

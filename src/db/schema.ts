@@ -11,6 +11,8 @@ type Timestamp = ColumnType<Date, Date, Date>;
 type Decimal = ColumnType<string, string, string>;
 
 export type Plan = 'free' | 'max';
+/** What an API key may do (migration 0030; keys/api-key-scope.ts says what each allows). */
+export type ApiKeyScope = 'read' | 'write';
 /** Defined with the state machine (documents/lifecycle.ts), the one list of statuses. */
 export type { DocumentStatus };
 export type SigningMethod = (typeof signingMethods)[number];
@@ -34,6 +36,7 @@ export interface ApiKeysTable {
   revoked_at: Timestamp | null;
   /** Within a minute; null until the key authenticates a request. */
   last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  scope: ColumnType<ApiKeyScope, ApiKeyScope | undefined, ApiKeyScope>;
 }
 
 export interface DocumentsTable {

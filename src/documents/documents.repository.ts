@@ -80,7 +80,17 @@ export async function findDocument(
 export async function findRecipients(db: Db, workspaceId: string, documentId: string) {
   return db
     .selectFrom('recipients')
-    .select(['id', 'email', 'full_name', 'role', 'signing_method', 'signing_order', 'signed_at'])
+    .select([
+      'id',
+      'email',
+      'full_name',
+      'role',
+      'signing_method',
+      'signing_order',
+      'signed_at',
+      'declined_at',
+      'decline_reason',
+    ])
     .where('workspace_id', '=', workspaceId)
     .where('document_id', '=', documentId)
     .orderBy('signing_order')

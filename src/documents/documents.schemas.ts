@@ -61,10 +61,14 @@ export const RecipientSchema = Type.Object({
   signedAt: NullableTimestamp('Null until this recipient signs (always for viewers)'),
 });
 
-/** A recipient in the document detail: with the fields they fill. */
+/** A recipient in the document detail: with why they declined, and the fields they fill. */
 export const DetailRecipientSchema = Type.Composite([
   RecipientSchema,
   Type.Object({
+    declinedAt: NullableTimestamp('Null unless this recipient declined to sign'),
+    declineReason: Type.Union([Type.String(), Type.Null()], {
+      description: 'The reason they gave when they declined; null when they gave none, or did not decline',
+    }),
     fields: Type.Array(FieldSchema, {
       description: 'The fields placed for this recipient, in the order they were placed; empty for none',
     }),

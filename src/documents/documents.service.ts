@@ -2,6 +2,7 @@
 // and turning rows into API objects.
 import type { Context } from '../context.ts';
 import type { DocumentStatus, RecipientRole } from '../db/schema.ts';
+import { fieldTypeSpecs } from '../fields/field-types.ts';
 import { findFields, type FieldRow as StoredField } from '../fields/fields.repository.ts';
 import type { DocumentField } from '../fields/fields.schemas.ts';
 import { downloadUrl, type FileKind } from '../files/download-links.ts';
@@ -70,7 +71,9 @@ export interface DocumentFile {
 }
 
 export interface DocumentDetail extends Document {
-  recipients: Array<Recipient & { fields: DocumentField[] }>;
+  recipients: Array<
+    Recipient & { declinedAt: string | null; declineReason: string | null; fields: DocumentField[] }
+  >;
   events: DocumentEvent[];
   /** The original PDF once there is one (uploaded, or made when sent), and the sealed PDF once made. */
   files: Array<DocumentFile & { downloadUrl: string }>;
@@ -128,6 +131,8 @@ function fieldRowToField(row: StoredField): DocumentField {
     required: row.required,
     label: row.label,
     filled: row.filled_at !== null,
+    value: row.filled_at === null ? null : fieldTypeSpecs[row.type].apiValue(row.value),
+    filledAt: row.filled_at?.toISOString() ?? null,
   };
 }
 
@@ -176,6 +181,8 @@ export async function getDocument(ctx: Context, workspaceId: string, id: string)
     ...documentRowToDocument(ctx, row),
     recipients: recipients.map((recipient) => ({
       ...recipientRowToRecipient(recipient),
+      declinedAt: recipient.declined_at?.toISOString() ?? null,
+      declineReason: recipient.declined_at ? recipient.decline_reason : null,
       fields: fields.filter((f) => f.recipient_id === recipient.id).map(fieldRowToField),
     })),
     events: events.map(eventRowToEvent),

@@ -15,6 +15,12 @@ export function usageDay(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 
+/** Until the next UTC day, when the allowance starts again (at least 1 s): the API's Retry-After. */
+export function untilNextDay(at: Date): { retryAfterSeconds: number } {
+  const next = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1);
+  return { retryAfterSeconds: Math.max(1, Math.ceil((next - at.getTime()) / 1000)) };
+}
+
 function overSentence(limit: number): string {
   return `This workspace has uploaded its ${formatBytes(limit)} for today (UTC); upload this PDF tomorrow, or ask the operator to raise SIGNET_UPLOAD_BYTES_PER_DAY.`;
 }
@@ -59,5 +65,6 @@ export async function countUpload(
     .returning('bytes')
     .executeTakeFirstOrThrow();
   const limit = ctx.config.uploadBytesPerDay;
-  if (Number(row.bytes) > limit) throw new InputError({ file: overSentence(limit) });
+  if (Number(row.bytes) > limit)
+    throw new InputError({ file: overSentence(limit) }, { overAllowance: untilNextDay(now) });
 }

@@ -138,6 +138,7 @@ export function checkFields(
     throw new InputError({ fields: 'Fields go on the pages of an uploaded PDF; this document has none.' });
   if (raw.length > maxFields) throw new InputError({ fields: `A document has at most ${maxFields} fields.` });
   const problems: string[] = [];
+  let first: number | null = null;
   const placed: PlacedField[] = [];
   for (const [i, item] of raw.entries()) {
     const read = readFieldInput(item);
@@ -145,6 +146,7 @@ export function checkFields(
       typeof read === 'string' ? read : problemOf(read, document.recipients, document.pages ?? [], sameEmail);
     if (problem) {
       problems.push(`Field ${i + 1}: ${problem}`);
+      first ??= i;
       continue;
     }
     const field = read as FieldInput;
@@ -155,7 +157,7 @@ export function checkFields(
   if (problems.length > 0) {
     const shown = problems.slice(0, 5);
     if (problems.length > 5) shown.push(`… and ${problems.length - 5} more.`);
-    throw new InputError({ fields: shown.join(' ') });
+    throw new InputError({ fields: shown.join(' ') }, { pointers: { fields: `/fields/${first}` } });
   }
   return placed;
 }

@@ -80,6 +80,8 @@ export interface FieldTypeSpec {
   draw: (value: string | null, signature: AdoptedSignature) => StampContent | null;
   /** The value as the certificate lists it after the type's label, or null for none. */
   certificateValue: (value: string | null) => string | null;
+  /** The filled value as the API's document detail reads it (`value`): text, a checkbox's boolean, or null. */
+  apiValue: (value: string | null) => string | boolean | null;
 }
 
 /** "ZŁ" for "Zoë Łukasiewicz": the first letter of each name, upper-cased, at most four. */
@@ -123,6 +125,7 @@ function filledAtSigning(label: string, api: string, sentence: string, from: key
     fill: (_raw, _field, signer) => filledWith(signer[from]),
     draw: plainText,
     certificateValue: asIs,
+    apiValue: asIs,
   };
 }
 
@@ -138,6 +141,8 @@ export const fieldTypeSpecs: Record<FieldType, FieldTypeSpec> = {
         ? { kind: 'image', png: signature.png }
         : { kind: 'text', text: signature.name, style: 'handwriting' },
     certificateValue: none,
+    // Signed and when (the field's filledAt), never the image: that is in the sealed PDF.
+    apiValue: () => null,
   },
   initials: {
     label: 'Initials',
@@ -147,6 +152,7 @@ export const fieldTypeSpecs: Record<FieldType, FieldTypeSpec> = {
     fill: (raw, field) => typed(raw, field, maxInitialsLength),
     draw: (value) => (value ? { kind: 'text', text: value, style: 'handwriting' } : null),
     certificateValue: asIs,
+    apiValue: asIs,
   },
   date: filledAtSigning(
     'Date signed',
@@ -169,6 +175,7 @@ export const fieldTypeSpecs: Record<FieldType, FieldTypeSpec> = {
     fill: (raw, field) => typed(raw, field, field.maxLength ?? maxTextLength),
     draw: plainText,
     certificateValue: asIs,
+    apiValue: asIs,
   },
   checkbox: {
     label: 'Checkbox',
@@ -181,6 +188,7 @@ export const fieldTypeSpecs: Record<FieldType, FieldTypeSpec> = {
     }),
     draw: (value) => (value === 'yes' ? { kind: 'check' } : null),
     certificateValue: (value) => (value === 'yes' ? 'checked' : 'not checked'),
+    apiValue: (value) => value === 'yes',
   },
 };
 

@@ -30,6 +30,13 @@ export const FieldSchema = Type.Object({
   filled: Type.Boolean({
     description: 'Whether the recipient has filled it (they fill all theirs when they sign)',
   }),
+  value: Type.Union([Type.String(), Type.Boolean(), Type.Null()], {
+    description:
+      'Once filled: the text entered or filled in (text, initials, name, email; date as YYYY-MM-DD), or a checkbox’s true or false. Null before, for an optional field left empty, and always for a signature (it is drawn in the sealed PDF; `filledAt` says when it was signed)',
+  }),
+  filledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the recipient signed, filling it; null until then',
+  }),
 });
 /** A field as the API describes it (GET /documents/{id}). */
 export type DocumentField = Static<typeof FieldSchema>;

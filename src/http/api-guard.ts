@@ -73,6 +73,16 @@ export function createApiGuard(ctx: Context, rateLimiter: RateLimiter, authentic
   };
 }
 
+/**
+ * A route's own onRequest hook, after the guard: the operation writes documents, and a read
+ * key (keys/api-key-scope.ts) is refused 403 `insufficient-scope` before its body is read,
+ * so a read key learns nothing from a write's validation.
+ */
+export async function requireWriteScope(request: FastifyRequest): Promise<void> {
+  if (!request.identity) throw new ApiError('invalid-api-key');
+  if (request.identity.scope !== 'write') throw new ApiError('insufficient-scope');
+}
+
 /** The caller's workspace; only reachable behind the guard. */
 export function workspaceOf(request: FastifyRequest): string {
   if (!request.identity) throw new ApiError('invalid-api-key');

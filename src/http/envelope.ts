@@ -1,5 +1,6 @@
 // The response envelope (spec, Errors): `{ok: true, data}` for success, with `nextCursor`
-// beside `data` on lists; `{ok: false, error: <code>}` for failure. Schemas here are used
+// beside `data` on lists; `{ok: false, error: <code>}` for failure, with `pointer` beside
+// `error` when a request body was refused (the member at fault, never a message). Schemas here are used
 // for serialisation and for docs, so responses can carry nothing undeclared.
 import { type TSchema, Type } from '@sinclair/typebox';
 
@@ -15,7 +16,16 @@ export function listEnvelope<T extends TSchema>(item: T) {
 }
 
 export const errorEnvelope = Type.Object(
-  { ok: Type.Literal(false), error: Type.String() },
+  {
+    ok: Type.Literal(false),
+    error: Type.String(),
+    pointer: Type.Optional(
+      Type.String({
+        description:
+          'On a refused request body: a JSON Pointer (RFC 6901) to the member at fault, such as `/recipients/1/email` (`""` for the body as a whole). A pointer, never a message.',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 

@@ -50,6 +50,26 @@ export function errorCodeFor(error: FastifyError | ApiError | Error): ErrorCode 
   return 'internal-error';
 }
 
+/** One JSON Pointer token (RFC 6901): `~` and `/` escaped. */
+export function pointerToken(name: string | number): string {
+  return String(name).replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/**
+ * The body member a failure is about: an ApiError's own pointer, or where the schema check
+ * of a body failed (ajv's instancePath, and the member missing or not allowed); null for
+ * anything else (a query, a path id, a header, a body that is not JSON).
+ */
+export function pointerFor(error: FastifyError | ApiError | Error): string | null {
+  if (error instanceof ApiError) return error.pointer;
+  const fastifyError = error as FastifyError;
+  const first = fastifyError.validation?.[0];
+  if (!first || (fastifyError.validationContext ?? 'body') !== 'body') return null;
+  const params = (first.params ?? {}) as Record<string, unknown>;
+  const member = params.missingProperty ?? params.additionalProperty;
+  return typeof member === 'string' ? `${first.instancePath}/${pointerToken(member)}` : first.instancePath;
+}
+
 export type SendError = (
   error: FastifyError | ApiError | Error,
   request: FastifyRequest,
@@ -65,6 +85,9 @@ export function createErrorSender(outage: Pick<OutageMonitor, 'report'>): SendEr
       reply.header('Retry-After', String(unavailableRetryAfterSeconds));
     }
     if (error instanceof ApiError) reply.headers(error.headers);
-    return reply.code(errorStatus[code]).send({ ok: false, error: code });
+    const pointer = code === 'unavailable' || code === 'internal-error' ? null : pointerFor(error);
+    return reply
+      .code(errorStatus[code])
+      .send(pointer === null ? { ok: false, error: code } : { ok: false, error: code, pointer });
   };
 }

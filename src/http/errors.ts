@@ -15,6 +15,18 @@ export const errorStatus = {
   'invalid-url': 400,
   'unsafe-url': 400,
   'limit-reached': 409,
+  // Beyond the spec's table: the document writes (issue 37).
+  // A read-only key asked for an operation that needs a write key (keys/api-key-scope.ts).
+  'insufficient-scope': 403,
+  // The PDF is not one Signet can take (not a PDF, encrypted, too many pages, cut off, over
+  // the upload limit); the answer's pointer is `/file`.
+  'invalid-file': 400,
+  // The workspace's uploads of the day are used up (SIGNET_MAX_UPLOAD_BYTES_PER_DAY); retry tomorrow.
+  'upload-limit-reached': 429,
+  // Only a draft can be changed, deleted or sent.
+  'document-not-draft': 409,
+  // The draft has no signer, or nothing to sign (neither a PDF, a text nor a pricing table).
+  'document-not-sendable': 409,
   // Beyond the spec's table: Idempotency-Key (http/idempotency.ts).
   'invalid-idempotency-key': 400,
   'idempotency-key-reused': 409,
@@ -36,17 +48,23 @@ export const errorStatus = {
 
 export type ErrorCode = keyof typeof errorStatus;
 
+/** A request body past this is 413 `payload-too-large` (routes that take a PDF set their own). */
+export const bodyLimitBytes = 1024 * 1024;
+
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly statusCode: number;
   readonly headers: Record<string, string>;
+  /** A JSON Pointer (RFC 6901) to the member of the request body at fault, answered as `pointer`. */
+  readonly pointer: string | null;
 
-  constructor(code: ErrorCode, headers: Record<string, string> = {}) {
+  constructor(code: ErrorCode, headers: Record<string, string> = {}, pointer: string | null = null) {
     super(code);
     this.name = 'ApiError';
     this.code = code;
     this.statusCode = errorStatus[code];
     this.headers = headers;
+    this.pointer = pointer;
   }
 }
 

@@ -23,16 +23,27 @@ export interface IdempotencyKey {
   requestSha256: string;
 }
 
-/** The request's key and body hash, or null without the header; 400 for a key out of shape. */
-export function idempotencyKeyOf(request: FastifyRequest): IdempotencyKey | null {
+/**
+ * The request's key and body hash, or null without the header; 400 for a key out of shape.
+ * `scope` names the operation (so one key used on two operations is a reuse, not a replay)
+ * and a file sent beside the JSON (a multipart request's PDF); an endpoint's create hashes its
+ * body alone, as it always has.
+ */
+export function idempotencyKeyOf(
+  request: FastifyRequest,
+  scope?: { operation: string; body?: unknown; file?: Uint8Array | null },
+): IdempotencyKey | null {
   const header = request.headers['idempotency-key'];
   if (header === undefined) return null;
   if (typeof header !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(header))
     throw new ApiError('invalid-idempotency-key');
-  return {
-    key: header,
-    requestSha256: createHash('sha256').update(canonicalJson(request.body)).digest('hex'),
-  };
+  const hash = createHash('sha256');
+  if (!scope) hash.update(canonicalJson(request.body));
+  else {
+    hash.update(`${scope.operation}\n${canonicalJson(scope.body ?? request.body)}\n`);
+    if (scope.file) hash.update(createHash('sha256').update(scope.file).digest('hex'));
+  }
+  return { key: header, requestSha256: hash.digest('hex') };
 }
 
 function canonicalJson(value: unknown): string {

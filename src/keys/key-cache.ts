@@ -8,13 +8,14 @@
 // - a lookup that raced with a change is not stored (generation check);
 // - entries live at most `ttlMs` and at most `maxEntries` are kept.
 import type { Clock } from '../clock.ts';
-import type { Plan } from '../db/schema.ts';
+import type { ApiKeyScope, Plan } from '../db/schema.ts';
 
 /** Who a valid key is: what the API guard needs, cached by the key's hash. */
 export interface KeyIdentity {
   keyId: string;
   workspaceId: string;
   plan: Plan;
+  scope: ApiKeyScope;
 }
 
 export interface KeyCache {

@@ -1,6 +1,6 @@
 // Queries on the api_keys table.
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { ApiKeyScope, Database } from '../db/schema.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
@@ -12,6 +12,7 @@ export interface ApiKeyRow {
   created_at: Date;
   revoked_at: Date | null;
   last_used_at: Date | null;
+  scope: ApiKeyScope;
 }
 
 const listColumns = [
@@ -22,6 +23,7 @@ const listColumns = [
   'created_at',
   'revoked_at',
   'last_used_at',
+  'scope',
 ] as const;
 
 /** Sets last_used_at to `at` unless it is already later than `unlessAfter`. */
@@ -89,7 +91,12 @@ export async function findActiveKeyByHash(db: Db, secretHash: string) {
   return db
     .selectFrom('api_keys')
     .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
-    .select(['api_keys.id as keyId', 'api_keys.workspace_id as workspaceId', 'workspaces.plan as plan'])
+    .select([
+      'api_keys.id as keyId',
+      'api_keys.workspace_id as workspaceId',
+      'workspaces.plan as plan',
+      'api_keys.scope as scope',
+    ])
     .where('api_keys.secret_hash', '=', secretHash)
     .where('api_keys.revoked_at', 'is', null)
     .executeTakeFirst();

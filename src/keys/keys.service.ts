@@ -6,6 +6,7 @@ import { notifyAuthChanged } from '../db/notify.ts';
 import { ApiError } from '../http/errors.ts';
 import { InputError } from '../input-error.ts';
 import { findWorkspace, lockWorkspace } from '../workspaces/workspaces.repository.ts';
+import { type ApiKeyScope, isApiKeyScope } from './api-key-scope.ts';
 import { apiKeyHint, generateApiKeySecret, hashApiKey, isWellFormedApiKey } from './api-key-secret.ts';
 import type { KeyIdentity } from './key-cache.ts';
 import {
@@ -29,6 +30,8 @@ export interface ApiKey {
   revokedAt: string | null;
   /** When it last authenticated a request (to the minute), or null. */
   lastUsedAt: string | null;
+  /** What it may do (api-key-scope.ts): `read`, the default, or `write`. */
+  scope: ApiKeyScope;
 }
 
 export interface CreatedApiKey extends ApiKey {
@@ -47,6 +50,7 @@ function apiKeyRowToApiKey(row: ApiKeyRow): ApiKey {
     createdAt: row.created_at.toISOString(),
     revokedAt: row.revoked_at?.toISOString() ?? null,
     lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    scope: row.scope,
   };
 }
 
@@ -55,9 +59,11 @@ export const maxKeyNameLength = 100;
 
 export async function createApiKey(
   ctx: Context,
-  input: { workspaceId: string; name: string },
+  input: { workspaceId: string; name: string; scope?: ApiKeyScope },
 ): Promise<CreatedApiKey> {
   const name = input.name.trim();
+  const scope = input.scope ?? 'read';
+  if (!isApiKeyScope(scope)) throw new InputError({ scope: 'Choose read only, or read and write.' });
   if (!name) throw new InputError({ name: 'Give the key a name.' });
   if (name.length > maxKeyNameLength)
     throw new InputError({ name: `Use at most ${maxKeyNameLength} characters.` });
@@ -70,6 +76,7 @@ export async function createApiKey(
     created_at: ctx.clock.now(),
     revoked_at: null,
     last_used_at: null,
+    scope,
   };
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await lockWorkspace(trx, input.workspaceId))) throw new ApiError('not-found');

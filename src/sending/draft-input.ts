@@ -6,9 +6,9 @@
 import type { Context } from '../context.ts';
 import type { PageSize, RecipientRole, SigningMethod } from '../db/schema.ts';
 import { checkPricingBlock, describePricingError, pricingErrorKey } from '../documents/pricing.ts';
-import { uploadAllowanceProblem } from '../documents/upload-usage.ts';
+import { untilNextDay, uploadAllowanceProblem } from '../documents/upload-usage.ts';
 import type { PricingBlock } from '../documents/value.ts';
-import { type FieldErrors, InputError } from '../input-error.ts';
+import { type FieldErrors, InputError, type InputErrorDetails } from '../input-error.ts';
 import { emailKey, isEmailAddress, normalizeEmail } from '../mail/address.ts';
 import { drawingProblem } from '../pdf/fonts.ts';
 import { type PdfFacts, tooLargeSentence } from '../pdf/inspect.ts';
@@ -132,6 +132,7 @@ export async function checkDocumentInput(
   const errors: FieldErrors = {};
   const pricing = validateCreateInput(input, errors);
   let pdf: PdfFacts | null = null;
+  let overAllowance: InputErrorDetails['overAllowance'];
   if (input.fileTooLarge) errors.file = tooLargeSentence(ctx.config.maxUploadBytes);
   else if (input.file) {
     try {
@@ -139,10 +140,11 @@ export async function checkDocumentInput(
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       Object.assign(errors, error.fields);
+      overAllowance = error.details.overAllowance;
     }
   } else if (input.kept) pdf = { pages: input.kept.pages, pageSizes: input.kept.pageSizes };
   else if (input.keptMissing) errors.file = keptMissingSentence;
-  if (Object.keys(errors).length > 0) throw new InputError(errors);
+  if (Object.keys(errors).length > 0) throw new InputError(errors, overAllowance ? { overAllowance } : {});
   return { pricing, pdf };
 }
 
@@ -158,6 +160,6 @@ export const keptMissingSentence =
  */
 export async function checkUpload(ctx: Context, workspaceId: string, file: Uint8Array): Promise<PdfFacts> {
   const overToday = await uploadAllowanceProblem(ctx, workspaceId, file.byteLength);
-  if (overToday) throw new InputError({ file: overToday });
+  if (overToday) throw new InputError({ file: overToday }, { overAllowance: untilNextDay(ctx.clock.now()) });
   return inspectPdfInThread(file, { maxBytes: ctx.config.maxUploadBytes });
 }

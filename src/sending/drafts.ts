@@ -95,12 +95,18 @@ async function storeOriginal(
 
 /**
  * A new draft document, with its PDF when one is given (checked by pdf/inspect.ts) and the
- * fields on its pages; all of it is stored, or nothing.
+ * fields on its pages; all of it is stored, or nothing. `options.first` runs in the storing
+ * transaction once the input is checked, before anything is stored (the API's Idempotency-Key
+ * claim, api-writes.ts): what it throws stores nothing. `options.id`: the new document's id.
  */
-export async function createDocument(ctx: Context, input: CreateDocumentInput): Promise<{ id: string }> {
+export async function createDocument(
+  ctx: Context,
+  input: CreateDocumentInput,
+  options: { id?: string; first?: (trx: Transaction<Database>) => Promise<void> } = {},
+): Promise<{ id: string }> {
   const { pricing, pdf } = await checkDocumentInput(ctx, input.workspaceId, input);
   const now = ctx.clock.now();
-  const id = ctx.ids.uuid();
+  const id = options.id ?? ctx.ids.uuid();
   const recipients = recipientRows(
     ctx,
     { workspaceId: input.workspaceId, documentId: id },
@@ -110,6 +116,7 @@ export async function createDocument(ctx: Context, input: CreateDocumentInput): 
   const fields = checkFields(input.fields ?? [], { recipients, pages: pdf?.pageSizes ?? null }, sameEmail);
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await findWorkspace(trx, input.workspaceId))) throw new ApiError('not-found');
+    await options.first?.(trx);
     // The file and the document land together or not at all.
     const original = await storeOriginal(trx, ctx, input.workspaceId, {
       file: input.file,

@@ -3,7 +3,9 @@
 // `sendRefusal` is **the** rule of what may be sent (the web's confirmation page, the CLI
 // and the web's send alike); `sendPreview` is what the confirmation page shows goes out.
 
+import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
+import type { Database } from '../db/schema.ts';
 import { updateDocument } from '../documents/documents.repository.ts';
 import { getDocumentForOwner } from '../documents/documents.service.ts';
 import { recordDocumentEvent } from '../documents/events.ts';
@@ -18,18 +20,22 @@ import { inviteAll } from './invitations.ts';
  * draft -> sent: the first signing group (the lowest order, with its viewers) gets its
  * personal links by mail, the later ones as their turn comes (inviteAll); the document starts
  * to expire. A document without a PDF gets one made from its text (made before the row is
- * locked: rendering takes a while, and a draft's text does not change).
+ * locked: rendering takes a while, and a draft's text does not change). `first` runs under
+ * the lock once the send is allowed, before anything changes (the API's Idempotency-Key
+ * claim): what it throws changes nothing.
  */
 export async function sendDocument(
   ctx: Context,
   workspaceId: string,
   documentId: string,
+  first?: (trx: Transaction<Database>) => Promise<void>,
 ): Promise<{ eventId: string }> {
   const rendered = await renderOriginal(ctx, workspaceId, documentId);
   return withDocument(ctx, workspaceId, documentId, async (trx, { document, recipients }, now) => {
     const status = nextStatus(document.status, 'send');
     const refusal = sendRefusal(document, recipients);
     if (refusal) throw new DocumentActionError(refusal);
+    await first?.(trx);
     const expiresAt = new Date(now.getTime() + document.expires_in_seconds * 1000);
     const original =
       document.original_sha256 ??

@@ -34,16 +34,19 @@ export interface UploadGate {
 
 const uploadKey = Symbol('upload');
 
-/** Reads multipart forms in this scope: at most one file of `maxFileBytes`. */
+/**
+ * Reads multipart forms in this scope: at most one file of `maxFileBytes`, and other fields
+ * of at most `maxFieldBytes` (64 KB by default; a longer value is refused, never cut short).
+ */
 export async function useUploadBodies(
   app: FastifyInstance,
-  options: { maxFileBytes: number; gate?: UploadGate },
+  options: { maxFileBytes: number; maxFieldBytes?: number; gate?: UploadGate },
 ): Promise<void> {
-  const { gate = {} } = options;
+  const { gate = {}, maxFieldBytes = 64 * 1024 } = options;
   // The parser only marks the request as multipart: the parts are read below, in order.
   await app.register(multipart, {
     throwFileSizeLimit: false,
-    limits: { fileSize: options.maxFileBytes, files: 1, fields: 200, fieldSize: 64 * 1024, parts: 210 },
+    limits: { fileSize: options.maxFileBytes, files: 1, fields: 200, fieldSize: maxFieldBytes, parts: 210 },
   });
   const { admit } = gate;
   if (admit)
@@ -125,6 +128,12 @@ async function readFile(part: MultipartFile): Promise<UploadedFile> {
 }
 
 function clean(part: Multipart): string | undefined {
+  // A value past the field limit arrives cut short: refused whole (413), never taken cut.
+  if ('valueTruncated' in part && part.valueTruncated)
+    throw Object.assign(new Error(`form field ${part.fieldname} over its limit`), {
+      statusCode: 413,
+      code: 'FST_ERR_CTP_BODY_TOO_LARGE',
+    });
   const value = 'value' in part ? part.value : undefined;
   return typeof value === 'string' ? value.replaceAll('\u0000', '') : undefined;
 }

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import { ApiError } from '../http/errors.ts';
 import { InputError } from '../input-error.ts';
+import type { ApiKeyScope } from '../keys/api-key-scope.ts';
 import {
   createApiKey,
   getApiKey,
@@ -74,9 +75,13 @@ export function integrationsPages(web: Web) {
       forMembers(async (request, reply, member) => {
         const form = request.body ?? {};
         try {
+          const scope = formText(form, 'scope') || 'read';
+          if (scope !== 'read' && member.role !== 'owner')
+            throw new InputError({ scope: 'Only an owner can create a key that writes.' });
           const created = await createApiKey(ctx, {
             workspaceId: member.workspaceId,
             name: formText(form, 'name'),
+            scope: scope as ApiKeyScope,
           });
           revealOnce(web, request, reply, member, { kind: 'key', id: created.id, secret: created.secret });
           return reply.redirect('/settings/integrations?done=key-created', 303);

@@ -2,6 +2,7 @@
 // webhook endpoints section, and the revoke confirmation.
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import type { FieldErrors } from '../input-error.ts';
+import { apiKeyScopeLabels, apiKeyScopeSentences, apiKeyScopes } from '../keys/api-key-scope.ts';
 import { type ApiKey, type CreatedApiKey, maxActiveKeysPerWorkspace } from '../keys/keys.service.ts';
 import { csrfField, type Form, fieldError, formList, formText, invalidAttrs, notice } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
@@ -20,12 +21,13 @@ function planNotice(member: SessionUser): SafeHtml {
 function keysTable(keys: ApiKey[], timeZone: string): SafeHtml {
   return html`<div class="table-scroll" tabindex="0" role="region" aria-label="API keys">
 <table>
-<thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col">Access</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>
 ${keys.map(
   (key) => html`<tr>
 <td>${key.name}</td>
 <td><code>sgn_…${key.hint}</code></td>
+<td>${apiKeyScopeLabels[key.scope]}</td>
 <td>${formatTime(key.createdAt, timeZone)}</td>
 <td>${key.lastUsedAt ? formatTime(key.lastUsedAt, timeZone) : html`<span class="muted">never</span>`}</td>
 <td>${key.revokedAt ? html`<span class="badge badge-neutral">Revoked ${formatTime(key.revokedAt, timeZone)}</span>` : html`<span class="badge badge-success">Active</span>`}</td>
@@ -102,6 +104,18 @@ ${curlLine(publicUrl, created.secret)}
 `;
 }
 
+/** Owners choose what a new key may do; each choice says what it allows. */
+function scopeChoice(form: Form | undefined, error: string | undefined): SafeHtml {
+  const chosen = formText(form, 'scope') || 'read';
+  return html`<fieldset class="field"${error ? html` aria-describedby="key-scope-error"` : ''}><legend class="label">Access</legend>
+${apiKeyScopes.map(
+  (scope) =>
+    html`<label class="checkbox"><input type="radio" name="scope" value="${scope}"${scope === chosen ? html` checked` : ''}> <span><strong>${apiKeyScopeLabels[scope]}</strong>: <span class="muted">${apiKeyScopeSentences[scope]}</span></span></label>`,
+)}
+</fieldset>
+${fieldError('key-scope', error)}`;
+}
+
 function keysSection(view: IntegrationsView, csrf: string): SafeHtml {
   const { keys, publicUrl, errors = {} } = view;
   const active = keys.filter((k) => !k.revokedAt).length;
@@ -122,6 +136,7 @@ ${errors.form ? notice('error', errors.form) : ''}
 <input id="key-name" name="name" type="text" maxlength="100" value="${formText(view.form, 'name')}" required ${invalidAttrs('key-name', errors.name)}>
 ${fieldError('key-name', errors.name)}
 </div>
+${view.member.role === 'owner' ? scopeChoice(view.form, errors.scope) : html`<p class="muted small">Keys you create read only. ${apiKeyScopeSentences.read} An owner can create a key that also writes.</p>${fieldError('key-scope', errors.scope)}`}
 <div class="actions"><button class="button button-primary" type="submit">Create API key</button></div>
 </form>
 </section>
@@ -131,7 +146,7 @@ ${fieldError('key-name', errors.name)}
 export function integrationsView(view: IntegrationsView, csrf: string): SafeHtml {
   const { member, endpoints } = view;
   return html`<h1>Integrations</h1>
-<p class="muted">API keys read every document of ${member.workspaceName} through the REST API at <code>${view.publicUrl}/v1</code>. Keep them on your servers: never in a browser app or a public repository.</p>
+<p class="muted">API keys read every document of ${member.workspaceName} through the REST API at <code>${view.publicUrl}/v1</code>; a read-and-write key also creates and sends documents. Keep them on your servers: never in a browser app or a public repository.</p>
 ${planNotice(member)}
 ${view.done && doneNotices[view.done] && !view.created && !view.createdEndpoint ? notice('success', doneNotices[view.done] as string) : ''}
 ${newSecrets(view)}

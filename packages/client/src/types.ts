@@ -99,6 +99,10 @@ export type DetailRecipient = {
   signingOrder: number;
   /** Null until this recipient signs (always for viewers) */
   signedAt: string | null;
+  /** Null unless this recipient declined to sign */
+  declinedAt: string | null;
+  /** The reason they gave when they declined; null when they gave none, or did not decline */
+  declineReason: string | null;
   /** The fields placed for this recipient, in the order they were placed; empty for none */
   fields: Array<Field>;
 };
@@ -122,6 +126,10 @@ export type Field = {
   label: string | null;
   /** Whether the recipient has filled it (they fill all theirs when they sign) */
   filled: boolean;
+  /** Once filled: the text entered or filled in (text, initials, name, email; date as YYYY-MM-DD), or a checkbox’s true or false. Null before, for an optional field left empty, and always for a signature (it is drawn in the sealed PDF; `filledAt` says when it was signed) */
+  value: string | boolean | null;
+  /** When the recipient signed, filling it; null until then */
+  filledAt: string | null;
 };
 
 export type DocumentEvent = {
@@ -142,6 +150,125 @@ export type DocumentFile = {
   pages: number | null;
   /** Answers the PDF (Content-Disposition: attachment) without authentication for 15 minutes; outside /v1. Treat it as a secret. */
   downloadUrl: string;
+};
+
+export type NewDocument = {
+  /** At most 200 characters once trimmed */
+  title: string;
+  /** The document’s text. Without a `file`, it is made into the PDF at sending (a document needs a PDF, a text or a pricing table to be sent) */
+  text?: string;
+  /** 1 to 20, at least one signer */
+  recipients: Array<RecipientInput>;
+  /** Fields on the PDF’s pages for signers to fill; only with a PDF */
+  fields?: Array<FieldInput>;
+  /** A pricing table drawn on the PDF made from `text` (and the document’s `value`): `{currency, pricesIncludeVat, items: [{name, quantity, unitPrice, vatRate, billing}]}`, amounts as decimal strings. */
+  pricing?: {
+    /** ISO 4217 code, e.g. "EUR" */
+    currency?: string;
+    pricesIncludeVat?: boolean;
+    items?: Array<{
+      name: string;
+      /** A decimal written as a string, e.g. "2" or "0.5" */
+      quantity: string;
+      /** A decimal written as a string, e.g. "19.99" */
+      unitPrice: string;
+      /** Percent, as a string, e.g. "20" */
+      vatRate: string;
+      billing: {
+        type: "one-off";
+      } | {
+        type: "recurring";
+        interval: "week" | "month" | "quarter" | "year";
+        periods: number;
+      };
+    }>;
+  } | null;
+  /** How long after sending it can be signed; 30 days (2592000) by default */
+  expiresInSeconds?: number;
+  /** Remind pending signers every this many days (1, 2, 3, 5, 7, 14) until it expires; null (the default) for never */
+  remindEveryDays?: 1 | 2 | 3 | 5 | 7 | 14 | null;
+  /** True: sent at once; false (the default): a draft */
+  send?: boolean;
+  /** The PDF, in base64 (JSON requests; a multipart request sends it as its `file` part) */
+  file?: string;
+};
+
+export type NewDocumentPart = {
+  /** At most 200 characters once trimmed */
+  title: string;
+  /** The document’s text. Without a `file`, it is made into the PDF at sending (a document needs a PDF, a text or a pricing table to be sent) */
+  text?: string;
+  /** 1 to 20, at least one signer */
+  recipients: Array<RecipientInput>;
+  /** Fields on the PDF’s pages for signers to fill; only with a PDF */
+  fields?: Array<FieldInput>;
+  /** A pricing table drawn on the PDF made from `text` (and the document’s `value`): `{currency, pricesIncludeVat, items: [{name, quantity, unitPrice, vatRate, billing}]}`, amounts as decimal strings. */
+  pricing?: {
+    /** ISO 4217 code, e.g. "EUR" */
+    currency?: string;
+    pricesIncludeVat?: boolean;
+    items?: Array<{
+      name: string;
+      /** A decimal written as a string, e.g. "2" or "0.5" */
+      quantity: string;
+      /** A decimal written as a string, e.g. "19.99" */
+      unitPrice: string;
+      /** Percent, as a string, e.g. "20" */
+      vatRate: string;
+      billing: {
+        type: "one-off";
+      } | {
+        type: "recurring";
+        interval: "week" | "month" | "quarter" | "year";
+        periods: number;
+      };
+    }>;
+  } | null;
+  /** How long after sending it can be signed; 30 days (2592000) by default */
+  expiresInSeconds?: number;
+  /** Remind pending signers every this many days (1, 2, 3, 5, 7, 14) until it expires; null (the default) for never */
+  remindEveryDays?: 1 | 2 | 3 | 5 | 7 | 14 | null;
+  /** True: sent at once; false (the default): a draft */
+  send?: boolean;
+};
+
+export type RecipientInput = {
+  /** Their email address; each recipient’s differs (ignoring case and look-alike letters) */
+  email: string;
+  /** As it appears on the certificate; the signer types it to sign */
+  fullName: string;
+  /** `signer` (the default) must sign; `viewer` only receives it */
+  role?: "signer" | "viewer";
+  /** `standard` (the default): the link, a typed name and consent; `email-code`: also a code mailed to them */
+  signingMethod?: "standard" | "email-code";
+  /** Lower orders are mailed and sign first; equal orders in parallel. 1 by default */
+  signingOrder?: number;
+};
+
+export type FieldInput = {
+  /** The email of the signer who fills it, as given in `recipients` */
+  recipient: string;
+  /** signature, initials, date (the date signed, filled by Signet), name, email, text or checkbox */
+  type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox";
+  /** The page of the PDF, from 1 */
+  page: number;
+  /** PDF points from the left of the page as displayed */
+  x: number;
+  /** PDF points from the bottom of the page as displayed */
+  y: number;
+  /** PDF points, at least 6 */
+  width: number;
+  /** PDF points, at least 6 */
+  height: number;
+  /** True by default */
+  required?: boolean;
+  label?: string | null;
+  maxLength?: number | null;
+};
+
+export type DeletedDocument = {
+  id: string;
+  deleted: true;
 };
 
 export type WebhookEndpoint = {
@@ -241,6 +368,8 @@ export type ResendResult = {
   durationMs: number;
 };
 
+export type CreateDocumentBody = NewDocument;
+
 export type CreateWebhookEndpointBody = {
   url: string;
   events: Array<"document.sent" | "document.opened" | "document.signed" | "document.completed" | "document.declined" | "document.expired">;
@@ -271,6 +400,11 @@ export const errorStatus = {
   "invalid-url": 400,
   "unsafe-url": 400,
   "limit-reached": 409,
+  "insufficient-scope": 403,
+  "invalid-file": 400,
+  "upload-limit-reached": 429,
+  "document-not-draft": 409,
+  "document-not-sendable": 409,
   "invalid-idempotency-key": 400,
   "idempotency-key-reused": 409,
   "delivery-not-resendable": 409,

@@ -30,6 +30,7 @@ import * as m0026 from './0026-page-image-queue.ts';
 import * as m0027 from './0027-document-search.ts';
 import * as m0028 from './0028-kept-uploads.ts';
 import * as m0029 from './0029-workspace-time-zone.ts';
+import * as m0030 from './0030-api-key-scope.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '0027-document-search': m0027,
   '0028-kept-uploads': m0028,
   '0029-workspace-time-zone': m0029,
+  '0030-api-key-scope': m0030,
 };

@@ -1,0 +1,116 @@
+// The document writes of /v1 (issue 37): HTTP in, service call (api-writes.ts), envelope out.
+// Each needs a write key (`requireWriteScope`, before any body is read). `POST /documents`
+// takes JSON (the PDF in base64) or multipart/form-data (a `document` part with the same JSON,
+// and a `file` part), in a scope of its own so no other route of /v1 reads multipart; both
+// arrive at the handler as the same validated body.
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Context } from '../context.ts';
+import type { DocumentIdParams } from '../documents/documents.schemas.ts';
+import { requireWriteScope, workspaceOf } from '../http/api-guard.ts';
+import { ok } from '../http/envelope.ts';
+import { ApiError, bodyLimitBytes } from '../http/errors.ts';
+import { idempotencyKeyOf } from '../http/idempotency.ts';
+import { formFile, useUploadBodies } from '../ui/uploads.ts';
+import { createInputOf, decodeBase64File } from './api-input.ts';
+import { createDocumentFromApi, deleteDocumentFromApi, sendDocumentFromApi } from './api-writes.ts';
+import {
+  type CreateDocumentBody,
+  createDocumentSchema,
+  deleteDocumentSchema,
+  sendDocumentSchema,
+} from './sending.schemas.ts';
+
+type Id = { Params: Static<typeof DocumentIdParams> };
+type CreateBody = Static<typeof CreateDocumentBody>;
+
+const uploadedPdf = Symbol('uploadedPdf');
+type WithUpload = FastifyRequest & { [uploadedPdf]?: Uint8Array | null };
+
+/**
+ * A multipart request's parts as the JSON body: `document` parsed (400 `invalid-json` when it
+ * is not JSON, `invalid-body` at `/document` when it is missing), the `file` part kept aside
+ * (413 when it went past the upload limit). Other parts are refused (`invalid-body`).
+ */
+function multipartAsBody(request: FastifyRequest): void {
+  if (!request.isMultipart()) return;
+  const form = request.body as Record<string, unknown>;
+  for (const name of Object.keys(form))
+    if (name !== 'document' && name !== 'file') throw new ApiError('invalid-body', {}, `/${name}`);
+  const file = formFile(form, 'file');
+  if (file?.tooLarge) throw new ApiError('payload-too-large');
+  if (form.file !== undefined && !file && typeof form.file === 'string')
+    throw new ApiError('invalid-body', {}, '/file');
+  if (typeof form.document !== 'string') throw new ApiError('invalid-body', {}, '/document');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(form.document);
+  } catch {
+    throw new ApiError('invalid-json');
+  }
+  // The file travels in its own part: `document` holding a `file` member too is ambiguous.
+  if (parsed && typeof parsed === 'object' && 'file' in parsed)
+    throw new ApiError('invalid-body', {}, '/file');
+  request.body = parsed;
+  (request as WithUpload)[uploadedPdf] = file ? file.data : null;
+}
+
+export function sendingRoutes(ctx: Context) {
+  // A JSON request carries the PDF in base64 (4 characters for 3 bytes) beside the rest.
+  const jsonBodyLimit = Math.ceil(ctx.config.maxUploadBytes / 3) * 4 + bodyLimitBytes;
+  return async function register(app: FastifyInstance) {
+    await app.register(async (scope) => {
+      await useUploadBodies(scope, {
+        maxFileBytes: ctx.config.maxUploadBytes,
+        maxFieldBytes: bodyLimitBytes,
+      });
+      scope.post<{ Body: CreateBody }>(
+        '/documents',
+        {
+          schema: createDocumentSchema,
+          bodyLimit: jsonBodyLimit,
+          onRequest: requireWriteScope,
+          preValidation: async (request) => multipartAsBody(request),
+        },
+        async (request, reply) => {
+          const workspaceId = workspaceOf(request);
+          const { file: base64, send = false, ...body } = request.body;
+          const uploaded = (request as WithUpload)[uploadedPdf];
+          const file = uploaded === undefined ? decodeBase64File(base64) : uploaded;
+          // As a multipart file past the limit: the body limit leaves room for the JSON beside it.
+          if (file && file.byteLength > ctx.config.maxUploadBytes) throw new ApiError('payload-too-large');
+          const idempotency = idempotencyKeyOf(request, { operation: 'POST /documents', body, file });
+          const { document, replayed } = await createDocumentFromApi(
+            ctx,
+            createInputOf(workspaceId, body, file),
+            { send, idempotency },
+          );
+          if (replayed) reply.header('idempotent-replayed', 'true');
+          return reply.code(201).send(ok(document));
+        },
+      );
+    });
+
+    app.post<Id>(
+      '/documents/:id/send',
+      { schema: sendDocumentSchema, onRequest: requireWriteScope },
+      async (request, reply) => {
+        const id = request.params.id.toLowerCase();
+        const idempotency = idempotencyKeyOf(request, {
+          operation: `POST /documents/${id}/send`,
+          body: null,
+        });
+        const { document, replayed } = await sendDocumentFromApi(ctx, workspaceOf(request), id, idempotency);
+        if (replayed) reply.header('idempotent-replayed', 'true');
+        return ok(document);
+      },
+    );
+
+    app.delete<Id>(
+      '/documents/:id',
+      { schema: deleteDocumentSchema, onRequest: requireWriteScope },
+      async (request) =>
+        ok(await deleteDocumentFromApi(ctx, workspaceOf(request), request.params.id.toLowerCase())),
+    );
+  };
+}

@@ -1,0 +1,535 @@
+// The document writes of /v1 (issue 37): keys with a scope, POST /v1/documents (JSON with the
+// PDF in base64, and multipart), sending and deleting a draft, refusals with a pointer to the
+// member at fault and nothing stored, another workspace's ids, and Idempotency-Key replays.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { test } from 'node:test';
+import { PDFDocument } from '@cantoo/pdf-lib';
+import { createApiKey } from '../src/keys/keys.service.ts';
+import { renderTextDocument } from '../src/pdf/text-document.ts';
+import { declineDocument, signDocument } from '../src/signing/signing.service.ts';
+import { assertContract } from './contract.ts';
+import {
+  type ApiResponse,
+  callApi,
+  countRows,
+  createTestWorkspace,
+  describeEachDatabase,
+  linkFor,
+  useHarness,
+} from './harness.ts';
+
+const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+async function contractPdf(pages = 2): Promise<Buffer> {
+  const { data } = await renderTextDocument({
+    title: 'Service level agreement',
+    body: 'The supplier answers within four hours.\n'.repeat(pages * 40),
+    workspaceName: 'Acme',
+    pricing: null,
+    createdAt: new Date('2026-11-01T00:00:00Z'),
+  });
+  return Buffer.from(data);
+}
+
+async function encryptedLikePdf(): Promise<Buffer> {
+  // A PDF whose trailer names an encryption dictionary: refused like any encrypted file.
+  const doc = await PDFDocument.create();
+  doc.addPage([200, 200]);
+  const bytes = Buffer.from(await doc.save({ useObjectStreams: false }));
+  return Buffer.from(bytes.toString('latin1').replace('/Root', '/Encrypt 1 0 R /Root'), 'latin1');
+}
+
+const ann = { email: 'ann@northwind.example', fullName: 'Ann Lee' };
+const bob = { email: 'bob@northwind.example', fullName: 'Bob Ray', signingOrder: 2 };
+
+describeEachDatabase('document writes through /v1', (kind) => {
+  const h = useHarness(kind, { env: { SIGNET_MAX_UPLOAD_BYTES: String(400 * 1024) } });
+
+  async function workspace() {
+    const ws = await createTestWorkspace(h.ctx);
+    const write = await createApiKey(h.ctx, { workspaceId: ws.id, name: 'writer', scope: 'write' });
+    return { ...ws, readKey: ws.apiKey, writeKey: write.secret };
+  }
+
+  async function newDocument(key: string, body: object, headers: Record<string, string> = {}) {
+    return callApi(h, 'POST', '/v1/documents', { key, body, headers });
+  }
+
+  test('a read key is refused every write with insufficient-scope, before its body is read', async () => {
+    const ws = await workspace();
+    const draft = await newDocument(ws.writeKey, { title: 'Draft', recipients: [ann] });
+    assert.equal(draft.status, 201);
+    const id = (draft.body.data as { id: string }).id;
+    const writes: Array<[string, 'POST' | 'DELETE', string, object | string | undefined]> = [
+      ['create', 'POST', '/v1/documents', { title: 'X', recipients: [ann] }],
+      ['create, a malformed body', 'POST', '/v1/documents', '{"title": '],
+      ['send', 'POST', `/v1/documents/${id}/send`, undefined],
+      ['delete', 'DELETE', `/v1/documents/${id}`, undefined],
+    ];
+    for (const [name, method, path, body] of writes) {
+      const res = await callApi(h, method, path, {
+        key: ws.readKey,
+        ...(body === undefined ? {} : { body }),
+      });
+      assert.equal(res.status, 403, name);
+      assert.deepEqual(res.body, { ok: false, error: 'insufficient-scope' }, name);
+      assert.ok(res.headers.get('x-ratelimit-remaining'), name);
+    }
+    // Reading stays the read key's.
+    assert.equal((await callApi(h, 'GET', `/v1/documents/${id}`, { key: ws.readKey })).status, 200);
+    assert.equal(await countRows(h.ctx, 'documents', { workspace_id: ws.id }), 1);
+  });
+
+  test('creates a document from JSON with its PDF in base64 and its fields, and sends it at once', async () => {
+    const ws = await workspace();
+    const pdf = await contractPdf();
+    const res = await newDocument(ws.writeKey, {
+      title: 'Service level agreement',
+      file: pdf.toString('base64'),
+      recipients: [
+        ann,
+        bob,
+        { email: 'legal@northwind.example', fullName: 'Val Kim', role: 'viewer', signingOrder: 3 },
+      ],
+      fields: [
+        { recipient: ann.email, type: 'signature', page: 1, x: 72, y: 100, width: 180, height: 48 },
+        {
+          recipient: bob.email,
+          type: 'text',
+          page: 2,
+          x: 72,
+          y: 100,
+          width: 180,
+          height: 24,
+          label: 'Company',
+          required: false,
+        },
+      ],
+      remindEveryDays: 3,
+      send: true,
+    });
+    assert.equal(res.status, 201, res.text);
+    const doc = res.body.data as {
+      id: string;
+      status: string;
+      recipients: Array<{
+        email: string;
+        fields: Array<{ type: string; label: string | null; required: boolean }>;
+      }>;
+      files: Array<{ kind: string; sha256: string; pages: number }>;
+      events: Array<{ type: string }>;
+    };
+    assert.equal(doc.status, 'sent');
+    assert.deepEqual(
+      doc.recipients.map((r) => [r.email, r.fields.map((f) => f.type)]),
+      [
+        [ann.email, ['signature']],
+        [bob.email, ['text']],
+        ['legal@northwind.example', []],
+      ],
+    );
+    assert.deepEqual(doc.recipients[1]?.fields[0], {
+      ...doc.recipients[1]?.fields[0],
+      label: 'Company',
+      required: false,
+    });
+    assert.deepEqual(
+      doc.files.map((f) => [f.kind, f.sha256, f.pages]),
+      [['original', sha256(pdf), 2]],
+    );
+    assert.deepEqual(
+      doc.events.map((e) => e.type),
+      ['document.sent'],
+    );
+    // Sent as from the web app: the first signing group only is mailed its link.
+    const mails = await h.ctx.db
+      .selectFrom('mails')
+      .select('to_address')
+      .where('document_id', '=', doc.id)
+      .execute();
+    assert.deepEqual(
+      mails.map((m) => m.to_address),
+      [ann.email],
+    );
+  });
+
+  test('creates a draft from multipart/form-data: a document part and a file part', async () => {
+    const ws = await workspace();
+    const pdf = await contractPdf(1);
+    const form = new FormData();
+    form.set('document', JSON.stringify({ title: 'Multipart draft', recipients: [ann] }));
+    form.set('file', new Blob([pdf], { type: 'application/pdf' }), 'sla.pdf');
+    const response = await fetch(`${h.baseUrl}/v1/documents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ws.writeKey}` },
+      body: form,
+    });
+    const text = await response.text();
+    await assertContract('POST', '/v1/documents', {
+      status: response.status,
+      headers: response.headers,
+      text,
+    });
+    assert.equal(response.status, 201, text);
+    const doc = (JSON.parse(text) as { data: { status: string; files: Array<{ sha256: string }> } }).data;
+    assert.equal(doc.status, 'draft');
+    assert.equal(doc.files[0]?.sha256, sha256(pdf));
+  });
+
+  test('every bad input is refused with a pointer to the member at fault, and nothing is stored', async () => {
+    const ws = await workspace();
+    const pdf = (await contractPdf(1)).toString('base64');
+    const base = { title: 'Lease', file: pdf, recipients: [ann] };
+    const cases: Array<[string, object, string, string]> = [
+      ['no title', { recipients: [ann] }, 'invalid-body', '/title'],
+      ['an unknown member', { ...base, colour: 'red' }, 'invalid-body', '/colour'],
+      [
+        'a number for a name',
+        { ...base, recipients: [{ ...ann, fullName: 7 }] },
+        'invalid-body',
+        '/recipients/0/fullName',
+      ],
+      [
+        'an unknown role',
+        { ...base, recipients: [{ ...ann, role: 'boss' }] },
+        'invalid-body',
+        '/recipients/0/role',
+      ],
+      ['a blank title', { ...base, title: '   ' }, 'invalid-body', '/title'],
+      [
+        'a bad address',
+        { ...base, recipients: [ann, { ...bob, email: 'bob@' }] },
+        'invalid-body',
+        '/recipients/1/email',
+      ],
+      [
+        'an address twice',
+        { ...base, recipients: [ann, { ...bob, email: 'ANN@northwind.example' }] },
+        'invalid-body',
+        '/recipients/1/email',
+      ],
+      ['no signer', { ...base, recipients: [{ ...ann, role: 'viewer' }] }, 'invalid-body', '/recipients'],
+      ['no recipient', { ...base, recipients: [] }, 'invalid-body', '/recipients'],
+      [
+        'a blank name',
+        { ...base, recipients: [{ ...ann, fullName: ' ' }] },
+        'invalid-body',
+        '/recipients/0/fullName',
+      ],
+      [
+        'a name no font draws',
+        { ...base, recipients: [{ ...ann, fullName: 'Ann \u{1D400}\u{E000}' }] },
+        'invalid-body',
+        '/recipients/0/fullName',
+      ],
+      ['an expiry too short', { ...base, expiresInSeconds: 5 }, 'invalid-body', '/expiresInSeconds'],
+      ['reminders every 4 days', { ...base, remindEveryDays: 4 }, 'invalid-body', '/remindEveryDays'],
+      [
+        'a pricing line without a quantity',
+        {
+          ...base,
+          file: undefined,
+          pricing: {
+            currency: 'EUR',
+            pricesIncludeVat: false,
+            items: [{ name: 'Audit', unitPrice: '10', vatRate: '20', billing: { type: 'one-off' } }],
+          },
+        },
+        'invalid-body',
+        '/pricing/items/0/quantity',
+      ],
+      [
+        'a pricing quantity as a number',
+        {
+          ...base,
+          file: undefined,
+          pricing: {
+            currency: 'EUR',
+            pricesIncludeVat: false,
+            items: [
+              { name: 'Audit', quantity: 2, unitPrice: '10', vatRate: '20', billing: { type: 'one-off' } },
+            ],
+          },
+        },
+        'invalid-body',
+        '/pricing/items/0/quantity',
+      ],
+      [
+        'a field off its page',
+        {
+          ...base,
+          fields: [
+            { recipient: ann.email, type: 'signature', page: 1, x: 900, y: 10, width: 100, height: 40 },
+          ],
+        },
+        'invalid-body',
+        '/fields/0',
+      ],
+      [
+        'a field on a missing page',
+        {
+          ...base,
+          fields: [
+            { recipient: ann.email, type: 'signature', page: 1, x: 10, y: 10, width: 100, height: 40 },
+            { recipient: ann.email, type: 'text', page: 9, x: 10, y: 10, width: 100, height: 40 },
+          ],
+        },
+        'invalid-body',
+        '/fields/1',
+      ],
+      [
+        'a field for a stranger',
+        {
+          ...base,
+          fields: [
+            { recipient: 'eve@x.example', type: 'signature', page: 1, x: 10, y: 10, width: 100, height: 40 },
+          ],
+        },
+        'invalid-body',
+        '/fields/0',
+      ],
+      [
+        'fields without a PDF',
+        {
+          ...base,
+          file: undefined,
+          text: 'Terms',
+          fields: [
+            { recipient: ann.email, type: 'signature', page: 1, x: 10, y: 10, width: 100, height: 40 },
+          ],
+        },
+        'invalid-body',
+        '/fields',
+      ],
+      ['a file that is not base64', { ...base, file: 'not base64!' }, 'invalid-body', '/file'],
+      [
+        'a file that is not a PDF',
+        { ...base, file: Buffer.from('hello, world').toString('base64') },
+        'invalid-file',
+        '/file',
+      ],
+      [
+        'an encrypted PDF',
+        { ...base, file: (await encryptedLikePdf()).toString('base64') },
+        'invalid-file',
+        '/file',
+      ],
+      [
+        'a PDF cut off',
+        { ...base, file: Buffer.from(pdf, 'base64').subarray(0, 900).toString('base64') },
+        'invalid-file',
+        '/file',
+      ],
+    ];
+    for (const [name, body, code, pointer] of cases) {
+      const res = await newDocument(ws.writeKey, body);
+      assert.equal(res.status, 400, `${name}: ${res.text}`);
+      assert.deepEqual(res.body, { ok: false, error: code, pointer }, name);
+    }
+    const nothingToSend = await newDocument(ws.writeKey, { title: 'Empty', recipients: [ann], send: true });
+    assert.equal(nothingToSend.status, 409);
+    assert.deepEqual(nothingToSend.body, { ok: false, error: 'document-not-sendable' });
+    const tooLarge = await newDocument(ws.writeKey, {
+      ...base,
+      file: Buffer.alloc(500 * 1024).toString('base64'),
+    });
+    assert.equal(tooLarge.status, 413);
+    const broken = await callApi(h, 'POST', '/v1/documents', { key: ws.writeKey, body: '{"title": ' });
+    assert.deepEqual(broken.body, { ok: false, error: 'invalid-json' });
+    assert.equal(await countRows(h.ctx, 'documents', { workspace_id: ws.id }), 0);
+    assert.equal(await countRows(h.ctx, 'upload_usage', { workspace_id: ws.id }), 0);
+  });
+
+  test('sends and deletes drafts; a sent document is not a draft; another workspace’s ids are not-found', async () => {
+    const ws = await workspace();
+    const other = await workspace();
+    const created = await newDocument(ws.writeKey, {
+      title: 'Terms',
+      text: 'We agree.',
+      recipients: [ann, bob],
+    });
+    const id = (created.body.data as { id: string }).id;
+    for (const [method, path] of [
+      ['POST', `/v1/documents/${id}/send`],
+      ['DELETE', `/v1/documents/${id}`],
+    ] as const) {
+      const res = await callApi(h, method, path, { key: other.writeKey });
+      assert.deepEqual([res.status, res.body], [404, { ok: false, error: 'not-found' }], path);
+    }
+    const sent = await callApi(h, 'POST', `/v1/documents/${id}/send`, { key: ws.writeKey });
+    assert.equal(sent.status, 200, sent.text);
+    assert.equal((sent.body.data as { status: string }).status, 'sent');
+    // Made from its text at sending: the original is there now.
+    assert.equal((sent.body.data as { files: unknown[] }).files.length, 1);
+    const again = await callApi(h, 'POST', `/v1/documents/${id}/send`, { key: ws.writeKey });
+    assert.deepEqual([again.status, again.body], [409, { ok: false, error: 'document-not-draft' }]);
+    const deleteSent = await callApi(h, 'DELETE', `/v1/documents/${id}`, { key: ws.writeKey });
+    assert.deepEqual([deleteSent.status, deleteSent.body], [409, { ok: false, error: 'document-not-draft' }]);
+
+    const draft = await newDocument(ws.writeKey, { title: 'Scrap', recipients: [ann] });
+    const draftId = (draft.body.data as { id: string }).id;
+    const noSigner = await newDocument(ws.writeKey, { title: 'Nothing', recipients: [ann] });
+    const nothing = await callApi(
+      h,
+      'POST',
+      `/v1/documents/${(noSigner.body.data as { id: string }).id}/send`,
+      {
+        key: ws.writeKey,
+      },
+    );
+    assert.deepEqual([nothing.status, nothing.body], [409, { ok: false, error: 'document-not-sendable' }]);
+    const deleted = await callApi(h, 'DELETE', `/v1/documents/${draftId}`, { key: ws.writeKey });
+    assert.deepEqual(
+      [deleted.status, deleted.body],
+      [200, { ok: true, data: { id: draftId, deleted: true } }],
+    );
+    assert.equal((await callApi(h, 'GET', `/v1/documents/${draftId}`, { key: ws.readKey })).status, 404);
+  });
+
+  test('Idempotency-Key: a repeat answers the same document, another body is refused, concurrent repeats make one', async () => {
+    const ws = await workspace();
+    const body = { title: 'Once', text: 'Only once.', recipients: [ann], send: true };
+    const key = { 'idempotency-key': 'order-1042' };
+    const first = await newDocument(ws.writeKey, body, key);
+    const second = await newDocument(ws.writeKey, body, key);
+    assert.equal(first.status, 201);
+    assert.equal(second.status, 201);
+    assert.equal(second.headers.get('idempotent-replayed'), 'true');
+    assert.equal(first.headers.get('idempotent-replayed'), null);
+    const id = (first.body.data as { id: string }).id;
+    assert.equal((second.body.data as { id: string }).id, id);
+    assert.equal((second.body.data as { status: string }).status, 'sent');
+    const other = await newDocument(ws.writeKey, { ...body, title: 'Twice' }, key);
+    assert.deepEqual([other.status, other.body], [409, { ok: false, error: 'idempotency-key-reused' }]);
+    const elsewhere = await callApi(h, 'POST', `/v1/documents/${id}/send`, {
+      key: ws.writeKey,
+      headers: key,
+    });
+    assert.deepEqual(
+      [elsewhere.status, elsewhere.body],
+      [409, { ok: false, error: 'idempotency-key-reused' }],
+    );
+
+    const together = { 'idempotency-key': 'order-1043' };
+    const answers: ApiResponse[] = await Promise.all(
+      Array.from({ length: 4 }, () => newDocument(ws.writeKey, { ...body, title: 'Together' }, together)),
+    );
+    assert.deepEqual(new Set(answers.map((a) => a.status)), new Set([201]));
+    assert.equal(new Set(answers.map((a) => (a.body.data as { id: string }).id)).size, 1);
+    assert.equal(answers.filter((a) => a.headers.get('idempotent-replayed') === null).length, 1);
+    assert.equal(await countRows(h.ctx, 'documents', { workspace_id: ws.id }), 2);
+
+    const draft = await newDocument(ws.writeKey, { title: 'Later', text: 'Later.', recipients: [ann] });
+    const draftId = (draft.body.data as { id: string }).id;
+    const sendKey = { 'idempotency-key': 'send-7' };
+    const sent = await callApi(h, 'POST', `/v1/documents/${draftId}/send`, {
+      key: ws.writeKey,
+      headers: sendKey,
+    });
+    const resent = await callApi(h, 'POST', `/v1/documents/${draftId}/send`, {
+      key: ws.writeKey,
+      headers: sendKey,
+    });
+    assert.deepEqual([sent.status, resent.status], [200, 200]);
+    assert.equal(resent.headers.get('idempotent-replayed'), 'true');
+    assert.equal(
+      await countRows(h.ctx, 'document_events', { document_id: draftId, type: 'document.sent' }),
+      1,
+    );
+  });
+  test('reading back: each field’s value once filled (a signature: when, not the image), and a decline’s reason', async () => {
+    const ws = await workspace();
+    const field = (recipient: string, type: string, y: number, extra: object = {}) => ({
+      recipient,
+      type,
+      page: 1,
+      x: 72,
+      y,
+      width: 160,
+      height: 24,
+      ...extra,
+    });
+    const created = await newDocument(ws.writeKey, {
+      title: 'Order form',
+      file: (await contractPdf(1)).toString('base64'),
+      recipients: [ann, bob],
+      fields: [
+        field(ann.email, 'signature', 100, { height: 40 }),
+        field(ann.email, 'text', 200, { label: 'Purchase order' }),
+        field(ann.email, 'checkbox', 250, { label: 'Express', width: 12, height: 12, required: false }),
+        field(ann.email, 'checkbox', 280, { label: 'Gift wrap', width: 12, height: 12, required: false }),
+        field(ann.email, 'initials', 310),
+        field(ann.email, 'date', 340),
+        field(ann.email, 'text', 370, { label: 'Notes', required: false }),
+        field(bob.email, 'signature', 100, { height: 40, x: 300 }),
+      ],
+      send: true,
+    });
+    assert.equal(created.status, 201, created.text);
+    const id = (created.body.data as { id: string }).id;
+    type Field = {
+      label: string | null;
+      type: string;
+      filled: boolean;
+      value: unknown;
+      filledAt: string | null;
+    };
+    type Detail = {
+      recipients: Array<{
+        email: string;
+        fields: Field[];
+        declinedAt: string | null;
+        declineReason: string | null;
+      }>;
+    };
+    const read = async () =>
+      (await callApi(h, 'GET', `/v1/documents/${id}`, { key: ws.readKey })).body.data as Detail;
+    const before = await read();
+    assert.deepEqual(
+      before.recipients[0]?.fields.map((f) => [f.filled, f.value, f.filledAt]),
+      Array.from({ length: 7 }, () => [false, null, null]),
+    );
+    const ids = await h.ctx.db
+      .selectFrom('document_fields')
+      .select(['id', 'label', 'type'])
+      .where('document_id', '=', id)
+      .orderBy('position')
+      .execute();
+    const idOf = (label: string) => ids.find((f) => f.label === label)?.id as string;
+    const initials = ids.find((f) => f.type === 'initials')?.id as string;
+    await signDocument(h.ctx, (await linkFor(h.ctx, id, ann.email)).session, {
+      fullName: ann.fullName,
+      consent: true,
+      fields: { [idOf('Purchase order')]: 'PO-0117', [idOf('Express')]: 'yes', [initials]: 'AL' },
+    });
+    const signedAt = h.clock.now().toISOString();
+    const after = await read();
+    assert.deepEqual(
+      after.recipients[0]?.fields.map((f) => [f.type, f.label, f.value, f.filledAt]),
+      [
+        ['signature', null, null, signedAt],
+        ['text', 'Purchase order', 'PO-0117', signedAt],
+        ['checkbox', 'Express', true, signedAt],
+        ['checkbox', 'Gift wrap', false, signedAt],
+        ['initials', null, 'AL', signedAt],
+        ['date', null, signedAt.slice(0, 10), signedAt],
+        ['text', 'Notes', null, signedAt],
+      ],
+    );
+    assert.deepEqual([after.recipients[0]?.declinedAt, after.recipients[0]?.declineReason], [null, null]);
+    h.clock.advance(60_000);
+    await declineDocument(h.ctx, (await linkFor(h.ctx, id, bob.email)).session, {
+      reason: 'The price changed since we spoke.',
+    });
+    const declined = await read();
+    assert.deepEqual(
+      [declined.recipients[1]?.declinedAt, declined.recipients[1]?.declineReason],
+      [h.clock.now().toISOString(), 'The price changed since we spoke.'],
+    );
+    assert.deepEqual(
+      declined.recipients[1]?.fields.map((f) => [f.filled, f.value]),
+      [[false, null]],
+    );
+  });
+});
