@@ -13,6 +13,7 @@
  */
 export const perKindFiles = new Set([
   'account-security.test.ts',
+  'api-writes.test.ts',
   'audit-trail.test.ts',
   'auth.test.ts',
   'background-pages.test.ts',
