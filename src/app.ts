@@ -80,6 +80,10 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
       return url.startsWith('/') ? url : originForm(url);
     },
     bodyLimit: bodyLimitBytes,
+    // Each request's id (the log's reqId, and the X-Request-Id of its answer): a UUID, unique
+    // across processes; one a client sends is not taken, so nobody can pass for another answer.
+    genReqId: () => ctx.ids.uuid(),
+    requestIdHeader: false,
     // Long enough that any path id the HTTP parser accepts reaches validation (invalid-id).
     routerOptions: { maxParamLength: 16_384 },
     // Unknown fields must be seen and refused, never silently dropped; a value of the wrong

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { createApiKey } from '../src/keys/keys.service.ts';
 import { renderTextDocument } from '../src/pdf/text-document.ts';
+import { findSigningSession } from '../src/signing/session.ts';
 import { declineDocument, signDocument } from '../src/signing/signing.service.ts';
 import { assertContract } from './contract.ts';
 import {
@@ -61,10 +62,19 @@ describeEachDatabase('document writes through /v1', (kind) => {
     const draft = await newDocument(ws.writeKey, { title: 'Draft', recipients: [ann] });
     assert.equal(draft.status, 201);
     const id = (draft.body.data as { id: string }).id;
+    const recipientId = (draft.body.data as { recipients: Array<{ id: string }> }).recipients[0]?.id;
     const writes: Array<[string, 'POST' | 'DELETE', string, object | string | undefined]> = [
       ['create', 'POST', '/v1/documents', { title: 'X', recipients: [ann] }],
       ['create, a malformed body', 'POST', '/v1/documents', '{"title": '],
       ['send', 'POST', `/v1/documents/${id}/send`, undefined],
+      ['remind', 'POST', `/v1/documents/${id}/recipients/${recipientId}/remind`, undefined],
+      ['withdraw', 'POST', `/v1/documents/${id}/withdraw`, { reason: 'x' }],
+      [
+        'a fresh signing link',
+        'POST',
+        `/v1/documents/${id}/recipients/${recipientId}/signing-url`,
+        undefined,
+      ],
       ['delete', 'DELETE', `/v1/documents/${id}`, undefined],
     ];
     for (const [name, method, path, body] of writes) {
@@ -531,5 +541,165 @@ describeEachDatabase('document writes through /v1', (kind) => {
       declined.recipients[1]?.fields.map((f) => [f.filled, f.value]),
       [[false, null]],
     );
+  });
+  test('remind and withdraw: the web app’s rules, each refusal with its code', async () => {
+    const ws = await workspace();
+    const created = await newDocument(ws.writeKey, {
+      title: 'Terms',
+      text: 'We agree.',
+      recipients: [ann, bob],
+      send: true,
+    });
+    const doc = created.body.data as { id: string; recipients: Array<{ id: string; email: string }> };
+    const [first, second] = doc.recipients;
+    const remind = (id: string) =>
+      callApi(h, 'POST', `/v1/documents/${doc.id}/recipients/${id}/remind`, { key: ws.writeKey });
+    const reminded = await remind(first?.id as string);
+    assert.equal(reminded.status, 200, reminded.text);
+    assert.equal(await countRows(h.ctx, 'mails', { document_id: doc.id, to_address: ann.email }), 2);
+    const again = await remind(first?.id as string);
+    assert.deepEqual([again.status, again.body], [429, { ok: false, error: 'reminded-recently' }]);
+    assert.equal(again.headers.get('retry-after'), '3600');
+    h.clock.advance(20 * 60_000);
+    assert.equal((await remind(first?.id as string)).headers.get('retry-after'), '2400');
+    const notYet = await remind(second?.id as string);
+    assert.deepEqual([notYet.status, notYet.body], [409, { ok: false, error: 'recipient-not-remindable' }]);
+    const stranger = await remind('0b8e9c52-7c1f-4e1d-9a6b-3f1e2d4c5b6a');
+    assert.deepEqual([stranger.status, stranger.body], [404, { ok: false, error: 'not-found' }]);
+    const readOnly = await callApi(h, 'POST', `/v1/documents/${doc.id}/withdraw`, { key: ws.readKey });
+    assert.deepEqual([readOnly.status, readOnly.body], [403, { ok: false, error: 'insufficient-scope' }]);
+
+    const withdrawn = await callApi(h, 'POST', `/v1/documents/${doc.id}/withdraw`, {
+      key: ws.writeKey,
+      body: { reason: 'The client chose another supplier.' },
+    });
+    assert.equal(withdrawn.status, 200, withdrawn.text);
+    assert.equal((withdrawn.body.data as { status: string }).status, 'expired');
+    const history = await h.ctx.db
+      .selectFrom('document_events')
+      .select(['type', 'detail'])
+      .where('document_id', '=', doc.id)
+      .where('type', '=', 'document.withdrawn')
+      .execute();
+    assert.deepEqual(history, [
+      { type: 'document.withdrawn', detail: 'by API key “writer”: The client chose another supplier.' },
+    ]);
+    // Only the one mailed so far is told.
+    assert.equal(await countRows(h.ctx, 'mails', { document_id: doc.id, to_address: bob.email }), 0);
+    for (const res of [
+      await callApi(h, 'POST', `/v1/documents/${doc.id}/withdraw`, { key: ws.writeKey }),
+      await remind(first?.id as string),
+    ])
+      assert.deepEqual([res.status, res.body], [409, { ok: false, error: 'document-not-active' }]);
+    const draft = await newDocument(ws.writeKey, { title: 'Draft', recipients: [ann] });
+    const notSent = await callApi(
+      h,
+      'POST',
+      `/v1/documents/${(draft.body.data as { id: string }).id}/withdraw`,
+      {
+        key: ws.writeKey,
+        body: {},
+      },
+    );
+    assert.deepEqual([notSent.status, notSent.body], [409, { ok: false, error: 'document-not-active' }]);
+  });
+
+  test('delivery none: nobody is mailed, the send answers the links, they sign, and fresh ones replace them', async () => {
+    const ws = await workspace();
+    const refused = await newDocument(ws.writeKey, {
+      title: 'Own channel',
+      text: 'Terms.',
+      recipients: [ann, bob],
+      delivery: 'none',
+      remindEveryDays: 3,
+    });
+    assert.deepEqual(refused.body, { ok: false, error: 'invalid-body', pointer: '/remindEveryDays' });
+    const key = { 'idempotency-key': 'portal-77' };
+    const body = {
+      title: 'Own channel',
+      text: 'Terms.',
+      recipients: [ann, bob],
+      delivery: 'none',
+      send: true,
+    };
+    const created = await newDocument(ws.writeKey, body, key);
+    assert.equal(created.status, 201, created.text);
+    const doc = created.body.data as {
+      id: string;
+      recipients: Array<{ id: string; email: string }>;
+      signingUrls: Array<{ recipientId: string; email: string; url: string }>;
+    };
+    assert.deepEqual(
+      doc.signingUrls.map((l) => [l.recipientId, l.email]),
+      [[doc.recipients[0]?.id, ann.email]],
+    );
+    const link = doc.signingUrls[0]?.url as string;
+    assert.match(link, new RegExp(`^https://sign\\.example\\.test/sign/${doc.id}/[\\w-]{43}$`));
+    assert.equal(await countRows(h.ctx, 'mails', { document_id: doc.id }), 0);
+    // A repeat answers the same link; nothing new is made or mailed.
+    const repeat = await newDocument(ws.writeKey, body, key);
+    assert.deepEqual((repeat.body.data as typeof doc).signingUrls, doc.signingUrls);
+    // The link opens the signing page, as a mailed one would.
+    const page = await fetch(`${h.baseUrl}${new URL(link).pathname}`);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /Own channel/);
+    // Reminders are the integrator's to send.
+    const remind = await callApi(
+      h,
+      'POST',
+      `/v1/documents/${doc.id}/recipients/${doc.recipients[0]?.id}/remind`,
+      {
+        key: ws.writeKey,
+      },
+    );
+    assert.deepEqual([remind.status, remind.body], [409, { ok: false, error: 'recipient-not-remindable' }]);
+    // A later signer has no link before their turn.
+    const fresh = (id: string) =>
+      callApi(h, 'POST', `/v1/documents/${doc.id}/recipients/${id}/signing-url`, { key: ws.writeKey });
+    const early = await fresh(doc.recipients[1]?.id as string);
+    assert.deepEqual([early.status, early.body], [409, { ok: false, error: 'recipient-not-invited' }]);
+    const renewed = await fresh(doc.recipients[0]?.id as string);
+    assert.equal(renewed.status, 200, renewed.text);
+    const newLink = (renewed.body.data as { url: string }).url;
+    assert.notEqual(newLink, link);
+    assert.equal(
+      (await fetch(`${h.baseUrl}${new URL(link).pathname}`)).status,
+      404,
+      'the old link stops working',
+    );
+    const session = await findSigningSession(h.ctx, doc.id, newLink.split('/').pop() as string);
+    assert.ok(session, 'the new link is a session');
+    await signDocument(h.ctx, session, { fullName: ann.fullName, consent: true });
+    // Bob's turn: his link is the integrator's to ask for; still nothing mailed to anyone.
+    const bobs = await fresh(doc.recipients[1]?.id as string);
+    assert.equal(bobs.status, 200, bobs.text);
+    const bobSession = await findSigningSession(
+      h.ctx,
+      doc.id,
+      (bobs.body.data as { url: string }).url.split('/').pop() as string,
+    );
+    assert.ok(bobSession);
+    await signDocument(h.ctx, bobSession, { fullName: bob.fullName, consent: true });
+    assert.equal(await countRows(h.ctx, 'mails', { document_id: doc.id }), 0);
+    const finished = await fresh(doc.recipients[1]?.id as string);
+    assert.deepEqual([finished.status, finished.body], [409, { ok: false, error: 'document-not-active' }]);
+
+    const mailed = await newDocument(ws.writeKey, {
+      title: 'Mailed',
+      text: 'Terms.',
+      recipients: [ann],
+      send: true,
+    });
+    const mailedDoc = mailed.body.data as typeof doc;
+    assert.deepEqual(mailedDoc.signingUrls, []);
+    const byMail = await callApi(
+      h,
+      'POST',
+      `/v1/documents/${mailedDoc.id}/recipients/${mailedDoc.recipients[0]?.id}/signing-url`,
+      {
+        key: ws.writeKey,
+      },
+    );
+    assert.deepEqual([byMail.status, byMail.body], [409, { ok: false, error: 'document-delivered-by-mail' }]);
   });
 });

@@ -73,6 +73,7 @@ describeEachDatabase('malformed HTTP', (kind) => {
       assert.match(answer.headers.get('content-type') ?? '', /^application\/json/);
       assert.equal(answer.headers.get('x-ratelimit-limit'), String(h.rateLimiter.burst));
       assert.match(answer.headers.get('x-ratelimit-remaining') ?? '', /^\d+$/);
+      assert.match(answer.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
       assert.equal(answer.headers.get('connection'), 'close');
       assert.equal(answer.headers.get('x-content-type-options'), 'nosniff');
     });

@@ -252,4 +252,32 @@ describeEachDatabase('logs', (kind) => {
     assert.ok(lines.length > 5);
     assert.ok(!lines.join('').includes(ws.apiKey.slice(4)));
   });
+
+  test('every answer carries X-Request-Id, a UUID its log lines carry too; one a client sends is not taken', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const captured: string[] = [];
+    const app = await buildApp(
+      { ...h.ctx, log: captureLog(captured) },
+      { rateLimiter: createMemoryRateLimiter(h.config.rateLimit) },
+    );
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const ids: string[] = [];
+    for (const [path, headers] of [
+      ['/v1/documents', { authorization: `Bearer ${ws.apiKey}`, 'x-request-id': 'mine' }],
+      ['/v1/nope', { authorization: `Bearer ${ws.apiKey}` }],
+      ['/v1/documents', {}],
+      ['/healthz', {}],
+      ['/login', {}],
+    ] as const) {
+      const res = await fetch(base + path, { headers });
+      await res.arrayBuffer();
+      const id = res.headers.get('x-request-id') ?? '';
+      assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, path);
+      ids.push(id);
+    }
+    await app.close();
+    assert.equal(new Set(ids).size, ids.length, 'each answer its own id');
+    const logged = captured.map((line) => (JSON.parse(line) as { reqId?: string }).reqId);
+    for (const id of ids) assert.ok(logged.includes(id), `a log line carries ${id}`);
+  });
 });

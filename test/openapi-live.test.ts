@@ -123,6 +123,9 @@ describeEachDatabase('the contract against the live API', (kind) => {
   /** A write key of `ws`, and drafts it made: one to send, one to delete, one with nothing to send. */
   let writeKey: string;
   const drafts = { toSend: '', toDelete: '', empty: '' };
+  /** Sent documents of two signers in order: one mailed, one its integrator delivers. */
+  const sent = { id: '', first: '', second: '' };
+  const own = { id: '', first: '', second: '' };
   /** An endpoint whose name does not resolve, with a dropped and a delivered delivery. */
   const deadEndpoint = { id: randomUUID(), dropped: randomUUID(), delivered: randomUUID() };
 
@@ -141,6 +144,24 @@ describeEachDatabase('the contract against the live API', (kind) => {
     ] as const) {
       const made = await callApi(h, 'POST', '/v1/documents', { key: writeKey, body });
       drafts[name] = (made.body.data as { id: string }).id;
+    }
+    const second = { email: 'bob@northwind.example', fullName: 'Bob Ray', signingOrder: 2 };
+    for (const [target, delivery] of [
+      [sent, 'email'],
+      [own, 'none'],
+    ] as const) {
+      const made = await callApi(h, 'POST', '/v1/documents', {
+        key: writeKey,
+        body: {
+          title: 'Out for signature',
+          text: 'Terms.',
+          recipients: [signer, second],
+          send: true,
+          delivery,
+        },
+      });
+      const data = made.body.data as { id: string; recipients: Array<{ id: string }> };
+      Object.assign(target, { id: data.id, first: data.recipients[0]?.id, second: data.recipients[1]?.id });
     }
     endpointId = (
       await createEndpoint(h.ctx, ws.id, {
@@ -335,6 +356,148 @@ describeEachDatabase('the contract against the live API', (kind) => {
     ...keyCases('deleteDocument', 'DELETE', () => `/v1/documents/${drafts.toDelete}`),
     ...writeBodyCases('deleteDocument', 'DELETE', () => `/v1/documents/${drafts.toDelete}`),
     ['deleteDocument', '200', () => write('DELETE', `/v1/documents/${drafts.toDelete}`)],
+    [
+      'remindRecipient',
+      '200',
+      () => write('POST', `/v1/documents/${sent.id}/recipients/${sent.first}/remind`),
+    ],
+    [
+      'remindRecipient',
+      'reminded-recently',
+      () => write('POST', `/v1/documents/${sent.id}/recipients/${sent.first}/remind`),
+      'reminded-recently',
+    ],
+    [
+      'remindRecipient',
+      'recipient-not-remindable',
+      () => write('POST', `/v1/documents/${sent.id}/recipients/${sent.second}/remind`),
+      'recipient-not-remindable',
+    ],
+    [
+      'remindRecipient',
+      'invalid-id',
+      () => write('POST', `/v1/documents/${sent.id}/recipients/nope/remind`),
+      'invalid-id',
+    ],
+    [
+      'remindRecipient',
+      'invalid-query',
+      () => write('POST', `/v1/documents/${sent.id}/recipients/${sent.first}/remind?x=1`),
+      'invalid-query',
+    ],
+    [
+      'remindRecipient',
+      'not-found',
+      () => write('POST', `/v1/documents/${sent.id}/recipients/${randomId()}/remind`),
+      'not-found',
+    ],
+    [
+      'remindRecipient',
+      'insufficient-scope',
+      () => call('POST', `/v1/documents/${sent.id}/recipients/${sent.first}/remind`),
+      'insufficient-scope',
+    ],
+    ...keyCases('remindRecipient', 'POST', () => `/v1/documents/${sent.id}/recipients/${sent.first}/remind`),
+    ...writeBodyCases(
+      'remindRecipient',
+      'POST',
+      () => `/v1/documents/${sent.id}/recipients/${sent.first}/remind`,
+    ),
+    [
+      'renewSigningUrl',
+      '200',
+      () => write('POST', `/v1/documents/${own.id}/recipients/${own.first}/signing-url`),
+    ],
+    [
+      'renewSigningUrl',
+      'recipient-not-invited',
+      () => write('POST', `/v1/documents/${own.id}/recipients/${own.second}/signing-url`),
+      'recipient-not-invited',
+    ],
+    [
+      'renewSigningUrl',
+      'document-delivered-by-mail',
+      () => write('POST', `/v1/documents/${sent.id}/recipients/${sent.first}/signing-url`),
+      'document-delivered-by-mail',
+    ],
+    [
+      'renewSigningUrl',
+      'invalid-id',
+      () => write('POST', `/v1/documents/nope/recipients/${own.first}/signing-url`),
+      'invalid-id',
+    ],
+    [
+      'renewSigningUrl',
+      'invalid-query',
+      () => write('POST', `/v1/documents/${own.id}/recipients/${own.first}/signing-url?x=1`),
+      'invalid-query',
+    ],
+    [
+      'renewSigningUrl',
+      'not-found',
+      () => write('POST', `/v1/documents/${own.id}/recipients/${randomId()}/signing-url`),
+      'not-found',
+    ],
+    [
+      'renewSigningUrl',
+      'insufficient-scope',
+      () => call('POST', `/v1/documents/${own.id}/recipients/${own.first}/signing-url`),
+      'insufficient-scope',
+    ],
+    ...keyCases(
+      'renewSigningUrl',
+      'POST',
+      () => `/v1/documents/${own.id}/recipients/${own.first}/signing-url`,
+    ),
+    ...writeBodyCases(
+      'renewSigningUrl',
+      'POST',
+      () => `/v1/documents/${own.id}/recipients/${own.first}/signing-url`,
+    ),
+    [
+      'withdrawDocument',
+      'document-not-active',
+      () => write('POST', `/v1/documents/${drafts.empty}/withdraw`),
+      'document-not-active',
+    ],
+    ['withdrawDocument', 'invalid-id', () => write('POST', '/v1/documents/nope/withdraw'), 'invalid-id'],
+    [
+      'withdrawDocument',
+      'invalid-query',
+      () => write('POST', `/v1/documents/${sent.id}/withdraw?x=1`),
+      'invalid-query',
+    ],
+    [
+      'withdrawDocument',
+      'invalid-body',
+      () => write('POST', `/v1/documents/${sent.id}/withdraw`, { body: { why: 'x' } }),
+      'invalid-body',
+    ],
+    [
+      'withdrawDocument',
+      'not-found',
+      () => write('POST', `/v1/documents/${randomId()}/withdraw`),
+      'not-found',
+    ],
+    [
+      'withdrawDocument',
+      'insufficient-scope',
+      () => call('POST', `/v1/documents/${sent.id}/withdraw`),
+      'insufficient-scope',
+    ],
+    ...keyCases('withdrawDocument', 'POST', () => `/v1/documents/${sent.id}/withdraw`),
+    ...writeBodyCases('withdrawDocument', 'POST', () => `/v1/documents/${sent.id}/withdraw`),
+    [
+      'withdrawDocument',
+      '200',
+      () => write('POST', `/v1/documents/${sent.id}/withdraw`, { body: { reason: 'Done.' } }),
+    ],
+    [
+      'renewSigningUrl',
+      'document-not-active',
+      () => write('POST', `/v1/documents/${sent.id}/recipients/${sent.first}/signing-url`),
+      'document-not-active',
+    ],
     ['listDocuments', '200', () => call('GET', '/v1/documents?limit=2')],
     ['listDocuments', 'invalid-query', () => call('GET', '/v1/documents?limit=0'), 'invalid-query'],
     ['listDocuments', 'invalid-cursor', () => call('GET', '/v1/documents?cursor=abc'), 'invalid-cursor'],
@@ -803,6 +966,9 @@ describeEachDatabase('the contract against the live API', (kind) => {
       ['createDocument', 'POST', '/v1/documents'],
       ['sendDocument', 'POST', `/v1/documents/${randomUUID()}/send`],
       ['deleteDocument', 'DELETE', `/v1/documents/${randomUUID()}`],
+      ['remindRecipient', 'POST', `/v1/documents/${randomUUID()}/recipients/${randomUUID()}/remind`],
+      ['withdrawDocument', 'POST', `/v1/documents/${randomUUID()}/withdraw`],
+      ['renewSigningUrl', 'POST', `/v1/documents/${randomUUID()}/recipients/${randomUUID()}/signing-url`],
       ['listWebhookEndpoints', 'GET', '/v1/webhook-endpoints'],
       ['createWebhookEndpoint', 'POST', '/v1/webhook-endpoints'],
       ['getWebhookEndpoint', 'GET', `/v1/webhook-endpoints/${randomUUID()}`],

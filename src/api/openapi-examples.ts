@@ -386,3 +386,42 @@ export const createdDocumentExample = {
 };
 
 export const deletedDocumentExample = { id: draftId, deleted: true };
+
+/** Answers of a create or a send: mailed (no links), or delivered by the integrator (`delivery: none`). */
+export const writtenExamples = {
+  mailed: { value: { ok: true, data: { ...createdDocumentExample, signingUrls: [] } } },
+  'delivery none': {
+    value: {
+      ok: true,
+      data: {
+        ...createdDocumentExample,
+        signingUrls: [signingUrlExample()],
+      },
+    },
+  },
+};
+
+/** A personal link handed over for the integrator to deliver. */
+export function signingUrlExample() {
+  return {
+    recipientId: 'a1c3e5b7-2d4f-4a6c-8e0b-1d3f5b7a9c2e',
+    email: 'ann.lee@northwind.example',
+    url: `${publicUrl}/sign/${draftId}/q8Zt3VbN1xKc5Rm7Wp2Ls9Fh4Jd6Ga0YeUo3Ti8Xk2M`,
+  };
+}
+
+/** A withdrawn document as the detail shows it: expired at once, its history saying so. */
+export const withdrawnDocumentExample = {
+  ...createdDocumentExample,
+  status: 'expired',
+  expiresAt: '2026-03-05T10:12:00.000Z',
+  events: [
+    ...createdDocumentExample.events,
+    {
+      id: 'f6b8d0e2-7c9e-4f1b-935a-6c8e0a2f4b7d',
+      type: 'document.expired',
+      recipientEmail: null,
+      createdAt: '2026-03-05T10:12:00.000Z',
+    },
+  ],
+};

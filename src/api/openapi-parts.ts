@@ -16,9 +16,11 @@ export function json(schema: TSchema): Record<string, unknown> {
   return JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
 }
 
-export const rateLimitHeaders = {
+/** The headers every /v1 answer carries: the rate limit's, and the request's id. */
+export const answerHeaders = {
   'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
   'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
 };
 
 /**
@@ -48,7 +50,7 @@ export function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
     responses[String(status)] = {
       description: group.map((code) => `\`${code}\``).join(', '),
       headers: {
-        ...rateLimitHeaders,
+        ...answerHeaders,
         ...(status === 429 || status === 503
           ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
           : {}),
@@ -87,7 +89,7 @@ export function success(
   return {
     [String(status)]: {
       description,
-      headers: { ...rateLimitHeaders, ...headers },
+      headers: { ...answerHeaders, ...headers },
       content: { 'application/json': { schema, examples: answerExamples } },
     },
   };

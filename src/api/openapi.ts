@@ -28,6 +28,9 @@ import {
   FieldInputSchema,
   MultipartDocumentPart,
   RecipientInputSchema,
+  SigningUrlSchema,
+  WithdrawBody,
+  WrittenDocumentSchema,
 } from '../sending/sending.schemas.ts';
 import {
   AttemptSchema,
@@ -44,6 +47,7 @@ import {
 import { heartbeatMs, reconnectMs } from '../webhooks/event-stream.ts';
 import * as examples from './openapi-examples.ts';
 import {
+  answerHeaders,
   bodyRefusals,
   envelope,
   errorResponses,
@@ -54,12 +58,18 @@ import {
   limitParameter,
   one,
   queryParameters,
-  rateLimitHeaders,
   success,
   webhook,
 } from './openapi-parts.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const recipientIdParameter = {
+  ...idParameter,
+  name: 'recipientId',
+  description:
+    'A recipient of the document (its `recipients[].id`); anything but a UUID is 400 `invalid-id`.',
+};
 
 const documentIdempotency =
   'Optional: 1 to 255 visible ASCII characters. The same key, operation and body (the PDF included) within 24 hours answers the document as it is now (with `Idempotent-Replayed: true`) instead of changing anything again; if it was deleted since, 404 `not-found`. The same key with another operation or body is 409 `idempotency-key-reused`. Refusals are not remembered.';
@@ -88,6 +98,8 @@ const componentSchemas = {
   RecipientInput: RecipientInputSchema,
   FieldInput: FieldInputSchema,
   DeletedDocument: DeletedDocumentSchema,
+  WrittenDocument: WrittenDocumentSchema,
+  SigningUrl: SigningUrlSchema,
   WebhookEndpoint: EndpointSchema,
   CreatedWebhookEndpoint: CreatedEndpointSchema,
   RotatedWebhookEndpoint: RotatedEndpointSchema,
@@ -210,7 +222,7 @@ export function buildOpenApiDocument(options: {
 
 Every check of the web form applies, and nothing is stored when one fails: the body's shape (\`invalid-body\`), then every rule (addresses, names, orders, the PDF's pages for each field, pricing), then the PDF itself (\`invalid-file\`: not a PDF, encrypted, cut off, too many pages). The answer's \`pointer\` names the member at fault: \`/recipients/1/email\`, \`/fields/3\`, \`/file\`. A PDF over the upload limit is 413 \`payload-too-large\`; past the workspace's uploads for the day, 429 \`upload-limit-reached\`. With \`send: true\`, a document with nothing to sign (no PDF, no text, no pricing) is 409 \`document-not-sendable\`, nothing stored.
 
-Sent, the first signing group is mailed its personal links at once, later groups as their turn comes, exactly as from the web application, and \`document.sent\` is delivered to your endpoints. With an \`Idempotency-Key\`, a repeat of the same body answers the document as it is now (with \`Idempotent-Replayed: true\`) instead of making a second one; a create with \`send: true\` whose send did not happen is sent by the repeat.`,
+Sent, the first signing group is mailed its personal links at once, later groups as their turn comes, exactly as from the web application, and \`document.sent\` is delivered to your endpoints. With \`delivery: "none"\`, Signet mails no recipient anything (nor reminders, a withdrawal or the signed PDF; the workspace's owners still get it): the answer's \`signingUrls\` holds the first group's links for you to deliver, once, and \`signing-url\` makes the later ones. With an \`Idempotency-Key\`, a repeat of the same body answers the document as it is now (with \`Idempotent-Replayed: true\`) instead of making a second one; a create with \`send: true\` whose send did not happen is sent by the repeat.`,
           parameters: [{ ...idempotencyParameter, description: documentIdempotency }],
           requestBody: {
             required: true,
@@ -242,9 +254,9 @@ Sent, the first signing group is mailed its personal links at once, later groups
           responses: {
             ...success(
               201,
-              'Created (and sent, with `send: true`): the document in detail.',
-              envelope(json(DocumentDetailSchema)),
-              one('sent', { ok: true, data: examples.createdDocumentExample }),
+              'Created (and sent, with `send: true`): the document in detail, and the links made for a document you deliver yourself.',
+              envelope(json(WrittenDocumentSchema)),
+              examples.writtenExamples,
               replayedHeader,
             ),
             ...errorResponses([
@@ -264,6 +276,100 @@ Sent, the first signing group is mailed its personal links at once, later groups
           },
         },
       },
+      '/documents/{id}/recipients/{recipientId}/remind': {
+        post: {
+          operationId: 'remindRecipient',
+          tags: ['Documents'],
+          summary: 'Mails a signer their link again (write key), as the web application’s Remind does',
+          description:
+            'Only a signer whose turn it is, who has their link and has not signed (409 `recipient-not-remindable`; also for a document you deliver yourself: its reminders are yours to send), of a document out for signature (409 `document-not-active`), at most once an hour per signer (429 `reminded-recently`, `Retry-After` saying when the next may go). The link is the one first mailed. `reminder.sent` goes into the document’s history and certificate. It takes no body.',
+          parameters: [idParameter, recipientIdParameter],
+          responses: {
+            ...success(
+              200,
+              'Reminded: the document in detail.',
+              envelope(json(DocumentDetailSchema)),
+              one('reminded', { ok: true, data: examples.createdDocumentExample }),
+            ),
+            ...errorResponses([
+              'insufficient-scope',
+              'invalid-id',
+              'invalid-query',
+              'not-found',
+              'document-not-active',
+              'recipient-not-remindable',
+              'reminded-recently',
+              ...bodyRefusals,
+            ]),
+          },
+        },
+      },
+      '/documents/{id}/withdraw': {
+        post: {
+          operationId: 'withdrawDocument',
+          tags: ['Documents'],
+          summary: 'Withdraws a document out for signature (write key): it ends at once, as expired',
+          description:
+            'As the web application’s Withdraw: the status becomes `expired` (`document.expired` is delivered, `expiresAt` is the moment of withdrawal), the links only say it was withdrawn, and every recipient who had been mailed it is told (nobody, for a document you deliver yourself). The history and the certificate say it was withdrawn, by which key (its name), and the `reason` if given. A draft, or a document that has ended, is 409 `document-not-active`. The body is optional.',
+          parameters: [idParameter],
+          requestBody: {
+            ...jsonBody(WithdrawBody, one('with a reason', { reason: 'The client chose another supplier.' })),
+            required: false,
+          },
+          responses: {
+            ...success(
+              200,
+              'Withdrawn: the document in detail.',
+              envelope(json(DocumentDetailSchema)),
+              one('withdrawn', { ok: true, data: examples.withdrawnDocumentExample }),
+            ),
+            ...errorResponses([
+              'insufficient-scope',
+              'invalid-id',
+              'invalid-query',
+              'not-found',
+              'document-not-active',
+              'invalid-body',
+              ...bodyRefusals,
+            ]),
+          },
+        },
+      },
+      '/documents/{id}/recipients/{recipientId}/signing-url': {
+        post: {
+          operationId: 'renewSigningUrl',
+          tags: ['Documents'],
+          summary: 'A fresh personal signing link (write key), for a document you deliver yourself',
+          description:
+            'For a document created with `delivery: "none"` and out for signature: a new link for a recipient whose turn has come (409 `recipient-not-invited` before it); the one before stops working at once. Use it to send a later signing group its links (sending answered only the first group’s) or to replace a link that was lost or leaked. A document Signet mails is 409 `document-delivered-by-mail`: a fresh link would break the one in the recipient’s mail. Shown once: keep it as a secret. It takes no body. With an `Idempotency-Key`, a repeat answers the same link.',
+          parameters: [
+            idParameter,
+            recipientIdParameter,
+            { ...idempotencyParameter, description: documentIdempotency },
+          ],
+          responses: {
+            ...success(
+              200,
+              'The new link.',
+              envelope(json(SigningUrlSchema)),
+              one('link', { ok: true, data: examples.signingUrlExample() }),
+              replayedHeader,
+            ),
+            ...errorResponses([
+              'insufficient-scope',
+              'invalid-id',
+              'invalid-query',
+              'not-found',
+              'document-not-active',
+              'document-delivered-by-mail',
+              'recipient-not-invited',
+              'invalid-idempotency-key',
+              'idempotency-key-reused',
+              ...bodyRefusals,
+            ]),
+          },
+        },
+      },
       '/documents/{id}/send': {
         post: {
           operationId: 'sendDocument',
@@ -275,9 +381,9 @@ Sent, the first signing group is mailed its personal links at once, later groups
           responses: {
             ...success(
               200,
-              'Sent: the document in detail.',
-              envelope(json(DocumentDetailSchema)),
-              one('sent', { ok: true, data: examples.createdDocumentExample }),
+              'Sent: the document in detail, and the links made for a document you deliver yourself.',
+              envelope(json(WrittenDocumentSchema)),
+              examples.writtenExamples,
               replayedHeader,
             ),
             ...errorResponses([
@@ -571,7 +677,7 @@ Keep the \`secret\`: it verifies the signature of every delivery, and **no later
           responses: {
             '200': {
               description: 'The stream (see the description for its messages).',
-              headers: rateLimitHeaders,
+              headers: answerHeaders,
               content: {
                 'text/event-stream': {
                   schema: { type: 'string' },
@@ -620,6 +726,12 @@ Keep the \`secret\`: it verifies the signature of every delivery, and **no later
           description: 'Whole requests left in the bucket.',
           required: true,
           schema: { type: 'integer', minimum: 0 },
+        },
+        'X-Request-Id': {
+          description:
+            'This answer’s id (a UUID), also in the server’s log lines of the request (`reqId`): quote it in a support request. One you send is not taken.',
+          required: true,
+          schema: { type: 'string', format: 'uuid' },
         },
         'Retry-After': {
           description:

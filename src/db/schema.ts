@@ -11,6 +11,8 @@ type Timestamp = ColumnType<Date, Date, Date>;
 type Decimal = ColumnType<string, string, string>;
 
 export type Plan = 'free' | 'max';
+/** How a document reaches its recipients: Signet's mails, or the integrator's own channel. */
+export type Delivery = 'email' | 'none';
 /** What an API key may do (migration 0030; keys/api-key-scope.ts says what each allows). */
 export type ApiKeyScope = 'read' | 'write';
 /** Defined with the state machine (documents/lifecycle.ts), the one list of statuses. */
@@ -71,6 +73,8 @@ export interface DocumentsTable {
   remind_every_days: ColumnType<number | null, number | null | undefined, number | null>;
   /** Lower-cased title and recipients' names and addresses, kept by triggers (migration 0027). */
   search_text: ColumnType<string, never, never>;
+  /** `email`: Signet mails the recipients; `none`: the integrator delivers the links (migration 0031). */
+  delivery: ColumnType<Delivery, Delivery | undefined, Delivery>;
 }
 
 export interface RecipientsTable {

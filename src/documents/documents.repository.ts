@@ -1,7 +1,7 @@
 // Queries on documents, recipients and document events. Every query is scoped by
 // workspace id; nothing here decides what the API shows.
 import { type Insertable, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
-import type { Database, DocumentStatus } from '../db/schema.ts';
+import type { Database, Delivery, DocumentStatus } from '../db/schema.ts';
 import type { CursorPosition } from './cursor.ts';
 import { documentEventTypes } from './event-types.ts';
 import { activeStatuses } from './lifecycle.ts';
@@ -154,6 +154,7 @@ const fullDocumentColumns = [
   'sealed_sha256',
   'withdrawn_at',
   'remind_every_days',
+  'delivery',
 ] as const;
 
 export type FullDocumentRow = DocumentRow & {
@@ -169,6 +170,8 @@ export type FullDocumentRow = DocumentRow & {
   withdrawn_at: Date | null;
   /** Automatic reminders every this many days, or null. */
   remind_every_days: number | null;
+  /** `none`: no recipient is mailed; the integrator delivers the links. */
+  delivery: Delivery;
   /** The sealed PDF, once made. */
   sealed_sha256: string | null;
 };
@@ -332,6 +335,8 @@ export async function findDueReminders(
       activeStatuses.map((status) => sql.lit(status)),
     )
     .where('documents.remind_every_days', 'is not', null)
+    // Reminders are mails: a document its integrator delivers (delivery none) has none.
+    .where('documents.delivery', '=', 'email')
     .where('recipients.role', '=', 'signer')
     .where('recipients.signed_at', 'is', null)
     .where('recipients.token_hash', 'is not', null)

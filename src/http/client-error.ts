@@ -41,6 +41,12 @@ function answerOnSocket(
         return;
       }
       const body = JSON.stringify({ ok: false, error: code });
+      // No request was parsed, so none has an id: this answer gets one, and the log line says it.
+      const requestId = ctx.ids.uuid();
+      ctx.log.info(
+        { reqId: requestId, code, remoteAddress: socket.remoteAddress },
+        'malformed HTTP answered',
+      );
       socket.end(
         [
           `HTTP/1.1 ${status} ${reasons[status]}`,
@@ -49,6 +55,7 @@ function answerOnSocket(
           `X-RateLimit-Limit: ${rateLimiter.burst}`,
           `X-RateLimit-Remaining: ${remaining}`,
           ...commonHeaderLines,
+          `X-Request-Id: ${requestId}`,
           ...(options.extraHeaders ?? []),
           'Connection: close',
           '',

@@ -1,6 +1,7 @@
 // **The** headers every answer of every listener carries, whatever answers it (a route, the
 // error handler, a 404, a plain page, /metrics, /healthz): nosniff, so that no browser takes a
-// JSON body, a PNG or a CSV for a page it should run. Answers no hook sees set them themselves:
+// JSON body, a PNG or a CSV for a page it should run; and `X-Request-Id`, the id the server's
+// log lines of that request carry (`reqId`), so a support request can name the one answer. Answers no hook sees set them themselves:
 // a URL Fastify cannot decode (app.ts's frameworkErrors, `setCommonHeaders`) and the answers
 // written on a raw socket (client-error.ts, `commonHeaderLines`).
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -15,6 +16,7 @@ export const commonHeaderLines = Object.entries(commonHeaders).map(
 /** Sets them on `reply`: for answers that no hook sees (Fastify's frameworkErrors). */
 export function setCommonHeaders(reply: FastifyReply): void {
   for (const [name, value] of Object.entries(commonHeaders)) reply.header(name, value);
+  reply.header('x-request-id', reply.request.id);
 }
 
 export function addCommonHeaders(app: FastifyInstance): void {

@@ -27,6 +27,16 @@ export const errorStatus = {
   'document-not-draft': 409,
   // The draft has no signer, or nothing to sign (neither a PDF, a text nor a pricing table).
   'document-not-sendable': 409,
+  // Reminding or withdrawing needs a document out for signature (sent or viewed).
+  'document-not-active': 409,
+  // Only a signer whose turn it is, who has their link and has not signed, can be reminded.
+  'recipient-not-remindable': 409,
+  // That signer was reminded less than an hour ago (Retry-After says when the next may go).
+  'reminded-recently': 429,
+  // A fresh signing link is for a document its integrator delivers (delivery none); a mailed one keeps its mailed links.
+  'document-delivered-by-mail': 409,
+  // A fresh signing link for a recipient whose turn has not come yet (a later signing order).
+  'recipient-not-invited': 409,
   // Beyond the spec's table: Idempotency-Key (http/idempotency.ts).
   'invalid-idempotency-key': 400,
   'idempotency-key-reused': 409,

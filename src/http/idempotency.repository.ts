@@ -69,3 +69,18 @@ export async function claimIdempotencyKey(
     .executeTakeFirst();
   return claimed !== undefined;
 }
+
+/** The kept answer of a key this transaction claimed, replaced (a change that learnt more after its claim). */
+export async function replaceIdempotentAnswer(
+  trx: Transaction<Database>,
+  workspaceId: string,
+  key: string,
+  response: string,
+): Promise<void> {
+  await trx
+    .updateTable('idempotency_keys')
+    .set({ response })
+    .where('workspace_id', '=', workspaceId)
+    .where('key', '=', key)
+    .execute();
+}

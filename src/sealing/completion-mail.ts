@@ -1,5 +1,5 @@
-// The completion mail: every recipient and every owner of the sending workspace gets the
-// sealed PDF, attached when it is at most 10 MB, else as a download link valid 7 days.
+// The completion mail: every recipient (unless the document's delivery is `none`, the
+// integrator's own channel) and every owner of the sending workspace gets the sealed PDF, attached when it is at most 10 MB, else as a download link valid 7 days.
 // Queued in the transaction that stores the sealed file (mail outbox: at least once).
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
@@ -32,7 +32,10 @@ export async function queueCompletionMails(
     verifyUrl: `${ctx.config.publicUrl}/verify`,
   });
   const addressees = new Map<string, { email: string; recipientId: string | null }>();
-  for (const r of input.recipients) addressees.set(emailKey(r.email), { email: r.email, recipientId: r.id });
+  // A document delivered by the integrator's own channel mails its recipients nothing; its owners still get it.
+  if (document.delivery !== 'none')
+    for (const r of input.recipients)
+      addressees.set(emailKey(r.email), { email: r.email, recipientId: r.id });
   for (const email of await findOwnerEmails(trx, document.workspace_id)) {
     if (!addressees.has(emailKey(email))) addressees.set(emailKey(email), { email, recipientId: null });
   }

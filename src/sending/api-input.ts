@@ -42,30 +42,40 @@ export function apiInputError(error: InputError): ApiError {
   return new ApiError('invalid-body', {}, error.details.pointers?.[first] ?? keyPointer(first));
 }
 
-/** **The** codes the API answers a refused document action with (lifecycle.ts's refusals). */
+/**
+ * **The** codes the API answers a refused document action with (lifecycle.ts's refusals).
+ * `not-allowed` (the state machine refused the action) depends on the action: a draft's
+ * (send, delete) says the document is no longer a draft, an active document's (remind,
+ * withdraw) that it is no longer out for signature.
+ */
 const refusalCodes: Partial<Record<Refusal, ErrorCode>> = {
   'not-a-draft': 'document-not-draft',
   'no-signers': 'document-not-sendable',
   'nothing-to-send': 'document-not-sendable',
+  expired: 'document-not-active',
+  'not-remindable': 'recipient-not-remindable',
+  'reminded-recently': 'reminded-recently',
 };
 
+/** What a document action needs the document to be: a draft, or out for signature. */
+export type ActionOn = 'draft' | 'active';
+
 /** A service's refusal as the API's answer; anything else is thrown on unchanged. */
-export function asApiError(error: unknown): unknown {
+export function asApiError(error: unknown, on: ActionOn = 'draft'): unknown {
   if (error instanceof InputError) return apiInputError(error);
-  if (error instanceof DocumentActionError) {
-    const code = refusalCodes[error.refusal];
-    // A send refused on a draft that changed between the check and the lock: not a draft any more.
-    return new ApiError(code ?? 'document-not-draft');
-  }
+  if (error instanceof DocumentActionError)
+    return new ApiError(
+      refusalCodes[error.refusal] ?? (on === 'draft' ? 'document-not-draft' : 'document-not-active'),
+    );
   return error;
 }
 
 /** Runs a service call, answering its refusals as the API does. */
-export async function answering<T>(call: () => Promise<T>): Promise<T> {
+export async function answering<T>(call: () => Promise<T>, on: ActionOn = 'draft'): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    throw asApiError(error);
+    throw asApiError(error, on);
   }
 }
 
@@ -91,6 +101,7 @@ export function createInputOf(
     remindEveryDays: body.remindEveryDays ?? null,
     file,
     fields: body.fields ?? [],
+    delivery: body.delivery === 'none' ? 'none' : 'email',
   };
 }
 

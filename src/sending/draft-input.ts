@@ -4,7 +4,7 @@
 // at once, the uploaded PDF's included (inspected in a thread, within the day's allowance).
 
 import type { Context } from '../context.ts';
-import type { PageSize, RecipientRole, SigningMethod } from '../db/schema.ts';
+import type { Delivery, PageSize, RecipientRole, SigningMethod } from '../db/schema.ts';
 import { checkPricingBlock, describePricingError, pricingErrorKey } from '../documents/pricing.ts';
 import { untilNextDay, uploadAllowanceProblem } from '../documents/upload-usage.ts';
 import type { PricingBlock } from '../documents/value.ts';
@@ -57,6 +57,8 @@ export interface CreateDocumentInput {
   keptMissing?: boolean;
   /** Fields on the PDF's pages (untrusted JSON, checked by fields/field-rules.ts). */
   fields?: unknown[];
+  /** `none`: Signet mails no recipient, the integrator delivers the links (the API only); `email` by default. */
+  delivery?: Delivery;
 }
 
 /**
@@ -115,6 +117,8 @@ function validateCreateInput(
   const remind = input.remindEveryDays ?? null;
   if (remind !== null && !autoReminderChoices.includes(remind as (typeof autoReminderChoices)[number])) {
     errors.remindEveryDays = `Automatic reminders go every ${autoReminderChoices.join(', ')} days, or never.`;
+  } else if (remind !== null && input.delivery === 'none') {
+    errors.remindEveryDays = 'Reminders are mails: a document you deliver yourself (delivery none) has none.';
   }
   if (input.pricing === null || input.pricing === undefined) return null;
   const checked = checkPricingBlock(input.pricing);

@@ -141,6 +141,7 @@ export async function createDocument(
         expires_in_seconds: input.expiresInSeconds ?? defaultExpirySeconds,
         original_sha256: original?.sha256 ?? null,
         remind_every_days: input.remindEveryDays ?? null,
+        delivery: input.delivery ?? 'email',
       },
     ]);
     await insertRecipients(trx, recipients);

@@ -17,7 +17,7 @@ import { documentUrl } from '../documents/documents.service.ts';
 import { signersAhead } from '../documents/lifecycle.ts';
 import { signingRequestMail } from '../mail/templates.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
-import { mailRecipient } from './recipient-mail.ts';
+import { mailRecipient, mailsRecipients } from './recipient-mail.ts';
 
 /** The hash a signing link's token is stored and looked up by. */
 export function signingTokenHash(token: string): string {
@@ -40,16 +40,19 @@ export function signingLink(ctx: Context, documentId: string, token: string): st
  * yet: at send, the lowest signing order's group; after each signature, the next group once
  * every signer ahead of it has signed (a viewer is mailed with its order's group). A link is
  * made when it is mailed; only its hash is kept, so nobody can act before their turn.
+ * Returns the links it made and mailed to nobody: a document its integrator delivers
+ * (`delivery: none`) is mailed nothing, and the API hands them over once (api-writes.ts).
  */
 export async function inviteAll(
   trx: Transaction<Database>,
   ctx: Context,
-  document: Pick<FullDocumentRow, 'id' | 'workspace_id' | 'title' | 'expires_at'>,
+  document: Pick<FullDocumentRow, 'id' | 'workspace_id' | 'title' | 'expires_at' | 'delivery'>,
   recipients: FullRecipientRow[],
-): Promise<void> {
+): Promise<InvitedLink[]> {
   const due = recipients.filter((r) => r.token_hash === null && signersAhead(recipients, r).length === 0);
-  if (due.length === 0) return;
+  if (due.length === 0) return [];
   const workspace = await findWorkspace(trx, document.workspace_id);
+  const links: InvitedLink[] = [];
   for (const recipient of due) {
     const { token, tokenHash } = newSigningToken(ctx);
     recipient.token_hash = tokenHash;
@@ -68,5 +71,19 @@ export async function inviteAll(
       timeZone: workspace?.time_zone ?? 'UTC',
     });
     await mailRecipient(trx, ctx, document, recipient, mail);
+    if (!mailsRecipients(document))
+      links.push({
+        recipientId: recipient.id,
+        email: recipient.email,
+        url: signingLink(ctx, document.id, token),
+      });
   }
+  return links;
+}
+
+/** A personal signing link just made: whose, and the link (its token is kept only as a hash). */
+export interface InvitedLink {
+  recipientId: string;
+  email: string;
+  url: string;
 }

@@ -1,5 +1,7 @@
 // The one way the sender's side mails a recipient of a document (invitations, reminders,
 // withdrawal): queued in the caller's transaction, tied to the document and the recipient.
+// **The** delivery rule: a document with `delivery: none` (the integrator's own channel)
+// mails no recipient, whatever the mail.
 
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
@@ -7,14 +9,20 @@ import type { Database } from '../db/schema.ts';
 import type { FullDocumentRow, FullRecipientRow } from '../documents/documents.repository.ts';
 import { queueMail } from '../mail/mail.service.ts';
 
-/** Queues `mail` to a recipient of the document, in the caller's transaction. */
+/** Whether Signet mails this document's recipients (its links, reminders, the end of it). */
+export function mailsRecipients(document: Pick<FullDocumentRow, 'delivery'>): boolean {
+  return document.delivery !== 'none';
+}
+
+/** Queues `mail` to a recipient of the document, in the caller's transaction (none for `delivery: none`). */
 export function mailRecipient(
   trx: Transaction<Database>,
   ctx: Context,
-  document: Pick<FullDocumentRow, 'id' | 'workspace_id'>,
+  document: Pick<FullDocumentRow, 'id' | 'workspace_id' | 'delivery'>,
   recipient: Pick<FullRecipientRow, 'id' | 'email'>,
   mail: { subject: string; text: string },
 ): Promise<void> {
+  if (!mailsRecipients(document)) return Promise.resolve();
   return queueMail(trx, ctx, {
     workspaceId: document.workspace_id,
     documentId: document.id,

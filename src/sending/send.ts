@@ -14,28 +14,27 @@ import { type FieldType, fieldTypes } from '../fields/field-types.ts';
 import { storeFile } from '../files/files.service.ts';
 import { renderOriginal } from '../sealing/original.ts';
 import { withDocument } from './document-lock.ts';
-import { inviteAll } from './invitations.ts';
+import { type InvitedLink, inviteAll } from './invitations.ts';
 
 /**
  * draft -> sent: the first signing group (the lowest order, with its viewers) gets its
  * personal links by mail, the later ones as their turn comes (inviteAll); the document starts
  * to expire. A document without a PDF gets one made from its text (made before the row is
- * locked: rendering takes a while, and a draft's text does not change). `first` runs under
- * the lock once the send is allowed, before anything changes (the API's Idempotency-Key
- * claim): what it throws changes nothing.
+ * locked: rendering takes a while, and a draft's text does not change). `last` runs in the
+ * same transaction once it is sent, with the links made (the API's Idempotency-Key claim,
+ * api-writes.ts): what it throws undoes the send.
  */
 export async function sendDocument(
   ctx: Context,
   workspaceId: string,
   documentId: string,
-  first?: (trx: Transaction<Database>) => Promise<void>,
-): Promise<{ eventId: string }> {
+  last?: (trx: Transaction<Database>, links: InvitedLink[]) => Promise<void>,
+): Promise<{ eventId: string; links: InvitedLink[] }> {
   const rendered = await renderOriginal(ctx, workspaceId, documentId);
   return withDocument(ctx, workspaceId, documentId, async (trx, { document, recipients }, now) => {
     const status = nextStatus(document.status, 'send');
     const refusal = sendRefusal(document, recipients);
     if (refusal) throw new DocumentActionError(refusal);
-    await first?.(trx);
     const expiresAt = new Date(now.getTime() + document.expires_in_seconds * 1000);
     const original =
       document.original_sha256 ??
@@ -65,8 +64,9 @@ export async function sendDocument(
       recipient: null,
       at: now,
     });
-    await inviteAll(trx, ctx, sent, recipients);
-    return { eventId: event.id };
+    const links = await inviteAll(trx, ctx, sent, recipients);
+    await last?.(trx, links);
+    return { eventId: event.id, links };
   });
 }
 

@@ -1,5 +1,6 @@
-// The document writes of /v1 (issue 37): HTTP in, service call (api-writes.ts), envelope out.
-// Each needs a write key (`requireWriteScope`, before any body is read). `POST /documents`
+// The document writes of /v1 (issue 37): HTTP in, service call (api-writes.ts), envelope out:
+// create, send, delete a draft; remind a signer, withdraw; a fresh signing link (delivery
+// none). Each needs a write key (`requireWriteScope`, before any body is read). `POST /documents`
 // takes JSON (the PDF in base64) or multipart/form-data (a `document` part with the same JSON,
 // and a `file` part), in a scope of its own so no other route of /v1 reads multipart; both
 // arrive at the handler as the same validated body.
@@ -11,17 +12,45 @@ import { requireWriteScope, workspaceOf } from '../http/api-guard.ts';
 import { ok } from '../http/envelope.ts';
 import { ApiError, bodyLimitBytes } from '../http/errors.ts';
 import { idempotencyKeyOf } from '../http/idempotency.ts';
+import { getApiKey } from '../keys/keys.service.ts';
 import { formFile, useUploadBodies } from '../ui/uploads.ts';
 import { createInputOf, decodeBase64File } from './api-input.ts';
-import { createDocumentFromApi, deleteDocumentFromApi, sendDocumentFromApi } from './api-writes.ts';
+import {
+  createDocumentFromApi,
+  deleteDocumentFromApi,
+  remindFromApi,
+  renewSigningUrl,
+  sendDocumentFromApi,
+  withdrawFromApi,
+} from './api-writes.ts';
 import {
   type CreateDocumentBody,
   createDocumentSchema,
   deleteDocumentSchema,
+  type RecipientParams,
+  remindSchema,
   sendDocumentSchema,
+  signingUrlSchema,
+  type WithdrawBody,
+  withdrawSchema,
 } from './sending.schemas.ts';
 
 type Id = { Params: Static<typeof DocumentIdParams> };
+type Recipient = { Params: Static<typeof RecipientParams> };
+
+/** Ids as stored: lower case (upper-case input is accepted). */
+const lowerIds = (params: Static<typeof RecipientParams>) => ({
+  id: params.id.toLowerCase(),
+  recipientId: params.recipientId.toLowerCase(),
+});
+
+/** Who withdrew it, as the history says: the key, by its name. */
+async function keyNameOf(ctx: Context, request: FastifyRequest): Promise<string> {
+  const identity = request.identity;
+  if (!identity) return 'an API key';
+  const key = await getApiKey(ctx, identity.workspaceId, identity.keyId).catch(() => null);
+  return key ? `API key “${key.name}”` : 'an API key';
+}
 type CreateBody = Static<typeof CreateDocumentBody>;
 
 const uploadedPdf = Symbol('uploadedPdf');
@@ -56,61 +85,127 @@ function multipartAsBody(request: FastifyRequest): void {
 }
 
 export function sendingRoutes(ctx: Context) {
+  return async function register(app: FastifyInstance) {
+    await app.register(createRoute(ctx));
+    draftRoutes(ctx, app);
+    activeRoutes(ctx, app);
+  };
+}
+
+/** `POST /documents`, in a scope of its own: the one /v1 route that reads multipart. */
+function createRoute(ctx: Context) {
   // A JSON request carries the PDF in base64 (4 characters for 3 bytes) beside the rest.
   const jsonBodyLimit = Math.ceil(ctx.config.maxUploadBytes / 3) * 4 + bodyLimitBytes;
-  return async function register(app: FastifyInstance) {
-    await app.register(async (scope) => {
-      await useUploadBodies(scope, {
-        maxFileBytes: ctx.config.maxUploadBytes,
-        maxFieldBytes: bodyLimitBytes,
-      });
-      scope.post<{ Body: CreateBody }>(
-        '/documents',
-        {
-          schema: createDocumentSchema,
-          bodyLimit: jsonBodyLimit,
-          onRequest: requireWriteScope,
-          preValidation: async (request) => multipartAsBody(request),
-        },
-        async (request, reply) => {
-          const workspaceId = workspaceOf(request);
-          const { file: base64, send = false, ...body } = request.body;
-          const uploaded = (request as WithUpload)[uploadedPdf];
-          const file = uploaded === undefined ? decodeBase64File(base64) : uploaded;
-          // As a multipart file past the limit: the body limit leaves room for the JSON beside it.
-          if (file && file.byteLength > ctx.config.maxUploadBytes) throw new ApiError('payload-too-large');
-          const idempotency = idempotencyKeyOf(request, { operation: 'POST /documents', body, file });
-          const { document, replayed } = await createDocumentFromApi(
-            ctx,
-            createInputOf(workspaceId, body, file),
-            { send, idempotency },
-          );
-          if (replayed) reply.header('idempotent-replayed', 'true');
-          return reply.code(201).send(ok(document));
-        },
-      );
+  return async (scope: FastifyInstance) => {
+    await useUploadBodies(scope, {
+      maxFileBytes: ctx.config.maxUploadBytes,
+      maxFieldBytes: bodyLimitBytes,
     });
-
-    app.post<Id>(
-      '/documents/:id/send',
-      { schema: sendDocumentSchema, onRequest: requireWriteScope },
+    scope.post<{ Body: CreateBody }>(
+      '/documents',
+      {
+        schema: createDocumentSchema,
+        bodyLimit: jsonBodyLimit,
+        onRequest: requireWriteScope,
+        preValidation: async (request) => multipartAsBody(request),
+      },
       async (request, reply) => {
-        const id = request.params.id.toLowerCase();
-        const idempotency = idempotencyKeyOf(request, {
-          operation: `POST /documents/${id}/send`,
-          body: null,
-        });
-        const { document, replayed } = await sendDocumentFromApi(ctx, workspaceOf(request), id, idempotency);
+        const workspaceId = workspaceOf(request);
+        const { file: base64, send = false, ...body } = request.body;
+        const uploaded = (request as WithUpload)[uploadedPdf];
+        const file = uploaded === undefined ? decodeBase64File(base64) : uploaded;
+        // As a multipart file past the limit: the body limit leaves room for the JSON beside it.
+        if (file && file.byteLength > ctx.config.maxUploadBytes) throw new ApiError('payload-too-large');
+        const idempotency = idempotencyKeyOf(request, { operation: 'POST /documents', body, file });
+        const { document, signingUrls, replayed } = await createDocumentFromApi(
+          ctx,
+          createInputOf(workspaceId, body, file),
+          { send, idempotency },
+        );
         if (replayed) reply.header('idempotent-replayed', 'true');
-        return ok(document);
+        return reply.code(201).send(ok({ ...document, signingUrls }));
       },
     );
-
-    app.delete<Id>(
-      '/documents/:id',
-      { schema: deleteDocumentSchema, onRequest: requireWriteScope },
-      async (request) =>
-        ok(await deleteDocumentFromApi(ctx, workspaceOf(request), request.params.id.toLowerCase())),
-    );
   };
+}
+
+/** A draft sent or deleted. */
+function draftRoutes(ctx: Context, app: FastifyInstance): void {
+  app.post<Id>(
+    '/documents/:id/send',
+    { schema: sendDocumentSchema, onRequest: requireWriteScope },
+    async (request, reply) => {
+      const id = request.params.id.toLowerCase();
+      const idempotency = idempotencyKeyOf(request, {
+        operation: `POST /documents/${id}/send`,
+        body: null,
+      });
+      const { document, signingUrls, replayed } = await sendDocumentFromApi(
+        ctx,
+        workspaceOf(request),
+        id,
+        idempotency,
+      );
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return ok({ ...document, signingUrls });
+    },
+  );
+
+  app.delete<Id>(
+    '/documents/:id',
+    { schema: deleteDocumentSchema, onRequest: requireWriteScope },
+    async (request) =>
+      ok(await deleteDocumentFromApi(ctx, workspaceOf(request), request.params.id.toLowerCase())),
+  );
+}
+
+/** A document out for signature: a signer reminded, the document withdrawn, a fresh link. */
+function activeRoutes(ctx: Context, app: FastifyInstance): void {
+  app.post<Recipient>(
+    '/documents/:id/recipients/:recipientId/remind',
+    { schema: remindSchema, onRequest: requireWriteScope },
+    async (request) => {
+      const { id, recipientId } = lowerIds(request.params);
+      return ok(await remindFromApi(ctx, workspaceOf(request), id, recipientId));
+    },
+  );
+
+  // A withdrawal without a body is one without a reason.
+  app.post<Id & { Body: Static<typeof WithdrawBody> }>(
+    '/documents/:id/withdraw',
+    {
+      schema: withdrawSchema,
+      onRequest: requireWriteScope,
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    async (request) => {
+      const workspaceId = workspaceOf(request);
+      const by = await keyNameOf(ctx, request);
+      const id = request.params.id.toLowerCase();
+      return ok(await withdrawFromApi(ctx, workspaceId, id, { by, reason: request.body.reason }));
+    },
+  );
+
+  app.post<Recipient>(
+    '/documents/:id/recipients/:recipientId/signing-url',
+    { schema: signingUrlSchema, onRequest: requireWriteScope },
+    async (request, reply) => {
+      const { id, recipientId } = lowerIds(request.params);
+      const idempotency = idempotencyKeyOf(request, {
+        operation: `POST /documents/${id}/recipients/${recipientId}/signing-url`,
+        body: null,
+      });
+      const { signingUrls, replayed } = await renewSigningUrl(
+        ctx,
+        workspaceOf(request),
+        id,
+        recipientId,
+        idempotency,
+      );
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return ok(signingUrls[0]);
+    },
+  );
 }

@@ -9,6 +9,7 @@ import { DocumentDetailSchema, DocumentIdParams, Enum, Uuid } from '../documents
 import { recipientRoles, signingMethods } from '../documents/lifecycle.ts';
 import { fieldTypes, fieldTypesInApi } from '../fields/field-types.ts';
 import { errorEnvelope, okEnvelope } from '../http/envelope.ts';
+import { uuidPattern } from '../ids.ts';
 import { maxRecipients } from './draft-input.ts';
 import { autoReminderChoices } from './reminders.ts';
 
@@ -130,6 +131,12 @@ const documentMembers = {
     }),
   ),
   send: Type.Optional(Type.Boolean({ description: 'True: sent at once; false (the default): a draft' })),
+  delivery: Type.Optional(
+    Enum(['email', 'none'], {
+      description:
+        '`email` (the default): Signet mails each recipient their link, reminders, a withdrawal and the signed PDF. `none`: Signet mails no recipient; sending answers each link in `signingUrls` for you to deliver, and `signing-url` makes a fresh one',
+    }),
+  ),
 };
 
 export const CreateDocumentBody = Type.Object(
@@ -149,6 +156,41 @@ export const CreateDocumentBody = Type.Object(
 /** The multipart request's `document` part: the same members, the file in its own part. */
 export const MultipartDocumentPart = Type.Object(documentMembers, { additionalProperties: false });
 
+/** A personal signing link handed to the integrator (`delivery: none`). */
+export const SigningUrlSchema = Type.Object({
+  recipientId: Uuid,
+  email: Type.String(),
+  url: Type.String({
+    description:
+      'The recipient’s personal signing link. A secret, shown once: whoever holds it acts as the recipient (an `email-code` signer also needs the code mailed to them)',
+  }),
+});
+
+/** A document as a create or a send answers it: the detail, and the links the send made. */
+export const WrittenDocumentSchema = Type.Composite([
+  DocumentDetailSchema,
+  Type.Object({
+    signingUrls: Type.Array(SigningUrlSchema, {
+      description:
+        'The personal links this send made, for a document with `delivery: none` (each recipient whose turn has come; later ones when their turn comes, with `signing-url`). Empty for a mailed document, and for a draft',
+    }),
+  }),
+]);
+
+export const RecipientParams = Type.Object(
+  { id: Type.String({ pattern: uuidPattern }), recipientId: Type.String({ pattern: uuidPattern }) },
+  { additionalProperties: false },
+);
+
+export const WithdrawBody = Type.Object(
+  {
+    reason: Type.Optional(
+      Type.String({ maxLength: 1000, description: 'Kept in the document’s history and its certificate' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 const errors = { '4xx': errorEnvelope, '5xx': errorEnvelope };
 const NoQuery = Type.Object({}, { additionalProperties: false });
 
@@ -160,13 +202,32 @@ export const DeletedDocumentSchema = Type.Object(
 export const createDocumentSchema = {
   querystring: NoQuery,
   body: CreateDocumentBody,
-  response: { 201: okEnvelope(DocumentDetailSchema), ...errors },
+  response: { 201: okEnvelope(WrittenDocumentSchema), ...errors },
 };
 
 export const sendDocumentSchema = {
   params: DocumentIdParams,
   querystring: NoQuery,
+  response: { 200: okEnvelope(WrittenDocumentSchema), ...errors },
+};
+
+export const remindSchema = {
+  params: RecipientParams,
+  querystring: NoQuery,
   response: { 200: okEnvelope(DocumentDetailSchema), ...errors },
+};
+
+export const withdrawSchema = {
+  params: DocumentIdParams,
+  querystring: NoQuery,
+  body: WithdrawBody,
+  response: { 200: okEnvelope(DocumentDetailSchema), ...errors },
+};
+
+export const signingUrlSchema = {
+  params: RecipientParams,
+  querystring: NoQuery,
+  response: { 200: okEnvelope(SigningUrlSchema), ...errors },
 };
 
 export const deleteDocumentSchema = {

@@ -189,6 +189,8 @@ export type NewDocument = {
   remindEveryDays?: 1 | 2 | 3 | 5 | 7 | 14 | null;
   /** True: sent at once; false (the default): a draft */
   send?: boolean;
+  /** `email` (the default): Signet mails each recipient their link, reminders, a withdrawal and the signed PDF. `none`: Signet mails no recipient; sending answers each link in `signingUrls` for you to deliver, and `signing-url` makes a fresh one */
+  delivery?: "email" | "none";
   /** The PDF, in base64 (JSON requests; a multipart request sends it as its `file` part) */
   file?: string;
 };
@@ -230,6 +232,8 @@ export type NewDocumentPart = {
   remindEveryDays?: 1 | 2 | 3 | 5 | 7 | 14 | null;
   /** True: sent at once; false (the default): a draft */
   send?: boolean;
+  /** `email` (the default): Signet mails each recipient their link, reminders, a withdrawal and the signed PDF. `none`: Signet mails no recipient; sending answers each link in `signingUrls` for you to deliver, and `signing-url` makes a fresh one */
+  delivery?: "email" | "none";
 };
 
 export type RecipientInput = {
@@ -269,6 +273,37 @@ export type FieldInput = {
 export type DeletedDocument = {
   id: string;
   deleted: true;
+};
+
+export type WrittenDocument = {
+  id: string;
+  title: string;
+  status: "draft" | "sent" | "viewed" | "signed" | "declined" | "expired";
+  /** The public signing address, `{public_url}/sign/{id}` */
+  url: string;
+  /** ISO 8601 UTC with milliseconds and Z */
+  createdAt: string;
+  /** Null until the document is sent */
+  sentAt: string | null;
+  /** Null until every signer has signed */
+  signedAt: string | null;
+  /** Null when the document has no expiry */
+  expiresAt: string | null;
+  /** Null when the document has no pricing block */
+  value: Money | null;
+  recipients: Array<DetailRecipient>;
+  events: Array<DocumentEvent>;
+  /** The original PDF once the document has one (uploaded, or made from its text when sent), then the sealed PDF once made */
+  files: Array<DocumentFile>;
+  /** The personal links this send made, for a document with `delivery: none` (each recipient whose turn has come; later ones when their turn comes, with `signing-url`). Empty for a mailed document, and for a draft */
+  signingUrls: Array<SigningUrl>;
+};
+
+export type SigningUrl = {
+  recipientId: string;
+  email: string;
+  /** The recipient’s personal signing link. A secret, shown once: whoever holds it acts as the recipient (an `email-code` signer also needs the code mailed to them) */
+  url: string;
 };
 
 export type WebhookEndpoint = {
@@ -370,6 +405,11 @@ export type ResendResult = {
 
 export type CreateDocumentBody = NewDocument;
 
+export type WithdrawDocumentBody = {
+  /** Kept in the document’s history and its certificate */
+  reason?: string;
+};
+
 export type CreateWebhookEndpointBody = {
   url: string;
   events: Array<"document.sent" | "document.opened" | "document.signed" | "document.completed" | "document.declined" | "document.expired">;
@@ -405,6 +445,11 @@ export const errorStatus = {
   "upload-limit-reached": 429,
   "document-not-draft": 409,
   "document-not-sendable": 409,
+  "document-not-active": 409,
+  "recipient-not-remindable": 409,
+  "reminded-recently": 429,
+  "document-delivered-by-mail": 409,
+  "recipient-not-invited": 409,
   "invalid-idempotency-key": 400,
   "idempotency-key-reused": 409,
   "delivery-not-resendable": 409,

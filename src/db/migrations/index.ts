@@ -31,6 +31,7 @@ import * as m0027 from './0027-document-search.ts';
 import * as m0028 from './0028-kept-uploads.ts';
 import * as m0029 from './0029-workspace-time-zone.ts';
 import * as m0030 from './0030-api-key-scope.ts';
+import * as m0031 from './0031-document-delivery.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '0028-kept-uploads': m0028,
   '0029-workspace-time-zone': m0029,
   '0030-api-key-scope': m0030,
+  '0031-document-delivery': m0031,
 };
