@@ -63,7 +63,7 @@ describeEachDatabase('document writes through /v1', (kind) => {
     assert.equal(draft.status, 201);
     const id = (draft.body.data as { id: string }).id;
     const recipientId = (draft.body.data as { recipients: Array<{ id: string }> }).recipients[0]?.id;
-    const writes: Array<[string, 'POST' | 'DELETE', string, object | string | undefined]> = [
+    const writes: Array<[string, 'POST' | 'PUT' | 'DELETE', string, object | string | undefined]> = [
       ['create', 'POST', '/v1/documents', { title: 'X', recipients: [ann] }],
       ['create, a malformed body', 'POST', '/v1/documents', '{"title": '],
       ['send', 'POST', `/v1/documents/${id}/send`, undefined],
@@ -75,6 +75,7 @@ describeEachDatabase('document writes through /v1', (kind) => {
         `/v1/documents/${id}/recipients/${recipientId}/signing-url`,
         undefined,
       ],
+      ['replace', 'PUT', `/v1/documents/${id}`, { title: 'X', recipients: [ann] }],
       ['delete', 'DELETE', `/v1/documents/${id}`, undefined],
     ];
     for (const [name, method, path, body] of writes) {
@@ -701,5 +702,75 @@ describeEachDatabase('document writes through /v1', (kind) => {
       },
     );
     assert.deepEqual([byMail.status, byMail.body], [409, { ok: false, error: 'document-delivered-by-mail' }]);
+  });
+  test('PUT replaces a draft whole: recipients by email keep their ids, fields are the body’s, a refusal changes nothing', async () => {
+    const ws = await workspace();
+    const pdf = (await contractPdf(2)).toString('base64');
+    const field = (recipient: string, page: number) => ({
+      recipient,
+      type: 'signature',
+      page,
+      x: 72,
+      y: 100,
+      width: 160,
+      height: 40,
+    });
+    const created = await newDocument(ws.writeKey, {
+      title: 'First',
+      file: pdf,
+      recipients: [ann, bob],
+      fields: [field(ann.email, 1)],
+    });
+    const before = created.body.data as {
+      id: string;
+      recipients: Array<{ id: string; email: string }>;
+      files: Array<{ sha256: string }>;
+    };
+    const put = (body: object, key = ws.writeKey) =>
+      callApi(h, 'PUT', `/v1/documents/${before.id}`, { key, body });
+    const carol = { email: 'carol@northwind.example', fullName: 'Carol Diaz' };
+    const replaced = await put({
+      title: 'Second',
+      recipients: [carol, ann],
+      fields: [field(carol.email, 2), field(ann.email, 1)],
+    });
+    assert.equal(replaced.status, 200, replaced.text);
+    type Replaced = {
+      id: string;
+      title: string;
+      files: Array<{ sha256: string }>;
+      recipients: Array<{ id: string; email: string; fields: Array<{ page: number }> }>;
+    };
+    const after = replaced.body.data as Replaced;
+    assert.equal(after.title, 'Second');
+    assert.deepEqual(
+      after.recipients.map((r) => r.email),
+      [carol.email, ann.email],
+    );
+    assert.equal(
+      after.recipients.find((r) => r.email === ann.email)?.id,
+      before.recipients[0]?.id,
+      'Ann keeps her id',
+    );
+    assert.deepEqual(
+      after.recipients.map((r) => r.fields.map((f) => f.page)),
+      [[2], [1]],
+    );
+    assert.equal(after.files[0]?.sha256, before.files[0]?.sha256, 'no file: the PDF stays');
+    // A refusal (a field on a page the PDF lacks) changes nothing.
+    const refused = await put({ title: 'Third', recipients: [ann], fields: [field(ann.email, 9)] });
+    assert.deepEqual(refused.body, { ok: false, error: 'invalid-body', pointer: '/fields/0' });
+    const still = (await callApi(h, 'GET', `/v1/documents/${before.id}`, { key: ws.readKey })).body
+      .data as typeof after;
+    assert.deepEqual([still.title, still.recipients.length], ['Second', 2]);
+    const readOnly = await put({ title: 'X', recipients: [ann] }, ws.readKey);
+    assert.deepEqual([readOnly.status, readOnly.body], [403, { ok: false, error: 'insufficient-scope' }]);
+    const sent = await put({ title: 'Final', recipients: [ann], fields: [field(ann.email, 1)], send: true });
+    assert.equal((sent.body.data as { status: string }).status, 'sent', sent.text);
+    const late = await put({ title: 'Too late', recipients: [ann] });
+    assert.deepEqual([late.status, late.body], [409, { ok: false, error: 'document-not-draft' }]);
+    const other = await workspace();
+    const foreign = await put({ title: 'Theirs', recipients: [ann] }, other.writeKey);
+    assert.deepEqual([foreign.status, foreign.body], [404, { ok: false, error: 'not-found' }]);
   });
 });

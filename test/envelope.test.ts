@@ -78,8 +78,8 @@ describeEachDatabase('the envelope', (kind) => {
     ['PATCH', '/v1/documents', 'GET, HEAD, POST'],
     ['DELETE', '/v1/documents', 'GET, HEAD, POST'],
     ['OPTIONS', '/v1/documents', 'GET, HEAD, POST'],
-    ['POST', '/v1/documents/0b8e9c52-7c1f-4e1d-9a6b-3f1e2d4c5b6a', 'DELETE, GET, HEAD'],
-    ['PUT', '/v1/documents/not-an-id', 'DELETE, GET, HEAD'],
+    ['POST', '/v1/documents/0b8e9c52-7c1f-4e1d-9a6b-3f1e2d4c5b6a', 'DELETE, GET, HEAD, PUT'],
+    ['PATCH', '/v1/documents/not-an-id', 'DELETE, GET, HEAD, PUT'],
     ['GET', '/v1/documents/0b8e9c52-7c1f-4e1d-9a6b-3f1e2d4c5b6a/send', 'POST'],
   ];
   for (const [method, path, allow] of wrongMethods) {

@@ -122,7 +122,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
   let endpointId: string;
   /** A write key of `ws`, and drafts it made: one to send, one to delete, one with nothing to send. */
   let writeKey: string;
-  const drafts = { toSend: '', toDelete: '', empty: '' };
+  const drafts = { toSend: '', toDelete: '', empty: '', toReplace: '' };
   /** Sent documents of two signers in order: one mailed, one its integrator delivers. */
   const sent = { id: '', first: '', second: '' };
   const own = { id: '', first: '', second: '' };
@@ -141,6 +141,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
       ['toSend', { title: 'To send', text: 'Terms.', recipients: [signer] }],
       ['toDelete', { title: 'To delete', recipients: [signer] }],
       ['empty', { title: 'Nothing to sign', recipients: [signer] }],
+      ['toReplace', { title: 'To replace', recipients: [signer] }],
     ] as const) {
       const made = await callApi(h, 'POST', '/v1/documents', { key: writeKey, body });
       drafts[name] = (made.body.data as { id: string }).id;
@@ -356,6 +357,73 @@ describeEachDatabase('the contract against the live API', (kind) => {
     ...keyCases('deleteDocument', 'DELETE', () => `/v1/documents/${drafts.toDelete}`),
     ...writeBodyCases('deleteDocument', 'DELETE', () => `/v1/documents/${drafts.toDelete}`),
     ['deleteDocument', '200', () => write('DELETE', `/v1/documents/${drafts.toDelete}`)],
+    [
+      'replaceDocument',
+      '200',
+      () => write('PUT', `/v1/documents/${drafts.toReplace}`, { body: newDocument }),
+    ],
+    [
+      'replaceDocument',
+      'invalid-id',
+      () => write('PUT', '/v1/documents/nope', { body: newDocument }),
+      'invalid-id',
+    ],
+    [
+      'replaceDocument',
+      'invalid-query',
+      () => write('PUT', `/v1/documents/${drafts.toReplace}?x=1`, { body: newDocument }),
+      'invalid-query',
+    ],
+    [
+      'replaceDocument',
+      'invalid-json',
+      () => write('PUT', `/v1/documents/${drafts.toReplace}`, { body: '{' }),
+      'invalid-json',
+    ],
+    [
+      'replaceDocument',
+      'invalid-body',
+      () => write('PUT', `/v1/documents/${drafts.toReplace}`, { body: {} }),
+      'invalid-body',
+    ],
+    [
+      'replaceDocument',
+      'invalid-file',
+      () =>
+        write('PUT', `/v1/documents/${drafts.toReplace}`, {
+          body: { ...newDocument, file: Buffer.from('not a PDF').toString('base64') },
+        }),
+      'invalid-file',
+    ],
+    [
+      'replaceDocument',
+      'not-found',
+      () => write('PUT', `/v1/documents/${randomId()}`, { body: newDocument }),
+      'not-found',
+    ],
+    [
+      'replaceDocument',
+      'document-not-draft',
+      () => write('PUT', `/v1/documents/${documentId}`, { body: newDocument }),
+      'document-not-draft',
+    ],
+    [
+      'replaceDocument',
+      'unsupported-media-type',
+      () =>
+        write('PUT', `/v1/documents/${drafts.toReplace}`, {
+          body: 'x',
+          headers: { 'content-type': 'text/plain' },
+        }),
+      'unsupported-media-type',
+    ],
+    [
+      'replaceDocument',
+      'insufficient-scope',
+      () => call('PUT', `/v1/documents/${drafts.toReplace}`, { body: newDocument }),
+      'insufficient-scope',
+    ],
+    ...keyCases('replaceDocument', 'PUT', () => `/v1/documents/${drafts.toReplace}`, newDocument),
     [
       'remindRecipient',
       '200',
@@ -926,6 +994,20 @@ describeEachDatabase('the contract against the live API', (kind) => {
         body: { title: 'Big', file: pdf.toString('base64'), recipients: [signer] },
       });
       checkAnswer('createDocument', res, 'payload-too-large');
+      const draft = await callApi({ baseUrl }, 'POST', '/v1/documents', {
+        key,
+        body: { title: 'D', recipients: [signer] },
+      });
+      const replaced = await callApi(
+        { baseUrl },
+        'PUT',
+        `/v1/documents/${(draft.body.data as { id: string }).id}`,
+        {
+          key,
+          body: { title: 'Big', file: pdf.toString('base64'), recipients: [signer] },
+        },
+      );
+      checkAnswer('replaceDocument', replaced, 'payload-too-large');
     });
     const body = { title: 'Once', text: 'Terms.', recipients: [signer] };
     const headers = { 'idempotency-key': 'contract-replay' };
@@ -966,6 +1048,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
       ['createDocument', 'POST', '/v1/documents'],
       ['sendDocument', 'POST', `/v1/documents/${randomUUID()}/send`],
       ['deleteDocument', 'DELETE', `/v1/documents/${randomUUID()}`],
+      ['replaceDocument', 'PUT', `/v1/documents/${randomUUID()}`],
       ['remindRecipient', 'POST', `/v1/documents/${randomUUID()}/recipients/${randomUUID()}/remind`],
       ['withdrawDocument', 'POST', `/v1/documents/${randomUUID()}/withdraw`],
       ['renewSigningUrl', 'POST', `/v1/documents/${randomUUID()}/recipients/${randomUUID()}/signing-url`],
@@ -986,7 +1069,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
     for (const [operationId, method, path] of everyOperation) {
       const res = await callApi({ baseUrl }, method, path, {
         key,
-        ...(method === 'POST' || method === 'PATCH' ? { body: {} } : {}),
+        ...(method === 'POST' || method === 'PATCH' || method === 'PUT' ? { body: {} } : {}),
       });
       checkAnswer(operationId, res, code);
     }

@@ -137,6 +137,7 @@ describeEachDatabase('the contract served', (kind) => {
       'POST /v1/documents',
       'GET /v1/documents/:id',
       'DELETE /v1/documents/:id',
+      'PUT /v1/documents/:id',
       'POST /v1/documents/:id/send',
       'POST /v1/documents/:id/withdraw',
       'POST /v1/documents/:id/recipients/:recipientId/remind',

@@ -418,6 +418,66 @@ Sent, the first signing group is mailed its personal links at once, later groups
             ...errorResponses(['invalid-query', 'invalid-id', 'not-found']),
           },
         },
+        put: {
+          operationId: 'replaceDocument',
+          tags: ['Documents'],
+          summary: 'Replaces a draft whole (write key), as the web application’s edit form does',
+          description:
+            'The body is a create’s (JSON, or multipart with the PDF as its own part), checked the same way, and nothing changes when it is refused. Recipients are matched by email (one who stays keeps their id); the fields are the body’s (none without `fields`); without a `file` the draft keeps its PDF, without `expiresInSeconds` its expiry. A document that is no longer a draft is 409 `document-not-draft`. With `send: true` it is sent at once after, as `POST …/send` does (an `Idempotency-Key` makes that safe to repeat).',
+          parameters: [idParameter, { ...idempotencyParameter, description: documentIdempotency }],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: json(CreateDocumentBody),
+                examples: one('replaced', { ...examples.createDocumentBodyExample, send: false }),
+              },
+              'multipart/form-data': {
+                schema: {
+                  type: 'object',
+                  required: ['document'],
+                  properties: {
+                    document: json(MultipartDocumentPart),
+                    file: { type: 'string', contentMediaType: 'application/pdf', description: 'The PDF' },
+                  },
+                },
+                encoding: { document: { contentType: 'application/json' } },
+                examples: one('a new PDF', {
+                  document: {
+                    title: 'Service level agreement',
+                    recipients: examples.createDocumentBodyExample.recipients,
+                  },
+                  file: '%PDF-1.7 … (the file’s bytes)',
+                }),
+              },
+            },
+          },
+          responses: {
+            ...success(
+              200,
+              'Replaced (and sent, with `send: true`): the document in detail.',
+              envelope(json(WrittenDocumentSchema)),
+              examples.writtenExamples,
+              replayedHeader,
+            ),
+            ...errorResponses([
+              'insufficient-scope',
+              'invalid-id',
+              'invalid-query',
+              'invalid-json',
+              'invalid-body',
+              'invalid-file',
+              'upload-limit-reached',
+              'not-found',
+              'document-not-draft',
+              'document-not-sendable',
+              'invalid-idempotency-key',
+              'idempotency-key-reused',
+              'payload-too-large',
+              'unsupported-media-type',
+            ]),
+          },
+        },
         delete: {
           operationId: 'deleteDocument',
           tags: ['Documents'],

@@ -32,7 +32,7 @@ import { type IdempotencyKey, idempotencyWindowMs, openAnswer, sealAnswer } from
 import { answering } from './api-input.ts';
 import { withDocument } from './document-lock.ts';
 import type { CreateDocumentInput } from './draft-input.ts';
-import { createDocument, deleteDraft } from './drafts.ts';
+import { createDocument, deleteDraft, editDraft } from './drafts.ts';
 import { withdrawDocument } from './ending.ts';
 import { type InvitedLink, newSigningToken, signingLink } from './invitations.ts';
 import { reminderIntervalMs, remindRecipient } from './reminders.ts';
@@ -217,6 +217,25 @@ export async function sendDocumentFromApi(
     );
     return { document: await getDocument(ctx, workspaceId, documentId), signingUrls: links, replayed: false };
   });
+}
+
+/**
+ * `PUT /v1/documents/{id}`: a draft replaced whole, as the edit form does (every check of a
+ * create; nothing changes on a refusal), its fields those of the body; without a `file` it keeps
+ * its PDF. With `send`, sent at once after, as `POST …/send` (its Idempotency-Key included).
+ */
+export async function replaceDocumentFromApi(
+  ctx: Context,
+  documentId: string,
+  input: CreateDocumentInput,
+  options: { send: boolean; idempotency: IdempotencyKey | null },
+): Promise<WriteAnswer> {
+  const { workspaceId } = input;
+  const before = await answeredBefore(ctx, workspaceId, options.idempotency);
+  if (before) return replay(ctx, workspaceId, before);
+  await answering(() => editDraft(ctx, workspaceId, documentId, { ...input, fields: input.fields ?? [] }));
+  if (options.send) return sendDocumentFromApi(ctx, workspaceId, documentId, options.idempotency);
+  return { document: await getDocument(ctx, workspaceId, documentId), signingUrls: [], replayed: false };
 }
 
 /** `DELETE /v1/documents/{id}`: a draft deleted with its recipients and fields. */

@@ -5,7 +5,7 @@
 
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
-import type { Database, DocumentStatus } from '../db/schema.ts';
+import type { Database, DocumentStatus, PageSize } from '../db/schema.ts';
 import {
   deleteDocument,
   deleteRecipients,
@@ -22,7 +22,7 @@ import { countUpload } from '../documents/upload-usage.ts';
 import { computeValueAmount } from '../documents/value.ts';
 import { checkFields } from '../fields/field-rules.ts';
 import { findFields, replaceFields } from '../fields/fields.repository.ts';
-import { sameEmail } from '../fields/fields.service.ts';
+import { pageSizesOf, sameEmail } from '../fields/fields.service.ts';
 import { findDocumentFiles } from '../files/files.repository.ts';
 import { storeFile } from '../files/files.service.ts';
 import { ApiError } from '../http/errors.ts';
@@ -203,13 +203,16 @@ export async function findDraftInput(
  * when it was created; nothing changes on a refusal). Recipients are matched by email: one
  * who stays keeps their id and their fields; the fields of one removed, or made a viewer,
  * go with them. A new PDF (or one kept from a refused form) replaces the old one and removes every field (they were placed on
- * the old pages). Returns how many fields were removed, for the sender to be told.
+ * the old pages). Returns how many fields were removed, for the sender to be told. With
+ * `input.fields` (the API's replacement of a draft as a whole), the fields are those instead,
+ * checked against the new recipients and the PDF's pages, in the same transaction; with
+ * `input.delivery`, that too.
  */
 export async function editDraft(
   ctx: Context,
   workspaceId: string,
   documentId: string,
-  input: Omit<CreateDocumentInput, 'workspaceId' | 'fields'>,
+  input: Omit<CreateDocumentInput, 'workspaceId'>,
 ): Promise<{ fieldsRemoved: number }> {
   const { pricing, pdf } = await checkDocumentInput(ctx, workspaceId, input);
   return ctx.db.transaction().execute(async (trx) => {
@@ -221,7 +224,16 @@ export async function editDraft(
     const recipients = recipientRows(ctx, { workspaceId, documentId }, input.recipients, now, before);
     const signers = new Set(recipients.filter((r) => r.role === 'signer').map((r) => r.id));
     const fields = await findFields(trx, workspaceId, documentId);
-    const kept = input.file || input.kept ? [] : fields.filter((f) => signers.has(f.recipient_id));
+    const kept = input.fields
+      ? replacementFields(ctx, { workspaceId, documentId }, input.fields, {
+          recipients,
+          pages:
+            pdf?.pageSizes ??
+            (document.original_sha256 ? await pageSizesOf(trx, document.original_sha256) : null),
+        })
+      : input.file || input.kept
+        ? []
+        : fields.filter((f) => signers.has(f.recipient_id));
     const original = await storeOriginal(trx, ctx, workspaceId, {
       file: input.file,
       kept: input.kept,
@@ -237,6 +249,7 @@ export async function editDraft(
       expires_in_seconds: input.expiresInSeconds ?? document.expires_in_seconds,
       remind_every_days: input.remindEveryDays ?? null,
       ...(original ? { original_sha256: original.sha256, original_from_text: false } : {}),
+      ...(input.delivery ? { delivery: input.delivery } : {}),
     });
     // Recipients go (their fields with them, by the foreign key) and come back; kept fields too.
     await deleteRecipients(trx, workspaceId, documentId);
@@ -247,6 +260,19 @@ export async function editDraft(
       documentId,
       kept.map((f, position) => ({ ...f, position })),
     );
-    return { fieldsRemoved: fields.length - kept.length };
+    return { fieldsRemoved: input.fields ? 0 : fields.length - kept.length };
   });
+}
+
+/** A draft's fields replaced whole: checked against its recipients and pages (InputError on `fields`). */
+function replacementFields(
+  ctx: Context,
+  document: { workspaceId: string; documentId: string },
+  raw: unknown[],
+  on: {
+    recipients: Array<{ id: string; email: string; role: 'signer' | 'viewer' }>;
+    pages: PageSize[] | null;
+  },
+) {
+  return fieldRows(ctx, document, checkFields(raw, on, sameEmail));
 }

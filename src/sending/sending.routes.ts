@@ -1,6 +1,6 @@
 // The document writes of /v1 (issue 37): HTTP in, service call (api-writes.ts), envelope out:
-// create, send, delete a draft; remind a signer, withdraw; a fresh signing link (delivery
-// none). Each needs a write key (`requireWriteScope`, before any body is read). `POST /documents`
+// create, replace, send, delete a draft; remind a signer, withdraw; a fresh signing link
+// (delivery none). Each needs a write key (`requireWriteScope`, before any body is read). `POST /documents`
 // takes JSON (the PDF in base64) or multipart/form-data (a `document` part with the same JSON,
 // and a `file` part), in a scope of its own so no other route of /v1 reads multipart; both
 // arrive at the handler as the same validated body.
@@ -20,6 +20,7 @@ import {
   deleteDocumentFromApi,
   remindFromApi,
   renewSigningUrl,
+  replaceDocumentFromApi,
   sendDocumentFromApi,
   withdrawFromApi,
 } from './api-writes.ts';
@@ -29,6 +30,7 @@ import {
   deleteDocumentSchema,
   type RecipientParams,
   remindSchema,
+  replaceDocumentSchema,
   sendDocumentSchema,
   signingUrlSchema,
   type WithdrawBody,
@@ -92,7 +94,7 @@ export function sendingRoutes(ctx: Context) {
   };
 }
 
-/** `POST /documents`, in a scope of its own: the one /v1 route that reads multipart. */
+/** `POST /documents` and `PUT /documents/{id}`, in a scope of their own: the /v1 routes that read multipart. */
 function createRoute(ctx: Context) {
   // A JSON request carries the PDF in base64 (4 characters for 3 bytes) beside the rest.
   const jsonBodyLimit = Math.ceil(ctx.config.maxUploadBytes / 3) * 4 + bodyLimitBytes;
@@ -110,23 +112,47 @@ function createRoute(ctx: Context) {
         preValidation: async (request) => multipartAsBody(request),
       },
       async (request, reply) => {
-        const workspaceId = workspaceOf(request);
-        const { file: base64, send = false, ...body } = request.body;
-        const uploaded = (request as WithUpload)[uploadedPdf];
-        const file = uploaded === undefined ? decodeBase64File(base64) : uploaded;
-        // As a multipart file past the limit: the body limit leaves room for the JSON beside it.
-        if (file && file.byteLength > ctx.config.maxUploadBytes) throw new ApiError('payload-too-large');
+        const { input, send, file, body } = documentInputOf(ctx, request);
         const idempotency = idempotencyKeyOf(request, { operation: 'POST /documents', body, file });
-        const { document, signingUrls, replayed } = await createDocumentFromApi(
-          ctx,
-          createInputOf(workspaceId, body, file),
-          { send, idempotency },
-        );
+        const { document, signingUrls, replayed } = await createDocumentFromApi(ctx, input, {
+          send,
+          idempotency,
+        });
         if (replayed) reply.header('idempotent-replayed', 'true');
         return reply.code(201).send(ok({ ...document, signingUrls }));
       },
     );
+    scope.put<Id & { Body: CreateBody }>(
+      '/documents/:id',
+      {
+        schema: replaceDocumentSchema,
+        bodyLimit: jsonBodyLimit,
+        onRequest: requireWriteScope,
+        preValidation: async (request) => multipartAsBody(request),
+      },
+      async (request, reply) => {
+        const id = request.params.id.toLowerCase();
+        const { input, send, file, body } = documentInputOf(ctx, request);
+        const idempotency = idempotencyKeyOf(request, { operation: `PUT /documents/${id}`, body, file });
+        const { document, signingUrls, replayed } = await replaceDocumentFromApi(ctx, id, input, {
+          send,
+          idempotency,
+        });
+        if (replayed) reply.header('idempotent-replayed', 'true');
+        return ok({ ...document, signingUrls });
+      },
+    );
   };
+}
+
+/** A create's or a replacement's body (JSON or multipart) as the services take it. */
+function documentInputOf(ctx: Context, request: FastifyRequest<{ Body: CreateBody }>) {
+  const { file: base64, send = false, ...body } = request.body;
+  const uploaded = (request as WithUpload)[uploadedPdf];
+  const file = uploaded === undefined ? decodeBase64File(base64) : uploaded;
+  // As a multipart file past the limit: the body limit leaves room for the JSON beside it.
+  if (file && file.byteLength > ctx.config.maxUploadBytes) throw new ApiError('payload-too-large');
+  return { input: createInputOf(workspaceOf(request), body, file), send, file, body };
 }
 
 /** A draft sent or deleted. */

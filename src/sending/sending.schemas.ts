@@ -205,6 +205,13 @@ export const createDocumentSchema = {
   response: { 201: okEnvelope(WrittenDocumentSchema), ...errors },
 };
 
+export const replaceDocumentSchema = {
+  params: DocumentIdParams,
+  querystring: NoQuery,
+  body: CreateDocumentBody,
+  response: { 200: okEnvelope(WrittenDocumentSchema), ...errors },
+};
+
 export const sendDocumentSchema = {
   params: DocumentIdParams,
   querystring: NoQuery,

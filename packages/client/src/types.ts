@@ -410,6 +410,8 @@ export type WithdrawDocumentBody = {
   reason?: string;
 };
 
+export type ReplaceDocumentBody = NewDocument;
+
 export type CreateWebhookEndpointBody = {
   url: string;
   events: Array<"document.sent" | "document.opened" | "document.signed" | "document.completed" | "document.declined" | "document.expired">;
