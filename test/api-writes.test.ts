@@ -17,6 +17,7 @@ import {
   createTestWorkspace,
   describeEachDatabase,
   linkFor,
+  storedEventBody,
   useHarness,
 } from './harness.ts';
 
@@ -576,6 +577,15 @@ describeEachDatabase('document writes through /v1', (kind) => {
     });
     assert.equal(withdrawn.status, 200, withdrawn.text);
     assert.equal((withdrawn.body.data as { status: string }).status, 'expired');
+    // Webhooks fire for API-made changes as for the web app's: the same stored event bodies.
+    for (const type of ['document.sent', 'document.expired']) {
+      const event = await storedEventBody<{ type: string; data: { document: { id: string } } }>(
+        h.ctx,
+        ws.id,
+        type,
+      );
+      assert.deepEqual([event.type, event.data.document.id], [type, doc.id]);
+    }
     const history = await h.ctx.db
       .selectFrom('document_events')
       .select(['type', 'detail'])
