@@ -28,6 +28,7 @@ export const perKindFiles = new Set([
   'fields-journey.test.ts',
   'fields.test.ts',
   'files.test.ts',
+  'guide-send-contract.test.ts',
   'guides.test.ts',
   'health.test.ts',
   'kept-upload-browser.test.ts',

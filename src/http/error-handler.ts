@@ -22,6 +22,8 @@ const fastifyCodes: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported-media-type',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid-json',
   FST_ERR_CTP_INVALID_JSON_BODY: 'invalid-json',
+  // A multipart part declared application/json that is not JSON (POST /v1/documents' `document`).
+  FST_INVALID_JSON_FIELD_ERROR: 'invalid-json',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid-body',
   FST_ERR_BAD_URL: 'not-found',
 };

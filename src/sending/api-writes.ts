@@ -29,7 +29,7 @@ import {
   replaceIdempotentAnswer,
 } from '../http/idempotency.repository.ts';
 import { type IdempotencyKey, idempotencyWindowMs, openAnswer, sealAnswer } from '../http/idempotency.ts';
-import { answering } from './api-input.ts';
+import { answering, asApiError } from './api-input.ts';
 import { withDocument } from './document-lock.ts';
 import type { CreateDocumentInput } from './draft-input.ts';
 import { createDocument, deleteDraft, editDraft } from './drafts.ts';
@@ -163,16 +163,32 @@ export async function createDocumentFromApi(
     if (!taken) throw new ApiError('idempotency-key-reused');
     return finishReplay(ctx, workspaceId, taken, send, idempotency);
   }
-  let signingUrls: InvitedLink[] = [];
-  if (send) {
-    const sent = await answering(() =>
-      sendDocument(ctx, workspaceId, id, async (trx, links) => {
-        if (links.length > 0) await key?.replace(trx, { documentId: id, signingUrls: links });
-      }),
-    );
-    signingUrls = sent.links;
-  }
+  const signingUrls = send ? await sendCreated(ctx, workspaceId, id, idempotency, key) : [];
   return { document: await getDocument(ctx, workspaceId, id), signingUrls, replayed: false };
+}
+
+/**
+ * The send of a document just created with `send`. A repeat of the create may have sent it
+ * first (it found the key and a draft, before this send came): then its links, as kept.
+ */
+async function sendCreated(
+  ctx: Context,
+  workspaceId: string,
+  id: string,
+  idempotency: IdempotencyKey | null,
+  key: Awaited<ReturnType<typeof keyClaim>>,
+): Promise<InvitedLink[]> {
+  try {
+    const sent = await sendDocument(ctx, workspaceId, id, async (trx, links) => {
+      if (links.length > 0) await key?.replace(trx, { documentId: id, signingUrls: links });
+    });
+    return sent.links;
+  } catch (error) {
+    const kept =
+      error instanceof DocumentActionError ? await answeredBefore(ctx, workspaceId, idempotency) : null;
+    if (kept) return kept.signingUrls;
+    throw asApiError(error);
+  }
 }
 
 /** A create repeated: sent now if it asked to be and is still a draft. */

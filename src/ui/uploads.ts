@@ -135,6 +135,9 @@ function clean(part: Multipart): string | undefined {
       code: 'FST_ERR_CTP_BODY_TOO_LARGE',
     });
   const value = 'value' in part ? part.value : undefined;
+  // A part declared application/json arrives parsed (by secure-json-parse): kept as its JSON text.
+  if (part.type === 'field' && part.mimetype === 'application/json' && typeof value !== 'string')
+    return JSON.stringify(value);
   return typeof value === 'string' ? value.replaceAll('\u0000', '') : undefined;
 }
 
