@@ -295,6 +295,7 @@ describeEachDatabase('a document made by the API, signed in Chromium in order, s
       'the first signer’s link only, in the answer',
     );
     assert.deepEqual(await mailedTo(created.id), [], 'nobody is mailed at send');
+    assert.match(created.signingUrls?.[0]?.url ?? '', /^https:\/\/sign\.example\.test\/sign\//);
     await drawQueuedPages(h.ctx);
     const freshLink = (recipientId: string) =>
       callApi(h, 'POST', `/v1/documents/${created.id}/recipients/${recipientId}/signing-url`, {
@@ -334,6 +335,7 @@ describeEachDatabase('a document made by the API, signed in Chromium in order, s
     } finally {
       await phone.context.close();
     }
+    assert.deepEqual(await toRecipients(created.id), [], 'nobody is mailed as the last signs');
     await checkSealed(
       created.id,
       [
