@@ -13,6 +13,7 @@
  */
 export const perKindFiles = new Set([
   'account-security.test.ts',
+  'api-journey-browser.test.ts',
   'api-writes.test.ts',
   'audit-trail.test.ts',
   'auth.test.ts',
@@ -81,6 +82,9 @@ export const seconds: Record<string, number> = {
   'verify.test.ts': 51,
   'account-security.test.ts': 48,
   'document-journey.test.ts': 48,
+  'api-journey-browser.test.ts': 26,
+  'guide-send-contract.test.ts': 12,
+  'api-writes.test.ts': 6,
   'lifecycle-journey.test.ts': 47,
   'fuzz.test.ts': 46,
   'cli.test.ts': 43,
@@ -140,6 +144,7 @@ export const splitAboveSeconds = 30;
  * the test process) is what a developer runs while working; `npm test` runs everything.
  */
 export const slowFiles = new Set([
+  'api-journey-browser.test.ts',
   'browser.test.ts',
   'cli-documents.test.ts',
   'cli-webhooks.test.ts',
@@ -151,6 +156,7 @@ export const slowFiles = new Set([
   'faults.test.ts',
   'fields-journey.test.ts',
   'fuzz.test.ts',
+  'guide-send-contract.test.ts',
   'kept-upload-browser.test.ts',
   'lifecycle-journey.test.ts',
   'listen-remote.test.ts',
