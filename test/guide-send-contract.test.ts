@@ -20,20 +20,15 @@ import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
 import { signDocument } from '../src/signing/signing.service.ts';
 import { deliverDue } from '../src/webhooks/dispatcher.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
+import { guideBlock, readGuide } from './guide-code.ts';
 import { createTestWorkspace, describeEachDatabase, linkFor, useHarness } from './harness.ts';
 import { pdfsig } from './pdf-tools.ts';
 
-const guide = readFileSync(join(import.meta.dirname, '..', 'docs', 'guides', 'send-a-contract.md'), 'utf8');
+const guide = readGuide('send-a-contract.md');
 const work = mkdtempSync(join(tmpdir(), 'signet-send-guide-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-/** The first code block of `language` under `heading`, as published. */
-function block(heading: string, language: string): string {
-  const section = guide.slice(guide.indexOf(heading));
-  const code = new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(section)?.[1];
-  assert.ok(section.length < guide.length && code, `the guide has a ${language} block under "${heading}"`);
-  return code;
-}
+const block = (heading: string, language: string) => guideBlock(guide, heading, language);
 
 async function freePort(): Promise<number> {
   const server = createServer();

@@ -5,30 +5,22 @@
 // a delivery that each of the two secrets verifies and a third does not.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { sendPing } from '../src/webhooks/deliveries.service.ts';
 import { rotateEndpointSecret } from '../src/webhooks/endpoints.service.ts';
+import { guideBlock, readGuide } from './guide-code.ts';
 import { createTestWorkspace, describeEachDatabase, useHarness } from './harness.ts';
 import { receivePing, startReceiver } from './receiver.ts';
 
-const guide = readFileSync(join(import.meta.dirname, '..', 'docs', 'guides', 'webhooks.md'), 'utf8');
+const guide = readGuide('webhooks.md');
 const work = mkdtempSync(join(tmpdir(), 'signet-guides-'));
 after(() => rmSync(work, { recursive: true, force: true }));
 
-/** The first code block of `language` under `heading`, as published. */
-function block(heading: string, language: string): string {
-  const section = guide.slice(guide.indexOf(heading));
-  const code = new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(section)?.[1];
-  assert.ok(
-    section.length < guide.length && code,
-    `docs/guides/webhooks.md has a ${language} block under "${heading}"`,
-  );
-  return code;
-}
+const block = (heading: string, language: string) => guideBlock(guide, heading, language);
 
 type Verify = (rawBody: string, header: string, secret: string, nowMs: number) => Promise<boolean>;
 

@@ -71,6 +71,31 @@ const recipientIdParameter = {
     'A recipient of the document (its `recipients[].id`); anything but a UUID is 400 `invalid-id`.',
 };
 
+/** A create's or a replacement's body: JSON with the PDF in base64, or multipart with it as a part. */
+function documentContent(jsonExamples: Record<string, unknown>) {
+  return {
+    'application/json': { schema: json(CreateDocumentBody), examples: jsonExamples },
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: ['document'],
+        properties: {
+          document: json(MultipartDocumentPart),
+          file: { type: 'string', contentMediaType: 'application/pdf', description: 'The PDF' },
+        },
+      },
+      encoding: { document: { contentType: 'application/json' } },
+      examples: one('with its PDF', {
+        document: {
+          title: 'Service level agreement',
+          recipients: examples.createDocumentBodyExample.recipients,
+        },
+        file: '%PDF-1.7 … (the file’s bytes)',
+      }),
+    },
+  };
+}
+
 const documentIdempotency =
   'Optional: 1 to 255 visible ASCII characters. The same key, operation and body (the PDF included) within 24 hours answers the document as it is now (with `Idempotent-Replayed: true`) instead of changing anything again; if it was deleted since, 404 `not-found`. The same key with another operation or body is 409 `idempotency-key-reused`. Refusals are not remembered.';
 
@@ -226,30 +251,7 @@ Sent, the first signing group is mailed its personal links at once, later groups
           parameters: [{ ...idempotencyParameter, description: documentIdempotency }],
           requestBody: {
             required: true,
-            content: {
-              'application/json': {
-                schema: json(CreateDocumentBody),
-                examples: one('sent at once', examples.createDocumentBodyExample),
-              },
-              'multipart/form-data': {
-                schema: {
-                  type: 'object',
-                  required: ['document'],
-                  properties: {
-                    document: json(MultipartDocumentPart),
-                    file: { type: 'string', contentMediaType: 'application/pdf', description: 'The PDF' },
-                  },
-                },
-                encoding: { document: { contentType: 'application/json' } },
-                examples: one('a draft', {
-                  document: {
-                    title: 'Service level agreement',
-                    recipients: examples.createDocumentBodyExample.recipients,
-                  },
-                  file: '%PDF-1.7 … (the file’s bytes)',
-                }),
-              },
-            },
+            content: documentContent(one('sent at once', examples.createDocumentBodyExample)),
           },
           responses: {
             ...success(
@@ -427,30 +429,7 @@ Sent, the first signing group is mailed its personal links at once, later groups
           parameters: [idParameter, { ...idempotencyParameter, description: documentIdempotency }],
           requestBody: {
             required: true,
-            content: {
-              'application/json': {
-                schema: json(CreateDocumentBody),
-                examples: one('replaced', { ...examples.createDocumentBodyExample, send: false }),
-              },
-              'multipart/form-data': {
-                schema: {
-                  type: 'object',
-                  required: ['document'],
-                  properties: {
-                    document: json(MultipartDocumentPart),
-                    file: { type: 'string', contentMediaType: 'application/pdf', description: 'The PDF' },
-                  },
-                },
-                encoding: { document: { contentType: 'application/json' } },
-                examples: one('a new PDF', {
-                  document: {
-                    title: 'Service level agreement',
-                    recipients: examples.createDocumentBodyExample.recipients,
-                  },
-                  file: '%PDF-1.7 … (the file’s bytes)',
-                }),
-              },
-            },
+            content: documentContent(one('replaced', { ...examples.createDocumentBodyExample, send: false })),
           },
           responses: {
             ...success(

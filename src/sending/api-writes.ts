@@ -128,6 +128,23 @@ async function orReplay(
 }
 
 /**
+ * A write under its Idempotency-Key: a repeat replays the first answer; otherwise `change`
+ * runs with the key to claim in its transaction, and a request that lost the race for the
+ * key (or found the change made by it) replays.
+ */
+async function onceFor(
+  ctx: Context,
+  workspaceId: string,
+  idempotency: IdempotencyKey | null,
+  change: (key: Awaited<ReturnType<typeof keyClaim>>) => Promise<WriteAnswer>,
+): Promise<WriteAnswer> {
+  const before = await answeredBefore(ctx, workspaceId, idempotency);
+  if (before) return replay(ctx, workspaceId, before);
+  const key = await keyClaim(ctx, workspaceId, idempotency);
+  return orReplay(ctx, workspaceId, idempotency, () => change(key));
+}
+
+/**
  * `POST /v1/documents`: a new draft, sent at once with `send`. Every check of the web form
  * applies (the PDF's included); with `send`, a draft with nothing to send is refused before
  * anything is stored.
@@ -222,10 +239,7 @@ export async function sendDocumentFromApi(
   documentId: string,
   idempotency: IdempotencyKey | null,
 ): Promise<WriteAnswer> {
-  const before = await answeredBefore(ctx, workspaceId, idempotency);
-  if (before) return replay(ctx, workspaceId, before);
-  const key = await keyClaim(ctx, workspaceId, idempotency);
-  return orReplay(ctx, workspaceId, idempotency, async () => {
+  return onceFor(ctx, workspaceId, idempotency, async (key) => {
     const { links } = await answering(() =>
       sendDocument(ctx, workspaceId, documentId, async (trx, made) => {
         await key?.claim(trx, { documentId, signingUrls: made });
@@ -313,10 +327,7 @@ export async function renewSigningUrl(
   recipientId: string,
   idempotency: IdempotencyKey | null,
 ): Promise<WriteAnswer> {
-  const before = await answeredBefore(ctx, workspaceId, idempotency);
-  if (before) return replay(ctx, workspaceId, before);
-  const key = await keyClaim(ctx, workspaceId, idempotency);
-  return orReplay(ctx, workspaceId, idempotency, async () => {
+  return onceFor(ctx, workspaceId, idempotency, async (key) => {
     const link = await answering(
       () =>
         withDocument(ctx, workspaceId, documentId, async (trx, { document, recipients }) => {
