@@ -244,8 +244,9 @@ type Envelope<T> =
 
 /** A request's body as it goes on the wire: built once, sent again as is on a retry. */
 interface Payload {
-  contentType: string;
-  body: string | Blob;
+  /** Null for a form: fetch writes its Content-Type, with the boundary. */
+  contentType: string | null;
+  body: string | FormData;
 }
 
 interface RequestInit {
@@ -282,7 +283,7 @@ export function createClient(options: ClientOptions) {
           method,
           headers: {
             authorization: `Bearer ${options.apiKey}`,
-            ...(payload === undefined ? {} : { 'content-type': payload.contentType }),
+            ...(payload?.contentType ? { 'content-type': payload.contentType } : {}),
             ...(init.idempotencyKey === undefined ? {} : { 'idempotency-key': init.idempotencyKey }),
           },
           body: payload?.body,
@@ -637,21 +638,15 @@ function jsonPayload(body: unknown): Payload {
 }
 
 /**
- * multipart/form-data as the API reads it: a `document` field holding the JSON (typed
- * application/json, no file name, so it is a field and not a file) and the `file` part.
- * Written by hand, as FormData cannot give a field a type; the PDF's Blob is not copied.
+ * multipart/form-data as the API reads it: a `document` field holding the JSON and a `file`
+ * part holding the PDF (typed application/pdf; its Blob is wrapped, not copied). The JSON
+ * goes as a plain field: the server takes it so (see docs/api.md, Writing documents).
  */
 function multipartPayload(document: object, pdf: Blob): Payload {
-  const boundary = `signet-${crypto.randomUUID()}`;
-  const head =
-    `--${boundary}\r\nContent-Disposition: form-data; name="document"\r\n` +
-    `Content-Type: application/json\r\n\r\n${JSON.stringify(document)}\r\n` +
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="document.pdf"\r\n` +
-    'Content-Type: application/pdf\r\n\r\n';
-  return {
-    contentType: `multipart/form-data; boundary=${boundary}`,
-    body: new Blob([head, pdf, `\r\n--${boundary}--\r\n`]),
-  };
+  const form = new FormData();
+  form.set('document', JSON.stringify(document));
+  form.set('file', new Blob([pdf], { type: 'application/pdf' }), 'document.pdf');
+  return { contentType: null, body: form };
 }
 
 /** Any `PdfInput` as a Blob: a path opened lazily by node:fs, a stream collected. */
@@ -667,15 +662,18 @@ async function pdfBlob(file: PdfInput): Promise<Blob> {
 }
 
 /**
- * A file on disk as a Blob read as it is sent (`fs.openAsBlob`). node:fs is imported here,
- * by a name the bundlers and the build leave alone, so the client loads where it does not
- * exist (a browser's worker) as long as no path is given.
+ * A file on disk as a Blob read as it is sent (`fs.openAsBlob`), after a `stat` so that a
+ * missing file fails with its own error (ENOENT, naming the path). node:fs is imported
+ * here, by a name the bundlers and the build leave alone, so the client loads where it does
+ * not exist (a browser's worker) as long as no path is given.
  */
 async function fileBlob(path: string): Promise<Blob> {
   const specifier = 'node:fs';
   const fs = (await import(specifier)) as {
     openAsBlob(path: string, options?: { type?: string }): Promise<Blob>;
+    promises: { stat(path: string): Promise<{ isFile(): boolean }> };
   };
+  if (!(await fs.promises.stat(path)).isFile()) throw new TypeError(`${path} is not a file`);
   return fs.openAsBlob(path, { type: 'application/pdf' });
 }
 
