@@ -1307,3 +1307,51 @@ function abortAfter(ms: number): AbortSignal {
   setTimeout(() => controller.abort(), ms).unref();
   return controller.signal;
 }
+
+test('the built package, ESM and CommonJS, sends a PDF from a path on Node 20 (node:fs loaded then) and times out', {
+  skip: !existsSync(systemNode) && 'no /usr/bin/node here',
+}, () => {
+  const dist = join(import.meta.dirname, '..', 'packages', 'client', 'dist');
+  const folder = mkdtempSync(join(tmpdir(), 'signet-client-node20-'));
+  const pdfPath = join(folder, 'sla.pdf');
+  writeFileSync(pdfPath, '%PDF-1.7 from a path');
+  // A stand-in server that says what arrived, and stays silent on /slow.
+  const body = (load: string) => `
+    const { createServer } = require('node:http');
+    (async () => {
+      const { createClient } = await ${load};
+      const server = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c) => (body += c));
+        req.on('end', () => {
+          if (req.url.endsWith('/slow')) return;
+          res.setHeader('content-type', 'application/json');
+          const type = req.headers['content-type'].split(';')[0];
+          res.end(JSON.stringify({ ok: true, data: { type, pdf: body.includes('%PDF-1.7 from a path') } }));
+        });
+      });
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const signet = createClient({ apiKey: 'sgn_k', baseUrl: 'http://127.0.0.1:' + server.address().port + '/v1' });
+      const sent = await signet.documents.create({ title: 'T', recipients: [], file: ${JSON.stringify(pdfPath)} });
+      const late = await signet.documents.get('slow', { timeoutMs: 100 }).catch((e) => e.name);
+      server.closeAllConnections();
+      server.close();
+      console.log(JSON.stringify({ ...sent, late }));
+    })();`;
+  try {
+    const esm = pathToFileURL(join(dist, 'index.js')).href;
+    for (const [flavour, load] of [
+      ['ESM', `import(${JSON.stringify(esm)})`],
+      ['CommonJS', `Promise.resolve(require(${JSON.stringify(join(dist, 'cjs', 'index.js'))}))`],
+    ] as const) {
+      const out = execFileSync(systemNode, ['--input-type=commonjs', '-e', body(load)]).toString();
+      assert.deepEqual(
+        JSON.parse(out),
+        { type: 'multipart/form-data', pdf: true, late: 'SignetNetworkError' },
+        flavour,
+      );
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
