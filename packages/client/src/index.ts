@@ -244,9 +244,8 @@ type Envelope<T> =
 
 /** A request's body as it goes on the wire: built once, sent again as is on a retry. */
 interface Payload {
-  /** Null for a form: fetch writes its Content-Type, with the boundary. */
-  contentType: string | null;
-  body: string | FormData;
+  contentType: string;
+  body: string | Blob;
 }
 
 interface RequestInit {
@@ -283,7 +282,7 @@ export function createClient(options: ClientOptions) {
           method,
           headers: {
             authorization: `Bearer ${options.apiKey}`,
-            ...(payload?.contentType ? { 'content-type': payload.contentType } : {}),
+            ...(payload === undefined ? {} : { 'content-type': payload.contentType }),
             ...(init.idempotencyKey === undefined ? {} : { 'idempotency-key': init.idempotencyKey }),
           },
           body: payload?.body,
@@ -408,15 +407,20 @@ export function createClient(options: ClientOptions) {
           call: options,
         });
       },
-      /** `PUT /documents/{id}`: a draft replaced whole by the same body as `create` takes (200). */
+      /**
+       * `PUT /documents/{id}`: a draft replaced whole by the same body as `create` takes (200):
+       * recipients matched by email keep their ids; without `file` it keeps its PDF; with
+       * `send: true` it is sent after. `409 document-not-draft` once it was sent.
+       */
       async update(
         documentId: string,
         input: DocumentInput,
-        call: CallOptions = {},
+        options: CreateOptions = {},
       ): Promise<WrittenDocument> {
         return one<WrittenDocument>('PUT', `/documents/${id(documentId)}`, {
-          payload: await documentPayload(input, call),
-          call,
+          payload: await documentPayload(input, options),
+          idempotencyKey: options.idempotencyKey,
+          call: options,
         });
       },
       /** Sends a draft; `signingUrls` holds the first group's links of a `delivery: 'none'` document. */
@@ -638,15 +642,21 @@ function jsonPayload(body: unknown): Payload {
 }
 
 /**
- * multipart/form-data as the API reads it: a `document` field holding the JSON and a `file`
- * part holding the PDF (typed application/pdf; its Blob is wrapped, not copied). The JSON
- * goes as a plain field: the server takes it so (see docs/api.md, Writing documents).
+ * multipart/form-data as the API reads it: a `document` part holding the JSON (typed
+ * application/json) and a `file` part holding the PDF (application/pdf). Written by hand,
+ * as FormData cannot give a field a type; the PDF's Blob goes in as it is, not copied.
  */
 function multipartPayload(document: object, pdf: Blob): Payload {
-  const form = new FormData();
-  form.set('document', JSON.stringify(document));
-  form.set('file', new Blob([pdf], { type: 'application/pdf' }), 'document.pdf');
-  return { contentType: null, body: form };
+  const boundary = `signet-${crypto.randomUUID()}`;
+  const head =
+    `--${boundary}\r\nContent-Disposition: form-data; name="document"\r\n` +
+    `Content-Type: application/json\r\n\r\n${JSON.stringify(document)}\r\n` +
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="document.pdf"\r\n` +
+    'Content-Type: application/pdf\r\n\r\n';
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    body: new Blob([head, pdf, `\r\n--${boundary}--\r\n`]),
+  };
 }
 
 /** Any `PdfInput` as a Blob: a path opened lazily by node:fs, a stream collected. */
