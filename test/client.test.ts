@@ -381,7 +381,7 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
     assert.deepEqual([limit.code, limit.status], ['limit-reached', 409]);
   });
 
-  test('a database outage arrives as SignetApiError unavailable (503), after the reads and keyed writes were retried', async () => {
+  test('a database outage arrives as SignetApiError unavailable (503), after the reads and keyed writes (webhook endpoints, documents) were retried', async () => {
     const broken = unreachableDatabase();
     const outage = createOutageMonitor({ db: broken, log: h.ctx.log, probeIntervalMs: 60_000 });
     try {
@@ -413,6 +413,37 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
         );
         assert.deepEqual([keyed.code, keyed.status], ['unavailable', 503]);
         assert.deepEqual(waits, [5000, 5000], 'under an Idempotency-Key it is, like a read');
+        // The document writes likewise: JSON or multipart, a create or a send.
+        const recipients = [{ email: 'ann@outage.example', fullName: 'Ann Lee' }];
+        const unknownId = '0b8e9c52-7c1f-4e1d-9a6b-3f1e2d4c5b6a';
+        const writes: Array<[string, (idempotencyKey?: string) => Promise<unknown>]> = [
+          [
+            'create',
+            (idempotencyKey) =>
+              client.documents.create({ title: 'T', text: 'x', recipients }, { idempotencyKey }),
+          ],
+          [
+            'create with a file',
+            (idempotencyKey) =>
+              client.documents.create(
+                { title: 'T', recipients, file: new Uint8Array(8) },
+                { idempotencyKey },
+              ),
+          ],
+          ['send', (idempotencyKey) => client.documents.send(unknownId, { idempotencyKey })],
+          [
+            'update',
+            (idempotencyKey) =>
+              client.documents.update(unknownId, { title: 'T', text: 'x', recipients }, { idempotencyKey }),
+          ],
+        ];
+        for (const [name, write] of writes) {
+          waits.length = 0;
+          assert.equal((await failure(write())).code, 'unavailable', name);
+          assert.deepEqual(waits, [], `${name}: not repeated without a key`);
+          assert.equal((await failure(write(randomUUID()))).code, 'unavailable', name);
+          assert.deepEqual(waits, [5000, 5000], `${name}: repeated under a key`);
+        }
       });
     } finally {
       outage.close();
@@ -556,7 +587,7 @@ function describe429(h: ReturnType<typeof useHarness>): void {
 // Content-Disposition names; and the README's and the webhooks guide's examples, run as
 // published. Its imports are here, with it (imports are hoisted).
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -565,6 +596,7 @@ import { after } from 'node:test';
 import {
   dispositionFileName,
   type FileDownload,
+  type PdfInput,
   type SignetClient,
   SignetDownloadError,
   SignetFileUnavailableError,
@@ -902,4 +934,453 @@ test('the built package streams a download and checks its SHA-256 on Node 20, th
     ['/v1/documents/d', 'Bearer sgn_k'],
     ['/files/d/sealed.pdf', null],
   ]);
+});
+
+// The document writes through @signet/client against a live Signet with a write key: create
+// with the PDF as a path, bytes, a Blob, a web stream and a Node stream (multipart), and
+// without one (JSON, its text); send, remind, withdraw, a fresh signing link of a document
+// delivered by the integrator, delete, update (PUT, a draft replaced whole); a refusal with its code and pointer; a timeout
+// against a server that accepts and stays silent, and a caller's abort (of a request, of a
+// wait between retries, of a download's stream). Its imports are here, with it.
+import { createServer, type Socket } from 'node:net';
+import { createApiKey } from '../src/keys/keys.service.ts';
+import { renderTextDocument } from '../src/pdf/text-document.ts';
+
+/** A TCP server that accepts every connection and never answers; counts the requests that came. */
+async function silentServer(): Promise<{ url: string; requests: () => number; close(): Promise<void> }> {
+  const sockets: Socket[] = [];
+  let requests = 0;
+  const server = createServer((socket) => {
+    sockets.push(socket);
+    socket.on('error', () => {});
+    socket.on('data', (chunk: Buffer) => {
+      requests += chunk.toString('latin1').match(/^[A-Z]+ \/\S* HTTP\/1\.1\r$/gm)?.length ?? 0;
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests: () => requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const isAbortError = (error: unknown) => error instanceof DOMException && error.name === 'AbortError';
+
+describeEachDatabase('@signet/client document writes', (kind) => {
+  const h = useHarness(kind);
+  const folder = mkdtempSync(join(tmpdir(), 'signet-client-writes-'));
+  const ann = { email: 'ann@client-writes.example', fullName: 'Ann Lee' };
+  const bob = { email: 'bob@client-writes.example', fullName: 'Bob Ray', signingOrder: 2 };
+  let writer: SignetClient;
+  let writerKey: string;
+  let reader: SignetClient;
+  let pdf: Buffer;
+  /** The Content-Type of every request the writer sent, in order. */
+  const contentTypes: string[] = [];
+
+  after(() => rmSync(folder, { recursive: true, force: true }));
+
+  test('setup: a workspace with a write key, and a PDF', async () => {
+    const ws = await createTestWorkspace(h.ctx);
+    const key = await createApiKey(h.ctx, { workspaceId: ws.id, name: 'client writer', scope: 'write' });
+    writerKey = key.secret;
+    writer = createClient({
+      apiKey: writerKey,
+      baseUrl: `${h.baseUrl}/v1`,
+      // Download links go to the public URL, which is this server.
+      fetch: (input, init) => {
+        contentTypes.push(new Headers(init?.headers).get('content-type') ?? '');
+        return contractFetch(String(input).replace(h.config.publicUrl, h.baseUrl), init);
+      },
+    });
+    reader = createClient({ apiKey: ws.apiKey, baseUrl: `${h.baseUrl}/v1`, fetch: contractFetch });
+    const { data } = await renderTextDocument({
+      title: 'Service level agreement',
+      body: 'The supplier answers within four hours.\n'.repeat(60),
+      workspaceName: 'Acme',
+      pricing: null,
+      createdAt: new Date('2026-11-01T00:00:00Z'),
+    });
+    pdf = Buffer.from(data);
+  });
+
+  test('documents.create sends the PDF as multipart from a path, bytes, a Blob, a web stream and a Node stream', async () => {
+    const path = join(folder, 'sla.pdf');
+    writeFileSync(path, pdf);
+    const half = pdf.byteLength >> 1;
+    const forms: Array<[string, PdfInput]> = [
+      ['a path', path],
+      ['a Buffer', pdf],
+      ['a Uint8Array', new Uint8Array(pdf)],
+      ['a Blob', new Blob([new Uint8Array(pdf)])],
+      ['a web ReadableStream', Readable.toWeb(Readable.from([pdf.subarray(0, half), pdf.subarray(half)]))],
+      ['a Node Readable', Readable.from([pdf.subarray(0, half), pdf.subarray(half)])],
+    ];
+    for (const [form, file] of forms) {
+      contentTypes.length = 0;
+      const created = await writer.documents.create({ title: `From ${form}`, recipients: [ann], file });
+      assert.equal(created.status, 'draft', form);
+      assert.equal(created.title, `From ${form}`);
+      assert.deepEqual(created.signingUrls, []);
+      const [original] = created.files;
+      assert.deepEqual(
+        [original?.kind, original?.sha256, original?.bytes],
+        ['original', sha256Hex(pdf), pdf.byteLength],
+        form,
+      );
+      assert.match(contentTypes[0] ?? '', /^multipart\/form-data; boundary=signet-[\w-]+$/, form);
+    }
+    await assert.rejects(
+      writer.documents.create({ title: 'Nowhere', recipients: [ann], file: join(folder, 'missing.pdf') }),
+      (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT',
+      'a path that is not there fails before anything is sent',
+    );
+  });
+
+  test('documents.create without a file is JSON; send, remind and withdraw follow it through', async () => {
+    contentTypes.length = 0;
+    const draft = await writer.documents.create({
+      title: 'Terms of service',
+      text: 'Terms.',
+      recipients: [ann, bob],
+    });
+    assert.deepEqual([draft.status, draft.files], ['draft', []]);
+    assert.equal(contentTypes[0], 'application/json');
+    const idempotencyKey = randomUUID();
+    const sent = await writer.documents.send(draft.id, { idempotencyKey });
+    assert.equal(sent.status, 'sent');
+    assert.deepEqual(sent.signingUrls, [], 'a mailed document hands out no links');
+    assert.equal((await writer.documents.send(draft.id, { idempotencyKey })).id, draft.id, 'a keyed repeat');
+    const [first, second] = sent.recipients;
+    assert.ok(first && second);
+    const reminded = await writer.documents.remind(draft.id, first.id);
+    assert.deepEqual([reminded.id, reminded.status], [draft.id, 'sent']);
+    const again = await failure(writer.documents.remind(draft.id, first.id));
+    assert.deepEqual([again.code, again.status, again.pointer], ['reminded-recently', 429, null]);
+    assert.ok((again.retryAfter ?? 0) > 0);
+    const notYet = await failure(writer.documents.remind(draft.id, second.id));
+    assert.deepEqual([notYet.code, notYet.status], ['recipient-not-remindable', 409]);
+    const withdrawn = await writer.documents.withdraw(draft.id, { reason: 'Superseded by v2' });
+    assert.equal(withdrawn.status, 'expired');
+    const twice = await failure(writer.documents.withdraw(draft.id));
+    assert.deepEqual([twice.code, twice.status], ['document-not-active', 409]);
+  });
+
+  test('delivery none: the send answers the first link; signingUrl makes a fresh one, a keyed repeat the same', async () => {
+    const created = await writer.documents.create({
+      title: 'Own channel',
+      text: 'Terms.',
+      recipients: [ann, bob],
+      delivery: 'none',
+      send: true,
+    });
+    const [first, second] = created.recipients;
+    assert.ok(first && second);
+    assert.deepEqual(
+      created.signingUrls.map((l) => [l.recipientId, l.email]),
+      [[first.id, ann.email]],
+    );
+    const idempotencyKey = randomUUID();
+    const fresh = await writer.documents.signingUrl(created.id, first.id, { idempotencyKey });
+    assert.deepEqual([fresh.recipientId, fresh.email], [first.id, ann.email]);
+    assert.notEqual(fresh.url, created.signingUrls[0]?.url, 'a new link replaces the one before');
+    assert.deepEqual(await writer.documents.signingUrl(created.id, first.id, { idempotencyKey }), fresh);
+    const early = await failure(writer.documents.signingUrl(created.id, second.id));
+    assert.deepEqual([early.code, early.status], ['recipient-not-invited', 409]);
+  });
+
+  test('documents.delete removes a draft; a sent one is document-not-draft', async () => {
+    const draft = await writer.documents.create({ title: 'To delete', text: 'x', recipients: [ann] });
+    assert.deepEqual(await writer.documents.delete(draft.id), { id: draft.id, deleted: true });
+    const gone = await failure(writer.documents.get(draft.id));
+    assert.deepEqual([gone.code, gone.status], ['not-found', 404]);
+    const sent = await writer.documents.create({ title: 'Sent', text: 'x', recipients: [ann], send: true });
+    const kept = await failure(writer.documents.delete(sent.id));
+    assert.deepEqual([kept.code, kept.status], ['document-not-draft', 409]);
+  });
+
+  test('a refusal is a SignetApiError with its code, status and pointer (null when the answer has none)', async () => {
+    const refused = await failure(
+      writer.documents.create({
+        title: 'Own',
+        text: 'x',
+        recipients: [ann],
+        delivery: 'none',
+        remindEveryDays: 3,
+      }),
+    );
+    assert.deepEqual(
+      [refused.code, refused.status, refused.pointer],
+      ['invalid-body', 400, '/remindEveryDays'],
+    );
+    assert.match(refused.message, /invalid-body at \/remindEveryDays/);
+    const badEmail = await failure(
+      writer.documents.create({
+        title: 'Bad',
+        recipients: [ann, { email: 'nope', fullName: 'X' }],
+        file: pdf,
+      }),
+    );
+    assert.deepEqual(
+      [badEmail.code, badEmail.pointer],
+      ['invalid-body', '/recipients/1/email'],
+      'in multipart too',
+    );
+    const notPdf = await failure(
+      writer.documents.create({ title: 'Not a PDF', recipients: [ann], file: new Blob(['hello']) }),
+    );
+    assert.deepEqual([notPdf.code, notPdf.status, notPdf.pointer], ['invalid-file', 400, '/file']);
+    const readKey = await failure(
+      reader.documents.create({ title: 'Read key', text: 'x', recipients: [ann] }),
+    );
+    assert.deepEqual([readKey.code, readKey.status, readKey.pointer], ['insufficient-scope', 403, null]);
+  });
+
+  test('documents.update replaces a draft whole, JSON or multipart, under a key too (PUT /documents/{id})', async () => {
+    const draft = await writer.documents.create({ title: 'First', text: 'x', recipients: [ann] });
+    contentTypes.length = 0;
+    const json = await writer.documents.update(draft.id, {
+      title: 'Second',
+      text: 'y',
+      recipients: [ann, bob],
+    });
+    assert.equal(contentTypes[0], 'application/json');
+    assert.deepEqual([json.id, json.title, json.status, json.files], [draft.id, 'Second', 'draft', []]);
+    assert.equal(json.recipients[0]?.id, draft.recipients[0]?.id, 'a recipient who stays keeps their id');
+    assert.deepEqual(
+      json.recipients.map((r) => r.email),
+      [ann.email, bob.email],
+    );
+    const idempotencyKey = randomUUID();
+    const input = { title: 'Third', recipients: [bob], file: pdf };
+    const withPdf = await writer.documents.update(draft.id, input, { idempotencyKey });
+    assert.match(contentTypes.at(-1) ?? '', /^multipart\/form-data; boundary=/);
+    assert.deepEqual(
+      [withPdf.title, withPdf.recipients.length, withPdf.files[0]?.sha256],
+      ['Third', 1, sha256Hex(pdf)],
+    );
+    const repeated = await writer.documents.update(draft.id, input, { idempotencyKey });
+    assert.deepEqual([repeated.id, repeated.title], [draft.id, 'Third'], 'a keyed repeat answers it again');
+    const keptPdf = await writer.documents.update(draft.id, {
+      title: 'Fourth',
+      recipients: [bob],
+      send: true,
+    });
+    assert.deepEqual(
+      [keptPdf.status, keptPdf.files[0]?.sha256],
+      ['sent', sha256Hex(pdf)],
+      'kept its PDF, sent',
+    );
+    const refused = await failure(writer.documents.update(draft.id, { title: 'Late', recipients: [ann] }));
+    assert.deepEqual([refused.code, refused.status], ['document-not-draft', 409]);
+    const unknown = await failure(
+      writer.documents.update('0b8e9c52-7c1f-4e1d-9a6b-3f1e2d4c5b6a', { title: 'X', recipients: [ann] }),
+    );
+    assert.deepEqual([unknown.code, unknown.status], ['not-found', 404]);
+  });
+
+  test('a server that never answers: the call fails as SignetNetworkError within its timeout, once, unretried', async () => {
+    const silent = await silentServer();
+    try {
+      const client = createClient({ apiKey: 'sgn_x', baseUrl: silent.url, timeoutMs: 300 });
+      let started = Date.now();
+      await assert.rejects(client.documents.page(), (error: unknown) => {
+        assert.ok(error instanceof SignetNetworkError, String(error));
+        assert.match(error.message, /^GET \/v1\/documents: no answer within 300 ms/);
+        return true;
+      });
+      assert.ok(Date.now() - started < 2_000, `took ${Date.now() - started} ms`);
+      assert.equal(silent.requests(), 1, 'a read timed out is not repeated');
+      started = Date.now();
+      await assert.rejects(
+        client.documents.create(
+          { title: 'T', text: 'x', recipients: [ann] },
+          { idempotencyKey: 'k', timeoutMs: 150 },
+        ),
+        (error: unknown) => error instanceof SignetNetworkError && /within 150 ms/.test(error.message),
+      );
+      assert.ok(Date.now() - started < 2_000);
+      assert.equal(silent.requests(), 2, 'nor a write, keyed or not');
+      // The default is 30 seconds: a call's own timeoutMs is what bounds it here.
+      const byDefault = createClient({ apiKey: 'sgn_x', baseUrl: silent.url });
+      await assert.rejects(
+        byDefault.documents.get('d', { timeoutMs: 100 }),
+        (error: unknown) => error instanceof SignetNetworkError && /within 100 ms/.test(error.message),
+      );
+    } finally {
+      await silent.close();
+    }
+  });
+
+  test('an abort rejects with the caller’s reason at once: a request under way, a signal aborted before, a wait between retries', async () => {
+    const silent = await silentServer();
+    try {
+      const client = createClient({ apiKey: 'sgn_x', baseUrl: silent.url });
+      const started = Date.now();
+      await assert.rejects(client.documents.send('d', { signal: abortAfter(100) }), isAbortError);
+      assert.ok(Date.now() - started < 2_000);
+      const reason = new Error('the user went away');
+      const controller = new AbortController();
+      controller.abort(reason);
+      const requests = silent.requests();
+      await assert.rejects(
+        client.documents.list({}, { signal: controller.signal }).next(),
+        (error) => error === reason,
+      );
+      assert.equal(silent.requests(), requests, 'nothing is sent under an aborted signal');
+    } finally {
+      await silent.close();
+    }
+    // A real Signet whose bucket refills slowly: the 429 asks for a wait of 20 s, the abort ends it.
+    await withApp({ ...h.ctx, clock: systemClock }, { burst: 1, refillPerSecond: 0.05 }, async (base) => {
+      const ws = await createTestWorkspace(h.ctx);
+      let requests = 0;
+      const patient = createClient({
+        apiKey: ws.apiKey,
+        baseUrl: `${base}/v1`,
+        rateLimitRetry: { retries: 3, maxWaitSeconds: 600 },
+        fetch: (input, init) => {
+          requests++;
+          return contractFetch(input, init);
+        },
+      });
+      await patient.documents.page();
+      const started = Date.now();
+      await assert.rejects(patient.documents.page({}, { signal: abortAfter(300) }), isAbortError);
+      assert.ok(Date.now() - started < 5_000, `took ${Date.now() - started} ms`);
+      assert.equal(requests, 2, 'the 429 was not retried after the abort');
+    });
+  });
+
+  test('documents.download takes the signal: aborted mid-stream, the stream stops with its reason', async () => {
+    const sent = await writer.documents.create({
+      title: 'To download',
+      recipients: [ann],
+      file: pdf,
+      send: true,
+    });
+    // The public URL through a slow line: Signet's answer, its headers and first bytes, then nothing.
+    const slow = await startReceiver(async (request: ReceivedRequest, response: ServerResponse) => {
+      const upstream = await fetch(h.baseUrl + request.url);
+      const body = Buffer.from(await upstream.arrayBuffer());
+      response.writeHead(upstream.status, {
+        'content-type': upstream.headers.get('content-type') ?? '',
+        'content-length': String(body.byteLength),
+      });
+      response.write(body.subarray(0, 100));
+    });
+    try {
+      const slowly = createClient({
+        apiKey: writerKey,
+        baseUrl: `${h.baseUrl}/v1`,
+        fetch: (input, init) => fetch(String(input).replace(h.config.publicUrl, slow.url), init),
+      });
+      const controller = new AbortController();
+      const file = await slowly.documents.download(sent.id, 'original', { signal: controller.signal });
+      const reader = file.stream.getReader();
+      assert.equal((await reader.read()).value?.byteLength, 100, 'the first bytes came');
+      const pending = reader.read();
+      controller.abort();
+      await assert.rejects(pending, isAbortError);
+      await assert.rejects(
+        slowly.documents.download(sent.id, 'original', { signal: AbortSignal.abort() }),
+        isAbortError,
+      );
+      // The headers never come: the timeout bounds the link as it bounds the API.
+      const stalled = await startReceiver(() => {});
+      try {
+        const waiting = createClient({
+          apiKey: writerKey,
+          baseUrl: `${h.baseUrl}/v1`,
+          fetch: (input, init) => fetch(String(input).replace(h.config.publicUrl, stalled.url), init),
+        });
+        await assert.rejects(
+          waiting.documents.download(sent.id, 'original', { timeoutMs: 200 }),
+          (error: unknown) =>
+            error instanceof SignetNetworkError &&
+            /^download of original\.pdf: no answer within 200 ms/.test(error.message),
+        );
+      } finally {
+        await stalled.close();
+      }
+    } finally {
+      await slow.close();
+    }
+    const whole = await writer.documents.download(sent.id, 'original', {
+      signal: new AbortController().signal,
+    });
+    assert.equal(sha256Hex(await bytesOf(whole.stream)), sha256Hex(pdf));
+  });
+
+  async function failure(promise: Promise<unknown>): Promise<SignetApiError> {
+    try {
+      await promise;
+    } catch (error) {
+      assert.ok(error instanceof SignetApiError, `expected SignetApiError, got ${error}`);
+      return error;
+    }
+    assert.fail('expected a failure');
+  }
+});
+
+/** A signal that aborts (with an AbortError) after `ms`. */
+function abortAfter(ms: number): AbortSignal {
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), ms).unref();
+  return controller.signal;
+}
+
+test('the built package, ESM and CommonJS, sends a PDF from a path on Node 20 (node:fs loaded then) and times out', {
+  skip: !existsSync(systemNode) && 'no /usr/bin/node here',
+}, () => {
+  const dist = join(import.meta.dirname, '..', 'packages', 'client', 'dist');
+  const folder = mkdtempSync(join(tmpdir(), 'signet-client-node20-'));
+  const pdfPath = join(folder, 'sla.pdf');
+  writeFileSync(pdfPath, '%PDF-1.7 from a path');
+  // A stand-in server that says what arrived, and stays silent on /slow.
+  const body = (load: string) => `
+    const { createServer } = require('node:http');
+    (async () => {
+      const { createClient } = await ${load};
+      const server = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c) => (body += c));
+        req.on('end', () => {
+          if (req.url.endsWith('/slow')) return;
+          res.setHeader('content-type', 'application/json');
+          const type = req.headers['content-type'].split(';')[0];
+          res.end(JSON.stringify({ ok: true, data: { type, pdf: body.includes('%PDF-1.7 from a path') } }));
+        });
+      });
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const signet = createClient({ apiKey: 'sgn_k', baseUrl: 'http://127.0.0.1:' + server.address().port + '/v1' });
+      const sent = await signet.documents.create({ title: 'T', recipients: [], file: ${JSON.stringify(pdfPath)} });
+      const late = await signet.documents.get('slow', { timeoutMs: 100 }).catch((e) => e.name);
+      server.closeAllConnections();
+      server.close();
+      console.log(JSON.stringify({ ...sent, late }));
+    })();`;
+  try {
+    const esm = pathToFileURL(join(dist, 'index.js')).href;
+    for (const [flavour, load] of [
+      ['ESM', `import(${JSON.stringify(esm)})`],
+      ['CommonJS', `Promise.resolve(require(${JSON.stringify(join(dist, 'cjs', 'index.js'))}))`],
+    ] as const) {
+      const out = execFileSync(systemNode, ['--input-type=commonjs', '-e', body(load)]).toString();
+      assert.deepEqual(
+        JSON.parse(out),
+        { type: 'multipart/form-data', pdf: true, late: 'SignetNetworkError' },
+        flavour,
+      );
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 });

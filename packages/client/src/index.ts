@@ -1,9 +1,21 @@
 // @signet/client: the Signet API from TypeScript or JavaScript, with no dependencies.
 // Runs wherever `fetch` and Web Crypto exist (Node 20+, Deno, Bun, browsers' workers).
 // - Every operation of the API as a typed method; `documents.list()` walks every page.
-// - Failures are typed: `SignetApiError` (the API answered with an error code) and
-//   `SignetNetworkError` (no answer); 429, and 503 `unavailable` on reads, are waited out
-//   and retried, within bounds.
+// - Documents are written as well as read: `documents.create` (and `update`, a draft
+//   replaced whole) sends JSON, or multipart/form-data when a PDF goes with it (a path,
+//   read with node:fs, loaded only then; bytes; a Blob; a stream); `send`, `delete`,
+//   `remind`, `withdraw` and `signingUrl` follow the API's operations one to one.
+// - Failures are typed: `SignetApiError` (the API answered with an error code, and the
+//   `pointer` of a refused body) and `SignetNetworkError` (no answer, or none in time).
+// - Every call has a timeout (`timeoutMs`, 30 s unless the client or the call says
+//   otherwise) for each exchange, and takes a caller's `signal`: a timeout is a
+//   `SignetNetworkError`, an abort rejects with the signal's reason (an `AbortError`).
+//   Neither is ever retried, and an abort also ends a wait between retries.
+// - Retries: 429 `rate-limited` is waited out (Retry-After) and retried, within bounds; so
+//   is 503 `unavailable`, but only for reads and for writes that carry an Idempotency-Key.
+//   A write without a key is never repeated, not on 503 and not after a network error or
+//   a timeout: it may have landed, and only the key makes a repeat answer that instead of
+//   doing it twice. No call is repeated after a network error or a timeout.
 // - `documents.download(id, kind)` streams a document's original or sealed PDF from its
 //   download link (a capability URL outside /v1, fetched without the API key);
 //   `verifySha256` checks it against the API's hash as it passes.
@@ -16,17 +28,22 @@ import { createSha256 } from './sha256.ts';
 import type {
   CreatedWebhookEndpoint,
   CreateWebhookEndpointBody,
+  DeletedDocument,
   Document,
   DocumentDetail,
   ErrorCode,
+  NewDocument,
   Recipient,
   ResendResult,
   RotatedWebhookEndpoint,
   RotateWebhookEndpointSecretBody,
+  SigningUrl,
   UpdateWebhookEndpointBody,
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEventType,
+  WithdrawDocumentBody,
+  WrittenDocument,
 } from './types.ts';
 
 export type * from './types.ts';
@@ -36,18 +53,28 @@ export { errorStatus, webhookEventTypes } from './types.ts';
 export class SignetApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
-  /** Seconds to wait, on `rate-limited`. */
+  /** Seconds to wait, on `rate-limited` (and the other answers that carry Retry-After). */
   readonly retryAfter: number | null;
-  constructor(code: ErrorCode, status: number, retryAfter: number | null) {
-    super(`${status} ${code}`);
+  /**
+   * For a refused body (`invalid-body`, `invalid-file`, `upload-limit-reached`): a JSON
+   * Pointer to the member at fault, e.g. `/recipients/1/email` (`""` for the whole body);
+   * null on every other answer.
+   */
+  readonly pointer: string | null;
+  constructor(code: ErrorCode, status: number, retryAfter: number | null, pointer: string | null = null) {
+    super(pointer === null ? `${status} ${code}` : `${status} ${code} at ${pointer || '(the body)'}`);
     this.name = 'SignetApiError';
     this.code = code;
     this.status = status;
     this.retryAfter = retryAfter;
+    this.pointer = pointer;
   }
 }
 
-/** No usable answer: the connection failed, or the response was not the API's. */
+/**
+ * No usable answer: the connection failed, no answer came within `timeoutMs`, or the
+ * response was not the API's.
+ */
 export class SignetNetworkError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -145,13 +172,33 @@ export interface ClientOptions {
   /** Ends in /v1, e.g. https://sign.example.com/v1. */
   baseUrl: string;
   /**
-   * On 429 (and on 503 `unavailable` for GET requests), wait Retry-After and try again: at
-   * most `retries` times and `maxWaitSeconds` in all. `false` throws at once.
+   * On 429 (and on 503 `unavailable` for reads and for writes with an Idempotency-Key),
+   * wait Retry-After and try again: at most `retries` times and `maxWaitSeconds` in all.
+   * `false` throws at once.
    */
   rateLimitRetry?: false | { retries?: number; maxWaitSeconds?: number };
+  /**
+   * How long one exchange with the API may take, from sending the request to the end of
+   * its answer (for a download: until the PDF's headers arrive), in milliseconds: 30,000
+   * unless given; a call's own `timeoutMs` overrides it. Past it the call fails with
+   * `SignetNetworkError`, and is not retried. `0` (or `Infinity`) waits without a bound.
+   */
+  timeoutMs?: number;
   fetch?: typeof fetch;
   /** For tests: how to wait. */
   sleep?: (ms: number) => Promise<void>;
+}
+
+/** What every call takes beside its own arguments. */
+export interface CallOptions {
+  /**
+   * Ends the call when it aborts: a request under way, and a wait between retries. The
+   * call rejects with the signal's reason (an `AbortError` DOMException unless you gave
+   * another); nothing is retried after it. A download keeps it for its stream.
+   */
+  signal?: AbortSignal;
+  /** The client's `timeoutMs`, for this call. */
+  timeoutMs?: number;
 }
 
 export interface ListDocumentsParams {
@@ -170,17 +217,46 @@ export interface ListDeliveriesParams {
   limit?: number;
 }
 
-export interface CreateOptions {
+export interface CreateOptions extends CallOptions {
   /**
    * Sent as `Idempotency-Key` (1 to 255 visible ASCII characters, e.g. a UUID you keep):
-   * a create retried with the same key and body within 24 hours answers the first
-   * endpoint again, secret included, instead of making a second. With a key, a 503
-   * `unavailable` is retried like a read.
+   * the same write repeated with the same key (and body) within 24 hours answers the first
+   * one's result instead of doing it again. With a key, a 503 `unavailable` is retried
+   * like a read; without one, a write is never repeated.
    */
   idempotencyKey?: string;
 }
 
-type Envelope<T> = { ok: true; data: T; nextCursor?: string | null } | { ok: false; error: ErrorCode };
+/**
+ * A PDF to send with a document: a path to the file (a string: read with node:fs, so in
+ * Node, Deno or Bun only; **not** base64), its bytes (`Uint8Array`, Node's `Buffer`), a
+ * `Blob` (or `File`), or a stream (a web `ReadableStream`, or any async iterable of bytes
+ * such as Node's `Readable`), which is collected into a Blob before it is sent.
+ */
+export type PdfInput = string | Uint8Array | Blob | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
+/** `POST /documents`' body, with the PDF as `PdfInput` instead of base64. */
+export type DocumentInput = Omit<NewDocument, 'file'> & { file?: PdfInput };
+
+type Envelope<T> =
+  | { ok: true; data: T; nextCursor?: string | null }
+  | { ok: false; error: ErrorCode; pointer?: string };
+
+/** A request's body as it goes on the wire: built once, sent again as is on a retry. */
+interface Payload {
+  contentType: string;
+  body: string | Blob;
+}
+
+interface RequestInit {
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  payload?: Payload;
+  idempotencyKey?: string | undefined;
+  call?: CallOptions;
+}
+
+const defaultTimeoutMs = 30_000;
 
 export function createClient(options: ClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, '');
@@ -188,91 +264,208 @@ export function createClient(options: ClientOptions) {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const retry =
     options.rateLimitRetry === false ? null : { retries: 3, maxWaitSeconds: 60, ...options.rateLimitRetry };
+  const clientTimeoutMs = options.timeoutMs ?? defaultTimeoutMs;
 
-  async function request<T>(
+  /** One exchange: the request sent and its answer read, within the timeout. */
+  async function exchange<T>(
     method: string,
-    path: string,
-    init: {
-      query?: Record<string, string | number | undefined>;
-      body?: unknown;
-      idempotencyKey?: string | undefined;
-    } = {},
-  ): Promise<{ data: T; nextCursor: string | null }> {
-    const url = new URL(base + path);
-    for (const [name, value] of Object.entries(init.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(name, String(value));
-    }
-    let waited = 0;
-    for (let attempt = 0; ; attempt++) {
+    url: URL,
+    payload: Payload | undefined,
+    init: RequestInit,
+  ): Promise<{ response: Response; envelope: Envelope<T> }> {
+    const label = `${method} ${url.pathname}`;
+    const bound = deadline(label, init.call?.timeoutMs ?? clientTimeoutMs, init.call?.signal);
+    try {
       let response: Response;
       try {
         response = await doFetch(url, {
           method,
           headers: {
             authorization: `Bearer ${options.apiKey}`,
-            ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...(payload === undefined ? {} : { 'content-type': payload.contentType }),
             ...(init.idempotencyKey === undefined ? {} : { 'idempotency-key': init.idempotencyKey }),
           },
-          body: init.body === undefined ? undefined : JSON.stringify(init.body),
+          body: payload?.body,
+          signal: bound.signal,
         });
       } catch (error) {
-        throw new SignetNetworkError(`${method} ${url.pathname} failed: ${(error as Error).message}`, {
-          cause: error,
-        });
+        throw bound.failure(error, `${label} failed: ${(error as Error).message}`);
       }
-      let envelope: Envelope<T>;
       try {
-        envelope = (await response.json()) as Envelope<T>;
+        return { response, envelope: (await response.json()) as Envelope<T> };
       } catch (error) {
-        throw new SignetNetworkError(
-          `${method} ${url.pathname}: HTTP ${response.status} without the API's JSON`,
-          {
-            cause: error,
-          },
-        );
+        throw bound.failure(error, `${label}: HTTP ${response.status} without the API's JSON`);
       }
+    } finally {
+      bound.clear();
+    }
+  }
+
+  async function request<T>(
+    method: string,
+    path: string,
+    init: RequestInit = {},
+  ): Promise<{ data: T; nextCursor: string | null }> {
+    const url = new URL(base + path);
+    for (const [name, value] of Object.entries(init.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    const payload = init.payload ?? (init.body === undefined ? undefined : jsonPayload(init.body));
+    // A write answered 503 is repeated only under an Idempotency-Key: it may have landed as
+    // the connection dropped, and only the key makes the repeat answer that instead.
+    const repeatable = method === 'GET' || init.idempotencyKey !== undefined;
+    const signal = init.call?.signal;
+    let waited = 0;
+    for (let attempt = 0; ; attempt++) {
+      signal?.throwIfAborted();
+      const { response, envelope } = await exchange<T>(method, url, payload, init);
       if (envelope.ok) return { data: envelope.data, nextCursor: envelope.nextCursor ?? null };
       const retryAfter = Number(response.headers.get('retry-after'));
       const seconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null;
-      // A write answered 503 is repeated only under an Idempotency-Key: it may have landed as
-      // the connection dropped, and only the key makes the repeat answer that instead.
-      const repeatable = method === 'GET' || init.idempotencyKey !== undefined;
       const retriable = envelope.error === 'rate-limited' || (envelope.error === 'unavailable' && repeatable);
       if (retriable && retry && seconds !== null && attempt < retry.retries) {
         if (waited + seconds <= retry.maxWaitSeconds) {
           waited += seconds;
-          await sleep(seconds * 1000);
+          await abortableWait(sleep(seconds * 1000), signal);
           continue;
         }
       }
-      throw new SignetApiError(envelope.error, response.status, seconds);
+      throw new SignetApiError(envelope.error, response.status, seconds, envelope.pointer ?? null);
     }
   }
 
   /** Every item of a paged list, following nextCursor page after page. */
-  async function* everyItem<T>(path: string, query: Record<string, string | number | undefined>) {
+  async function* everyItem<T>(
+    path: string,
+    query: Record<string, string | number | undefined>,
+    call: CallOptions,
+  ) {
     let cursor: string | undefined;
     do {
-      const page = await request<T[]>('GET', path, { query: { ...query, cursor } });
+      const page = await request<T[]>('GET', path, { query: { ...query, cursor }, call });
       yield* page.data;
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
   }
 
+  /** A document's body, JSON or multipart, read before the request (and checked for an abort after). */
+  async function documentPayload(input: DocumentInput, call: CallOptions): Promise<Payload> {
+    const { file, ...document } = input;
+    if (file === undefined) return jsonPayload(document);
+    const payload = multipartPayload(document, await pdfBlob(file));
+    call.signal?.throwIfAborted();
+    return payload;
+  }
+
+  /** The download link fetched, without the API key, until its headers arrive within the timeout. */
+  async function fetchLink(url: string, kind: FileKind, call: CallOptions): Promise<Response> {
+    const bound = deadline(`download of ${kind}.pdf`, call.timeoutMs ?? clientTimeoutMs, call.signal);
+    try {
+      return await doFetch(url, {
+        method: 'GET',
+        credentials: 'omit',
+        referrerPolicy: 'no-referrer',
+        signal: bound.signal,
+      });
+    } catch (error) {
+      throw bound.failure(error, `download of ${kind}.pdf failed: ${(error as Error).message}`);
+    } finally {
+      bound.clear();
+    }
+  }
+
   const id = (value: string) => encodeURIComponent(value);
+  const one = async <T>(method: string, path: string, init: RequestInit = {}) =>
+    (await request<T>(method, path, init)).data;
 
   return {
     documents: {
       /** One page, newest first; pass the previous page's nextCursor to go on. */
-      async page(params: ListDocumentsParams & { cursor?: string } = {}): Promise<Page<Document>> {
-        return request<Document[]>('GET', '/documents', { query: { ...params } });
+      async page(
+        params: ListDocumentsParams & { cursor?: string } = {},
+        call: CallOptions = {},
+      ): Promise<Page<Document>> {
+        return request<Document[]>('GET', '/documents', { query: { ...params }, call });
       },
       /** Every document, newest first, following nextCursor across pages. */
-      list(params: ListDocumentsParams = {}): AsyncGenerator<Document> {
-        return everyItem<Document>('/documents', { ...params });
+      list(params: ListDocumentsParams = {}, call: CallOptions = {}): AsyncGenerator<Document> {
+        return everyItem<Document>('/documents', { ...params }, call);
       },
-      async get(documentId: string): Promise<DocumentDetail> {
-        return (await request<DocumentDetail>('GET', `/documents/${id(documentId)}`)).data;
+      async get(documentId: string, call: CallOptions = {}): Promise<DocumentDetail> {
+        return one<DocumentDetail>('GET', `/documents/${id(documentId)}`, { call });
+      },
+      /**
+       * `POST /documents`: a draft, or with `send: true` a document sent at once (201). With a
+       * `file` it goes as multipart/form-data (the JSON in a `document` part, the PDF in a
+       * `file` part), without one as JSON (`text` made into the PDF when it is sent). The
+       * answer's `signingUrls` hold the links of a `delivery: 'none'` document sent at once.
+       */
+      async create(input: DocumentInput, options: CreateOptions = {}): Promise<WrittenDocument> {
+        return one<WrittenDocument>('POST', '/documents', {
+          payload: await documentPayload(input, options),
+          idempotencyKey: options.idempotencyKey,
+          call: options,
+        });
+      },
+      /**
+       * `PUT /documents/{id}`: a draft replaced whole by the same body as `create` takes (200):
+       * recipients matched by email keep their ids; without `file` it keeps its PDF; with
+       * `send: true` it is sent after. `409 document-not-draft` once it was sent.
+       */
+      async update(
+        documentId: string,
+        input: DocumentInput,
+        options: CreateOptions = {},
+      ): Promise<WrittenDocument> {
+        return one<WrittenDocument>('PUT', `/documents/${id(documentId)}`, {
+          payload: await documentPayload(input, options),
+          idempotencyKey: options.idempotencyKey,
+          call: options,
+        });
+      },
+      /** Sends a draft; `signingUrls` holds the first group's links of a `delivery: 'none'` document. */
+      async send(documentId: string, options: CreateOptions = {}): Promise<WrittenDocument> {
+        return one<WrittenDocument>('POST', `/documents/${id(documentId)}/send`, {
+          idempotencyKey: options.idempotencyKey,
+          call: options,
+        });
+      },
+      /** Deletes a draft with its recipients and fields; a sent document is `409 document-not-draft`. */
+      async delete(documentId: string, call: CallOptions = {}): Promise<DeletedDocument> {
+        return one<DeletedDocument>('DELETE', `/documents/${id(documentId)}`, { call });
+      },
+      /** Mails a signer whose turn it is their link again (at most once an hour per signer). */
+      async remind(documentId: string, recipientId: string, call: CallOptions = {}): Promise<DocumentDetail> {
+        return one<DocumentDetail>(
+          'POST',
+          `/documents/${id(documentId)}/recipients/${id(recipientId)}/remind`,
+          {
+            call,
+          },
+        );
+      },
+      /** Ends a document out for signature (it becomes `expired`); the reason goes to its history. */
+      async withdraw(
+        documentId: string,
+        body: WithdrawDocumentBody = {},
+        call: CallOptions = {},
+      ): Promise<DocumentDetail> {
+        return one<DocumentDetail>('POST', `/documents/${id(documentId)}/withdraw`, { body, call });
+      },
+      /**
+       * A fresh signing link for a recipient of a `delivery: 'none'` document whose turn has
+       * come; the link before it stops working. A secret: deliver it, keep it from logs.
+       */
+      async signingUrl(
+        documentId: string,
+        recipientId: string,
+        options: CreateOptions = {},
+      ): Promise<SigningUrl> {
+        return one<SigningUrl>(
+          'POST',
+          `/documents/${id(documentId)}/recipients/${id(recipientId)}/signing-url`,
+          { idempotencyKey: options.idempotencyKey, call: options },
+        );
       },
       /**
        * The document's original or sealed PDF, streamed: fetches the detail (with the API
@@ -280,23 +473,14 @@ export function createClient(options: ClientOptions) {
        * API key, no cookies, no referrer go with it. Throws `SignetFileUnavailableError` when
        * the document has no such file yet, `SignetDownloadError` when the link answers
        * anything but the PDF, and `SignetApiError`/`SignetNetworkError` as every call does.
+       * The timeout bounds each step until the PDF's headers arrive; `signal` also ends the
+       * stream (reading it then rejects with the signal's reason).
        */
-      async download(documentId: string, kind: FileKind): Promise<FileDownload> {
-        const detail = (await request<DocumentDetail>('GET', `/documents/${id(documentId)}`)).data;
+      async download(documentId: string, kind: FileKind, call: CallOptions = {}): Promise<FileDownload> {
+        const detail = await one<DocumentDetail>('GET', `/documents/${id(documentId)}`, { call });
         const file = detail.files.find((f) => f.kind === kind);
         if (!file) throw new SignetFileUnavailableError(detail.id, kind, detail.status);
-        let response: Response;
-        try {
-          response = await doFetch(file.downloadUrl, {
-            method: 'GET',
-            credentials: 'omit',
-            referrerPolicy: 'no-referrer',
-          });
-        } catch (error) {
-          throw new SignetNetworkError(`download of ${kind}.pdf failed: ${(error as Error).message}`, {
-            cause: error,
-          });
-        }
+        const response = await fetchLink(file.downloadUrl, kind, call);
         const type = response.headers.get('content-type') ?? '';
         if (response.status !== 200 || !/^application\/pdf\b/i.test(type) || !response.body) {
           await response.body?.cancel().catch(() => {});
@@ -322,8 +506,8 @@ export function createClient(options: ClientOptions) {
       },
     },
     webhookEndpoints: {
-      async list(): Promise<WebhookEndpoint[]> {
-        return (await request<WebhookEndpoint[]>('GET', '/webhook-endpoints')).data;
+      async list(call: CallOptions = {}): Promise<WebhookEndpoint[]> {
+        return one<WebhookEndpoint[]>('GET', '/webhook-endpoints', { call });
       },
       /**
        * The only answer that holds the endpoint's secret: keep it. Pass an `idempotencyKey`
@@ -333,24 +517,24 @@ export function createClient(options: ClientOptions) {
         body: CreateWebhookEndpointBody,
         options: CreateOptions = {},
       ): Promise<CreatedWebhookEndpoint> {
-        return (
-          await request<CreatedWebhookEndpoint>('POST', '/webhook-endpoints', {
-            body,
-            idempotencyKey: options.idempotencyKey,
-          })
-        ).data;
+        return one<CreatedWebhookEndpoint>('POST', '/webhook-endpoints', {
+          body,
+          idempotencyKey: options.idempotencyKey,
+          call: options,
+        });
       },
-      async get(endpointId: string): Promise<WebhookEndpoint> {
-        return (await request<WebhookEndpoint>('GET', `/webhook-endpoints/${id(endpointId)}`)).data;
+      async get(endpointId: string, call: CallOptions = {}): Promise<WebhookEndpoint> {
+        return one<WebhookEndpoint>('GET', `/webhook-endpoints/${id(endpointId)}`, { call });
       },
-      async update(endpointId: string, body: UpdateWebhookEndpointBody): Promise<WebhookEndpoint> {
-        return (await request<WebhookEndpoint>('PATCH', `/webhook-endpoints/${id(endpointId)}`, { body }))
-          .data;
+      async update(
+        endpointId: string,
+        body: UpdateWebhookEndpointBody,
+        call: CallOptions = {},
+      ): Promise<WebhookEndpoint> {
+        return one<WebhookEndpoint>('PATCH', `/webhook-endpoints/${id(endpointId)}`, { body, call });
       },
-      async delete(endpointId: string): Promise<{ id: string; deleted: true }> {
-        return (
-          await request<{ id: string; deleted: true }>('DELETE', `/webhook-endpoints/${id(endpointId)}`)
-        ).data;
+      async delete(endpointId: string, call: CallOptions = {}): Promise<{ id: string; deleted: true }> {
+        return one<{ id: string; deleted: true }>('DELETE', `/webhook-endpoints/${id(endpointId)}`, { call });
       },
       /**
        * A new signing secret, in this answer only: keep it. For `overlapHours` (0 to 168, 24
@@ -360,16 +544,12 @@ export function createClient(options: ClientOptions) {
       async rotateSecret(
         endpointId: string,
         body: RotateWebhookEndpointSecretBody = {},
+        call: CallOptions = {},
       ): Promise<RotatedWebhookEndpoint> {
-        return (
-          await request<RotatedWebhookEndpoint>(
-            'POST',
-            `/webhook-endpoints/${id(endpointId)}/rotate-secret`,
-            {
-              body,
-            },
-          )
-        ).data;
+        return one<RotatedWebhookEndpoint>('POST', `/webhook-endpoints/${id(endpointId)}/rotate-secret`, {
+          body,
+          call,
+        });
       },
       /** An endpoint's delivery log: each delivery with its attempts' outcomes, newest first. */
       deliveries: {
@@ -377,31 +557,134 @@ export function createClient(options: ClientOptions) {
         async page(
           endpointId: string,
           params: ListDeliveriesParams & { cursor?: string } = {},
+          call: CallOptions = {},
         ): Promise<Page<WebhookDelivery>> {
           return request<WebhookDelivery[]>('GET', `/webhook-endpoints/${id(endpointId)}/deliveries`, {
             query: { ...params },
+            call,
           });
         },
         /** Every delivery of the endpoint, newest first, following nextCursor across pages. */
-        list(endpointId: string, params: ListDeliveriesParams = {}): AsyncGenerator<WebhookDelivery> {
-          return everyItem<WebhookDelivery>(`/webhook-endpoints/${id(endpointId)}/deliveries`, { ...params });
+        list(
+          endpointId: string,
+          params: ListDeliveriesParams = {},
+          call: CallOptions = {},
+        ): AsyncGenerator<WebhookDelivery> {
+          return everyItem<WebhookDelivery>(
+            `/webhook-endpoints/${id(endpointId)}/deliveries`,
+            { ...params },
+            call,
+          );
         },
         /**
          * Sends a dropped delivery once more, now: the same delivery id and body, signed anew,
          * recorded as its next attempt. `delivered` says whether the receiver took it; a
          * delivery that is not dropped is `409 delivery-not-resendable`.
          */
-        async resend(endpointId: string, deliveryId: string): Promise<ResendResult> {
-          return (
-            await request<ResendResult>(
-              'POST',
-              `/webhook-endpoints/${id(endpointId)}/deliveries/${id(deliveryId)}/resend`,
-            )
-          ).data;
+        async resend(endpointId: string, deliveryId: string, call: CallOptions = {}): Promise<ResendResult> {
+          return one<ResendResult>(
+            'POST',
+            `/webhook-endpoints/${id(endpointId)}/deliveries/${id(deliveryId)}/resend`,
+            { call },
+          );
         },
       },
     },
   };
+}
+
+/** The longest delay timers take (about 24.8 days); a longer timeout is no timeout. */
+const maxTimerMs = 2 ** 31 - 1;
+
+/**
+ * One exchange's signal: the caller's, and a timer that aborts with a `SignetNetworkError`.
+ * `failure` says what an error under it was: the caller's abort reason, the timeout, or a
+ * network error made of `message`.
+ */
+function deadline(label: string, timeoutMs: number, caller: AbortSignal | undefined) {
+  const timer = new AbortController();
+  const bounded = timeoutMs > 0 && timeoutMs <= maxTimerMs;
+  const handle = bounded
+    ? setTimeout(
+        () => timer.abort(new SignetNetworkError(`${label}: no answer within ${timeoutMs} ms (timeoutMs)`)),
+        timeoutMs,
+      )
+    : undefined;
+  return {
+    signal: caller ? AbortSignal.any([caller, timer.signal]) : timer.signal,
+    clear: () => clearTimeout(handle),
+    failure(error: unknown, message: string): unknown {
+      if (caller?.aborted) return caller.reason;
+      if (timer.signal.aborted) return timer.signal.reason;
+      return new SignetNetworkError(message, { cause: error });
+    },
+  };
+}
+
+/** `wait`, cut short by the signal: rejects with its reason as soon as it aborts. */
+async function abortableWait(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return wait;
+  signal.throwIfAborted();
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([wait, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function jsonPayload(body: unknown): Payload {
+  return { contentType: 'application/json', body: JSON.stringify(body) };
+}
+
+/**
+ * multipart/form-data as the API reads it: a `document` part holding the JSON (typed
+ * application/json) and a `file` part holding the PDF (application/pdf). Written by hand,
+ * as FormData cannot give a field a type; the PDF's Blob goes in as it is, not copied.
+ */
+function multipartPayload(document: object, pdf: Blob): Payload {
+  const boundary = `signet-${crypto.randomUUID()}`;
+  const head =
+    `--${boundary}\r\nContent-Disposition: form-data; name="document"\r\n` +
+    `Content-Type: application/json\r\n\r\n${JSON.stringify(document)}\r\n` +
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="document.pdf"\r\n` +
+    'Content-Type: application/pdf\r\n\r\n';
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    body: new Blob([head, pdf, `\r\n--${boundary}--\r\n`]),
+  };
+}
+
+/** Any `PdfInput` as a Blob: a path opened lazily by node:fs, a stream collected. */
+async function pdfBlob(file: PdfInput): Promise<Blob> {
+  if (typeof file === 'string') return fileBlob(file);
+  if (file instanceof Blob) return file;
+  if (file instanceof Uint8Array) return new Blob([file.slice()]);
+  if (typeof ReadableStream !== 'undefined' && file instanceof ReadableStream)
+    return new Response(file).blob();
+  const chunks: Array<Uint8Array<ArrayBuffer>> = [];
+  for await (const chunk of file as AsyncIterable<Uint8Array>) chunks.push(chunk.slice());
+  return new Blob(chunks);
+}
+
+/**
+ * A file on disk as a Blob read as it is sent (`fs.openAsBlob`), after a `stat` so that a
+ * missing file fails with its own error (ENOENT, naming the path). node:fs is imported
+ * here, by a name the bundlers and the build leave alone, so the client loads where it does
+ * not exist (a browser's worker) as long as no path is given.
+ */
+async function fileBlob(path: string): Promise<Blob> {
+  const specifier = 'node:fs';
+  const fs = (await import(specifier)) as {
+    openAsBlob(path: string, options?: { type?: string }): Promise<Blob>;
+    promises: { stat(path: string): Promise<{ isFile(): boolean }> };
+  };
+  if (!(await fs.promises.stat(path)).isFile()) throw new TypeError(`${path} is not a file`);
+  return fs.openAsBlob(path, { type: 'application/pdf' });
 }
 
 export type SignetClient = ReturnType<typeof createClient>;
