@@ -5,9 +5,9 @@
 // the one the API describes. curl polls; Python waits for document.completed on its own
 // receiver, verifying each delivery's signature.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -151,7 +151,14 @@ describeEachDatabase('the guide “Send a contract from your application”', (k
     }
   });
 
-  test('Python: sends, receives document.completed (signature verified), saves the sealed PDF', async () => {
+  /**
+   * A program that waits for document.completed on its own receiver: sends, the signers sign,
+   * the seal is made, the worker delivers (retried until the receiver is up); the program saves.
+   */
+  async function withReceiver(
+    name: string,
+    program: (env: Record<string, string>, folder: string) => ReturnType<typeof run>,
+  ) {
     const { ctx, app, publicUrl } = await reachableApp();
     // The program checks each delivery's timestamp against its own clock, as receivers must.
     h.clock.set(new Date());
@@ -163,33 +170,64 @@ describeEachDatabase('the guide “Send a contract from your application”', (k
         url: `http://127.0.0.1:${port}/hooks/signet`,
         events: ['document.completed'],
       });
-      const folder = mkdtempSync(join(work, 'python-'));
-      writeFileSync(join(folder, 'send_contract.py'), block('## In Python', 'python'));
-      const program = run(
-        'python3',
-        ['send_contract.py', await contractPdf(folder)],
+      const folder = mkdtempSync(join(work, `${name}-`));
+      await contractPdf(folder);
+      const running = program(
         {
           SIGNET_URL: publicUrl,
           SIGNET_KEY: key.secret,
           SIGNET_WEBHOOK_SECRET: endpoint.secret,
           PORT: String(port),
-          ORDER_ID: `order-${kind}-python`,
+          ORDER_ID: `order-${kind}-${name}`,
         },
         folder,
       );
-      const documentId = (await program.line(/^sent ([0-9a-f-]{36})$/m))[1] as string;
+      const documentId = (await running.line(/^sent ([0-9a-f-]{36})$/m))[1] as string;
       await signersSign(ctx, documentId);
-      // The worker's delivery of document.completed (retried until the receiver is up).
       const until = Date.now() + 20_000;
-      while (!/^saved /m.test(program.output()) && Date.now() < until) {
+      while (!/^saved /m.test(running.output()) && Date.now() < until) {
         await deliverDue(ctx);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      assert.equal(await program.end(), 0, program.output());
-      assert.match(program.output(), new RegExp(`^saved ${documentId}-signed\\.pdf$`, 'm'));
+      assert.equal(await running.end(), 0, running.output());
+      assert.match(running.output(), new RegExp(`^saved ${documentId}-signed\\.pdf$`, 'm'));
       await assertSaved(ctx, folder, documentId);
     } finally {
       await app.close();
     }
+  }
+
+  test('Python: sends, receives document.completed (signature verified), saves the sealed PDF', async () => {
+    await withReceiver('python', (env, folder) => {
+      writeFileSync(join(folder, 'send_contract.py'), block('## In Python', 'python'));
+      return run('python3', ['send_contract.py', join(folder, 'contract.pdf')], env, folder);
+    });
+  });
+
+  test('TypeScript with @signet/client: the same, the PDF sent from its path, the download checked as it streams', async () => {
+    await withReceiver('typescript', (env, folder) => {
+      // Inside the repository, so that `@signet/client` resolves as it does for an installed package.
+      const programs = join(import.meta.dirname, 'output', `guide-${kind}`);
+      mkdirSync(programs, { recursive: true });
+      writeFileSync(join(programs, 'send-contract.ts'), block('## In TypeScript', 'ts'));
+      // It type-checks against the client's types, strictly, as a reader's project would.
+      execFileSync(
+        process.execPath,
+        [
+          join(import.meta.dirname, '..', 'node_modules', 'typescript', 'bin', 'tsc'),
+          ...['--ignoreConfig', '--noEmit', '--strict', '--skipLibCheck', '--types', 'node'],
+          ...['--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2023'],
+          ...['--customConditions', '@signet/source', '--allowImportingTsExtensions'],
+          join(programs, 'send-contract.ts'),
+        ],
+        { stdio: 'pipe' },
+      );
+      return run(
+        process.execPath,
+        ['--conditions=@signet/source', join(programs, 'send-contract.ts'), join(folder, 'contract.pdf')],
+        env,
+        folder,
+      );
+    });
   });
 });
