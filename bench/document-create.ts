@@ -25,7 +25,8 @@
 // Env: SIGNET_BENCH_POSTGRES_URL (admin connection), SIGNET_BENCH_SECONDS (5, each measured
 // run), SIGNET_BENCH_ROUNDS (3), SIGNET_BENCH_CONNECTIONS (50, the most slices at the fixed
 // rate), SIGNET_BENCH_CREATE_CONNECTIONS (8, closed loop), SIGNET_BENCH_CREATE_BYTES (1 MiB,
-// the PDF's size at most).
+// the PDF's size at most), SIGNET_BENCH_CREATE_PROFILE (a folder: `signet serve` runs with
+// --cpu-prof and writes its profiles there as it stops).
 import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { loadConfig } from '../src/config.ts';
@@ -59,6 +60,9 @@ const roundCount = Number(process.env.SIGNET_BENCH_ROUNDS ?? 3);
 const maxSlices = Number(process.env.SIGNET_BENCH_CONNECTIONS ?? 50);
 const closedConnections = Number(process.env.SIGNET_BENCH_CREATE_CONNECTIONS ?? 8);
 const pdfBytes = Number(process.env.SIGNET_BENCH_CREATE_BYTES ?? 1024 * 1024);
+// A folder for a CPU profile of `signet serve` (written as it stops), to see where its time goes.
+const profileDir = process.env.SIGNET_BENCH_CREATE_PROFILE;
+const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
 const progress = (line: string) => process.stderr.write(`[bench create] ${line}\n`);
 
 /** What the request's `document` part (or the JSON body, less its `file`) holds. */
@@ -311,7 +315,7 @@ async function startServers(scene: Scene, databaseUrl: string) {
   try {
     const signetPort = await freePort();
     const signet = await startChild(
-      ['src/main.ts', 'serve', '--role', 'api'],
+      [...profile, 'src/main.ts', 'serve', '--role', 'api'],
       { ...env, PORT: String(signetPort) },
       /Signet is running/,
     );
