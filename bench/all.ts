@@ -37,7 +37,7 @@
 //     uploaded 36-page PDF until page 1's image is served, against the same with every
 //     image cached; the time until the worker has drawn every page in the background.
 // 12. Creating a document (bench/document-create.ts; issue 37): POST /v1/documents with a
-//     1 MB PDF as multipart to `signet serve --role api`, p50/p99 at a fixed rate (half the
+//     1 MB PDF as multipart to `signet serve --role api`, p50/p99 at a fixed rate (a quarter of the
 //     slower side's closed-loop throughput), against a bare Fastify route that reads the
 //     same body and stores the file with the same storeFile call, alternating round by round.
 //
