@@ -143,6 +143,8 @@ export interface RateRun {
   statuses: Map<number, number>;
   /** The first few refused answers' bodies (status: body), to print. */
   refused: string[];
+  /** Every answer of the run, inside the window or not (for costs per request). */
+  answered: number;
 }
 
 /**
@@ -175,6 +177,7 @@ export async function runAtRate(
   const refused: string[] = [];
   let non2xx = 0;
   let errors = 0;
+  let answered = 0;
   const started = performance.now();
   const windowStart = started + 1000;
   const windowEnd = windowStart + options.seconds * 1000;
@@ -203,6 +206,7 @@ export async function runAtRate(
       (instance as unknown as NodeJS.EventEmitter).on(
         'response',
         (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+          answered++;
           if (!inWindow()) return;
           statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);
           if (accepted(statusCode)) latencies.push(responseTime);
@@ -222,6 +226,7 @@ export async function runAtRate(
     errors,
     statuses,
     refused,
+    answered,
   };
 }
 

@@ -201,8 +201,8 @@ function rateFigures(runs: RateRun[], cpuMs: number): RateFigures {
   const statuses = new Map<number, number>();
   for (const run of runs)
     for (const [status, n] of run.statuses) statuses.set(status, (statuses.get(status) ?? 0) + n);
-  // The CPU is read over each whole run (1.1 s more than the window), so per answer made in it.
-  const made = runs.reduce((sum, run) => sum + run.offered * (seconds + 1.1), 0);
+  // The CPU is read over each whole run (longer than the window), so per answer of the run.
+  const made = runs.reduce((sum, run) => sum + run.answered, 0);
   return {
     offered: runs[0]?.offered ?? 0,
     achieved: median(runs.map((run) => run.achieved)),
