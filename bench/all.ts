@@ -48,7 +48,7 @@
 // SIGNET_BENCH_WARMUP_ROUNDS (2 uncounted delivery rounds), SIGNET_BENCH_CONCURRENCY (32),
 // SIGNET_BENCH_WORKERS (1), SIGNET_BENCH_STREAM_RATE (50 events/s), SIGNET_BENCH_STREAM_BURST
 // (2000 events), SIGNET_BENCH_ROTATION_ITERATIONS (20000), and bench/pdf.ts's
-// SIGNET_BENCH_PDF_* (see there).
+// SIGNET_BENCH_PDF_* and bench/document-create.ts's SIGNET_BENCH_CREATE_* (see there).
 // A quick run: SIGNET_BENCH_SECONDS=2 SIGNET_BENCH_DOCUMENTS=20000 SIGNET_BENCH_BURST=2000 npm run bench
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
