@@ -36,6 +36,10 @@
 // 11. The field editor's first page (bench/editor.ts): opening the editor of a freshly
 //     uploaded 36-page PDF until page 1's image is served, against the same with every
 //     image cached; the time until the worker has drawn every page in the background.
+// 12. Creating a document (bench/document-create.ts; issue 37): POST /v1/documents with a
+//     1 MB PDF as multipart to `signet serve --role api`, p50/p99 at a fixed rate (a quarter of the
+//     slower side's closed-loop throughput), against a bare Fastify route that reads the
+//     same body and stores the file with the same storeFile call, alternating round by round.
 //
 // Env: SIGNET_BENCH_POSTGRES_URL (admin connection; each part makes a fresh database and
 // drops it), SIGNET_BENCH_DOCUMENTS (100000), SIGNET_BENCH_SECONDS (5, each measured run),
@@ -44,7 +48,7 @@
 // SIGNET_BENCH_WARMUP_ROUNDS (2 uncounted delivery rounds), SIGNET_BENCH_CONCURRENCY (32),
 // SIGNET_BENCH_WORKERS (1), SIGNET_BENCH_STREAM_RATE (50 events/s), SIGNET_BENCH_STREAM_BURST
 // (2000 events), SIGNET_BENCH_ROTATION_ITERATIONS (20000), and bench/pdf.ts's
-// SIGNET_BENCH_PDF_* (see there).
+// SIGNET_BENCH_PDF_* and bench/document-create.ts's SIGNET_BENCH_CREATE_* (see there).
 // A quick run: SIGNET_BENCH_SECONDS=2 SIGNET_BENCH_DOCUMENTS=20000 SIGNET_BENCH_BURST=2000 npm run bench
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -55,6 +59,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { abuseLines, measureAbuse } from './abuse.ts';
 import { type Figures, freePort, measure, median, type RateRun, runAtRate, startSeededApi } from './api.ts';
+import { createDetails, createRows, measureCreate } from './document-create.ts';
 import { editorDetails, editorRows, measureEditor } from './editor.ts';
 import {
   runStreamRounds,
@@ -314,6 +319,12 @@ progress(
 );
 const editor = await measureEditor();
 
+// 12. Creating a document through the API, against server processes of its own.
+progress(
+  'Create: POST /v1/documents with a 1 MB PDF, and a bare route storing it (bench/document-create.ts)',
+);
+const create = await measureCreate();
+
 // ---------------------------------------------------------------------------------------
 // The figures.
 
@@ -476,6 +487,7 @@ rows.push([
 ]);
 rows.push(...pdfRows(pdf));
 rows.push(...editorRows(editor));
+rows.push(...createRows(create));
 console.log('\nRatio = measured / ceiling: for a rate 1.00 is the ceiling and less is slower; for a time');
 console.log(
   '1.00 is the ceiling and more is slower (for memory, bigger). A deep page against page 1 should be 1.00 (keyset paging).\n',
@@ -488,6 +500,8 @@ console.log('\nAbuse (bench/abuse.ts): each attack beside the quiet run before t
 for (const line of abuseLines(abuse)) console.log(line);
 console.log('\nThe field editor (bench/editor.ts; issue 36).\n');
 for (const line of editorDetails(editor)) console.log(`  ${line}`);
+console.log('\nCreating a document through the API (bench/document-create.ts; issue 37).\n');
+for (const line of createDetails(create)) console.log(`  ${line}`);
 console.log(
   `\nload average before: ${loadBefore}; after: ${load()}; total ${((Date.now() - started) / 1000).toFixed(0)} s`,
 );

@@ -80,6 +80,12 @@ export interface Target {
   name: string;
   url: string;
   headers: Record<string, string>;
+  /** GET when left out. */
+  method?: 'POST';
+  /** Each request's body, made afresh for each (runAtRate only). */
+  nextBody?: () => Buffer;
+  /** The one status that counts as answered (runAtRate only); any 2xx when left out. */
+  expect?: number;
 }
 
 /** One closed-loop autocannon run: `connections` connections, each sending as fast as answered. */
@@ -130,8 +136,15 @@ export interface RateRun {
   /** Requests per second answered inside the measured window. */
   achieved: number;
   latencies: number[];
+  /** Answers inside the window that were not the expected status (any non-2xx when none is). */
   non2xx: number;
   errors: number;
+  /** Every status answered inside the window, and how often. */
+  statuses: Map<number, number>;
+  /** The first few refused answers' bodies (status: body), to print. */
+  refused: string[];
+  /** Every answer of the run, inside the window or not (for costs per request). */
+  answered: number;
 }
 
 /**
@@ -160,11 +173,20 @@ export async function runAtRate(
 ): Promise<RateRun> {
   const perSlice = Math.max(1, Math.round(options.rate / options.slices));
   const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  const refused: string[] = [];
   let non2xx = 0;
   let errors = 0;
+  let answered = 0;
   const started = performance.now();
   const windowStart = started + 1000;
   const windowEnd = windowStart + options.seconds * 1000;
+  const inWindow = () => {
+    const now = performance.now();
+    return now >= windowStart && now < windowEnd;
+  };
+  const accepted = (status: number) =>
+    target.expect === undefined ? status >= 200 && status < 300 : status === target.expect;
   await Promise.all(
     Array.from({ length: options.slices }, async (_, slice) => {
       await new Promise((resolve) => setTimeout(resolve, (slice * 1000) / options.slices));
@@ -176,14 +198,18 @@ export async function runAtRate(
         ignoreCoordinatedOmission: true,
         // Runs until every later slice has run its `seconds` too.
         duration: options.seconds + 1 + 0.1,
+        ...requestsOf(target, (status, body) => {
+          if (!accepted(status) && refused.length < 5 && inWindow()) refused.push(`${status}: ${body}`);
+        }),
       });
       // The 'response' event carries each answer's latency (not in the type definitions).
       (instance as unknown as NodeJS.EventEmitter).on(
         'response',
         (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
-          const now = performance.now();
-          if (now < windowStart || now >= windowEnd) return;
-          if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+          answered++;
+          if (!inWindow()) return;
+          statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);
+          if (accepted(statusCode)) latencies.push(responseTime);
           else non2xx++;
         },
       );
@@ -198,6 +224,31 @@ export async function runAtRate(
     latencies,
     non2xx,
     errors,
+    statuses,
+    refused,
+    answered,
+  };
+}
+
+/**
+ * autocannon's `requests` for a target with a method and a body made afresh for each request
+ * (its `setupRequest`), each answer's body handed to `onAnswer`; nothing for a plain GET.
+ */
+export function requestsOf(
+  target: Target,
+  onAnswer: (status: number, body: string) => void,
+): { requests?: autocannon.Request[] } {
+  const { method, nextBody } = target;
+  if (!method && !nextBody) return {};
+  return {
+    requests: [
+      {
+        method: method ?? 'GET',
+        setupRequest: (request: autocannon.Request) =>
+          nextBody ? { ...request, body: nextBody() } : request,
+        onResponse: (status: number, body: string) => onAnswer(status, body),
+      },
+    ],
   };
 }
 

@@ -273,3 +273,48 @@ export function benchCertificate(pages: number, sha256: string, drawn: Buffer): 
     verifyUrl: 'https://sign.example.test/verify',
   };
 }
+
+export interface PaddedPdf {
+  /** The file, with a run number that stampRun() changes in place. */
+  data: Buffer;
+  pages: number;
+  /** Where the run number's digits are in `data`. */
+  markerAt: number;
+}
+
+/**
+ * A contract of `textPages` text pages (textPdf) with a scanned annex (one page, a JPEG of
+ * paper-grey noise under text) sized so the file comes out just under `maxBytes`, as an
+ * integrator's typical upload: a few pages of text and a scan. Saved with a cross-reference
+ * table (no object streams), its Info dictionary carrying a run number at `markerAt` (see
+ * stampRun), so that each upload can be a file not stored before.
+ */
+export async function paddedPdf(maxBytes: number, textPages = 12): Promise<PaddedPdf> {
+  const text = await textPdf(textPages);
+  const build = async (scanHeight: number) => {
+    const pdf = await PDFDocument.load(text, { updateMetadata: false });
+    const image = await pdf.embedJpg(scanJpeg(7, scanHeight));
+    const height = (a4[0] * image.height) / image.width;
+    const page = pdf.addPage([a4[0], height]);
+    page.drawImage(image, { x: 0, y: 0, width: a4[0], height });
+    const info = pdf.context.lookup(pdf.context.trailerInfo.Info);
+    if (info && 'set' in info)
+      (info as { set(k: PDFName, v: PDFString): void }).set(
+        PDFName.of('SignetBenchRun'),
+        PDFString.of(runMarker),
+      );
+    return { data: Buffer.from(await pdf.save({ useObjectStreams: false })), pages: pdf.getPageCount() };
+  };
+  // The JPEG's bytes grow about linearly with its height: two tries, then shrink to fit.
+  const probe = await build(400);
+  const perRow = (probe.data.byteLength - text.byteLength) / 400;
+  let height = Math.floor((maxBytes - 16 * 1024 - text.byteLength) / perRow);
+  let made = await build(height);
+  while (made.data.byteLength > maxBytes && height > 64) {
+    height = Math.floor(height * 0.97);
+    made = await build(height);
+  }
+  const markerAt = made.data.indexOf(`(${runMarker})`, 0, 'latin1') + 'run-'.length + 1;
+  if (markerAt <= 'run-'.length) throw new Error('the run number was not written where expected');
+  return { ...made, markerAt };
+}
