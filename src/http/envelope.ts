@@ -1,7 +1,7 @@
 // The response envelope (spec, Errors): `{ok: true, data}` for success, with `nextCursor`
 // beside `data` on lists; `{ok: false, error: <code>}` for failure, with `pointer` beside
-// `error` when a request body was refused (the member at fault, never a message). Schemas here are used
-// for serialisation and for docs, so responses can carry nothing undeclared.
+// `error` when a request body was refused (the member at fault, never a message). Schemas
+// here are used for serialisation and for docs, so responses can carry nothing undeclared.
 import { type TSchema, Type } from '@sinclair/typebox';
 
 export function okEnvelope<T extends TSchema>(data: T) {

@@ -1,7 +1,8 @@
 // **The** scopes an API key can have (issue 37) and what each allows, in the words the web
 // app, the CLI and the docs show. `read` is the spec's key, and every key's default: it reads
-// the workspace's documents and manages its webhook endpoints. `write` may also create, send
-// and delete documents (the document writes of /v1, sending/sending.routes.ts). The API guard
+// the workspace's documents and manages its webhook endpoints. `write` may also use the
+// document writes of /v1 (sending/sending.routes.ts): create, replace, send, delete, remind,
+// withdraw, and fresh signing links. The API guard
 // (http/api-guard.ts: `requireWriteScope`) refuses a read key those operations, 403
 // `insufficient-scope`.
 import type { ApiKeyScope } from '../db/schema.ts';
@@ -18,7 +19,7 @@ export const apiKeyScopeLabels: Record<ApiKeyScope, string> = {
 export const apiKeyScopeSentences: Record<ApiKeyScope, string> = {
   read: 'Reads every document of the workspace and manages its webhook endpoints; cannot create, change or send documents.',
   write:
-    'Everything a read-only key does, and also creates, sends and deletes documents: it can send documents in your name.',
+    'Everything a read-only key does, and also creates, changes, sends, reminds, withdraws and deletes documents and gets their signing links: it can send documents in your name.',
 };
 
 export function isApiKeyScope(value: unknown): value is ApiKeyScope {

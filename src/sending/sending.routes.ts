@@ -1,15 +1,17 @@
 // The document writes of /v1 (issue 37): HTTP in, service call (api-writes.ts), envelope out:
 // create, replace, send, delete a draft; remind a signer, withdraw; a fresh signing link
-// (delivery none). Each needs a write key (`requireWriteScope`, before any body is read). `POST /documents`
-// takes JSON (the PDF in base64) or multipart/form-data (a `document` part with the same JSON,
-// and a `file` part), in a scope of its own so no other route of /v1 reads multipart; both
-// arrive at the handler as the same validated body.
+// (delivery none). Each needs a write key (`requireWriteScope`, before any body is read).
+// `POST /documents` and `PUT /documents/{id}` take JSON (the PDF in base64) or
+// multipart/form-data (a `document` part with the same JSON, and a `file` part), in a scope
+// of their own so no other route of /v1 reads multipart; both arrive at the handler as the
+// same validated body.
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { DocumentIdParams } from '../documents/documents.schemas.ts';
 import { requireWriteScope, workspaceOf } from '../http/api-guard.ts';
 import { ok } from '../http/envelope.ts';
+import { pointerToken } from '../http/error-handler.ts';
 import { ApiError, bodyLimitBytes } from '../http/errors.ts';
 import { idempotencyKeyOf } from '../http/idempotency.ts';
 import { getApiKey } from '../keys/keys.service.ts';
@@ -53,6 +55,7 @@ async function keyNameOf(ctx: Context, request: FastifyRequest): Promise<string>
   const key = await getApiKey(ctx, identity.workspaceId, identity.keyId).catch(() => null);
   return key ? `API key “${key.name}”` : 'an API key';
 }
+
 type CreateBody = Static<typeof CreateDocumentBody>;
 
 const uploadedPdf = Symbol('uploadedPdf');
@@ -67,7 +70,8 @@ function multipartAsBody(request: FastifyRequest): void {
   if (!request.isMultipart()) return;
   const form = request.body as Record<string, unknown>;
   for (const name of Object.keys(form))
-    if (name !== 'document' && name !== 'file') throw new ApiError('invalid-body', {}, `/${name}`);
+    if (name !== 'document' && name !== 'file')
+      throw new ApiError('invalid-body', {}, `/${pointerToken(name)}`);
   const file = formFile(form, 'file');
   if (file?.tooLarge) throw new ApiError('payload-too-large');
   if (form.file !== undefined && !file && typeof form.file === 'string')
