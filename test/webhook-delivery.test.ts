@@ -359,8 +359,14 @@ describeEachDatabase('webhook delivery', (kind) => {
     if (type === 'document.signed') {
       const recipient = body.data.recipient as Record<string, unknown>;
       assert.deepEqual(Object.keys(recipient).sort(), recipientKeys);
-      // As the detail shows the recipient, without the fields placed for them (the detail has those).
-      const { fields: _fields, ...listed } = recipients.find((r) => r.id === recipient.id) ?? {};
+      // As the detail shows the recipient, without what only the detail has: the fields placed
+      // for them, and whether and why they declined.
+      const {
+        fields: _fields,
+        declinedAt: _declinedAt,
+        declineReason: _declineReason,
+        ...listed
+      } = recipients.find((r) => r.id === recipient.id) ?? {};
       assert.deepEqual(recipient, listed);
       assert.equal(recipient.email, 'first.signer@example.com');
       assert.equal(recipient.signedAt, body.createdAt);

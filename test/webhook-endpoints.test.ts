@@ -250,7 +250,12 @@ const occurrences = (text: string, needle: string) => text.split(needle).length 
 const fullText = (res: ApiResponse) => `${res.status}\n${[...res.headers].join('\n')}\n\n${res.text}`;
 
 function assertError(res: ApiResponse, status: number, code: string, label = '') {
-  assert.deepEqual([res.status, res.body], [status, { ok: false, error: code }], label);
+  // A refused body also names the member at fault: a JSON Pointer ("" for the body as a whole).
+  const { pointer, ...envelope } = res.body as ApiResponse['body'] & { pointer?: unknown };
+  assert.deepEqual([res.status, envelope], [status, { ok: false, error: code }], label);
+  if (pointer !== undefined) assert.match(String(pointer), /^(\/.*)?$/s, label);
+  if (code === 'invalid-body' && status === 400 && res.body.error === code)
+    assert.equal(typeof pointer, 'string', `${label} names the member at fault`);
   assert.match(res.headers.get('content-type') ?? '', /^application\/json/, label);
 }
 
