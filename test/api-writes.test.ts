@@ -840,4 +840,20 @@ describeEachDatabase('document writes through /v1', (kind) => {
     };
     assert.deepEqual([still.status, still.title], ['sent', 'Ours']);
   });
+  test('Idempotency-Key: keys past their 24 hours are dropped when the next one is claimed, so the table does not grow', async () => {
+    const ws = await workspace();
+    const body = { title: 'Kept a day', text: 'Terms.', recipients: [ann] };
+    await newDocument(ws.writeKey, body, { 'idempotency-key': 'day-1' });
+    h.clock.advance(25 * 60 * 60 * 1000);
+    await newDocument(ws.writeKey, { ...body, title: 'Next day' }, { 'idempotency-key': 'day-2' });
+    const keys = await h.ctx.db
+      .selectFrom('idempotency_keys')
+      .select('key')
+      .where('workspace_id', '=', ws.id)
+      .execute();
+    assert.deepEqual(
+      keys.map((k) => k.key),
+      ['day-2'],
+    );
+  });
 });

@@ -7,6 +7,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { defaultPageSize } from '../documents/documents.routes.ts';
 import { ListDocumentsQuery, Timestamp } from '../documents/documents.schemas.ts';
+import { errorEnvelope } from '../http/envelope.ts';
 import { type ErrorCode, errorStatus } from '../http/errors.ts';
 import { uuidPattern } from '../ids.ts';
 import * as examples from './openapi-examples.ts';
@@ -28,6 +29,9 @@ export const answerHeaders = {
  * JSON, is too large or is of another type is refused as for any body.
  */
 export const bodyRefusals: ErrorCode[] = ['invalid-json', 'payload-too-large', 'unsupported-media-type'];
+
+/** The error envelope's `pointer`, as envelope.ts declares it (it serialises every error answer). */
+const pointerSchema = (json(errorEnvelope) as { properties: Record<string, unknown> }).properties.pointer;
 
 /** Every request can meet these, whatever the operation. */
 const commonErrors: ErrorCode[] = [
@@ -64,11 +68,7 @@ export function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
             properties: {
               ok: { const: false },
               error: { type: 'string', enum: group },
-              pointer: {
-                type: 'string',
-                description:
-                  'On a refused request body: a JSON Pointer (RFC 6901) to the member at fault (`""` for the body as a whole).',
-              },
+              pointer: pointerSchema,
             },
           },
           examples: Object.fromEntries(group.map((code) => [code, { value: { ok: false, error: code } }])),

@@ -21,7 +21,7 @@ import {
   RecipientSchema,
 } from '../documents/documents.schemas.ts';
 import { documentEventTypes } from '../documents/events.ts';
-import { errorStatus } from '../http/errors.ts';
+import { type ErrorCode, errorStatus } from '../http/errors.ts';
 import {
   CreateDocumentBody,
   DeletedDocumentSchema,
@@ -95,6 +95,9 @@ function documentContent(jsonExamples: Record<string, unknown>) {
     },
   };
 }
+
+/** What every write on an existing document can answer: a read key, a bad id or query, another workspace's id. */
+const documentWriteErrors: ErrorCode[] = ['insufficient-scope', 'invalid-id', 'invalid-query', 'not-found'];
 
 const documentIdempotency =
   'Optional: 1 to 255 visible ASCII characters. The same key, operation and body (the PDF included) within 24 hours answers the document as it is now (with `Idempotent-Replayed: true`) instead of changing anything again; if it was deleted since, 404 `not-found`. The same key with another operation or body is 409 `idempotency-key-reused`. Refusals are not remembered.';
@@ -294,10 +297,7 @@ Sent, the first signing group is mailed its personal links at once, later groups
               one('reminded', { ok: true, data: examples.createdDocumentExample }),
             ),
             ...errorResponses([
-              'insufficient-scope',
-              'invalid-id',
-              'invalid-query',
-              'not-found',
+              ...documentWriteErrors,
               'document-not-active',
               'recipient-not-remindable',
               'reminded-recently',
@@ -326,10 +326,7 @@ Sent, the first signing group is mailed its personal links at once, later groups
               one('withdrawn', { ok: true, data: examples.withdrawnDocumentExample }),
             ),
             ...errorResponses([
-              'insufficient-scope',
-              'invalid-id',
-              'invalid-query',
-              'not-found',
+              ...documentWriteErrors,
               'document-not-active',
               'invalid-body',
               ...bodyRefusals,
@@ -358,10 +355,7 @@ Sent, the first signing group is mailed its personal links at once, later groups
               replayedHeader,
             ),
             ...errorResponses([
-              'insufficient-scope',
-              'invalid-id',
-              'invalid-query',
-              'not-found',
+              ...documentWriteErrors,
               'document-not-active',
               'document-delivered-by-mail',
               'recipient-not-invited',
@@ -389,10 +383,7 @@ Sent, the first signing group is mailed its personal links at once, later groups
               replayedHeader,
             ),
             ...errorResponses([
-              'insufficient-scope',
-              'invalid-id',
-              'invalid-query',
-              'not-found',
+              ...documentWriteErrors,
               'document-not-draft',
               'document-not-sendable',
               'invalid-idempotency-key',
@@ -471,14 +462,7 @@ Sent, the first signing group is mailed its personal links at once, later groups
               envelope(json(DeletedDocumentSchema)),
               one('deleted', { ok: true, data: examples.deletedDocumentExample }),
             ),
-            ...errorResponses([
-              'insufficient-scope',
-              'invalid-id',
-              'invalid-query',
-              'not-found',
-              'document-not-draft',
-              ...bodyRefusals,
-            ]),
+            ...errorResponses([...documentWriteErrors, 'document-not-draft', ...bodyRefusals]),
           },
         },
       },

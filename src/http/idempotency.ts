@@ -57,7 +57,12 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-const answerKey = (ctx: Pick<Context, 'db' | 'clock' | 'ids'>) =>
+/**
+ * The key answers are sealed with, read once per process through `ctx.db` (then kept): a
+ * change that seals inside its own transaction reads it first, so sealing there never waits
+ * on the database (on PGlite, a second query would wait for the transaction it is in).
+ */
+export const answerKey = (ctx: Pick<Context, 'db' | 'clock' | 'ids'>) =>
   sharedServerSecret(ctx, 'idempotency-answer-aes');
 
 const sealedPrefix = 'v1.';

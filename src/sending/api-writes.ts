@@ -28,7 +28,13 @@ import {
   findIdempotentAnswer,
   replaceIdempotentAnswer,
 } from '../http/idempotency.repository.ts';
-import { type IdempotencyKey, idempotencyWindowMs, openAnswer, sealAnswer } from '../http/idempotency.ts';
+import {
+  answerKey,
+  type IdempotencyKey,
+  idempotencyWindowMs,
+  openAnswer,
+  sealAnswer,
+} from '../http/idempotency.ts';
 import { answering, asApiError } from './api-input.ts';
 import { withDocument } from './document-lock.ts';
 import type { CreateDocumentInput } from './draft-input.ts';
@@ -85,7 +91,7 @@ class KeyTaken extends Error {}
 async function keyClaim(ctx: Context, workspaceId: string, idempotency: IdempotencyKey | null) {
   if (!idempotency) return null;
   const kept = { workspaceId, key: idempotency.key };
-  await sealAnswer(ctx, kept, '');
+  await answerKey(ctx);
   return {
     claim: async (trx: Transaction<Database>, answer: KeptAnswer) => {
       const now = ctx.clock.now();
