@@ -145,23 +145,37 @@ export async function scannedPdf(maxBytes: number): Promise<ScannedPdf> {
   }
   const pdf = await PDFDocument.create({ updateMetadata: false });
   pdf.setProducer('Signet bench scanner');
-  for (const scan of scans) {
-    const image = await pdf.embedJpg(scan);
-    const height = (a4[0] * image.height) / image.width;
-    const page = pdf.addPage([a4[0], height]);
-    page.drawImage(image, { x: 0, y: 0, width: a4[0], height });
-  }
+  for (const scan of scans) await addScanPage(pdf, scan);
+  const data = await saveWithRunMarker(pdf);
+  const markerAt = runMarkerAt(data);
+  if (data.byteLength > maxBytes) throw new Error(`the scanned PDF came out at ${data.byteLength} bytes`);
+  return { data, pages: scans.length, markerAt };
+}
+
+/** A page as wide as A4 holding the scanned `jpeg` whole. */
+async function addScanPage(pdf: PDFDocument, jpeg: Buffer): Promise<void> {
+  const image = await pdf.embedJpg(jpeg);
+  const height = (a4[0] * image.height) / image.width;
+  const page = pdf.addPage([a4[0], height]);
+  page.drawImage(image, { x: 0, y: 0, width: a4[0], height });
+}
+
+/** Saved with a cross-reference table, its Info dictionary carrying the run marker (stampRun). */
+async function saveWithRunMarker(pdf: PDFDocument): Promise<Buffer> {
   const info = pdf.context.lookup(pdf.context.trailerInfo.Info);
   if (info && 'set' in info)
     (info as { set(k: PDFName, v: PDFString): void }).set(
       PDFName.of('SignetBenchRun'),
       PDFString.of(runMarker),
     );
-  const data = Buffer.from(await pdf.save({ useObjectStreams: false }));
+  return Buffer.from(await pdf.save({ useObjectStreams: false }));
+}
+
+/** Where the run number's digits are in a file saveWithRunMarker wrote. */
+function runMarkerAt(data: Buffer): number {
   const markerAt = data.indexOf(`(${runMarker})`, 0, 'latin1') + 'run-'.length + 1;
   if (markerAt <= 'run-'.length) throw new Error('the run number was not written where expected');
-  if (data.byteLength > maxBytes) throw new Error(`the scanned PDF came out at ${data.byteLength} bytes`);
-  return { data, pages: scans.length, markerAt };
+  return markerAt;
 }
 
 /** Writes run number `run` (six digits) at `at` of `buffer`, in place: no offset in the file moves. */
@@ -293,17 +307,8 @@ export async function paddedPdf(maxBytes: number, textPages = 12): Promise<Padde
   const text = await textPdf(textPages);
   const build = async (scanHeight: number) => {
     const pdf = await PDFDocument.load(text, { updateMetadata: false });
-    const image = await pdf.embedJpg(scanJpeg(7, scanHeight));
-    const height = (a4[0] * image.height) / image.width;
-    const page = pdf.addPage([a4[0], height]);
-    page.drawImage(image, { x: 0, y: 0, width: a4[0], height });
-    const info = pdf.context.lookup(pdf.context.trailerInfo.Info);
-    if (info && 'set' in info)
-      (info as { set(k: PDFName, v: PDFString): void }).set(
-        PDFName.of('SignetBenchRun'),
-        PDFString.of(runMarker),
-      );
-    return { data: Buffer.from(await pdf.save({ useObjectStreams: false })), pages: pdf.getPageCount() };
+    await addScanPage(pdf, scanJpeg(7, scanHeight));
+    return { data: await saveWithRunMarker(pdf), pages: pdf.getPageCount() };
   };
   // The JPEG's bytes grow about linearly with its height: two tries, then shrink to fit.
   const probe = await build(400);
@@ -314,7 +319,5 @@ export async function paddedPdf(maxBytes: number, textPages = 12): Promise<Padde
     height = Math.floor(height * 0.97);
     made = await build(height);
   }
-  const markerAt = made.data.indexOf(`(${runMarker})`, 0, 'latin1') + 'run-'.length + 1;
-  if (markerAt <= 'run-'.length) throw new Error('the run number was not written where expected');
-  return { ...made, markerAt };
+  return { ...made, markerAt: runMarkerAt(made.data) };
 }

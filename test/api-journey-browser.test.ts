@@ -20,13 +20,13 @@ import { drawQueuedPages } from '../src/files/background-pages.ts';
 import { createApiKey } from '../src/keys/keys.service.ts';
 import { renderTextDocument } from '../src/pdf/text-document.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
-import { launchChromium, lookAt, openPage, screenshotDir, viewports } from './chromium.ts';
-import { assertContract } from './contract.ts';
+import { launchChromium, lookAt, openPage, screenshotDir, strokeOnPad, viewports } from './chromium.ts';
 import {
   callApi,
   databaseKinds,
   describeEachDatabase,
   linkFor,
+  postDocumentMultipart,
   recipientRow,
   useHarness,
 } from './harness.ts';
@@ -112,22 +112,9 @@ describeEachDatabase('a document made by the API, signed in Chromium in order, s
 
   /** POST /v1/documents as multipart: the `document` JSON part and the `file` part. */
   async function createMultipart(document: object): Promise<Detail> {
-    const form = new FormData();
-    form.set('document', JSON.stringify(document));
-    form.set('file', new Blob([pdf], { type: 'application/pdf' }), 'agreement.pdf');
-    const response = await fetch(`${h.baseUrl}/v1/documents`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${writeKey}` },
-      body: form,
-    });
-    const text = await response.text();
-    await assertContract('POST', '/v1/documents', {
-      status: response.status,
-      headers: response.headers,
-      text,
-    });
-    assert.equal(response.status, 201, text);
-    return (JSON.parse(text) as { data: Detail }).data;
+    const res = await postDocumentMultipart(h, writeKey, document, pdf, 'agreement.pdf');
+    assert.equal(res.status, 201, res.text);
+    return res.body.data as Detail;
   }
 
   async function detail(id: string): Promise<Detail> {
@@ -170,21 +157,16 @@ describeEachDatabase('a document made by the API, signed in Chromium in order, s
   /** Draws a signature on the pad with the pointer, as a finger or a mouse does. */
   async function draw(page: Page): Promise<void> {
     await page.getByRole('radio', { name: 'Drawn' }).check();
-    const pad = page.locator('#signature-canvas');
-    await pad.scrollIntoViewIfNeeded();
-    const box = await pad.boundingBox();
-    assert.ok(box, 'the signature pad is shown');
-    await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.7);
-    await page.mouse.down();
-    for (const [x, y] of [
-      [0.3, 0.3],
-      [0.5, 0.75],
-      [0.7, 0.35],
-      [0.9, 0.6],
-    ] as const) {
-      await page.mouse.move(box.x + box.width * x, box.y + box.height * y, { steps: 8 });
-    }
-    await page.mouse.up();
+    await strokeOnPad(
+      page,
+      [0.1, 0.7],
+      [
+        [0.3, 0.3],
+        [0.5, 0.75],
+        [0.7, 0.35],
+        [0.9, 0.6],
+      ],
+    );
   }
 
   /**

@@ -9,7 +9,6 @@ import { createApiKey } from '../src/keys/keys.service.ts';
 import { renderTextDocument } from '../src/pdf/text-document.ts';
 import { findSigningSession } from '../src/signing/session.ts';
 import { declineDocument, signDocument } from '../src/signing/signing.service.ts';
-import { assertContract } from './contract.ts';
 import {
   type ApiResponse,
   callApi,
@@ -17,6 +16,7 @@ import {
   createTestWorkspace,
   describeEachDatabase,
   linkFor,
+  postDocumentMultipart,
   storedEventBody,
   useHarness,
 } from './harness.ts';
@@ -169,22 +169,15 @@ describeEachDatabase('document writes through /v1', (kind) => {
   test('creates a draft from multipart/form-data: a document part and a file part', async () => {
     const ws = await workspace();
     const pdf = await contractPdf(1);
-    const form = new FormData();
-    form.set('document', JSON.stringify({ title: 'Multipart draft', recipients: [ann] }));
-    form.set('file', new Blob([pdf], { type: 'application/pdf' }), 'sla.pdf');
-    const response = await fetch(`${h.baseUrl}/v1/documents`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${ws.writeKey}` },
-      body: form,
-    });
-    const text = await response.text();
-    await assertContract('POST', '/v1/documents', {
-      status: response.status,
-      headers: response.headers,
-      text,
-    });
-    assert.equal(response.status, 201, text);
-    const doc = (JSON.parse(text) as { data: { status: string; files: Array<{ sha256: string }> } }).data;
+    const res = await postDocumentMultipart(
+      h,
+      ws.writeKey,
+      { title: 'Multipart draft', recipients: [ann] },
+      pdf,
+      'sla.pdf',
+    );
+    assert.equal(res.status, 201, res.text);
+    const doc = res.body.data as { status: string; files: Array<{ sha256: string }> };
     assert.equal(doc.status, 'draft');
     assert.equal(doc.files[0]?.sha256, sha256(pdf));
   });

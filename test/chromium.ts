@@ -140,3 +140,23 @@ export async function lookAtAddress(
     await context.close();
   }
 }
+
+/**
+ * Draws one stroke on the signing page's signature pad with the pointer, as a finger or a
+ * mouse does: down at `from`, then through each of `through`, as fractions of the pad.
+ */
+export async function strokeOnPad(
+  page: Page,
+  from: readonly [number, number],
+  through: ReadonlyArray<readonly [number, number]>,
+): Promise<void> {
+  const pad = page.locator('#signature-canvas');
+  await pad.scrollIntoViewIfNeeded();
+  const box = await pad.boundingBox();
+  assert.ok(box, 'the signature pad is shown');
+  await page.mouse.move(box.x + box.width * from[0], box.y + box.height * from[1]);
+  await page.mouse.down();
+  for (const [x, y] of through)
+    await page.mouse.move(box.x + box.width * x, box.y + box.height * y, { steps: 8 });
+  await page.mouse.up();
+}

@@ -85,6 +85,17 @@ test('the built package, ESM and CommonJS, verifies a signature on Node 20', {
   assert.match(outCjs, /^\d+ ping$/);
 });
 
+/** The SignetApiError `promise` rejects with (anything else fails the test). */
+async function failure(promise: Promise<unknown>): Promise<SignetApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof SignetApiError, `expected SignetApiError, got ${error}`);
+    return error;
+  }
+  assert.fail('expected a failure');
+}
+
 describeEachDatabase('@signet/client against a live Signet', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_WEBHOOK_ALLOW_UNSAFE: '1' } });
   let ws: TestWorkspace;
@@ -147,16 +158,6 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
     assert.deepEqual(updated.events, ['document.sent', 'document.signed']);
     assert.deepEqual(await client.webhookEndpoints.delete(created.id), { id: created.id, deleted: true });
   });
-
-  async function failure(promise: Promise<unknown>): Promise<SignetApiError> {
-    try {
-      await promise;
-    } catch (error) {
-      assert.ok(error instanceof SignetApiError, `expected SignetApiError, got ${error}`);
-      return error;
-    }
-    assert.fail('expected a failure');
-  }
 
   test('webhookEndpoints.create with an idempotencyKey: the retry answers the first endpoint, secret and all', async () => {
     const own = await createTestWorkspace(h.ctx);
@@ -1318,16 +1319,6 @@ describeEachDatabase('@signet/client document writes', (kind) => {
     });
     assert.equal(sha256Hex(await bytesOf(whole.stream)), sha256Hex(pdf));
   });
-
-  async function failure(promise: Promise<unknown>): Promise<SignetApiError> {
-    try {
-      await promise;
-    } catch (error) {
-      assert.ok(error instanceof SignetApiError, `expected SignetApiError, got ${error}`);
-      return error;
-    }
-    assert.fail('expected a failure');
-  }
 });
 
 /** A signal that aborts (with an AbortError) after `ms`. */

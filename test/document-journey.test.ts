@@ -23,6 +23,7 @@ import {
   lookAtAddress,
   openPage,
   screenshotDir,
+  strokeOnPad,
   viewports,
 } from './chromium.ts';
 import { databaseKinds, describeEachDatabase, linkFor, useHarness } from './harness.ts';
@@ -162,22 +163,17 @@ describeEachDatabase('a real document from upload to sealed PDF, in a browser', 
       );
       await page.getByLabel('Type your full name to sign').fill('Maria Jansen');
       await page.getByLabel('Drawn', { exact: true }).check();
-      const pad = page.locator('#signature-canvas');
-      await pad.scrollIntoViewIfNeeded();
-      const box = await pad.boundingBox();
-      assert.ok(box, 'the signature pad is shown');
-      await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.7);
-      await page.mouse.down();
-      for (const [x, y] of [
-        [0.25, 0.3],
-        [0.4, 0.75],
-        [0.55, 0.35],
-        [0.7, 0.7],
-        [0.9, 0.4],
-      ] as const) {
-        await page.mouse.move(box.x + box.width * x, box.y + box.height * y, { steps: 8 });
-      }
-      await page.mouse.up();
+      await strokeOnPad(
+        page,
+        [0.1, 0.7],
+        [
+          [0.25, 0.3],
+          [0.4, 0.75],
+          [0.55, 0.35],
+          [0.7, 0.7],
+          [0.9, 0.4],
+        ],
+      );
       await page.getByLabel(/I agree to sign this document electronically/).check();
       await look(page, 'journey-signing-drawn', 'desktop');
       await page.getByRole('button', { name: 'Sign document' }).click();

@@ -374,6 +374,35 @@ export async function callApi(
   };
 }
 
+/**
+ * `POST /v1/documents` as multipart/form-data, as an integrator sends a file: the document's
+ * JSON as its `document` part, the PDF as its `file` part; the answer held to the contract.
+ */
+export async function postDocumentMultipart(
+  h: Pick<Harness, 'baseUrl'>,
+  key: string,
+  document: object,
+  pdf: Uint8Array,
+  fileName = 'contract.pdf',
+): Promise<ApiResponse> {
+  const form = new FormData();
+  form.set('document', JSON.stringify(document));
+  form.set('file', new Blob([pdf], { type: 'application/pdf' }), fileName);
+  const response = await fetch(`${h.baseUrl}/v1/documents`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  });
+  const text = await response.text();
+  await assertContract('POST', '/v1/documents', { status: response.status, headers: response.headers, text });
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    body: text ? (JSON.parse(text) as ApiResponse['body']) : ({} as ApiResponse['body']),
+  };
+}
+
 const random = createRandom(42);
 
 /** Inserts one coherent document (recipients and history matching its status). */

@@ -16,6 +16,7 @@ import {
   lookAt,
   openPage,
   screenshotDir,
+  strokeOnPad,
   viewports,
 } from './chromium.ts';
 import {
@@ -134,17 +135,15 @@ describeEachDatabase('signing on a phone and a desktop (issue 36)', (kind) => {
     });
 
   /** Draws a stroke across the pad with the pointer. */
-  async function draw(page: Page) {
-    const pad = page.locator('#signature-canvas');
-    await pad.scrollIntoViewIfNeeded();
-    const box = await pad.boundingBox();
-    assert.ok(box);
-    await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.7);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.2, { steps: 8 });
-    await page.mouse.move(box.x + box.width * 0.9, box.y + box.height * 0.6, { steps: 8 });
-    await page.mouse.up();
-  }
+  const draw = (page: Page) =>
+    strokeOnPad(
+      page,
+      [0.1, 0.7],
+      [
+        [0.5, 0.2],
+        [0.9, 0.6],
+      ],
+    );
 
   async function assertKept(page: Page, drawn: boolean) {
     assert.equal(await page.getByLabel('Text “Company” on page 1').inputValue(), 'Okafor Studio');
