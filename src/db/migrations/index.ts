@@ -32,6 +32,7 @@ import * as m0028 from './0028-kept-uploads.ts';
 import * as m0029 from './0029-workspace-time-zone.ts';
 import * as m0030 from './0030-api-key-scope.ts';
 import * as m0031 from './0031-document-delivery.ts';
+import * as m0032 from './0032-file-bytes-compression.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '0029-workspace-time-zone': m0029,
   '0030-api-key-scope': m0030,
   '0031-document-delivery': m0031,
+  '0032-file-bytes-compression': m0032,
 };
