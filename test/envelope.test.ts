@@ -2,11 +2,8 @@
 // cannot read and unexpected failures all answer {ok: false, error} with a stable code,
 // and no secret reaches the log.
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import pino from 'pino';
 import { buildApp } from '../src/app.ts';
-import { redactedPaths } from '../src/context.ts';
 import { createOutageMonitor } from '../src/db/availability.ts';
 import { insertSampleDocuments } from '../src/demo/seed.ts';
 import { errorStatus } from '../src/http/errors.ts';
@@ -15,6 +12,7 @@ import { contractFetch } from './contract.ts';
 import {
   type ApiMethod,
   callApi,
+  captureLog,
   createTestWorkspace,
   databaseKinds,
   describeEachDatabase,
@@ -24,16 +22,6 @@ import {
   useHarness,
   withApp,
 } from './harness.ts';
-
-function captureLog(lines: string[]) {
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return pino({ level: 'trace', redact: { paths: redactedPaths, censor: '[redacted]' } }, stream);
-}
 
 describeEachDatabase('the envelope', (kind) => {
   const h = useHarness(kind);

@@ -5,15 +5,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { Writable } from 'node:stream';
 import { after, before, describe } from 'node:test';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import type { Logger } from 'pino';
+import pino, { type Logger } from 'pino';
 import { buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
-import { type Clock, type Context, createContext, createLogger } from '../src/context.ts';
+import { type Clock, type Context, createContext, createLogger, redactedPaths } from '../src/context.ts';
 import { type DatabaseHandle, type DatabaseKind, openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { pgliteExtensions } from '../src/db/pglite-extensions.ts';
@@ -525,6 +526,17 @@ export async function latestCodeFor(ctx: Context, email: string): Promise<string
   // From the code's own line: the text also names the sending workspace, whose name may hold
   // six digits of its own (a test workspace's random hex suffix is all digits about one time in 17).
   return /^ {4}(\d{6})$/m.exec(mail.text_body)?.[1] as string;
+}
+
+/** A logger (at trace, secrets redacted as the app's are) whose lines land in `lines`. */
+export function captureLog(lines: string[]): Logger {
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return pino({ level: 'trace', redact: { paths: redactedPaths, censor: '[redacted]' } }, stream);
 }
 
 /** A recipient as most tests write one: a signer of the first group, standard signing, unless `more` says otherwise. */

@@ -18,14 +18,17 @@ import {
 } from '../src/pdf/decode-limits.ts';
 import {
   INSPECT_THREADS,
+  inspectionThreadIds,
   inspectionThreads,
   inspectPdfInThread,
   MIN_INSPECT_HEAP_MB,
+  startInspection,
   tooComplexSentence,
 } from '../src/pdf/inspect-thread.ts';
 import { loadForSealing } from '../src/pdf/seal.ts';
 import { countRows, describeEachDatabase, useHarness } from './harness.ts';
 import { type BombKind, bombPdf, deflatedZeros, honestParts, nestedPdf, writePdf } from './hostile-pdfs.ts';
+import { until } from './processes.ts';
 import { assertPage, newDocumentFields, pdfFile, webPeople } from './web-client.ts';
 
 const fixtures = [
@@ -330,6 +333,35 @@ describe('the inspection thread', () => {
       clearInterval(watching);
     }
     assert.ok(most >= 1 && most <= INSPECT_THREADS, `${most} threads`);
+  });
+  test('a thread left idle is ended, and the last one replaced by a fresh thread waiting for the next upload', async () => {
+    const maxBytes = 25 * 1024 * 1024;
+    await Promise.all([
+      inspectPdfInThread(good, { maxBytes, idleMs: 20 }),
+      inspectPdfInThread(good, { maxBytes, idleMs: 20 }),
+    ]);
+    const used = inspectionThreadIds();
+    assert.ok(used.length >= 1, 'the inspections ran in threads');
+    await until(
+      () => {
+        const now = inspectionThreadIds();
+        return now.length === 1 && !used.includes(now[0] as number);
+      },
+      10_000,
+      'the used threads to be replaced by one fresh thread',
+    );
+    // The fresh thread takes the next upload, and stays until then.
+    const [fresh] = inspectionThreadIds();
+    const facts = await inspectPdfInThread(good, { maxBytes });
+    assert.ok(facts.pages >= 1);
+    assert.deepEqual(inspectionThreadIds(), [fresh]);
+  });
+
+  test('startInspection: resolves once a thread has the file; a refusal waits, unobserved, for its reader', async () => {
+    const started = await startInspection(Buffer.from('not a pdf at all'), { maxBytes: 1024 });
+    // Nothing awaits the facts for a while: no unhandled rejection may end the process.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await assert.rejects(started.facts, (error: unknown) => error instanceof InputError);
   });
 });
 

@@ -13,9 +13,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
+import { InputError } from '../src/input-error.ts';
 import { renderTextDocument } from '../src/pdf/text-document.ts';
+import { createDocument } from '../src/sending/drafts.ts';
 import { describeRun, runSignet } from './cli-process.ts';
-import { countRows, describeEachDatabase, useHarness } from './harness.ts';
+import {
+  captureLog,
+  countRows,
+  createTestWorkspace,
+  describeEachDatabase,
+  recipient,
+  useHarness,
+} from './harness.ts';
 import { activeContentPdfs, ambiguousPdfs } from './hostile-pdfs.ts';
 import { assertPage, newDocumentFields, pdfFile, type WebClient, webPeople } from './web-client.ts';
 
@@ -206,6 +215,61 @@ describeEachDatabase('uploading the PDF to be signed', (kind) => {
     );
     assert.match(page.text, /<input type="hidden" name="keptFile" value="[A-Za-z0-9_-]{32}">/);
     assert.match(page.text, /value="Lease for Łódź"/);
+  });
+
+  test('an upload still being inspected once its bytes are written gives its transaction back, and is written once it passes', async () => {
+    // Many pages in few bytes: the inspection outlasts the write, and no grace is given.
+    const pagesPdf = async (pages: number) => {
+      const pdf = await PDFDocument.create();
+      for (let i = 0; i < pages; i += 1) pdf.addPage([200 + (i % 3), 300]);
+      return Buffer.from(await pdf.save());
+    };
+    const lines: string[] = [];
+    const ctx = { ...h.ctx, log: captureLog(lines) };
+    const { id: workspaceId } = await createTestWorkspace(h.ctx);
+    const input = {
+      workspaceId,
+      title: 'Long annex',
+      recipients: [recipient('ann@client.example', 'Ann Lee')],
+      pricing: null,
+    };
+    const counts = async () => [
+      await countRows(h.ctx, 'files'),
+      await countRows(h.ctx, 'file_chunks'),
+      await countRows(h.ctx, 'documents'),
+    ];
+    const before = await counts();
+    const long = await pagesPdf(480);
+    const { id } = await createDocument(ctx, { ...input, file: long }, { graceMs: 0 });
+    assert.ok(
+      lines.some((line) => line.includes('still being inspected after its bytes were written')),
+      'the write was given back and done again',
+    );
+    assert.equal(await originalOf(id), sha256(long));
+    const file = await h.ctx.db
+      .selectFrom('files')
+      .select(['pages', 'page_sizes'])
+      .where('sha256', '=', sha256(long))
+      .executeTakeFirstOrThrow();
+    assert.equal(file.pages, 480);
+    assert.deepEqual(file.page_sizes?.slice(0, 3), [
+      { width: 200, height: 300 },
+      { width: 201, height: 300 },
+      { width: 202, height: 300 },
+    ]);
+    assert.deepEqual(
+      await counts(),
+      before.map((n) => n + 1),
+    );
+    // Refused after the same wait: nothing is stored.
+    await assert.rejects(
+      createDocument(ctx, { ...input, file: await pagesPdf(501) }, { graceMs: 0 }),
+      (error: unknown) => error instanceof InputError && /501 pages/.test(error.fields.file ?? ''),
+    );
+    assert.deepEqual(
+      await counts(),
+      before.map((n) => n + 1),
+    );
   });
 
   test('an upload cut off half-way stores nothing, and the server goes on', async () => {

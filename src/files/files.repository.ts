@@ -53,6 +53,19 @@ export async function insertFile(
   return true;
 }
 
+/** The facts of a file stored before they were known (files.service.ts storeBytesFirst). */
+export async function setFileFacts(
+  trx: Transaction<Database>,
+  sha256: string,
+  facts: { pages: number | null; pageSizes: PageSize[] | null },
+): Promise<void> {
+  await trx
+    .updateTable('files')
+    .set({ pages: facts.pages, page_sizes: facts.pageSizes && JSON.stringify(facts.pageSizes) })
+    .where('sha256', '=', sha256)
+    .execute();
+}
+
 export async function findFile(db: Db, sha256: string): Promise<FileRow | undefined> {
   const row = await db
     .selectFrom('files')

@@ -15,6 +15,7 @@ import {
   findFile,
   insertFile,
   queuePageImages,
+  setFileFacts,
 } from './files.repository.ts';
 
 export type { FileRow };
@@ -23,41 +24,91 @@ export function sha256Hex(data: Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
+interface DrawnFor {
+  /**
+   * The workspace a PDF is stored for: its pages are queued to be drawn in the background
+   * in that workspace's turns (files/background-pages.ts), so they exist before anyone
+   * asks for them. Left out for files nobody looks at page by page (a sealed file).
+   */
+  drawPagesFor?: string;
+}
+
+/** A PDF's facts as its file row keeps them (pdf/inspect.ts works them out). */
+interface FileFacts {
+  pages: number | null;
+  /** A PDF's pages as displayed, when known (fields are placed on them). */
+  pageSizes?: PageSize[];
+}
+
 /** Stores `data` (if these bytes are not stored yet) and returns what identifies it. */
 export async function storeFile(
   trx: Transaction<Database>,
-  input: {
-    data: Uint8Array;
-    mediaType: string;
-    pages: number | null;
-    now: Date;
-    /** A PDF's pages as displayed, when known (fields are placed on them). */
-    pageSizes?: PageSize[];
-    /**
-     * The workspace a PDF is stored for: its pages are queued to be drawn in the background
-     * in that workspace's turns (files/background-pages.ts), so they exist before anyone
-     * asks for them. Left out for files nobody looks at page by page (a sealed file).
-     */
-    drawPagesFor?: string;
-  },
+  input: { data: Uint8Array; mediaType: string; now: Date } & FileFacts & DrawnFor,
 ): Promise<FileRow> {
-  const file: FileRow = {
-    sha256: sha256Hex(input.data),
-    bytes: input.data.byteLength,
-    mediaType: input.mediaType,
-    pages: input.pages,
-    chunkCount: Math.ceil(input.data.byteLength / chunkBytes),
-  };
+  const file = fileRowOf(input.data, input.mediaType, input.pages);
   await insertFile(trx, {
     ...file,
     data: input.data,
     createdAt: input.now,
     pageSizes: input.pageSizes ?? null,
   });
-  if (input.drawPagesFor && input.pages) {
+  await queueDrawing(trx, file, input);
+  return file;
+}
+
+/** Bytes stored before their facts are known (storeBytesFirst), to be completed by addFileFacts. */
+export interface StoredBytes {
+  file: FileRow;
+  /** This transaction inserted the row (the bytes were not stored before). */
+  inserted: boolean;
+}
+
+/**
+ * storeFile in two steps, for an upload whose facts are still being worked out (its
+ * inspection, in a thread): the row and the bytes now, the facts with addFileFacts once
+ * known, in the same transaction, so no other transaction ever sees a file without them.
+ */
+export async function storeBytesFirst(
+  trx: Transaction<Database>,
+  input: { data: Uint8Array; mediaType: string; now: Date },
+): Promise<StoredBytes> {
+  const file = fileRowOf(input.data, input.mediaType, null);
+  const inserted = await insertFile(trx, {
+    ...file,
+    data: input.data,
+    createdAt: input.now,
+    pageSizes: null,
+  });
+  return { file, inserted };
+}
+
+/** The second step of storeBytesFirst: the file's facts on its row, and its pages queued. */
+export async function addFileFacts(
+  trx: Transaction<Database>,
+  stored: StoredBytes,
+  input: { now: Date } & FileFacts & DrawnFor,
+): Promise<FileRow> {
+  const file = { ...stored.file, pages: input.pages };
+  if (stored.inserted)
+    await setFileFacts(trx, file.sha256, { pages: input.pages, pageSizes: input.pageSizes ?? null });
+  await queueDrawing(trx, file, input);
+  return file;
+}
+
+function fileRowOf(data: Uint8Array, mediaType: string, pages: number | null): FileRow {
+  return {
+    sha256: sha256Hex(data),
+    bytes: data.byteLength,
+    mediaType,
+    pages,
+    chunkCount: Math.ceil(data.byteLength / chunkBytes),
+  };
+}
+
+async function queueDrawing(trx: Transaction<Database>, file: FileRow, input: { now: Date } & DrawnFor) {
+  if (input.drawPagesFor && file.pages) {
     await queuePageImages(trx, { sha256: file.sha256, workspaceId: input.drawPagesFor, now: input.now });
   }
-  return file;
 }
 
 /** The whole file in one buffer (for parsing and sealing), or undefined. */

@@ -7,8 +7,13 @@
 //   sentence;
 // - at most INSPECT_THREADS threads at once (one per core of the smallest machine we run on);
 //   further uploads wait their turn;
-// - a thread is kept for the next upload (starting one costs a few hundred milliseconds of
-//   module loading) and ended after INSPECT_IDLE_MS without work, which gives its memory back.
+// - a thread is kept for the next upload (starting one cost 535 ms on the 2-core machine:
+//   module loading and a cold first read) and ended after INSPECT_IDLE_MS without work,
+//   which gives back the memory its reading grew; the last one is replaced by a fresh thread
+//   that waits for the next upload, so a sender's first upload after a pause does not pay
+//   the start (it did: the create benchmark's slowest answers were these starts);
+// - a file is handed over in two steps where its caller has work to do meanwhile
+//   (`startInspection`: once a thread has it, the facts to come).
 // Page images of a stored file ask the same threads for the decode budget alone
 // (`decodeBudgetInThread`): files stored before the budget existed were never measured.
 // The thread loads this very module, as the seal thread does (seal-thread.ts): it inherits
@@ -30,9 +35,10 @@ export const tooComplexSentence =
 
 interface InspectOptions {
   maxBytes: number;
-  /** For tests: a shorter time or a smaller heap than the defaults. */
+  /** For tests: a shorter time, a smaller heap or a shorter idle time than the defaults. */
   timeoutMs?: number;
   heapMb?: number;
+  idleMs?: number;
 }
 
 type JobInput = { data: Uint8Array } & ({ kind: 'inspect'; maxBytes: number } | { kind: 'budget' });
@@ -108,13 +114,23 @@ async function takeSlot(heapMb: number): Promise<Slot> {
   }
 }
 
-function release(slot: Slot): void {
+function release(slot: Slot, idleMs: number): void {
   slot.busy = false;
   slot.settle = undefined;
   slot.worker.unref();
-  slot.idle = setTimeout(() => endSlot(slot), INSPECT_IDLE_MS);
+  slot.idle = setTimeout(() => retire(slot), idleMs);
   slot.idle.unref();
   waiting.shift()?.();
+}
+
+/**
+ * Ends a thread left idle (with it, whatever its heap grew to); the last one of the default
+ * heap is replaced by a fresh one, which waits for the next job without a timer (and, like
+ * every idle thread, never keeps the process alive).
+ */
+function retire(slot: Slot): void {
+  endSlot(slot);
+  if (slot.heapMb === INSPECT_HEAP_MB && slots.length === 0) startSlot(INSPECT_HEAP_MB).worker.unref();
 }
 
 /** How many inspection threads are running now (busy or idle). */
@@ -122,15 +138,36 @@ export function inspectionThreads(): number {
   return slots.length;
 }
 
+/** The running inspection threads' ids (tests tell a fresh thread from a used one). */
+export function inspectionThreadIds(): number[] {
+  return slots.map((slot) => slot.worker.threadId);
+}
+
 /**
  * inspectPdf in an inspection thread: the facts, or the InputError that refuses the file
  * (its own, or tooComplexSentence when the thread ran out of time or memory).
  */
 export async function inspectPdfInThread(data: Uint8Array, options: InspectOptions): Promise<PdfFacts> {
-  const reply = await inThread({ kind: 'inspect', data, maxBytes: options.maxBytes }, options);
-  if ('facts' in reply) return reply.facts;
-  if ('fields' in reply) throw new InputError(reply.fields);
-  throw new Error('error' in reply ? reply.error : 'the inspection thread answered something else');
+  return (await startInspection(data, options)).facts;
+}
+
+/**
+ * inspectPdfInThread in two steps: resolves once a thread has the file (after waiting for a
+ * free one), with its facts to come. What waits for the facts may do other work meanwhile
+ * (drafts.ts writes the file's bytes); `facts` is never left rejected unobserved.
+ */
+export async function startInspection(
+  data: Uint8Array,
+  options: InspectOptions,
+): Promise<{ facts: Promise<PdfFacts> }> {
+  const { reply } = await startJob({ kind: 'inspect', data, maxBytes: options.maxBytes }, options);
+  const facts = reply.then((answer) => {
+    if ('facts' in answer) return answer.facts;
+    if ('fields' in answer) throw new InputError(answer.fields);
+    throw new Error('error' in answer ? answer.error : 'the inspection thread answered something else');
+  });
+  facts.catch(() => {});
+  return { facts };
 }
 
 /**
@@ -139,7 +176,7 @@ export async function inspectPdfInThread(data: Uint8Array, options: InspectOptio
  */
 export async function decodeBudgetInThread(data: Uint8Array): Promise<string | null> {
   try {
-    const reply = await inThread({ kind: 'budget', data }, {});
+    const reply = await (await startJob({ kind: 'budget', data }, {})).reply;
     if ('budget' in reply) return reply.budget;
     throw new Error('error' in reply ? reply.error : 'the inspection thread answered something else');
   } catch (error) {
@@ -148,11 +185,14 @@ export async function decodeBudgetInThread(data: Uint8Array): Promise<string | n
   }
 }
 
-/** Runs one job in a thread of its own heap size, within its time. */
-async function inThread(
+/**
+ * Hands one job to a thread of its own heap size: resolves once the thread has it, with the
+ * reply to come within the job's time (wrapped, so that the reply is not awaited here).
+ */
+async function startJob(
   job: JobInput,
-  options: Pick<InspectOptions, 'timeoutMs' | 'heapMb'>,
-): Promise<Reply> {
+  options: Pick<InspectOptions, 'timeoutMs' | 'heapMb' | 'idleMs'>,
+): Promise<{ reply: Promise<Reply> }> {
   const heapMb = options.heapMb ?? INSPECT_HEAP_MB;
   if (!(heapMb >= MIN_INSPECT_HEAP_MB)) {
     throw new RangeError(`heapMb must be at least ${MIN_INSPECT_HEAP_MB}, not ${heapMb}.`);
@@ -160,7 +200,7 @@ async function inThread(
   const timeoutMs = options.timeoutMs ?? INSPECT_TIMEOUT_MS;
   const slot = await takeSlot(heapMb);
   const id = nextId++;
-  const reply = await new Promise<Reply | Error | 'timeout'>((resolve) => {
+  const answered = new Promise<Reply | Error | 'timeout'>((resolve) => {
     const timer = setTimeout(() => resolve('timeout'), timeoutMs);
     slot.settle = (answer) => {
       clearTimeout(timer);
@@ -171,16 +211,20 @@ async function inThread(
     // Copied, not transferred: the caller stores these very bytes once they pass.
     slot.worker.postMessage({ ...job, id } as Job);
   });
-  if (reply === 'timeout' || reply instanceof Error) {
-    slot.settle = undefined;
-    endSlot(slot);
-    const outOfMemory =
-      reply instanceof Error && (reply as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-    if (reply === 'timeout' || outOfMemory) throw new InputError({ file: tooComplexSentence });
-    throw reply;
-  }
-  release(slot);
-  return reply;
+  const reply = answered.then((answer) => {
+    if (answer === 'timeout' || answer instanceof Error) {
+      slot.settle = undefined;
+      endSlot(slot);
+      const outOfMemory =
+        answer instanceof Error && (answer as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      if (answer === 'timeout' || outOfMemory) throw new InputError({ file: tooComplexSentence });
+      throw answer;
+    }
+    release(slot, options.idleMs ?? INSPECT_IDLE_MS);
+    return answer;
+  });
+  reply.catch(() => {});
+  return { reply };
 }
 
 // In the thread: inspect what the process sends, one file after another.

@@ -12,7 +12,7 @@ import { type FieldErrors, InputError, type InputErrorDetails } from '../input-e
 import { emailKey, isEmailAddress, normalizeEmail } from '../mail/address.ts';
 import { drawingProblem } from '../pdf/fonts.ts';
 import { type PdfFacts, tooLargeSentence } from '../pdf/inspect.ts';
-import { inspectPdfInThread } from '../pdf/inspect-thread.ts';
+import { startInspection } from '../pdf/inspect-thread.ts';
 import { autoReminderChoices } from './reminders.ts';
 
 export const defaultExpirySeconds = 30 * 24 * 60 * 60;
@@ -127,27 +127,67 @@ function validateCreateInput(
   return null;
 }
 
+/** A document's input once checked: its pricing, and its PDF's facts when it has a PDF. */
+export interface CheckedInput {
+  pricing: PricingBlock | null;
+  pdf: PdfFacts | null;
+}
+
 /** A document's input checked whole (the file included): the InputError names every problem. */
 export async function checkDocumentInput(
   ctx: Context,
   workspaceId: string,
   input: Omit<CreateDocumentInput, 'workspaceId'>,
-): Promise<{ pricing: PricingBlock | null; pdf: PdfFacts | null }> {
+): Promise<CheckedInput> {
+  return (await startDocumentCheck(ctx, workspaceId, input)).checked;
+}
+
+/**
+ * checkDocumentInput in two steps: resolves once the input's own checks are done and its
+ * upload (if any) is in an inspection thread, with the whole check to come (`checked`, never
+ * left rejected unobserved). `inspecting`: nothing is wrong so far and the upload is being
+ * inspected, so a caller may write its bytes meanwhile (drafts.ts).
+ */
+export async function startDocumentCheck(
+  ctx: Context,
+  workspaceId: string,
+  input: Omit<CreateDocumentInput, 'workspaceId'>,
+): Promise<{ checked: Promise<CheckedInput>; inspecting: boolean }> {
   const errors: FieldErrors = {};
   const pricing = validateCreateInput(input, errors);
-  let pdf: PdfFacts | null = null;
-  let overAllowance: InputErrorDetails['overAllowance'];
+  let facts: Promise<PdfFacts | null> = Promise.resolve(null);
+  let inspecting = false;
   if (input.fileTooLarge) errors.file = tooLargeSentence(ctx.config.maxUploadBytes);
   else if (input.file) {
     try {
-      pdf = await checkUpload(ctx, workspaceId, input.file);
+      facts = (await startUploadCheck(ctx, workspaceId, input.file)).facts;
+      inspecting = Object.keys(errors).length === 0;
     } catch (error) {
-      if (!(error instanceof InputError)) throw error;
-      Object.assign(errors, error.fields);
-      overAllowance = error.details.overAllowance;
+      facts = Promise.reject(error);
     }
-  } else if (input.kept) pdf = { pages: input.kept.pages, pageSizes: input.kept.pageSizes };
+  } else if (input.kept)
+    facts = Promise.resolve({ pages: input.kept.pages, pageSizes: input.kept.pageSizes });
   else if (input.keptMissing) errors.file = keptMissingSentence;
+  const checked = finishCheck(facts, errors, pricing);
+  checked.catch(() => {});
+  return { checked, inspecting };
+}
+
+/** The input's problems with its file's (an InputError naming them all), or the checked input. */
+async function finishCheck(
+  facts: Promise<PdfFacts | null>,
+  errors: FieldErrors,
+  pricing: PricingBlock | null,
+): Promise<CheckedInput> {
+  let pdf: PdfFacts | null = null;
+  let overAllowance: InputErrorDetails['overAllowance'];
+  try {
+    pdf = await facts;
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    Object.assign(errors, error.fields);
+    overAllowance = error.details.overAllowance;
+  }
   if (Object.keys(errors).length > 0) throw new InputError(errors, overAllowance ? { overAllowance } : {});
   return { pricing, pdf };
 }
@@ -163,7 +203,16 @@ export const keptMissingSentence =
  * `file`; returns the PDF's facts.
  */
 export async function checkUpload(ctx: Context, workspaceId: string, file: Uint8Array): Promise<PdfFacts> {
+  return (await startUploadCheck(ctx, workspaceId, file)).facts;
+}
+
+/** checkUpload in two steps (inspect-thread.ts startInspection): resolves once a thread has the file. */
+async function startUploadCheck(
+  ctx: Context,
+  workspaceId: string,
+  file: Uint8Array,
+): Promise<{ facts: Promise<PdfFacts> }> {
   const overToday = await uploadAllowanceProblem(ctx, workspaceId, file.byteLength);
   if (overToday) throw new InputError({ file: overToday }, { overAllowance: untilNextDay(ctx.clock.now()) });
-  return inspectPdfInThread(file, { maxBytes: ctx.config.maxUploadBytes });
+  return startInspection(file, { maxBytes: ctx.config.maxUploadBytes });
 }

@@ -24,7 +24,7 @@ import { checkFields } from '../fields/field-rules.ts';
 import { findFields, replaceFields } from '../fields/fields.repository.ts';
 import { pageSizesOf, sameEmail } from '../fields/fields.service.ts';
 import { findDocumentFiles } from '../files/files.repository.ts';
-import { storeFile } from '../files/files.service.ts';
+import { addFileFacts, type StoredBytes, storeBytesFirst, storeFile } from '../files/files.service.ts';
 import { ApiError } from '../http/errors.ts';
 import { normalizeEmail } from '../mail/address.ts';
 import { drawableText } from '../pdf/fonts.ts';
@@ -32,11 +32,13 @@ import type { PdfFacts } from '../pdf/inspect.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { fieldRows } from './draft-fields.ts';
 import {
+  type CheckedInput,
   type CreateDocumentInput,
   checkDocumentInput,
   defaultExpirySeconds,
   type KeptPdf,
   type RecipientInput,
+  startDocumentCheck,
 } from './draft-input.ts';
 
 /**
@@ -71,40 +73,106 @@ function recipientRows(
 /**
  * The uploaded PDF (checked by checkDocumentInput), counted in the workspace's uploads of
  * the day (refused past them) and stored in the caller's transaction; null without one.
+ * `written`: its bytes, already written while it was inspected (createDocument).
  */
 async function storeOriginal(
   trx: Transaction<Database>,
   ctx: Context,
   workspaceId: string,
-  upload: { file: Uint8Array | null | undefined; kept?: KeptPdf | null; pdf: PdfFacts | null; now: Date },
+  upload: {
+    file: Uint8Array | null | undefined;
+    kept?: KeptPdf | null;
+    pdf: PdfFacts | null;
+    now: Date;
+    written?: StoredBytes | null;
+  },
 ): Promise<{ sha256: string } | null> {
-  const { file, kept, pdf, now } = upload;
+  const { file, kept, pdf, now, written } = upload;
   // A kept PDF was stored and counted when it was kept.
   if (!file && kept) return { sha256: kept.sha256 };
   if (!file || !pdf) return null;
   await countUpload(trx, ctx, workspaceId, file.byteLength, now);
-  return storeFile(trx, {
-    data: file,
-    mediaType: 'application/pdf',
-    pages: pdf.pages,
-    pageSizes: pdf.pageSizes,
-    now,
-    drawPagesFor: workspaceId,
+  const facts = { pages: pdf.pages, pageSizes: pdf.pageSizes, now, drawPagesFor: workspaceId };
+  if (written) return addFileFacts(trx, written, facts);
+  return storeFile(trx, { data: file, mediaType: 'application/pdf', ...facts });
+}
+
+/**
+ * How long past the write of an upload's bytes its inspection may keep the transaction (and
+ * its connection, PGlite's only one) waiting; past it, the write is rolled back and done
+ * again once the inspection is over, outside any transaction.
+ */
+const inspectionGraceMs = 250;
+
+/** Thrown in createDocument's transaction: the inspection outlasted the write by the grace. */
+class StillInspecting extends Error {}
+
+/**
+ * The checked input, once the upload's bytes (if `writing`) are written: the check's
+ * refusal first, then the write's failure; StillInspecting when the check is not over
+ * `graceMs` after the write.
+ */
+async function checkedBesideWrite(
+  checked: Promise<CheckedInput>,
+  writing: Promise<StoredBytes> | null,
+  graceMs: number,
+): Promise<{ input: CheckedInput; written: StoredBytes | null }> {
+  const [write] = await Promise.allSettled([writing]);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), graceMs);
   });
+  try {
+    const input = await Promise.race([checked, late]);
+    if (input === 'late') throw new StillInspecting();
+    if (write.status === 'rejected') throw write.reason;
+    return { input, written: write.value };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Runs `write` in a transaction; when the upload's inspection outlasted the write of its
+ * bytes (StillInspecting), the connection is given back while the inspection goes on, and
+ * `write` runs again once it is over.
+ */
+async function writeBesideInspection(
+  ctx: Context,
+  checked: Promise<CheckedInput>,
+  write: (trx: Transaction<Database>) => Promise<void>,
+  documentId: string,
+): Promise<void> {
+  try {
+    await ctx.db.transaction().execute(write);
+  } catch (error) {
+    if (!(error instanceof StillInspecting)) throw error;
+    ctx.log.debug(
+      { documentId },
+      'the upload was still being inspected after its bytes were written: written again once inspected',
+    );
+    await checked;
+    await ctx.db.transaction().execute(write);
+  }
 }
 
 /**
  * A new draft document, with its PDF when one is given (checked by pdf/inspect.ts) and the
- * fields on its pages; all of it is stored, or nothing. `options.first` runs in the storing
- * transaction once the input is checked, before anything is stored (the API's Idempotency-Key
+ * fields on its pages; all of it is stored, or nothing. The PDF's bytes are written while it
+ * is inspected (the longer of the two is what a create takes), in the same transaction, so a
+ * refused file is rolled back with the rest. `options.first` runs in the storing transaction
+ * once the input is checked, before anything else is stored (the API's Idempotency-Key
  * claim, api-writes.ts): what it throws stores nothing. `options.id`: the new document's id.
+ * `options.graceMs`: inspectionGraceMs unless a test says otherwise.
  */
 export async function createDocument(
   ctx: Context,
   input: CreateDocumentInput,
-  options: { id?: string; first?: (trx: Transaction<Database>) => Promise<void> } = {},
+  options: { id?: string; first?: (trx: Transaction<Database>) => Promise<void>; graceMs?: number } = {},
 ): Promise<{ id: string }> {
-  const { pricing, pdf } = await checkDocumentInput(ctx, input.workspaceId, input);
+  const check = await startDocumentCheck(ctx, input.workspaceId, input);
+  // Nothing to write beside it: a refusal is known, or there is no inspection to wait for.
+  if (!check.inspecting) await check.checked;
   const now = ctx.clock.now();
   const id = options.id ?? ctx.ids.uuid();
   const recipients = recipientRows(
@@ -113,9 +181,16 @@ export async function createDocument(
     input.recipients,
     now,
   );
-  const fields = checkFields(input.fields ?? [], { recipients, pages: pdf?.pageSizes ?? null }, sameEmail);
-  await ctx.db.transaction().execute(async (trx) => {
+  const write = async (trx: Transaction<Database>) => {
     if (!(await findWorkspace(trx, input.workspaceId))) throw new ApiError('not-found');
+    const file = check.inspecting ? input.file : null;
+    const { input: checked, written } = await checkedBesideWrite(
+      check.checked,
+      file ? storeBytesFirst(trx, { data: file, mediaType: 'application/pdf', now }) : null,
+      options.graceMs ?? inspectionGraceMs,
+    );
+    const { pricing, pdf } = checked;
+    const fields = checkFields(input.fields ?? [], { recipients, pages: pdf?.pageSizes ?? null }, sameEmail);
     await options.first?.(trx);
     // The file and the document land together or not at all.
     const original = await storeOriginal(trx, ctx, input.workspaceId, {
@@ -123,6 +198,7 @@ export async function createDocument(
       kept: input.kept,
       pdf,
       now,
+      written,
     });
     await insertDocuments(trx, [
       {
@@ -151,7 +227,8 @@ export async function createDocument(
       id,
       fieldRows(ctx, { workspaceId: input.workspaceId, documentId: id }, fields),
     );
-  });
+  };
+  await writeBesideInspection(ctx, check.checked, write, id);
   return { id };
 }
 
