@@ -6,13 +6,17 @@
 // and handed over in PDF_FACTS, and the workspace whose page images are queued). No key, no
 // rate limit, no inspection, no document rows, no envelope: what is left is HTTP, multipart
 // and the file's storage. Answers 201 with the file's hash.
+// With CEILING_INSPECTS=1, the second ceiling (the restatement proposed in issue 37's note):
+// the file is first inspected with the same call Signet makes (`inspectPdfInThread`, the
+// upload's safety checks in a thread), and stored with the facts it answers.
 import multipart from '@fastify/multipart';
 import Fastify from 'fastify';
 import { openDatabase } from '../src/db/connect.ts';
 import type { PageSize } from '../src/db/schema.ts';
 import { storeFile } from '../src/files/files.service.ts';
+import { inspectPdfInThread } from '../src/pdf/inspect-thread.ts';
 
-const { DATABASE_URL, PORT, WORKSPACE_ID, PDF_FACTS, SIGNET_DB_POOL_SIZE } = process.env;
+const { DATABASE_URL, PORT, WORKSPACE_ID, PDF_FACTS, SIGNET_DB_POOL_SIZE, CEILING_INSPECTS } = process.env;
 const facts = JSON.parse(PDF_FACTS as string) as { pages: number; pageSizes: PageSize[] };
 const handle = await openDatabase({
   url: DATABASE_URL as string,
@@ -35,12 +39,14 @@ app.post('/v1/documents', async (request, reply) => {
     } else if (part.fieldname === 'document') document = JSON.parse(String(part.value));
   }
   if (!document || !file) return reply.code(400).send({ error: 'a document part and a file part' });
+  const { pages, pageSizes } =
+    CEILING_INSPECTS === '1' ? await inspectPdfInThread(file, { maxBytes: 25 * 1024 * 1024 }) : facts;
   const stored = await handle.db.transaction().execute((trx) =>
     storeFile(trx, {
       data: file,
       mediaType: 'application/pdf',
-      pages: facts.pages,
-      pageSizes: facts.pageSizes,
+      pages,
+      pageSizes,
       now: new Date(),
       drawPagesFor: WORKSPACE_ID as string,
     }),
