@@ -30,6 +30,7 @@ const layers = [
   ['src/app.ts', 'src/context.ts', 'worker', 'demo'],
   ['web'],
   ['api'],
+  ['templates'],
   ['signing'],
   ['sending'],
   ['sealing'],
