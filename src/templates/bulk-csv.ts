@@ -1,0 +1,412 @@
+// The spreadsheet of a bulk send (issue 38): `readBulkCsv` reads the CSV a sender uploads
+// for a template (a column per role's email and name, a column per sender-filled field) and
+// says, row by row, what would be sent and what is wrong; `bulkCsvTemplate` is the file a
+// sender downloads to fill; `bulkResultsCsv` is the results file of a finished send.
+// Pure: bytes in, rows and sentences out. csv-parse reads the CSV; the rules of each cell are
+// the ones a single document's input follows (mail/address.ts, pdf/fonts.ts, field-types.ts),
+// so a row accepted here is not refused when its document is made.
+//
+// Row numbers are the spreadsheet's: the header is row 1 and every record of the file is one
+// row, an empty one included, so a cell holding a line break (one record over two lines of
+// the file) does not shift the rows below it. Records are counted, not the parser's lines.
+
+import { isUtf8 } from 'node:buffer';
+import { CsvError, parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import { maxTextLength } from '../fields/field-types.ts';
+import { emailAddressProblem, emailKey, normalizeEmail } from '../mail/address.ts';
+import { drawableText, drawingProblem } from '../pdf/fonts.ts';
+
+export type BulkColumnKind = 'email' | 'name' | 'text' | 'date' | 'checkbox';
+
+/** A column the sender's file must (or may) have. */
+export interface BulkColumn {
+  /** The caller's stable id of the column, e.g. 'role:<roleId>:email' or 'field:<fieldId>'. */
+  key: string;
+  /** The header the file must have, e.g. 'Client email'; matched ignoring case and spaces around it. */
+  header: string;
+  kind: BulkColumnKind;
+  /** An empty cell is a problem (a required checkbox must be ticked, as a signer's must). */
+  required: boolean;
+  /** For text: the most characters a cell may hold (maxTextLength when not given). */
+  maxLength?: number;
+}
+
+/** A row without a problem: its values by column key (a checkbox's as a boolean, a date as YYYY-MM-DD). */
+export interface BulkRow {
+  /** Its spreadsheet row number (the header is row 1). */
+  row: number;
+  values: Record<string, string | boolean>;
+}
+
+export interface BulkProblem {
+  /** The spreadsheet row number, or null for the file as a whole. */
+  row: number | null;
+  /** The column's header as the sender wrote it (as expected when it is missing), or null. */
+  column: string | null;
+  /** The whole sentence, row and column included, for the sender to read. */
+  message: string;
+}
+
+export type BulkDelimiter = ',' | ';';
+
+export interface BulkSheet {
+  /** The rows that can be sent, in file order (at most `maxRows`). */
+  rows: BulkRow[];
+  /** Every problem: the file's first (row null), then the header's, then each row's in order. */
+  problems: BulkProblem[];
+  delimiter: BulkDelimiter;
+  /** The file's data rows, empty rows not counted (beyond `maxRows` too). */
+  totalRows: number;
+  /** Headers of the file that match no column: their cells are not read. */
+  ignoredColumns: string[];
+}
+
+const delimiters: readonly BulkDelimiter[] = [',', ';'];
+const maxNameLength = 200;
+
+/**
+ * Reads a bulk send's CSV: UTF-8 with or without BOM, CRLF or LF, comma or semicolon (the
+ * one that splits the header into more of the expected columns; comma on a tie). At most
+ * `maxRows` data rows are checked; a longer file is one problem, its first rows still read.
+ * A file with a problem in its header has no rows checked (every row would repeat it).
+ */
+export function readBulkCsv(
+  data: Uint8Array,
+  columns: BulkColumn[],
+  options: { maxRows: number },
+): BulkSheet {
+  // Old Excel saves in Windows-1252: its é is not UTF-8, and read as UTF-8 it would be lost.
+  if (!isUtf8(data)) return unreadable(',', { row: null, column: null, message: notUtf8Sentence });
+  const delimiter = detectDelimiter(data, columns);
+  let records: string[][];
+  try {
+    records = parseRecords(data, delimiter);
+  } catch (error) {
+    if (error instanceof CsvError) return unreadable(delimiter, parseErrorProblem(error));
+    throw error;
+  }
+  const [header, ...body] = records;
+  if (!header || isBlank(header)) {
+    return unreadable(delimiter, { row: null, column: null, message: emptySentence });
+  }
+
+  const layout = matchHeader(header, columns);
+  const dataRows = body.map((cells, i) => ({ row: i + 2, cells })).filter((entry) => !isBlank(entry.cells));
+  const sheet: BulkSheet = {
+    rows: [],
+    problems: fileProblems(dataRows.length, options.maxRows),
+    delimiter,
+    totalRows: dataRows.length,
+    ignoredColumns: layout.ignoredColumns,
+  };
+  sheet.problems.push(...layout.problems);
+  if (layout.problems.length > 0) return sheet;
+  for (const entry of dataRows.slice(0, options.maxRows)) {
+    const checked = checkRow(entry.row, entry.cells, layout, delimiter);
+    if ('values' in checked) sheet.rows.push({ row: entry.row, values: checked.values });
+    else sheet.problems.push(...checked.problems);
+  }
+  return sheet;
+}
+
+const notUtf8Sentence =
+  'The file is not saved as UTF-8, so some of its letters cannot be read. In Excel, choose “Save as” and ' +
+  'the type “CSV UTF-8”; in LibreOffice, choose the character set “Unicode (UTF-8)”. Then upload it again.';
+const emptySentence =
+  'The file is empty. Download the template, fill in a row per document and upload it again.';
+
+function unreadable(delimiter: BulkDelimiter, problem: BulkProblem): BulkSheet {
+  return { rows: [], problems: [problem], delimiter, totalRows: 0, ignoredColumns: [] };
+}
+
+/**
+ * Every record of UTF-8 bytes (a BOM skipped) as the spreadsheet's rows: empty lines kept
+ * (as rows to skip, so the numbers stay right), rows shorter or longer than the header kept
+ * as they are, and a quote inside an unquoted cell (`12" pipe`) kept as typed. A quote that
+ * is never closed still throws (CsvError).
+ */
+function parseRecords(data: Uint8Array, delimiter: BulkDelimiter, options: { to?: number } = {}): string[][] {
+  return parse(data, { bom: true, delimiter, relax_column_count: true, relax_quotes: true, ...options });
+}
+
+/** The delimiter whose header row holds more of the expected headers; comma on a tie. */
+function detectDelimiter(data: Uint8Array, columns: BulkColumn[]): BulkDelimiter {
+  const expected = new Set(columns.map((column) => headerKey(column.header)));
+  const score = (delimiter: BulkDelimiter) => {
+    try {
+      const [header = []] = parseRecords(data, delimiter, { to: 1 });
+      return new Set(header.map(headerKey).filter((key) => expected.has(key))).size;
+    } catch {
+      return -1;
+    }
+  };
+  const [comma, semicolon] = delimiters.map(score);
+  return (semicolon ?? -1) > (comma ?? -1) ? ';' : ',';
+}
+
+function parseErrorProblem(error: CsvError): BulkProblem {
+  // `records` counts the records read before the broken one, the header's included.
+  const row = typeof error.records === 'number' ? error.records + 1 : null;
+  const where = row === null ? 'The file' : `Row ${row}`;
+  const message =
+    error.code === 'CSV_QUOTE_NOT_CLOSED'
+      ? `${where}: a cell starts with a quote (") that is never closed, so the rest of the file cannot be ` +
+        'read. Close the quote, or save the file again from your spreadsheet.'
+      : `${where} cannot be read as CSV. Save the file again from your spreadsheet as “CSV UTF-8” and upload it.`;
+  return { row, column: null, message };
+}
+
+/** How a header is compared: case, spaces around it and runs of spaces inside it do not count. */
+function headerKey(header: string): string {
+  return header.normalize('NFC').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+function isBlank(cells: string[]): boolean {
+  return cells.every((cell) => cell.trim() === '');
+}
+
+const count = (n: number) => n.toLocaleString('en');
+
+function fileProblems(totalRows: number, maxRows: number): BulkProblem[] {
+  if (totalRows === 0) {
+    const message = 'The file has a first row of column names but no rows below it: add a row per document.';
+    return [{ row: null, column: null, message }];
+  }
+  if (totalRows <= maxRows) return [];
+  const message =
+    `The file has ${count(totalRows)} rows; at most ${count(maxRows)} can be sent at once. ` +
+    `Split it into files of at most ${count(maxRows)} rows (only the first ${count(maxRows)} are checked here).`;
+  return [{ row: null, column: null, message }];
+}
+
+/** Where each expected column is in the file, under the header the sender wrote. */
+interface Layout {
+  cells: Array<{ column: BulkColumn; index: number | null; written: string }>;
+  width: number;
+  ignoredColumns: string[];
+  problems: BulkProblem[];
+}
+
+function matchHeader(header: string[], columns: BulkColumn[]): Layout {
+  const byKey = new Map(columns.map((column) => [headerKey(column.header), column]));
+  const found = new Map<BulkColumn, { index: number; written: string }>();
+  const layout: Layout = { cells: [], width: header.length, ignoredColumns: [], problems: [] };
+  for (const [index, cell] of header.entries()) {
+    const written = cell.trim();
+    const column = byKey.get(headerKey(cell));
+    if (!column) {
+      if (written) layout.ignoredColumns.push(written);
+    } else if (found.has(column)) {
+      const message = `The column “${written}” appears twice in the first row: keep one of them.`;
+      layout.problems.push({ row: 1, column: written, message });
+    } else found.set(column, { index, written });
+  }
+  for (const column of columns) {
+    const place = found.get(column);
+    if (!place && column.required) {
+      const message = `The column “${column.header}” is missing. Add it to the first row.`;
+      layout.problems.push({ row: 1, column: column.header, message });
+    }
+    layout.cells.push({ column, index: place?.index ?? null, written: place?.written ?? column.header });
+  }
+  return layout;
+}
+
+type Checked = { values: Record<string, string | boolean> } | { problems: BulkProblem[] };
+
+function checkRow(row: number, cells: string[], layout: Layout, delimiter: BulkDelimiter): Checked {
+  const values: Record<string, string | boolean> = {};
+  const problems: BulkProblem[] = [];
+  for (const { column, index, written } of layout.cells) {
+    const checked = checkCell(column, (index === null ? '' : cells[index]) ?? '', `Row ${row}: ${written}`);
+    if (typeof checked === 'object') problems.push({ row, column: written, message: checked.problem });
+    else values[column.key] = checked;
+  }
+  problems.push(...sameSignerProblems(row, layout, values));
+  if (cells.slice(layout.width).some((cell) => cell.trim() !== '')) {
+    const mark = delimiter === ',' ? 'comma' : 'semicolon';
+    const message =
+      `Row ${row} has more cells than the first row has columns. A cell that holds a ${mark} must be in ` +
+      'quotes; a spreadsheet does that when it saves the file.';
+    problems.push({ row, column: null, message });
+  }
+  return problems.length > 0 ? { problems } : { values };
+}
+
+/** A person in two roles of one document (compared as accounts are: emailKey), at the second role. */
+function sameSignerProblems(
+  row: number,
+  layout: Layout,
+  values: Record<string, string | boolean>,
+): BulkProblem[] {
+  const problems: BulkProblem[] = [];
+  const seen = new Map<string, string>();
+  for (const { column, written } of layout.cells) {
+    const email = values[column.key];
+    if (column.kind !== 'email' || typeof email !== 'string' || email === '') continue;
+    const first = seen.get(emailKey(email));
+    if (first === undefined) seen.set(emailKey(email), written);
+    else {
+      const message = `Row ${row}: ${written} “${shown(email)}” is also the ${first}: each role needs a different person.`;
+      problems.push({ row, column: written, message });
+    }
+  }
+  return problems;
+}
+
+/** A value in a sentence: at most 40 characters of it. */
+function shown(value: string): string {
+  const chars = [...value];
+  return chars.length > 40 ? `${chars.slice(0, 39).join('')}…` : value;
+}
+
+/** The cell's value as it will be sent, or the sentence saying what is wrong (`where`: "Row 3: Price"). */
+function checkCell(column: BulkColumn, raw: string, where: string): string | boolean | { problem: string } {
+  const cell = raw.trim();
+  if (column.kind === 'checkbox') return checkCheckbox(column, cell, where);
+  if (cell === '') {
+    return column.required ? { problem: `${where} is empty. Fill it in, or delete the row.` } : '';
+  }
+  switch (column.kind) {
+    case 'email':
+      return checkEmail(cell, where);
+    case 'name':
+      return checkName(cell, where);
+    case 'text':
+      return checkText(cell, column.maxLength ?? maxTextLength, where);
+    case 'date':
+      return checkDate(cell, where);
+  }
+}
+
+function checkEmail(cell: string, where: string): string | { problem: string } {
+  const email = normalizeEmail(cell);
+  const reason = {
+    invalid: 'is not an email address.',
+    'trailing-dot': 'ends with a dot: remove it.',
+    'mixed-scripts': 'mixes letters of different alphabets (one only looks like the other): type it again.',
+  };
+  const problem = emailAddressProblem(email);
+  return problem ? { problem: `${where} “${shown(cell)}” ${reason[problem]}` } : email;
+}
+
+/** The rule of a recipient's full name (sending/draft-input.ts): 1 to 200 characters, drawable. */
+function checkName(cell: string, where: string): string | { problem: string } {
+  const name = drawableText(cell);
+  if (name.length > maxNameLength) return { problem: `${where} is longer than ${maxNameLength} characters.` };
+  const drawing = drawingProblem(where, name);
+  return drawing ? { problem: drawing } : name;
+}
+
+/** The rule of a typed field's value (fields/field-types.ts): at most `limit` characters, drawable. */
+function checkText(cell: string, limit: number, where: string): string | { problem: string } {
+  const text = drawableText(cell);
+  const length = [...text].length;
+  if (length > limit)
+    return { problem: `${where} has ${count(length)} characters; it takes at most ${count(limit)}.` };
+  const drawing = drawingProblem(where, text);
+  return drawing ? { problem: drawing } : text;
+}
+
+/**
+ * YYYY-MM-DD, or the European DD/MM/YYYY and DD.MM.YYYY, a real calendar date, as YYYY-MM-DD.
+ * The American MM/DD/YYYY is not read: 03/04/2026 would be two different days.
+ */
+function checkDate(cell: string, where: string): string | { problem: string } {
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(cell);
+  const european = /^(\d{1,2})([/.])(\d{1,2})\2(\d{4})$/.exec(cell);
+  const [year = '', month = '', day = ''] = iso
+    ? iso.slice(1)
+    : european
+      ? [european[4], european[3], european[1]]
+      : [];
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  const isReal =
+    year !== '' &&
+    date.getUTCFullYear() === Number(year) &&
+    date.getUTCMonth() === Number(month) - 1 &&
+    date.getUTCDate() === Number(day);
+  if (!isReal) {
+    return {
+      problem: `${where} “${shown(cell)}” is not a date. Write it as 2026-03-14, 14/03/2026 or 14.03.2026.`,
+    };
+  }
+  return `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+}
+
+const checkboxWords = new Map([
+  ['yes', true],
+  ['true', true],
+  ['1', true],
+  ['x', true],
+  ['no', false],
+  ['false', false],
+  ['0', false],
+  ['', false],
+]);
+
+function checkCheckbox(column: BulkColumn, cell: string, where: string): boolean | { problem: string } {
+  const ticked = checkboxWords.get(cell.toLowerCase());
+  if (ticked === undefined) {
+    const problem = `${where} “${shown(cell)}” is not yes or no. Write yes, no, true, false, 1, 0 or x, or leave it empty for no.`;
+    return { problem };
+  }
+  if (column.required && !ticked) return { problem: `${where} must be ticked: write yes or x.` };
+  return ticked;
+}
+
+/** Example cells of the downloadable file, each valid for its kind (two roles' emails differ). */
+function exampleCell(column: BulkColumn, index: number): string {
+  const names = ['Alex Martin', 'Sam Lee', 'Robin Dubois', 'Kim Novak'];
+  switch (column.kind) {
+    case 'email':
+      return `person${index + 1}@example.com`;
+    case 'name':
+      return names[index % names.length] ?? 'Alex Martin';
+    case 'text':
+      return 'Example';
+    case 'date':
+      return '2026-03-14';
+    case 'checkbox':
+      return 'yes';
+  }
+}
+
+/**
+ * The file a sender downloads and fills: the header and one example row, comma-separated,
+ * CRLF, with a BOM so that Excel opens non-English headers as UTF-8 (readBulkCsv reads it back).
+ */
+export function bulkCsvTemplate(columns: BulkColumn[]): string {
+  return stringify([columns.map((column) => column.header), columns.map(exampleCell)], {
+    bom: true,
+    record_delimiter: 'windows',
+  });
+}
+
+export interface BulkResult {
+  row: number;
+  documentId: string | null;
+  status: string;
+  delivery: string;
+}
+
+/**
+ * A spreadsheet runs a cell that starts with one of these as a formula (CSV injection):
+ * the = + - @ of the OWASP advice, and the tab and carriage return it lists with them.
+ */
+const formulaStart = /^[=+\-@\t\r]/;
+
+/** A cell as the results file holds it: a would-be formula behind a single quote, so it reads as text. */
+function inertCell(value: string): string {
+  return formulaStart.test(value) ? `'${value}` : value;
+}
+
+/** The results file of a bulk send: a row per spreadsheet row, what became of it. */
+export function bulkResultsCsv(rows: BulkResult[]): string {
+  const header = ['row', 'document id', 'status', 'signing-link delivery'];
+  const records = rows.map((result) =>
+    [String(result.row), result.documentId ?? '', result.status, result.delivery].map(inertCell),
+  );
+  return stringify([header, ...records], { record_delimiter: 'windows' });
+}
