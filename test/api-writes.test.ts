@@ -5,8 +5,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
+import { readFile } from '../src/files/files.service.ts';
 import { createApiKey } from '../src/keys/keys.service.ts';
 import { renderTextDocument } from '../src/pdf/text-document.ts';
+import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
 import { findSigningSession } from '../src/signing/session.ts';
 import { declineDocument, signDocument } from '../src/signing/signing.service.ts';
 import {
@@ -20,6 +22,7 @@ import {
   storedEventBody,
   useHarness,
 } from './harness.ts';
+import { pdftotext } from './pdf-tools.ts';
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
@@ -307,6 +310,68 @@ describeEachDatabase('document writes through /v1', (kind) => {
         'invalid-body',
         '/fields',
       ],
+      [
+        'a value for a signature field',
+        {
+          ...base,
+          fields: [
+            {
+              recipient: ann.email,
+              type: 'signature',
+              page: 1,
+              x: 10,
+              y: 10,
+              width: 100,
+              height: 40,
+              value: 'Ann',
+            },
+          ],
+        },
+        'invalid-body',
+        '/fields/0/value',
+      ],
+      [
+        'a checkbox valued as text',
+        {
+          ...base,
+          fields: [
+            { recipient: ann.email, type: 'signature', page: 1, x: 10, y: 10, width: 100, height: 40 },
+            {
+              recipient: ann.email,
+              type: 'checkbox',
+              page: 1,
+              x: 10,
+              y: 60,
+              width: 12,
+              height: 12,
+              value: 'yes',
+            },
+          ],
+        },
+        'invalid-body',
+        '/fields/1/value',
+      ],
+      [
+        'a value longer than its field takes',
+        {
+          ...base,
+          fields: [
+            {
+              recipient: ann.email,
+              type: 'text',
+              page: 1,
+              x: 10,
+              y: 10,
+              width: 100,
+              height: 40,
+              maxLength: 5,
+              value: '1,200 EUR',
+            },
+          ],
+        },
+        'invalid-body',
+        '/fields/0/value',
+      ],
       ['a file that is not base64', { ...base, file: 'not base64!' }, 'invalid-body', '/file'],
       [
         'a file that is not a PDF',
@@ -537,6 +602,99 @@ describeEachDatabase('document writes through /v1', (kind) => {
       [[false, null]],
     );
   });
+  test('values the sender fills in: the field is prefilled, its signer sees it and cannot change it, and it is sealed', async () => {
+    const ws = await workspace();
+    const place = (type: string, y: number, extra: object = {}) => ({
+      recipient: ann.email,
+      type,
+      page: 1,
+      x: 72,
+      y,
+      width: 160,
+      height: 24,
+      ...extra,
+    });
+    const created = await newDocument(ws.writeKey, {
+      title: 'Quote 2027-014',
+      file: (await contractPdf(1)).toString('base64'),
+      recipients: [ann],
+      fields: [
+        place('signature', 100, { height: 40 }),
+        place('text', 200, { label: 'Price', value: '1,200 EUR per month' }),
+        place('checkbox', 250, { label: 'Insured', width: 12, height: 12, value: true }),
+        place('checkbox', 280, { label: 'Rush', width: 12, height: 12, required: false, value: false }),
+        place('text', 310, { label: 'PO number' }),
+      ],
+      send: true,
+    });
+    assert.equal(created.status, 201, created.text);
+    const id = (created.body.data as { id: string }).id;
+    type Field = {
+      label: string | null;
+      filled: boolean;
+      value: unknown;
+      filledAt: string | null;
+      prefilled: boolean;
+    };
+    const fieldsOf = async () =>
+      (
+        (await callApi(h, 'GET', `/v1/documents/${id}`, { key: ws.readKey })).body.data as {
+          recipients: Array<{ fields: Field[] }>;
+        }
+      ).recipients[0]?.fields.map((f) => [f.label, f.filled, f.value, f.filledAt, f.prefilled]);
+    assert.deepEqual(await fieldsOf(), [
+      [null, false, null, null, false],
+      ['Price', true, '1,200 EUR per month', null, true],
+      ['Insured', true, true, null, true],
+      ['Rush', true, false, null, true],
+      ['PO number', false, null, null, false],
+    ]);
+    const link = await linkFor(h.ctx, id, ann.email);
+    const page = await (await fetch(h.baseUrl + link.path)).text();
+    assert.match(page, /Price” on page 1: “1,200 EUR per month”, as [^<]+ filled it in/);
+    assert.match(page, /Insured” on page 1: “checked”, as [^<]+ filled it in/);
+    const rows = await h.ctx.db
+      .selectFrom('document_fields')
+      .select(['id', 'label'])
+      .where('document_id', '=', id)
+      .execute();
+    const idOf = (label: string) => rows.find((f) => f.label === label)?.id as string;
+    assert.doesNotMatch(
+      page,
+      new RegExp(`name="field\\.${idOf('Price')}"`),
+      'no input for a prefilled field',
+    );
+    assert.match(
+      page,
+      new RegExp(`name="field\\.${idOf('PO number')}"`),
+      'an input for the one the signer fills',
+    );
+    // A value posted for a prefilled field changes nothing.
+    await signDocument(h.ctx, link.session, {
+      fullName: ann.fullName,
+      consent: true,
+      fields: { [idOf('Price')]: '1 EUR', [idOf('Rush')]: 'yes', [idOf('PO number')]: 'PO-77' },
+    });
+    const signedAt = h.clock.now().toISOString();
+    assert.deepEqual(await fieldsOf(), [
+      [null, true, null, signedAt, false],
+      ['Price', true, '1,200 EUR per month', signedAt, true],
+      ['Insured', true, true, signedAt, true],
+      ['Rush', true, false, signedAt, true],
+      ['PO number', true, 'PO-77', signedAt, false],
+    ]);
+    assert.equal(await sealDueDocuments(h.ctx), 1);
+    const { sealed_sha256 } = await h.ctx.db
+      .selectFrom('documents')
+      .select('sealed_sha256')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const text = await pdftotext((await readFile(h.ctx.db, sealed_sha256 as string)) as Buffer);
+    assert.ok(text.includes('1,200 EUR per month'), 'the value is drawn on the page');
+    assert.ok(text.includes('(filled in by the sender)'), 'the certificate says who filled it in');
+    assert.doesNotMatch(text, /(^|\s)1 EUR/, 'the value posted at signing was not taken');
+  });
+
   test('remind and withdraw: the web app’s rules, each refusal with its code', async () => {
     const ws = await workspace();
     const created = await newDocument(ws.writeKey, {

@@ -165,6 +165,7 @@ describeEachDatabase('fields', (kind) => {
           filled: false,
           value: null,
           filledAt: null,
+          prefilled: false,
         },
         {
           type: 'checkbox',
@@ -178,6 +179,7 @@ describeEachDatabase('fields', (kind) => {
           filled: false,
           value: null,
           filledAt: null,
+          prefilled: false,
         },
       ],
     );

@@ -153,6 +153,55 @@ describeEachDatabase('the field editor', (kind) => {
     assert.deepEqual(await listFields(h.ctx.db, owner.workspaceId, id), []);
   });
 
+  test('a value filled in by the sender: a text’s text or a checkbox’s yes or no, shown again, refused on other types', async () => {
+    const owner = await people.newOwner();
+    const client = await people.signedIn(owner);
+    const { id } = await draftOf(owner.workspaceId);
+    await editor(client, id);
+    const form = { type: 'text', label: 'Monthly fee', height: '20', value: '1,200 EUR' };
+    assertRedirect(
+      await client.post(`/documents/${id}/fields`, fieldForm(form)),
+      keptChoices(id, ann, 'text'),
+    );
+    const box = { type: 'checkbox', label: 'Insured', width: '12', height: '12', y: '300', value: 'yes' };
+    assertRedirect(
+      await client.post(`/documents/${id}/fields`, fieldForm(box)),
+      keptChoices(id, ann, 'checkbox'),
+    );
+    const rows = await listFields(h.ctx.db, owner.workspaceId, id);
+    assert.deepEqual(
+      rows.map((f) => [f.type, f.label, f.prefilled, f.value]),
+      [
+        ['text', 'Monthly fee', true, '1,200 EUR'],
+        ['checkbox', 'Insured', true, 'yes'],
+      ],
+    );
+    const page = await editor(client, id);
+    assert.match(
+      page,
+      new RegExp(`id="f-${rows[0]?.id}-value" name="value" type="text"[^>]*value="1,200 EUR"`),
+    );
+    assert.match(page, new RegExp(`id="f-${rows[1]?.id}-value" name="value" type="text"[^>]*value="yes"`));
+    // Cleared: the signer fills it again.
+    assertRedirect(
+      await client.post(`/documents/${id}/fields/${rows[0]?.id}`, fieldForm({ ...form, value: '' })),
+      `/documents/${id}/fields#field-${rows[0]?.id}`,
+    );
+    assert.deepEqual(
+      (await listFields(h.ctx.db, owner.workspaceId, id)).map((f) => [f.prefilled, f.value]),
+      [
+        [false, null],
+        [true, 'yes'],
+      ],
+    );
+    const refused = await client.post(`/documents/${id}/fields`, fieldForm({ value: 'Ann Lee' }));
+    assertPage(refused, 400);
+    assert.match(
+      refused.text,
+      /a signature field is filled by its signer or by Signet; only text and checkbox fields take a value from the sender/,
+    );
+  });
+
   test('the signer, type and page chosen stay chosen for the next field, without JavaScript', async () => {
     const owner = await people.newOwner();
     const client = await people.signedIn(owner);

@@ -93,6 +93,7 @@ const signatureField = (id: string, y: number, filledAt: string | null = null) =
   filled: filledAt !== null,
   value: null,
   filledAt,
+  prefilled: false,
 });
 
 /** A recipient as the detail shows them: none of these declined. */
@@ -116,6 +117,13 @@ export const documentDetailExample = {
           type: 'text',
           label: 'Purchase order',
           value: 'PO-2026-0117',
+        },
+        {
+          ...signatureField('c3e5a7b9-1d3f-4b5a-9c7e-5b7d9f1a3c5e', 260, '2026-03-02T14:31:09.004Z'),
+          type: 'text',
+          label: 'Monthly fee',
+          value: '1,200 EUR',
+          prefilled: true,
         },
       ],
     },

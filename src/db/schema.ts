@@ -75,6 +75,8 @@ export interface DocumentsTable {
   search_text: ColumnType<string, never, never>;
   /** `email`: Signet mails the recipients; `none`: the integrator delivers the links (migration 0031). */
   delivery: ColumnType<Delivery, Delivery | undefined, Delivery>;
+  /** The template it was made from (migration 0034), null for none or once the template is deleted. */
+  template_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RecipientsTable {
@@ -130,6 +132,8 @@ export interface DocumentFieldsTable {
   max_length: number | null;
   value: ColumnType<string | null, string | null | undefined, string | null>;
   filled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The value was given by the sender when the document was made (migration 0033). */
+  prefilled: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface DocumentEventsTable {
@@ -439,6 +443,52 @@ export interface KeptUploadsTable {
   expires_at: Timestamp;
 }
 
+export interface TemplatesTable {
+  id: string;
+  workspace_id: string;
+  /** How the template is listed. */
+  name: string;
+  /** The default title and message of the documents made from it. */
+  title: string;
+  body: ColumnType<string, string | undefined, string>;
+  original_sha256: string;
+  expires_in_seconds: number;
+  remind_every_days: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TemplateRolesTable {
+  id: string;
+  workspace_id: string;
+  template_id: string;
+  position: number;
+  /** "Client", "Company": unique in its template, case aside. */
+  name: string;
+  role: RecipientRole;
+  signing_order: number;
+  signing_method: SigningMethod;
+}
+
+export interface TemplateFieldsTable {
+  id: string;
+  workspace_id: string;
+  template_id: string;
+  role_id: string;
+  position: number;
+  type: FieldType;
+  page: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  required: boolean;
+  label: string | null;
+  max_length: number | null;
+  /** Whoever uses the template gives its value (the document's field is then prefilled). */
+  sender_fills: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -470,4 +520,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   upload_usage: UploadUsageTable;
   kept_uploads: KeptUploadsTable;
+  templates: TemplatesTable;
+  template_roles: TemplateRolesTable;
+  template_fields: TemplateFieldsTable;
 }

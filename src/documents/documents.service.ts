@@ -130,9 +130,10 @@ function fieldRowToField(row: StoredField): DocumentField {
     height: row.height,
     required: row.required,
     label: row.label,
-    filled: row.filled_at !== null,
-    value: row.filled_at === null ? null : fieldTypeSpecs[row.type].apiValue(row.value),
+    filled: row.filled_at !== null || row.prefilled,
+    value: row.filled_at === null && !row.prefilled ? null : fieldTypeSpecs[row.type].apiValue(row.value),
     filledAt: row.filled_at?.toISOString() ?? null,
+    prefilled: row.prefilled,
   };
 }
 

@@ -6,7 +6,9 @@
 //   of the original PDF (its displayed size: src/pdf/fields.ts defines the coordinates), is
 //   at least `minSide` points on each side, and has a label of at most 100 characters; a
 //   text field may cap its length. Refusals name the field ("Field 3: …") in one sentence
-//   per problem, under the form's `fields` entry, and nothing is stored.
+//   per problem, under the form's `fields` entry, and nothing is stored. The sender may give
+//   a text or checkbox field its value (`value`): the field is then prefilled, and its
+//   signer sees it filled and cannot change it.
 // - Filling: the service fills a field's value where it knows it (the date of signing, the
 //   signer's name and email, their adopted signature); the signer fills initials, text and
 //   checkboxes. A required field left empty, or a value that breaks its rule, refuses the
@@ -30,17 +32,30 @@ const maxFields = 200;
 export type FieldInput = FieldPlacement & {
   recipient: string;
   maxLength: number | null;
+  /** The sender's value (a text field's text, a checkbox's true or false), or null for none. */
+  value: string | boolean | null;
 };
 
-/** A field checked against its document: the recipient resolved to their id. */
-export interface PlacedField extends Omit<FieldInput, 'recipient'> {
+/** A field checked against its document: the recipient resolved to their id, a sender's value as stored. */
+export interface PlacedField extends Omit<FieldInput, 'recipient' | 'value'> {
   recipientId: string;
+  /** Given by the sender (`value` holds it, null for an unticked checkbox). */
+  prefilled: boolean;
+  value: string | null;
 }
 
 interface FieldRecipient {
   id: string;
   email: string;
   role: 'signer' | 'viewer';
+}
+
+/** What fields are placed on: its recipients (a template's roles, named in `email`) and pages. */
+interface FieldsDocument {
+  recipients: FieldRecipient[];
+  pages: PageSize[] | null;
+  /** What a field's `recipient` must be, in a refusal ("a role of this template"); a recipient of the document by default. */
+  who?: string;
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -79,6 +94,9 @@ export function readFieldInput(raw: unknown): FieldInput | string {
   const maxLength =
     o.maxLength === undefined || o.maxLength === null || o.maxLength === '' ? null : number('maxLength');
   if (maxLength === undefined) return 'maxLength must be a whole number.';
+  const value = o.value ?? null;
+  if (value !== null && typeof value !== 'string' && typeof value !== 'boolean')
+    return 'value must be text, true or false.';
   return {
     recipient: o.recipient.trim(),
     type: o.type,
@@ -90,18 +108,35 @@ export function readFieldInput(raw: unknown): FieldInput | string {
     required: required === true || required === 'yes',
     label: typeof o.label === 'string' && o.label.trim() ? drawableText(o.label.trim()) : null,
     maxLength,
+    value,
   };
+}
+
+/** The stored form of a sender's value (field-types.ts `senderValue`), or the sentence refusing it. */
+function senderValueOf(field: FieldInput): { value: string | null } | string {
+  if (field.value === null) return { value: null };
+  const rule = fieldTypeSpecs[field.type].senderValue;
+  if (!rule) {
+    const takers = fieldTypes.filter((type) => fieldTypeSpecs[type].senderValue).join(' and ');
+    return `a ${field.type} field is filled by its signer or by Signet; only ${takers} fields take a value from the sender.`;
+  }
+  const filled = rule(field.value, {
+    name: 'its value',
+    required: field.required,
+    maxLength: field.maxLength,
+  });
+  return filled.problem ?? { value: filled.value };
 }
 
 /** Why a read field cannot go on this document, or null when it can. */
 function problemOf(
   field: FieldInput,
-  recipients: FieldRecipient[],
-  pages: PageSize[],
+  document: FieldsDocument,
   sameEmail: (a: string, b: string) => boolean,
 ): string | null {
-  const recipient = recipients.find((r) => sameEmail(r.email, field.recipient));
-  if (!recipient) return `${field.recipient} is not a recipient of this document.`;
+  const pages = document.pages ?? [];
+  const recipient = document.recipients.find((r) => sameEmail(r.email, field.recipient));
+  if (!recipient) return `${field.recipient} is not ${document.who ?? 'a recipient of this document'}.`;
   if (recipient.role !== 'signer') return `${recipient.email} is a viewer; only signers fill fields.`;
   const size = pages[field.page - 1];
   if (!size)
@@ -131,33 +166,38 @@ function problemOf(
  */
 export function checkFields(
   raw: unknown[],
-  document: { recipients: FieldRecipient[]; pages: PageSize[] | null },
+  document: FieldsDocument,
   sameEmail: (a: string, b: string) => boolean,
 ): PlacedField[] {
   if (raw.length > 0 && !document.pages)
     throw new InputError({ fields: 'Fields go on the pages of an uploaded PDF; this document has none.' });
   if (raw.length > maxFields) throw new InputError({ fields: `A document has at most ${maxFields} fields.` });
   const problems: string[] = [];
-  let first: number | null = null;
+  let first: string | null = null;
   const placed: PlacedField[] = [];
   for (const [i, item] of raw.entries()) {
     const read = readFieldInput(item);
-    const problem =
-      typeof read === 'string' ? read : problemOf(read, document.recipients, document.pages ?? [], sameEmail);
+    const problem = typeof read === 'string' ? read : problemOf(read, document, sameEmail);
     if (problem) {
       problems.push(`Field ${i + 1}: ${problem}`);
-      first ??= i;
+      first ??= `/fields/${i}`;
       continue;
     }
     const field = read as FieldInput;
+    const given = senderValueOf(field);
+    if (typeof given === 'string') {
+      problems.push(`Field ${i + 1}: ${given}`);
+      first ??= `/fields/${i}/value`;
+      continue;
+    }
     const recipient = document.recipients.find((r) => sameEmail(r.email, field.recipient)) as FieldRecipient;
-    const { recipient: _email, ...rest } = field;
-    placed.push({ ...rest, recipientId: recipient.id });
+    const { recipient: _email, value: _value, ...rest } = field;
+    placed.push({ ...rest, recipientId: recipient.id, prefilled: field.value !== null, value: given.value });
   }
   if (problems.length > 0) {
     const shown = problems.slice(0, 5);
     if (problems.length > 5) shown.push(`… and ${problems.length - 5} more.`);
-    throw new InputError({ fields: shown.join(' ') }, { pointers: { fields: `/fields/${first}` } });
+    throw new InputError({ fields: shown.join(' ') }, { pointers: { fields: first as string } });
   }
   return placed;
 }

@@ -76,6 +76,11 @@ export interface FieldTypeSpec {
   input: FieldInputSpec;
   /** The value stored for what the signer entered (`raw`, trimmed), checked. */
   fill: (raw: string, field: FieldToFill, signer: Signer) => Filled;
+  /**
+   * The value stored for one the sender gives when the document is made (the API's and a
+   * template's `value`), checked; null for a type only its signer or Signet fills.
+   */
+  senderValue: ((raw: string | boolean, field: FieldToFill) => Filled) | null;
   /** What the sealed PDF shows in its rectangle (a primitive of pdf/fields.ts), or null for nothing. */
   draw: (value: string | null, signature: AdoptedSignature) => StampContent | null;
   /** The value as the certificate lists it after the type's label, or null for none. */
@@ -123,6 +128,7 @@ function filledAtSigning(label: string, api: string, sentence: string, from: key
     hasMaxLength: false,
     input: { by: 'service', filledWith: sentence },
     fill: (_raw, _field, signer) => filledWith(signer[from]),
+    senderValue: null,
     draw: plainText,
     certificateValue: asIs,
     apiValue: asIs,
@@ -136,6 +142,7 @@ export const fieldTypeSpecs: Record<FieldType, FieldTypeSpec> = {
     hasMaxLength: false,
     input: { by: 'service', filledWith: 'your signature, as you adopt it below' },
     fill: () => filledWith(null),
+    senderValue: null,
     draw: (_value, signature) =>
       signature.kind === 'drawn'
         ? { kind: 'image', png: signature.png }
@@ -150,6 +157,7 @@ export const fieldTypeSpecs: Record<FieldType, FieldTypeSpec> = {
     hasMaxLength: false,
     input: { by: 'signer', control: 'text', maxLength: () => maxInitialsLength, prefill: initialsOf },
     fill: (raw, field) => typed(raw, field, maxInitialsLength),
+    senderValue: null,
     draw: (value) => (value ? { kind: 'text', text: value, style: 'handwriting' } : null),
     certificateValue: asIs,
     apiValue: asIs,
@@ -173,6 +181,10 @@ export const fieldTypeSpecs: Record<FieldType, FieldTypeSpec> = {
       prefill: () => '',
     },
     fill: (raw, field) => typed(raw, field, field.maxLength ?? maxTextLength),
+    senderValue: (raw, field) =>
+      typeof raw === 'string'
+        ? typed(raw.trim(), field, field.maxLength ?? maxTextLength)
+        : { value: null, problem: `${field.name} takes text as its value.` },
     draw: plainText,
     certificateValue: asIs,
     apiValue: asIs,
@@ -186,6 +198,10 @@ export const fieldTypeSpecs: Record<FieldType, FieldTypeSpec> = {
       value: raw === 'yes' ? 'yes' : null,
       problem: field.required && raw !== 'yes' ? `Tick ${field.name}.` : null,
     }),
+    senderValue: (raw, field) =>
+      typeof raw === 'boolean'
+        ? { value: raw ? 'yes' : null, problem: null }
+        : { value: null, problem: `${field.name} takes true or false as its value.` },
     draw: (value) => (value === 'yes' ? { kind: 'check' } : null),
     certificateValue: (value) => (value === 'yes' ? 'checked' : 'not checked'),
     apiValue: (value) => value === 'yes',

@@ -28,14 +28,20 @@ export const FieldSchema = Type.Object({
   id: Uuid,
   ...fieldPlacement,
   filled: Type.Boolean({
-    description: 'Whether the recipient has filled it (they fill all theirs when they sign)',
+    description:
+      'Whether it is filled: by the recipient (they fill all theirs when they sign), or by the sender when the document was made (`prefilled`)',
   }),
   value: Type.Union([Type.String(), Type.Boolean(), Type.Null()], {
     description:
       'Once filled: the text entered or filled in (text, initials, name, email; date as YYYY-MM-DD), or a checkbox’s true or false. Null before, for an optional field left empty, and always for a signature (it is drawn in the sealed PDF; `filledAt` says when it was signed)',
   }),
   filledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-    description: 'When the recipient signed, filling it; null until then',
+    description:
+      'When the recipient signed, filling it (or, for a prefilled field, signing with its value shown); null until then',
+  }),
+  prefilled: Type.Boolean({
+    description:
+      'The sender gave its value when the document was made (a text or checkbox field’s `value` on create): the recipient sees it and cannot change it',
   }),
 });
 /** A field as the API describes it (GET /documents/{id}). */

@@ -10,6 +10,7 @@ import { emailKey } from '../mail/address.ts';
 import { pageViews } from '../pdf/fields.ts';
 import { loadPdf } from '../pdf/load.ts';
 import type { FieldInput } from './field-rules.ts';
+import { fieldTypeSpecs } from './field-types.ts';
 import { type FieldRow, findFields } from './fields.repository.ts';
 
 export const sameEmail = (a: string, b: string) => emailKey(a) === emailKey(b);
@@ -42,6 +43,7 @@ export function fieldInputOf(row: FieldRow, recipients: Array<{ id: string; emai
     required: row.required,
     label: row.label,
     maxLength: row.max_length,
+    value: row.prefilled ? fieldTypeSpecs[row.type].apiValue(row.value) : null,
   };
 }
 

@@ -43,6 +43,8 @@ export interface CertificateField {
   page: number;
   /** What was entered or filled in (the text, initials; 'checked' or 'not checked'); null for signatures. */
   value: string | null;
+  /** The sender gave the value when the document was made; the recipient signed with it shown. */
+  bySender?: boolean;
 }
 
 export interface CertificateEvent {
@@ -100,7 +102,8 @@ async function signatures(flow: PageFlow, certificate: Certificate): Promise<voi
 function fieldRow(field: CertificateField): [string, string] {
   const label = field.label ? ` “${field.label}”` : '';
   const value = field.value === null ? '' : `: ${field.value}`;
-  return [`Field, page ${field.page}`, `${field.name}${label}${value}`];
+  const by = field.bySender ? ' (filled in by the sender)' : '';
+  return [`Field, page ${field.page}`, `${field.name}${label}${value}${by}`];
 }
 
 async function recipients(flow: PageFlow, certificate: Certificate): Promise<void> {

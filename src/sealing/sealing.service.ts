@@ -131,6 +131,7 @@ function certificateFields(fields: FieldRow[], recipient: FullRecipientRow): Cer
       label: f.label,
       page: f.page,
       value: fieldTypeSpecs[f.type].certificateValue(f.value),
+      bySender: f.prefilled,
     }));
 }
 

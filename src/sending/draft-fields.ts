@@ -34,6 +34,8 @@ export function fieldRows(
     required: field.required,
     label: field.label,
     max_length: field.maxLength,
+    value: field.value,
+    prefilled: field.prefilled,
   }));
 }
 

@@ -59,6 +59,8 @@ export interface CreateDocumentInput {
   fields?: unknown[];
   /** `none`: Signet mails no recipient, the integrator delivers the links (the API only); `email` by default. */
   delivery?: Delivery;
+  /** The template it is made from (templates/use-template.ts); none by default. */
+  templateId?: string | null;
 }
 
 /**
@@ -71,17 +73,11 @@ function validateCreateInput(
   input: Omit<CreateDocumentInput, 'workspaceId'>,
   errors: FieldErrors,
 ): PricingBlock | null {
-  const title = input.title.trim();
-  if (!title || title.length > 200) errors.title = 'Title must be 1 to 200 characters.';
-  else {
-    const problem = drawingProblem('The title', title);
-    if (problem) errors.title = problem;
-  }
-  if ((input.body ?? '').length > 50_000) errors.body = 'Text must be at most 50,000 characters.';
-  else {
-    const problem = drawingProblem('The text', input.body ?? '');
-    if (problem) errors.body = problem;
-  }
+  // In the form's order: title and text, recipients, then expiry and reminders.
+  const settings: FieldErrors = {};
+  validateDocumentSettings(input, settings);
+  const { expiry, remindEveryDays, ...head } = settings;
+  Object.assign(errors, head);
   if (input.recipients.length < 1 || input.recipients.length > maxRecipients) {
     errors.recipients = `A document has 1 to ${maxRecipients} recipients.`;
   } else if (!input.recipients.some((r) => r.role === 'signer')) {
@@ -101,14 +97,54 @@ function validateCreateInput(
       const problem = drawingProblem(`${where}: the full name`, r.fullName);
       if (problem) errors[key('fullName')] = problem;
     }
-    if (r.role !== 'signer' && r.role !== 'viewer')
-      errors[key('role')] = `${where}: role must be signer or viewer.`;
-    if (r.signingMethod !== 'standard' && r.signingMethod !== 'email-code') {
-      errors[key('signingMethod')] = `${where}: signing method must be standard or email-code.`;
-    }
-    if (!Number.isInteger(r.signingOrder) || r.signingOrder < 1 || r.signingOrder > 100) {
-      errors[key('signingOrder')] = `${where}: signing order must be a whole number from 1 to 100.`;
-    }
+    checkRecipientSettings(r, where, key, errors);
+  }
+  Object.assign(errors, expiry ? { expiry } : {}, remindEveryDays ? { remindEveryDays } : {});
+  if (input.pricing === null || input.pricing === undefined) return null;
+  const checked = checkPricingBlock(input.pricing);
+  if ('block' in checked) return checked.block;
+  for (const error of checked.errors) errors[pricingErrorKey(error)] = describePricingError(error);
+  return null;
+}
+
+/**
+ * **The** rules of how a recipient takes part, whoever they turn out to be (a template's
+ * role has them too): role, signing method and order, each under `key(...)`.
+ */
+export function checkRecipientSettings(
+  r: Pick<RecipientInput, 'role' | 'signingMethod' | 'signingOrder'>,
+  where: string,
+  key: (field: 'role' | 'signingMethod' | 'signingOrder') => string,
+  errors: FieldErrors,
+): void {
+  if (r.role !== 'signer' && r.role !== 'viewer')
+    errors[key('role')] = `${where}: role must be signer or viewer.`;
+  if (r.signingMethod !== 'standard' && r.signingMethod !== 'email-code') {
+    errors[key('signingMethod')] = `${where}: signing method must be standard or email-code.`;
+  }
+  if (!Number.isInteger(r.signingOrder) || r.signingOrder < 1 || r.signingOrder > 100) {
+    errors[key('signingOrder')] = `${where}: signing order must be a whole number from 1 to 100.`;
+  }
+}
+
+/**
+ * **The** rules of a document's own settings, whoever it goes to (a template's defaults
+ * too): `title`, `body`, `expiry` and `remindEveryDays`.
+ */
+export function validateDocumentSettings(
+  input: Pick<CreateDocumentInput, 'title' | 'body' | 'expiresInSeconds' | 'remindEveryDays' | 'delivery'>,
+  errors: FieldErrors,
+): void {
+  const title = input.title.trim();
+  if (!title || title.length > 200) errors.title = 'Title must be 1 to 200 characters.';
+  else {
+    const problem = drawingProblem('The title', title);
+    if (problem) errors.title = problem;
+  }
+  if ((input.body ?? '').length > 50_000) errors.body = 'Text must be at most 50,000 characters.';
+  else {
+    const problem = drawingProblem('The text', input.body ?? '');
+    if (problem) errors.body = problem;
   }
   const expires = input.expiresInSeconds ?? defaultExpirySeconds;
   if (!Number.isInteger(expires) || expires < 60 || expires > 365 * 24 * 60 * 60) {
@@ -120,11 +156,6 @@ function validateCreateInput(
   } else if (remind !== null && input.delivery === 'none') {
     errors.remindEveryDays = 'Reminders are mails: a document you deliver yourself (delivery none) has none.';
   }
-  if (input.pricing === null || input.pricing === undefined) return null;
-  const checked = checkPricingBlock(input.pricing);
-  if ('block' in checked) return checked.block;
-  for (const error of checked.errors) errors[pricingErrorKey(error)] = describePricingError(error);
-  return null;
 }
 
 /** A document's input once checked: its pricing, and its PDF's facts when it has a PDF. */

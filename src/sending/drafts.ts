@@ -218,6 +218,7 @@ export async function createDocument(
         original_sha256: original?.sha256 ?? null,
         remind_every_days: input.remindEveryDays ?? null,
         delivery: input.delivery ?? 'email',
+        template_id: input.templateId ?? null,
       },
     ]);
     await insertRecipients(trx, recipients);

@@ -53,6 +53,19 @@ export const FieldInputSchema = Type.Object(
     maxLength: Type.Optional(
       Type.Union([Type.Integer({ description: 'A text field’s most characters' }), Type.Null()]),
     ),
+    value: Type.Optional(
+      Type.Union(
+        [
+          text(500, 'A text field’s text'),
+          Type.Boolean({ description: 'A checkbox ticked or not' }),
+          Type.Null(),
+        ],
+        {
+          description:
+            'Filled in by you now (text and checkbox fields only): the recipient sees the value and cannot change it, and it is drawn in the sealed PDF. Null or absent: the recipient fills it',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

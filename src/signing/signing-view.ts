@@ -35,8 +35,8 @@ function overlaysOf(loaded: Loaded, page: number): SigningPageView['pages'][numb
       width: f.width,
       height: f.height,
       mine: f.recipient_id === loaded.recipient.id,
-      filled: f.filled_at !== null,
-      title: `${describeField(f)}: ${names.get(f.recipient_id) ?? ''}${f.filled_at ? ' (filled)' : ''}`,
+      filled: f.filled_at !== null || f.prefilled,
+      title: `${describeField(f)}: ${names.get(f.recipient_id) ?? ''}${f.filled_at || f.prefilled ? ' (filled)' : ''}`,
     }));
   return boxes.length > 0 ? { width: size.width, height: size.height, boxes } : null;
 }
@@ -60,6 +60,12 @@ function inputOf(spec: FieldInputSpec, field: FieldRow, entered: string | undefi
   }
 }
 
+/** A value the sender gave, as the signer reads it among what is filled in for them. */
+function sendersValue(field: FieldRow, senderName: string): string {
+  const value = fieldTypeSpecs[field.type].certificateValue(field.value);
+  return value ? `“${value}”, as ${senderName} filled it in` : `left empty by ${senderName}`;
+}
+
 /** The signer's own fields as form inputs (those the service fills are listed, not asked). */
 function myFields(
   loaded: Loaded,
@@ -75,8 +81,12 @@ function myFields(
         page: f.page,
         name: describeField(f),
         required: f.required,
-        input: inputOf(spec, f, form.entered[f.id], loaded.recipient.full_name),
-        filledBy: spec.by === 'service' ? spec.filledWith : null,
+        input: f.prefilled ? null : inputOf(spec, f, form.entered[f.id], loaded.recipient.full_name),
+        filledBy: f.prefilled
+          ? sendersValue(f, loaded.senderName)
+          : spec.by === 'service'
+            ? spec.filledWith
+            : null,
         error: form.errors[`field.${f.id}`] ?? null,
       };
     });

@@ -91,7 +91,8 @@ export async function signDocument(
       if (!isSameName(input.fullName, recipient.full_name)) throw new DocumentActionError('name-mismatch');
       // Before the code is judged: a field to correct does not use up an attempt.
       const fields = await findRecipientFields(trx, recipient.workspace_id, recipient.id);
-      const fillable = fields.map((f) => ({ ...f, maxLength: f.max_length }));
+      // A value the sender gave is not the signer's to change: they sign with it shown.
+      const fillable = fields.filter((f) => !f.prefilled).map((f) => ({ ...f, maxLength: f.max_length }));
       // The name as the sender wrote it (the typed one matches it, but for case and spaces).
       const values = fillFields(fillable, input.fields ?? {}, {
         name: recipient.full_name,
@@ -114,6 +115,8 @@ export async function signDocument(
         code_expires_at: null,
       });
       for (const [id, value] of values) await fillField(trx, recipient.workspace_id, id, value, now);
+      for (const f of fields.filter((field) => field.prefilled))
+        await fillField(trx, recipient.workspace_id, f.id, f.value, now);
       const completed = isEverySignerDone(locked.recipients);
       const status = nextStatus(document.status, completed ? 'complete' : 'sign');
       document = { ...document, status, ...(completed ? { signed_at: now } : {}) };

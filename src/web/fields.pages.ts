@@ -57,7 +57,16 @@ function fieldFromForm(form: Form) {
     required: text('required') || 'yes',
     label: text('label') || null,
     maxLength: text('maxLength') || null,
+    value: senderValueOf(text('type'), formText(form, 'value')),
   };
+}
+
+/** The "Filled in by you" input as a field's `value`: a checkbox's yes or no, a text as typed, empty for none. */
+function senderValueOf(type: string, raw: string): string | boolean | null {
+  if (!raw.trim()) return null;
+  if (type !== 'checkbox') return raw;
+  const answer = raw.trim().toLowerCase();
+  return answer === 'yes' ? true : answer === 'no' ? false : raw;
 }
 
 async function editorView(

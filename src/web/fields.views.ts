@@ -69,6 +69,7 @@ ${number('x', 'x (pt)', '72')}${number('y', 'y (pt)', '72')}${number('width', 'W
 <div class="field"><label for="${id('required')}">Required</label><select id="${id('required')}" name="required">${options(['yes', 'no'], value('required', 'yes'), (r) => r)}</select></div>
 <div class="field"><label for="${id('label')}">Label <span class="muted">(optional)</span></label><input id="${id('label')}" name="label" type="text" maxlength="${maxLabelLength}" value="${value('label', '')}"></div>
 <div class="field field-number"><label for="${id('maxLength')}">Max length <span class="muted">(text)</span></label><input id="${id('maxLength')}" name="maxLength" type="number" min="1" max="${maxTextLength}" value="${value('maxLength', '')}"></div>
+<div class="field"><label for="${id('value')}">Filled in by you <span class="muted">(a text’s text, a checkbox’s yes or no; empty: filled in at signing)</span></label><input id="${id('value')}" name="value" type="text" maxlength="${maxTextLength}" value="${value('value', '')}"></div>
 </div>
 ${fieldError(prefix, error)}`;
 }
@@ -98,6 +99,7 @@ function fieldItem(view: FieldEditorView, field: EditorField, csrf: string): Saf
     required: field.required ? 'yes' : 'no',
     label: field.label ?? '',
     maxLength: field.maxLength === null ? '' : String(field.maxLength),
+    value: typeof field.value === 'boolean' ? (field.value ? 'yes' : 'no') : (field.value ?? ''),
   };
   const name = `${fieldTypeSpecs[field.type].label}${field.label ? ` “${field.label}”` : ''}`;
   const action = `/documents/${view.document.id}/fields/${field.id}`;

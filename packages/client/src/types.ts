@@ -124,12 +124,14 @@ export type Field = {
   required: boolean;
   /** Null for none */
   label: string | null;
-  /** Whether the recipient has filled it (they fill all theirs when they sign) */
+  /** Whether it is filled: by the recipient (they fill all theirs when they sign), or by the sender when the document was made (`prefilled`) */
   filled: boolean;
   /** Once filled: the text entered or filled in (text, initials, name, email; date as YYYY-MM-DD), or a checkbox’s true or false. Null before, for an optional field left empty, and always for a signature (it is drawn in the sealed PDF; `filledAt` says when it was signed) */
   value: string | boolean | null;
-  /** When the recipient signed, filling it; null until then */
+  /** When the recipient signed, filling it (or, for a prefilled field, signing with its value shown); null until then */
   filledAt: string | null;
+  /** The sender gave its value when the document was made (a text or checkbox field’s `value` on create): the recipient sees it and cannot change it */
+  prefilled: boolean;
 };
 
 export type DocumentEvent = {
@@ -268,6 +270,8 @@ export type FieldInput = {
   required?: boolean;
   label?: string | null;
   maxLength?: number | null;
+  /** Filled in by you now (text and checkbox fields only): the recipient sees the value and cannot change it, and it is drawn in the sealed PDF. Null or absent: the recipient fills it */
+  value?: string | boolean | null;
 };
 
 export type DeletedDocument = {

@@ -33,6 +33,8 @@ import * as m0029 from './0029-workspace-time-zone.ts';
 import * as m0030 from './0030-api-key-scope.ts';
 import * as m0031 from './0031-document-delivery.ts';
 import * as m0032 from './0032-file-bytes-compression.ts';
+import * as m0033 from './0033-sender-values.ts';
+import * as m0034 from './0034-templates.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -67,4 +69,6 @@ export const migrations: Record<string, Migration> = {
   '0030-api-key-scope': m0030,
   '0031-document-delivery': m0031,
   '0032-file-bytes-compression': m0032,
+  '0033-sender-values': m0033,
+  '0034-templates': m0034,
 };

@@ -1,0 +1,179 @@
+// What a template takes (`TemplateInput`: its PDF, its roles, its fields, the defaults of the
+// documents made from it) and `checkTemplateInput`, which names every problem at once, as
+// sending/draft-input.ts does for a document, with the same rules where they are the same:
+// the title, text, expiry and reminders (`validateDocumentSettings`), a role's kind, order
+// and method (`checkRecipientSettings`), the fields' placement (fields/field-rules.ts, a
+// role standing where a recipient would) and the PDF's checks (`checkUpload`).
+// Error keys: `name`, `title`, `body`, `expiry`, `remindEveryDays`, `roles`,
+// `roles[i].name` (…`.role`, `.signingMethod`, `.signingOrder`), `fields` (with a pointer to
+// the field), `file`.
+import type { Context } from '../context.ts';
+import type { PageSize, RecipientRole, SigningMethod } from '../db/schema.ts';
+import { checkFields, type PlacedField } from '../fields/field-rules.ts';
+import { fieldTypeSpecs, fieldTypes } from '../fields/field-types.ts';
+import { type FieldErrors, InputError } from '../input-error.ts';
+import { tooLargeSentence } from '../pdf/inspect.ts';
+import {
+  checkRecipientSettings,
+  checkUpload,
+  type KeptPdf,
+  maxRecipients,
+  validateDocumentSettings,
+} from '../sending/draft-input.ts';
+
+export const maxRoleNameLength = 60;
+export const maxTemplateNameLength = 200;
+
+export interface TemplateRoleInput {
+  /** "Client": how the role is named on the template, its use form and a bulk spreadsheet's columns. */
+  name: string;
+  role: RecipientRole;
+  signingOrder: number;
+  signingMethod: SigningMethod;
+}
+
+export interface TemplateInput {
+  workspaceId: string;
+  name: string;
+  /** The default title and message of the documents made from it. */
+  title: string;
+  body?: string;
+  roles: TemplateRoleInput[];
+  /**
+   * Untrusted JSON, each as a document's field (field-rules.ts) with `role` (a role's name)
+   * instead of `recipient`, and `senderFills`: whoever uses the template gives its value.
+   */
+  fields?: unknown[];
+  expiresInSeconds: number;
+  remindEveryDays?: number | null;
+  /** A new PDF (checked and counted in the day's uploads as a document's). */
+  file?: Uint8Array | null;
+  fileTooLarge?: boolean;
+  /** Without `file`: a PDF already stored (the template's own, or the document's it is saved from). */
+  kept?: KeptPdf | null;
+}
+
+/** A template field checked: placed on a role (its id in `recipientId`), and whether the sender fills it. */
+export interface PlacedTemplateField extends PlacedField {
+  senderFills: boolean;
+}
+
+export interface CheckedTemplate {
+  /** Each role with the id it is stored under. */
+  roles: Array<TemplateRoleInput & { id: string }>;
+  fields: PlacedTemplateField[];
+  /** The PDF's facts (a new one's, or the kept one's). */
+  pdf: { pages: number; pageSizes: PageSize[] };
+}
+
+const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+function checkRoles(roles: TemplateRoleInput[], errors: FieldErrors): void {
+  if (roles.length < 1 || roles.length > maxRecipients) {
+    errors.roles = `A template has 1 to ${maxRecipients} roles.`;
+  } else if (!roles.some((r) => r.role === 'signer')) {
+    errors.roles = 'A template needs at least one signing role.';
+  }
+  const names: string[] = [];
+  for (const [i, r] of roles.entries()) {
+    const where = `Role ${i + 1}`;
+    const key = (field: keyof TemplateRoleInput) => `roles[${i}].${field}`;
+    const name = r.name.trim();
+    if (!name || name.length > maxRoleNameLength) {
+      errors[key('name')] = `${where}: its name must be 1 to ${maxRoleNameLength} characters (e.g. Client).`;
+    } else if (names.some((other) => sameName(other, name))) {
+      errors[key('name')] = `${where}: “${name}” is the name of another role.`;
+    }
+    names.push(name);
+    checkRecipientSettings(r, where, key, errors);
+  }
+}
+
+/** The raw fields as field-rules.ts reads them (the role's name where a recipient's email goes), and who fills each. */
+function fieldsOf(raw: unknown[]): { asDocument: unknown[]; senderFills: unknown[] } {
+  const asDocument = raw.map((item) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
+    const { role, senderFills: _senderFills, ...rest } = item as Record<string, unknown>;
+    return { ...rest, recipient: role };
+  });
+  const senderFills = raw.map((item) =>
+    typeof item === 'object' && item !== null ? (item as Record<string, unknown>).senderFills : undefined,
+  );
+  return { asDocument, senderFills };
+}
+
+/** The fields checked against the roles and pages (InputError on `fields`, pointing at the first bad one). */
+function checkTemplateFields(
+  raw: unknown[],
+  roles: CheckedTemplate['roles'],
+  pages: PageSize[],
+): PlacedTemplateField[] {
+  const { asDocument, senderFills } = fieldsOf(raw);
+  const placed = checkFields(
+    asDocument,
+    {
+      recipients: roles.map((r) => ({ id: r.id, email: r.name, role: r.role })),
+      pages,
+      who: 'a role of this template',
+    },
+    sameName,
+  );
+  const problems: string[] = [];
+  const pointers: string[] = [];
+  const fields = placed.map((field, i) => {
+    const fills = senderFills[i] ?? false;
+    let problem: string | null = null;
+    if (typeof fills !== 'boolean') problem = 'senderFills must be true or false.';
+    else if (fills && !fieldTypeSpecs[field.type].senderValue) {
+      const takers = fieldTypes.filter((type) => fieldTypeSpecs[type].senderValue).join(' and ');
+      problem = `a ${field.type} field is filled by its signer or by Signet; only ${takers} fields are filled in by whoever uses the template.`;
+    } else if (fills && !field.label) {
+      problem = 'a field filled in by whoever uses the template needs a label: it names the value asked for.';
+    } else if (field.prefilled) {
+      problem = 'a template’s field has no value of its own; mark it senderFills to ask for one at each use.';
+    }
+    if (problem) {
+      problems.push(`Field ${i + 1}: ${problem}`);
+      pointers.push(`/fields/${i}`);
+    }
+    return { ...field, senderFills: fills === true };
+  });
+  if (problems.length > 0) {
+    throw new InputError(
+      { fields: problems.slice(0, 5).join(' ') },
+      { pointers: { fields: pointers[0] ?? '/fields' } },
+    );
+  }
+  return fields;
+}
+
+/**
+ * A template's input checked whole: every problem at once (the PDF's included, inspected in a
+ * thread as a document's). The fields are checked once the roles and the PDF are good.
+ */
+export async function checkTemplateInput(ctx: Context, input: TemplateInput): Promise<CheckedTemplate> {
+  const errors: FieldErrors = {};
+  const name = input.name.trim();
+  if (!name || name.length > maxTemplateNameLength)
+    errors.name = `The template's name must be 1 to ${maxTemplateNameLength} characters.`;
+  validateDocumentSettings({ ...input, delivery: 'email' }, errors);
+  checkRoles(input.roles, errors);
+  let pdf: CheckedTemplate['pdf'] | null = input.kept
+    ? { pages: input.kept.pages, pageSizes: input.kept.pageSizes }
+    : null;
+  let overAllowance: { retryAfterSeconds: number } | undefined;
+  if (input.fileTooLarge) errors.file = tooLargeSentence(ctx.config.maxUploadBytes);
+  else if (input.file) {
+    try {
+      pdf = await checkUpload(ctx, input.workspaceId, input.file);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      Object.assign(errors, error.fields);
+      overAllowance = error.details.overAllowance;
+    }
+  } else if (!pdf) errors.file = 'A template is a PDF with its fields: choose the PDF.';
+  if (Object.keys(errors).length > 0) throw new InputError(errors, overAllowance ? { overAllowance } : {});
+  const roles = input.roles.map((r) => ({ ...r, name: r.name.trim(), id: ctx.ids.uuid() }));
+  const checked = pdf as CheckedTemplate['pdf'];
+  return { roles, fields: checkTemplateFields(input.fields ?? [], roles, checked.pageSizes), pdf: checked };
+}

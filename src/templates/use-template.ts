@@ -1,0 +1,174 @@
+// Using a template (issue 38): each role's person and the values the template asks of its
+// user become an ordinary document (sending/'s createDocument, the same checks as any), its
+// PDF the template's own stored file (shared, never copied: no upload is counted), its fields
+// at the template's positions, a field the user fills in prefilled with their value.
+// - `recipients` names each role's person by the role's name (case aside); every role needs
+//   one, and no one else is taken.
+// - `values` gives the fields the user fills in by their label: fields with one label share
+//   the value (a start date on page 1 and page 5). A required one needs a value; an
+//   optional one left out is left empty (a checkbox unticked), never given to the signer.
+// - A refusal names the member at fault as the user wrote it: `recipients["Client"].email`,
+//   `values["Price"]` (so the API's pointer is `/recipients/Client/email`, `/values/Price`).
+import type { Context } from '../context.ts';
+import type { Delivery } from '../db/schema.ts';
+import { pageSizesOf } from '../fields/fields.service.ts';
+import { type FieldErrors, InputError, type InputErrorDetails } from '../input-error.ts';
+import type { CreateDocumentInput } from '../sending/draft-input.ts';
+import type { TemplateDetail, TemplateField, TemplateRole } from './templates.service.ts';
+
+export interface UseTemplateInput {
+  /** Each role's person, by the role's name. */
+  recipients: Record<string, { email: string; fullName: string }>;
+  /** The values of the fields the user fills in, by their label. */
+  values?: Record<string, string | boolean>;
+  /** The document's own title and message, instead of the template's. */
+  title?: string;
+  body?: string;
+  delivery?: Delivery;
+}
+
+const roleKey = (name: string, member?: 'email' | 'fullName') =>
+  `recipients[${JSON.stringify(name)}]${member ? `.${member}` : ''}`;
+const valueKey = (label: string) => `values[${JSON.stringify(label)}]`;
+const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** The labels whose values the template asks of its user, each once, with whether one is required. */
+export function askedValues(
+  template: Pick<TemplateDetail, 'roles'>,
+): Array<{ label: string; type: TemplateField['type']; required: boolean; maxLength: number | null }> {
+  const asked = new Map<
+    string,
+    { label: string; type: TemplateField['type']; required: boolean; maxLength: number | null }
+  >();
+  for (const field of template.roles.flatMap((r) => r.fields)) {
+    if (!field.senderFills || !field.label) continue;
+    const key = field.label.toLowerCase();
+    const before = asked.get(key);
+    asked.set(key, {
+      label: before?.label ?? field.label,
+      type: field.type,
+      required: (before?.required ?? false) || field.required,
+      maxLength: before?.maxLength ?? field.maxLength,
+    });
+  }
+  return [...asked.values()];
+}
+
+/** Each role's person, or the problems: a role left out, a name that is no role. */
+function peopleOf(roles: TemplateRole[], given: UseTemplateInput['recipients'], errors: FieldErrors) {
+  for (const name of Object.keys(given)) {
+    if (!roles.some((r) => same(r.name, name)))
+      errors[roleKey(name)] =
+        `${name} is not a role of this template (its roles: ${roles.map((r) => r.name).join(', ')}).`;
+  }
+  return roles.map((role) => {
+    const entry = Object.entries(given).find(([name]) => same(name, role.name))?.[1];
+    if (!entry) errors[roleKey(role.name)] = `Give the ${role.name}’s email address and full name.`;
+    return { role, email: entry?.email ?? '', fullName: entry?.fullName ?? '' };
+  });
+}
+
+/** The value each asked label gets (text, or a checkbox's true or false), or the problems. */
+function valuesOf(template: TemplateDetail, given: Record<string, string | boolean>, errors: FieldErrors) {
+  const asked = askedValues(template);
+  for (const label of Object.keys(given)) {
+    if (!asked.some((a) => same(a.label, label)))
+      errors[valueKey(label)] =
+        asked.length > 0
+          ? `“${label}” is not a value this template asks for (it asks for ${asked.map((a) => `“${a.label}”`).join(', ')}).`
+          : `“${label}” is not a value this template asks for (it asks for none).`;
+  }
+  const values = new Map<string, string | boolean>();
+  for (const a of asked) {
+    const value = Object.entries(given).find(([label]) => same(label, a.label))?.[1];
+    const empty = value === undefined || value === '' || value === false;
+    if (a.required && empty)
+      errors[valueKey(a.label)] =
+        a.type === 'checkbox' ? `“${a.label}” must be ticked (true).` : `Give “${a.label}”: you fill it in.`;
+    values.set(a.label.toLowerCase(), value ?? (a.type === 'checkbox' ? false : ''));
+  }
+  return values;
+}
+
+/**
+ * The document a template makes for `input` (the input createDocument takes), or the
+ * InputError naming what is missing or unknown.
+ */
+export async function documentInputOf(
+  ctx: Context,
+  workspaceId: string,
+  template: TemplateDetail,
+  input: UseTemplateInput,
+): Promise<CreateDocumentInput> {
+  const errors: FieldErrors = {};
+  const people = peopleOf(template.roles, input.recipients, errors);
+  const values = valuesOf(template, input.values ?? {}, errors);
+  if (Object.keys(errors).length > 0) throw new InputError(errors);
+  const emailOf = new Map(people.map((p) => [p.role.id, p.email]));
+  const delivery = input.delivery ?? 'email';
+  return {
+    workspaceId,
+    templateId: template.id,
+    title: input.title ?? template.title,
+    body: input.body ?? template.text,
+    recipients: people.map((p) => ({
+      email: p.email,
+      fullName: p.fullName,
+      role: p.role.role,
+      signingOrder: p.role.signingOrder,
+      signingMethod: p.role.signingMethod,
+    })),
+    pricing: null,
+    expiresInSeconds: template.expiresInSeconds,
+    remindEveryDays: delivery === 'none' ? null : template.remindEveryDays,
+    delivery,
+    kept: {
+      sha256: template.file.sha256,
+      pages: template.file.pages,
+      pageSizes: await pageSizesOf(ctx.db, template.file.sha256),
+    },
+    fields: template.roles.flatMap((role) =>
+      role.fields.map((f) => ({
+        recipient: emailOf.get(role.id),
+        type: f.type,
+        page: f.page,
+        x: f.x,
+        y: f.y,
+        width: f.width,
+        height: f.height,
+        required: f.required,
+        label: f.label,
+        maxLength: f.maxLength,
+        value: f.senderFills && f.label ? (values.get(f.label.toLowerCase()) ?? null) : null,
+      })),
+    ),
+  };
+}
+
+/**
+ * A refusal of the document made from a template, named as its user wrote it: a recipient's
+ * problem under its role's name, a field's value under its label.
+ */
+export function asTemplateUseError(error: InputError, template: TemplateDetail): InputError {
+  const roles = template.roles;
+  const fields = roles.flatMap((r) => r.fields);
+  const renamed: FieldErrors = {};
+  const pointers: Record<string, string> = {};
+  for (const [key, sentence] of Object.entries(error.fields)) {
+    const recipient = /^recipients\[(\d+)\]\.(\w+)$/.exec(key);
+    const pointer = error.details.pointers?.[key];
+    const field = key === 'fields' && pointer ? /^\/fields\/(\d+)/.exec(pointer) : null;
+    if (recipient) {
+      const role = roles[Number(recipient[1])];
+      renamed[role ? roleKey(role.name, recipient[2] as 'email') : key] = sentence;
+    } else if (field) {
+      const label = fields[Number(field[1])]?.label;
+      renamed[label ? valueKey(label) : key] = sentence;
+    } else {
+      renamed[key] = sentence;
+      if (pointer) pointers[key] = pointer;
+    }
+  }
+  const details: InputErrorDetails = { ...error.details, pointers };
+  return new InputError(renamed, details);
+}
