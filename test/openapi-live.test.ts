@@ -39,6 +39,18 @@ import { type Receiver, startReceiver } from './receiver.ts';
 type Schema = Record<string, unknown>;
 
 const signer = { email: 'ann@northwind.example', fullName: 'Ann Lee' };
+
+/** A one-page PDF, as Signet makes one from a text. */
+async function contractPdf(): Promise<Buffer> {
+  const made = await renderTextDocument({
+    title: 'Agreement',
+    body: 'Terms.',
+    workspaceName: 'Northwind',
+    pricing: null,
+    createdAt: new Date('2026-03-01T00:00:00Z'),
+  });
+  return Buffer.from(made.data);
+}
 type Responses = Record<
   string,
   {
@@ -123,6 +135,9 @@ describeEachDatabase('the contract against the live API', (kind) => {
   /** A write key of `ws`, and drafts it made: one to send, one to delete, one with nothing to send. */
   let writeKey: string;
   const drafts = { toSend: '', toDelete: '', empty: '', toReplace: '' };
+  /** Templates of `ws` (made in setup): one to use, read and replace, one to delete. */
+  const templates = { used: '', toDelete: '' };
+  let templateBody: Record<string, unknown>;
   /** Sent documents of two signers in order: one mailed, one its integrator delivers. */
   const sent = { id: '', first: '', second: '' };
   const own = { id: '', first: '', second: '' };
@@ -163,6 +178,30 @@ describeEachDatabase('the contract against the live API', (kind) => {
       });
       const data = made.body.data as { id: string; recipients: Array<{ id: string }> };
       Object.assign(target, { id: data.id, first: data.recipients[0]?.id, second: data.recipients[1]?.id });
+    }
+    templateBody = {
+      name: 'Agreement',
+      title: 'Agreement',
+      roles: [{ name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
+      fields: [
+        { role: 'Client', type: 'signature', page: 1, x: 72, y: 72, width: 180, height: 40 },
+        {
+          role: 'Client',
+          type: 'text',
+          page: 1,
+          x: 72,
+          y: 140,
+          width: 180,
+          height: 20,
+          label: 'Fee',
+          senderFills: true,
+        },
+      ],
+      file: (await contractPdf()).toString('base64'),
+    };
+    for (const name of ['used', 'toDelete'] as const) {
+      const made = await callApi(h, 'POST', '/v1/templates', { key: writeKey, body: templateBody });
+      templates[name] = (made.body.data as { id: string }).id;
     }
     endpointId = (
       await createEndpoint(h.ctx, ws.id, {
@@ -305,6 +344,118 @@ describeEachDatabase('the contract against the live API', (kind) => {
       'insufficient-scope',
     ],
     ...keyCases('createDocument', 'POST', () => '/v1/documents', newDocument),
+    ['listTemplates', '200', () => call('GET', '/v1/templates?limit=1')],
+    ['listTemplates', 'invalid-query', () => call('GET', '/v1/templates?x=1'), 'invalid-query'],
+    ['listTemplates', 'invalid-cursor', () => call('GET', '/v1/templates?cursor=abc'), 'invalid-cursor'],
+    ...keyCases('listTemplates', 'GET', () => '/v1/templates'),
+    ['getTemplate', '200', () => call('GET', `/v1/templates/${templates.used}`)],
+    ['getTemplate', 'invalid-id', () => call('GET', '/v1/templates/nope'), 'invalid-id'],
+    ['getTemplate', 'not-found', () => call('GET', `/v1/templates/${randomId()}`), 'not-found'],
+    ...keyCases('getTemplate', 'GET', () => `/v1/templates/${templates.used}`),
+    ['createTemplate', '201', () => write('POST', '/v1/templates', { body: templateBody })],
+    ['createTemplate', 'invalid-body', () => write('POST', '/v1/templates', { body: {} }), 'invalid-body'],
+    [
+      'createTemplate',
+      'invalid-file',
+      () =>
+        write('POST', '/v1/templates', {
+          body: { ...templateBody, file: Buffer.from('not a PDF').toString('base64') },
+        }),
+      'invalid-file',
+    ],
+    [
+      'createTemplate',
+      'insufficient-scope',
+      () => call('POST', '/v1/templates', { body: templateBody }),
+      'insufficient-scope',
+    ],
+    ['createTemplate', 'invalid-json', () => write('POST', '/v1/templates', { body: '{' }), 'invalid-json'],
+    [
+      'createTemplate',
+      'unsupported-media-type',
+      () => write('POST', '/v1/templates', { body: 'x', headers: { 'content-type': 'text/plain' } }),
+      'unsupported-media-type',
+    ],
+    ...keyCases('createTemplate', 'POST', () => '/v1/templates', {}),
+    [
+      'replaceTemplate',
+      '200',
+      () => write('PUT', `/v1/templates/${templates.used}`, { body: { ...templateBody, file: undefined } }),
+    ],
+    [
+      'replaceTemplate',
+      'invalid-id',
+      () => write('PUT', '/v1/templates/nope', { body: templateBody }),
+      'invalid-id',
+    ],
+    [
+      'replaceTemplate',
+      'not-found',
+      () => write('PUT', `/v1/templates/${randomId()}`, { body: templateBody }),
+      'not-found',
+    ],
+    [
+      'replaceTemplate',
+      'insufficient-scope',
+      () => call('PUT', `/v1/templates/${templates.used}`, { body: templateBody }),
+      'insufficient-scope',
+    ],
+    ...keyCases('replaceTemplate', 'PUT', () => `/v1/templates/${templates.used}`, {}),
+    ...writeBodyCases('replaceTemplate', 'PUT', () => `/v1/templates/${templates.used}`).filter(
+      ([, what]) => what !== 'payload-too-large',
+    ),
+    [
+      'useTemplate',
+      '200',
+      () =>
+        write('POST', `/v1/templates/${templates.used}/documents`, {
+          body: {
+            items: [
+              { recipients: { Client: signer }, values: { Fee: '100 EUR' }, send: true },
+              { recipients: { Client: { ...signer, email: 'ann@' } }, values: { Fee: '100 EUR' } },
+            ],
+          },
+        }),
+    ],
+    [
+      'useTemplate',
+      'invalid-id',
+      () => write('POST', '/v1/templates/nope/documents', { body: { items: [] } }),
+      'invalid-id',
+    ],
+    [
+      'useTemplate',
+      'not-found',
+      () =>
+        write('POST', `/v1/templates/${randomId()}/documents`, {
+          body: { items: [{ recipients: { Client: signer } }] },
+        }),
+      'not-found',
+    ],
+    [
+      'useTemplate',
+      'insufficient-scope',
+      () =>
+        call('POST', `/v1/templates/${templates.used}/documents`, {
+          body: { items: [{ recipients: { Client: signer } }] },
+        }),
+      'insufficient-scope',
+    ],
+    ...keyCases('useTemplate', 'POST', () => `/v1/templates/${templates.used}/documents`, {
+      items: [{ recipients: { Client: signer } }],
+    }),
+    ...writeBodyCases('useTemplate', 'POST', () => `/v1/templates/${templates.used}/documents`),
+    ['deleteTemplate', 'invalid-id', () => write('DELETE', '/v1/templates/nope'), 'invalid-id'],
+    ['deleteTemplate', 'not-found', () => write('DELETE', `/v1/templates/${randomId()}`), 'not-found'],
+    [
+      'deleteTemplate',
+      'insufficient-scope',
+      () => call('DELETE', `/v1/templates/${templates.toDelete}`),
+      'insufficient-scope',
+    ],
+    ...keyCases('deleteTemplate', 'DELETE', () => `/v1/templates/${templates.toDelete}`),
+    ...writeBodyCases('deleteTemplate', 'DELETE', () => `/v1/templates/${templates.toDelete}`),
+    ['deleteTemplate', '200', () => write('DELETE', `/v1/templates/${templates.toDelete}`)],
     ['sendDocument', '200', () => write('POST', `/v1/documents/${drafts.toSend}/send`)],
     ['sendDocument', 'invalid-id', () => write('POST', '/v1/documents/nope/send'), 'invalid-id'],
     [
@@ -1008,6 +1159,19 @@ describeEachDatabase('the contract against the live API', (kind) => {
         },
       );
       checkAnswer('replaceDocument', replaced, 'payload-too-large');
+      const bigTemplate = {
+        name: 'Big',
+        title: 'Big',
+        roles: [{ name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
+        file: Buffer.alloc(4096).toString('base64'),
+      };
+      const tooBig = await callApi({ baseUrl }, 'POST', '/v1/templates', { key, body: bigTemplate });
+      checkAnswer('createTemplate', tooBig, 'payload-too-large');
+      const replacedTemplate = await callApi({ baseUrl }, 'PUT', `/v1/templates/${randomUUID()}`, {
+        key,
+        body: bigTemplate,
+      });
+      checkAnswer('replaceTemplate', replacedTemplate, 'payload-too-large');
     });
     const body = { title: 'Once', text: 'Terms.', recipients: [signer] };
     const headers = { 'idempotency-key': 'contract-replay' };
@@ -1052,6 +1216,12 @@ describeEachDatabase('the contract against the live API', (kind) => {
       ['remindRecipient', 'POST', `/v1/documents/${randomUUID()}/recipients/${randomUUID()}/remind`],
       ['withdrawDocument', 'POST', `/v1/documents/${randomUUID()}/withdraw`],
       ['renewSigningUrl', 'POST', `/v1/documents/${randomUUID()}/recipients/${randomUUID()}/signing-url`],
+      ['listTemplates', 'GET', '/v1/templates'],
+      ['getTemplate', 'GET', `/v1/templates/${randomUUID()}`],
+      ['createTemplate', 'POST', '/v1/templates'],
+      ['replaceTemplate', 'PUT', `/v1/templates/${randomUUID()}`],
+      ['deleteTemplate', 'DELETE', `/v1/templates/${randomUUID()}`],
+      ['useTemplate', 'POST', `/v1/templates/${randomUUID()}/documents`],
       ['listWebhookEndpoints', 'GET', '/v1/webhook-endpoints'],
       ['createWebhookEndpoint', 'POST', '/v1/webhook-endpoints'],
       ['getWebhookEndpoint', 'GET', `/v1/webhook-endpoints/${randomUUID()}`],

@@ -14,6 +14,7 @@
 export const perKindFiles = new Set([
   'account-security.test.ts',
   'api-journey-browser.test.ts',
+  'api-templates.test.ts',
   'api-writes.test.ts',
   'audit-trail.test.ts',
   'auth.test.ts',

@@ -7,6 +7,7 @@ import type { DatabaseHandle } from '../db/handle.ts';
 import { documentsRoutes } from '../documents/documents.routes.ts';
 import { ApiError } from '../http/errors.ts';
 import { sendingRoutes } from '../sending/sending.routes.ts';
+import { templatesRoutes } from '../templates/templates.routes.ts';
 import { signetVersion } from '../version.ts';
 import { endpointsRoutes } from '../webhooks/endpoints.routes.ts';
 import { eventStreamRoutes } from '../webhooks/event-stream.routes.ts';
@@ -33,6 +34,7 @@ export function apiPlugin(
 
     await api.register(documentsRoutes(ctx));
     await api.register(sendingRoutes(ctx));
+    await api.register(templatesRoutes(ctx));
     await api.register(endpointsRoutes(ctx));
     await api.register(eventStreamRoutes(ctx, subscribe));
     // The contract, without a key (see publicApiPath in api-guard.ts): built once from the route schemas.

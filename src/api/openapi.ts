@@ -61,6 +61,7 @@ import {
   success,
   webhook,
 } from './openapi-parts.ts';
+import { templateComponents, templatePaths } from './openapi-templates.ts';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -135,6 +136,7 @@ const componentSchemas = {
   WebhookDelivery: DeliverySchema,
   DeliveryAttempt: AttemptSchema,
   ResendResult: ResendResultSchema,
+  ...templateComponents,
 };
 
 /**
@@ -209,6 +211,11 @@ export function buildOpenApiDocument(options: {
         name: 'Events',
         description:
           'The workspace’s events as a stream (server-sent events), for `signet listen` and tools like it: the same bodies webhooks carry, without registering an endpoint.',
+      },
+      {
+        name: 'Templates',
+        description:
+          'A PDF with its fields placed once for roles ("Client", "Company"), and documents made from it: any key reads them; a write key makes, replaces and deletes them, and makes up to 100 documents from one in a request.',
       },
       {
         name: 'Webhook endpoints',
@@ -466,6 +473,7 @@ Sent, the first signing group is mailed its personal links at once, later groups
           },
         },
       },
+      ...templatePaths(),
       '/webhook-endpoints': {
         get: {
           operationId: 'listWebhookEndpoints',

@@ -46,6 +46,21 @@ export function idempotencyKeyOf(
   return { key: header, requestSha256: hash.digest('hex') };
 }
 
+/**
+ * The key of one item of a request that makes many things (a template's documents): the
+ * request's key and the item's index, with the item's own body hash, so each item is
+ * claimed, replayed or refused as a request of its own would be.
+ */
+export function itemIdempotencyKey(
+  request: IdempotencyKey,
+  operation: string,
+  index: number,
+  item: unknown,
+): IdempotencyKey {
+  const hash = createHash('sha256').update(`${operation}\n${index}\n${canonicalJson(item)}\n`);
+  return { key: `${request.key}#${index}`, requestSha256: hash.digest('hex') };
+}
+
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {

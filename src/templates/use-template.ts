@@ -12,6 +12,7 @@
 import type { Context } from '../context.ts';
 import type { Delivery } from '../db/schema.ts';
 import { pageSizesOf } from '../fields/fields.service.ts';
+import { pointerToken } from '../http/error-handler.ts';
 import { type FieldErrors, InputError, type InputErrorDetails } from '../input-error.ts';
 import type { CreateDocumentInput } from '../sending/draft-input.ts';
 import type { TemplateDetail, TemplateField, TemplateRole } from './templates.service.ts';
@@ -171,4 +172,18 @@ export function asTemplateUseError(error: InputError, template: TemplateDetail):
   }
   const details: InputErrorDetails = { ...error.details, pointers };
   return new InputError(renamed, details);
+}
+
+/**
+ * asTemplateUseError for the API, where the document's refusal is already a JSON Pointer:
+ * `/recipients/0/email` → `/recipients/Client/email`, `/fields/3/value` → `/values/Price`.
+ */
+export function templatePointer(pointer: string, template: TemplateDetail): string {
+  const recipient = /^\/recipients\/(\d+)(\/.*)?$/.exec(pointer);
+  const role = recipient ? template.roles[Number(recipient[1])] : undefined;
+  if (recipient && role) return `/recipients/${pointerToken(role.name)}${recipient[2] ?? ''}`;
+  const field = /^\/fields\/(\d+)/.exec(pointer);
+  const label = field ? template.roles.flatMap((r) => r.fields)[Number(field[1])]?.label : undefined;
+  if (label) return `/values/${pointerToken(label)}`;
+  return pointer;
 }

@@ -407,6 +407,162 @@ export type ResendResult = {
   durationMs: number;
 };
 
+export type Template = {
+  id: string;
+  name: string;
+  /** The title of the documents made from it */
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  /** How many documents were made from it */
+  documents: number;
+  /** The message of the documents made from it */
+  text: string;
+  expiresInSeconds: number;
+  remindEveryDays: number | null;
+  file: {
+    sha256: string;
+    bytes: number;
+    pages: number;
+  };
+  /** In order, each with the fields it fills */
+  roles: Array<{
+    id: string;
+    /** How the role is called, e.g. "Client": unique in the template (case aside) */
+    name: string;
+    /** `signer` must sign; `viewer` only receives the document */
+    role: "signer" | "viewer";
+    /** Lower orders are mailed and sign first; equal orders in parallel */
+    signingOrder: number;
+    /** `standard`: the link, a typed name and consent; `email-code`: also a code mailed to them */
+    signingMethod: "standard" | "email-code";
+    fields: Array<{
+      id: string;
+      /** signature, initials, date (the date signed, filled by Signet), name, email, text or checkbox */
+      type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox";
+      /** The page of the PDF, from 1 */
+      page: number;
+      /** PDF points from the left of the page as displayed */
+      x: number;
+      /** PDF points from the bottom of the page as displayed */
+      y: number;
+      /** PDF points, at least 6 */
+      width: number;
+      /** PDF points, at least 6 */
+      height: number;
+      required: boolean;
+      label: string | null;
+      maxLength: number | null;
+      /** Whoever uses the template gives its value, by its label */
+      senderFills: boolean;
+    }>;
+  }>;
+};
+
+export type TemplateSummary = {
+  id: string;
+  name: string;
+  /** The title of the documents made from it */
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  /** How many documents were made from it */
+  documents: number;
+};
+
+export type NewTemplate = {
+  /** How the template is listed */
+  name: string;
+  /** The title of the documents made from it; at most 200 characters once trimmed */
+  title: string;
+  /** The message of the documents made from it */
+  text?: string;
+  /** 1 to 20, at least one signer */
+  roles: Array<{
+    /** How the role is called, e.g. "Client": unique in the template (case aside) */
+    name: string;
+    /** `signer` must sign; `viewer` only receives the document */
+    role: "signer" | "viewer";
+    /** Lower orders are mailed and sign first; equal orders in parallel */
+    signingOrder: number;
+    /** `standard`: the link, a typed name and consent; `email-code`: also a code mailed to them */
+    signingMethod: "standard" | "email-code";
+  }>;
+  /** Fields on the PDF’s pages, each for a signing role */
+  fields?: Array<{
+    /** The name of the signing role that fills it, as given in `roles` */
+    role: string;
+    /** signature, initials, date (the date signed, filled by Signet), name, email, text or checkbox */
+    type: "signature" | "initials" | "date" | "name" | "email" | "text" | "checkbox";
+    /** The page of the PDF, from 1 */
+    page: number;
+    /** PDF points from the left of the page as displayed */
+    x: number;
+    /** PDF points from the bottom of the page as displayed */
+    y: number;
+    /** PDF points, at least 6 */
+    width: number;
+    /** PDF points, at least 6 */
+    height: number;
+    /** True by default */
+    required?: boolean;
+    label?: string | null;
+    maxLength?: number | null;
+    /** True: whoever uses the template gives its value (a text or checkbox field, with a `label`: the value is asked for by it), and the signer sees it filled. False (the default): the signer fills it */
+    senderFills?: boolean;
+  }>;
+  /** How long after sending its documents can be signed; 30 days (2592000) by default */
+  expiresInSeconds?: number;
+  /** Remind pending signers every this many days (1, 2, 3, 5, 7, 14); null (the default) for never */
+  remindEveryDays?: 1 | 2 | 3 | 5 | 7 | 14 | null;
+  /** The PDF, in base64: required to create a template; to replace one, without it the template keeps its PDF */
+  file?: string;
+};
+
+export type TemplateDocuments = {
+  /** 1 to 100 documents to make, each on its own: a refused item leaves the others made */
+  items: Array<{
+    /** Each role’s person, by the role’s name (case aside): every role needs one */
+    recipients: {
+
+    };
+    /** The values the template asks of you (its fields with `senderFills`), by their label; fields sharing a label share the value. A required one needs a value; an optional one left out is left empty */
+    values?: {
+
+    };
+    /** Instead of the template’s */
+    title?: string;
+    /** Instead of the template’s */
+    text?: string;
+    /** True: sent at once; false (the default): a draft */
+    send?: boolean;
+    /** As when creating a document: `none` mails no recipient */
+    delivery?: "email" | "none";
+  }>;
+};
+
+export type MadeDocuments = {
+  /** The documents made, in the items’ order */
+  documents: Array<{
+    /** The item’s place in `items`, from 0 */
+    index: number;
+    document: WrittenDocument;
+  }>;
+  /** The items refused, in order: nothing was made for them */
+  refused: Array<{
+    index: number;
+    /** The code the item alone would have been answered with */
+    error: string;
+    /** A JSON Pointer into the request body, e.g. `/items/3/recipients/Client/email` */
+    pointer: string;
+  }>;
+};
+
+export type DeletedTemplate = {
+  id: string;
+  deleted: true;
+};
+
 export type CreateDocumentBody = NewDocument;
 
 export type WithdrawDocumentBody = {
@@ -415,6 +571,12 @@ export type WithdrawDocumentBody = {
 };
 
 export type ReplaceDocumentBody = NewDocument;
+
+export type CreateTemplateBody = NewTemplate;
+
+export type ReplaceTemplateBody = NewTemplate;
+
+export type UseTemplateBody = TemplateDocuments;
 
 export type CreateWebhookEndpointBody = {
   url: string;
