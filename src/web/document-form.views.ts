@@ -20,6 +20,7 @@ import { csrfField, type Form, fieldError, formText, invalidAttrs } from '../ui/
 import { html, type SafeHtml } from '../ui/html.ts';
 import { billingChoices, field, maxPriceRows, rowCount } from './document-form.ts';
 import { formatTime } from './layout.ts';
+import { saveAsTemplateForm } from './templates.views.ts';
 
 function select(
   id: string,
@@ -369,6 +370,15 @@ function timeline(document: OwnerDocument, timeZone: string): SafeHtml {
   return html`<ol class="plain timeline">${document.history.map((e) => html`<li>${formatTime(e.createdAt, timeZone, true)}: ${label(e)}${e.recipientEmail ? ` (${e.recipientEmail})` : ''}${e.webhook ? html` <code>${e.type}</code>` : ''}</li>`)}</ol>`;
 }
 
+/** "Save as template", for a document with a PDF (a template is a PDF with its fields). */
+function templateSection(document: DocumentDetail, csrf: string): SafeHtml | null {
+  if (!document.files.some((f) => f.kind === 'original')) return null;
+  return html`<section class="card" aria-labelledby="template-title">
+<h2 id="template-title">Template</h2>
+${saveAsTemplateForm(document, document.title, {}, csrf)}
+</section>`;
+}
+
 export function documentView(view: SenderDocument, csrf: string, message: SafeHtml | null): SafeHtml {
   const { document } = view;
   return html`<p><a href="/documents">← Documents</a></p>
@@ -376,6 +386,7 @@ export function documentView(view: SenderDocument, csrf: string, message: SafeHt
 ${message}
 ${documentSummary(document, view.timeZone)}
 ${filesSection(document)}
+${templateSection(document, csrf)}
 <section class="card" aria-labelledby="recipients-title">
 <h2 id="recipients-title">Recipients</h2>
 <ul class="recipients">${document.recipients.map((r) => recipientItem(view, r, csrf))}</ul>
