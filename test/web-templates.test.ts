@@ -179,7 +179,7 @@ describeEachDatabase('templates on the web', (kind) => {
     assert.match(
       list.text,
       new RegExp(
-        `<td><a href="${templatePath}">Lease template</a></td>\\n<td>Flat lease</td>\\n<td class="num">0</td>`,
+        `<td class="item"><a href="${templatePath}">Lease template</a><div class="small muted">Documents’ title: Flat lease</div><div class="small muted">Last changed [^<]+</div></td>\\n<td class="num">0</td>`,
       ),
     );
   });

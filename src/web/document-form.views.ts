@@ -386,7 +386,6 @@ export function documentView(view: SenderDocument, csrf: string, message: SafeHt
 ${message}
 ${documentSummary(document, view.timeZone)}
 ${filesSection(document)}
-${templateSection(document, csrf)}
 <section class="card" aria-labelledby="recipients-title">
 <h2 id="recipients-title">Recipients</h2>
 <ul class="recipients">${document.recipients.map((r) => recipientItem(view, r, csrf))}</ul>
@@ -396,7 +395,8 @@ ${view.pricing ? pricingTable(view.pricing) : ''}
 <section class="card" aria-labelledby="timeline-title">
 <h2 id="timeline-title">Timeline</h2>
 ${timeline(document, view.timeZone)}
-</section>`;
+</section>
+${templateSection(document, csrf)}`;
 }
 
 export function ownMailsView(member: SessionUser, mails: MailView[] | 'sent-by-smtp'): SafeHtml {

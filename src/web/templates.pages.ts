@@ -231,13 +231,21 @@ function inputOfKey(key: string, template: TemplateDetail): string {
   return key === 'title' || key === 'body' ? key : 'form';
 }
 
+/** The refusal's sentences by the form's inputs, in the form's order (the summary lists them so). */
 function useFormErrors(fields: FieldErrors, template: TemplateDetail): FieldErrors {
-  const errors: FieldErrors = {};
+  const byInput: FieldErrors = {};
   for (const [key, sentence] of Object.entries(fields)) {
     const id = inputOfKey(key, template);
-    errors[id] = errors[id] ? `${errors[id]} ${sentence}` : sentence;
+    byInput[id] = byInput[id] ? `${byInput[id]} ${sentence}` : sentence;
   }
-  return errors;
+  const order = [
+    'form',
+    ...template.roles.flatMap((_, i) => [useFormIds.name(i), useFormIds.email(i)]),
+    ...askedValues(template).map((_, j) => useFormIds.value(j)),
+    'title',
+    'body',
+  ];
+  return Object.fromEntries(order.filter((id) => byInput[id]).map((id) => [id, byInput[id] as string]));
 }
 
 function usePage(web: Web, request: FastifyRequest, reply: FastifyReply, page: UsePage) {

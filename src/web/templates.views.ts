@@ -27,14 +27,12 @@ export interface TemplatesList {
 function templatesTable(templates: TemplateSummary[], timeZone: string): SafeHtml {
   return html`<div class="table-scroll" tabindex="0" role="region" aria-label="Templates">
 <table>
-<thead><tr><th scope="col">Name</th><th scope="col">Documents’ title</th><th scope="col" class="num">Documents made</th><th scope="col">Last changed</th></tr></thead>
+<thead><tr><th scope="col">Template</th><th scope="col" class="num">Documents made</th></tr></thead>
 <tbody>
 ${templates.map(
   (t) => html`<tr>
-<td><a href="/templates/${t.id}">${t.name}</a></td>
-<td>${t.title}</td>
+<td class="item"><a href="/templates/${t.id}">${t.name}</a><div class="small muted">Documents’ title: ${t.title}</div><div class="small muted">Last changed ${formatTime(t.updatedAt, timeZone)}</div></td>
 <td class="num">${t.documents}</td>
-<td>${formatTime(t.updatedAt, timeZone)}</td>
 </tr>`,
 )}
 </tbody>
@@ -72,7 +70,7 @@ function roleItem(role: TemplateDetail['roles'][number]): SafeHtml {
     role.fields.length > 0
       ? html`<ul class="small">${role.fields.map(fieldItem)}</ul>`
       : html`<p class="small muted">${role.role === 'signer' ? 'No fields: signs by name on the certificate.' : 'Fills in nothing.'}</p>`;
-  return html`<li><div><span class="recipient-name">${role.name}</span><div class="small muted">${kind}, order ${role.signingOrder}, ${role.signingMethod}</div>${fields}</div></li>`;
+  return html`<li><span class="recipient-name">${role.name}</span><div class="small muted">${kind}, order ${role.signingOrder}, ${role.signingMethod}</div>${fields}</li>`;
 }
 
 function reminderText(days: number | null): string {
@@ -123,7 +121,7 @@ ${templateSummary(template, page.timeZone)}
 <section class="card" aria-labelledby="roles-title">
 <h2 id="roles-title">Roles, in signing order</h2>
 <p class="small muted">Whoever uses the template names the person of each role; the fields marked “you fill it in” are asked of them too.</p>
-<ul class="recipients">${template.roles.map(roleItem)}</ul>
+<ol class="plain roles">${template.roles.map(roleItem)}</ol>
 </section>
 ${renameForm(template, page.name, page.errors, csrf)}`;
 }
