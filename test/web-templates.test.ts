@@ -8,9 +8,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { getDocument } from '../src/documents/documents.service.ts';
+import { pageSizesOf } from '../src/fields/fields.service.ts';
 import { createTemplate, getTemplate } from '../src/templates/templates.service.ts';
 import { countRows, createDraftDocument, describeEachDatabase, recipient, useHarness } from './harness.ts';
 import {
+  assertForgeriesRefused,
   assertPage,
   assertRedirect,
   assertSameNotFound,
@@ -182,6 +184,48 @@ describeEachDatabase('templates on the web', (kind) => {
         `<td class="item"><a href="${templatePath}">Lease template</a><div class="small muted">Documents’ title: Flat lease</div><div class="small muted">Last changed [^<]+</div></td>\\n<td class="num">0</td>`,
       ),
     );
+  });
+
+  test('listed newest first, 50 a page, with a next page; an altered page link starts again from the newest', async () => {
+    const owner = await people.newOwner();
+    const client = await people.signedIn(owner);
+    const first = await servicesTemplate(owner.workspaceId, 'Template 1');
+    const file = (await getTemplate(h.ctx, owner.workspaceId, first.id)).file;
+    const kept = {
+      sha256: file.sha256,
+      pages: file.pages,
+      pageSizes: await pageSizesOf(h.ctx.db, file.sha256),
+    };
+    for (let n = 2; n <= 51; n++) {
+      h.clock.advance(1000);
+      await createTemplate(h.ctx, {
+        workspaceId: owner.workspaceId,
+        name: `Template ${n}`,
+        title: 'Agreement',
+        roles: [{ name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
+        expiresInSeconds: 86_400,
+        kept,
+      });
+    }
+    const names = (text: string) =>
+      [...text.matchAll(/<a href="\/templates\/[^"]+">(Template \d+)<\/a>/g)].map((m) => m[1]);
+    const page1 = await client.get('/templates');
+    assertPage(page1, 200);
+    assert.deepEqual(
+      names(page1.text),
+      Array.from({ length: 50 }, (_, i) => `Template ${51 - i}`),
+    );
+    const next = /<a href="([^"]+)">Next page<\/a>/.exec(page1.text)?.[1]?.replaceAll('&amp;', '&') ?? '';
+    assert.match(next, /^\/templates\?cursor=./);
+    const page2 = await client.get(next);
+    assertPage(page2, 200);
+    assert.deepEqual(names(page2.text), ['Template 1']);
+    assert.ok(!page2.text.includes('Next page'));
+    assert.match(page2.text, /<a href="\/templates">Newest<\/a>/);
+    const altered = await client.get(`${next.slice(0, -2)}xx`);
+    assertPage(altered, 200);
+    assert.match(altered.text, /That page link had expired, so this is the first page again\./);
+    assert.equal(names(altered.text)[0], 'Template 51');
   });
 
   test('a document without a PDF offers no “Save as template”, and a post says why', async () => {
@@ -369,6 +413,10 @@ describeEachDatabase('templates on the web', (kind) => {
       /The document made from it stays as it is: it keeps its own recipients, fields and PDF\./,
     );
     assert.match(confirm.text, new RegExp(`<form method="post" action="/templates/${id}/delete">`));
+    const other = await people.signedIn(owner);
+    assertPage(await other.get('/templates'), 200);
+    await assertForgeriesRefused(client, `/templates/${id}/delete`, {}, other.csrfToken ?? '');
+    assert.equal((await getTemplate(h.ctx, owner.workspaceId, id)).name, 'Services agreement');
     assertRedirect(await client.post(`/templates/${id}/delete`), '/templates?done=deleted');
     const list = await client.get('/templates?done=deleted');
     assert.match(list.text, /Template deleted\. The documents made from it are unchanged\./);
