@@ -65,6 +65,7 @@ export const perKindFiles = new Set([
   'web-members.test.ts',
   'web-search-browser.test.ts',
   'web-send.test.ts',
+  'web-templates.test.ts',
   'webhook-delivery.test.ts',
   'webhook-endpoints.test.ts',
 ]);

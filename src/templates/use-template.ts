@@ -148,7 +148,8 @@ export async function documentInputOf(
 
 /**
  * A refusal of the document made from a template, named as its user wrote it: a recipient's
- * problem under its role's name, a field's value under its label.
+ * problem under its role's name (and said of it: "Client: the email address is not valid."),
+ * a field's value under its label.
  */
 export function asTemplateUseError(error: InputError, template: TemplateDetail): InputError {
   const roles = template.roles;
@@ -161,7 +162,13 @@ export function asTemplateUseError(error: InputError, template: TemplateDetail):
     const field = key === 'fields' && pointer ? /^\/fields\/(\d+)/.exec(pointer) : null;
     if (recipient) {
       const role = roles[Number(recipient[1])];
-      renamed[role ? roleKey(role.name, recipient[2] as 'email') : key] = sentence;
+      // "Recipient 2: the email address is not valid." says which by the role's name instead.
+      if (role)
+        renamed[roleKey(role.name, recipient[2] as 'email')] = sentence.replace(
+          /^Recipient \d+:/,
+          `${role.name}:`,
+        );
+      else renamed[key] = sentence;
     } else if (field) {
       const label = fields[Number(field[1])]?.label;
       renamed[label ? valueKey(label) : key] = sentence;

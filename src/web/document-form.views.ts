@@ -20,6 +20,7 @@ import { csrfField, type Form, fieldError, formText, invalidAttrs } from '../ui/
 import { html, type SafeHtml } from '../ui/html.ts';
 import { billingChoices, field, maxPriceRows, rowCount } from './document-form.ts';
 import { formatTime } from './layout.ts';
+import { saveAsTemplateForm } from './templates.views.ts';
 
 function select(
   id: string,
@@ -369,6 +370,15 @@ function timeline(document: OwnerDocument, timeZone: string): SafeHtml {
   return html`<ol class="plain timeline">${document.history.map((e) => html`<li>${formatTime(e.createdAt, timeZone, true)}: ${label(e)}${e.recipientEmail ? ` (${e.recipientEmail})` : ''}${e.webhook ? html` <code>${e.type}</code>` : ''}</li>`)}</ol>`;
 }
 
+/** "Save as template", for a document with a PDF (a template is a PDF with its fields). */
+function templateSection(document: DocumentDetail, csrf: string): SafeHtml | null {
+  if (!document.files.some((f) => f.kind === 'original')) return null;
+  return html`<section class="card" aria-labelledby="template-title">
+<h2 id="template-title">Template</h2>
+${saveAsTemplateForm(document, document.title, {}, csrf)}
+</section>`;
+}
+
 export function documentView(view: SenderDocument, csrf: string, message: SafeHtml | null): SafeHtml {
   const { document } = view;
   return html`<p><a href="/documents">← Documents</a></p>
@@ -385,7 +395,8 @@ ${view.pricing ? pricingTable(view.pricing) : ''}
 <section class="card" aria-labelledby="timeline-title">
 <h2 id="timeline-title">Timeline</h2>
 ${timeline(document, view.timeZone)}
-</section>`;
+</section>
+${templateSection(document, csrf)}`;
 }
 
 export function ownMailsView(member: SessionUser, mails: MailView[] | 'sent-by-smtp'): SafeHtml {

@@ -6,7 +6,7 @@ import { csrfField } from '../ui/forms.ts';
 import { html, raw, type SafeHtml } from '../ui/html.ts';
 import { faviconLink, htmlDocument } from '../ui/shell.ts';
 
-export type NavArea = 'documents' | 'integrations' | 'billing' | 'members' | 'account' | null;
+export type NavArea = 'documents' | 'templates' | 'integrations' | 'billing' | 'members' | 'account' | null;
 
 export interface PageOptions {
   title: string;
@@ -29,6 +29,7 @@ function navigation(session: SessionUser, csrfToken: string, current: NavArea | 
 <a class="brand" href="/documents">Signet <span>&middot; ${session.workspaceName}</span></a>
 <ul>
 ${navLink('/documents', 'Documents', 'documents', current)}
+${navLink('/templates', 'Templates', 'templates', current)}
 ${navLink('/settings/integrations', 'Integrations', 'integrations', current)}
 ${session.role === 'owner' ? navLink('/settings/billing', 'Billing', 'billing', current) : ''}
 ${navLink('/settings/members', 'Members', 'members', current)}

@@ -37,6 +37,7 @@ import { appPage } from './layout.ts';
 import { membersPages } from './members.pages.ts';
 import { referencePages } from './reference.pages.ts';
 import { sendPages } from './send.pages.ts';
+import { templatesPages } from './templates.pages.ts';
 import { timeZonePages } from './time-zone.pages.ts';
 
 export type { WebDeps };
@@ -172,6 +173,7 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
       documentsPages,
       documentFormPages,
       sendPages,
+      templatesPages,
       fieldPages,
       integrationsPages,
       endpointsPages,

@@ -1,0 +1,319 @@
+// Templates in the web application (issue 38): the same services as the API's (src/templates/),
+// every id looked up in the member's workspace (another workspace's is the 404 page).
+//   GET  /templates?cursor=…                    the list, newest first, 50 a page
+//   POST /documents/{id}/save-as-template       "Save as template" (a refused name: its form again)
+//   GET  /templates/{id}                        roles and their fields, rename, use, delete
+//   POST /templates/{id}/rename
+//   GET|POST /templates/{id}/delete             confirm, then delete (documents made from it stay)
+//   GET|POST /templates/{id}/use                each role's person and the asked values; a draft
+//                                               is made and its send confirmation shown
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SessionUser } from '../accounts/accounts.service.ts';
+import { getDocument } from '../documents/documents.service.ts';
+import { ApiError } from '../http/errors.ts';
+import { type FieldErrors, InputError } from '../input-error.ts';
+import { createDocument } from '../sending/drafts.ts';
+import {
+  deleteTemplate,
+  getTemplate,
+  listTemplates,
+  renameTemplate,
+  type TemplateDetail,
+  templateFromDocument,
+} from '../templates/templates.service.ts';
+import {
+  askedValues,
+  asTemplateUseError,
+  documentInputOf,
+  type UseTemplateInput,
+} from '../templates/use-template.ts';
+import { notice } from '../ui/forms.ts';
+import { type Form, findById, forMembers, formText, forRecord, type Web } from './kit.ts';
+import {
+  deleteTemplateView,
+  saveAsTemplateView,
+  templatesListView,
+  templateView,
+  useFormIds,
+  useTemplateView,
+} from './templates.views.ts';
+
+const pageSize = 50;
+
+/** The sentence a template page shows after an action (post, redirect, get). */
+const doneNotices: Record<string, [kind: 'success' | 'info', text: string]> = {
+  saved: [
+    'success',
+    'Template saved. Each recipient became a role (“Signer 1”, “Viewer 1”…), and each value you had given a field is now asked of whoever uses the template.',
+  ],
+  renamed: ['success', 'Template renamed.'],
+  deleted: ['info', 'Template deleted. The documents made from it are unchanged.'],
+};
+
+const doneNotice = (query: unknown) => {
+  const done = doneNotices[formText(query, 'done')];
+  return done ? notice(...done) : null;
+};
+
+const loadTemplate = (web: Web) => (workspaceId: string, id: string) => getTemplate(web.ctx, workspaceId, id);
+
+function listRoute(web: Web, app: FastifyInstance) {
+  app.get<{ Querystring: Form }>(
+    '/templates',
+    forMembers(async (request, reply, member) => {
+      const cursor = formText(request.query, 'cursor') || null;
+      const list = (from: string | null) =>
+        listTemplates(web.ctx, { workspaceId: member.workspaceId, limit: pageSize, cursor: from });
+      let page: Awaited<ReturnType<typeof list>>;
+      let stale = false;
+      try {
+        page = await list(cursor);
+      } catch (error) {
+        if (!(error instanceof ApiError && error.code === 'invalid-cursor')) throw error;
+        // An old or altered "next page" link: start again from the newest.
+        stale = true;
+        page = await list(null);
+      }
+      const next = page.nextCursor ? `/templates?cursor=${encodeURIComponent(page.nextCursor)}` : null;
+      return web.render(request, reply, 200, {
+        title: 'Templates',
+        current: 'templates',
+        body: () =>
+          templatesListView({
+            templates: page.data,
+            cursor: stale ? null : cursor,
+            next,
+            stale,
+            notice: doneNotice(request.query),
+            timeZone: member.timeZone,
+          }),
+      });
+    }),
+  );
+}
+
+/** POST /documents/{id}/save-as-template: then the template's page; a refusal shows the form again. */
+function saveAsTemplateRoute(web: Web, app: FastifyInstance) {
+  app.post<{ Params: { id: string }; Body: Form }>(
+    '/documents/:id/save-as-template',
+    forMembers(async (request, reply, member) => {
+      const name = formText(request.body, 'name');
+      try {
+        const saved = await findById(request.params.id, (id) =>
+          templateFromDocument(web.ctx, member.workspaceId, id, name),
+        );
+        if (!saved) return web.notFound(request, reply);
+        return reply.redirect(`/templates/${saved.id}?done=saved`, 303);
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        const document = await getDocument(web.ctx, member.workspaceId, request.params.id.toLowerCase());
+        return web.render(request, reply, 400, {
+          title: 'Save as template',
+          current: 'templates',
+          body: (csrf) => saveAsTemplateView(document, name, error.fields, csrf),
+        });
+      }
+    }),
+  );
+}
+
+function templatePage(
+  web: Web,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  member: SessionUser,
+  page: { template: TemplateDetail; status: number; name?: string; errors?: FieldErrors },
+) {
+  const { template } = page;
+  return web.render(request, reply, page.status, {
+    title: template.name,
+    current: 'templates',
+    body: (csrf) =>
+      templateView(
+        {
+          template,
+          name: page.name ?? template.name,
+          errors: page.errors ?? {},
+          notice: doneNotice(request.query),
+          timeZone: member.timeZone,
+        },
+        csrf,
+      ),
+  });
+}
+
+/** GET /templates/{id}, POST …/rename, and deleting it (confirmed on a page of its own first). */
+function templateRoutes(web: Web, app: FastifyInstance) {
+  app.get<{ Params: { id: string }; Querystring: Form }>(
+    '/templates/:id',
+    forRecord<TemplateDetail, { Params: { id: string }; Querystring: Form }>(
+      web,
+      loadTemplate(web),
+      (request, reply, member, template) =>
+        templatePage(web, request, reply, member, { template, status: 200 }),
+    ),
+  );
+  app.post<{ Params: { id: string }; Body: Form }>(
+    '/templates/:id/rename',
+    forRecord<TemplateDetail, { Params: { id: string }; Body: Form }>(
+      web,
+      loadTemplate(web),
+      async (request, reply, member, template) => {
+        const name = formText(request.body, 'name');
+        try {
+          await renameTemplate(web.ctx, member.workspaceId, template.id, name);
+          return reply.redirect(`/templates/${template.id}?done=renamed`, 303);
+        } catch (error) {
+          if (!(error instanceof InputError)) throw error;
+          return templatePage(web, request, reply, member, {
+            template,
+            status: 400,
+            name,
+            errors: error.fields,
+          });
+        }
+      },
+    ),
+  );
+  app.get<{ Params: { id: string } }>(
+    '/templates/:id/delete',
+    forRecord(web, loadTemplate(web), (request, reply, _member, template) =>
+      web.render(request, reply, 200, {
+        title: `Delete ${template.name}`,
+        current: 'templates',
+        body: (csrf) => deleteTemplateView(template, csrf),
+      }),
+    ),
+  );
+  app.post<{ Params: { id: string } }>(
+    '/templates/:id/delete',
+    forMembers(async (request, reply, member) => {
+      const deleted = await findById(request.params.id, (id) =>
+        deleteTemplate(web.ctx, member.workspaceId, id).then(() => true),
+      );
+      if (!deleted) return web.notFound(request, reply);
+      return reply.redirect('/templates?done=deleted', 303);
+    }),
+  );
+}
+
+/** The use form as the service's input: a role left blank is left out (the service names it). */
+function useInputOf(template: TemplateDetail, form: Form): UseTemplateInput {
+  const recipients: UseTemplateInput['recipients'] = {};
+  template.roles.forEach((role, i) => {
+    const email = formText(form, useFormIds.email(i)).trim();
+    const fullName = formText(form, useFormIds.name(i)).trim();
+    if (email || fullName) recipients[role.name] = { email, fullName };
+  });
+  const values: Record<string, string | boolean> = {};
+  askedValues(template).forEach((asked, j) => {
+    const given = formText(form, useFormIds.value(j));
+    // Left out when empty or unticked: the service asks for a required one, leaves an optional one empty.
+    if (asked.type === 'checkbox' ? given === 'true' : given.trim() !== '')
+      values[asked.label] = asked.type === 'checkbox' ? true : given.trim();
+  });
+  return { recipients, values, title: formText(form, 'title'), body: formText(form, 'body') };
+}
+
+/** The form's input a refusal's key names (asTemplateUseError's keys), or `form` for the page as a whole. */
+function inputOfKey(key: string, template: TemplateDetail): string {
+  const role = /^recipients\[("(?:[^"\\]|\\.)*")\](?:\.(\w+))?$/.exec(key);
+  if (role) {
+    const i = template.roles.findIndex((r) => r.name === JSON.parse(role[1] as string));
+    if (i >= 0) return role[2] === 'fullName' ? useFormIds.name(i) : useFormIds.email(i);
+  }
+  const value = /^values\[("(?:[^"\\]|\\.)*")\]$/.exec(key);
+  if (value) {
+    const label = (JSON.parse(value[1] as string) as string).toLowerCase();
+    const j = askedValues(template).findIndex((a) => a.label.toLowerCase() === label);
+    if (j >= 0) return useFormIds.value(j);
+  }
+  return key === 'title' || key === 'body' ? key : 'form';
+}
+
+/** The refusal's sentences by the form's inputs, in the form's order (the summary lists them so). */
+function useFormErrors(fields: FieldErrors, template: TemplateDetail): FieldErrors {
+  const byInput: FieldErrors = {};
+  for (const [key, sentence] of Object.entries(fields)) {
+    const id = inputOfKey(key, template);
+    byInput[id] = byInput[id] ? `${byInput[id]} ${sentence}` : sentence;
+  }
+  const order = [
+    'form',
+    ...template.roles.flatMap((_, i) => [useFormIds.name(i), useFormIds.email(i)]),
+    ...askedValues(template).map((_, j) => useFormIds.value(j)),
+    'title',
+    'body',
+  ];
+  return Object.fromEntries(order.filter((id) => byInput[id]).map((id) => [id, byInput[id] as string]));
+}
+
+function usePage(web: Web, request: FastifyRequest, reply: FastifyReply, page: UsePage) {
+  const { template } = page;
+  return web.render(request, reply, page.status, {
+    title: `Use ${template.name}`,
+    current: 'templates',
+    body: (csrf) =>
+      useTemplateView({ template, asked: askedValues(template), form: page.form, errors: page.errors }, csrf),
+  });
+}
+
+interface UsePage {
+  template: TemplateDetail;
+  status: number;
+  form: Form;
+  errors: FieldErrors;
+}
+
+/** The draft a use form makes, or its refusal named as the form's inputs. */
+async function createFromTemplate(web: Web, member: SessionUser, template: TemplateDetail, form: Form) {
+  try {
+    const input = await documentInputOf(web.ctx, member.workspaceId, template, useInputOf(template, form));
+    try {
+      return await createDocument(web.ctx, input);
+    } catch (error) {
+      throw error instanceof InputError ? asTemplateUseError(error, template) : error;
+    }
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    return { errors: useFormErrors(error.fields, template) };
+  }
+}
+
+/** GET and POST /templates/{id}/use: the form, then the new draft's send confirmation. */
+function useRoutes(web: Web, app: FastifyInstance) {
+  app.get<{ Params: { id: string } }>(
+    '/templates/:id/use',
+    forRecord(web, loadTemplate(web), (request, reply, _member, template) =>
+      usePage(web, request, reply, {
+        template,
+        status: 200,
+        form: { title: template.title, body: template.text },
+        errors: {},
+      }),
+    ),
+  );
+  app.post<{ Params: { id: string }; Body: Form }>(
+    '/templates/:id/use',
+    forRecord<TemplateDetail, { Params: { id: string }; Body: Form }>(
+      web,
+      loadTemplate(web),
+      async (request, reply, member, template) => {
+        const form: Form = { ...(request.body ?? {}) };
+        const made = await createFromTemplate(web, member, template, form);
+        if ('errors' in made)
+          return usePage(web, request, reply, { template, status: 400, form, errors: made.errors });
+        return reply.redirect(`/documents/${made.id}/send`, 303);
+      },
+    ),
+  );
+}
+
+export function templatesPages(web: Web) {
+  return async function register(app: FastifyInstance) {
+    listRoute(web, app);
+    saveAsTemplateRoute(web, app);
+    templateRoutes(web, app);
+    useRoutes(web, app);
+  };
+}
