@@ -489,6 +489,38 @@ export interface TemplateFieldsTable {
   sender_fills: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
+export type BulkRowStatus = 'pending' | 'created' | 'sent' | 'failed';
+
+export interface BulkSendsTable {
+  id: string;
+  workspace_id: string;
+  template_id: string | null;
+  /** The template's name when it was sent (the template may be renamed or deleted since). */
+  template_name: string;
+  /** The spreadsheet's name as uploaded. */
+  file_name: string;
+  /** The user who confirmed it. */
+  created_by: string | null;
+  /** Rows to send (the good rows of the confirmed file). */
+  total: number;
+  created_at: Timestamp;
+  /** The lease of the worker sending it. */
+  locked_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  finished_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface BulkSendRowsTable {
+  bulk_send_id: string;
+  workspace_id: string;
+  /** The spreadsheet's row number (its header is row 1). */
+  row_number: number;
+  /** The row as templates/use-template.ts takes it: `{recipients, values}`. */
+  input: ColumnType<unknown, string, string>;
+  status: ColumnType<BulkRowStatus, BulkRowStatus | undefined, BulkRowStatus>;
+  document_id: ColumnType<string | null, string | null | undefined, string | null>;
+  error: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   api_keys: ApiKeysTable;
@@ -523,4 +555,6 @@ export interface Database {
   templates: TemplatesTable;
   template_roles: TemplateRolesTable;
   template_fields: TemplateFieldsTable;
+  bulk_sends: BulkSendsTable;
+  bulk_send_rows: BulkSendRowsTable;
 }
