@@ -140,19 +140,8 @@ export async function createTemplate(ctx: Context, input: TemplateInput): Promis
   const id = ctx.ids.uuid();
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
-    const original = await storeTemplatePdf(trx, ctx, input, checked, now);
-    await insertTemplate(trx, {
-      id,
-      workspace_id: input.workspaceId,
-      name: input.name.trim(),
-      title: drawableText(input.title.trim()),
-      body: drawableText(input.body ?? ''),
-      original_sha256: original,
-      expires_in_seconds: input.expiresInSeconds,
-      remind_every_days: input.remindEveryDays ?? null,
-      created_at: now,
-      updated_at: now,
-    });
+    const row = await writtenRow(trx, ctx, input, checked, now);
+    await insertTemplate(trx, { ...row, id, workspace_id: input.workspaceId, created_at: now });
     await replaceRolesAndFields(
       trx,
       input.workspaceId,
@@ -161,6 +150,25 @@ export async function createTemplate(ctx: Context, input: TemplateInput): Promis
     );
   });
   return { id };
+}
+
+/** What a create or a replacement writes on the template's row, its PDF stored first when new. */
+async function writtenRow(
+  trx: Transaction<Database>,
+  ctx: Context,
+  input: TemplateInput,
+  checked: CheckedTemplate,
+  now: Date,
+) {
+  return {
+    name: input.name.trim(),
+    title: drawableText(input.title.trim()),
+    body: drawableText(input.body ?? ''),
+    original_sha256: await storeTemplatePdf(trx, ctx, input, checked, now),
+    expires_in_seconds: input.expiresInSeconds,
+    remind_every_days: input.remindEveryDays ?? null,
+    updated_at: now,
+  };
 }
 
 /** The PDF a template already has, as an input that keeps it. */
@@ -184,16 +192,7 @@ export async function updateTemplate(
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await lockTemplate(trx, input.workspaceId, id))) throw new ApiError('not-found');
-    const original = await storeTemplatePdf(trx, ctx, full, checked, now);
-    await updateTemplateRow(trx, input.workspaceId, id, {
-      name: input.name.trim(),
-      title: drawableText(input.title.trim()),
-      body: drawableText(input.body ?? ''),
-      original_sha256: original,
-      expires_in_seconds: input.expiresInSeconds,
-      remind_every_days: input.remindEveryDays ?? null,
-      updated_at: now,
-    });
+    await updateTemplateRow(trx, input.workspaceId, id, await writtenRow(trx, ctx, full, checked, now));
     await replaceRolesAndFields(
       trx,
       input.workspaceId,

@@ -129,18 +129,10 @@ export async function documentInputOf(
       pageSizes: await pageSizesOf(ctx.db, template.file.sha256),
     },
     fields: template.roles.flatMap((role) =>
-      role.fields.map((f) => ({
+      role.fields.map(({ id: _id, senderFills, ...placed }) => ({
+        ...placed,
         recipient: emailOf.get(role.id),
-        type: f.type,
-        page: f.page,
-        x: f.x,
-        y: f.y,
-        width: f.width,
-        height: f.height,
-        required: f.required,
-        label: f.label,
-        maxLength: f.maxLength,
-        value: f.senderFills && f.label ? (values.get(f.label.toLowerCase()) ?? null) : null,
+        value: senderFills && placed.label ? (values.get(placed.label.toLowerCase()) ?? null) : null,
       })),
     ),
   };

@@ -6,11 +6,10 @@
 import type { FastifyInstance } from 'fastify';
 import { listDocuments } from '../documents/documents.service.ts';
 import { documentStatuses } from '../documents/lifecycle.ts';
-import { ApiError } from '../http/errors.ts';
 import { html } from '../ui/html.ts';
 import { documentsListView, listAddress, maxSearchLength } from './documents.views.ts';
 import { firstStepsPanel } from './first-steps.ts';
-import { type Form, forMembers, formText, type Web } from './kit.ts';
+import { type Form, forMembers, formText, pageOrFirst, type Web } from './kit.ts';
 
 const pageSize = 25;
 
@@ -36,16 +35,7 @@ export function documentsPages(web: Web) {
             status,
             search,
           });
-        let page: Awaited<ReturnType<typeof list>>;
-        let stale = false;
-        try {
-          page = await list(cursor);
-        } catch (error) {
-          if (!(error instanceof ApiError && error.code === 'invalid-cursor')) throw error;
-          // An old or altered "next page" link: start again from the newest.
-          stale = true;
-          page = await list(null);
-        }
+        const { page, stale } = await pageOrFirst(list, cursor);
         const next = page.nextCursor ? listAddress({ search, status, cursor: page.nextCursor }) : null;
         const firstSteps = await firstStepsPanel(ctx, member.workspaceId);
         return web.render(request, reply, 200, {

@@ -132,3 +132,19 @@ export function forRecord<T, R extends RouteGenericInterface = { Params: { id: s
     return handler(request, reply, member, record);
   });
 }
+
+/**
+ * A list's page at `cursor`; an old or altered "next page" link (a cursor the service
+ * refuses) starts again from the newest, and says so (`stale`), instead of an error page.
+ */
+export async function pageOrFirst<T>(
+  list: (cursor: string | null) => Promise<T>,
+  cursor: string | null,
+): Promise<{ page: T; stale: boolean }> {
+  try {
+    return { page: await list(cursor), stale: false };
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === 'invalid-cursor')) throw error;
+    return { page: await list(null), stale: true };
+  }
+}

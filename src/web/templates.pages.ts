@@ -10,7 +10,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import { getDocument } from '../documents/documents.service.ts';
-import { ApiError } from '../http/errors.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { createDocument } from '../sending/drafts.ts';
 import {
@@ -28,7 +27,7 @@ import {
   type UseTemplateInput,
 } from '../templates/use-template.ts';
 import { notice } from '../ui/forms.ts';
-import { type Form, findById, forMembers, formText, forRecord, type Web } from './kit.ts';
+import { type Form, findById, forMembers, formText, forRecord, pageOrFirst, type Web } from './kit.ts';
 import {
   deleteTemplateView,
   saveAsTemplateView,
@@ -64,16 +63,7 @@ function listRoute(web: Web, app: FastifyInstance) {
       const cursor = formText(request.query, 'cursor') || null;
       const list = (from: string | null) =>
         listTemplates(web.ctx, { workspaceId: member.workspaceId, limit: pageSize, cursor: from });
-      let page: Awaited<ReturnType<typeof list>>;
-      let stale = false;
-      try {
-        page = await list(cursor);
-      } catch (error) {
-        if (!(error instanceof ApiError && error.code === 'invalid-cursor')) throw error;
-        // An old or altered "next page" link: start again from the newest.
-        stale = true;
-        page = await list(null);
-      }
+      const { page, stale } = await pageOrFirst(list, cursor);
       const next = page.nextCursor ? `/templates?cursor=${encodeURIComponent(page.nextCursor)}` : null;
       return web.render(request, reply, 200, {
         title: 'Templates',
