@@ -39,7 +39,12 @@
 // 12. Creating a document (bench/document-create.ts; issue 37): POST /v1/documents with a
 //     1 MB PDF as multipart to `signet serve --role api`, p50/p99 at a fixed rate (a quarter of the
 //     slower side's closed-loop throughput), against a bare Fastify route that reads the
-//     same body and stores the file with the same storeFile call, alternating round by round.
+//     same body and stores the file with the same storeFile call, alternating round by round;
+//     and against the same route inspecting the PDF first (the ceiling issue 37's note proposes).
+// 13. A bulk send (bench/bulk-send.ts; issue 38): 1,000 rows from a template, from the
+//     confirmed file until every row is sent by `signet serve --role worker` and its first
+//     invitation queued, against the same documents, recipients and fields inserted in one
+//     transaction; the worker's peak RSS growth.
 //
 // Env: SIGNET_BENCH_POSTGRES_URL (admin connection; each part makes a fresh database and
 // drops it), SIGNET_BENCH_DOCUMENTS (100000), SIGNET_BENCH_SECONDS (5, each measured run),
@@ -59,6 +64,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { abuseLines, measureAbuse } from './abuse.ts';
 import { type Figures, freePort, measure, median, type RateRun, runAtRate, startSeededApi } from './api.ts';
+import { bulkDetails, bulkRows, measureBulk } from './bulk-send.ts';
 import { createDetails, createRows, measureCreate } from './document-create.ts';
 import { editorDetails, editorRows, measureEditor } from './editor.ts';
 import {
@@ -325,6 +331,10 @@ progress(
 );
 const create = await measureCreate();
 
+// 13. A bulk send of 1,000 rows from a template, against a worker process of its own.
+progress('Bulk: 1,000 rows from a template, confirmed file to every document sent (bench/bulk-send.ts)');
+const bulk = await measureBulk();
+
 // ---------------------------------------------------------------------------------------
 // The figures.
 
@@ -488,6 +498,7 @@ rows.push([
 rows.push(...pdfRows(pdf));
 rows.push(...editorRows(editor));
 rows.push(...createRows(create));
+rows.push(...bulkRows(bulk));
 console.log('\nRatio = measured / ceiling: for a rate 1.00 is the ceiling and less is slower; for a time');
 console.log(
   '1.00 is the ceiling and more is slower (for memory, bigger). A deep page against page 1 should be 1.00 (keyset paging).\n',
@@ -502,6 +513,8 @@ console.log('\nThe field editor (bench/editor.ts; issue 36).\n');
 for (const line of editorDetails(editor)) console.log(`  ${line}`);
 console.log('\nCreating a document through the API (bench/document-create.ts; issue 37).\n');
 for (const line of createDetails(create)) console.log(`  ${line}`);
+console.log('\nA bulk send from a template (bench/bulk-send.ts; issue 38).\n');
+for (const line of bulkDetails(bulk)) console.log(`  ${line}`);
 console.log(
   `\nload average before: ${loadBefore}; after: ${load()}; total ${((Date.now() - started) / 1000).toFixed(0)} s`,
 );
