@@ -177,6 +177,7 @@ describeEachDatabase(
       try {
         await page.goto(`${h.baseUrl}/documents/${draftId}`);
         const section = page.getByRole('region', { name: 'Template' });
+        await lookAt(page, 'template-journey-draft', 'desktop');
         assert.equal(
           await section.getByLabel('Template name').inputValue(),
           title,
@@ -188,6 +189,7 @@ describeEachDatabase(
         const templateId = new URL(page.url()).pathname.split('/').pop() as string;
         await page.getByRole('heading', { level: 1, name: 'Warehouse services' }).waitFor();
         await page.getByText('Template saved.').waitFor();
+        await lookAt(page, 'template-journey-template', 'desktop');
         const roles = (await page.locator('ol.roles > li').allInnerTexts()).map((t) =>
           t.replace(/\s+/g, ' '),
         );
@@ -207,6 +209,7 @@ describeEachDatabase(
         await page.waitForURL(/\/documents\/[0-9a-f-]{36}\/send$/);
         const documentId = new URL(page.url()).pathname.split('/')[2] as string;
         await page.getByRole('heading', { level: 1, name: 'Send this document?' }).waitFor();
+        await lookAt(page, 'template-journey-send', 'desktop');
         const confirmation = await page.locator('main').innerText();
         for (const expected of [maria.name, maria.email, tomasz.name, tomasz.email])
           assert.ok(confirmation.includes(expected), `${expected} on the send confirmation`);
@@ -307,6 +310,7 @@ describeEachDatabase(
         await waiting.page.getByText(`You can sign once ${maria.name} has signed.`).waitFor();
         assert.equal(await waiting.page.getByRole('button', { name: 'Sign document' }).count(), 0);
         assert.equal(await waiting.page.getByLabel('Type your full name to sign').count(), 0);
+        await lookAt(waiting.page, 'template-journey-waiting', 'desktop');
       } finally {
         await waiting.context.close();
       }
