@@ -50,6 +50,7 @@ export const perKindFiles = new Set([
   'signing-kept-entries.test.ts',
   'signing-pages.test.ts',
   'signing-phone-browser.test.ts',
+  'template-journey-browser.test.ts',
   'templates.test.ts',
   'time-zone.test.ts',
   'upload-gate.test.ts',
