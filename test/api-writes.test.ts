@@ -653,6 +653,12 @@ describeEachDatabase('document writes through /v1', (kind) => {
     const page = await (await fetch(h.baseUrl + link.path)).text();
     assert.match(page, /Price” on page 1: “1,200 EUR per month”, as [^<]+ filled it in/);
     assert.match(page, /Insured” on page 1: “checked”, as [^<]+ filled it in/);
+    assert.match(
+      page,
+      /<text class="field-value"[^>]*>1,200 EUR per month<\/text>/,
+      'the value in its box on the page',
+    );
+    assert.match(page, /<text class="field-value"[^>]*>✓<\/text>/, 'a ticked box’s check mark');
     const rows = await h.ctx.db
       .selectFrom('document_fields')
       .select(['id', 'label'])

@@ -93,6 +93,8 @@ export interface SigningPageView {
         mine: boolean;
         filled: boolean;
         title: string;
+        /** A value the sender gave it, shown in the box as it will be drawn (null for none). */
+        value: string | null;
       }>;
     };
   }>;
@@ -464,7 +466,11 @@ function fieldLayer(fields: SigningPageView['pages'][number]['fields']): SafeHtm
   if (!fields) return null;
   return html`<svg class="field-layer" viewBox="0 0 ${fields.width} ${fields.height}" preserveAspectRatio="none" aria-hidden="true" focusable="false">${fields.boxes.map(
     (box) =>
-      html`<rect data-field="${box.id}" class="field-box ${box.mine ? 'field-mine' : 'field-other'}${box.filled ? ' field-filled' : ''}" x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}"><title>${box.title}</title></rect>`,
+      html`<rect data-field="${box.id}" class="field-box ${box.mine ? 'field-mine' : 'field-other'}${box.filled ? ' field-filled' : ''}" x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}"><title>${box.title}</title></rect>${
+        box.value === null
+          ? null
+          : html`<text class="field-value" x="${box.x + 2}" y="${box.y + box.height * 0.72}" font-size="${Math.min(box.height * 0.7, 12)}">${box.value}</text>`
+      }`,
   )}</svg>`;
 }
 

@@ -37,6 +37,7 @@ function overlaysOf(loaded: Loaded, page: number): SigningPageView['pages'][numb
       mine: f.recipient_id === loaded.recipient.id,
       filled: f.filled_at !== null || f.prefilled,
       title: `${describeField(f)}: ${names.get(f.recipient_id) ?? ''}${f.filled_at || f.prefilled ? ' (filled)' : ''}`,
+      value: f.prefilled ? shownValue(f) : null,
     }));
   return boxes.length > 0 ? { width: size.width, height: size.height, boxes } : null;
 }
@@ -58,6 +59,16 @@ function inputOf(spec: FieldInputSpec, field: FieldRow, entered: string | undefi
     default:
       throw new Error(`no input for ${JSON.stringify(spec satisfies never)}`);
   }
+}
+
+/**
+ * A value the sender gave, in its box on the page as the sealed PDF will draw it (its type's
+ * `draw`): a text as typed, a ticked box's check mark.
+ */
+function shownValue(field: FieldRow): string | null {
+  const stamp = fieldTypeSpecs[field.type].draw(field.value, { kind: 'typed', name: '' });
+  if (stamp?.kind === 'text') return stamp.text;
+  return stamp?.kind === 'check' ? '✓' : null;
 }
 
 /** A value the sender gave, as the signer reads it among what is filled in for them. */
