@@ -64,6 +64,7 @@ export const perKindFiles = new Set([
   'web-fields.test.ts',
   'web-lifecycle.test.ts',
   'web-members.test.ts',
+  'web-public-link.test.ts',
   'web-search-browser.test.ts',
   'web-send.test.ts',
   'web-templates.test.ts',

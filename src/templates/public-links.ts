@@ -253,6 +253,22 @@ export async function requestPublicLinkCode(
   return { requestId: id, sentTo: email };
 }
 
+/** Where a request's code went; not-found for another link's request (or a renewed link's). */
+export async function publicLinkRequest(
+  ctx: Context,
+  token: string,
+  requestId: string,
+): Promise<{ sentTo: string }> {
+  const request = await ctx.db
+    .selectFrom('public_link_requests')
+    .select('email')
+    .where('id', '=', requestId)
+    .where('link_token', '=', token)
+    .executeTakeFirst();
+  if (!request) throw new ApiError('not-found');
+  return { sentTo: request.email };
+}
+
 /** The request's code judged (a wrong one counts, committed before the refusal); the request once good. */
 async function judgeCode(ctx: Context, token: string, requestId: string, code: string) {
   const now = ctx.clock.now();
