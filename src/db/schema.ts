@@ -77,6 +77,8 @@ export interface DocumentsTable {
   delivery: ColumnType<Delivery, Delivery | undefined, Delivery>;
   /** The template it was made from (migration 0034), null for none or once the template is deleted. */
   template_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 'public-link': made by a visitor through a template's public link (migration 0036). */
+  made_via: ColumnType<'public-link' | null, 'public-link' | null | undefined, 'public-link' | null>;
 }
 
 export interface RecipientsTable {
@@ -456,6 +458,28 @@ export interface TemplatesTable {
   remind_every_days: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The public link's token (migration 0036), null while it has none. */
+  public_link_token: ColumnType<string | null, string | null | undefined, string | null>;
+  public_link_max_uses: ColumnType<number | null, number | null | undefined, number | null>;
+  public_link_ends_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  public_link_uses: ColumnType<number, number | undefined, number>;
+}
+
+export interface PublicLinkRequestsTable {
+  id: string;
+  workspace_id: string;
+  template_id: string;
+  /** The link's token when the code was asked for: a renewed link ends the requests made through the old one. */
+  link_token: string;
+  email: string;
+  full_name: string;
+  /** The code's hash; null once used or voided. */
+  code_hash: string | null;
+  code_expires_at: Timestamp;
+  code_attempts: ColumnType<number, number | undefined, number>;
+  client_ip: string | null;
+  created_at: Timestamp;
+  document_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TemplateRolesTable {
@@ -557,4 +581,5 @@ export interface Database {
   template_fields: TemplateFieldsTable;
   bulk_sends: BulkSendsTable;
   bulk_send_rows: BulkSendRowsTable;
+  public_link_requests: PublicLinkRequestsTable;
 }

@@ -368,3 +368,20 @@ export async function findDocumentWorkspaceId(db: Db, id: string): Promise<strin
   const row = await db.selectFrom('documents').select('workspace_id').where('id', '=', id).executeTakeFirst();
   return row?.workspace_id;
 }
+
+/** Which of `ids` were made through a template's public link (the web list marks them). */
+export async function findMadeThroughPublicLink(
+  db: Db,
+  workspaceId: string,
+  ids: string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('documents')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', 'in', ids)
+    .where('made_via', '=', 'public-link')
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}

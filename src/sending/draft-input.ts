@@ -61,6 +61,8 @@ export interface CreateDocumentInput {
   delivery?: Delivery;
   /** The template it is made from (templates/use-template.ts); none by default. */
   templateId?: string | null;
+  /** 'public-link': made by a visitor through the template's public link (templates/public-links.ts). */
+  madeVia?: 'public-link' | null;
 }
 
 /**

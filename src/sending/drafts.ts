@@ -219,6 +219,7 @@ export async function createDocument(
         remind_every_days: input.remindEveryDays ?? null,
         delivery: input.delivery ?? 'email',
         template_id: input.templateId ?? null,
+        made_via: input.madeVia ?? null,
       },
     ]);
     await insertRecipients(trx, recipients);

@@ -135,7 +135,7 @@ export async function requestSigningCode(
 }
 
 /** Uniform over 000000–999999 (rejection sampling, no modulo bias). */
-function randomSixDigits(ctx: Context): string {
+export function randomSixDigits(ctx: Context): string {
   for (;;) {
     const n = ctx.ids.randomBytes(4).readUInt32BE(0);
     if (n < 4_294_000_000) return String(n % 1_000_000).padStart(6, '0');

@@ -4,6 +4,7 @@
 //   GET  /documents?q=…&status=…&cursor=…
 // Creating, reading and sending one document: document-form.pages.ts.
 import type { FastifyInstance } from 'fastify';
+import { findMadeThroughPublicLink } from '../documents/documents.repository.ts';
 import { listDocuments } from '../documents/documents.service.ts';
 import { documentStatuses } from '../documents/lifecycle.ts';
 import { html } from '../ui/html.ts';
@@ -38,6 +39,11 @@ export function documentsPages(web: Web) {
         const { page, stale } = await pageOrFirst(list, cursor);
         const next = page.nextCursor ? listAddress({ search, status, cursor: page.nextCursor }) : null;
         const firstSteps = await firstStepsPanel(ctx, member.workspaceId);
+        const publicLink = await findMadeThroughPublicLink(
+          ctx.db,
+          member.workspaceId,
+          page.documents.map((d) => d.id),
+        );
         return web.render(request, reply, 200, {
           title: search ? `Documents matching “${search}”` : 'Documents',
           current: 'documents',
@@ -50,6 +56,7 @@ export function documentsPages(web: Web) {
               next,
               stale,
               timeZone: member.timeZone,
+              publicLink,
             })}${firstSteps}`,
         });
       }),

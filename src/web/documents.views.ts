@@ -40,7 +40,7 @@ ${documentStatuses.map((status) => link(status, status[0]?.toUpperCase() + statu
 </ul>`;
 }
 
-function documentsTable(documents: Document[], timeZone: string) {
+function documentsTable(documents: Document[], timeZone: string, publicLink: Set<string>) {
   return html`<div class="table-scroll" tabindex="0" role="region" aria-label="Documents">
 <table>
 <thead><tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col" class="num">Value</th></tr></thead>
@@ -48,7 +48,7 @@ function documentsTable(documents: Document[], timeZone: string) {
 ${documents.map((d) => {
   const badge = statusBadges[d.status];
   return html`<tr>
-<td><a href="/documents/${d.id}">${d.title}</a></td>
+<td><a href="/documents/${d.id}">${d.title}</a>${publicLink.has(d.id) ? html` <span class="badge badge-neutral">public link</span>` : ''}</td>
 <td><span class="badge ${badge.tone}">${d.status}</span></td>
 <td>${formatTime(d.createdAt, timeZone)}</td>
 <td class="num">${d.value ? formatMoney(String(d.value.amount), d.value.currency) : '—'}</td>
@@ -71,6 +71,8 @@ export interface DocumentsList {
   next: string | null;
   /** The cursor given was refused (expired, altered, another list's): this is page 1 again. */
   stale: boolean;
+  /** Which of them a visitor made through a template's public link (marked). */
+  publicLink?: Set<string>;
 }
 
 function emptyList(list: DocumentsList): SafeHtml {
@@ -88,7 +90,7 @@ ${list.stale ? notice('info', 'That page link had expired, so this is the first 
 ${searchForm(search, status)}
 ${statusFilter(status, search)}
 <div class="card">
-${list.documents.length ? documentsTable(list.documents, list.timeZone) : emptyList(list)}
+${list.documents.length ? documentsTable(list.documents, list.timeZone, list.publicLink ?? new Set()) : emptyList(list)}
 <nav class="pager" aria-label="Pages">${cursor ? html`<a href="${listAddress({ search, status })}">Newest</a>` : ''}${next ? html`<a href="${next}">Next page</a>` : ''}</nav>
 </div>`;
 }

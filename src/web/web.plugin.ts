@@ -35,6 +35,7 @@ import { integrationsPages } from './integrations.pages.ts';
 import { sendToLogin, sessionCookie, type Web, type WebDeps } from './kit.ts';
 import { appPage } from './layout.ts';
 import { membersPages } from './members.pages.ts';
+import { publicLinkPages } from './public-link.pages.ts';
 import { referencePages } from './reference.pages.ts';
 import { sendPages } from './send.pages.ts';
 import { templatesPages } from './templates.pages.ts';
@@ -174,6 +175,7 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
       documentFormPages,
       sendPages,
       templatesPages,
+      publicLinkPages,
       fieldPages,
       integrationsPages,
       endpointsPages,

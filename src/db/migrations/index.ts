@@ -36,6 +36,7 @@ import * as m0032 from './0032-file-bytes-compression.ts';
 import * as m0033 from './0033-sender-values.ts';
 import * as m0034 from './0034-templates.ts';
 import * as m0035 from './0035-bulk-sends.ts';
+import * as m0036 from './0036-public-links.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -73,4 +74,5 @@ export const migrations: Record<string, Migration> = {
   '0033-sender-values': m0033,
   '0034-templates': m0034,
   '0035-bulk-sends': m0035,
+  '0036-public-links': m0036,
 };

@@ -1,0 +1,374 @@
+// Public signing links (issue 38): a template with one signing role, and no value asked of
+// its user, can be opened by anyone holding its link. The visitor gives a name and an email,
+// confirms the email with a six-digit code mailed to it (10 minutes, five wrong tries void
+// it; only its hash is kept), and gets a document of their own made from the template and
+// sent to them (the invitation mailed, as any), which they sign at once.
+// - The link is on or off; renewing it makes a new token, which ends the old link and the
+//   codes asked through it. It may carry a most number of uses and an end.
+// - A use is counted in the transaction that makes its document, under the template's row
+//   lock, so a link of 10 uses makes 10 documents however many visitors confirm at once.
+// - Asking for a code is limited per client address and per template
+//   (`takePublicLinkAttempt`), so a link cannot be made to mail strangers in bulk.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Transaction } from 'kysely';
+import type { Context } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
+import type { RateLimiter } from '../http/rate-limiter.ts';
+import { InputError } from '../input-error.ts';
+import { isEmailAddress, normalizeEmail } from '../mail/address.ts';
+import { queueMail } from '../mail/mail.service.ts';
+import { signingCodeMail } from '../mail/templates.ts';
+import { drawingProblem } from '../pdf/fonts.ts';
+import { createDocument } from '../sending/drafts.ts';
+import { sendDocument } from '../sending/send.ts';
+import { findMailedSigningLinks } from '../sending/signing-links.ts';
+import { randomSixDigits } from '../signing/codes.ts';
+import { findWorkspace } from '../workspaces/workspaces.repository.ts';
+import { getTemplate, type TemplateDetail } from './templates.service.ts';
+import { askedValues, documentInputOf } from './use-template.ts';
+
+export const publicCodeValidityMs = 10 * 60_000;
+export const maxPublicCodeAttempts = 5;
+/** Codes asked for from one client address: a few, then one every 12 minutes. */
+const perAddress = { burst: 5, refillPerSecond: 5 / 3600 };
+/** Codes asked for through one template's link: a busy website's, not a flood. */
+const perTemplate = { burst: 60, refillPerSecond: 60 / 3600 };
+
+const hashCode = (requestId: string, code: string) =>
+  createHash('sha256').update(`${requestId}:${code}`).digest('hex');
+
+/** Why a template cannot have a public link, or null when it can. */
+export function publicLinkProblem(template: Pick<TemplateDetail, 'roles'>): string | null {
+  const signers = template.roles.filter((r) => r.role === 'signer');
+  if (template.roles.length !== 1 || signers.length !== 1)
+    return 'A public link is for a template with one role, a signer: whoever opens the link is that signer, and nobody else is asked.';
+  if (askedValues(template).length > 0)
+    return 'A public link cannot ask for the values you fill in (nobody but the visitor is there): make those fields the signer’s, or give them no value.';
+  return null;
+}
+
+/** A template's link settings as its page shows them. */
+export interface PublicLinkSettings {
+  token: string | null;
+  maxUses: number | null;
+  endsAt: Date | null;
+  uses: number;
+}
+
+async function lockedTemplate(trx: Transaction<Database>, workspaceId: string, id: string) {
+  const row = await trx
+    .selectFrom('templates')
+    .select(['id', 'public_link_token', 'public_link_max_uses', 'public_link_ends_at', 'public_link_uses'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw new ApiError('not-found');
+  return row;
+}
+
+const newToken = (ctx: Context) => ctx.ids.randomBytes(18).toString('base64url');
+
+/**
+ * Turns the link on (a new token when it had none, or `renew`) with its limits, or changes
+ * its limits; refused (InputError on `publicLink`) for a template that cannot have one.
+ */
+export async function setPublicLink(
+  ctx: Context,
+  workspaceId: string,
+  templateId: string,
+  settings: { maxUses: number | null; endsAt: Date | null; renew?: boolean },
+): Promise<string> {
+  const problem = publicLinkProblem(await getTemplate(ctx, workspaceId, templateId));
+  if (problem) throw new InputError({ publicLink: problem });
+  if (settings.maxUses !== null && !(Number.isInteger(settings.maxUses) && settings.maxUses > 0))
+    throw new InputError({ maxUses: 'The most uses is a whole number from 1, or empty for no limit.' });
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await lockedTemplate(trx, workspaceId, templateId);
+    const token = !row.public_link_token || settings.renew ? newToken(ctx) : row.public_link_token;
+    await trx
+      .updateTable('templates')
+      .set({
+        public_link_token: token,
+        public_link_max_uses: settings.maxUses,
+        public_link_ends_at: settings.endsAt,
+        ...(row.public_link_token === token ? {} : { public_link_uses: 0 }),
+      })
+      .where('id', '=', templateId)
+      .execute();
+    return token;
+  });
+}
+
+/** Turns the link off: its token no longer opens anything. */
+export async function removePublicLink(ctx: Context, workspaceId: string, templateId: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockedTemplate(trx, workspaceId, templateId);
+    await trx
+      .updateTable('templates')
+      .set({ public_link_token: null })
+      .where('id', '=', templateId)
+      .execute();
+  });
+}
+
+export async function publicLinkSettings(
+  ctx: Context,
+  workspaceId: string,
+  templateId: string,
+): Promise<PublicLinkSettings> {
+  const row = await ctx.db
+    .selectFrom('templates')
+    .select(['public_link_token', 'public_link_max_uses', 'public_link_ends_at', 'public_link_uses'])
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', templateId)
+    .executeTakeFirst();
+  if (!row) throw new ApiError('not-found');
+  return {
+    token: row.public_link_token,
+    maxUses: row.public_link_max_uses,
+    endsAt: row.public_link_ends_at,
+    uses: row.public_link_uses,
+  };
+}
+
+/** Why a link that exists takes no more visitors, or null while it does. */
+function closedBecause(
+  row: { public_link_max_uses: number | null; public_link_ends_at: Date | null; public_link_uses: number },
+  now: Date,
+): string | null {
+  if (row.public_link_ends_at && row.public_link_ends_at.getTime() <= now.getTime())
+    return 'This link has ended: ask its sender for another.';
+  if (row.public_link_max_uses !== null && row.public_link_uses >= row.public_link_max_uses)
+    return 'This link has been used as many times as its sender allowed: ask them for another.';
+  return null;
+}
+
+/** What a visitor of `/t/{token}` sees: the document to sign and who sends it, or why not. */
+export interface PublicLinkView {
+  workspaceId: string;
+  templateId: string;
+  title: string;
+  senderName: string;
+  /** Why it takes no more visitors (ended, used up), or null. */
+  closed: string | null;
+}
+
+/** The link's view; not-found for a token that opens nothing (never was, renewed, turned off). */
+export async function openPublicLink(ctx: Context, token: string): Promise<PublicLinkView> {
+  const row = await ctx.db
+    .selectFrom('templates')
+    .select([
+      'id',
+      'workspace_id',
+      'title',
+      'public_link_max_uses',
+      'public_link_ends_at',
+      'public_link_uses',
+    ])
+    .where('public_link_token', '=', token)
+    .executeTakeFirst();
+  if (!row) throw new ApiError('not-found');
+  const workspace = await findWorkspace(ctx.db, row.workspace_id);
+  return {
+    workspaceId: row.workspace_id,
+    templateId: row.id,
+    title: row.title,
+    senderName: workspace?.name ?? 'Signet',
+    closed: closedBecause(row, ctx.clock.now()),
+  };
+}
+
+/** A code asked for through a link: limited per client address and per template. */
+export async function takePublicLinkAttempt(
+  limiter: RateLimiter,
+  request: { clientIp: string; templateId: string },
+  nowMs: number,
+): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  for (const [bucket, shape] of [
+    [`public-link:address:${request.clientIp}`, perAddress],
+    [`public-link:template:${request.templateId}`, perTemplate],
+  ] as const) {
+    const taken = await limiter.take(bucket, nowMs, shape);
+    if (!taken.allowed) return { allowed: false, retryAfterSeconds: taken.retryAfterSeconds };
+  }
+  return { allowed: true, retryAfterSeconds: 0 };
+}
+
+function checkPerson(person: { fullName: string; email: string }): void {
+  const errors: Record<string, string> = {};
+  const name = person.fullName.trim();
+  if (!name || name.length > 200) errors.fullName = 'Give your full name (at most 200 characters).';
+  else {
+    const problem = drawingProblem('Your name', name);
+    if (problem) errors.fullName = problem;
+  }
+  if (!isEmailAddress(person.email)) errors.email = 'Give your email address: the code goes there.';
+  if (Object.keys(errors).length > 0) throw new InputError(errors);
+}
+
+/** A visitor's name and email: a code mailed to confirm the email; the request's id. */
+export async function requestPublicLinkCode(
+  ctx: Context,
+  token: string,
+  person: { fullName: string; email: string; clientIp: string | null },
+): Promise<{ requestId: string; sentTo: string }> {
+  const link = await openPublicLink(ctx, token);
+  if (link.closed) throw new InputError({ email: link.closed });
+  checkPerson(person);
+  const id = ctx.ids.uuid();
+  const code = randomSixDigits(ctx);
+  const now = ctx.clock.now();
+  const email = normalizeEmail(person.email);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('public_link_requests')
+      .values({
+        id,
+        workspace_id: link.workspaceId,
+        template_id: link.templateId,
+        link_token: token,
+        email,
+        full_name: person.fullName.trim(),
+        code_hash: hashCode(id, code),
+        code_expires_at: new Date(now.getTime() + publicCodeValidityMs),
+        client_ip: person.clientIp,
+        created_at: now,
+      })
+      .execute();
+    await queueMail(trx, ctx, {
+      workspaceId: link.workspaceId,
+      documentId: null,
+      recipientId: null,
+      to: email,
+      ...signingCodeMail({
+        code,
+        documentTitle: link.title,
+        workspaceName: link.senderName,
+        validMinutes: publicCodeValidityMs / 60_000,
+      }),
+    });
+  });
+  return { requestId: id, sentTo: email };
+}
+
+/** Where a request's code went; not-found for another link's request (or a renewed link's). */
+export async function publicLinkRequest(
+  ctx: Context,
+  token: string,
+  requestId: string,
+): Promise<{ sentTo: string }> {
+  const request = await ctx.db
+    .selectFrom('public_link_requests')
+    .select('email')
+    .where('id', '=', requestId)
+    .where('link_token', '=', token)
+    .executeTakeFirst();
+  if (!request) throw new ApiError('not-found');
+  return { sentTo: request.email };
+}
+
+/** The request's code judged (a wrong one counts, committed before the refusal); the request once good. */
+async function judgeCode(ctx: Context, token: string, requestId: string, code: string) {
+  const now = ctx.clock.now();
+  const refusal = await ctx.db.transaction().execute(async (trx) => {
+    const request = await trx
+      .selectFrom('public_link_requests')
+      .selectAll()
+      .where('id', '=', requestId)
+      .where('link_token', '=', token)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!request) throw new ApiError('not-found');
+    if (!/^\d{6}$/.test(code.trim())) return 'Enter the six-digit code from the mail.';
+    if (!request.code_hash || request.code_attempts >= maxPublicCodeAttempts)
+      return 'This code can no longer be used: ask for a new one.';
+    if (request.code_expires_at.getTime() <= now.getTime())
+      return 'This code has expired (codes last 10 minutes): ask for a new one.';
+    const good = timingSafeEqual(
+      Buffer.from(request.code_hash),
+      Buffer.from(hashCode(requestId, code.trim())),
+    );
+    if (good) return null;
+    await trx
+      .updateTable('public_link_requests')
+      .set({ code_attempts: request.code_attempts + 1 })
+      .where('id', '=', requestId)
+      .execute();
+    return request.code_attempts + 1 >= maxPublicCodeAttempts
+      ? 'Wrong code, and the last try: ask for a new one.'
+      : 'Wrong code: check the mail and enter it again.';
+  });
+  if (refusal) throw new InputError({ code: refusal });
+}
+
+/**
+ * The code confirmed: the visitor's document made from the template (a use counted, the code
+ * spent, in the document's own transaction under the template's lock) and sent to them; the
+ * path of their signing page.
+ */
+export async function confirmPublicLinkCode(
+  ctx: Context,
+  token: string,
+  requestId: string,
+  code: string,
+): Promise<{ documentId: string; signingPath: string }> {
+  // A renewed or removed link opens nothing, and ends the codes asked through it.
+  const link = await openPublicLink(ctx, token);
+  await judgeCode(ctx, token, requestId, code);
+  const request = await ctx.db
+    .selectFrom('public_link_requests')
+    .select(['email', 'full_name'])
+    .where('id', '=', requestId)
+    .executeTakeFirstOrThrow();
+  const template = await getTemplate(ctx, link.workspaceId, link.templateId);
+  const role = template.roles[0];
+  if (!role || publicLinkProblem(template))
+    throw new InputError({ code: 'This link can no longer be used.' });
+  const input = await documentInputOf(ctx, link.workspaceId, template, {
+    recipients: { [role.name]: { email: request.email, fullName: request.full_name } },
+  });
+  const { id } = await createDocument(
+    ctx,
+    { ...input, madeVia: 'public-link' },
+    {
+      first: async (trx) => {
+        const row = await lockedTemplate(trx, link.workspaceId, link.templateId);
+        const closed =
+          row.public_link_token !== token
+            ? 'This link was renewed: use the new one.'
+            : closedBecause(row, ctx.clock.now());
+        if (closed) throw new InputError({ code: closed });
+        const spent = await trx
+          .updateTable('public_link_requests')
+          .set({ code_hash: null })
+          .where('id', '=', requestId)
+          .where('code_hash', 'is not', null)
+          .returning('id')
+          .executeTakeFirst();
+        if (!spent) throw new InputError({ code: 'This code has already been used: ask for a new one.' });
+        await trx
+          .updateTable('templates')
+          .set({ public_link_uses: row.public_link_uses + 1 })
+          .where('id', '=', link.templateId)
+          .execute();
+      },
+    },
+  );
+  await ctx.db
+    .updateTable('public_link_requests')
+    .set({ document_id: id })
+    .where('id', '=', requestId)
+    .execute();
+  await sendDocument(ctx, link.workspaceId, id);
+  const detail = await ctx.db
+    .selectFrom('recipients')
+    .select(['id', 'email'])
+    .where('document_id', '=', id)
+    .execute();
+  const links = await findMailedSigningLinks(ctx, link.workspaceId, { id, recipients: detail });
+  const url = links.get(detail[0]?.id ?? '');
+  if (!url) throw new Error(`document ${id} was sent without a signing link`);
+  return { documentId: id, signingPath: new URL(url).pathname };
+}

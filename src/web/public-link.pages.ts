@@ -1,0 +1,249 @@
+// A template's public link in the web application (issue 38; the rules are
+// templates/public-links.ts's):
+//   GET|POST /templates/{id}/public-link   the sender's settings: on, its limits, renew, off
+//   GET|POST /t/{token}                    a visitor: their name and email (a code is mailed)
+//   GET|POST /t/{token}/confirm/{request}  the code; confirmed, their document's signing page
+// A visitor needs no account; their posts carry the form's CSRF token as every form here does,
+// and asking for codes is limited per address and per template (429 with Retry-After).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../http/errors.ts';
+import { type FieldErrors, InputError } from '../input-error.ts';
+import {
+  confirmPublicLinkCode,
+  openPublicLink,
+  publicLinkProblem,
+  publicLinkRequest,
+  publicLinkSettings,
+  removePublicLink,
+  requestPublicLinkCode,
+  setPublicLink,
+  takePublicLinkAttempt,
+} from '../templates/public-links.ts';
+import { getTemplate, type TemplateDetail } from '../templates/templates.service.ts';
+import { notice } from '../ui/forms.ts';
+import { type Form, formText, forRecord, uuid, type Web } from './kit.ts';
+import { publicCodeView, publicLinkSettingsView, publicLinkView } from './public-link.views.ts';
+
+type TokenParams = { token: string };
+type RequestParams = TokenParams & { requestId: string };
+
+const doneSentences: Record<string, string> = {
+  on: 'The link is on: share it.',
+  limits: 'The limits are saved.',
+  renew: 'A new link: the old one no longer works.',
+  off: 'The link is off: it opens nothing now.',
+};
+
+/** The limits as the form gives them: a whole number of uses, a last day (to its end, UTC). */
+function limitsOf(
+  form: Form,
+): { limits: { maxUses: number | null; endsAt: Date | null } } | { errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const uses = formText(form, 'maxUses').trim();
+  const day = formText(form, 'endsOn').trim();
+  const maxUses = uses === '' ? null : Number(uses);
+  if (maxUses !== null && !(Number.isInteger(maxUses) && maxUses > 0))
+    errors.maxUses = 'The most uses is a whole number from 1, or empty for no limit.';
+  const endsAt = day === '' ? null : new Date(`${day}T23:59:59.999Z`);
+  if (endsAt !== null && (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(endsAt.getTime())))
+    errors.endsOn = 'The last day is a date (YYYY-MM-DD), or empty for no end.';
+  return Object.keys(errors).length > 0 ? { errors } : { limits: { maxUses, endsAt } };
+}
+
+function settingsRoutes(web: Web, app: FastifyInstance) {
+  const load = (workspaceId: string, id: string) => getTemplate(web.ctx, workspaceId, id);
+  const show = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    page: { workspaceId: string; template: TemplateDetail },
+    state: { status: number; form?: Form; errors?: FieldErrors; done?: string },
+  ) => {
+    const { template } = page;
+    const settings = await publicLinkSettings(web.ctx, page.workspaceId, template.id);
+    const form = state.form ?? {
+      maxUses: settings.maxUses === null ? '' : String(settings.maxUses),
+      endsOn: settings.endsAt ? settings.endsAt.toISOString().slice(0, 10) : '',
+    };
+    return web.render(request, reply, state.status, {
+      title: `Public link · ${template.name}`,
+      current: 'templates',
+      body: (csrf) =>
+        publicLinkSettingsView({
+          template,
+          settings,
+          url: settings.token ? `${web.ctx.config.publicUrl}/t/${settings.token}` : null,
+          problem: publicLinkProblem(template),
+          form,
+          errors: state.errors ?? {},
+          done:
+            state.done && doneSentences[state.done]
+              ? notice('success', doneSentences[state.done] as string)
+              : null,
+          csrf,
+        }),
+    });
+  };
+  app.get<{ Params: { id: string }; Querystring: Form }>(
+    '/templates/:id/public-link',
+    forRecord(web, load, (request, reply, member, template) =>
+      show(
+        request,
+        reply,
+        { workspaceId: member.workspaceId, template },
+        { status: 200, done: formText(request.query, 'done') },
+      ),
+    ),
+  );
+  app.post<{ Params: { id: string }; Body: Form }>(
+    '/templates/:id/public-link',
+    forRecord(web, load, async (request, reply, member, template) => {
+      const action = formText(request.body, 'action');
+      const page = { workspaceId: member.workspaceId, template };
+      const refused = (errors: FieldErrors) =>
+        show(request, reply, page, { status: 400, form: request.body, errors });
+      try {
+        if (action === 'off') await removePublicLink(web.ctx, member.workspaceId, template.id);
+        else {
+          const read = limitsOf(request.body);
+          if ('errors' in read) return refused(read.errors);
+          await setPublicLink(web.ctx, member.workspaceId, template.id, {
+            ...read.limits,
+            renew: action === 'renew',
+          });
+        }
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        return refused(error.fields);
+      }
+      const done = ['on', 'limits', 'renew', 'off'].includes(action) ? action : 'limits';
+      return reply.redirect(`/templates/${template.id}/public-link?done=${done}`, 303);
+    }),
+  );
+}
+
+/** The visitor's pages; a token or request that opens nothing is the 404 page. */
+function visitorRoutes(web: Web, app: FastifyInstance) {
+  const opened = async (request: FastifyRequest, reply: FastifyReply, token: string) => {
+    try {
+      return await openPublicLink(web.ctx, token);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'not-found') {
+        web.notFound(request, reply);
+        return null;
+      }
+      throw error;
+    }
+  };
+  const first = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+    state: { status: number; form: Form; errors: FieldErrors },
+    link: Awaited<ReturnType<typeof openPublicLink>>,
+  ) =>
+    web.render(request, reply, state.status, {
+      title: link.title,
+      body: (csrf) => publicLinkView(link, token, state.form, state.errors, csrf),
+    });
+  app.get<{ Params: TokenParams }>('/t/:token', async (request, reply) => {
+    const link = await opened(request, reply, request.params.token);
+    return link && first(request, reply, request.params.token, { status: 200, form: {}, errors: {} }, link);
+  });
+  app.post<{ Params: TokenParams; Body: Form }>('/t/:token', async (request, reply) => {
+    const { token } = request.params;
+    const link = await opened(request, reply, token);
+    if (!link) return reply;
+    const form = request.body ?? {};
+    const attempt = await takePublicLinkAttempt(
+      web.deps.accountLimiter,
+      { clientIp: request.ip, templateId: link.templateId },
+      web.ctx.clock.now().getTime(),
+    );
+    if (!attempt.allowed) {
+      reply.header('retry-after', String(attempt.retryAfterSeconds));
+      const minutes = Math.max(1, Math.ceil(attempt.retryAfterSeconds / 60));
+      return first(
+        request,
+        reply,
+        token,
+        {
+          status: 429,
+          form,
+          errors: {
+            email: `Too many codes asked for from your network or through this link. Try again in ${minutes} minute${minutes > 1 ? 's' : ''}.`,
+          },
+        },
+        link,
+      );
+    }
+    try {
+      const { requestId } = await requestPublicLinkCode(web.ctx, token, {
+        fullName: formText(form, 'fullName'),
+        email: formText(form, 'email'),
+        clientIp: request.ip,
+      });
+      return reply.redirect(`/t/${token}/confirm/${requestId}`, 303);
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      return first(request, reply, token, { status: 400, form, errors: error.fields }, link);
+    }
+  });
+  const codePage = async (
+    request: FastifyRequest<{ Params: RequestParams }>,
+    reply: FastifyReply,
+    state: { status: number; form: Form; errors: FieldErrors },
+  ) => {
+    const { token, requestId } = request.params;
+    const link = await opened(request, reply, token);
+    if (!link) return reply;
+    if (!uuid.test(requestId)) return web.notFound(request, reply);
+    let sentTo: string;
+    try {
+      ({ sentTo } = await publicLinkRequest(web.ctx, token, requestId));
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'not-found') return web.notFound(request, reply);
+      throw error;
+    }
+    return web.render(request, reply, state.status, {
+      title: link.title,
+      body: (csrf) =>
+        publicCodeView(
+          link,
+          token,
+          `/t/${token}/confirm/${requestId}`,
+          sentTo,
+          state.form,
+          state.errors,
+          csrf,
+        ),
+    });
+  };
+  app.get<{ Params: RequestParams }>('/t/:token/confirm/:requestId', (request, reply) =>
+    codePage(request, reply, { status: 200, form: {}, errors: {} }),
+  );
+  app.post<{ Params: RequestParams; Body: Form }>('/t/:token/confirm/:requestId', async (request, reply) => {
+    const { token, requestId } = request.params;
+    if (!uuid.test(requestId)) return web.notFound(request, reply);
+    try {
+      const { signingPath } = await confirmPublicLinkCode(
+        web.ctx,
+        token,
+        requestId,
+        formText(request.body, 'code'),
+      );
+      return reply.redirect(signingPath, 303);
+    } catch (error) {
+      if (error instanceof InputError)
+        return codePage(request, reply, { status: 400, form: request.body ?? {}, errors: error.fields });
+      if (error instanceof ApiError && error.code === 'not-found') return web.notFound(request, reply);
+      throw error;
+    }
+  });
+}
+
+export function publicLinkPages(web: Web) {
+  return async (app: FastifyInstance) => {
+    settingsRoutes(web, app);
+    visitorRoutes(web, app);
+  };
+}

@@ -1,0 +1,101 @@
+// The pages of a template's public link (public-link.pages.ts): the sender's settings, and
+// the visitor's two steps (their name and email, then the code mailed to them).
+import type { FieldErrors } from '../input-error.ts';
+import type { PublicLinkSettings, PublicLinkView } from '../templates/public-links.ts';
+import type { TemplateDetail } from '../templates/templates.service.ts';
+import { csrfField, type Form, fieldError, formText, invalidAttrs, notice } from '../ui/forms.ts';
+import { html, type SafeHtml } from '../ui/html.ts';
+
+function textInput(
+  id: string,
+  label: string,
+  form: Form,
+  errors: FieldErrors,
+  extra: { type?: string; autocomplete?: string; hint?: string; inputmode?: string } = {},
+): SafeHtml {
+  return html`<div class="field"><label for="${id}">${label}</label>${extra.hint ? html`<p class="hint" id="${id}-hint">${extra.hint}</p>` : null}<input id="${id}" name="${id}" type="${extra.type ?? 'text'}" value="${formText(form, id)}"${extra.autocomplete ? html` autocomplete="${extra.autocomplete}"` : null}${extra.inputmode ? html` inputmode="${extra.inputmode}"` : null} ${invalidAttrs(id, errors[id])}>${fieldError(id, errors[id])}</div>`;
+}
+
+/** The sender's page: the link (or why the template cannot have one), its limits and uses. */
+export function publicLinkSettingsView(page: {
+  template: TemplateDetail;
+  settings: PublicLinkSettings;
+  url: string | null;
+  problem: string | null;
+  form: Form;
+  errors: FieldErrors;
+  done: SafeHtml | null;
+  csrf: string;
+}): SafeHtml {
+  const { template, settings, url, problem, form, errors, csrf } = page;
+  const back = `/templates/${template.id}`;
+  const action = `${back}/public-link`;
+  const limits = html`${textInput('maxUses', 'Most uses (empty: no limit)', form, errors, { type: 'number', inputmode: 'numeric' })}${textInput('endsOn', 'Last day it works (empty: no end)', form, errors, { type: 'date', hint: 'It works until the end of that day (UTC).' })}`;
+  return html`<p><a href="${back}">← ${template.name}</a></p>
+<div class="section-title"><h1>Public link</h1></div>
+${page.done}${errors.publicLink ? notice('error', errors.publicLink) : null}
+<section class="card">
+<p>Anyone with the link gives their name and email, confirms the email with a code mailed to them, and gets their own document from “${template.name}”, which they sign at once. Each such document is in your list, marked as from the public link.</p>
+${
+  problem
+    ? notice('info', problem)
+    : url
+      ? html`<p><strong>The link</strong> (used ${settings.uses} ${settings.uses === 1 ? 'time' : 'times'}):</p>
+<p><a class="public-link" href="${url}">${url}</a></p>
+<form method="post" action="${action}" novalidate>${csrfField(csrf)}<input type="hidden" name="action" value="limits">${limits}
+<div class="actions"><button class="button button-primary" type="submit">Save the limits</button></div></form>
+<form method="post" action="${action}" class="actions">${csrfField(csrf)}<input type="hidden" name="action" value="renew"><button class="button" type="submit">Renew the link (the old one stops working)</button></form>
+<form method="post" action="${action}" class="actions">${csrfField(csrf)}<input type="hidden" name="action" value="off"><button class="button button-danger" type="submit">Turn the link off</button></form>`
+      : html`<form method="post" action="${action}" novalidate>${csrfField(csrf)}<input type="hidden" name="action" value="on">${limits}
+<div class="actions"><button class="button button-primary" type="submit">Turn the link on</button></div></form>`
+}
+</section>`;
+}
+
+/** The visitor's first step: who they are. */
+export function publicLinkView(
+  link: PublicLinkView,
+  token: string,
+  form: Form,
+  errors: FieldErrors,
+  csrf: string,
+) {
+  return html`<div class="narrow">
+<p class="muted">From <strong>${link.senderName}</strong></p>
+<h1>${link.title}</h1>
+${
+  link.closed
+    ? notice('info', link.closed)
+    : html`<div class="card">
+<p>Give your name and email: we mail you a code to confirm the address, then you read and sign the document.</p>
+<form method="post" action="/t/${token}" novalidate>${csrfField(csrf)}
+${textInput('fullName', 'Your full name', form, errors, { autocomplete: 'name', hint: 'As it should appear on the document.' })}
+${textInput('email', 'Your email', form, errors, { type: 'email', autocomplete: 'email' })}
+<div class="actions"><button class="button button-primary" type="submit">Mail me a code</button></div>
+</form></div>`
+}
+</div>`;
+}
+
+/** The visitor's second step: the code mailed to them. */
+export function publicCodeView(
+  link: PublicLinkView,
+  token: string,
+  path: string,
+  sentTo: string,
+  form: Form,
+  errors: FieldErrors,
+  csrf: string,
+) {
+  return html`<div class="narrow">
+<p class="muted">From <strong>${link.senderName}</strong></p>
+<h1>${link.title}</h1>
+<div class="card">
+<p>We mailed a six-digit code to <strong>${sentTo}</strong>. It is valid for 10 minutes.</p>
+<form method="post" action="${path}" novalidate>${csrfField(csrf)}
+${textInput('code', 'The code', form, errors, { autocomplete: 'one-time-code', inputmode: 'numeric' })}
+<div class="actions"><button class="button button-primary" type="submit">Open the document</button></div>
+</form>
+<p class="small muted">No mail? Check your spam folder, or <a href="/t/${token}">give your address again</a>.</p>
+</div></div>`;
+}
