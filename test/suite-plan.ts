@@ -43,6 +43,7 @@ export const perKindFiles = new Set([
   'pagination.property.test.ts',
   'password-reset-browser.test.ts',
   'password-reset.test.ts',
+  'public-link-browser.test.ts',
   'public-links.test.ts',
   'pretty-log.test.ts',
   'sealing.test.ts',

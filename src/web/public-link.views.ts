@@ -44,7 +44,7 @@ ${
 <p><a class="public-link" href="${url}">${url}</a></p>
 <form method="post" action="${action}" novalidate>${csrfField(csrf)}<input type="hidden" name="action" value="limits">${limits}
 <div class="actions"><button class="button button-primary" type="submit">Save the limits</button></div></form>
-<form method="post" action="${action}" class="actions">${csrfField(csrf)}<input type="hidden" name="action" value="renew"><button class="button" type="submit">Renew the link (the old one stops working)</button></form>
+<form method="post" action="${action}" class="actions">${csrfField(csrf)}<input type="hidden" name="action" value="renew"><button class="button button-secondary" type="submit">Renew the link (the old one stops working)</button></form>
 <form method="post" action="${action}" class="actions">${csrfField(csrf)}<input type="hidden" name="action" value="off"><button class="button button-danger" type="submit">Turn the link off</button></form>`
       : html`<form method="post" action="${action}" novalidate>${csrfField(csrf)}<input type="hidden" name="action" value="on">${limits}
 <div class="actions"><button class="button button-primary" type="submit">Turn the link on</button></div></form>`

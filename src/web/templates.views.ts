@@ -89,7 +89,7 @@ function templateSummary(template: TemplateDetail, timeZone: string): SafeHtml {
 <div><dt>Automatic reminders</dt><dd>${reminderText(template.remindEveryDays)}</dd></div>
 <div><dt>Last changed</dt><dd>${formatTime(template.updatedAt, timeZone)}</dd></div>
 </dl>
-<div class="actions"><a class="button button-primary" href="/templates/${template.id}/use">Use template</a><a class="button" href="/templates/${template.id}/public-link">Public link…</a><a class="button button-danger" href="/templates/${template.id}/delete">Delete template…</a></div>
+<div class="actions"><a class="button button-primary" href="/templates/${template.id}/use">Use template</a><a class="button button-secondary" href="/templates/${template.id}/public-link">Public link…</a><a class="button button-danger" href="/templates/${template.id}/delete">Delete template…</a></div>
 </div>`;
 }
 
