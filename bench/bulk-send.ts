@@ -125,7 +125,11 @@ async function untilSent(ctx: Context, bulkId: string, rows: number, sample: () 
 }
 
 /** The ceiling: the rows a bulk send leaves, written at once with the repository functions. */
-async function ceiling(ctx: Context, workspaceId: string, template: Awaited<ReturnType<typeof makeTemplate>>) {
+async function ceiling(
+  ctx: Context,
+  workspaceId: string,
+  template: Awaited<ReturnType<typeof makeTemplate>>,
+) {
   const now = ctx.clock.now();
   const started = performance.now();
   await ctx.db.transaction().execute(async (trx) => {
@@ -208,7 +212,10 @@ export async function measureBulk(): Promise<BulkFigures> {
   let worker: ChildProcess | null = null;
   try {
     await migrateToLatest(handle.db);
-    const config = loadConfig({ SIGNET_UPLOAD_BYTES_PER_DAY: String(2 ** 50), SIGNET_BULK_MAX_ROWS: String(rowCount) });
+    const config = loadConfig({
+      SIGNET_UPLOAD_BYTES_PER_DAY: String(2 ** 50),
+      SIGNET_BULK_MAX_ROWS: String(rowCount),
+    });
     const ctx = await createContext(config, handle.db, { log: createLogger('warn') });
     const workspace = await createWorkspace(ctx, { name: 'Bench', plan: 'max' });
     const template = await makeTemplate(ctx, workspace.id);
