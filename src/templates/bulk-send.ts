@@ -1,0 +1,537 @@
+// Bulk sends (issue 38): a template sent to every good row of a spreadsheet. The sender's
+// file is read (bulk-csv.ts) for a preview, read again when confirmed and stored with its good
+// rows; the worker (`sendDueBulkRows`) makes and sends a document per row with the services a
+// single document uses. Each row's progress is written in the transaction of the change it
+// records (migration 0035), so a restart in the middle loses nothing and sends nothing twice.
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import type { Context } from '../context.ts';
+import { notifyChannel } from '../db/notify.ts';
+import type { Database } from '../db/schema.ts';
+import { DocumentActionError } from '../documents/lifecycle.ts';
+import { ApiError } from '../http/errors.ts';
+import { InputError } from '../input-error.ts';
+import { createDocument } from '../sending/drafts.ts';
+import { sendDocument } from '../sending/send.ts';
+import {
+  type BulkColumn,
+  type BulkProblem,
+  type BulkResult,
+  type BulkRow,
+  bulkResultsCsv,
+  readBulkCsv,
+} from './bulk-csv.ts';
+import { getTemplate, type TemplateDetail } from './templates.service.ts';
+import { askedValues, asTemplateUseError, documentInputOf, type UseTemplateInput } from './use-template.ts';
+
+/** NOTIFYed when a bulk send is stored: a worker starts on it at once. */
+export const bulkChannel = 'signet_bulk';
+
+/** How long a worker's claim on a bulk send lasts; renewed after every row. */
+const leaseMs = 60_000;
+/** Rows one claim works through before the bulk send is let go (another may take it). */
+const batchRows = 50;
+
+/** The columns of a template's spreadsheet: each role's email and name, then each asked value. */
+export function columnsOf(template: Pick<TemplateDetail, 'roles'>): BulkColumn[] {
+  const people = template.roles.flatMap((role): BulkColumn[] => [
+    { key: `email:${role.name}`, header: `${role.name} email`, kind: 'email', required: true },
+    { key: `name:${role.name}`, header: `${role.name} name`, kind: 'name', required: true },
+  ]);
+  const values = askedValues(template).map(
+    (asked): BulkColumn => ({
+      key: `value:${asked.label}`,
+      header: asked.label,
+      kind: asked.type === 'date' ? 'date' : asked.type === 'checkbox' ? 'checkbox' : 'text',
+      required: asked.required,
+      ...(asked.maxLength === null ? {} : { maxLength: asked.maxLength }),
+    }),
+  );
+  return [...people, ...values];
+}
+
+/** A good row as use-template.ts takes it. */
+function useInputOf(template: Pick<TemplateDetail, 'roles'>, row: BulkRow): UseTemplateInput {
+  const recipients: UseTemplateInput['recipients'] = {};
+  for (const role of template.roles) {
+    recipients[role.name] = {
+      email: String(row.values[`email:${role.name}`] ?? ''),
+      fullName: String(row.values[`name:${role.name}`] ?? ''),
+    };
+  }
+  const values: Record<string, string | boolean> = {};
+  for (const asked of askedValues(template)) values[asked.label] = row.values[`value:${asked.label}`] ?? '';
+  return { recipients, values };
+}
+
+export interface BulkPreviewRow {
+  row: number;
+  people: Array<{ role: string; email: string; fullName: string }>;
+  values: Array<{ label: string; value: string | boolean }>;
+}
+
+export interface BulkPreview {
+  template: TemplateDetail;
+  /** The file's data rows (empty ones not counted), and how many of them can be sent. */
+  totalRows: number;
+  goodRows: number;
+  problems: BulkProblem[];
+  ignoredColumns: string[];
+  /** The first good rows as they will be sent. */
+  firstRows: BulkPreviewRow[];
+}
+
+const previewRows = 10;
+
+/** What the preview page shows of a spreadsheet for a template; nothing is stored. */
+export async function previewBulkSend(
+  ctx: Context,
+  workspaceId: string,
+  templateId: string,
+  file: Uint8Array,
+): Promise<BulkPreview> {
+  const template = await getTemplate(ctx, workspaceId, templateId);
+  const sheet = readBulkCsv(file, columnsOf(template), { maxRows: ctx.config.bulkMaxRows });
+  return {
+    template,
+    totalRows: sheet.totalRows,
+    goodRows: sheet.rows.length,
+    problems: sheet.problems,
+    ignoredColumns: sheet.ignoredColumns,
+    firstRows: sheet.rows.slice(0, previewRows).map((row) => {
+      const input = useInputOf(template, row);
+      return {
+        row: row.row,
+        people: template.roles.map((role) => ({
+          role: role.name,
+          ...input.recipients[role.name],
+        })) as BulkPreviewRow['people'],
+        values: Object.entries(input.values ?? {}).map(([label, value]) => ({ label, value })),
+      };
+    }),
+  };
+}
+
+export interface StartBulkSendInput {
+  workspaceId: string;
+  templateId: string;
+  userId: string | null;
+  fileName: string;
+  data: Uint8Array;
+}
+
+/**
+ * Stores a confirmed bulk send with its good rows, all in one transaction, and wakes the
+ * worker. The file is read again here: a preview kept in the browser is never trusted. An
+ * InputError (`file`) when no row can be sent.
+ */
+export async function startBulkSend(ctx: Context, input: StartBulkSendInput): Promise<{ id: string }> {
+  const template = await getTemplate(ctx, input.workspaceId, input.templateId);
+  const sheet = readBulkCsv(input.data, columnsOf(template), { maxRows: ctx.config.bulkMaxRows });
+  if (sheet.rows.length === 0 || sheet.problems.some((p) => p.row === null || p.row === 1)) {
+    const first = sheet.problems[0]?.message ?? 'The file has no row that can be sent.';
+    throw new InputError({ file: `Nothing was sent. ${first}` });
+  }
+  const id = ctx.ids.uuid();
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('bulk_sends')
+      .values({
+        id,
+        workspace_id: input.workspaceId,
+        template_id: template.id,
+        template_name: template.name,
+        file_name: input.fileName.slice(0, 255),
+        created_by: input.userId,
+        total: sheet.rows.length,
+        created_at: now,
+      })
+      .execute();
+    // In slices: one INSERT's parameters are limited (65,535 in PostgreSQL).
+    for (let i = 0; i < sheet.rows.length; i += 1000) {
+      const rows = sheet.rows.slice(i, i + 1000).map((row) => ({
+        bulk_send_id: id,
+        workspace_id: input.workspaceId,
+        row_number: row.row,
+        input: JSON.stringify(useInputOf(template, row)),
+      }));
+      await trx.insertInto('bulk_send_rows').values(rows).execute();
+    }
+    await notifyChannel(trx, bulkChannel);
+  });
+  return { id };
+}
+
+interface BulkClaim {
+  id: string;
+  workspaceId: string;
+  templateId: string | null;
+  leaseUntil: Date;
+}
+
+/** Claims the oldest unfinished bulk send no other worker holds, for `leaseMs`. */
+async function claimBulkSend(db: Kysely<Database>, now: Date): Promise<BulkClaim | null> {
+  return db.transaction().execute(async (trx) => {
+    const due = await trx
+      .selectFrom('bulk_sends')
+      .select(['id', 'workspace_id', 'template_id'])
+      .where('finished_at', 'is', null)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+      .orderBy('created_at')
+      .limit(1)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
+    if (!due) return null;
+    const leaseUntil = new Date(now.getTime() + leaseMs);
+    await trx.updateTable('bulk_sends').set({ locked_until: leaseUntil }).where('id', '=', due.id).execute();
+    return { id: due.id, workspaceId: due.workspace_id, templateId: due.template_id, leaseUntil };
+  });
+}
+
+/** Extends the claim if it is still this worker's; false when another took it over. */
+async function renewLease(db: Kysely<Database>, claim: BulkClaim, now: Date): Promise<boolean> {
+  const leaseUntil = new Date(now.getTime() + leaseMs);
+  const renewed = await db
+    .updateTable('bulk_sends')
+    .set({ locked_until: leaseUntil })
+    .where('id', '=', claim.id)
+    .where('locked_until', '=', claim.leaseUntil)
+    .executeTakeFirst();
+  if (renewed.numUpdatedRows === 0n) return false;
+  claim.leaseUntil = leaseUntil;
+  return true;
+}
+
+/** The row moved on from `from` to `to` in `trx`; throws when it had already moved (another worker). */
+async function moveRow(
+  trx: Transaction<Database>,
+  row: { bulkSendId: string; row: number },
+  from: 'pending' | 'created',
+  set: { status: 'created' | 'sent' | 'failed'; document_id?: string; error?: string },
+): Promise<void> {
+  const moved = await trx
+    .updateTable('bulk_send_rows')
+    .set(set)
+    .where('bulk_send_id', '=', row.bulkSendId)
+    .where('row_number', '=', row.row)
+    .where('status', '=', from)
+    .executeTakeFirst();
+  if (moved.numUpdatedRows === 0n) throw new RowMovedOn();
+}
+
+/** Thrown in a row's transaction when its status is no longer the one read: undone, skipped. */
+class RowMovedOn extends Error {}
+
+export interface BulkPassOptions {
+  /** At most this many rows in the pass (default: one batch). */
+  limit?: number;
+  /** Checked between rows: a stop lets the row in hand finish and starts no other. */
+  stopping?: () => boolean;
+}
+
+/**
+ * One pass of the worker: claims an unfinished bulk send (another worker's lease is skipped
+ * until it runs out) and works through a batch of its open rows, in row order. Returns the
+ * rows it moved on (0: nothing to do).
+ */
+export async function sendDueBulkRows(ctx: Context, options: BulkPassOptions = {}): Promise<number> {
+  const claim = await claimBulkSend(ctx.db, ctx.clock.now());
+  if (!claim) return 0;
+  const template = await templateOf(ctx, claim);
+  const open = await ctx.db
+    .selectFrom('bulk_send_rows')
+    .select(['row_number', 'status', 'input', 'document_id'])
+    .where('bulk_send_id', '=', claim.id)
+    .where('status', 'in', ['pending', 'created'])
+    .orderBy('row_number')
+    .limit(Math.min(options.limit ?? batchRows, batchRows))
+    .execute();
+  let done = 0;
+  for (const row of open) {
+    if (options.stopping?.()) break;
+    await sendRow(ctx, claim, template, row);
+    done++;
+    if (!(await renewLease(ctx.db, claim, ctx.clock.now()))) return done;
+  }
+  await finishOrRelease(ctx.db, claim, ctx.clock.now());
+  return done;
+}
+
+/** The bulk send's template, or null when it was deleted since (its pending rows then fail). */
+async function templateOf(ctx: Context, claim: BulkClaim): Promise<TemplateDetail | null> {
+  if (!claim.templateId) return null;
+  try {
+    return await getTemplate(ctx, claim.workspaceId, claim.templateId);
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}
+
+/** Sets `finished_at` once no row is open; lets the claim go either way. */
+async function finishOrRelease(db: Kysely<Database>, claim: BulkClaim, now: Date): Promise<void> {
+  await db
+    .updateTable('bulk_sends')
+    .set({
+      locked_until: null,
+      finished_at: sql<Date | null>`case when exists (
+        select 1 from bulk_send_rows r where r.bulk_send_id = ${claim.id} and r.status in ('pending', 'created')
+      ) then null else ${now} end`,
+    })
+    .where('id', '=', claim.id)
+    .where('locked_until', '=', claim.leaseUntil)
+    .execute();
+}
+
+const deletedTemplateSentence =
+  'The template was deleted before this row was sent: no document was made for it.';
+
+type OpenRow = { row_number: number; status: string; input: unknown; document_id: string | null };
+
+/** A pending row made and sent, or a created row sent; a refusal of its checks marks it failed. */
+async function sendRow(
+  ctx: Context,
+  claim: BulkClaim,
+  template: TemplateDetail | null,
+  open: OpenRow,
+): Promise<void> {
+  const row = { bulkSendId: claim.id, row: open.row_number };
+  let stage = open.status === 'pending' ? ('pending' as const) : ('created' as const);
+  try {
+    let documentId = open.document_id;
+    if (stage === 'pending') {
+      if (!template) return await failRow(ctx, row, 'pending', deletedTemplateSentence);
+      const id = ctx.ids.uuid();
+      await createDocument(ctx, await rowDocumentInput(ctx, claim, template, open.input), {
+        id,
+        last: (trx) => moveRow(trx, row, 'pending', { status: 'created', document_id: id }),
+      });
+      documentId = id;
+      stage = 'created';
+    }
+    if (!documentId) return await failRow(ctx, row, 'created', deletedDocumentSentence);
+    await sendCreated(ctx, claim, row, documentId);
+  } catch (error) {
+    if (error instanceof RowMovedOn) return;
+    const sentence = refusalSentence(error);
+    if (sentence === null) throw error;
+    await failRow(ctx, row, stage, sentence);
+  }
+}
+
+const deletedDocumentSentence = 'Its document was deleted before it was sent.';
+
+async function rowDocumentInput(ctx: Context, claim: BulkClaim, template: TemplateDetail, input: unknown) {
+  try {
+    return await documentInputOf(ctx, claim.workspaceId, template, input as UseTemplateInput);
+  } catch (error) {
+    throw error instanceof InputError ? asTemplateUseError(error, template) : error;
+  }
+}
+
+/** Sends a created row's draft; one already sent (a restart after its send) is marked sent. */
+async function sendCreated(
+  ctx: Context,
+  claim: BulkClaim,
+  row: { bulkSendId: string; row: number },
+  documentId: string,
+): Promise<void> {
+  try {
+    await sendDocument(ctx, claim.workspaceId, documentId, (trx) =>
+      moveRow(trx, row, 'created', { status: 'sent' }),
+    );
+  } catch (error) {
+    if (!(error instanceof DocumentActionError) && !(error instanceof ApiError)) throw error;
+    const document = await ctx.db
+      .selectFrom('documents')
+      .select('status')
+      .where('workspace_id', '=', claim.workspaceId)
+      .where('id', '=', documentId)
+      .executeTakeFirst();
+    if (!document) return failRow(ctx, row, 'created', deletedDocumentSentence);
+    if (document.status === 'draft') throw error;
+    await ctx.db.transaction().execute((trx) => moveRow(trx, row, 'created', { status: 'sent' }));
+  }
+}
+
+/** The sentence of a refusal of the row's own checks, or null for any other failure (retried). */
+function refusalSentence(error: unknown): string | null {
+  if (error instanceof InputError) return Object.values(error.fields).join(' ') || error.message;
+  if (error instanceof DocumentActionError) return error.message;
+  return null;
+}
+
+async function failRow(
+  ctx: Context,
+  row: { bulkSendId: string; row: number },
+  from: 'pending' | 'created',
+  sentence: string,
+): Promise<void> {
+  await ctx.db
+    .transaction()
+    .execute((trx) => moveRow(trx, row, from, { status: 'failed', error: sentence.slice(0, 1000) }));
+}
+
+export interface BulkSendSummary {
+  id: string;
+  templateId: string | null;
+  templateName: string;
+  fileName: string;
+  createdAt: Date;
+  total: number;
+  created: number;
+  sent: number;
+  failed: number;
+  /** Rows whose document's first invitation mail was delivered (the outbox's status). */
+  mailed: number;
+  finished: boolean;
+}
+
+export interface BulkFailedRow {
+  row: number;
+  error: string;
+}
+
+/** A bulk send's counts; not-found for another workspace's. */
+export async function bulkSendProgress(
+  ctx: Context,
+  workspaceId: string,
+  id: string,
+): Promise<BulkSendSummary> {
+  const [found] = await summaries(ctx.db, workspaceId, { id });
+  if (!found) throw new ApiError('not-found');
+  return found;
+}
+
+/** The workspace's bulk sends of a template, newest first (at most `limit`). */
+export async function listBulkSends(
+  ctx: Context,
+  workspaceId: string,
+  templateId: string,
+  limit = 20,
+): Promise<BulkSendSummary[]> {
+  return summaries(ctx.db, workspaceId, { templateId, limit });
+}
+
+async function summaries(
+  db: Kysely<Database>,
+  workspaceId: string,
+  where: { id?: string; templateId?: string; limit?: number },
+): Promise<BulkSendSummary[]> {
+  const rows = await db
+    .selectFrom('bulk_sends as b')
+    .select([
+      'b.id',
+      'b.template_id',
+      'b.template_name',
+      'b.file_name',
+      'b.created_at',
+      'b.total',
+      'b.finished_at',
+      countOf(sql`r.status in ('created', 'sent')`).as('created'),
+      countOf(sql`r.status = 'sent'`).as('sent'),
+      countOf(sql`r.status = 'failed'`).as('failed'),
+      countOf(mailedSql).as('mailed'),
+    ])
+    .where('b.workspace_id', '=', workspaceId)
+    .$if(where.id !== undefined, (q) => q.where('b.id', '=', where.id as string))
+    .$if(where.templateId !== undefined, (q) => q.where('b.template_id', '=', where.templateId as string))
+    .orderBy('b.created_at', 'desc')
+    .orderBy('b.id', 'desc')
+    .limit(where.limit ?? 1)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    templateId: r.template_id,
+    templateName: r.template_name,
+    fileName: r.file_name,
+    createdAt: new Date(r.created_at),
+    total: r.total,
+    created: Number(r.created),
+    sent: Number(r.sent),
+    failed: Number(r.failed),
+    mailed: Number(r.mailed),
+    finished: r.finished_at !== null,
+  }));
+}
+
+/** A delivered mail of the row's document: its first is the invitation (later ones come after it). */
+const mailedSql = sql`r.document_id is not null and exists (
+  select 1 from mails m where m.document_id = r.document_id and m.status in ('sent', 'logged')
+)`;
+
+/** How many of the bulk send's rows (`r`) meet `condition`. */
+function countOf(condition: RawBuilder<unknown>): RawBuilder<string> {
+  return sql<string>`(select count(*) from bulk_send_rows r where r.bulk_send_id = b.id and ${condition})`;
+}
+
+/** The failed rows of a bulk send, each with its sentence, in row order. */
+export async function failedBulkRows(
+  ctx: Context,
+  workspaceId: string,
+  id: string,
+  limit = 100,
+): Promise<BulkFailedRow[]> {
+  const rows = await ctx.db
+    .selectFrom('bulk_send_rows')
+    .select(['row_number', 'error'])
+    .where('workspace_id', '=', workspaceId)
+    .where('bulk_send_id', '=', id)
+    .where('status', '=', 'failed')
+    .orderBy('row_number')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ row: r.row_number, error: r.error ?? '' }));
+}
+
+/** The results file of a bulk send: a line per row, with who its signing links went to and how. */
+export async function bulkSendResultsCsv(ctx: Context, workspaceId: string, id: string): Promise<string> {
+  await bulkSendProgress(ctx, workspaceId, id);
+  const rows = await ctx.db
+    .selectFrom('bulk_send_rows as r')
+    .leftJoin('recipients as p', (join) =>
+      join.onRef('p.document_id', '=', 'r.document_id').onRef('p.workspace_id', '=', 'r.workspace_id'),
+    )
+    .select([
+      'r.row_number',
+      'r.status',
+      'r.document_id',
+      'r.error',
+      'p.full_name',
+      'p.email',
+      sql<
+        string | null
+      >`(select m.status from mails m where m.recipient_id = p.id order by m.created_at limit 1)`.as(
+        'mail_status',
+      ),
+    ])
+    .where('r.workspace_id', '=', workspaceId)
+    .where('r.bulk_send_id', '=', id)
+    .orderBy('r.row_number')
+    .orderBy('p.signing_order')
+    .execute();
+  const results = new Map<number, BulkResult & { people: string[] }>();
+  for (const r of rows) {
+    const result = results.get(r.row_number) ?? {
+      row: r.row_number,
+      documentId: r.document_id,
+      status: r.status === 'failed' ? `failed: ${r.error ?? ''}` : r.status,
+      delivery: '',
+      people: [],
+    };
+    if (r.email) result.people.push(`${r.full_name} <${r.email}>: ${deliveryWord(r.mail_status)}`);
+    results.set(r.row_number, result);
+  }
+  return bulkResultsCsv(
+    [...results.values()].map(({ people, ...r }) => ({ ...r, delivery: people.join('; ') })),
+  );
+}
+
+/** How a recipient's first mail stands, in a word of the results file. */
+function deliveryWord(status: string | null): string {
+  if (status === 'sent' || status === 'logged') return 'mailed';
+  if (status === 'pending') return 'queued';
+  if (status === 'failed') return 'mail failed';
+  return 'not invited yet';
+}
