@@ -20,6 +20,7 @@ export const perKindFiles = new Set([
   'auth.test.ts',
   'background-pages.test.ts',
   'browser.test.ts',
+  'bulk-send.test.ts',
   'client-error.test.ts',
   'document-journey.test.ts',
   'documents-detail.test.ts',
@@ -149,6 +150,7 @@ export const splitAboveSeconds = 30;
 export const slowFiles = new Set([
   'api-journey-browser.test.ts',
   'browser.test.ts',
+  'bulk-send.test.ts',
   'cli-documents.test.ts',
   'cli-webhooks.test.ts',
   'cli.test.ts',

@@ -277,7 +277,7 @@ async function finishOrRelease(db: Kysely<Database>, claim: BulkClaim, now: Date
       locked_until: null,
       finished_at: sql<Date | null>`case when exists (
         select 1 from bulk_send_rows r where r.bulk_send_id = ${claim.id} and r.status in ('pending', 'created')
-      ) then null else ${now} end`,
+      ) then null else ${now}::timestamptz end`,
     })
     .where('id', '=', claim.id)
     .where('locked_until', '=', claim.leaseUntil)
