@@ -17,19 +17,12 @@ import { deliverDueMails } from '../src/mail/mail.service.ts';
 import { createMailTransport } from '../src/mail/mailer.ts';
 import { createDocument } from '../src/sending/drafts.ts';
 import { sendDocument } from '../src/sending/send.ts';
-import {
-  bulkSendProgress,
-  bulkSendResultsCsv,
-  columnsOf,
-  failedBulkRows,
-  previewBulkSend,
-  sendDueBulkRows,
-  startBulkSend,
-} from '../src/templates/bulk-send.ts';
+import { bulkSendProgress, bulkSendResultsCsv, failedBulkRows } from '../src/templates/bulk-progress.ts';
+import { columnsOf, previewBulkSend, sendDueBulkRows, startBulkSend } from '../src/templates/bulk-send.ts';
 import { createTemplate, deleteTemplate, getTemplate } from '../src/templates/templates.service.ts';
 import { documentInputOf, type UseTemplateInput } from '../src/templates/use-template.ts';
 import { countRows, createTestWorkspace, describeEachDatabase, useHarness } from './harness.ts';
-import { assertPage, webPeople } from './web-client.ts';
+import { assertPage, type WebClient, webPeople } from './web-client.ts';
 
 const place = (role: string, type: string, y: number, extra: object = {}) => ({
   role,
@@ -435,5 +428,193 @@ describeEachDatabase('bulk send', (kind) => {
       }),
       notFound,
     );
+  });
+
+  /** What a browser posts for a multipart form without a file input (the preview's confirmation). */
+  async function postMultipart(client: WebClient, path: string, fields: Record<string, string>) {
+    const form = new FormData();
+    form.set('_csrf', client.csrfToken ?? '');
+    for (const [name, value] of Object.entries(fields)) form.set(name, value);
+    const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const response = await fetch(new URL(path, h.baseUrl), {
+      method: 'POST',
+      headers: { cookie },
+      body: form,
+      redirect: 'manual',
+    });
+    return {
+      status: response.status,
+      location: response.headers.get('location'),
+      text: await response.text(),
+    };
+  }
+
+  /** The hidden fields of the preview's confirmation form. */
+  function confirmFields(text: string): Record<string, string> {
+    const value = (name: string) =>
+      new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(text)?.[1] ?? '';
+    return { fileName: value('fileName'), sha256: value('sha256'), data: value('data') };
+  }
+
+  const csvFile = (data: Uint8Array, name = 'clients.csv') => new File([data], name, { type: 'text/csv' });
+
+  test('on the web: upload, preview with problems (nothing sent), confirm, progress refreshing until finished, results', async () => {
+    const owner = await people.newOwner();
+    const client = await people.signedIn(owner);
+    const { id: templateId } = await servicesTemplate(owner.workspaceId);
+    const page = await client.get(`/templates/${templateId}`);
+    assertPage(page, 200);
+    assert.match(
+      page.text,
+      new RegExp(`<a class="button button-secondary" href="/templates/${templateId}/bulk">Send in bulk</a>`),
+    );
+
+    const upload = await client.get(`/templates/${templateId}/bulk`);
+    assertPage(upload, 200);
+    assert.match(upload.text, /<li><strong>Client email<\/strong>: an email address<\/li>/);
+    assert.match(
+      upload.text,
+      new RegExp(`href="/templates/${templateId}/bulk.csv" download>Download the CSV to fill</a>`),
+    );
+    const blank = await client.get(`/templates/${templateId}/bulk.csv`);
+    assert.equal(blank.status, 200);
+    assert.equal(blank.headers.get('content-type'), 'text/csv; charset=utf-8');
+    assert.match(
+      blank.headers.get('content-disposition') ?? '',
+      /^attachment; filename="Services agreement - bulk send.csv"$/,
+    );
+    // fetch's text() drops the BOM; bulk-csv.test.ts checks it is there.
+    assert.ok(blank.text.startsWith('Client email,Client name,Company email,Company name,Price\r\n'));
+
+    assertPage(await client.get(`/templates/${templateId}/bulk`), 200);
+    const forged = await client.post(
+      `/templates/${templateId}/bulk`,
+      { file: csvFile(excelCsv([header])) },
+      { csrf: false },
+    );
+    assert.equal(forged.status, 403);
+
+    assertPage(await client.get(`/templates/${templateId}/bulk`), 200);
+    const none = await client.post(`/templates/${templateId}/bulk`, { file: new File([], '') });
+    assertPage(none, 400);
+    assert.match(
+      none.text,
+      /<span class="field-error" id="file-error">Choose the CSV file to check.<\/span>/,
+    );
+
+    const bad = excelCsv([
+      header,
+      goodLines[0] as string,
+      'not-an-email;Bob Client;office@acme.example;Acme Ltd;900 EUR',
+      'cy@client.example;;office@acme.example;Acme Ltd;750 EUR',
+      goodLines[3] as string,
+    ]);
+    const preview = await client.post(`/templates/${templateId}/bulk`, { file: csvFile(bad) });
+    assertPage(preview, 200);
+    assert.match(preview.text, /<li>Row 3: Client email “not-an-email” is not an email address.<\/li>/);
+    assert.match(preview.text, /<li>Row 4: Client name is empty. Fill it in, or delete the row.<\/li>/);
+    assert.match(
+      preview.text,
+      /2 rows of 4 can be sent; 2 rows have problems and will not be. Nothing has been sent yet./,
+    );
+    assert.match(
+      preview.text,
+      /<tr><td class="num">2<\/td><td>Ann Client<div class="small muted">ann@client.example<\/div><\/td>/,
+    );
+    assert.match(preview.text, /<tr><td class="num">5<\/td><td>Di Client/);
+    assert.match(preview.text, />Send the 2 good rows<\/button>/);
+    assert.match(
+      preview.text,
+      new RegExp(`<a class="button button-secondary" href="/templates/${templateId}/bulk">Fix the file</a>`),
+    );
+    assert.equal(await countRows(h.ctx, 'bulk_sends', { workspace_id: owner.workspaceId }), 0);
+    assert.equal(await countRows(h.ctx, 'documents', { workspace_id: owner.workspaceId }), 0);
+
+    const fields = confirmFields(preview.text);
+    const altered = await postMultipart(client, `/templates/${templateId}/bulk/send`, {
+      ...fields,
+      data: Buffer.from(excelCsv([header, goodLines[1] as string])).toString('base64'),
+    });
+    assert.equal(altered.status, 400);
+    assert.match(altered.text, /did not come back whole from the page that checked it, so nothing was sent/);
+    assert.equal(await countRows(h.ctx, 'bulk_sends', { workspace_id: owner.workspaceId }), 0);
+
+    const confirmed = await postMultipart(client, `/templates/${templateId}/bulk/send`, fields);
+    assert.equal(confirmed.status, 303, confirmed.text.slice(0, 300));
+    const progressPath = confirmed.location ?? '';
+    assert.match(progressPath, /^\/bulk\/[0-9a-f-]{36}$/);
+    const sending = await client.get(progressPath);
+    assertPage(sending, 200);
+    assert.match(sending.text, /<meta http-equiv="refresh" content="3">/);
+    assert.match(sending.text, /<label for="bulk-progress">0 of 2 done<\/label>/);
+    assert.match(sending.text, /<div><dt>Documents created<\/dt><dd>0 of 2<\/dd><\/div>/);
+
+    await drain();
+    await deliverMails();
+    const finished = await client.get(progressPath);
+    assertPage(finished, 200);
+    assert.ok(!finished.text.includes('http-equiv="refresh"'), 'a finished send stops refreshing');
+    assert.match(finished.text, /Finished: 2 rows sent\./);
+    assert.match(finished.text, /<div><dt>Invitations mailed<\/dt><dd>2<\/dd><\/div>/);
+    const results = await client.get(`${progressPath}/results.csv`);
+    assert.equal(results.status, 200);
+    assert.equal(results.headers.get('content-type'), 'text/csv; charset=utf-8');
+    assert.deepEqual(
+      (parse(results.text) as string[][]).map((r) => [r[0], r[2]]),
+      [
+        ['row', 'status'],
+        ['2', 'sent'],
+        ['5', 'sent'],
+      ],
+    );
+    const listed = await client.get(`/templates/${templateId}`);
+    assert.match(listed.text, new RegExp(`<a href="${progressPath}">clients.csv</a>`));
+
+    const stranger = await people.signedIn(await people.newOwner());
+    for (const path of [
+      progressPath,
+      `${progressPath}/results.csv`,
+      `/templates/${templateId}/bulk`,
+      `/templates/${templateId}/bulk.csv`,
+    ])
+      assert.equal((await stranger.get(path)).status, 404, path);
+    assert.equal((await client.get('/bulk/not-a-uuid')).status, 404);
+  });
+
+  test('on the web: a long list of problems is cut at 100; a file of hundreds of rows is confirmed through its hidden field', async () => {
+    const owner = await people.newOwner();
+    const client = await people.signedIn(owner);
+    const { id: templateId } = await servicesTemplate(owner.workspaceId);
+    const badRows = Array.from({ length: 105 }, (_, i) => `nobody${i};N;office@acme.example;Acme Ltd;1 EUR`);
+    assertPage(await client.get(`/templates/${templateId}/bulk`), 200);
+    const many = await client.post(`/templates/${templateId}/bulk`, {
+      file: csvFile(excelCsv([header, ...badRows])),
+    });
+    assertPage(many, 400);
+    assert.match(many.text, /No row of this file can be sent/);
+    assert.equal([...many.text.matchAll(/<li>Row \d+: Client email/g)].length, 100);
+    assert.match(many.text, /<p>… and 5 more.<\/p>/);
+    assert.ok(!many.text.includes('good rows</button>'));
+
+    const longRows = Array.from(
+      { length: 800 },
+      (_, i) => `client${i}@client.example;Client number ${i};office@acme.example;Acme Limited;${i} EUR`,
+    );
+    const file = excelCsv([header, ...longRows]);
+    assert.ok(file.byteLength > 64 * 1024, 'beyond the 64 KB of an ordinary form');
+    assertPage(await client.get(`/templates/${templateId}/bulk`), 200);
+    const preview = await client.post(`/templates/${templateId}/bulk`, { file: csvFile(file, 'big.csv') });
+    assertPage(preview, 200);
+    assert.match(preview.text, />Send the 800 good rows<\/button>/);
+    const confirmed = await postMultipart(
+      client,
+      `/templates/${templateId}/bulk/send`,
+      confirmFields(preview.text),
+    );
+    assert.equal(confirmed.status, 303, confirmed.text.slice(0, 300));
+    const id = (confirmed.location ?? '').replace('/bulk/', '');
+    assert.equal(await countRows(h.ctx, 'bulk_send_rows', { bulk_send_id: id }), 800);
+    // Not sent here: 800 documents would only slow the suite (the service's tests send).
+    await h.ctx.db.deleteFrom('bulk_sends').where('id', '=', id).execute();
   });
 });
