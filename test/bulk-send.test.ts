@@ -21,6 +21,7 @@ import { bulkSendProgress, bulkSendResultsCsv, failedBulkRows } from '../src/tem
 import { columnsOf, previewBulkSend, sendDueBulkRows, startBulkSend } from '../src/templates/bulk-send.ts';
 import { createTemplate, deleteTemplate, getTemplate } from '../src/templates/templates.service.ts';
 import { documentInputOf, type UseTemplateInput } from '../src/templates/use-template.ts';
+import { startWorker } from '../src/worker/worker.ts';
 import { countRows, createTestWorkspace, describeEachDatabase, useHarness } from './harness.ts';
 import { assertPage, type WebClient, webPeople } from './web-client.ts';
 
@@ -616,5 +617,36 @@ describeEachDatabase('bulk send', (kind) => {
     assert.equal(await countRows(h.ctx, 'bulk_send_rows', { bulk_send_id: id }), 800);
     // Not sent here: 800 documents would only slow the suite (the service's tests send).
     await h.ctx.db.deleteFrom('bulk_sends').where('id', '=', id).execute();
+  });
+
+  test('the worker starts on a confirmed bulk send at once (NOTIFY), not at its next interval', async () => {
+    const workspace = await createTestWorkspace(h.ctx);
+    const { id: templateId } = await servicesTemplate(workspace.id);
+    const worker = await startWorker(h.ctx, {
+      transport: createMailTransport({ smtpUrl: null, from: 'Signet <a@b.test>', log: h.ctx.log }),
+      subscribe: h.subscribe,
+      bulkIntervalMs: 600_000,
+      mailIntervalMs: 600_000,
+    });
+    try {
+      // Its first pass, at start, found nothing.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const { id } = await startBulkSend(h.ctx, {
+        workspaceId: workspace.id,
+        templateId,
+        userId: null,
+        fileName: 'clients.csv',
+        data: excelCsv([header, ...goodLines.slice(0, 2)]),
+      });
+      const deadline = Date.now() + 15_000;
+      let progress = await bulkSendProgress(h.ctx, workspace.id, id);
+      while (!(progress.finished && progress.mailed === 2) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        progress = await bulkSendProgress(h.ctx, workspace.id, id);
+      }
+      assert.deepEqual([progress.sent, progress.mailed, progress.finished], [2, 2, true]);
+    } finally {
+      await worker.stop();
+    }
   });
 });
