@@ -619,7 +619,7 @@ describeEachDatabase('bulk send', (kind) => {
     await h.ctx.db.deleteFrom('bulk_sends').where('id', '=', id).execute();
   });
 
-  test('the worker starts on a confirmed bulk send at once (NOTIFY), not at its next interval', async () => {
+  test('the worker starts on a confirmed bulk send at once (NOTIFY), and the process answers while it sends', async () => {
     const workspace = await createTestWorkspace(h.ctx);
     const { id: templateId } = await servicesTemplate(workspace.id);
     const worker = await startWorker(h.ctx, {
@@ -631,20 +631,30 @@ describeEachDatabase('bulk send', (kind) => {
     try {
       // Its first pass, at start, found nothing.
       await new Promise((resolve) => setTimeout(resolve, 200));
+      const lines = Array.from(
+        { length: 30 },
+        (_, i) => `p${i}@client.example;P ${i};office@acme.example;Acme;${i} EUR`,
+      );
       const { id } = await startBulkSend(h.ctx, {
         workspaceId: workspace.id,
         templateId,
         userId: null,
         fileName: 'clients.csv',
-        data: excelCsv([header, ...goodLines.slice(0, 2)]),
+        data: excelCsv([header, ...lines]),
       });
-      const deadline = Date.now() + 15_000;
+      const seen: Array<{ created: number; finished: boolean }> = [];
+      const deadline = Date.now() + 30_000;
       let progress = await bulkSendProgress(h.ctx, workspace.id, id);
-      while (!(progress.finished && progress.mailed === 2) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      while (!(progress.finished && progress.mailed === 30) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
         progress = await bulkSendProgress(h.ctx, workspace.id, id);
+        seen.push({ created: progress.created, finished: progress.finished });
       }
-      assert.deepEqual([progress.sent, progress.mailed, progress.finished], [2, 2, true]);
+      assert.deepEqual([progress.sent, progress.mailed, progress.finished], [30, 30, true]);
+      assert.ok(
+        seen.some((p) => p.created > 0 && !p.finished),
+        'a look at its progress was answered while it was sending, not only once it was done',
+      );
     } finally {
       await worker.stop();
     }

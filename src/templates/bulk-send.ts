@@ -4,6 +4,7 @@
 // single document uses. Each row's progress is written in the transaction of the change it
 // records (migration 0035), so a restart in the middle loses nothing and sends nothing twice.
 // Its progress and results are read by bulk-progress.ts.
+import { setImmediate } from 'node:timers/promises';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import { notifyChannel } from '../db/notify.ts';
@@ -246,6 +247,9 @@ export async function sendDueBulkRows(ctx: Context, options: BulkPassOptions = {
     if (options.stopping?.()) break;
     await sendRow(ctx, claim, template, row);
     done++;
+    // PGlite answers in microtasks: without a turn of the event loop between rows, a long
+    // bulk send would keep every request of this process (and its sockets) waiting.
+    await setImmediate();
     if (!(await renewLease(ctx.db, claim, ctx.clock.now()))) return done;
   }
   await finishOrRelease(ctx.db, claim, ctx.clock.now());

@@ -80,7 +80,7 @@ function firstRowsTable(preview: BulkPreview): SafeHtml {
   return html`<section class="card" aria-labelledby="rows-title">
 <h2 id="rows-title">${firstRows.length < preview.goodRows ? `The first ${firstRows.length} documents` : 'The documents'}, as they will be sent</h2>
 <div class="table-scroll" tabindex="0" role="region" aria-labelledby="rows-title">
-<table>
+<table class="bulk-rows">
 <thead><tr><th scope="col" class="num">Row</th>${template.roles.map((r) => html`<th scope="col">${r.name}</th>`)}${labels.map((l) => html`<th scope="col">${l}</th>`)}</tr></thead>
 <tbody>
 ${firstRows.map(
@@ -154,7 +154,7 @@ export function bulkProgressView(page: BulkProgressPage): SafeHtml {
   const state = p.finished
     ? notice(
         p.failed > 0 ? 'info' : 'success',
-        `Finished: ${rows(p.sent)} sent${p.failed > 0 ? `, ${rows(p.failed)} failed` : ''}. Mails go out through the outbox: the mailed count may still grow.`,
+        `Finished: ${rows(p.sent)} sent${p.failed > 0 ? `, ${rows(p.failed)} failed` : ''}.${p.mailed < p.sent ? ' The invitations go out through the mail outbox: the mailed count grows as they are delivered.' : ''}`,
       )
     : notice(
         'info',
@@ -167,7 +167,7 @@ export function bulkProgressView(page: BulkProgressPage): SafeHtml {
 <div class="section-title"><h1>Bulk send of ${p.fileName}</h1></div>
 ${state}
 <div class="card">
-<p><label for="bulk-progress">${count(done)} of ${count(p.total)} done</label><br><progress id="bulk-progress" max="${p.total}" value="${done}">${count(done)} of ${count(p.total)}</progress></p>
+<p class="bulk-progress"><label for="bulk-progress">${count(done)} of ${count(p.total)} done</label><progress id="bulk-progress" max="${p.total}" value="${done}">${count(done)} of ${count(p.total)}</progress></p>
 <dl class="meta">
 <div><dt>Documents created</dt><dd>${count(p.created)} of ${count(p.total)}</dd></div>
 <div><dt>Sent</dt><dd>${count(p.sent)}</dd></div>
