@@ -360,6 +360,38 @@ describeEachDatabase('bulk send', (kind) => {
     assert.equal((await bulkSendProgress(h.ctx, workspace.id, id)).finished, true);
   });
 
+  test('bulk sends take turns a batch at a time: a long one does not hold back a short one', async () => {
+    const workspace = await createTestWorkspace(h.ctx);
+    const other = await createTestWorkspace(h.ctx);
+    const { id: longTemplate } = await servicesTemplate(workspace.id);
+    const { id: shortTemplate } = await servicesTemplate(other.id);
+    const lines = Array.from(
+      { length: 55 },
+      (_, i) => `p${i}@client.example;P ${i};office@acme.example;Acme;${i} EUR`,
+    );
+    const long = await startBulkSend(h.ctx, {
+      workspaceId: workspace.id,
+      templateId: longTemplate,
+      userId: null,
+      fileName: 'long.csv',
+      data: excelCsv([header, ...lines]),
+    });
+    h.clock.advance(1000);
+    const short = await startBulkSend(h.ctx, {
+      workspaceId: other.id,
+      templateId: shortTemplate,
+      userId: null,
+      fileName: 'short.csv',
+      data: excelCsv([header, goodLines[0] as string]),
+    });
+    assert.equal(await sendDueBulkRows(h.ctx), 50, 'the older one first, a batch of it');
+    assert.equal(await sendDueBulkRows(h.ctx), 1, 'then the one that waited longest');
+    assert.equal((await bulkSendProgress(h.ctx, other.id, short.id)).finished, true);
+    assert.equal((await bulkSendProgress(h.ctx, workspace.id, long.id)).sent, 50);
+    await drain();
+    assert.equal((await bulkSendProgress(h.ctx, workspace.id, long.id)).sent, 55);
+  });
+
   test('a template deleted before its rows were sent: each fails with its sentence; the results file neutralises formulas', async () => {
     const workspace = await createTestWorkspace(h.ctx);
     const { id: templateId } = await servicesTemplate(workspace.id);

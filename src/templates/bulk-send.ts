@@ -164,7 +164,12 @@ interface BulkClaim {
   leaseUntil: Date;
 }
 
-/** Claims the oldest unfinished bulk send no other worker holds, for `leaseMs`. */
+/**
+ * Claims, for `leaseMs`, the unfinished bulk send no other worker holds that waited longest:
+ * one never started by its confirmation, one let go after a batch by when it was let go. So
+ * bulk sends take turns a batch at a time, and a workspace's 5,000 rows do not hold back
+ * another's 10 until they are all sent.
+ */
 async function claimBulkSend(db: Kysely<Database>, now: Date): Promise<BulkClaim | null> {
   return db.transaction().execute(async (trx) => {
     const due = await trx
@@ -172,6 +177,9 @@ async function claimBulkSend(db: Kysely<Database>, now: Date): Promise<BulkClaim
       .select(['id', 'workspace_id', 'template_id'])
       .where('finished_at', 'is', null)
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+      .orderBy(sql`coalesce(locked_until, created_at)`)
+      // At the same moment, one never started first.
+      .orderBy(sql`locked_until is not null`)
       .orderBy('created_at')
       .limit(1)
       .forUpdate()
@@ -267,12 +275,15 @@ async function templateOf(ctx: Context, claim: BulkClaim): Promise<TemplateDetai
   }
 }
 
-/** Sets `finished_at` once no row is open; lets the claim go either way. */
+/**
+ * Sets `finished_at` once no row is open; lets the claim go either way, its lease ended now
+ * (so it waits behind the bulk sends that waited longer).
+ */
 async function finishOrRelease(db: Kysely<Database>, claim: BulkClaim, now: Date): Promise<void> {
   await db
     .updateTable('bulk_sends')
     .set({
-      locked_until: null,
+      locked_until: now,
       finished_at: sql<Date | null>`case when exists (
         select 1 from bulk_send_rows r where r.bulk_send_id = ${claim.id} and r.status in ('pending', 'created')
       ) then null else ${now}::timestamptz end`,
