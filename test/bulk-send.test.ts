@@ -182,6 +182,35 @@ describeEachDatabase('bulk send', (kind) => {
     assert.equal(await countRows(h.ctx, 'bulk_sends', { workspace_id: workspace.id }), 0);
   });
 
+  test('a file over SIGNET_BULK_MAX_ROWS: the preview offers nothing to send, and a confirmation is refused whole', async () => {
+    const workspace = await createTestWorkspace(h.ctx);
+    const { id } = await servicesTemplate(workspace.id);
+    const data = excelCsv([header, ...goodLines.slice(0, 3)]);
+    const before = h.ctx.config.bulkMaxRows;
+    h.ctx.config.bulkMaxRows = 2;
+    try {
+      const preview = await previewBulkSend(h.ctx, workspace.id, id, data);
+      assert.equal(preview.goodRows, 2, 'the first rows are still checked');
+      const sentence =
+        'The file has 3 rows; at most 2 can be sent at once. Split it into files of at most 2 rows (only the first 2 are checked here).';
+      assert.equal(preview.refusal, sentence);
+      await assert.rejects(
+        startBulkSend(h.ctx, {
+          workspaceId: workspace.id,
+          templateId: id,
+          userId: null,
+          fileName: 'a.csv',
+          data,
+        }),
+        (error: unknown) =>
+          error instanceof InputError && error.fields.file === `Nothing was sent. ${sentence}`,
+      );
+      assert.equal(await countRows(h.ctx, 'bulk_sends', { workspace_id: workspace.id }), 0);
+    } finally {
+      h.ctx.config.bulkMaxRows = before;
+    }
+  });
+
   test('confirmed, the worker makes and sends a document per good row, each invitation mailed once', async () => {
     const workspace = await createTestWorkspace(h.ctx);
     const { id: templateId } = await servicesTemplate(workspace.id);
@@ -624,7 +653,10 @@ describeEachDatabase('bulk send', (kind) => {
       file: csvFile(excelCsv([header, ...badRows])),
     });
     assertPage(many, 400);
-    assert.match(many.text, /No row of this file can be sent/);
+    assert.match(
+      many.text,
+      /Nothing in this file can be sent: The file has no row that can be sent. Fix it and upload it again./,
+    );
     assert.equal([...many.text.matchAll(/<li>Row \d+: Client email/g)].length, 100);
     assert.match(many.text, /<p>… and 5 more.<\/p>/);
     assert.ok(!many.text.includes('good rows</button>'));

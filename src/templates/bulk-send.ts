@@ -14,7 +14,7 @@ import { ApiError } from '../http/errors.ts';
 import { InputError } from '../input-error.ts';
 import { createDocument } from '../sending/drafts.ts';
 import { sendDocument } from '../sending/send.ts';
-import { type BulkColumn, type BulkProblem, type BulkRow, readBulkCsv } from './bulk-csv.ts';
+import { type BulkColumn, type BulkProblem, type BulkRow, type BulkSheet, readBulkCsv } from './bulk-csv.ts';
 import { getTemplate, type TemplateDetail } from './templates.service.ts';
 import { askedValues, asTemplateUseError, documentInputOf, type UseTemplateInput } from './use-template.ts';
 
@@ -69,6 +69,8 @@ export interface BulkPreview {
   /** The file's data rows (empty ones not counted), and how many of them can be sent. */
   totalRows: number;
   goodRows: number;
+  /** Why the file cannot be sent at all (no good row, a problem of the whole file), or null. */
+  refusal: string | null;
   problems: BulkProblem[];
   ignoredColumns: string[];
   /** The first good rows as they will be sent. */
@@ -90,6 +92,7 @@ export async function previewBulkSend(
     template,
     totalRows: sheet.totalRows,
     goodRows: sheet.rows.length,
+    refusal: refusalOf(sheet),
     problems: sheet.problems,
     ignoredColumns: sheet.ignoredColumns,
     firstRows: sheet.rows.slice(0, previewRows).map((row) => {
@@ -98,12 +101,23 @@ export async function previewBulkSend(
         row: row.row,
         people: template.roles.map((role) => ({
           role: role.name,
-          ...input.recipients[role.name],
-        })) as BulkPreviewRow['people'],
+          email: input.recipients[role.name]?.email ?? '',
+          fullName: input.recipients[role.name]?.fullName ?? '',
+        })),
         values: Object.entries(input.values ?? {}).map(([label, value]) => ({ label, value })),
       };
     }),
   };
+}
+
+/**
+ * Why no row of the file is sent: none is good, or the file as a whole has a problem (too
+ * many rows, a column missing): sending the rows read would send part of a file by surprise.
+ */
+function refusalOf(sheet: BulkSheet): string | null {
+  const whole = sheet.problems.find((p) => p.row === null || p.row === 1);
+  if (whole) return whole.message;
+  return sheet.rows.length === 0 ? 'The file has no row that can be sent.' : null;
 }
 
 export interface StartBulkSendInput {
@@ -122,10 +136,8 @@ export interface StartBulkSendInput {
 export async function startBulkSend(ctx: Context, input: StartBulkSendInput): Promise<{ id: string }> {
   const template = await getTemplate(ctx, input.workspaceId, input.templateId);
   const sheet = readBulkCsv(input.data, columnsOf(template), { maxRows: ctx.config.bulkMaxRows });
-  if (sheet.rows.length === 0 || sheet.problems.some((p) => p.row === null || p.row === 1)) {
-    const first = sheet.problems[0]?.message ?? 'The file has no row that can be sent.';
-    throw new InputError({ file: `Nothing was sent. ${first}` });
-  }
+  const refusal = refusalOf(sheet);
+  if (refusal) throw new InputError({ file: `Nothing was sent. ${refusal}` });
   const id = ctx.ids.uuid();
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {

@@ -102,7 +102,7 @@ function postRoutes(web: Web, app: FastifyInstance) {
         const preview = await previewBulkSend(web.ctx, member.workspaceId, template.id, file.data);
         const fileName =
           [...file.filename.replace(/[\p{Cc}\p{Cf}]/gu, '')].slice(0, 200).join('') || 'file.csv';
-        return web.render(request, reply, preview.goodRows > 0 ? 200 : 400, {
+        return web.render(request, reply, preview.refusal === null ? 200 : 400, {
           title: `Check ${fileName}`,
           current: 'templates',
           body: (csrf) =>

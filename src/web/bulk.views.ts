@@ -106,7 +106,7 @@ export interface BulkPreviewPage {
 function confirmForm(page: BulkPreviewPage, csrf: string): SafeHtml {
   const { preview } = page;
   const id = preview.template.id;
-  if (preview.goodRows === 0)
+  if (preview.refusal !== null)
     return html`<div class="actions"><a class="button button-primary" href="/templates/${id}/bulk">Fix the file</a></div>`;
   return html`<form method="post" action="/templates/${id}/bulk/send" enctype="multipart/form-data">${csrfField(csrf)}
 <input type="hidden" name="fileName" value="${page.fileName}">
@@ -120,8 +120,8 @@ export function bulkPreviewView(page: BulkPreviewPage, csrf: string): SafeHtml {
   const { preview } = page;
   const bad = preview.totalRows - preview.goodRows;
   const summary =
-    preview.goodRows === 0
-      ? notice('error', 'No row of this file can be sent. Fix the problems below and upload it again.')
+    preview.refusal !== null
+      ? notice('error', `Nothing in this file can be sent: ${preview.refusal} Fix it and upload it again.`)
       : notice(
           bad > 0 || preview.problems.length > 0 ? 'info' : 'success',
           `${rows(preview.goodRows)} of ${count(preview.totalRows)} can be sent${bad > 0 ? `; ${rows(bad)} have problems and will not be` : ''}. Nothing has been sent yet.`,
