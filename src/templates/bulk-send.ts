@@ -389,7 +389,12 @@ async function failRow(
   from: 'pending' | 'created',
   sentence: string,
 ): Promise<void> {
-  await ctx.db
-    .transaction()
-    .execute((trx) => moveRow(trx, row, from, { status: 'failed', error: sentence.slice(0, 1000) }));
+  try {
+    await ctx.db
+      .transaction()
+      .execute((trx) => moveRow(trx, row, from, { status: 'failed', error: sentence.slice(0, 1000) }));
+  } catch (error) {
+    // Another worker moved it on meanwhile (a lease that ran out): its word stands.
+    if (!(error instanceof RowMovedOn)) throw error;
+  }
 }
