@@ -5,16 +5,28 @@
 // records (migration 0035), so a restart in the middle loses nothing and sends nothing twice.
 // Its progress and results are read by bulk-progress.ts.
 import { setImmediate } from 'node:timers/promises';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import { notifyChannel } from '../db/notify.ts';
 import type { Database } from '../db/schema.ts';
+import { findDocument } from '../documents/documents.repository.ts';
 import { DocumentActionError } from '../documents/lifecycle.ts';
 import { ApiError } from '../http/errors.ts';
 import { InputError } from '../input-error.ts';
 import { createDocument } from '../sending/drafts.ts';
 import { sendDocument } from '../sending/send.ts';
 import { type BulkColumn, type BulkProblem, type BulkRow, type BulkSheet, readBulkCsv } from './bulk-csv.ts';
+import {
+  type BulkClaim,
+  type BulkRowChange,
+  claimBulkSend,
+  findOpenBulkRows,
+  finishOrReleaseBulkSend,
+  insertBulkSend,
+  moveBulkRow,
+  type OpenBulkRow,
+  renewBulkLease,
+} from './bulk-sends.repository.ts';
 import { getTemplate, type TemplateDetail } from './templates.service.ts';
 import { askedValues, asTemplateUseError, documentInputOf, type UseTemplateInput } from './use-template.ts';
 
@@ -141,9 +153,9 @@ export async function startBulkSend(ctx: Context, input: StartBulkSendInput): Pr
   const id = ctx.ids.uuid();
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('bulk_sends')
-      .values({
+    await insertBulkSend(
+      trx,
+      {
         id,
         workspace_id: input.workspaceId,
         template_id: template.id,
@@ -152,91 +164,26 @@ export async function startBulkSend(ctx: Context, input: StartBulkSendInput): Pr
         created_by: input.userId,
         total: sheet.rows.length,
         created_at: now,
-      })
-      .execute();
-    // In slices: one INSERT's parameters are limited (65,535 in PostgreSQL).
-    for (let i = 0; i < sheet.rows.length; i += 1000) {
-      const rows = sheet.rows.slice(i, i + 1000).map((row) => ({
-        bulk_send_id: id,
-        workspace_id: input.workspaceId,
-        row_number: row.row,
-        input: JSON.stringify(useInputOf(template, row)),
-      }));
-      await trx.insertInto('bulk_send_rows').values(rows).execute();
-    }
+      },
+      sheet.rows.map((row) => ({ row: row.row, input: JSON.stringify(useInputOf(template, row)) })),
+    );
     await notifyChannel(trx, bulkChannel);
   });
   return { id };
 }
 
-interface BulkClaim {
-  id: string;
-  workspaceId: string;
-  templateId: string | null;
-  leaseUntil: Date;
-}
+/** Thrown in a row's transaction when its status is no longer the one read: undone, skipped. */
+class RowMovedOn extends Error {}
 
-/**
- * Claims, for `leaseMs`, the unfinished bulk send no other worker holds that waited longest:
- * one never started by its confirmation, one let go after a batch by when it was let go. So
- * bulk sends take turns a batch at a time, and a workspace's 5,000 rows do not hold back
- * another's 10 until they are all sent.
- */
-async function claimBulkSend(db: Kysely<Database>, now: Date): Promise<BulkClaim | null> {
-  return db.transaction().execute(async (trx) => {
-    const due = await trx
-      .selectFrom('bulk_sends')
-      .select(['id', 'workspace_id', 'template_id'])
-      .where('finished_at', 'is', null)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-      .orderBy(sql`coalesce(locked_until, created_at)`)
-      // At the same moment, one never started first.
-      .orderBy(sql`locked_until is not null`)
-      .orderBy('created_at')
-      .limit(1)
-      .forUpdate()
-      .skipLocked()
-      .executeTakeFirst();
-    if (!due) return null;
-    const leaseUntil = new Date(now.getTime() + leaseMs);
-    await trx.updateTable('bulk_sends').set({ locked_until: leaseUntil }).where('id', '=', due.id).execute();
-    return { id: due.id, workspaceId: due.workspace_id, templateId: due.template_id, leaseUntil };
-  });
-}
-
-/** Extends the claim if it is still this worker's; false when another took it over. */
-async function renewLease(db: Kysely<Database>, claim: BulkClaim, now: Date): Promise<boolean> {
-  const leaseUntil = new Date(now.getTime() + leaseMs);
-  const renewed = await db
-    .updateTable('bulk_sends')
-    .set({ locked_until: leaseUntil })
-    .where('id', '=', claim.id)
-    .where('locked_until', '=', claim.leaseUntil)
-    .executeTakeFirst();
-  if (renewed.numUpdatedRows === 0n) return false;
-  claim.leaseUntil = leaseUntil;
-  return true;
-}
-
-/** The row moved on from `from` to `to` in `trx`; throws when it had already moved (another worker). */
+/** The row moved on in `trx` from `from`; RowMovedOn when it had already moved (another worker). */
 async function moveRow(
   trx: Transaction<Database>,
   row: { bulkSendId: string; row: number },
   from: 'pending' | 'created',
-  set: { status: 'created' | 'sent' | 'failed'; document_id?: string; error?: string },
+  set: BulkRowChange,
 ): Promise<void> {
-  const moved = await trx
-    .updateTable('bulk_send_rows')
-    .set(set)
-    .where('bulk_send_id', '=', row.bulkSendId)
-    .where('row_number', '=', row.row)
-    .where('status', '=', from)
-    .executeTakeFirst();
-  if (moved.numUpdatedRows === 0n) throw new RowMovedOn();
+  if (!(await moveBulkRow(trx, row, from, set))) throw new RowMovedOn();
 }
-
-/** Thrown in a row's transaction when its status is no longer the one read: undone, skipped. */
-class RowMovedOn extends Error {}
 
 export interface BulkPassOptions {
   /** At most this many rows in the pass (default: one batch). */
@@ -251,17 +198,10 @@ export interface BulkPassOptions {
  * rows it moved on (0: nothing to do).
  */
 export async function sendDueBulkRows(ctx: Context, options: BulkPassOptions = {}): Promise<number> {
-  const claim = await claimBulkSend(ctx.db, ctx.clock.now());
+  const claim = await claimBulkSend(ctx.db, ctx.clock.now(), leaseMs);
   if (!claim) return 0;
   const template = await templateOf(ctx, claim);
-  const open = await ctx.db
-    .selectFrom('bulk_send_rows')
-    .select(['row_number', 'status', 'input', 'document_id'])
-    .where('bulk_send_id', '=', claim.id)
-    .where('status', 'in', ['pending', 'created'])
-    .orderBy('row_number')
-    .limit(Math.min(options.limit ?? batchRows, batchRows))
-    .execute();
+  const open = await findOpenBulkRows(ctx.db, claim.id, Math.min(options.limit ?? batchRows, batchRows));
   let done = 0;
   for (const row of open) {
     if (options.stopping?.()) break;
@@ -270,9 +210,9 @@ export async function sendDueBulkRows(ctx: Context, options: BulkPassOptions = {
     // PGlite answers in microtasks: without a turn of the event loop between rows, a long
     // bulk send would keep every request of this process (and its sockets) waiting.
     await setImmediate();
-    if (!(await renewLease(ctx.db, claim, ctx.clock.now()))) return done;
+    if (!(await renewBulkLease(ctx.db, claim, ctx.clock.now(), leaseMs))) return done;
   }
-  await finishOrRelease(ctx.db, claim, ctx.clock.now());
+  await finishOrReleaseBulkSend(ctx.db, claim, ctx.clock.now());
   return done;
 }
 
@@ -287,35 +227,15 @@ async function templateOf(ctx: Context, claim: BulkClaim): Promise<TemplateDetai
   }
 }
 
-/**
- * Sets `finished_at` once no row is open; lets the claim go either way, its lease ended now
- * (so it waits behind the bulk sends that waited longer).
- */
-async function finishOrRelease(db: Kysely<Database>, claim: BulkClaim, now: Date): Promise<void> {
-  await db
-    .updateTable('bulk_sends')
-    .set({
-      locked_until: now,
-      finished_at: sql<Date | null>`case when exists (
-        select 1 from bulk_send_rows r where r.bulk_send_id = ${claim.id} and r.status in ('pending', 'created')
-      ) then null else ${now}::timestamptz end`,
-    })
-    .where('id', '=', claim.id)
-    .where('locked_until', '=', claim.leaseUntil)
-    .execute();
-}
-
 const deletedTemplateSentence =
   'The template was deleted before this row was sent: no document was made for it.';
-
-type OpenRow = { row_number: number; status: string; input: unknown; document_id: string | null };
 
 /** A pending row made and sent, or a created row sent; a refusal of its checks marks it failed. */
 async function sendRow(
   ctx: Context,
   claim: BulkClaim,
   template: TemplateDetail | null,
-  open: OpenRow,
+  open: OpenBulkRow,
 ): Promise<void> {
   const row = { bulkSendId: claim.id, row: open.row_number };
   let stage = open.status === 'pending' ? ('pending' as const) : ('created' as const);
@@ -364,12 +284,7 @@ async function sendCreated(
     );
   } catch (error) {
     if (!(error instanceof DocumentActionError) && !(error instanceof ApiError)) throw error;
-    const document = await ctx.db
-      .selectFrom('documents')
-      .select('status')
-      .where('workspace_id', '=', claim.workspaceId)
-      .where('id', '=', documentId)
-      .executeTakeFirst();
+    const document = await findDocument(ctx.db, claim.workspaceId, documentId);
     if (!document) return failRow(ctx, row, 'created', deletedDocumentSentence);
     if (document.status === 'draft') throw error;
     await ctx.db.transaction().execute((trx) => moveRow(trx, row, 'created', { status: 'sent' }));
