@@ -150,7 +150,6 @@ export const splitAboveSeconds = 30;
 export const slowFiles = new Set([
   'api-journey-browser.test.ts',
   'browser.test.ts',
-  'bulk-send.test.ts',
   'cli-documents.test.ts',
   'cli-webhooks.test.ts',
   'cli.test.ts',
