@@ -43,6 +43,8 @@ export interface Config {
   maxUploadBytes: number;
   /** What a workspace may upload in a UTC day, in all (bytes; documents/upload-usage.ts). */
   uploadBytesPerDay: number;
+  /** SIGNET_BULK_MAX_ROWS: the most rows one bulk send's spreadsheet may have (templates/bulk-send.ts). */
+  bulkMaxRows: number;
   /** Open event streams (GET /v1/events/stream) per process: per workspace, and in all. */
   eventStreams: { perWorkspace: number; max: number };
   /**
@@ -190,6 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: readOptional(env, 'SIGNET_MAIL_FROM') ?? 'Signet <no-reply@localhost>',
     maxUploadBytes: readInteger(env, 'SIGNET_MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     uploadBytesPerDay: readInteger(env, 'SIGNET_UPLOAD_BYTES_PER_DAY', 2 * 1024 ** 3, 1024, 2 ** 50),
+    bulkMaxRows: readInteger(env, 'SIGNET_BULK_MAX_ROWS', 5_000, 1, 1_000_000),
     eventStreams: {
       perWorkspace: readInteger(
         env,

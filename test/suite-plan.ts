@@ -20,6 +20,7 @@ export const perKindFiles = new Set([
   'auth.test.ts',
   'background-pages.test.ts',
   'browser.test.ts',
+  'bulk-send.test.ts',
   'client-error.test.ts',
   'document-journey.test.ts',
   'documents-detail.test.ts',

@@ -162,13 +162,20 @@ async function writeBesideInspection(
  * is inspected (the longer of the two is what a create takes), in the same transaction, so a
  * refused file is rolled back with the rest. `options.first` runs in the storing transaction
  * once the input is checked, before anything else is stored (the API's Idempotency-Key
- * claim, api-writes.ts): what it throws stores nothing. `options.id`: the new document's id.
+ * claim, api-writes.ts): what it throws stores nothing. `options.last` runs in it once all is
+ * stored (a bulk send's row marked created, templates/bulk-send.ts): what it throws stores
+ * nothing either. `options.id`: the new document's id.
  * `options.graceMs`: inspectionGraceMs unless a test says otherwise.
  */
 export async function createDocument(
   ctx: Context,
   input: CreateDocumentInput,
-  options: { id?: string; first?: (trx: Transaction<Database>) => Promise<void>; graceMs?: number } = {},
+  options: {
+    id?: string;
+    first?: (trx: Transaction<Database>) => Promise<void>;
+    last?: (trx: Transaction<Database>) => Promise<void>;
+    graceMs?: number;
+  } = {},
 ): Promise<{ id: string }> {
   const check = await startDocumentCheck(ctx, input.workspaceId, input);
   // Nothing to write beside it: a refusal is known, or there is no inspection to wait for.
@@ -229,6 +236,7 @@ export async function createDocument(
       id,
       fieldRows(ctx, { workspaceId: input.workspaceId, documentId: id }, fields),
     );
+    await options.last?.(trx);
   };
   await writeBesideInspection(ctx, check.checked, write, id);
   return { id };

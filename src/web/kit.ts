@@ -35,6 +35,8 @@ export interface WebPage {
   title: string;
   current?: NavArea;
   body: (csrfToken: string) => SafeHtml;
+  /** Reload the page this many seconds after it is shown (a progress page, without JavaScript). */
+  refreshSeconds?: number;
 }
 
 /** What a page module is given: the context, and the ways to answer. */

@@ -15,6 +15,8 @@ export interface PageOptions {
   session: SessionUser | null;
   csrfToken: string;
   current?: NavArea;
+  /** Reload the page this many seconds after it is shown (a progress page, without JavaScript). */
+  refreshSeconds?: number;
 }
 
 export { formatTime } from '../ui/time.ts';
@@ -45,7 +47,12 @@ export function appPage(options: PageOptions): string {
     title: `${options.title} · Signet`,
     head: html`${faviconLink}
 <link rel="stylesheet" href="/assets/app.css">
-<script src="/assets/app.js" defer></script>`,
+<script src="/assets/app.js" defer></script>${
+      options.refreshSeconds
+        ? html`
+<meta http-equiv="refresh" content="${options.refreshSeconds}">`
+        : ''
+    }`,
     body: html`${options.session ? navigation(options.session, options.csrfToken, options.current) : ''}
 <main class="container" id="main">
 ${options.body}

@@ -7,11 +7,13 @@
 //   GET|POST /templates/{id}/delete             confirm, then delete (documents made from it stay)
 //   GET|POST /templates/{id}/use                each role's person and the asked values; a draft
 //                                               is made and its send confirmation shown
+// A template's page lists its bulk sends; their own pages are bulk.pages.ts'.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import { getDocument } from '../documents/documents.service.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { createDocument } from '../sending/drafts.ts';
+import { listBulkSends } from '../templates/bulk-progress.ts';
 import {
   deleteTemplate,
   getTemplate,
@@ -27,6 +29,7 @@ import {
   type UseTemplateInput,
 } from '../templates/use-template.ts';
 import { notice } from '../ui/forms.ts';
+import { bulkSendsSection } from './bulk.views.ts';
 import { type Form, findById, forMembers, formText, forRecord, pageOrFirst, type Web } from './kit.ts';
 import {
   deleteTemplateView,
@@ -107,7 +110,7 @@ function saveAsTemplateRoute(web: Web, app: FastifyInstance) {
   );
 }
 
-function templatePage(
+async function templatePage(
   web: Web,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -115,6 +118,7 @@ function templatePage(
   page: { template: TemplateDetail; status: number; name?: string; errors?: FieldErrors },
 ) {
   const { template } = page;
+  const bulkSends = await listBulkSends(web.ctx, member.workspaceId, template.id);
   return web.render(request, reply, page.status, {
     title: template.name,
     current: 'templates',
@@ -126,6 +130,7 @@ function templatePage(
           errors: page.errors ?? {},
           notice: doneNotice(request.query),
           timeZone: member.timeZone,
+          bulkSends: bulkSendsSection(bulkSends, member.timeZone),
         },
         csrf,
       ),

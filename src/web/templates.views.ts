@@ -89,7 +89,7 @@ function templateSummary(template: TemplateDetail, timeZone: string): SafeHtml {
 <div><dt>Automatic reminders</dt><dd>${reminderText(template.remindEveryDays)}</dd></div>
 <div><dt>Last changed</dt><dd>${formatTime(template.updatedAt, timeZone)}</dd></div>
 </dl>
-<div class="actions"><a class="button button-primary" href="/templates/${template.id}/use">Use template</a><a class="button button-secondary" href="/templates/${template.id}/public-link">Public link…</a><a class="button button-danger" href="/templates/${template.id}/delete">Delete template…</a></div>
+<div class="actions"><a class="button button-primary" href="/templates/${template.id}/use">Use template</a><a class="button button-secondary" href="/templates/${template.id}/bulk">Send in bulk</a><a class="button button-secondary" href="/templates/${template.id}/public-link">Public link…</a><a class="button button-danger" href="/templates/${template.id}/delete">Delete template…</a></div>
 </div>`;
 }
 
@@ -110,6 +110,8 @@ export interface TemplatePage {
   errors: FieldErrors;
   notice: SafeHtml | null;
   timeZone: string;
+  /** The template's bulk sends (bulk.views.ts), or nothing. */
+  bulkSends: SafeHtml | null;
 }
 
 export function templateView(page: TemplatePage, csrf: string): SafeHtml {
@@ -123,6 +125,7 @@ ${templateSummary(template, page.timeZone)}
 <p class="small muted">Whoever uses the template names the person of each role; the fields marked “you fill it in” are asked of them too.</p>
 <ol class="plain roles">${template.roles.map(roleItem)}</ol>
 </section>
+${page.bulkSends}
 ${renameForm(template, page.name, page.errors, csrf)}`;
 }
 

@@ -26,6 +26,7 @@ import type { UploadGate } from '../ui/uploads.ts';
 import { listPausedEndpoints } from '../webhooks/endpoints.service.ts';
 import { authPages } from './auth.pages.ts';
 import { billingPages } from './billing.pages.ts';
+import { bulkPages } from './bulk.pages.ts';
 import { documentFormPages } from './document-form.pages.ts';
 import { documentsPages } from './documents.pages.ts';
 import { endpointsPages } from './endpoints.pages.ts';
@@ -176,6 +177,7 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
       sendPages,
       templatesPages,
       publicLinkPages,
+      bulkPages,
       fieldPages,
       integrationsPages,
       endpointsPages,

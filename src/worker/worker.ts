@@ -10,6 +10,9 @@
 // outage's end wakes every loop at once. Page images are drawn ahead of time (woken by
 // NOTIFY when a PDF is stored, and every 30 s for a file another worker left unfinished:
 // files/background-pages.ts); a stop lets the page being drawn finish and no other start.
+// Bulk sends are worked through a row at a time (woken by NOTIFY when one is confirmed, and
+// every 10 s for a lease another worker left: templates/bulk-send.ts); a stop lets the row
+// in hand finish and no other start.
 import type { Context } from '../context.ts';
 import type { DatabaseHandle } from '../db/connect.ts';
 import { drawQueuedPages } from '../files/background-pages.ts';
@@ -21,6 +24,7 @@ import { sealChannel } from '../sealing/sealing.repository.ts';
 import { sealDueDocuments } from '../sealing/sealing.service.ts';
 import { expireDueDocuments } from '../sending/ending.ts';
 import { remindDueSigners } from '../sending/reminders.ts';
+import { bulkChannel, sendDueBulkRows } from '../templates/bulk-send.ts';
 import { createWakeLoop, type WakeLoop } from '../wake-loop.ts';
 import { type Dispatcher, startDispatcher } from '../webhooks/dispatcher.ts';
 
@@ -31,6 +35,7 @@ export interface WorkerOptions {
   mailIntervalMs?: number;
   sealIntervalMs?: number;
   pagesIntervalMs?: number;
+  bulkIntervalMs?: number;
 }
 
 function startLoop(ctx: Context, name: string, intervalMs: number, pass: () => Promise<unknown>): WakeLoop {
@@ -63,6 +68,13 @@ export async function startWorker(
   const pages = startLoop(ctx, 'pages', options.pagesIntervalMs ?? 30_000, () =>
     drawQueuedPages(ctx, { stopping: () => stopping }),
   );
+  const bulk = startLoop(ctx, 'bulk', options.bulkIntervalMs ?? 10_000, async () => {
+    while (!stopping && (await sendDueBulkRows(ctx, { stopping: () => stopping })) > 0) {}
+  });
+  const unsubscribeBulk = await options.subscribe(bulkChannel, {
+    onNotify: () => bulk.wake(),
+    onStateChange: () => {},
+  });
   const unsubscribePages = await options.subscribe(pageImageChannel, {
     onNotify: () => pages.wake(),
     onStateChange: () => {},
@@ -81,6 +93,7 @@ export async function startWorker(
     mail.wake();
     seal.wake();
     pages.wake();
+    bulk.wake();
   });
   return {
     dispatcher,
@@ -90,7 +103,15 @@ export async function startWorker(
       await unsubscribePages();
       await unsubscribe();
       await unsubscribeSeal();
-      await Promise.all([expiry.stop(), mail.stop(), seal.stop(), pages.stop(), dispatcher.stop()]);
+      await unsubscribeBulk();
+      await Promise.all([
+        expiry.stop(),
+        mail.stop(),
+        seal.stop(),
+        pages.stop(),
+        bulk.stop(),
+        dispatcher.stop(),
+      ]);
     },
   };
 }

@@ -1,0 +1,121 @@
+// A bulk send's progress (issue 38): its counts (created, sent, failed, and mailed: the rows
+// whose document's invitation the mail outbox delivered), its failed rows with their
+// sentences, the results file, and a template's bulk sends. Reads only; the sending is
+// bulk-send.ts's.
+import type { Kysely } from 'kysely';
+import type { Context } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import { ApiError } from '../http/errors.ts';
+import { type BulkResult, bulkResultsCsv } from './bulk-csv.ts';
+import {
+  findBulkResultRows,
+  findBulkSendCounts,
+  findFailedBulkRows,
+  findFirstMailStatuses,
+} from './bulk-sends.repository.ts';
+
+export interface BulkSendSummary {
+  id: string;
+  templateId: string | null;
+  templateName: string;
+  fileName: string;
+  createdAt: Date;
+  total: number;
+  created: number;
+  sent: number;
+  failed: number;
+  /** Rows whose document's first invitation mail was delivered (the outbox's status). */
+  mailed: number;
+  finished: boolean;
+}
+
+export interface BulkFailedRow {
+  row: number;
+  error: string;
+}
+
+/** A bulk send's counts; not-found for another workspace's. */
+export async function bulkSendProgress(
+  ctx: Context,
+  workspaceId: string,
+  id: string,
+): Promise<BulkSendSummary> {
+  const [found] = await summaries(ctx.db, workspaceId, { id });
+  if (!found) throw new ApiError('not-found');
+  return found;
+}
+
+/** The workspace's bulk sends of a template, newest first (at most `limit`). */
+export async function listBulkSends(
+  ctx: Context,
+  workspaceId: string,
+  templateId: string,
+  limit = 20,
+): Promise<BulkSendSummary[]> {
+  return summaries(ctx.db, workspaceId, { templateId, limit });
+}
+
+async function summaries(
+  db: Kysely<Database>,
+  workspaceId: string,
+  where: { id?: string; templateId?: string; limit?: number },
+): Promise<BulkSendSummary[]> {
+  const rows = await findBulkSendCounts(db, workspaceId, where);
+  return rows.map((r) => ({
+    id: r.id,
+    templateId: r.template_id,
+    templateName: r.template_name,
+    fileName: r.file_name,
+    createdAt: new Date(r.created_at),
+    total: r.total,
+    created: Number(r.created),
+    sent: Number(r.sent),
+    failed: Number(r.failed),
+    mailed: Number(r.mailed),
+    finished: r.finished_at !== null,
+  }));
+}
+
+/** The failed rows of a bulk send, each with its sentence, in row order. */
+export async function failedBulkRows(
+  ctx: Context,
+  workspaceId: string,
+  id: string,
+  limit = 100,
+): Promise<BulkFailedRow[]> {
+  const rows = await findFailedBulkRows(ctx.db, workspaceId, id, limit);
+  return rows.map((r) => ({ row: r.row_number, error: r.error ?? '' }));
+}
+
+/** The results file of a bulk send: a line per row, with who its signing links went to and how. */
+export async function bulkSendResultsCsv(ctx: Context, workspaceId: string, id: string): Promise<string> {
+  await bulkSendProgress(ctx, workspaceId, id);
+  const rows = await findBulkResultRows(ctx.db, workspaceId, id);
+  const firstMails = await findFirstMailStatuses(ctx.db, workspaceId, id);
+  const results = new Map<number, BulkResult & { people: string[] }>();
+  for (const r of rows) {
+    const result = results.get(r.row_number) ?? {
+      row: r.row_number,
+      documentId: r.document_id,
+      status: r.status === 'failed' ? `failed: ${r.error ?? ''}` : r.status,
+      delivery: '',
+      people: [],
+    };
+    if (r.email)
+      result.people.push(
+        `${r.full_name} <${r.email}>: ${deliveryWord(firstMails.get(r.recipient_id ?? '') ?? null)}`,
+      );
+    results.set(r.row_number, result);
+  }
+  return bulkResultsCsv(
+    [...results.values()].map(({ people, ...r }) => ({ ...r, delivery: people.join('; ') })),
+  );
+}
+
+/** How a recipient's first mail stands, in a word of the results file. */
+function deliveryWord(status: string | null): string {
+  if (status === 'sent' || status === 'logged') return 'mailed';
+  if (status === 'pending') return 'queued';
+  if (status === 'failed') return 'mail failed';
+  return 'not invited yet';
+}

@@ -1,0 +1,315 @@
+// Bulk sends (issue 38): a template sent to every good row of a spreadsheet. The sender's
+// file is read (bulk-csv.ts) for a preview, read again when confirmed and stored with its good
+// rows; the worker (`sendDueBulkRows`) makes and sends a document per row with the services a
+// single document uses. Each row's progress is written in the transaction of the change it
+// records (migration 0035), so a restart in the middle loses nothing and sends nothing twice.
+// Its progress and results are read by bulk-progress.ts.
+import { setImmediate } from 'node:timers/promises';
+import type { Transaction } from 'kysely';
+import type { Context } from '../context.ts';
+import { notifyChannel } from '../db/notify.ts';
+import type { Database } from '../db/schema.ts';
+import { findDocument } from '../documents/documents.repository.ts';
+import { DocumentActionError } from '../documents/lifecycle.ts';
+import { ApiError } from '../http/errors.ts';
+import { InputError } from '../input-error.ts';
+import { createDocument } from '../sending/drafts.ts';
+import { sendDocument } from '../sending/send.ts';
+import { type BulkColumn, type BulkProblem, type BulkRow, type BulkSheet, readBulkCsv } from './bulk-csv.ts';
+import {
+  type BulkClaim,
+  type BulkRowChange,
+  claimBulkSend,
+  findOpenBulkRows,
+  finishOrReleaseBulkSend,
+  insertBulkSend,
+  moveBulkRow,
+  type OpenBulkRow,
+  renewBulkLease,
+} from './bulk-sends.repository.ts';
+import { getTemplate, type TemplateDetail } from './templates.service.ts';
+import { askedValues, asTemplateUseError, documentInputOf, type UseTemplateInput } from './use-template.ts';
+
+/** NOTIFYed when a bulk send is stored: a worker starts on it at once. */
+export const bulkChannel = 'signet_bulk';
+
+/** How long a worker's claim on a bulk send lasts; renewed after every row. */
+const leaseMs = 60_000;
+/** Rows one claim works through before the bulk send is let go (another may take it). */
+const batchRows = 50;
+
+/** The columns of a template's spreadsheet: each role's email and name, then each asked value. */
+export function columnsOf(template: Pick<TemplateDetail, 'roles'>): BulkColumn[] {
+  const people = template.roles.flatMap((role): BulkColumn[] => [
+    { key: `email:${role.name}`, header: `${role.name} email`, kind: 'email', required: true },
+    { key: `name:${role.name}`, header: `${role.name} name`, kind: 'name', required: true },
+  ]);
+  const values = askedValues(template).map(
+    (asked): BulkColumn => ({
+      key: `value:${asked.label}`,
+      header: asked.label,
+      kind: asked.type === 'date' ? 'date' : asked.type === 'checkbox' ? 'checkbox' : 'text',
+      required: asked.required,
+      ...(asked.maxLength === null ? {} : { maxLength: asked.maxLength }),
+    }),
+  );
+  return [...people, ...values];
+}
+
+/** A good row as use-template.ts takes it. */
+function useInputOf(template: Pick<TemplateDetail, 'roles'>, row: BulkRow): UseTemplateInput {
+  const recipients: UseTemplateInput['recipients'] = {};
+  for (const role of template.roles) {
+    recipients[role.name] = {
+      email: String(row.values[`email:${role.name}`] ?? ''),
+      fullName: String(row.values[`name:${role.name}`] ?? ''),
+    };
+  }
+  const values: Record<string, string | boolean> = {};
+  for (const asked of askedValues(template)) values[asked.label] = row.values[`value:${asked.label}`] ?? '';
+  return { recipients, values };
+}
+
+export interface BulkPreviewRow {
+  row: number;
+  people: Array<{ role: string; email: string; fullName: string }>;
+  values: Array<{ label: string; value: string | boolean }>;
+}
+
+export interface BulkPreview {
+  template: TemplateDetail;
+  /** The file's data rows (empty ones not counted), and how many of them can be sent. */
+  totalRows: number;
+  goodRows: number;
+  /** Why the file cannot be sent at all (no good row, a problem of the whole file), or null. */
+  refusal: string | null;
+  problems: BulkProblem[];
+  ignoredColumns: string[];
+  /** The first good rows as they will be sent. */
+  firstRows: BulkPreviewRow[];
+}
+
+const previewRows = 10;
+
+/** What the preview page shows of a spreadsheet for a template; nothing is stored. */
+export async function previewBulkSend(
+  ctx: Context,
+  workspaceId: string,
+  templateId: string,
+  file: Uint8Array,
+): Promise<BulkPreview> {
+  const template = await getTemplate(ctx, workspaceId, templateId);
+  const sheet = readBulkCsv(file, columnsOf(template), { maxRows: ctx.config.bulkMaxRows });
+  return {
+    template,
+    totalRows: sheet.totalRows,
+    goodRows: sheet.rows.length,
+    refusal: refusalOf(sheet),
+    problems: sheet.problems,
+    ignoredColumns: sheet.ignoredColumns,
+    firstRows: sheet.rows.slice(0, previewRows).map((row) => {
+      const input = useInputOf(template, row);
+      return {
+        row: row.row,
+        people: template.roles.map((role) => ({
+          role: role.name,
+          email: input.recipients[role.name]?.email ?? '',
+          fullName: input.recipients[role.name]?.fullName ?? '',
+        })),
+        values: Object.entries(input.values ?? {}).map(([label, value]) => ({ label, value })),
+      };
+    }),
+  };
+}
+
+/**
+ * Why no row of the file is sent: none is good, or the file as a whole has a problem (too
+ * many rows, a column missing): sending the rows read would send part of a file by surprise.
+ */
+function refusalOf(sheet: BulkSheet): string | null {
+  const whole = sheet.problems.find((p) => p.row === null || p.row === 1);
+  if (whole) return whole.message;
+  return sheet.rows.length === 0 ? 'The file has no row that can be sent.' : null;
+}
+
+export interface StartBulkSendInput {
+  workspaceId: string;
+  templateId: string;
+  userId: string | null;
+  fileName: string;
+  data: Uint8Array;
+}
+
+/**
+ * Stores a confirmed bulk send with its good rows, all in one transaction, and wakes the
+ * worker. The file is read again here: a preview kept in the browser is never trusted. An
+ * InputError (`file`) when no row can be sent.
+ */
+export async function startBulkSend(ctx: Context, input: StartBulkSendInput): Promise<{ id: string }> {
+  const template = await getTemplate(ctx, input.workspaceId, input.templateId);
+  const sheet = readBulkCsv(input.data, columnsOf(template), { maxRows: ctx.config.bulkMaxRows });
+  const refusal = refusalOf(sheet);
+  if (refusal) throw new InputError({ file: `Nothing was sent. ${refusal}` });
+  const id = ctx.ids.uuid();
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    await insertBulkSend(
+      trx,
+      {
+        id,
+        workspace_id: input.workspaceId,
+        template_id: template.id,
+        template_name: template.name,
+        file_name: input.fileName.slice(0, 255),
+        created_by: input.userId,
+        total: sheet.rows.length,
+        created_at: now,
+      },
+      sheet.rows.map((row) => ({ row: row.row, input: JSON.stringify(useInputOf(template, row)) })),
+    );
+    await notifyChannel(trx, bulkChannel);
+  });
+  return { id };
+}
+
+/** Thrown in a row's transaction when its status is no longer the one read: undone, skipped. */
+class RowMovedOn extends Error {}
+
+/** The row moved on in `trx` from `from`; RowMovedOn when it had already moved (another worker). */
+async function moveRow(
+  trx: Transaction<Database>,
+  row: { bulkSendId: string; row: number },
+  from: 'pending' | 'created',
+  set: BulkRowChange,
+): Promise<void> {
+  if (!(await moveBulkRow(trx, row, from, set))) throw new RowMovedOn();
+}
+
+export interface BulkPassOptions {
+  /** At most this many rows in the pass (default: one batch). */
+  limit?: number;
+  /** Checked between rows: a stop lets the row in hand finish and starts no other. */
+  stopping?: () => boolean;
+}
+
+/**
+ * One pass of the worker: claims an unfinished bulk send (another worker's lease is skipped
+ * until it runs out) and works through a batch of its open rows, in row order. Returns the
+ * rows it moved on (0: nothing to do).
+ */
+export async function sendDueBulkRows(ctx: Context, options: BulkPassOptions = {}): Promise<number> {
+  const claim = await claimBulkSend(ctx.db, ctx.clock.now(), leaseMs);
+  if (!claim) return 0;
+  const template = await templateOf(ctx, claim);
+  const open = await findOpenBulkRows(ctx.db, claim.id, Math.min(options.limit ?? batchRows, batchRows));
+  let done = 0;
+  for (const row of open) {
+    if (options.stopping?.()) break;
+    await sendRow(ctx, claim, template, row);
+    done++;
+    // PGlite answers in microtasks: without a turn of the event loop between rows, a long
+    // bulk send would keep every request of this process (and its sockets) waiting.
+    await setImmediate();
+    if (!(await renewBulkLease(ctx.db, claim, ctx.clock.now(), leaseMs))) return done;
+  }
+  await finishOrReleaseBulkSend(ctx.db, claim, ctx.clock.now());
+  return done;
+}
+
+/** The bulk send's template, or null when it was deleted since (its pending rows then fail). */
+async function templateOf(ctx: Context, claim: BulkClaim): Promise<TemplateDetail | null> {
+  if (!claim.templateId) return null;
+  try {
+    return await getTemplate(ctx, claim.workspaceId, claim.templateId);
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}
+
+const deletedTemplateSentence =
+  'The template was deleted before this row was sent: no document was made for it.';
+
+/** A pending row made and sent, or a created row sent; a refusal of its checks marks it failed. */
+async function sendRow(
+  ctx: Context,
+  claim: BulkClaim,
+  template: TemplateDetail | null,
+  open: OpenBulkRow,
+): Promise<void> {
+  const row = { bulkSendId: claim.id, row: open.row_number };
+  let stage = open.status === 'pending' ? ('pending' as const) : ('created' as const);
+  try {
+    let documentId = open.document_id;
+    if (stage === 'pending') {
+      if (!template) return await failRow(ctx, row, 'pending', deletedTemplateSentence);
+      const id = ctx.ids.uuid();
+      await createDocument(ctx, await rowDocumentInput(ctx, claim, template, open.input), {
+        id,
+        last: (trx) => moveRow(trx, row, 'pending', { status: 'created', document_id: id }),
+      });
+      documentId = id;
+      stage = 'created';
+    }
+    if (!documentId) return await failRow(ctx, row, 'created', deletedDocumentSentence);
+    await sendCreated(ctx, claim, row, documentId);
+  } catch (error) {
+    if (error instanceof RowMovedOn) return;
+    const sentence = refusalSentence(error);
+    if (sentence === null) throw error;
+    await failRow(ctx, row, stage, sentence);
+  }
+}
+
+const deletedDocumentSentence = 'Its document was deleted before it was sent.';
+
+async function rowDocumentInput(ctx: Context, claim: BulkClaim, template: TemplateDetail, input: unknown) {
+  try {
+    return await documentInputOf(ctx, claim.workspaceId, template, input as UseTemplateInput);
+  } catch (error) {
+    throw error instanceof InputError ? asTemplateUseError(error, template) : error;
+  }
+}
+
+/** Sends a created row's draft; one already sent (a restart after its send) is marked sent. */
+async function sendCreated(
+  ctx: Context,
+  claim: BulkClaim,
+  row: { bulkSendId: string; row: number },
+  documentId: string,
+): Promise<void> {
+  try {
+    await sendDocument(ctx, claim.workspaceId, documentId, (trx) =>
+      moveRow(trx, row, 'created', { status: 'sent' }),
+    );
+  } catch (error) {
+    if (!(error instanceof DocumentActionError) && !(error instanceof ApiError)) throw error;
+    const document = await findDocument(ctx.db, claim.workspaceId, documentId);
+    if (!document) return failRow(ctx, row, 'created', deletedDocumentSentence);
+    if (document.status === 'draft') throw error;
+    await ctx.db.transaction().execute((trx) => moveRow(trx, row, 'created', { status: 'sent' }));
+  }
+}
+
+/** The sentence of a refusal of the row's own checks, or null for any other failure (retried). */
+function refusalSentence(error: unknown): string | null {
+  if (error instanceof InputError) return Object.values(error.fields).join(' ') || error.message;
+  if (error instanceof DocumentActionError) return error.message;
+  return null;
+}
+
+async function failRow(
+  ctx: Context,
+  row: { bulkSendId: string; row: number },
+  from: 'pending' | 'created',
+  sentence: string,
+): Promise<void> {
+  try {
+    await ctx.db
+      .transaction()
+      .execute((trx) => moveRow(trx, row, from, { status: 'failed', error: sentence.slice(0, 1000) }));
+  } catch (error) {
+    // Another worker moved it on meanwhile (a lease that ran out): its word stands.
+    if (!(error instanceof RowMovedOn)) throw error;
+  }
+}

@@ -1,0 +1,241 @@
+// Queries on bulk_sends and bulk_send_rows (migration 0035): storing a confirmed bulk send,
+// the worker's lease on one (claimed FOR UPDATE SKIP LOCKED, renewed after each row, let go
+// after a batch), each row's move from one status to the next, and what progress and the
+// results file read.
+import { type Insertable, type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Stores a bulk send and its rows (`input`: JSON), in the caller's transaction. */
+export async function insertBulkSend(
+  trx: Transaction<Database>,
+  bulkSend: Insertable<Database['bulk_sends']> & { id: string; workspace_id: string },
+  rows: Array<{ row: number; input: string }>,
+): Promise<void> {
+  await trx.insertInto('bulk_sends').values(bulkSend).execute();
+  // In slices: one INSERT's parameters are limited (65,535 in PostgreSQL).
+  for (let i = 0; i < rows.length; i += 1000) {
+    const slice = rows.slice(i, i + 1000).map((r) => ({
+      bulk_send_id: bulkSend.id,
+      workspace_id: bulkSend.workspace_id,
+      row_number: r.row,
+      input: r.input,
+    }));
+    await trx.insertInto('bulk_send_rows').values(slice).execute();
+  }
+}
+
+export interface BulkClaim {
+  id: string;
+  workspaceId: string;
+  templateId: string | null;
+  leaseUntil: Date;
+}
+
+/**
+ * Claims, for `leaseMs`, the unfinished bulk send no other worker holds that waited longest:
+ * one never started by its confirmation, one let go after a batch by when it was let go. So
+ * bulk sends take turns a batch at a time, and a workspace's 5,000 rows do not hold back
+ * another's 10 until they are all sent.
+ */
+export async function claimBulkSend(
+  db: Kysely<Database>,
+  now: Date,
+  leaseMs: number,
+): Promise<BulkClaim | null> {
+  return db.transaction().execute(async (trx) => {
+    const due = await trx
+      .selectFrom('bulk_sends')
+      .select(['id', 'workspace_id', 'template_id'])
+      .where('finished_at', 'is', null)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+      .orderBy(sql`coalesce(locked_until, created_at)`)
+      // At the same moment, one never started first.
+      .orderBy(sql`locked_until is not null`)
+      .orderBy('created_at')
+      .limit(1)
+      .forUpdate()
+      .skipLocked()
+      .executeTakeFirst();
+    if (!due) return null;
+    const leaseUntil = new Date(now.getTime() + leaseMs);
+    await trx.updateTable('bulk_sends').set({ locked_until: leaseUntil }).where('id', '=', due.id).execute();
+    return { id: due.id, workspaceId: due.workspace_id, templateId: due.template_id, leaseUntil };
+  });
+}
+
+/** Extends the claim if it is still this worker's; false when another took it over. */
+export async function renewBulkLease(
+  db: Kysely<Database>,
+  claim: BulkClaim,
+  now: Date,
+  leaseMs: number,
+): Promise<boolean> {
+  const leaseUntil = new Date(now.getTime() + leaseMs);
+  const renewed = await db
+    .updateTable('bulk_sends')
+    .set({ locked_until: leaseUntil })
+    .where('id', '=', claim.id)
+    .where('locked_until', '=', claim.leaseUntil)
+    .executeTakeFirst();
+  if (renewed.numUpdatedRows === 0n) return false;
+  claim.leaseUntil = leaseUntil;
+  return true;
+}
+
+export type BulkRowChange = { status: 'created' | 'sent' | 'failed'; document_id?: string; error?: string };
+
+/** Moves the row on from `from`; false when its status was no longer `from` (another worker moved it). */
+export async function moveBulkRow(
+  trx: Transaction<Database>,
+  row: { bulkSendId: string; row: number },
+  from: 'pending' | 'created',
+  set: BulkRowChange,
+): Promise<boolean> {
+  const moved = await trx
+    .updateTable('bulk_send_rows')
+    .set(set)
+    .where('bulk_send_id', '=', row.bulkSendId)
+    .where('row_number', '=', row.row)
+    .where('status', '=', from)
+    .executeTakeFirst();
+  return moved.numUpdatedRows > 0n;
+}
+
+export type OpenBulkRow = { row_number: number; status: string; input: unknown; document_id: string | null };
+
+/** The bulk send's rows still pending or created, in row order. */
+export function findOpenBulkRows(db: Db, bulkSendId: string, limit: number): Promise<OpenBulkRow[]> {
+  return db
+    .selectFrom('bulk_send_rows')
+    .select(['row_number', 'status', 'input', 'document_id'])
+    .where('bulk_send_id', '=', bulkSendId)
+    .where('status', 'in', ['pending', 'created'])
+    .orderBy('row_number')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Sets `finished_at` once no row is open; lets the claim go either way, its lease ended now
+ * (so it waits behind the bulk sends that waited longer).
+ */
+export async function finishOrReleaseBulkSend(
+  db: Kysely<Database>,
+  claim: BulkClaim,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('bulk_sends')
+    .set({
+      locked_until: now,
+      finished_at: sql<Date | null>`case when exists (
+        select 1 from bulk_send_rows r where r.bulk_send_id = ${claim.id} and r.status in ('pending', 'created')
+      ) then null else ${now}::timestamptz end`,
+    })
+    .where('id', '=', claim.id)
+    .where('locked_until', '=', claim.leaseUntil)
+    .execute();
+}
+
+/** Bulk sends of the workspace (one by id, or a template's, newest first) with their rows counted. */
+export function findBulkSendCounts(
+  db: Db,
+  workspaceId: string,
+  where: { id?: string; templateId?: string; limit?: number },
+) {
+  return db
+    .selectFrom('bulk_sends as b')
+    .select([
+      'b.id',
+      'b.template_id',
+      'b.template_name',
+      'b.file_name',
+      'b.created_at',
+      'b.total',
+      'b.finished_at',
+      countOf(sql`r.status in ('created', 'sent')`).as('created'),
+      countOf(sql`r.status = 'sent'`).as('sent'),
+      countOf(sql`r.status = 'failed'`).as('failed'),
+      countOf(mailedSql).as('mailed'),
+    ])
+    .where('b.workspace_id', '=', workspaceId)
+    .$if(where.id !== undefined, (q) => q.where('b.id', '=', where.id as string))
+    .$if(where.templateId !== undefined, (q) => q.where('b.template_id', '=', where.templateId as string))
+    .orderBy('b.created_at', 'desc')
+    .orderBy('b.id', 'desc')
+    .limit(where.limit ?? 1)
+    .execute();
+}
+
+/** A delivered mail of the row's document: its first is the invitation (later ones come after it). */
+// mails has no index on document_id (migrations 0002): the workspace's index narrows the scan.
+const mailedSql = sql`r.document_id is not null and exists (
+  select 1 from mails m
+  where m.workspace_id = r.workspace_id and m.document_id = r.document_id and m.status in ('sent', 'logged')
+)`;
+
+/** How many of the bulk send's rows (`r`) meet `condition`. */
+function countOf(condition: RawBuilder<unknown>): RawBuilder<string> {
+  return sql<string>`(select count(*) from bulk_send_rows r where r.bulk_send_id = b.id and ${condition})`;
+}
+
+/** The failed rows of a bulk send, in row order. */
+export function findFailedBulkRows(db: Db, workspaceId: string, id: string, limit: number) {
+  return db
+    .selectFrom('bulk_send_rows')
+    .select(['row_number', 'error'])
+    .where('workspace_id', '=', workspaceId)
+    .where('bulk_send_id', '=', id)
+    .where('status', '=', 'failed')
+    .orderBy('row_number')
+    .limit(limit)
+    .execute();
+}
+
+/** Each row of the bulk send with each of its document's recipients (a row without a document once). */
+export function findBulkResultRows(db: Db, workspaceId: string, id: string) {
+  return db
+    .selectFrom('bulk_send_rows as r')
+    .leftJoin('recipients as p', (join) =>
+      join.onRef('p.document_id', '=', 'r.document_id').onRef('p.workspace_id', '=', 'r.workspace_id'),
+    )
+    .select([
+      'r.row_number',
+      'r.status',
+      'r.document_id',
+      'r.error',
+      'p.id as recipient_id',
+      'p.full_name',
+      'p.email',
+    ])
+    .where('r.workspace_id', '=', workspaceId)
+    .where('r.bulk_send_id', '=', id)
+    .orderBy('r.row_number')
+    .orderBy('p.signing_order')
+    .execute();
+}
+
+/**
+ * The status of each recipient's first mail (their invitation) in the bulk send's documents,
+ * read in one query: mails has no index on recipient_id, so one look-up per recipient would
+ * scan it once each.
+ */
+export async function findFirstMailStatuses(db: Db, workspaceId: string, id: string) {
+  const mails = await db
+    .selectFrom('mails')
+    .select(['recipient_id', 'status'])
+    .where('workspace_id', '=', workspaceId)
+    .where('document_id', 'in', (eb) =>
+      eb
+        .selectFrom('bulk_send_rows')
+        .select('document_id')
+        .where('bulk_send_id', '=', id)
+        .where('document_id', 'is not', null),
+    )
+    .orderBy('created_at', 'desc')
+    .execute();
+  // Newest first, so the first mail of each recipient is the one left in the map.
+  return new Map(mails.map((m) => [m.recipient_id ?? '', m.status]));
+}
