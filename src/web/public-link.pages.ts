@@ -121,37 +121,42 @@ function settingsRoutes(web: Web, app: FastifyInstance) {
   );
 }
 
-/** The visitor's pages; a token or request that opens nothing is the 404 page. */
-function visitorRoutes(web: Web, app: FastifyInstance) {
-  const opened = async (request: FastifyRequest, reply: FastifyReply, token: string) => {
-    try {
-      return await openPublicLink(web.ctx, token);
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'not-found') {
-        web.notFound(request, reply);
-        return null;
-      }
-      throw error;
+/** The link's view, or null once the 404 page is answered (a token that opens nothing). */
+async function opened(web: Web, request: FastifyRequest, reply: FastifyReply, token: string) {
+  try {
+    return await openPublicLink(web.ctx, token);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'not-found') {
+      web.notFound(request, reply);
+      return null;
     }
-  };
-  const first = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    token: string,
-    state: { status: number; form: Form; errors: FieldErrors },
-    link: Awaited<ReturnType<typeof openPublicLink>>,
-  ) =>
+    throw error;
+  }
+}
+
+type Link = Awaited<ReturnType<typeof openPublicLink>>;
+type State = { status: number; form: Form; errors: FieldErrors };
+
+/** The sentence of a refused attempt, as the sign-up's: when to try again. */
+function tooMany(retryAfterSeconds: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return `Too many codes asked for from your network or through this link. Try again in ${minutes} minute${minutes > 1 ? 's' : ''}.`;
+}
+
+/** The visitor's first step: their name and email (a code is mailed). */
+function linkRoutes(web: Web, app: FastifyInstance) {
+  const page = (request: FastifyRequest, reply: FastifyReply, token: string, link: Link, state: State) =>
     web.render(request, reply, state.status, {
       title: link.title,
       body: (csrf) => publicLinkView(link, token, state.form, state.errors, csrf),
     });
   app.get<{ Params: TokenParams }>('/t/:token', async (request, reply) => {
-    const link = await opened(request, reply, request.params.token);
-    return link && first(request, reply, request.params.token, { status: 200, form: {}, errors: {} }, link);
+    const link = await opened(web, request, reply, request.params.token);
+    return link && page(request, reply, request.params.token, link, { status: 200, form: {}, errors: {} });
   });
   app.post<{ Params: TokenParams; Body: Form }>('/t/:token', async (request, reply) => {
     const { token } = request.params;
-    const link = await opened(request, reply, token);
+    const link = await opened(web, request, reply, token);
     if (!link) return reply;
     const form = request.body ?? {};
     const attempt = await takePublicLinkAttempt(
@@ -161,20 +166,8 @@ function visitorRoutes(web: Web, app: FastifyInstance) {
     );
     if (!attempt.allowed) {
       reply.header('retry-after', String(attempt.retryAfterSeconds));
-      const minutes = Math.max(1, Math.ceil(attempt.retryAfterSeconds / 60));
-      return first(
-        request,
-        reply,
-        token,
-        {
-          status: 429,
-          form,
-          errors: {
-            email: `Too many codes asked for from your network or through this link. Try again in ${minutes} minute${minutes > 1 ? 's' : ''}.`,
-          },
-        },
-        link,
-      );
+      const errors = { email: tooMany(attempt.retryAfterSeconds) };
+      return page(request, reply, token, link, { status: 429, form, errors });
     }
     try {
       const { requestId } = await requestPublicLinkCode(web.ctx, token, {
@@ -185,37 +178,32 @@ function visitorRoutes(web: Web, app: FastifyInstance) {
       return reply.redirect(`/t/${token}/confirm/${requestId}`, 303);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
-      return first(request, reply, token, { status: 400, form, errors: error.fields }, link);
+      return page(request, reply, token, link, { status: 400, form, errors: error.fields });
     }
   });
+}
+
+/** The visitor's second step: the code; confirmed, their document's signing page. */
+function codeRoutes(web: Web, app: FastifyInstance) {
   const codePage = async (
     request: FastifyRequest<{ Params: RequestParams }>,
     reply: FastifyReply,
-    state: { status: number; form: Form; errors: FieldErrors },
+    state: State,
   ) => {
     const { token, requestId } = request.params;
-    const link = await opened(request, reply, token);
+    const link = await opened(web, request, reply, token);
     if (!link) return reply;
-    if (!uuid.test(requestId)) return web.notFound(request, reply);
-    let sentTo: string;
-    try {
-      ({ sentTo } = await publicLinkRequest(web.ctx, token, requestId));
-    } catch (error) {
-      if (error instanceof ApiError && error.code === 'not-found') return web.notFound(request, reply);
-      throw error;
-    }
+    const found = uuid.test(requestId)
+      ? await publicLinkRequest(web.ctx, token, requestId).catch((error: unknown) => {
+          if (error instanceof ApiError && error.code === 'not-found') return null;
+          throw error;
+        })
+      : null;
+    if (!found) return web.notFound(request, reply);
+    const path = `/t/${token}/confirm/${requestId}`;
     return web.render(request, reply, state.status, {
       title: link.title,
-      body: (csrf) =>
-        publicCodeView(
-          link,
-          token,
-          `/t/${token}/confirm/${requestId}`,
-          sentTo,
-          state.form,
-          state.errors,
-          csrf,
-        ),
+      body: (csrf) => publicCodeView(link, token, path, found.sentTo, state.form, state.errors, csrf),
     });
   };
   app.get<{ Params: RequestParams }>('/t/:token/confirm/:requestId', (request, reply) =>
@@ -225,12 +213,8 @@ function visitorRoutes(web: Web, app: FastifyInstance) {
     const { token, requestId } = request.params;
     if (!uuid.test(requestId)) return web.notFound(request, reply);
     try {
-      const { signingPath } = await confirmPublicLinkCode(
-        web.ctx,
-        token,
-        requestId,
-        formText(request.body, 'code'),
-      );
+      const code = formText(request.body, 'code');
+      const { signingPath } = await confirmPublicLinkCode(web.ctx, token, requestId, code);
       return reply.redirect(signingPath, 303);
     } catch (error) {
       if (error instanceof InputError)
@@ -244,6 +228,7 @@ function visitorRoutes(web: Web, app: FastifyInstance) {
 export function publicLinkPages(web: Web) {
   return async (app: FastifyInstance) => {
     settingsRoutes(web, app);
-    visitorRoutes(web, app);
+    linkRoutes(web, app);
+    codeRoutes(web, app);
   };
 }
