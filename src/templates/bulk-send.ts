@@ -35,6 +35,13 @@ export const bulkChannel = 'signet_bulk';
 
 /** How long a worker's claim on a bulk send lasts; renewed after every row. */
 const leaseMs = 60_000;
+/**
+ * Rows made and sent at once, each in its own transactions: a row waits on the database most
+ * of its time, so a few side by side keep the pool's connections busy (`npm run bench:bulk`,
+ * 1,000 rows on 2 cores: 14.6 s one at a time, 8.1 s four at once, 7.4 s eight at once; four
+ * leave the pool's other connections to the worker's other loops).
+ */
+const rowsAtOnce = 4;
 /** Rows one claim works through before the bulk send is let go (another may take it). */
 const batchRows = 50;
 
@@ -203,10 +210,11 @@ export async function sendDueBulkRows(ctx: Context, options: BulkPassOptions = {
   const template = await templateOf(ctx, claim);
   const open = await findOpenBulkRows(ctx.db, claim.id, Math.min(options.limit ?? batchRows, batchRows));
   let done = 0;
-  for (const row of open) {
+  for (let at = 0; at < open.length; at += rowsAtOnce) {
     if (options.stopping?.()) break;
-    await sendRow(ctx, claim, template, row);
-    done++;
+    const rows = open.slice(at, at + rowsAtOnce);
+    await Promise.all(rows.map((row) => sendRow(ctx, claim, template, row)));
+    done += rows.length;
     // PGlite answers in microtasks: without a turn of the event loop between rows, a long
     // bulk send would keep every request of this process (and its sockets) waiting.
     await setImmediate();
