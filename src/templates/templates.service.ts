@@ -11,7 +11,7 @@ import { findFullDocument, findFullRecipients } from '../documents/documents.rep
 import { countUpload } from '../documents/upload-usage.ts';
 import type { FieldType } from '../fields/field-types.ts';
 import { findFields } from '../fields/fields.repository.ts';
-import { pageSizesOf } from '../fields/fields.service.ts';
+import { fieldInputOf, pageSizesOf } from '../fields/fields.service.ts';
 import { findFile } from '../files/files.repository.ts';
 import { storeFile } from '../files/files.service.ts';
 import { ApiError } from '../http/errors.ts';
@@ -346,6 +346,7 @@ export async function templateFromDocument(
       return [r.id, `${r.role === 'signer' ? 'Signer' : 'Viewer'} ${counters[r.role]}`];
     }),
   );
+  const asRoles = ordered.map((r) => ({ id: r.id, email: roleNames.get(r.id) as string }));
   return createTemplate(ctx, {
     workspaceId,
     name,
@@ -357,19 +358,11 @@ export async function templateFromDocument(
       signingOrder: r.signing_order,
       signingMethod: r.signing_method,
     })),
-    fields: fields.map((f) => ({
-      role: roleNames.get(f.recipient_id),
-      type: f.type,
-      page: f.page,
-      x: f.x,
-      y: f.y,
-      width: f.width,
-      height: f.height,
-      required: f.required,
-      label: f.label,
-      maxLength: f.max_length,
-      senderFills: f.prefilled,
-    })),
+    fields: fields.map((f) => {
+      // The document's field as its sender describes it, its recipient named by role.
+      const { recipient: role, value: _value, ...placed } = fieldInputOf(f, asRoles);
+      return { ...placed, role, senderFills: f.prefilled };
+    }),
     expiresInSeconds: document.expires_in_seconds ?? defaultExpirySeconds,
     remindEveryDays: document.remind_every_days,
     kept: {
