@@ -607,7 +607,8 @@ describeEachDatabase('bulk send', (kind) => {
     assert.match(progressPath, /^\/bulk\/[0-9a-f-]{36}$/);
     const sending = await client.get(progressPath);
     assertPage(sending, 200);
-    assert.match(sending.text, /<meta http-equiv="refresh" content="3">/);
+    assert.match(sending.text, /<noscript><meta http-equiv="refresh" content="3"><\/noscript>/);
+    assert.match(sending.text, /<main class="container" id="main" data-refresh="3">/);
     assert.match(sending.text, /<label for="bulk-progress">0 of 2 done<\/label>/);
     assert.match(sending.text, /<div><dt>Documents created<\/dt><dd>0 of 2<\/dd><\/div>/);
 
@@ -616,6 +617,7 @@ describeEachDatabase('bulk send', (kind) => {
     const finished = await client.get(progressPath);
     assertPage(finished, 200);
     assert.ok(!finished.text.includes('http-equiv="refresh"'), 'a finished send stops refreshing');
+    assert.ok(!finished.text.includes('data-refresh'), 'and updating');
     assert.match(finished.text, /Finished: 2 rows sent\./);
     assert.match(finished.text, /<div><dt>Invitations mailed<\/dt><dd>2<\/dd><\/div>/);
     const results = await client.get(`${progressPath}/results.csv`);

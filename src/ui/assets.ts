@@ -4,8 +4,9 @@
 //   SHA-256 in their Content-Security-Policy (security.ts), so a recipient's page loads
 //   nothing else; the web application links it with its own styles as /assets/app.css.
 // - app.js + field-editor.js, served as one /assets/app.js: progressive enhancement of the
-//   web application only (copy buttons, the live value of a document form, drawing and
-//   dragging fields); every page works without it.
+//   web application only (copy buttons, the live value of a document form, a progress page
+//   updated in place instead of reloaded, drawing and dragging fields); every page works
+//   without it.
 // - sign.js: the signing page's signature pad, inline (hashed in its policy); and the
 //   handwriting face of typed signatures, served as /assets/signature.ttf.
 // - favicon.svg (/assets/favicon.svg, linked by every page's shell) and favicon.ico, the

@@ -15,7 +15,12 @@ export interface PageOptions {
   session: SessionUser | null;
   csrfToken: string;
   current?: NavArea;
-  /** Reload the page this many seconds after it is shown (a progress page, without JavaScript). */
+  /**
+   * A page that updates itself this often (a progress page): without JavaScript it reloads (a
+   * meta refresh inside <noscript>); with it, app.js fetches the page again and puts its main
+   * part in place, nothing reloaded (and no reload a screen reader or a keyboard user has to
+   * start over from: axe's meta-refresh rule, WCAG 2.2.1).
+   */
   refreshSeconds?: number;
 }
 
@@ -50,11 +55,11 @@ export function appPage(options: PageOptions): string {
 <script src="/assets/app.js" defer></script>${
       options.refreshSeconds
         ? html`
-<meta http-equiv="refresh" content="${options.refreshSeconds}">`
+<noscript><meta http-equiv="refresh" content="${options.refreshSeconds}"></noscript>`
         : ''
     }`,
     body: html`${options.session ? navigation(options.session, options.csrfToken, options.current) : ''}
-<main class="container" id="main">
+<main class="container" id="main"${options.refreshSeconds ? html` data-refresh="${options.refreshSeconds}"` : ''}>
 ${options.body}
 </main>`,
   });

@@ -45,3 +45,23 @@ document.querySelectorAll('.file-drop').forEach((zone) => {
     zone.addEventListener(type, () => zone.classList.remove('dragging'));
   });
 });
+// A page that updates itself (a bulk send's progress; web/layout.ts): without JavaScript it
+// reloads; here its main part is fetched again every few seconds and put in place instead,
+// until a page comes back that no longer updates itself (the send finished).
+var updating = document.querySelector('main[data-refresh]');
+if (updating && window.fetch && window.DOMParser) {
+  var updateTimer = setInterval(
+    () => {
+      fetch(location.href, { credentials: 'same-origin', headers: { accept: 'text/html' } })
+        .then((response) => (response.ok ? response.text() : null))
+        .then((text) => {
+          var next = text && new DOMParser().parseFromString(text, 'text/html').querySelector('main');
+          if (!next) return;
+          updating.innerHTML = next.innerHTML;
+          if (!next.hasAttribute('data-refresh')) clearInterval(updateTimer);
+        })
+        .catch(() => {});
+    },
+    Number(updating.getAttribute('data-refresh')) * 1000,
+  );
+}
