@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { after, before, describe } from 'node:test';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -612,4 +613,12 @@ export async function storedEventBody<T>(
     .orderBy('created_at')
     .executeTakeFirstOrThrow();
   return (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as T;
+}
+
+/** An A4 PDF of `pages` pages, "Page n" on each; its bytes unlike any other's (a random subject). */
+export async function pagesPdf(pages: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.setSubject(randomUUID());
+  for (let i = 0; i < pages; i++) pdf.addPage([595, 842]).drawText(`Page ${i + 1}`, { x: 72, y: 760 });
+  return pdf.save();
 }

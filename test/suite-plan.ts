@@ -70,6 +70,7 @@ export const perKindFiles = new Set([
   'web-public-link.test.ts',
   'web-search-browser.test.ts',
   'web-send.test.ts',
+  'web-template-editor.test.ts',
   'web-templates.test.ts',
   'webhook-delivery.test.ts',
   'webhook-endpoints.test.ts',

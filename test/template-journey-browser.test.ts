@@ -5,6 +5,9 @@
 // link waits for them until then, and the second signs on a desktop from theirs. The sealed
 // PDF is valid by pdfsig and qpdf --check, and pdftotext -bbox finds the sender's value and
 // each signer's typed name and text inside the rectangles the template gives its fields.
+// On the way the template's roles are renamed on its page and its field editor looked at. A
+// second case looks at the templates list, a bulk send's preview with problems (a CSV with a
+// BOM and semicolons, nothing sent) and its progress, at both widths.
 // Every page passes axe; the screenshots land in test/output/screenshots/ (docs/screenshots/
 // with SIGNET_SCREENSHOTS_DIR=docs/screenshots).
 import assert from 'node:assert/strict';
@@ -17,9 +20,11 @@ import { drawQueuedPages } from '../src/files/background-pages.ts';
 import { readFile } from '../src/files/files.service.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
 import { createDocument } from '../src/sending/drafts.ts';
-import { getTemplate, type TemplateField } from '../src/templates/templates.service.ts';
-import { launchChromium, lookAt, openPage, viewports } from './chromium.ts';
+import { sendDueBulkRows } from '../src/templates/bulk-send.ts';
+import { createTemplate, getTemplate, type TemplateField } from '../src/templates/templates.service.ts';
+import { launchChromium, lookAt, lookAtAddress, openPage, viewports } from './chromium.ts';
 import {
+  countRows,
   databaseKinds,
   describeEachDatabase,
   issueLinkOutOfTurn,
@@ -161,10 +166,10 @@ describeEachDatabase(
     /** The use form filled in as the owner does: each role's person and the fee. */
     async function fillUseForm(page: Page): Promise<void> {
       const role = (name: string) => page.getByRole('group', { name });
-      await role('Signer 1').getByLabel('Full name').fill(maria.name);
-      await role('Signer 1').getByLabel('Email').fill(maria.email);
-      await role('Signer 2').getByLabel('Full name').fill(tomasz.name);
-      await role('Signer 2').getByLabel('Email').fill(tomasz.email);
+      await role('Client').getByLabel('Full name').fill(maria.name);
+      await role('Client').getByLabel('Email').fill(maria.email);
+      await role('Supplier').getByLabel('Full name').fill(tomasz.name);
+      await role('Supplier').getByLabel('Email').fill(tomasz.email);
       await page.getByRole('group', { name: 'Values you fill in' }).getByLabel('Monthly fee').fill(fee);
     }
 
@@ -190,15 +195,16 @@ describeEachDatabase(
         await page.getByRole('heading', { level: 1, name: 'Warehouse services' }).waitFor();
         await page.getByText('Template saved.').waitFor();
         await lookAt(page, 'template-journey-template', 'desktop');
+        await renameRolesAndLookAtEditor(context, page, templateId);
         const roles = (await page.locator('ol.roles > li').allInnerTexts()).map((t) =>
           t.replace(/\s+/g, ' '),
         );
         assert.equal(roles.length, 2, roles.join(' | '));
         assert.match(
           roles[0] as string,
-          /^Signer 1 signer, order 1\b.*Text “Monthly fee” on page 1 you fill it in/,
+          /^Client signer, order 1\b.*Text “Monthly fee” on page 1 you fill it in/,
         );
-        assert.match(roles[1] as string, /^Signer 2 signer, order 2\b.*Text “Depot” on page 2 Signature/);
+        assert.match(roles[1] as string, /^Supplier signer, order 2\b.*Text “Depot” on page 2 Signature/);
 
         await page.getByRole('link', { name: 'Use template' }).click();
         await page.getByRole('heading', { level: 1, name: 'Use “Warehouse services”' }).waitFor();
@@ -221,6 +227,51 @@ describeEachDatabase(
       } finally {
         await context.close();
       }
+    }
+
+    /**
+     * On the template's page, "Change the roles": "Signer 1" and "Signer 2" renamed "Client"
+     * and "Supplier" (their fields kept); then its field editor, each field over its page,
+     * looked at on a desktop and a phone; then back on the template's page.
+     */
+    async function renameRolesAndLookAtEditor(
+      desktop: Awaited<ReturnType<typeof loggedIn>>['context'],
+      page: Page,
+      templateId: string,
+    ): Promise<void> {
+      await page.locator('summary', { hasText: 'Change the roles' }).click();
+      await page.getByLabel('Role 1 name').fill('Client');
+      await page.getByLabel('Role 2 name').fill('Supplier');
+      await page.getByRole('button', { name: 'Save roles' }).click();
+      await page.waitForURL(/\?done=roles$/);
+      await page.getByText('Roles saved.').waitFor();
+      await page.getByRole('link', { name: 'Edit fields' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Fields' }).waitFor();
+      const shapes = await page.locator('.field-layer .field-shape').count();
+      assert.equal(shapes, draftFields().length, 'every field over its page');
+      assert.deepEqual(
+        await page.getByLabel('Role', { exact: true }).first().locator('option').allInnerTexts(),
+        ['Client', 'Supplier'],
+      );
+      await look(page, 'issue38-journey-editor', 'desktop');
+      await lookAtAddress(browser, h.baseUrl, watch, page.url(), 'issue38-journey-editor', 'phone', {
+        storageState: await desktop.storageState(),
+        file: saveScreenshots ? 'issue38-journey-editor-phone.png' : undefined,
+      });
+      for (const viewport of ['desktop', 'phone'] as const)
+        await lookAtAddress(
+          browser,
+          h.baseUrl,
+          watch,
+          `${h.baseUrl}/templates/new`,
+          'issue38-new-template',
+          viewport,
+          {
+            storageState: await desktop.storageState(),
+            file: saveScreenshots ? `issue38-new-template-${viewport}.png` : undefined,
+          },
+        );
+      await page.goto(`${h.baseUrl}/templates/${templateId}`);
     }
 
     /** The same use form filled in on a phone (the owner's cookies), looked at, not sent. */
@@ -282,7 +333,7 @@ describeEachDatabase(
           r.fields.map((f) => [r.name, f.type, f.label, f.senderFills, ...placed(f)]),
         ),
         draftFields().map((f) => [
-          f.recipient === 'client@draft.example' ? 'Signer 1' : 'Signer 2',
+          f.recipient === 'client@draft.example' ? 'Client' : 'Supplier',
           f.type,
           f.label ?? null,
           f.value !== undefined,
@@ -356,6 +407,83 @@ describeEachDatabase(
         assert.equal((await recipientRow(h.ctx, documentId, who.email)).signature_kind, 'typed');
 
       await checkSealed(documentId, template);
+    });
+
+    test('the templates list, a bulk send’s preview with its problems, and its progress, on a desktop and a phone', async () => {
+      const { id: templateId } = await createTemplate(h.ctx, {
+        workspaceId,
+        name: 'Storage contract',
+        title: 'Storage contract',
+        roles: [
+          { name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' },
+          { name: 'Supplier', role: 'signer', signingOrder: 2, signingMethod: 'standard' },
+        ],
+        fields: [
+          { role: 'Client', type: 'signature', page: 2, x: 72, y: 560, width: 180, height: 40 },
+          {
+            role: 'Client',
+            type: 'text',
+            page: 1,
+            x: 150,
+            y: 600,
+            width: 160,
+            height: 18,
+            label: 'Monthly fee',
+            senderFills: true,
+          },
+          { role: 'Supplier', type: 'signature', page: 2, x: 320, y: 560, width: 180, height: 40 },
+        ],
+        expiresInSeconds: 30 * 86_400,
+        file: pdf,
+      });
+      // As Excel writes it in much of Europe: a BOM and semicolons; rows 3 and 5 have problems.
+      const csv = [
+        'Client email;Client name;Supplier email;Supplier name;Monthly fee',
+        'ann@client.example;Ann Berg;ops@northwind.example;Northwind Ops;900 EUR',
+        'bob@client;Bob Olsen;ops@northwind.example;Northwind Ops;1,100 EUR',
+        'cy@client.example;Cy Lund;ops@northwind.example;Northwind Ops;750 EUR',
+        'dee@client.example;;ops@northwind.example;Northwind Ops;',
+      ].join('\r\n');
+      const file = { name: 'clients.csv', mimeType: 'text/csv', buffer: Buffer.from(`\uFEFF${csv}\r\n`) };
+      let progressUrl = '';
+      for (const viewport of ['desktop', 'phone'] as const) {
+        const { context, page } = await loggedIn(viewport);
+        try {
+          await page.goto(`${h.baseUrl}/templates`);
+          await page.getByRole('link', { name: 'Storage contract' }).waitFor();
+          await look(page, 'issue38-templates', viewport);
+          const sendsBefore = await countRows(h.ctx, 'bulk_sends', { workspace_id: workspaceId });
+          await page.goto(`${h.baseUrl}/templates/${templateId}/bulk`);
+          await page.getByLabel('The filled CSV file').setInputFiles(file);
+          await page.getByRole('button', { name: 'Check the file' }).click();
+          await page.getByRole('heading', { level: 1, name: 'Check clients.csv' }).waitFor();
+          const problems = await page.locator('main').innerText();
+          assert.match(problems, /Row 3: Client email “bob@client” is not an email address\./);
+          assert.match(problems, /Row 5: Client name/);
+          assert.match(problems, /Row 5: Monthly fee/);
+          await look(page, 'issue38-bulk-preview', viewport);
+          assert.equal(
+            await countRows(h.ctx, 'bulk_sends', { workspace_id: workspaceId }),
+            sendsBefore,
+            'nothing sent by a preview',
+          );
+          if (viewport === 'desktop') {
+            await page.getByRole('button', { name: 'Send the 2 good rows' }).click();
+            await page.waitForURL(/\/bulk\/[0-9a-f-]{36}$/);
+            progressUrl = page.url();
+            await page.getByRole('heading', { level: 1, name: 'Bulk send of clients.csv' }).waitFor();
+            await look(page, 'issue38-bulk-progress', viewport);
+          } else {
+            // The worker's turn, then the progress page at the phone's width.
+            await sendDueBulkRows(h.ctx);
+            await page.goto(progressUrl);
+            assert.match(await page.locator('main').innerText(), /2 of 2 done/);
+            await look(page, 'issue38-bulk-progress', viewport);
+          }
+        } finally {
+          await context.close();
+        }
+      }
     });
 
     /**

@@ -372,3 +372,9 @@ export async function followSignup(client: WebClient, res: WebResponse): Promise
   assert.equal(res.location, '/signup/sent');
   return client.get('/signup/sent');
 }
+
+/** The sentence a page shows beside input `id` (its `{id}-error`), its quotes unescaped, or undefined. */
+export function errorBeside(text: string, id: string): string | undefined {
+  const match = new RegExp(`<span class="field-error" id="${id}-error">([^<]*)</span>`).exec(text);
+  return match?.[1]?.replaceAll('&quot;', '"').replaceAll('&#39;', "'");
+}

@@ -8,9 +8,7 @@
 //   one's go; a new PDF replaces the old and removes the fields; refused once sent; another
 //   workspace's member gets the same 404 as for an id that does not exist.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { PDFDocument } from '@cantoo/pdf-lib';
 import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { listFields } from '../src/fields/fields.service.ts';
 import { sendDocument } from '../src/sending/send.ts';
@@ -18,27 +16,22 @@ import {
   countRows,
   createDraftDocument,
   describeEachDatabase,
+  pagesPdf,
   recipient,
   recipientRow,
   useHarness,
 } from './harness.ts';
-import { assertPage, assertRedirect, assertSameNotFound, probeIds, webPeople } from './web-client.ts';
-
-async function pdfOf(pages: number): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
-  pdf.setSubject(randomUUID());
-  for (let i = 0; i < pages; i++) pdf.addPage([595, 842]).drawText(`Page ${i + 1}`, { x: 72, y: 760 });
-  return pdf.save();
-}
+import {
+  assertPage,
+  assertRedirect,
+  assertSameNotFound,
+  errorBeside,
+  probeIds,
+  webPeople,
+} from './web-client.ts';
 
 const pdfFile = (data: Uint8Array, name = 'contract.pdf') =>
   new File([data], name, { type: 'application/pdf' });
-
-/** The sentence shown beside input `id`, or undefined. */
-function errorBeside(text: string, id: string): string | undefined {
-  const match = new RegExp(`<span class="field-error" id="${id}-error">([^<]*)</span>`).exec(text);
-  return match?.[1]?.replaceAll('&quot;', '"');
-}
 
 describeEachDatabase('a draft’s form on the web', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1', SIGNET_MAX_UPLOAD_BYTES: '100000' } });
@@ -174,7 +167,7 @@ describeEachDatabase('a draft’s form on the web', (kind) => {
         ],
       },
       expiresInSeconds: 3600,
-      file: await pdfOf(2),
+      file: await pagesPdf(2),
       fields: [
         { recipient: 'ann@client.example', type: 'signature', page: 1, x: 72, y: 90, width: 180, height: 40 },
         { recipient: 'bob@client.example', type: 'signature', page: 2, x: 72, y: 90, width: 180, height: 40 },
@@ -238,7 +231,7 @@ describeEachDatabase('a draft’s form on the web', (kind) => {
       expiresInDays: '14',
       r0_email: 'ann@client.example',
       r0_name: 'Ann Lee-Park',
-      file: pdfFile(await pdfOf(3)),
+      file: pdfFile(await pagesPdf(3)),
     });
     assertRedirect(replaced, `/documents/${id}?done=saved-fields-removed`);
     const replacedRow = await findFullDocument(h.ctx.db, owner.workspaceId, id);

@@ -8,39 +8,32 @@
 //   page count and each signer's fields, and warns of a signer without a signature field and
 //   of a document without any field; its POST sends.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { PDFDocument } from '@cantoo/pdf-lib';
 import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { DocumentActionError } from '../src/documents/lifecycle.ts';
 import { findKeptUpload, keptForMs } from '../src/sending/kept-uploads.ts';
 import { sendDocument } from '../src/sending/send.ts';
-import { countRows, createDraftDocument, describeEachDatabase, recipient, useHarness } from './harness.ts';
+import {
+  countRows,
+  createDraftDocument,
+  describeEachDatabase,
+  pagesPdf,
+  recipient,
+  useHarness,
+} from './harness.ts';
 import {
   assertPage,
   assertRedirect,
+  errorBeside,
   newDocumentFields,
   pdfFile,
   type WebClient,
   webPeople,
 } from './web-client.ts';
 
-async function pdfOf(pages: number): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
-  pdf.setSubject(randomUUID());
-  for (let i = 0; i < pages; i++) pdf.addPage([595, 842]).drawText(`Page ${i + 1}`, { x: 72, y: 760 });
-  return pdf.save();
-}
-
 /** The kept file's id carried by the form, or null. */
 function keptIdIn(text: string): string | null {
   return /<input type="hidden" name="keptFile" value="([^"]+)">/.exec(text)?.[1] ?? null;
-}
-
-/** The sentence shown beside input `id`, or undefined. */
-function errorBeside(text: string, id: string): string | undefined {
-  const match = new RegExp(`<span class="field-error" id="${id}-error">([^<]*)</span>`).exec(text);
-  return match?.[1];
 }
 
 describeEachDatabase('kept uploads and the send confirmation on the web', (kind) => {
@@ -77,7 +70,7 @@ describeEachDatabase('kept uploads and the send confirmation on the web', (kind)
 
   test('a refused new-document form keeps its PDF: shown as kept, stored and counted once, and the fixed form’s draft has it', async () => {
     const { owner, client } = await onForm();
-    const data = await pdfOf(17);
+    const data = await pagesPdf(17);
     const files = await countRows(h.ctx, 'files');
     const refused = await client.post('/documents', {
       ...newDocumentFields('Service contract'),
@@ -116,7 +109,7 @@ describeEachDatabase('kept uploads and the send confirmation on the web', (kind)
     const first = await client.post('/documents', {
       ...newDocumentFields('Lease'),
       more: 'recipients',
-      file: pdfFile(await pdfOf(3), 'lease.pdf'),
+      file: pdfFile(await pagesPdf(3), 'lease.pdf'),
     });
     assertPage(first, 200);
     assert.match(first.text, /<strong>lease\.pdf<\/strong>, 3 pages, kept/);
@@ -136,7 +129,7 @@ describeEachDatabase('kept uploads and the send confirmation on the web', (kind)
       ...newDocumentFields('Lease'),
       r0_name: '',
       keptFile: firstId,
-      file: pdfFile(await pdfOf(5), 'lease-v2.pdf'),
+      file: pdfFile(await pagesPdf(5), 'lease-v2.pdf'),
     });
     assertPage(second, 400);
     assert.match(second.text, /<strong>lease-v2\.pdf<\/strong>, 5 pages, kept/);
@@ -153,7 +146,7 @@ describeEachDatabase('kept uploads and the send confirmation on the web', (kind)
     const refused = await client.post('/documents', {
       ...newDocumentFields('Kept'),
       title: '',
-      file: pdfFile(await pdfOf(2)),
+      file: pdfFile(await pagesPdf(2)),
     });
     assertPage(refused, 400);
     const keptId = keptIdIn(refused.text) as string;
@@ -189,7 +182,7 @@ describeEachDatabase('kept uploads and the send confirmation on the web', (kind)
     const client = await people.signedIn(owner);
     const { id } = await createDraftDocument(h.ctx, owner.workspaceId, {
       recipients: [recipient('ann@client.example', 'Ann Lee')],
-      file: await pdfOf(2),
+      file: await pagesPdf(2),
     });
     assertPage(await client.get(`/documents/${id}/edit`), 200);
     const fields = {
@@ -208,7 +201,7 @@ describeEachDatabase('kept uploads and the send confirmation on the web', (kind)
       ...fields,
       r1_email: 'bob@client', // mistyped
       r1_name: 'Bob Ray',
-      file: pdfFile(await pdfOf(7), 'amended.pdf'),
+      file: pdfFile(await pagesPdf(7), 'amended.pdf'),
     });
     assertPage(refused, 400);
     assert.match(
@@ -258,7 +251,7 @@ describeEachDatabase('kept uploads and the send confirmation on the web', (kind)
         recipient('ann@client.example', 'Ann Lee', { signingOrder: 1 }),
         recipient('val@client.example', 'Val Kim', { role: 'viewer', signingOrder: 2 }),
       ],
-      file: await pdfOf(3),
+      file: await pagesPdf(3),
       fields: [
         { recipient: 'ann@client.example', type: 'signature', page: 3, x: 72, y: 90, width: 180, height: 40 },
         { recipient: 'ann@client.example', type: 'date', page: 3, x: 300, y: 90, width: 120, height: 20 },
@@ -315,7 +308,7 @@ describeEachDatabase('kept uploads and the send confirmation on the web', (kind)
   test('the confirmation warns when no field was placed at all, and answers 404 to another workspace', async () => {
     const owner = await people.newOwner();
     const client = await people.signedIn(owner);
-    const { id } = await createDraftDocument(h.ctx, owner.workspaceId, { file: await pdfOf(1) });
+    const { id } = await createDraftDocument(h.ctx, owner.workspaceId, { file: await pagesPdf(1) });
     const page = await client.get(`/documents/${id}/send`);
     assertPage(page, 200);
     assert.match(page.text, /<dt>PDF<\/dt><dd>1 page<\/dd>/);

@@ -6,28 +6,29 @@
 // workspace's template or document: the same 404 as an id that does not exist.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PDFDocument } from '@cantoo/pdf-lib';
 import { getDocument } from '../src/documents/documents.service.ts';
 import { pageSizesOf } from '../src/fields/fields.service.ts';
 import { createTemplate, getTemplate } from '../src/templates/templates.service.ts';
-import { countRows, createDraftDocument, describeEachDatabase, recipient, useHarness } from './harness.ts';
+import {
+  countRows,
+  createDraftDocument,
+  describeEachDatabase,
+  pagesPdf,
+  recipient,
+  useHarness,
+} from './harness.ts';
 import {
   assertForgeriesRefused,
   assertPage,
   assertRedirect,
   assertSameNotFound,
+  errorBeside,
   probeIds,
   type WebClient,
   webPeople,
 } from './web-client.ts';
 
 const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-
-async function pdfOf(pages: number): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  for (let i = 0; i < pages; i++) pdf.addPage([595, 842]).drawText(`Page ${i + 1}`, { x: 72, y: 760 });
-  return Buffer.from(await pdf.save());
-}
 
 const place = (role: string, type: string, y: number, extra: object = {}) => ({
   role,
@@ -39,11 +40,6 @@ const place = (role: string, type: string, y: number, extra: object = {}) => ({
   height: 24,
   ...extra,
 });
-
-/** The sentence shown beside input `id`, or undefined. */
-function errorBeside(text: string, id: string): string | undefined {
-  return new RegExp(`<span class="field-error" id="${id}-error">([^<]*)</span>`).exec(text)?.[1];
-}
 
 /** The value attribute of input `id` as the page renders it. */
 function inputValue(text: string, id: string): string | undefined {
@@ -95,7 +91,7 @@ describeEachDatabase('templates on the web', (kind) => {
         place('Company', 'text', 200, { label: 'Price', senderFills: true, x: 320 }),
       ],
       expiresInSeconds: 14 * 86_400,
-      file: await pdfOf(2),
+      file: await pagesPdf(2),
     });
   }
 
@@ -115,7 +111,7 @@ describeEachDatabase('templates on the web', (kind) => {
         recipient('ann@x.example', 'Ann'),
         recipient('val@x.example', 'Val', { role: 'viewer', signingOrder: 2 }),
       ],
-      file: await pdfOf(1),
+      file: await pagesPdf(1),
       fields: [
         { recipient: 'ann@x.example', type: 'signature', page: 1, x: 10, y: 10, width: 120, height: 40 },
         {
@@ -143,7 +139,7 @@ describeEachDatabase('templates on the web', (kind) => {
     assertPage(blank, 400);
     assert.equal(
       errorBeside(blank.text, 'template-name'),
-      'The template&#39;s name must be 1 to 200 characters.',
+      "The template's name must be 1 to 200 characters.",
     );
     assert.equal(await countRows(h.ctx, 'templates', { workspace_id: owner.workspaceId }), 0);
 
@@ -236,7 +232,7 @@ describeEachDatabase('templates on the web', (kind) => {
     assert.match(empty.text, /No templates yet\./);
     assert.match(
       empty.text,
-      /Open a document with its PDF and fields, and choose <strong>Save as template<\/strong>/,
+      /Make one from a PDF, or open a document with its PDF and fields and choose <strong>Save as template<\/strong>/,
     );
     const { id } = await createDraftDocument(h.ctx, owner.workspaceId, { title: 'Text only' });
     const page = await client.get(`/documents/${id}`);
@@ -364,7 +360,9 @@ describeEachDatabase('templates on the web', (kind) => {
     const stranger = await people.newOwner();
     const client = await people.signedIn(stranger);
     const { id } = await servicesTemplate(owner.workspaceId, 'Private terms');
-    const { id: documentId } = await createDraftDocument(h.ctx, owner.workspaceId, { file: await pdfOf(1) });
+    const { id: documentId } = await createDraftDocument(h.ctx, owner.workspaceId, {
+      file: await pagesPdf(1),
+    });
     const routes = [
       { method: 'GET' as const, path: (probe: string) => `/templates/${probe}` },
       { method: 'GET' as const, path: (probe: string) => `/templates/${probe}/use` },

@@ -80,8 +80,14 @@ export interface TemplateDetail extends TemplateSummary {
   roles: TemplateRole[];
 }
 
-/** The rows a checked template is stored as. */
-function roleAndFieldRows(workspaceId: string, templateId: string, checked: CheckedTemplate, ctx: Context) {
+/** The rows a checked template is stored as; a field keeps the id `fieldIds` gives it by position. */
+function roleAndFieldRows(
+  workspaceId: string,
+  templateId: string,
+  checked: CheckedTemplate,
+  ctx: Context,
+  fieldIds: ReadonlyArray<string | null> = [],
+) {
   return {
     roles: checked.roles.map((r, position) => ({
       id: r.id,
@@ -94,7 +100,7 @@ function roleAndFieldRows(workspaceId: string, templateId: string, checked: Chec
       signing_method: r.signingMethod,
     })),
     fields: checked.fields.map((f, position) => ({
-      id: ctx.ids.uuid(),
+      id: fieldIds[position] ?? ctx.ids.uuid(),
       workspace_id: workspaceId,
       template_id: templateId,
       role_id: f.recipientId,
@@ -189,17 +195,31 @@ export async function updateTemplate(
   if (!current) throw new ApiError('not-found');
   const full: TemplateInput = input.file ? input : { ...input, kept: await keptPdfOf(ctx, current) };
   const checked = await checkTemplateInput(ctx, full);
-  const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await lockTemplate(trx, input.workspaceId, id))) throw new ApiError('not-found');
-    await updateTemplateRow(trx, input.workspaceId, id, await writtenRow(trx, ctx, full, checked, now));
-    await replaceRolesAndFields(
-      trx,
-      input.workspaceId,
-      id,
-      roleAndFieldRows(input.workspaceId, id, checked, ctx),
-    );
+    await writeReplacement(trx, ctx, id, { input: full, checked });
   });
+}
+
+/**
+ * Writes a checked replacement of a template locked in `trx`: its row, roles and fields (a
+ * field keeps the id `fieldIds` gives it by position; the others get new ones).
+ */
+export async function writeReplacement(
+  trx: Transaction<Database>,
+  ctx: Context,
+  id: string,
+  replacement: { input: TemplateInput; checked: CheckedTemplate; fieldIds?: ReadonlyArray<string | null> },
+): Promise<void> {
+  const { input, checked } = replacement;
+  const row = await writtenRow(trx, ctx, input, checked, ctx.clock.now());
+  await updateTemplateRow(trx, input.workspaceId, id, row);
+  await replaceRolesAndFields(
+    trx,
+    input.workspaceId,
+    id,
+    roleAndFieldRows(input.workspaceId, id, checked, ctx, replacement.fieldIds),
+  );
 }
 
 /** A new name for a template (the list's), nothing else changed. */

@@ -18,20 +18,22 @@ import { getDocument, getDocumentForOwner, recipientProgress } from '../document
 import { DocumentActionError } from '../documents/lifecycle.ts';
 import { pricingView } from '../documents/pricing.ts';
 import type { PricingBlock } from '../documents/value.ts';
-import { isPageImageSize, pageImage } from '../files/page-images.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { listOwnMails } from '../mail/mail.service.ts';
 import { maxRecipients } from '../sending/draft-input.ts';
 import { createDocument, deleteDraft, editDraft, findDraftInput } from '../sending/drafts.ts';
 import { withdrawDocument } from '../sending/ending.ts';
-import { findKeptUpload, type KeptUpload, keepUpload } from '../sending/kept-uploads.ts';
+import type { KeptUpload } from '../sending/kept-uploads.ts';
 import { remindRecipient } from '../sending/reminders.ts';
 import { sendDocument } from '../sending/send.ts';
 import { findSharableSigningLinks } from '../sending/signing-links.ts';
 import { errorSummary, notice } from '../ui/forms.ts';
 import type { SafeHtml } from '../ui/html.ts';
-import { formFile, type UploadedFile, useUploadBodies } from '../ui/uploads.ts';
+import { useUploadBodies } from '../ui/uploads.ts';
 import {
+  describeSeconds,
+  expiryChoices,
+  expiryOf,
   field,
   formErrors,
   maxPriceRows,
@@ -44,12 +46,12 @@ import {
   confirmDocumentAction,
   documentView,
   editDocumentView,
-  expiryChoices,
   newDocumentView,
   ownMailsView,
   sectionAnchors,
 } from './document-form.views.ts';
-import { type Form, findById, forMembers, formText, forRecord, type Web } from './kit.ts';
+import { type FormPdf, formPdfOf, keepNewFile } from './form-pdf.ts';
+import { type Form, findById, forMembers, formText, forRecord, sendPageImage, type Web } from './kit.ts';
 
 type DocumentRequest = FastifyRequest<{ Params: { id: string } }>;
 
@@ -129,21 +131,6 @@ async function documentPage(
   });
 }
 
-/** The chosen expiry: one of the form's choices, `keep` (a draft's own, `kept`), or else 30 days. */
-function expiryOf(form: Form, kept?: number): number {
-  if (kept !== undefined && formText(form, 'expiresInDays') === 'keep') return kept;
-  const days = Number(formText(form, 'expiresInDays'));
-  return (expiryChoices.includes(days as (typeof expiryChoices)[number]) ? days : 30) * 86_400;
-}
-
-/** "1 hour", "45 days": an expiry the form's choices do not hold, as the edit form names it. */
-function describeSeconds(seconds: number): string {
-  const [unit, size] =
-    seconds % 86_400 === 0 ? ['day', 86_400] : seconds % 3600 === 0 ? ['hour', 3600] : ['minute', 60];
-  const count = Math.round(seconds / (size as number));
-  return `${count} ${unit}${count === 1 ? '' : 's'}`;
-}
-
 /** A draft as its edit form shows it: the same fields the new-document form sends. */
 function draftForm(draft: NonNullable<Awaited<ReturnType<typeof findDraftInput>>>): Form {
   const form: Form = {
@@ -197,14 +184,6 @@ const doneNotices: Record<string, [kind: 'success' | 'info', text: string]> = {
   withdrawn: ['info', 'Document withdrawn: signing has ended, and the recipients who had it are told.'],
 };
 
-/** The PDF the form brings: a new file (its bytes, or that it was cut off), or the one kept before. */
-interface FormPdf {
-  upload: UploadedFile | null;
-  kept: KeptUpload | null;
-  /** The form named a kept PDF that is not (or no longer) this session's. */
-  keptMissing: boolean;
-}
-
 /** What the form sends, as the service's input. */
 function documentInput(form: Form, pdf: FormPdf, keptExpiry?: number) {
   const { upload } = pdf;
@@ -224,23 +203,6 @@ function documentInput(form: Form, pdf: FormPdf, keptExpiry?: number) {
 }
 
 /**
- * A new file that passed its checks is kept for the form's next submit (replacing the one
- * kept before); one refused keeps nothing, and the one kept before stays. Returns the file's
- * refusal, if any, for the form to show beside the field.
- */
-async function keepNewFile(web: Web, member: SessionUser, pdf: FormPdf): Promise<FieldErrors> {
-  const { upload } = pdf;
-  if (!upload || upload.tooLarge) return {};
-  try {
-    pdf.kept = await keepUpload(web.ctx, member, { fileName: upload.filename, data: upload.data });
-    return {};
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    return error.fields;
-  }
-}
-
-/**
  * The new-document form and a draft's edit form post the same fields: more rows or a preview
  * show the form again; otherwise `save` stores it, and a refusal shows the form with every
  * problem beside its field and a summary of them at the top. A PDF that came with a form
@@ -255,10 +217,7 @@ async function submitDocumentForm(
   draft?: EditedDraft,
 ) {
   const form: Form = { ...(request.body ?? {}) };
-  const upload = formFile(form, 'file');
-  const keptId = formText(form, 'keptFile');
-  const kept = keptId ? await findKeptUpload(web.ctx, member, keptId) : null;
-  const pdf: FormPdf = { upload, kept, keptMissing: keptId !== '' && !kept };
+  const pdf = await formPdfOf(web, member, form);
   const more = formText(form, 'more');
   if (more === 'recipients')
     form.recipientRows = String(rowCount(form, 'recipientRows', 3, maxRecipients) + 3);
@@ -421,20 +380,14 @@ function pageImageRoute(web: Web, app: FastifyInstance) {
     forRecord(
       web,
       (workspaceId, id) => getDocument(web.ctx, workspaceId, id),
-      async (request, reply, member, document) => {
-        const page = /^[1-9]\d{0,3}$/.test(request.params.page) ? Number(request.params.page) : 0;
-        const original = document.files.find((f) => f.kind === 'original');
-        const size = isPageImageSize(request.query.size) ? request.query.size : 'page';
-        const image =
-          original && page > 0
-            ? await pageImage(web.ctx, member.workspaceId, original.sha256, page, size)
-            : null;
-        if (!image) return web.notFound(request, reply);
-        return reply
-          .header('content-type', 'image/png')
-          .header('cache-control', image.cacheControl)
-          .send(image.png);
-      },
+      (request, reply, member, document) =>
+        sendPageImage(
+          web,
+          request,
+          reply,
+          member,
+          document.files.find((f) => f.kind === 'original')?.sha256 ?? null,
+        ),
     ),
   );
 }

@@ -10,6 +10,8 @@ import { type Form, formText } from '../ui/forms.ts';
 
 export const maxPriceRows = 20;
 export const billingChoices = ['one-off', 'week', 'month', 'quarter', 'year'] as const;
+/** How long signing stays open after sending, in days: the form's choices (30 by default). */
+export const expiryChoices = [7, 14, 30, 60, 90] as const;
 
 export function field(form: Form, name: string): string {
   return formText(form, name).trim();
@@ -144,4 +146,19 @@ export function formErrors(form: Form, errors: FieldErrors, rows: { recipients: 
     else place(key, sentence);
   }
   return placed;
+}
+
+/** The chosen expiry: one of the form's choices, `keep` (a draft's own, `kept`), or else 30 days. */
+export function expiryOf(form: Form, kept?: number): number {
+  if (kept !== undefined && formText(form, 'expiresInDays') === 'keep') return kept;
+  const days = Number(formText(form, 'expiresInDays'));
+  return (expiryChoices.includes(days as (typeof expiryChoices)[number]) ? days : 30) * 86_400;
+}
+
+/** "1 hour", "45 days": an expiry the form's choices do not hold, as the edit form names it. */
+export function describeSeconds(seconds: number): string {
+  const [unit, size] =
+    seconds % 86_400 === 0 ? ['day', 86_400] : seconds % 3600 === 0 ? ['hour', 3600] : ['minute', 60];
+  const count = Math.round(seconds / (size as number));
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }

@@ -14,37 +14,13 @@ import type { FieldErrors } from '../input-error.ts';
 import type { MailView } from '../mail/mail.service.ts';
 import { formatBytes, maxPages } from '../pdf/inspect.ts';
 import { maxRecipients } from '../sending/draft-input.ts';
-import { autoReminderChoices } from '../sending/reminders.ts';
 import { pricingTable, statusBadges } from '../ui/document-views.ts';
 import { csrfField, type Form, fieldError, formText, invalidAttrs } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { billingChoices, field, maxPriceRows, rowCount } from './document-form.ts';
+import { cellInput, cellSelect, expiryField, reminderField } from './form-parts.views.ts';
 import { formatTime } from './layout.ts';
 import { saveAsTemplateForm } from './templates.views.ts';
-
-function select(
-  id: string,
-  label: string,
-  options: readonly string[],
-  value: string,
-  errors: FieldErrors,
-): SafeHtml {
-  return html`<label class="visually-hidden" for="${id}">${label}</label><select id="${id}" name="${id}" ${invalidAttrs(id, errors[id])}>${options.map((o) => html`<option value="${o}"${o === value ? html` selected` : ''}>${o}</option>`)}</select>${fieldError(id, errors[id])}`;
-}
-
-/** A text input of a form row: hidden label, the value typed, its sentence when refused. */
-function cellInput(
-  id: string,
-  label: string,
-  form: Form,
-  errors: FieldErrors,
-  attributes: SafeHtml = html`type="text"`,
-): SafeHtml {
-  return html`<label class="visually-hidden" for="${id}">${label}</label><input id="${id}" name="${id}" ${attributes} value="${field(form, id)}" ${invalidAttrs(id, errors[id])}>${fieldError(id, errors[id])}`;
-}
-
-/** How long signing stays open after sending, in days: the form's choices (30 by default). */
-export const expiryChoices = [7, 14, 30, 60, 90] as const;
 
 function recipientsSection(form: Form, recipientRows: number, errors: FieldErrors): SafeHtml {
   const recipients = Array.from({ length: recipientRows }, (_, i) => i);
@@ -58,8 +34,8 @@ ${errors.recipients ? html`<p class="field-error" id="recipients-error" role="al
     (i) => html`<tr>
 <td data-label="Email">${cellInput(`r${i}_email`, `Recipient ${i + 1} email`, form, errors, html`type="email"`)}</td>
 <td data-label="Full name">${cellInput(`r${i}_name`, `Recipient ${i + 1} full name`, form, errors)}</td>
-<td data-label="Role">${select(`r${i}_role`, `Recipient ${i + 1} role`, ['signer', 'viewer'], field(form, `r${i}_role`) || 'signer', errors)}</td>
-<td data-label="Signing">${select(`r${i}_method`, `Recipient ${i + 1} signing method`, ['standard', 'email-code'], field(form, `r${i}_method`) || 'standard', errors)}</td>
+<td data-label="Role">${cellSelect(`r${i}_role`, `Recipient ${i + 1} role`, ['signer', 'viewer'], field(form, `r${i}_role`) || 'signer', errors)}</td>
+<td data-label="Signing">${cellSelect(`r${i}_method`, `Recipient ${i + 1} signing method`, ['standard', 'email-code'], field(form, `r${i}_method`) || 'standard', errors)}</td>
 <td data-label="Order">${cellInput(`r${i}_order`, `Recipient ${i + 1} signing order`, { ...form, [`r${i}_order`]: field(form, `r${i}_order`) || '1' }, errors, html`type="number" min="1" max="100"`)}</td>
 </tr>`,
   )}</tbody></table></div>
@@ -90,7 +66,7 @@ ${errors.pricing ? html`<p class="field-error" id="pricing-error" role="alert">$
 <td data-label="Qty">${cellInput(`p${i}_qty`, `Line ${i + 1} quantity`, form, errors, html`type="text" inputmode="decimal"`)}</td>
 <td data-label="Unit price">${cellInput(`p${i}_price`, `Line ${i + 1} unit price`, form, errors, html`type="text" inputmode="decimal"`)}</td>
 <td data-label="VAT %">${cellInput(`p${i}_vat`, `Line ${i + 1} VAT rate`, form, errors, html`type="text" inputmode="decimal"`)}</td>
-<td data-label="Billing">${select(`p${i}_billing`, `Line ${i + 1} billing`, billingChoices, field(form, `p${i}_billing`) || 'one-off', errors)}</td>
+<td data-label="Billing">${cellSelect(`p${i}_billing`, `Line ${i + 1} billing`, billingChoices, field(form, `p${i}_billing`) || 'one-off', errors)}</td>
 <td data-label="Periods">${cellInput(`p${i}_periods`, `Line ${i + 1} periods`, form, errors, html`type="number" min="1"`)}</td>
 </tr>`,
   )}</tbody></table></div>
@@ -153,24 +129,16 @@ export function documentForm(
   const { errors } = options;
   const recipientRows = rowCount(form, 'recipientRows', 3, maxRecipients);
   const priceRows = rowCount(form, 'priceRows', 2, maxPriceRows);
-  const expiry = formText(form, 'expiresInDays') || '30';
-  const expiryOptions: Array<[string, string]> = expiryChoices.map((days) => [
-    String(days),
-    `${days} days after sending`,
-  ]);
-  // A draft made by the CLI may have another expiry: offered as it is, kept unless changed.
-  if (expiry === 'keep') expiryOptions.unshift(['keep', `as set (${formText(form, 'expiresAsSet')})`]);
   return html`<form method="post" action="${options.action}" enctype="multipart/form-data" novalidate data-live-value="/documents/value">
 ${csrfField(csrf)}
 <input type="hidden" name="recipientRows" value="${recipientRows}">
 <input type="hidden" name="priceRows" value="${priceRows}">
-${expiry === 'keep' ? html`<input type="hidden" name="expiresAsSet" value="${formText(form, 'expiresAsSet')}">` : null}
 ${message}
 <section class="card">
 <div class="field"><label for="title">Title</label><input id="title" name="title" type="text" maxlength="200" value="${field(form, 'title')}" required ${invalidAttrs('title', errors.title)}>${fieldError('title', errors.title)}</div>
 ${fileField(options)}
-<div class="field"><label for="expiresInDays">Signing is open for</label><select id="expiresInDays" name="expiresInDays" ${invalidAttrs('expiresInDays', errors.expiresInDays)}>${expiryOptions.map(([value, label]) => html`<option value="${value}"${value === expiry ? html` selected` : null}>${label}</option>`)}</select>${fieldError('expiresInDays', errors.expiresInDays)}</div>
-<div class="field"><label for="remindEveryDays">Remind signers automatically</label><span class="hint" id="remindEveryDays-hint">Until they sign or the document expires; you can also remind one at any time from the document's page.</span><select id="remindEveryDays" name="remindEveryDays" aria-describedby="remindEveryDays-hint${errors.remindEveryDays ? ' remindEveryDays-error' : ''}"${errors.remindEveryDays ? html` aria-invalid="true"` : null}>${[['', 'Never'] as const, ...autoReminderChoices.map((days) => [String(days), days === 1 ? 'Every day' : `Every ${days} days`] as const)].map(([value, label]) => html`<option value="${value}"${value === formText(form, 'remindEveryDays') ? html` selected` : null}>${label}</option>`)}</select>${fieldError('remindEveryDays', errors.remindEveryDays)}</div>
+${expiryField(form, errors)}
+${reminderField(form, errors)}
 <div class="field"><label for="body">Text</label><span class="hint" id="body-hint">Blank lines separate paragraphs. Shown above the PDF's pages, or made into the PDF when there is none.</span><textarea id="body" name="body" rows="8" ${errors.body ? html`aria-invalid="true" ` : null}aria-describedby="${errors.body ? 'body-error body-hint' : 'body-hint'}">${formText(form, 'body')}</textarea>${fieldError('body', errors.body)}</div>
 </section>
 ${recipientsSection(form, recipientRows, errors)}

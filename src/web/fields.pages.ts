@@ -1,30 +1,48 @@
-// The field editor of a draft (fields/field-rules.ts has the rules, fields.service.ts does
-// the work under the document's lock):
+// The field editor, of a draft and of a template (fields/field-rules.ts has the rules; a
+// draft's changes are sending/draft-fields.ts', under the document's lock, a template's are
+// templates/template-edits.ts', under the template's):
 //   GET  /documents/{id}/fields                      pages with their fields, the add form, a form per field
 //   POST /documents/{id}/fields                      add one (the JSON shape of `--fields`, as a form)
 //   POST /documents/{id}/fields/{fieldId}            move, resize, retype, reassign one
 //   POST /documents/{id}/fields/{fieldId}/delete     delete one
+//   … and the same under /templates/{id}, where a field goes to a role and may be asked when used.
 // Each post redirects back to the editor (post, redirect, get); a refusal shows the editor
 // again with its sentence beside the form that caused it and what was typed kept. The
 // redirect after an added field carries its signer, type and page (`?recipient=&type=&page=`),
 // so the add form keeps them for the next field. A post that asks for JSON (`Accept:
 // application/json`: the editor's script) gets the new field list and the pages' field
 // shapes instead of the redirect, or `{ error, form }` with the refusal's status, and the
-// editor is changed in place. Once the document is sent, the editor only shows the fields,
+// editor is changed in place. Once a document is sent, its editor only shows the fields,
 // and every post is refused.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
-import { type DocumentDetail, getDocument } from '../documents/documents.service.ts';
+import { getDocument } from '../documents/documents.service.ts';
 import { canTransition, DocumentActionError } from '../documents/lifecycle.ts';
 import { fieldInputOf, listFields, pageSizesOf } from '../fields/fields.service.ts';
 import { InputError } from '../input-error.ts';
 import { addField, deleteField, updateField } from '../sending/draft-fields.ts';
+import { addTemplateField, deleteTemplateField, updateTemplateField } from '../templates/template-edits.ts';
+import { getTemplate } from '../templates/templates.service.ts';
 import { notice } from '../ui/forms.ts';
 import { renderToString, type SafeHtml } from '../ui/html.ts';
 import { type FieldEditorView, fieldEditorView, fieldListSection, fieldShapes } from './fields.views.ts';
 import { type Form, findById, forMembers, formText, type Web } from './kit.ts';
 
 type EditorRequest = FastifyRequest<{ Params: { id: string; fieldId?: string }; Body: Form | undefined }>;
+type EditorBase = Omit<FieldEditorView, 'add' | 'errors'>;
+
+/** What the editor edits: a draft's fields or a template's, read and changed through their own services. */
+interface EditorKind {
+  /** The first segment of the editor's paths, and the navigation's current section. */
+  path: 'documents' | 'templates';
+  /** The record as the editor shows it (a not-found ApiError for another workspace's). */
+  load(web: Web, workspaceId: string, id: string): Promise<EditorBase>;
+  /** The add or change form as the service's untrusted field. */
+  fieldOf(form: Form): unknown;
+  add(web: Web, workspaceId: string, id: string, field: unknown): Promise<unknown>;
+  update(web: Web, workspaceId: string, id: string, fieldId: string, field: unknown): Promise<unknown>;
+  remove(web: Web, workspaceId: string, id: string, fieldId: string): Promise<unknown>;
+}
 
 /** What the add form keeps from one field to the next: carried by the redirect's query. */
 const keptChoices = ['recipient', 'type', 'page'] as const;
@@ -43,11 +61,10 @@ function wantsJson(request: FastifyRequest): boolean {
   return /\bapplication\/json\b/.test(request.headers.accept ?? '');
 }
 
-/** The form's field as the JSON of `--fields` (numbers as typed; the rules read them). */
-function fieldFromForm(form: Form) {
+/** Where the form places a field, and its type and rules (numbers as typed; the rules read them). */
+function placementOf(form: Form) {
   const text = (name: string) => formText(form, name).trim();
   return {
-    recipient: text('recipient'),
     type: text('type'),
     page: text('page'),
     x: text('x'),
@@ -57,7 +74,24 @@ function fieldFromForm(form: Form) {
     required: text('required') || 'yes',
     label: text('label') || null,
     maxLength: text('maxLength') || null,
-    value: senderValueOf(text('type'), formText(form, 'value')),
+  };
+}
+
+/** A draft's form as the JSON of `--fields`. */
+function documentFieldOf(form: Form) {
+  return {
+    recipient: formText(form, 'recipient').trim(),
+    ...placementOf(form),
+    value: senderValueOf(formText(form, 'type').trim(), formText(form, 'value')),
+  };
+}
+
+/** A template's form as a field of its input: a role by name, and whether its user fills it in. */
+function templateFieldOf(form: Form) {
+  return {
+    role: formText(form, 'recipient').trim(),
+    ...placementOf(form),
+    senderFills: formText(form, 'senderFills').trim() === 'yes',
   };
 }
 
@@ -69,23 +103,23 @@ function senderValueOf(type: string, raw: string): string | boolean | null {
   return answer === 'yes' ? true : answer === 'no' ? false : raw;
 }
 
-async function editorView(
-  web: Web,
-  document: DocumentDetail & { workspaceId: string },
-): Promise<Omit<FieldEditorView, 'add' | 'errors'>> {
+/** A draft's editor: its original's pages, its signers (by email), its fields. */
+async function documentEditor(web: Web, workspaceId: string, id: string): Promise<EditorBase> {
+  const document = await getDocument(web.ctx, workspaceId, id);
   const original = document.files.find((f) => f.kind === 'original');
   const sizes = original ? await pageSizesOf(web.ctx.db, original.sha256) : [];
   const signers = document.recipients.filter((r) => r.role === 'signer');
-  const rows = await listFields(web.ctx.db, document.workspaceId, document.id);
+  const rows = await listFields(web.ctx.db, workspaceId, document.id);
+  const base = `/documents/${document.id}`;
   return {
-    document: { id: document.id, title: document.title, editable: canTransition(document.status, 'edit') },
-    pages: sizes.map((size, i) => ({
-      number: i + 1,
-      src: `/documents/${document.id}/pages/${i + 1}`,
-      width: size.width,
-      height: size.height,
-    })),
-    signers: signers.map((s) => ({ email: s.email, fullName: s.fullName })),
+    subject: {
+      kind: 'document',
+      base,
+      title: document.title,
+      editable: canTransition(document.status, 'edit'),
+    },
+    pages: pagesOf(base, sizes),
+    signers: signers.map((s) => ({ value: s.email, label: `${s.fullName} <${s.email}>` })),
     fields: rows.map((row) => ({
       id: row.id,
       tone: Math.max(
@@ -97,50 +131,92 @@ async function editorView(
   };
 }
 
+/** A template's editor: its PDF's pages, its signing roles (by name), its fields. */
+async function templateEditor(web: Web, workspaceId: string, id: string): Promise<EditorBase> {
+  const template = await getTemplate(web.ctx, workspaceId, id);
+  const sizes = await pageSizesOf(web.ctx.db, template.file.sha256);
+  const signing = template.roles.filter((r) => r.role === 'signer');
+  const base = `/templates/${template.id}`;
+  return {
+    subject: { kind: 'template', base, title: template.name, editable: true },
+    pages: pagesOf(base, sizes),
+    signers: signing.map((r) => ({ value: r.name, label: r.name })),
+    fields: template.roles.flatMap((role) =>
+      role.fields.map(({ senderFills, ...f }) => ({
+        ...f,
+        recipient: role.name,
+        value: null,
+        senderFills,
+        tone: Math.max(0, signing.indexOf(role)),
+      })),
+    ),
+  };
+}
+
+function pagesOf(base: string, sizes: Array<{ width: number; height: number }>): EditorBase['pages'] {
+  return sizes.map((size, i) => ({
+    number: i + 1,
+    src: `${base}/pages/${i + 1}`,
+    width: size.width,
+    height: size.height,
+  }));
+}
+
+const documentKind: EditorKind = {
+  path: 'documents',
+  load: documentEditor,
+  fieldOf: documentFieldOf,
+  add: (web, workspaceId, id, field) => addField(web.ctx, workspaceId, id, field),
+  update: (web, workspaceId, id, fieldId, field) => updateField(web.ctx, workspaceId, id, fieldId, field),
+  remove: (web, workspaceId, id, fieldId) => deleteField(web.ctx, workspaceId, id, fieldId),
+};
+
+const templateKind: EditorKind = {
+  path: 'templates',
+  load: templateEditor,
+  fieldOf: templateFieldOf,
+  add: (web, workspaceId, id, field) => addTemplateField(web.ctx, workspaceId, id, field),
+  update: (web, workspaceId, id, fieldId, field) =>
+    updateTemplateField(web.ctx, workspaceId, id, fieldId, field),
+  remove: (web, workspaceId, id, fieldId) => deleteTemplateField(web.ctx, workspaceId, id, fieldId),
+};
+
 async function editorPage(
   web: Web,
+  kind: EditorKind,
   request: EditorRequest,
   reply: FastifyReply,
   member: SessionUser,
   status: number,
   refused: { message: SafeHtml; add?: Form; errors?: Record<string, string> } | null,
 ) {
-  const document = await findById(request.params.id, (id) =>
-    getDocument(web.ctx, member.workspaceId, id).then((d) => ({ ...d, workspaceId: member.workspaceId })),
-  );
-  if (!document) return web.notFound(request, reply);
-  const base = await editorView(web, document);
+  const base = await findById(request.params.id, (id) => kind.load(web, member.workspaceId, id));
+  if (!base) return web.notFound(request, reply);
   const view: FieldEditorView = {
     ...base,
     add: refused?.add ?? keptFromQuery(request.query),
     errors: refused?.errors ?? {},
   };
+  const page = { title: `Fields of ${base.subject.title}`, current: kind.path };
   if (view.pages.length === 0) {
     const message = notice(
       'info',
       'Fields go on the pages of an uploaded PDF. This document has none: its signatures go on the certificate of completion.',
     );
     return web.render(request, reply, status, {
-      title: `Fields of ${document.title}`,
-      current: 'documents',
+      ...page,
       body: (csrf) => fieldEditorView({ ...view, fields: [] }, csrf, message),
     });
   }
   return web.render(request, reply, status, {
-    title: `Fields of ${document.title}`,
-    current: 'documents',
+    ...page,
     body: (csrf) => fieldEditorView(view, csrf, refused?.message ?? null),
   });
 }
 
 /** The editor's changed parts for its script: the field list and each page's shapes. */
-async function changedParts(web: Web, member: SessionUser, documentId: string, csrf: string) {
-  const document = await getDocument(web.ctx, member.workspaceId, documentId);
-  const view: FieldEditorView = {
-    ...(await editorView(web, { ...document, workspaceId: member.workspaceId })),
-    add: {},
-    errors: {},
-  };
+async function changedParts(web: Web, kind: EditorKind, member: SessionUser, id: string, csrf: string) {
+  const view: FieldEditorView = { ...(await kind.load(web, member.workspaceId, id)), add: {}, errors: {} };
   return {
     count: view.fields.length,
     list: renderToString(fieldListSection(view, csrf)),
@@ -153,10 +229,11 @@ async function changedParts(web: Web, member: SessionUser, documentId: string, c
 /** Runs one change, then back to the editor; a refusal re-renders it with its sentence. */
 async function change(
   web: Web,
+  kind: EditorKind,
   request: EditorRequest,
   reply: FastifyReply,
   member: SessionUser,
-  action: (documentId: string) => Promise<unknown>,
+  action: (id: string) => Promise<unknown>,
 ) {
   const form = request.body ?? {};
   const fieldId = request.params.fieldId;
@@ -165,7 +242,7 @@ async function change(
     const done = await findById(request.params.id, (id) => action(id).then(() => id));
     if (done === null) return web.notFound(request, reply);
     // The token this post was accepted with serves the forms of the new list as well.
-    if (json) return reply.send(await changedParts(web, member, done, formText(form, '_csrf')));
+    if (json) return reply.send(await changedParts(web, kind, member, done, formText(form, '_csrf')));
     // Back where the change was made: the page a field was drawn or dragged on (the
     // script says which), else the field's form; an added field's signer, type and page
     // stay chosen for the next one.
@@ -174,11 +251,11 @@ async function change(
     const kept = fieldId
       ? ''
       : `?${new URLSearchParams(keptChoices.map((name): [string, string] => [name, formText(form, name).trim()])).toString()}`;
-    return reply.redirect(`/documents/${done}/fields${kept}${anchor}`, 303);
+    return reply.redirect(`/${kind.path}/${done}/fields${kept}${anchor}`, 303);
   } catch (error) {
     if (error instanceof DocumentActionError) {
       if (json) return reply.code(409).send({ error: error.message, form: fieldId ?? 'add' });
-      return editorPage(web, request, reply, member, 409, { message: notice('error', error.message) });
+      return editorPage(web, kind, request, reply, member, 409, { message: notice('error', error.message) });
     }
     if (!(error instanceof InputError)) throw error;
     const sentence = Object.values(error.fields).join(' ');
@@ -186,47 +263,48 @@ async function change(
     const refused = fieldId
       ? { message: notice('error', sentence), errors: { [fieldId]: sentence } }
       : { message: notice('error', sentence), add: form, errors: { add: sentence } };
-    return editorPage(web, request, reply, member, 400, refused);
+    return editorPage(web, kind, request, reply, member, 400, refused);
   }
+}
+
+/** The editor's four routes for one kind of record. */
+function editorRoutes(web: Web, app: FastifyInstance, kind: EditorKind) {
+  const base = `/${kind.path}/:id/fields`;
+  app.get<{ Params: { id: string } }>(
+    base,
+    forMembers((request, reply, member) =>
+      editorPage(web, kind, request as EditorRequest, reply, member, 200, null),
+    ),
+  );
+  app.post<{ Params: { id: string }; Body: Form | undefined }>(
+    base,
+    forMembers((request, reply, member) =>
+      change(web, kind, request, reply, member, (id) =>
+        kind.add(web, member.workspaceId, id, kind.fieldOf(request.body ?? {})),
+      ),
+    ),
+  );
+  app.post<{ Params: { id: string; fieldId: string }; Body: Form | undefined }>(
+    `${base}/:fieldId`,
+    forMembers((request, reply, member) =>
+      change(web, kind, request, reply, member, (id) =>
+        kind.update(web, member.workspaceId, id, request.params.fieldId, kind.fieldOf(request.body ?? {})),
+      ),
+    ),
+  );
+  app.post<{ Params: { id: string; fieldId: string }; Body: Form | undefined }>(
+    `${base}/:fieldId/delete`,
+    forMembers((request, reply, member) =>
+      change(web, kind, request, reply, member, (id) =>
+        kind.remove(web, member.workspaceId, id, request.params.fieldId),
+      ),
+    ),
+  );
 }
 
 export function fieldPages(web: Web) {
   return async function register(app: FastifyInstance) {
-    app.get<{ Params: { id: string } }>(
-      '/documents/:id/fields',
-      forMembers((request, reply, member) =>
-        editorPage(web, request as EditorRequest, reply, member, 200, null),
-      ),
-    );
-    app.post<{ Params: { id: string }; Body: Form | undefined }>(
-      '/documents/:id/fields',
-      forMembers((request, reply, member) =>
-        change(web, request, reply, member, (id) =>
-          addField(web.ctx, member.workspaceId, id, fieldFromForm(request.body ?? {})),
-        ),
-      ),
-    );
-    app.post<{ Params: { id: string; fieldId: string }; Body: Form | undefined }>(
-      '/documents/:id/fields/:fieldId',
-      forMembers((request, reply, member) =>
-        change(web, request, reply, member, (id) =>
-          updateField(
-            web.ctx,
-            member.workspaceId,
-            id,
-            request.params.fieldId,
-            fieldFromForm(request.body ?? {}),
-          ),
-        ),
-      ),
-    );
-    app.post<{ Params: { id: string; fieldId: string }; Body: Form | undefined }>(
-      '/documents/:id/fields/:fieldId/delete',
-      forMembers((request, reply, member) =>
-        change(web, request, reply, member, (id) =>
-          deleteField(web.ctx, member.workspaceId, id, request.params.fieldId),
-        ),
-      ),
-    );
+    editorRoutes(web, app, documentKind);
+    editorRoutes(web, app, templateKind);
   };
 }

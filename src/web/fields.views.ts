@@ -1,8 +1,10 @@
-// The field editor's markup (/documents/{id}/fields): the draft's pages with its fields
-// drawn over them, a form to add a field, and one form per field to move, resize, retype,
-// reassign or delete it. Every change is an ordinary form post, so the editor works with
-// a keyboard alone and without JavaScript; /assets/field-editor.js adds drawing, dragging
-// and resizing on the pages, which fill in the same forms and send them.
+// The field editor's markup (/documents/{id}/fields, and a template's /templates/{id}/fields):
+// the pages with their fields drawn over them, a form to add a field, and one form per field
+// to move, resize, retype, reassign or delete it. Every change is an ordinary form post, so
+// the editor works with a keyboard alone and without JavaScript; /assets/field-editor.js adds
+// drawing, dragging and resizing on the pages, which fill in the same forms and send them.
+// A draft's fields go to its signers (by email) and may hold a value its sender fills in; a
+// template's go to its signing roles (by name) and may be marked as asked of whoever uses it.
 import { type FieldInput, maxLabelLength } from '../fields/field-rules.ts';
 import { fieldTypeSpecs, fieldTypes, maxTextLength } from '../fields/field-types.ts';
 import { csrfField, type Form, fieldError, formText, invalidAttrs } from '../ui/forms.ts';
@@ -13,13 +15,25 @@ export type EditorField = FieldInput & {
   id: string;
   /** The recipient's place among the signers: their colour on the pages. */
   tone: number;
+  /** A template's field: whoever uses the template gives its value. */
+  senderFills?: boolean;
 };
 
+/** What the fields are placed on: a draft, or a template (its fields go to roles). */
+export interface EditorSubject {
+  kind: 'document' | 'template';
+  /** Its page's address (`/documents/{id}`): the editor is at `{base}/fields`. */
+  base: string;
+  title: string;
+  editable: boolean;
+}
+
 export interface FieldEditorView {
-  document: { id: string; title: string; editable: boolean };
+  subject: EditorSubject;
   /** The original's pages: their images and displayed sizes in points. */
   pages: Array<{ number: number; src: string; width: number; height: number }>;
-  signers: Array<{ email: string; fullName: string }>;
+  /** Who a field can go to: a draft's signers (by email) or a template's signing roles (by name). */
+  signers: Array<{ value: string; label: string }>;
   fields: EditorField[];
   /** What the add form holds (after a refusal, what was typed). */
   add: Form;
@@ -37,6 +51,16 @@ function options<T extends string>(
   return html`${values.map((v) => html`<option value="${v}"${v === chosen ? html` selected` : null}>${label(v)}</option>`)}`;
 }
 
+/** A draft's "Filled in by you": the value its sender gives the field, or nothing. */
+function valueInput(id: string, value: string): SafeHtml {
+  return html`<div class="field"><label for="${id}">Filled in by you <span class="muted">(a text’s text, a checkbox’s yes or no; empty: filled in at signing)</span></label><input id="${id}" name="value" type="text" maxlength="${maxTextLength}" value="${value}"></div>`;
+}
+
+/** A template's "Asked when used": whoever uses the template gives the value (a text or a checkbox). */
+function askedInput(id: string, chosen: string): SafeHtml {
+  return html`<div class="field"><label for="${id}">Asked when used <span class="muted">(text, checkbox)</span></label><select id="${id}" name="senderFills">${options(['no', 'yes'], chosen, (v) => v)}</select></div>`;
+}
+
 /** The inputs of one field (the add form's and each field's form share them). */
 function fieldInputs(
   view: FieldEditorView,
@@ -47,16 +71,14 @@ function fieldInputs(
   const value = (name: string, fallback: string) => formText(values, name) || fallback;
   const id = (name: string) => `${prefix}-${name}`;
   const pages = view.pages.map((p) => String(p.number));
-  const signer = (email: string) => {
-    const found = view.signers.find((s) => s.email === email);
-    return found ? `${found.fullName} <${found.email}>` : email;
-  };
+  const signer = (value: string) => view.signers.find((s) => s.value === value)?.label ?? value;
+  const template = view.subject.kind === 'template';
   const number = (name: string, label: string, fallback: string) =>
     html`<div class="field field-number"><label for="${id(name)}">${label}</label><input id="${id(name)}" name="${name}" type="number" step="any" min="0" required value="${value(name, fallback)}" data-coordinate="${name}" ${invalidAttrs(prefix, error)}></div>`;
   return html`<div class="field-grid">
-<div class="field"><label for="${id('recipient')}">Signer</label><select id="${id('recipient')}" name="recipient">${options(
-    view.signers.map((s) => s.email),
-    value('recipient', view.signers[0]?.email ?? ''),
+<div class="field"><label for="${id('recipient')}">${template ? 'Role' : 'Signer'}</label><select id="${id('recipient')}" name="recipient">${options(
+    view.signers.map((s) => s.value),
+    value('recipient', view.signers[0]?.value ?? ''),
     signer,
   )}</select></div>
 <div class="field"><label for="${id('type')}">Type</label><select id="${id('type')}" name="type">${options(
@@ -69,7 +91,7 @@ ${number('x', 'x (pt)', '72')}${number('y', 'y (pt)', '72')}${number('width', 'W
 <div class="field"><label for="${id('required')}">Required</label><select id="${id('required')}" name="required">${options(['yes', 'no'], value('required', 'yes'), (r) => r)}</select></div>
 <div class="field"><label for="${id('label')}">Label <span class="muted">(optional)</span></label><input id="${id('label')}" name="label" type="text" maxlength="${maxLabelLength}" value="${value('label', '')}"></div>
 <div class="field field-number"><label for="${id('maxLength')}">Max length <span class="muted">(text)</span></label><input id="${id('maxLength')}" name="maxLength" type="number" min="1" max="${maxTextLength}" value="${value('maxLength', '')}"></div>
-<div class="field"><label for="${id('value')}">Filled in by you <span class="muted">(a text’s text, a checkbox’s yes or no; empty: filled in at signing)</span></label><input id="${id('value')}" name="value" type="text" maxlength="${maxTextLength}" value="${value('value', '')}"></div>
+${template ? askedInput(id('senderFills'), value('senderFills', 'no')) : valueInput(id('value'), value('value', ''))}
 </div>
 ${fieldError(prefix, error)}`;
 }
@@ -78,8 +100,8 @@ function addForm(view: FieldEditorView, csrf: string): SafeHtml {
   const first = view.pages[0];
   return html`<section class="card" aria-labelledby="add-title">
 <h2 id="add-title">Add a field</h2>
-<p class="small muted">Positions are in points (1/72 inch) from the bottom-left corner of the page as it is shown${first ? html`; page 1 is ${round(first.width)} × ${round(first.height)} points` : null}. With a mouse, finger or pen you can also draw a field on a page below: it gets the signer and type chosen here.</p>
-<form method="post" action="/documents/${view.document.id}/fields" id="add-field" data-add-field>
+<p class="small muted">Positions are in points (1/72 inch) from the bottom-left corner of the page as it is shown${first ? html`; page 1 is ${round(first.width)} × ${round(first.height)} points` : null}. With a mouse, finger or pen you can also draw a field on a page below: it gets the ${view.subject.kind === 'template' ? 'role' : 'signer'} and type chosen here.</p>
+<form method="post" action="${view.subject.base}/fields" id="add-field" data-add-field>
 ${csrfField(csrf)}<input type="hidden" name="back" value="">
 ${fieldInputs(view, 'add', view.add, view.errors.add)}
 <div class="actions"><button class="button button-primary" type="submit">Add field</button></div>
@@ -100,9 +122,10 @@ function fieldItem(view: FieldEditorView, field: EditorField, csrf: string): Saf
     label: field.label ?? '',
     maxLength: field.maxLength === null ? '' : String(field.maxLength),
     value: typeof field.value === 'boolean' ? (field.value ? 'yes' : 'no') : (field.value ?? ''),
+    senderFills: field.senderFills ? 'yes' : 'no',
   };
   const name = `${fieldTypeSpecs[field.type].label}${field.label ? ` “${field.label}”` : ''}`;
-  const action = `/documents/${view.document.id}/fields/${field.id}`;
+  const action = `${view.subject.base}/fields/${field.id}`;
   return html`<li class="field-item tone-${field.tone % 6}" id="field-${field.id}">
 <form method="post" action="${action}" data-field-form="${field.id}" aria-label="${name}, page ${field.page}">
 ${csrfField(csrf)}<input type="hidden" name="back" value="">
@@ -157,21 +180,29 @@ export function fieldShapes(view: FieldEditorView, page: { number: number; heigh
     .map(
       (f) =>
         html`<g class="field-shape tone-${f.tone % 6}" data-field="${f.id}"><rect class="field-box" x="${f.x}" y="${page.height - f.y - f.height}" width="${f.width}" height="${f.height}"></rect><text x="${f.x + 3}" y="${page.height - f.y - f.height + 11}" class="field-tag">${fieldTypeSpecs[f.type].label}</text>${
-          view.document.editable
+          view.subject.editable
             ? html`<rect class="field-handle" x="${f.x + f.width - 7}" y="${page.height - f.y - 7}" width="7" height="7"></rect>`
             : null
         }</g>`,
     )}`;
 }
 
+/** The sentence above the editor: what the fields do, for a draft or a template. */
+function introOf(subject: EditorSubject): string {
+  if (subject.kind === 'template')
+    return 'Place the fields of each signing role: every document made from the template gets them at these places, for the people named when it is used. A text or checkbox field marked “Asked when used” is filled in by whoever uses the template (give it a label: it names the question).';
+  return 'Place the fields each signer fills: they are led from one to the next when they sign, and the signed PDF shows every value where you placed it. A document without fields gets its signatures on the certificate of completion.';
+}
+
 export function fieldEditorView(view: FieldEditorView, csrf: string, message: SafeHtml | null): SafeHtml {
-  return html`<p><a href="/documents/${view.document.id}">← ${view.document.title}</a></p>
+  const { subject } = view;
+  return html`<p><a href="${subject.base}">← ${subject.title}</a></p>
 <h1>Fields</h1>
 ${message}
-<p class="muted">Place the fields each signer fills: they are led from one to the next when they sign, and the signed PDF shows every value where you placed it. A document without fields gets its signatures on the certificate of completion.</p>
-<div class="field-editor" data-field-editor="${view.document.editable ? 'on' : 'off'}">
+<p class="muted">${introOf(subject)}</p>
+<div class="field-editor" data-field-editor="${subject.editable ? 'on' : 'off'}">
 <div class="editor-side">
-${view.document.editable ? addForm(view, csrf) : html`<p class="notice notice-info" role="status">This document has been sent: its fields can no longer change.</p>`}
+${subject.editable ? addForm(view, csrf) : html`<p class="notice notice-info" role="status">This document has been sent: its fields can no longer change.</p>`}
 ${fieldListSection(view, csrf)}
 </div>
 ${pagesSection(view)}

@@ -1,10 +1,12 @@
 // What every page module of the web application uses, and nothing else: the `Web` a page
 // module is given, the guards that hand a handler the signed-in member (narrowed, so no
-// handler casts `request.member`), and look-up-in-the-workspace-or-404. Pages import this
+// handler casts `request.member`), look-up-in-the-workspace-or-404, and a page of a stored PDF
+// as an image (a document's and a template's field editor show them). Pages import this
 // kit and `ui/`; the plugin that registers them (web.plugin.ts) is imported by no page.
 import type { FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import type { Context } from '../context.ts';
+import { isPageImageSize, pageImage } from '../files/page-images.ts';
 import { ApiError } from '../http/errors.ts';
 import type { RateLimiter } from '../http/rate-limiter.ts';
 import { uuidRegExp as uuid } from '../ids.ts';
@@ -35,7 +37,7 @@ export interface WebPage {
   title: string;
   current?: NavArea;
   body: (csrfToken: string) => SafeHtml;
-  /** Reload the page this many seconds after it is shown (a progress page, without JavaScript). */
+  /** Update the page this many seconds after it is shown (a progress page; layout.ts says how). */
   refreshSeconds?: number;
 }
 
@@ -149,4 +151,25 @@ export async function pageOrFirst<T>(
     if (!(error instanceof ApiError && error.code === 'invalid-cursor')) throw error;
     return { page: await list(null), stale: true };
   }
+}
+
+/**
+ * The page `request.params.page` of the stored PDF `sha256` as a PNG (`?size=thumbnail` for
+ * the small one), drawn for the member's workspace; the 404 page for no such page or no PDF.
+ */
+export async function sendPageImage(
+  web: Web,
+  request: FastifyRequest<{ Params: { page: string }; Querystring: { size?: string } }>,
+  reply: FastifyReply,
+  member: SessionUser,
+  sha256: string | null,
+) {
+  const page = /^[1-9]\d{0,3}$/.test(request.params.page) ? Number(request.params.page) : 0;
+  const size = isPageImageSize(request.query.size) ? request.query.size : 'page';
+  const image = sha256 && page > 0 ? await pageImage(web.ctx, member.workspaceId, sha256, page, size) : null;
+  if (!image) return web.notFound(request, reply);
+  return reply
+    .header('content-type', 'image/png')
+    .header('cache-control', image.cacheControl)
+    .send(image.png);
 }

@@ -4,6 +4,8 @@
 //   POST /documents/{id}/save-as-template       "Save as template" (a refused name: its form again)
 //   GET  /templates/{id}                        roles and their fields, rename, use, delete
 //   POST /templates/{id}/rename
+//   (making a template from an upload, its roles, defaults and page images: template-edit.pages.ts;
+//   its fields: fields.pages.ts, the editor a draft's fields have)
 //   GET|POST /templates/{id}/delete             confirm, then delete (documents made from it stay)
 //   GET|POST /templates/{id}/use                each role's person and the asked values; a draft
 //                                               is made and its send confirmation shown
@@ -31,6 +33,7 @@ import {
 import { notice } from '../ui/forms.ts';
 import { bulkSendsSection } from './bulk.views.ts';
 import { type Form, findById, forMembers, formText, forRecord, pageOrFirst, type Web } from './kit.ts';
+import { defaultsFormOf, rolesFormOf } from './template-form.ts';
 import {
   deleteTemplateView,
   saveAsTemplateView,
@@ -46,9 +49,17 @@ const pageSize = 50;
 const doneNotices: Record<string, [kind: 'success' | 'info', text: string]> = {
   saved: [
     'success',
-    'Template saved. Each recipient became a role (“Signer 1”, “Viewer 1”…), and each value you had given a field is now asked of whoever uses the template.',
+    'Template saved. Each recipient became a role (“Signer 1”, “Viewer 1”…: rename them under “Change the roles”), and each value you had given a field is now asked of whoever uses the template.',
   ],
   renamed: ['success', 'Template renamed.'],
+  roles: [
+    'success',
+    'Roles saved. The documents made from now on have them; those made already keep theirs.',
+  ],
+  defaults: [
+    'success',
+    'Saved for the documents made from now on; those made already keep their title, message, expiry and reminders.',
+  ],
   deleted: ['info', 'Template deleted. The documents made from it are unchanged.'],
 };
 
@@ -110,12 +121,20 @@ function saveAsTemplateRoute(web: Web, app: FastifyInstance) {
   );
 }
 
-async function templatePage(
+/** A template's page; after a refusal, what was typed in the refused form and its sentences. */
+export async function templatePage(
   web: Web,
   request: FastifyRequest,
   reply: FastifyReply,
   member: SessionUser,
-  page: { template: TemplateDetail; status: number; name?: string; errors?: FieldErrors },
+  page: {
+    template: TemplateDetail;
+    status: number;
+    name?: string;
+    roles?: Form;
+    defaults?: Form;
+    errors?: FieldErrors;
+  },
 ) {
   const { template } = page;
   const bulkSends = await listBulkSends(web.ctx, member.workspaceId, template.id);
@@ -127,6 +146,8 @@ async function templatePage(
         {
           template,
           name: page.name ?? template.name,
+          roles: page.roles ?? rolesFormOf(template),
+          defaults: page.defaults ?? defaultsFormOf(template),
           errors: page.errors ?? {},
           notice: doneNotice(request.query),
           timeZone: member.timeZone,

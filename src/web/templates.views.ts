@@ -10,6 +10,7 @@ import type { askedValues } from '../templates/use-template.ts';
 import { csrfField, errorSummary, type Form, fieldError, formText, invalidAttrs } from '../ui/forms.ts';
 import { html, raw, type SafeHtml } from '../ui/html.ts';
 import { formatTime } from './layout.ts';
+import { defaultsForm, rolesForm } from './template-edit.views.ts';
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
@@ -43,13 +44,13 @@ ${templates.map(
 function emptyTemplates(cursor: string | null): SafeHtml {
   if (cursor) return html`<div class="empty"><p><strong>No templates on this page.</strong></p></div>`;
   return html`<div class="empty"><p><strong>No templates yet.</strong></p>
-<p>A template is a PDF with its fields placed once, for roles such as “Client”, sent again and again to new people. Open a document with its PDF and fields, and choose <strong>Save as template</strong>.</p>
-<p><a href="/documents">Go to your documents</a></p></div>`;
+<p>A template is a PDF with its fields placed once, for roles such as “Client”, sent again and again to new people. Make one from a PDF, or open a document with its PDF and fields and choose <strong>Save as template</strong>.</p>
+<p><a class="button button-primary" href="/templates/new">New template</a> <a href="/documents">Go to your documents</a></p></div>`;
 }
 
 export function templatesListView(list: TemplatesList): SafeHtml {
   const { cursor, next } = list;
-  return html`<div class="section-title"><h1>Templates</h1></div>
+  return html`<div class="section-title"><h1>Templates</h1><span class="actions"><a class="button button-primary button-small" href="/templates/new">New template</a></span></div>
 ${list.notice}
 ${list.stale ? html`<div class="notice notice-info" role="status">That page link had expired, so this is the first page again.</div>` : ''}
 <div class="card">
@@ -107,6 +108,9 @@ export interface TemplatePage {
   template: TemplateDetail;
   /** The name in the rename form: the template's, or the one refused. */
   name: string;
+  /** The roles table and the defaults form as shown: the template's, or what was refused. */
+  roles: Form;
+  defaults: Form;
   errors: FieldErrors;
   notice: SafeHtml | null;
   timeZone: string;
@@ -124,7 +128,10 @@ ${templateSummary(template, page.timeZone)}
 <h2 id="roles-title">Roles, in signing order</h2>
 <p class="small muted">Whoever uses the template names the person of each role; the fields marked “you fill it in” are asked of them too.</p>
 <ol class="plain roles">${template.roles.map(roleItem)}</ol>
+<div class="actions"><a class="button button-secondary" href="/templates/${template.id}/fields">Edit fields</a></div>
 </section>
+${rolesForm(template.id, page.roles, page.errors, csrf)}
+${defaultsForm(template.id, page.defaults, page.errors, csrf)}
 ${page.bulkSends}
 ${renameForm(template, page.name, page.errors, csrf)}`;
 }

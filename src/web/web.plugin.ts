@@ -39,6 +39,7 @@ import { membersPages } from './members.pages.ts';
 import { publicLinkPages } from './public-link.pages.ts';
 import { referencePages } from './reference.pages.ts';
 import { sendPages } from './send.pages.ts';
+import { templateEditPages } from './template-edit.pages.ts';
 import { templatesPages } from './templates.pages.ts';
 import { timeZonePages } from './time-zone.pages.ts';
 
@@ -176,6 +177,7 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
       documentFormPages,
       sendPages,
       templatesPages,
+      templateEditPages,
       publicLinkPages,
       bulkPages,
       fieldPages,
