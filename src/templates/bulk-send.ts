@@ -43,9 +43,10 @@ const leaseMs = 60_000;
  * restart loses nothing and sends nothing twice, and each kind of row of the batch is
  * written with one statement (drafts.ts createDrafts, send.ts sendDrafts): about 1 statement
  * a row instead of 23.5 when each row had its two transactions. `npm run bench:bulk`, 1,000
- * rows on the shared 2-core machine (load 4 to 10): 4.4 to 6.4 s, 1.6 to 3.1 × the ceiling,
- * where four rows at once in their own transactions took 17.7 to 19.0 s (8.1 s quiet); 10
- * rows a transaction took 7.3 s, 50 took 15.8 s (one run each, under load 10).
+ * rows on the shared 2-core machine (load 4 to 10): 2.5 to 8.1 s, 1.5 to 3.1 × the ceiling
+ * (median 1.9 ×, 11 runs), where four rows at once in their own transactions took 11.7 to
+ * 25.2 s, 7.4 to 16.2 × (8.1 s, 7.2 × quiet); 10 rows a transaction took 7.3 s (5.5 ×),
+ * 50 took 15.8 s (2.2 ×, 113 MB of RSS), one run each under load 10 (docs/performance.md).
  */
 const rowsAtOnce = 25;
 /** Rows one claim works through before the bulk send is let go (another may take it). */
