@@ -465,6 +465,51 @@ describeEachDatabase('bulk send', (kind) => {
     assert.deepEqual(second, ['3', '', `failed: ${sentence}`, '']);
   });
 
+  test('a row its document’s checks refuse fails alone; the other rows of its transaction are sent', async () => {
+    const workspace = await createTestWorkspace(h.ctx);
+    const { id: templateId } = await servicesTemplate(workspace.id);
+    const { id } = await startBulkSend(h.ctx, {
+      workspaceId: workspace.id,
+      templateId,
+      userId: null,
+      fileName: 'clients.csv',
+      data: excelCsv([header, ...goodLines]),
+    });
+    // A row the spreadsheet's reader let through and the document refuses: its Client is the Company.
+    const twice = {
+      recipients: {
+        Client: { email: 'office@acme.example', fullName: 'Cy Client' },
+        Company: { email: 'office@acme.example', fullName: 'Acme Ltd' },
+      },
+      values: { Price: '750 EUR' },
+    };
+    await h.ctx.db
+      .updateTable('bulk_send_rows')
+      .set({ input: JSON.stringify(twice) })
+      .where('bulk_send_id', '=', id)
+      .where('row_number', '=', 4)
+      .execute();
+    await drain();
+    await deliverMails();
+    const progress = await bulkSendProgress(h.ctx, workspace.id, id);
+    assert.deepEqual(
+      [progress.total, progress.sent, progress.failed, progress.mailed, progress.finished],
+      [4, 3, 1, 3, true],
+    );
+    const failed = await failedBulkRows(h.ctx, workspace.id, id);
+    assert.deepEqual(
+      failed.map((f) => f.row),
+      [4],
+    );
+    assert.match(failed[0]?.error ?? '', /office@acme\.example is listed twice\./);
+    const documents = await documentsOf(templateId);
+    assert.equal(documents.length, 3);
+    assert.ok(documents.every((d) => d.status === 'sent'));
+    const mails = await mailsPerAddress(workspace.id);
+    for (const email of ['ann', 'bob', 'di']) assert.equal(mails.get(`${email}@client.example`), 1, email);
+    assert.equal(mails.get('office@acme.example'), 3);
+  });
+
   test('another workspace’s bulk send is not found', async () => {
     const a = await createTestWorkspace(h.ctx);
     const b = await createTestWorkspace(h.ctx);

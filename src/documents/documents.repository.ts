@@ -1,6 +1,7 @@
 // Queries on documents, recipients and document events. Every query is scoped by
 // workspace id; nothing here decides what the API shows.
 import { type Insertable, type Kysely, sql, type Transaction, type Updateable } from 'kysely';
+import { pgArray } from '../db/arrays.ts';
 import type { Database, Delivery, DocumentStatus } from '../db/schema.ts';
 import type { CursorPosition } from './cursor.ts';
 import { documentEventTypes } from './event-types.ts';
@@ -200,6 +201,21 @@ export async function lockDocument(
     .executeTakeFirst();
 }
 
+/** lockDocument for several documents of a workspace (in no particular order). */
+export async function lockDocuments(
+  trx: Transaction<Database>,
+  workspaceId: string,
+  ids: string[],
+): Promise<FullDocumentRow[]> {
+  return trx
+    .selectFrom('documents')
+    .select(fullDocumentColumns)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', sql<string>`any(${pgArray(ids)}::uuid[])`)
+    .forUpdate()
+    .execute();
+}
+
 export async function findFullDocument(
   db: Db,
   workspaceId: string,
@@ -228,6 +244,33 @@ export async function updateDocument(
     .execute();
 }
 
+/** Documents sent (sending/send.ts): each one's status, times and PDF, in one statement. */
+export async function setDocumentsSent(
+  db: Db,
+  rows: Array<{
+    workspace_id: string;
+    id: string;
+    status: DocumentStatus;
+    sent_at: Date;
+    expires_at: Date;
+    original_sha256: string;
+    original_from_text: boolean;
+  }>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const column = (pick: (row: (typeof rows)[number]) => string | boolean) => pgArray(rows.map(pick));
+  await sql`
+    update documents d set status = v.status, sent_at = v.sent_at, expires_at = v.expires_at,
+      original_sha256 = v.original_sha256, original_from_text = v.original_from_text
+    from unnest(
+      ${column((r) => r.workspace_id)}::uuid[], ${column((r) => r.id)}::uuid[], ${column((r) => r.status)}::text[],
+      ${column((r) => r.sent_at.toISOString())}::timestamptz[], ${column((r) => r.expires_at.toISOString())}::timestamptz[],
+      ${column((r) => r.original_sha256)}::text[], ${column((r) => r.original_from_text)}::boolean[]
+    ) as v(workspace_id, id, status, sent_at, expires_at, original_sha256, original_from_text)
+    where d.workspace_id = v.workspace_id and d.id = v.id
+  `.execute(db);
+}
+
 /** A draft's recipients, before its edited list replaces them (their fields go with them). */
 export async function deleteRecipients(trx: Transaction<Database>, workspaceId: string, documentId: string) {
   await trx
@@ -248,6 +291,19 @@ export async function findFullRecipients(db: Db, workspaceId: string, documentId
     .execute();
 }
 
+/** findFullRecipients for several documents of a workspace, each document's in the same order. */
+export async function findRecipientsOfDocuments(db: Db, workspaceId: string, documentIds: string[]) {
+  return db
+    .selectFrom('recipients')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('document_id', '=', sql<string>`any(${pgArray(documentIds)}::uuid[])`)
+    .orderBy('document_id')
+    .orderBy('signing_order')
+    .orderBy('position')
+    .execute();
+}
+
 export type FullRecipientRow = Awaited<ReturnType<typeof findFullRecipients>>[number];
 
 export async function updateRecipient(
@@ -262,6 +318,23 @@ export async function updateRecipient(
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .execute();
+}
+
+/** Recipients' new signing links (the tokens' hashes) and when they were invited, in one statement. */
+export async function setInvitations(
+  db: Db,
+  rows: Array<{ workspace_id: string; id: string; token_hash: string; invited_at: Date }>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const column = (pick: (row: (typeof rows)[number]) => string) => pgArray(rows.map(pick));
+  await sql`
+    update recipients r set token_hash = v.token_hash, invited_at = v.invited_at
+    from unnest(
+      ${column((r) => r.workspace_id)}::uuid[], ${column((r) => r.id)}::uuid[],
+      ${column((r) => r.token_hash)}::text[], ${column((r) => r.invited_at.toISOString())}::timestamptz[]
+    ) as v(workspace_id, id, token_hash, invited_at)
+    where r.workspace_id = v.workspace_id and r.id = v.id
+  `.execute(db);
 }
 
 /** The recipient a signing link belongs to, found by the hash of its token. */

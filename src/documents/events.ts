@@ -20,7 +20,7 @@ import {
   type HistoryEventType,
   historyEventTypes,
 } from './event-types.ts';
-import { outboxChannel, queueWebhookEvent } from './outbox.repository.ts';
+import { outboxChannel, queueWebhookEvents } from './outbox.repository.ts';
 
 export { type DocumentEventType, documentEventTypes, type HistoryEventType, historyEventTypes };
 
@@ -38,50 +38,71 @@ export interface EventBody {
   data: { document: Document & { files?: DocumentFile[] }; recipient: Recipient | null };
 }
 
+type DocumentEventInput = {
+  document: FullDocumentRow;
+  type: DocumentEventType;
+  recipient: (RecipientRow & { email: string }) | null;
+  at: Date;
+  client?: ClientInfo;
+  files?: DocumentFile[];
+  /** What the history says beside it (a decline's reason); never in the webhook body. */
+  detail?: string | null;
+};
+
 /** Records `type` for `document` (its state after the change) and queues it for delivery. */
 export async function recordDocumentEvent(
   trx: Transaction<Database>,
   ctx: Context,
-  input: {
-    document: FullDocumentRow;
-    type: DocumentEventType;
-    recipient: (RecipientRow & { email: string }) | null;
-    at: Date;
-    client?: ClientInfo;
-    files?: DocumentFile[];
-    /** What the history says beside it (a decline's reason); never in the webhook body. */
-    detail?: string | null;
-  },
+  input: DocumentEventInput,
 ): Promise<EventBody> {
-  const id = ctx.ids.uuid();
-  const body: EventBody = {
-    id,
-    type: input.type,
-    createdAt: input.at.toISOString(),
-    data: {
-      document: {
-        ...documentRowToDocument(ctx, input.document),
-        ...(input.files ? { files: input.files } : {}),
+  return (await recordDocumentEvents(trx, ctx, [input]))[0] as EventBody;
+}
+
+/**
+ * recordDocumentEvent for several changes of one transaction (a bulk send's batch): their
+ * history rows, webhook bodies and outbox rows written together, the channel NOTIFYed once.
+ */
+export async function recordDocumentEvents(
+  trx: Transaction<Database>,
+  ctx: Context,
+  inputs: DocumentEventInput[],
+): Promise<EventBody[]> {
+  if (inputs.length === 0) return [];
+  const bodies = inputs.map(
+    (input): EventBody => ({
+      id: ctx.ids.uuid(),
+      type: input.type,
+      createdAt: input.at.toISOString(),
+      data: {
+        document: {
+          ...documentRowToDocument(ctx, input.document),
+          ...(input.files ? { files: input.files } : {}),
+        },
+        recipient: input.recipient ? recipientRowToRecipient(input.recipient) : null,
       },
-      recipient: input.recipient ? recipientRowToRecipient(input.recipient) : null,
-    },
-  };
-  await insertHistoryRow(trx, id, { ...input, document: input.document });
-  await queueWebhookEvent(trx, {
-    id,
-    workspace_id: input.document.workspace_id,
-    type: input.type,
-    payload: JSON.stringify(body),
-    created_at: input.at,
-  });
+    }),
+  );
+  await insertEvents(
+    trx,
+    inputs.map((input, i) => historyRow((bodies[i] as EventBody).id, input)),
+  );
+  await queueWebhookEvents(
+    trx,
+    inputs.map((input, i) => ({
+      id: (bodies[i] as EventBody).id,
+      workspace_id: input.document.workspace_id,
+      type: input.type,
+      payload: JSON.stringify(bodies[i]),
+      created_at: input.at,
+    })),
+  );
   // Wakes the webhook dispatchers of every process when this transaction commits.
   await notifyChannel(trx, outboxChannel);
-  return body;
+  return bodies;
 }
 
 /** The history's row of an event of either kind. */
-function insertHistoryRow(
-  trx: Transaction<Database>,
+function historyRow(
   id: string,
   input: {
     document: Pick<FullDocumentRow, 'id' | 'workspace_id'>;
@@ -91,22 +112,20 @@ function insertHistoryRow(
     client?: ClientInfo;
     detail?: string | null;
   },
-): Promise<void> {
-  return insertEvents(trx, [
-    {
-      id,
-      workspace_id: input.document.workspace_id,
-      document_id: input.document.id,
-      type: input.type,
-      recipient_id: input.recipient?.id ?? null,
-      recipient_email: input.recipient?.email ?? null,
-      created_at: input.at,
-      client_ip: input.client?.ip ?? null,
-      // A user agent is the client's to write: kept, but bounded.
-      user_agent: input.client?.userAgent?.slice(0, 500) ?? null,
-      detail: input.detail?.slice(0, 1000) ?? null,
-    },
-  ]);
+) {
+  return {
+    id,
+    workspace_id: input.document.workspace_id,
+    document_id: input.document.id,
+    type: input.type,
+    recipient_id: input.recipient?.id ?? null,
+    recipient_email: input.recipient?.email ?? null,
+    created_at: input.at,
+    client_ip: input.client?.ip ?? null,
+    // A user agent is the client's to write: kept, but bounded.
+    user_agent: input.client?.userAgent?.slice(0, 500) ?? null,
+    detail: input.detail?.slice(0, 1000) ?? null,
+  };
 }
 
 /**
@@ -127,5 +146,5 @@ export async function recordHistoryEvent(
 ): Promise<void> {
   if (!(historyEventTypes as readonly string[]).includes(input.type))
     throw new Error(`not a history event: ${input.type}`);
-  await insertHistoryRow(trx, ctx.ids.uuid(), input);
+  await insertEvents(trx, [historyRow(ctx.ids.uuid(), input)]);
 }

@@ -13,14 +13,17 @@ export const outboxChannel = 'signet_outbox';
 
 export type WebhookEventRow = Insertable<Database['webhook_events']>;
 
-/** Stores an event's webhook body and queues the event for fan-out, in one statement. */
-export async function queueWebhookEvent(db: Db, row: WebhookEventRow): Promise<void> {
+/** Stores events' webhook bodies and queues the events for fan-out, in one statement. */
+export async function queueWebhookEvents(db: Db, rows: WebhookEventRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const bodies = rows.map((r) => sql`(${r.id}, ${r.workspace_id}, ${r.type}, ${r.payload}, ${r.created_at})`);
+  const queued = rows.map((r) => sql`(${r.id}, ${r.workspace_id}, ${r.type}, ${r.created_at})`);
   await sql`
     with body as (
       insert into webhook_events (id, workspace_id, type, payload, created_at)
-      values (${row.id}, ${row.workspace_id}, ${row.type}, ${row.payload}, ${row.created_at})
+      values ${sql.join(bodies)}
     )
     insert into outbox (event_id, workspace_id, type, created_at)
-    values (${row.id}, ${row.workspace_id}, ${row.type}, ${row.created_at})
+    values ${sql.join(queued)}
   `.execute(db);
 }

@@ -33,6 +33,11 @@ export async function findRecipientFields(
     .execute();
 }
 
+/** The fields of new documents (none stored yet), in one statement. */
+export async function insertFields(trx: Transaction<Database>, rows: NewFieldRow[]): Promise<void> {
+  if (rows.length > 0) await trx.insertInto('document_fields').values(rows).execute();
+}
+
 /** Replaces a document's fields with `rows` (in the caller's transaction). */
 export async function replaceFields(
   trx: Transaction<Database>,
@@ -45,7 +50,7 @@ export async function replaceFields(
     .where('workspace_id', '=', workspaceId)
     .where('document_id', '=', documentId)
     .execute();
-  if (rows.length > 0) await trx.insertInto('document_fields').values(rows).execute();
+  await insertFields(trx, rows);
 }
 
 export async function fillField(

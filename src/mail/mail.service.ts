@@ -12,7 +12,7 @@ import {
   type ClaimedMail,
   claimDueMails,
   findMails,
-  insertMail,
+  insertMails,
   markMailDelivered,
   markMailFailed,
 } from './mails.repository.ts';
@@ -21,34 +21,45 @@ import {
 export const mailRetryDelaysMs = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 6 * 60 * 60_000];
 const leaseMs = 2 * 60_000;
 
-export async function queueMail(
+/** A mail queued: sent by a worker, retried until it is delivered or given up. */
+export interface QueuedMail {
+  workspaceId: string | null;
+  documentId: string | null;
+  recipientId: string | null;
+  to: string;
+  subject: string;
+  text: string;
+  /** A stored file to send with it (the sealed PDF), under `name`. */
+  attachment?: { sha256: string; name: string };
+}
+
+export async function queueMail(trx: Transaction<Database>, ctx: Context, mail: QueuedMail): Promise<void> {
+  await queueMails(trx, ctx, [mail]);
+}
+
+/** queueMail for several mails of one transaction, in one statement. */
+export async function queueMails(
   trx: Transaction<Database>,
   ctx: Context,
-  mail: {
-    workspaceId: string | null;
-    documentId: string | null;
-    recipientId: string | null;
-    to: string;
-    subject: string;
-    text: string;
-    /** A stored file to send with it (the sealed PDF), under `name`. */
-    attachment?: { sha256: string; name: string };
-  },
+  mails: QueuedMail[],
 ): Promise<void> {
   const now = ctx.clock.now();
-  await insertMail(trx, {
-    id: ctx.ids.uuid(),
-    workspace_id: mail.workspaceId,
-    document_id: mail.documentId,
-    recipient_id: mail.recipientId,
-    to_address: mail.to,
-    subject: mail.subject,
-    text_body: mail.text,
-    created_at: now,
-    next_attempt_at: now,
-    attachment_sha256: mail.attachment?.sha256 ?? null,
-    attachment_name: mail.attachment?.name ?? null,
-  });
+  await insertMails(
+    trx,
+    mails.map((mail) => ({
+      id: ctx.ids.uuid(),
+      workspace_id: mail.workspaceId,
+      document_id: mail.documentId,
+      recipient_id: mail.recipientId,
+      to_address: mail.to,
+      subject: mail.subject,
+      text_body: mail.text,
+      created_at: now,
+      next_attempt_at: now,
+      attachment_sha256: mail.attachment?.sha256 ?? null,
+      attachment_name: mail.attachment?.name ?? null,
+    })),
+  );
 }
 
 /** Sends every mail that is due now; returns how many were attempted. */

@@ -7,9 +7,10 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 export const mailChannel = 'signet_mail';
 
-export async function insertMail(db: Db, row: Insertable<Database['mails']>): Promise<void> {
-  await db.insertInto('mails').values(row).execute();
-  // Wakes mail workers in every process once the transaction commits.
+/** Queues mails (one statement), and wakes mail workers in every process once the transaction commits. */
+export async function insertMails(db: Db, rows: Array<Insertable<Database['mails']>>): Promise<void> {
+  if (rows.length === 0) return;
+  await db.insertInto('mails').values(rows).execute();
   await notifyChannel(db, mailChannel);
 }
 

@@ -20,8 +20,8 @@ import {
 import { canTransition, DocumentActionError } from '../documents/lifecycle.ts';
 import { countUpload } from '../documents/upload-usage.ts';
 import { computeValueAmount } from '../documents/value.ts';
-import { checkFields } from '../fields/field-rules.ts';
-import { findFields, replaceFields } from '../fields/fields.repository.ts';
+import { checkFields, type PlacedField } from '../fields/field-rules.ts';
+import { findFields, insertFields, replaceFields } from '../fields/fields.repository.ts';
 import { pageSizesOf, sameEmail } from '../fields/fields.service.ts';
 import { findDocumentFiles } from '../files/files.repository.ts';
 import { addFileFacts, type StoredBytes, storeBytesFirst, storeFile } from '../files/files.service.ts';
@@ -156,6 +156,105 @@ async function writeBesideInspection(
   }
 }
 
+/** A new draft's input once checked, with its rows to be: createDocument's, or checkDraft's. */
+export interface CheckedDraft {
+  id: string;
+  input: CreateDocumentInput;
+  now: Date;
+  recipients: ReturnType<typeof recipientRows>;
+  fields: PlacedField[];
+  pricing: CheckedInput['pricing'];
+  pdf: CheckedInput['pdf'];
+}
+
+/** New drafts' documents, recipients and fields, each kind in one statement. */
+async function insertDrafts(
+  trx: Transaction<Database>,
+  ctx: Context,
+  drafts: Array<CheckedDraft & { originalSha256: string | null }>,
+): Promise<void> {
+  await insertDocuments(
+    trx,
+    drafts.map(({ id, input, now, pricing, originalSha256 }) => ({
+      id,
+      workspace_id: input.workspaceId,
+      title: drawableText(input.title.trim()),
+      body: drawableText(input.body ?? ''),
+      status: 'draft' as const,
+      created_at: now,
+      sent_at: null,
+      signed_at: null,
+      expires_at: null,
+      pricing: pricing ? JSON.stringify(pricing) : null,
+      value_amount: pricing ? computeValueAmount(pricing) : null,
+      value_currency: pricing?.currency ?? null,
+      expires_in_seconds: input.expiresInSeconds ?? defaultExpirySeconds,
+      original_sha256: originalSha256,
+      remind_every_days: input.remindEveryDays ?? null,
+      delivery: input.delivery ?? 'email',
+      template_id: input.templateId ?? null,
+      made_via: input.madeVia ?? null,
+    })),
+  );
+  await insertRecipients(
+    trx,
+    drafts.flatMap((d) => d.recipients),
+  );
+  await insertFields(
+    trx,
+    drafts.flatMap((d) => fieldRows(ctx, { workspaceId: d.input.workspaceId, documentId: d.id }, d.fields)),
+  );
+}
+
+/**
+ * createDocument's checks of an input without an upload (a template's stored PDF, a kept
+ * one, or none), with nothing stored: the draft createDrafts stores, or the InputError
+ * createDocument would throw. `id`: the new document's id.
+ */
+export async function checkDraft(
+  ctx: Context,
+  input: CreateDocumentInput,
+  options: { id?: string } = {},
+): Promise<CheckedDraft> {
+  if (input.file) throw new Error('checkDraft takes no upload: createDocument inspects and stores it');
+  const { pricing, pdf } = await checkDocumentInput(ctx, input.workspaceId, input);
+  const now = ctx.clock.now();
+  const id = options.id ?? ctx.ids.uuid();
+  const recipients = recipientRows(
+    ctx,
+    { workspaceId: input.workspaceId, documentId: id },
+    input.recipients,
+    now,
+  );
+  const fields = checkFields(input.fields ?? [], { recipients, pages: pdf?.pageSizes ?? null }, sameEmail);
+  return { id, input, now, recipients, fields, pricing, pdf };
+}
+
+/**
+ * Checked drafts (checkDraft) stored in the caller's transaction, as createDocument stores
+ * one, their rows written together (a bulk send's batch, templates/bulk-send.ts).
+ */
+export async function createDrafts(
+  trx: Transaction<Database>,
+  ctx: Context,
+  drafts: CheckedDraft[],
+): Promise<void> {
+  for (const workspaceId of new Set(drafts.map((d) => d.input.workspaceId)))
+    if (!(await findWorkspace(trx, workspaceId))) throw new ApiError('not-found');
+  const stored: Array<CheckedDraft & { originalSha256: string | null }> = [];
+  for (const draft of drafts) {
+    const { input, pdf, now } = draft;
+    const original = await storeOriginal(trx, ctx, input.workspaceId, {
+      file: null,
+      kept: input.kept,
+      pdf,
+      now,
+    });
+    stored.push({ ...draft, originalSha256: original?.sha256 ?? null });
+  }
+  await insertDrafts(trx, ctx, stored);
+}
+
 /**
  * A new draft document, with its PDF when one is given (checked by pdf/inspect.ts) and the
  * fields on its pages; all of it is stored, or nothing. The PDF's bytes are written while it
@@ -207,35 +306,9 @@ export async function createDocument(
       now,
       written,
     });
-    await insertDocuments(trx, [
-      {
-        id,
-        workspace_id: input.workspaceId,
-        title: drawableText(input.title.trim()),
-        body: drawableText(input.body ?? ''),
-        status: 'draft',
-        created_at: now,
-        sent_at: null,
-        signed_at: null,
-        expires_at: null,
-        pricing: pricing ? JSON.stringify(pricing) : null,
-        value_amount: pricing ? computeValueAmount(pricing) : null,
-        value_currency: pricing?.currency ?? null,
-        expires_in_seconds: input.expiresInSeconds ?? defaultExpirySeconds,
-        original_sha256: original?.sha256 ?? null,
-        remind_every_days: input.remindEveryDays ?? null,
-        delivery: input.delivery ?? 'email',
-        template_id: input.templateId ?? null,
-        made_via: input.madeVia ?? null,
-      },
+    await insertDrafts(trx, ctx, [
+      { id, input, now, recipients, fields, pricing, pdf, originalSha256: original?.sha256 ?? null },
     ]);
-    await insertRecipients(trx, recipients);
-    await replaceFields(
-      trx,
-      input.workspaceId,
-      id,
-      fieldRows(ctx, { workspaceId: input.workspaceId, documentId: id }, fields),
-    );
     await options.last?.(trx);
   };
   await writeBesideInspection(ctx, check.checked, write, id);

@@ -11,13 +11,13 @@ import type { Database } from '../db/schema.ts';
 import {
   type FullDocumentRow,
   type FullRecipientRow,
-  updateRecipient,
+  setInvitations,
 } from '../documents/documents.repository.ts';
 import { documentUrl } from '../documents/documents.service.ts';
 import { signersAhead } from '../documents/lifecycle.ts';
 import { signingRequestMail } from '../mail/templates.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
-import { mailRecipient, mailsRecipients } from './recipient-mail.ts';
+import { mailRecipients, mailsRecipients } from './recipient-mail.ts';
 
 /** The hash a signing link's token is stored and looked up by. */
 export function signingTokenHash(token: string): string {
@@ -46,38 +46,66 @@ export function signingLink(ctx: Context, documentId: string, token: string): st
 export async function inviteAll(
   trx: Transaction<Database>,
   ctx: Context,
-  document: Pick<FullDocumentRow, 'id' | 'workspace_id' | 'title' | 'expires_at' | 'delivery'>,
+  document: Invited['document'],
   recipients: FullRecipientRow[],
 ): Promise<InvitedLink[]> {
-  const due = recipients.filter((r) => r.token_hash === null && signersAhead(recipients, r).length === 0);
-  if (due.length === 0) return [];
-  const workspace = await findWorkspace(trx, document.workspace_id);
-  const links: InvitedLink[] = [];
-  for (const recipient of due) {
-    const { token, tokenHash } = newSigningToken(ctx);
-    recipient.token_hash = tokenHash;
-    recipient.invited_at = ctx.clock.now();
-    await updateRecipient(trx, recipient.workspace_id, recipient.id, {
-      token_hash: recipient.token_hash,
-      invited_at: recipient.invited_at,
-    });
-    const mail = signingRequestMail({
-      recipientName: recipient.full_name,
-      documentTitle: document.title,
-      workspaceName: workspace?.name ?? 'Signet',
-      link: signingLink(ctx, document.id, token),
-      role: recipient.role,
-      expiresAt: document.expires_at,
-      timeZone: workspace?.time_zone ?? 'UTC',
-    });
-    await mailRecipient(trx, ctx, document, recipient, mail);
-    if (!mailsRecipients(document))
-      links.push({
-        recipientId: recipient.id,
-        email: recipient.email,
-        url: signingLink(ctx, document.id, token),
+  return (await inviteEach(trx, ctx, [{ document, recipients }]))[0] ?? [];
+}
+
+type Invited = {
+  document: Pick<FullDocumentRow, 'id' | 'workspace_id' | 'title' | 'expires_at' | 'delivery'>;
+  recipients: FullRecipientRow[];
+};
+
+/**
+ * inviteAll for several documents of one transaction (a bulk send's batch): their links
+ * stored and their mails queued together. Each document's links, in order.
+ */
+export async function inviteEach(
+  trx: Transaction<Database>,
+  ctx: Context,
+  documents: Invited[],
+): Promise<InvitedLink[][]> {
+  const dues = documents.map(({ recipients }) =>
+    recipients.filter((r) => r.token_hash === null && signersAhead(recipients, r).length === 0),
+  );
+  if (dues.every((due) => due.length === 0)) return documents.map(() => []);
+  const workspaces = new Map<string, Awaited<ReturnType<typeof findWorkspace>>>();
+  for (const { document } of documents)
+    if (!workspaces.has(document.workspace_id))
+      workspaces.set(document.workspace_id, await findWorkspace(trx, document.workspace_id));
+  const invited: Parameters<typeof setInvitations>[1] = [];
+  const mails: Parameters<typeof mailRecipients>[2] = [];
+  const links = documents.map(({ document }, i) =>
+    (dues[i] ?? []).flatMap((recipient): InvitedLink[] => {
+      const workspace = workspaces.get(document.workspace_id);
+      const { token, tokenHash } = newSigningToken(ctx);
+      recipient.token_hash = tokenHash;
+      recipient.invited_at = ctx.clock.now();
+      invited.push({
+        workspace_id: recipient.workspace_id,
+        id: recipient.id,
+        token_hash: tokenHash,
+        invited_at: recipient.invited_at,
       });
-  }
+      const mail = signingRequestMail({
+        recipientName: recipient.full_name,
+        documentTitle: document.title,
+        workspaceName: workspace?.name ?? 'Signet',
+        link: signingLink(ctx, document.id, token),
+        role: recipient.role,
+        expiresAt: document.expires_at,
+        timeZone: workspace?.time_zone ?? 'UTC',
+      });
+      mails.push({ document, recipient, mail });
+      if (mailsRecipients(document)) return [];
+      return [
+        { recipientId: recipient.id, email: recipient.email, url: signingLink(ctx, document.id, token) },
+      ];
+    }),
+  );
+  await setInvitations(trx, invited);
+  await mailRecipients(trx, ctx, mails);
   return links;
 }
 

@@ -7,7 +7,7 @@ import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import type { FullDocumentRow, FullRecipientRow } from '../documents/documents.repository.ts';
-import { queueMail } from '../mail/mail.service.ts';
+import { queueMails } from '../mail/mail.service.ts';
 
 /** Whether Signet mails this document's recipients (its links, reminders, the end of it). */
 export function mailsRecipients(document: Pick<FullDocumentRow, 'delivery'>): boolean {
@@ -22,12 +22,30 @@ export function mailRecipient(
   recipient: Pick<FullRecipientRow, 'id' | 'email'>,
   mail: { subject: string; text: string },
 ): Promise<void> {
-  if (!mailsRecipients(document)) return Promise.resolve();
-  return queueMail(trx, ctx, {
-    workspaceId: document.workspace_id,
-    documentId: document.id,
-    recipientId: recipient.id,
-    to: recipient.email,
-    ...mail,
-  });
+  return mailRecipients(trx, ctx, [{ document, recipient, mail }]);
+}
+
+/** mailRecipient for several mails of one transaction (a bulk send's invitations), queued together. */
+export function mailRecipients(
+  trx: Transaction<Database>,
+  ctx: Context,
+  mails: Array<{
+    document: Pick<FullDocumentRow, 'id' | 'workspace_id' | 'delivery'>;
+    recipient: Pick<FullRecipientRow, 'id' | 'email'>;
+    mail: { subject: string; text: string };
+  }>,
+): Promise<void> {
+  return queueMails(
+    trx,
+    ctx,
+    mails
+      .filter(({ document }) => mailsRecipients(document))
+      .map(({ document, recipient, mail }) => ({
+        workspaceId: document.workspace_id,
+        documentId: document.id,
+        recipientId: recipient.id,
+        to: recipient.email,
+        ...mail,
+      })),
+  );
 }

@@ -6,15 +6,20 @@
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/schema.ts';
-import { updateDocument } from '../documents/documents.repository.ts';
+import {
+  findRecipientsOfDocuments,
+  lockDocuments,
+  setDocumentsSent,
+} from '../documents/documents.repository.ts';
 import { getDocumentForOwner } from '../documents/documents.service.ts';
-import { recordDocumentEvent } from '../documents/events.ts';
+import { recordDocumentEvents } from '../documents/events.ts';
 import { DocumentActionError, nextStatus, type Refusal } from '../documents/lifecycle.ts';
 import { type FieldType, fieldTypes } from '../fields/field-types.ts';
 import { storeFile } from '../files/files.service.ts';
+import { ApiError } from '../http/errors.ts';
 import { renderOriginal } from '../sealing/original.ts';
-import { withDocument } from './document-lock.ts';
-import { type InvitedLink, inviteAll } from './invitations.ts';
+import { type Locked, withDocument } from './document-lock.ts';
+import { type InvitedLink, inviteEach } from './invitations.ts';
 
 /**
  * draft -> sent: the first signing group (the lowest order, with its viewers) gets its
@@ -31,7 +36,50 @@ export async function sendDocument(
   last?: (trx: Transaction<Database>, links: InvitedLink[]) => Promise<void>,
 ): Promise<{ eventId: string; links: InvitedLink[] }> {
   const rendered = await renderOriginal(ctx, workspaceId, documentId);
-  return withDocument(ctx, workspaceId, documentId, async (trx, { document, recipients }, now) => {
+  return withDocument(ctx, workspaceId, documentId, async (trx, locked, now) => {
+    const [sent] = await sendLocked(trx, ctx, [{ ...locked, rendered }], now);
+    if (!sent) throw new Error(`document ${documentId} was not sent`);
+    await last?.(trx, sent.links);
+    return sent;
+  });
+}
+
+/**
+ * Drafts made in `trx` (drafts.ts's createDrafts, a bulk send's batch) sent in it, as
+ * sendDocument sends one: locked and read together, their events, links and mails written
+ * together. Each has its PDF already (a template's). What it throws undoes the transaction.
+ */
+export async function sendDrafts(
+  trx: Transaction<Database>,
+  ctx: Context,
+  workspaceId: string,
+  documentIds: string[],
+): Promise<Array<{ eventId: string; links: InvitedLink[] }>> {
+  const documents = new Map((await lockDocuments(trx, workspaceId, documentIds)).map((d) => [d.id, d]));
+  const recipients = Map.groupBy(
+    await findRecipientsOfDocuments(trx, workspaceId, documentIds),
+    (r) => r.document_id,
+  );
+  const locked = documentIds.map((id) => {
+    const document = documents.get(id);
+    if (!document) throw new ApiError('not-found');
+    return { document, recipients: recipients.get(id) ?? [], rendered: null };
+  });
+  return sendLocked(trx, ctx, locked, ctx.clock.now());
+}
+
+/**
+ * **The** send, draft -> sent, of documents locked in `trx` (withDocument, sendDrafts), with
+ * the PDF made of each one's text when it has none (`rendered`).
+ */
+async function sendLocked(
+  trx: Transaction<Database>,
+  ctx: Context,
+  documents: Array<Locked & { rendered: Awaited<ReturnType<typeof renderOriginal>> }>,
+  now: Date,
+): Promise<Array<{ eventId: string; links: InvitedLink[] }>> {
+  const sents = [];
+  for (const { document, recipients, rendered } of documents) {
     const status = nextStatus(document.status, 'send');
     const refusal = sendRefusal(document, recipients);
     if (refusal) throw new DocumentActionError(refusal);
@@ -39,8 +87,14 @@ export async function sendDocument(
     const original =
       document.original_sha256 ??
       (rendered &&
-        (await storeFile(trx, { ...rendered, mediaType: 'application/pdf', now, drawPagesFor: workspaceId }))
-          .sha256);
+        (
+          await storeFile(trx, {
+            ...rendered,
+            mediaType: 'application/pdf',
+            now,
+            drawPagesFor: document.workspace_id,
+          })
+        ).sha256);
     if (!original) throw new Error(`document ${document.id} has neither a PDF nor a text to make one of`);
     const fromText = document.original_from_text || document.original_sha256 === null;
     const sent = {
@@ -51,23 +105,19 @@ export async function sendDocument(
       original_sha256: original,
       original_from_text: fromText,
     };
-    await updateDocument(trx, document.workspace_id, document.id, {
-      status,
-      sent_at: now,
-      expires_at: expiresAt,
-      original_sha256: original,
-      original_from_text: fromText,
-    });
-    const event = await recordDocumentEvent(trx, ctx, {
-      document: sent,
-      type: 'document.sent',
-      recipient: null,
-      at: now,
-    });
-    const links = await inviteAll(trx, ctx, sent, recipients);
-    await last?.(trx, links);
-    return { eventId: event.id, links };
-  });
+    sents.push({ document: sent, recipients });
+  }
+  await setDocumentsSent(
+    trx,
+    sents.map(({ document }) => document),
+  );
+  const events = await recordDocumentEvents(
+    trx,
+    ctx,
+    sents.map(({ document }) => ({ document, type: 'document.sent' as const, recipient: null, at: now })),
+  );
+  const links = await inviteEach(trx, ctx, sents);
+  return events.map((event, i) => ({ eventId: event.id, links: links[i] ?? [] }));
 }
 
 /**

@@ -3,6 +3,7 @@
 // after a batch), each row's move from one status to the next, and what progress and the
 // results file read.
 import { type Insertable, type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { pgArray } from '../db/arrays.ts';
 import type { Database } from '../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -101,6 +102,24 @@ export async function moveBulkRow(
     .where('status', '=', from)
     .executeTakeFirst();
   return moved.numUpdatedRows > 0n;
+}
+
+/**
+ * Pending rows sent, each with its document, in one statement; false when one of them was no
+ * longer pending (another worker moved it): the caller undoes its transaction.
+ */
+export async function markBulkRowsSent(
+  trx: Transaction<Database>,
+  bulkSendId: string,
+  rows: Array<{ row: number; documentId: string }>,
+): Promise<boolean> {
+  const moved = await sql`
+    update bulk_send_rows b set status = 'sent', document_id = v.document_id
+    from unnest(${pgArray(rows.map((r) => r.row))}::int[], ${pgArray(rows.map((r) => r.documentId))}::uuid[])
+      as v(row_number, document_id)
+    where b.bulk_send_id = ${bulkSendId} and b.row_number = v.row_number and b.status = 'pending'
+  `.execute(trx);
+  return moved.numAffectedRows === BigInt(rows.length);
 }
 
 export type OpenBulkRow = { row_number: number; status: string; input: unknown; document_id: string | null };

@@ -10,7 +10,7 @@
 // - A refusal names the member at fault as the user wrote it: `recipients["Client"].email`,
 //   `values["Price"]` (so the API's pointer is `/recipients/Client/email`, `/values/Price`).
 import type { Context } from '../context.ts';
-import type { Delivery } from '../db/schema.ts';
+import type { Delivery, PageSize } from '../db/schema.ts';
 import { pageSizesOf } from '../fields/fields.service.ts';
 import { pointerToken } from '../http/error-handler.ts';
 import { type FieldErrors, InputError, type InputErrorDetails } from '../input-error.ts';
@@ -93,13 +93,15 @@ function valuesOf(template: TemplateDetail, given: Record<string, string | boole
 
 /**
  * The document a template makes for `input` (the input createDocument takes), or the
- * InputError naming what is missing or unknown.
+ * InputError naming what is missing or unknown. `pageSizes`: the template's PDF's, when the
+ * caller read them already (a bulk send reads them once for all its rows).
  */
 export async function documentInputOf(
   ctx: Context,
   workspaceId: string,
   template: TemplateDetail,
   input: UseTemplateInput,
+  pageSizes?: PageSize[],
 ): Promise<CreateDocumentInput> {
   const errors: FieldErrors = {};
   const people = peopleOf(template.roles, input.recipients, errors);
@@ -126,7 +128,7 @@ export async function documentInputOf(
     kept: {
       sha256: template.file.sha256,
       pages: template.file.pages,
-      pageSizes: await pageSizesOf(ctx.db, template.file.sha256),
+      pageSizes: pageSizes ?? (await pageSizesOf(ctx.db, template.file.sha256)),
     },
     fields: template.roles.flatMap((role) =>
       role.fields.map(({ id: _id, senderFills, ...placed }) => ({
