@@ -501,7 +501,7 @@ describeEachDatabase('bulk send', (kind) => {
       failed.map((f) => f.row),
       [4],
     );
-    assert.match(failed[0]?.error ?? '', /office@acme\.example is listed twice\./);
+    assert.match(failed[0]?.error ?? '', /^Company: .*office@acme\.example is listed twice\./);
     const documents = await documentsOf(templateId);
     assert.equal(documents.length, 3);
     assert.ok(documents.every((d) => d.status === 'sent'));

@@ -337,6 +337,9 @@ async function sendRow(
       await createDocument(ctx, await rowDocumentInput(ctx, claim, template, open.input), {
         id,
         last: (trx) => moveRow(trx, row, 'pending', { status: 'created', document_id: id }),
+      }).catch((error: unknown) => {
+        // "Recipient 2: …" as the spreadsheet says it: "Company: …".
+        throw error instanceof InputError ? asTemplateUseError(error, template.template) : error;
       });
       documentId = id;
       stage = 'created';
