@@ -45,6 +45,11 @@ export interface Config {
   uploadBytesPerDay: number;
   /** SIGNET_BULK_MAX_ROWS: the most rows one bulk send's spreadsheet may have (templates/bulk-send.ts). */
   bulkMaxRows: number;
+  /**
+   * SIGNET_MAIL_PER_MINUTE: the most mails the workers hand the mail server in any minute, every
+   * process together (mail/mail.service.ts); the rest wait their turn in the outbox.
+   */
+  mailPerMinute: number;
   /** Open event streams (GET /v1/events/stream) per process: per workspace, and in all. */
   eventStreams: { perWorkspace: number; max: number };
   /**
@@ -193,6 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxUploadBytes: readInteger(env, 'SIGNET_MAX_UPLOAD_BYTES', 25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     uploadBytesPerDay: readInteger(env, 'SIGNET_UPLOAD_BYTES_PER_DAY', 2 * 1024 ** 3, 1024, 2 ** 50),
     bulkMaxRows: readInteger(env, 'SIGNET_BULK_MAX_ROWS', 5_000, 1, 1_000_000),
+    mailPerMinute: readInteger(env, 'SIGNET_MAIL_PER_MINUTE', 600, 1, 1_000_000),
     eventStreams: {
       perWorkspace: readInteger(
         env,

@@ -1,10 +1,11 @@
 // The mail outbox (src/mail): mails written in the transaction of the change that needs
 // them, delivered by deliverDueMails with retries and leases, the development transport that
-// logs instead of sending, and the worker woken by NOTIFY.
+// logs instead of sending, and the worker woken by NOTIFY; its pace (SIGNET_MAIL_PER_MINUTE,
+// and a real SMTP server's "slow down" holding the whole outbox).
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 import pino from 'pino';
-import { deliverDueMails, mailRetryDelaysMs } from '../src/mail/mail.service.ts';
+import { deliverDueMails, mailRetryDelaysMs, mailServerPauseMs } from '../src/mail/mail.service.ts';
 import type { MailTransport, OutgoingMail } from '../src/mail/mailer.ts';
 import { createMailTransport } from '../src/mail/mailer.ts';
 import { claimDueMails } from '../src/mail/mails.repository.ts';
@@ -23,6 +24,7 @@ import {
   signingLinksOf,
   useHarness,
 } from './harness.ts';
+import { startSmtpReceiver } from './smtp-receiver.ts';
 
 /** The worker's lease on a claimed mail (mail.service.ts). */
 const leaseMs = 2 * 60_000;
@@ -421,6 +423,80 @@ describeEachDatabase('mail outbox', (kind) => {
       );
     } finally {
       if (!stopped) await worker.stop();
+    }
+  });
+});
+
+describeEachDatabase('the mail outbox’s pace', (kind) => {
+  const h = useHarness(kind, { env: { SIGNET_MAIL_PER_MINUTE: '3' } });
+
+  /** One sent document per address: one invitation each, in this order. */
+  async function invite(addresses: string[]) {
+    const ws = await createTestWorkspace(h.ctx);
+    for (const address of addresses) {
+      await createSentDocument(h.ctx, ws.id, { recipients: [recipient(address, 'Pat Lee')] });
+      h.clock.advance(1);
+    }
+  }
+
+  test('at most SIGNET_MAIL_PER_MINUTE mails are handed over in any minute; the rest wait their turn', async () => {
+    const addresses = ['p0', 'p1', 'p2', 'p3', 'p4'].map((p) => `${p}@pace.example`);
+    await invite(addresses);
+    const transport = fakeTransport();
+    assert.equal(await deliverDueMails(h.ctx, transport), 3);
+    assert.equal(await deliverDueMails(h.ctx, transport), 0, 'the minute is full');
+    h.clock.advance(59_000);
+    assert.equal(await deliverDueMails(h.ctx, transport), 0, 'and still is');
+    h.clock.advance(2_000);
+    assert.equal(await deliverDueMails(h.ctx, transport), 2);
+    assert.deepEqual(
+      transport.sent.map((m) => m.to),
+      addresses,
+      'each once, oldest first',
+    );
+  });
+
+  test('a real mail server’s “slow down” (451) holds the whole outbox a minute; then each mail goes once', async () => {
+    let refusals = 0;
+    const smtp = await startSmtpReceiver({
+      refuse: (to) =>
+        to === 'q1@pace.example' && refusals++ === 0
+          ? { code: 451, message: '4.7.1 Too many messages, slow down' }
+          : null,
+    });
+    const transport = createMailTransport({
+      smtpUrl: smtp.url,
+      from: 'Signet <no-reply@pace.example>',
+      log: pino({ level: 'silent' }),
+    });
+    try {
+      h.clock.advance(120_000); // the first test's minute is over
+      const addresses = ['q0', 'q1', 'q2'].map((p) => `${p}@pace.example`);
+      await invite(addresses);
+      assert.equal(
+        await deliverDueMails(h.ctx, transport),
+        2,
+        'the first sent, the second refused, the third not tried',
+      );
+      assert.deepEqual(
+        smtp.received.map((r) => r.to),
+        [['q0@pace.example']],
+      );
+      assert.equal(await deliverDueMails(h.ctx, transport), 0, 'nothing is due while the outbox waits');
+      h.clock.advance(mailServerPauseMs - 1);
+      assert.equal(await deliverDueMails(h.ctx, transport), 0, 'not before the pause is over');
+      h.clock.advance(1);
+      assert.equal(await deliverDueMails(h.ctx, transport), 2);
+      assert.deepEqual(smtp.received.map((r) => r.to[0]).sort(), addresses, 'every mail delivered once');
+      const refused = await h.ctx.db
+        .selectFrom('mails')
+        .select(['status', 'attempts'])
+        .where('to_address', '=', 'q1@pace.example')
+        .executeTakeFirstOrThrow();
+      assert.deepEqual([refused.status, refused.attempts], ['sent', 2]);
+    } finally {
+      transport.close();
+      await smtp.close();
     }
   });
 });

@@ -1,5 +1,6 @@
 // A local SMTP server (smtp-server) that accepts every mail and keeps its raw text: the
 // tests that check what Signet really sends over SMTP (who gets which mail, attachments).
+// `refuse` makes it answer a recipient with an SMTP error instead (a 451 "slow down").
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
@@ -9,12 +10,19 @@ export interface SmtpReceiver {
   close(): Promise<void>;
 }
 
-export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+export async function startSmtpReceiver(
+  options: { refuse?: (to: string) => { code: number; message: string } | null } = {},
+): Promise<SmtpReceiver> {
   const received: SmtpReceiver['received'] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      const refusal = options.refuse?.(address.address);
+      if (!refusal) return callback();
+      callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));

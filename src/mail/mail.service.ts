@@ -1,7 +1,8 @@
 // Mail as an outbox: a mail is a row written in the transaction of the change that
 // needs it, so a failing mail server never loses one. Workers deliver due rows and retry
 // failures with growing delays; a worker that dies mid-send leaves its lease to expire
-// and the mail is sent again (at least once).
+// and the mail is sent again (at least once). Delivery keeps to a pace (deliverDueMails): a
+// bulk send's thousands of invitations wait in the outbox rather than flood the server.
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/schema.ts';
@@ -11,7 +12,9 @@ import type { MailTransport, OutgoingMail } from './mailer.ts';
 import {
   type ClaimedMail,
   claimDueMails,
+  countMailsSentSince,
   findMails,
+  holdDueMails,
   insertMails,
   markMailDelivered,
   markMailFailed,
@@ -62,10 +65,31 @@ export async function queueMails(
   );
 }
 
-/** Sends every mail that is due now; returns how many were attempted. */
+/** How long the outbox waits when the mail server answers "slow down" (a 4xx reply). */
+export const mailServerPauseMs = 60_000;
+
+/**
+ * Whether the mail server asked to be tried later: a 4xx SMTP reply (421 "too many
+ * connections", 450/451 "rate limited, try again", 452 "too many recipients").
+ */
+function askedToWait(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' && code >= 400 && code < 500;
+}
+
+/**
+ * Sends mails that are due now, at the pace the mail server accepts: at most
+ * `config.mailPerMinute` handed to it in any minute (counted in the table, so every worker
+ * process together keeps to it, give or take one batch), and when it answers "slow down"
+ * (a 4xx reply) the whole outbox waits `mailServerPauseMs`. Returns how many were attempted.
+ */
 export async function deliverDueMails(ctx: Context, transport: MailTransport, limit = 20): Promise<number> {
-  const mails = await claimDueMails(ctx.db, ctx.clock.now(), leaseMs, limit);
-  for (const mail of mails) {
+  const now = ctx.clock.now();
+  const room =
+    ctx.config.mailPerMinute - (await countMailsSentSince(ctx.db, new Date(now.getTime() - 60_000)));
+  if (room <= 0) return 0;
+  const mails = await claimDueMails(ctx.db, now, leaseMs, Math.min(limit, room));
+  for (const [i, mail] of mails.entries()) {
     try {
       const outcome = await transport.send({
         id: mail.id,
@@ -80,6 +104,13 @@ export async function deliverDueMails(ctx: Context, transport: MailTransport, li
       const retryAt = delay === undefined ? null : new Date(ctx.clock.now().getTime() + delay);
       ctx.log.warn({ mailId: mail.id, attempt: mail.attempts + 1, err: error }, 'mail delivery failed');
       await markMailFailed(ctx.db, mail.id, (error as Error)?.message ?? String(error), retryAt);
+      if (askedToWait(error)) {
+        const until = new Date(ctx.clock.now().getTime() + mailServerPauseMs);
+        const rest = mails.slice(i + 1).map((m) => m.id);
+        const held = await holdDueMails(ctx.db, until, rest);
+        ctx.log.warn({ held, until }, 'the mail server asked to slow down: the outbox waits');
+        return i + 1;
+      }
     }
   }
   return mails.length;

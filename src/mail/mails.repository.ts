@@ -106,3 +106,30 @@ export async function findMails(
   if (filter.toKey) q = q.where(sql<string>`lower(to_address)`, '=', filter.toKey);
   return q.orderBy('created_at', 'desc').orderBy('id').limit(filter.limit).execute();
 }
+
+/** How many mails were handed to the mail server (or kept, without one) since `since`. */
+export async function countMailsSentSince(db: Db, since: Date): Promise<number> {
+  const row = await db
+    .selectFrom('mails')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('sent_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Every pending mail due before `until` waits until then (the mail server asked to slow
+ * down), and `released`, claimed by the caller but not tried, are let go. Returns how many
+ * mails wait.
+ */
+export async function holdDueMails(db: Db, until: Date, released: string[]): Promise<number> {
+  const held = await db
+    .updateTable('mails')
+    .set({ next_attempt_at: until })
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<', until)
+    .executeTakeFirst();
+  if (released.length > 0)
+    await db.updateTable('mails').set({ locked_until: null }).where('id', 'in', released).execute();
+  return Number(held.numUpdatedRows);
+}

@@ -37,6 +37,7 @@ import * as m0033 from './0033-sender-values.ts';
 import * as m0034 from './0034-templates.ts';
 import * as m0035 from './0035-bulk-sends.ts';
 import * as m0036 from './0036-public-links.ts';
+import * as m0037 from './0037-mail-pace.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   '0034-templates': m0034,
   '0035-bulk-sends': m0035,
   '0036-public-links': m0036,
+  '0037-mail-pace': m0037,
 };
