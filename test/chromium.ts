@@ -160,3 +160,16 @@ export async function strokeOnPad(
     await page.mouse.move(box.x + box.width * x, box.y + box.height * y, { steps: 8 });
   await page.mouse.up();
 }
+
+/** Logs `who` in through the log-in page as a person does, then waits for the documents list. */
+export async function logIn(
+  page: Page,
+  baseUrl: string,
+  who: { email: string; password: string },
+): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+}

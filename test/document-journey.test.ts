@@ -19,6 +19,7 @@ import { startWorker } from '../src/worker/worker.ts';
 import {
   checkAccessibility,
   launchChromium,
+  logIn,
   lookAt,
   lookAtAddress,
   openPage,
@@ -102,10 +103,7 @@ describeEachDatabase('a real document from upload to sealed PDF, in a browser', 
   test('the sender uploads the PDF, sees its pages, and sends it', async () => {
     const { context, page } = await newPage('desktop');
     try {
-      await page.goto(`${h.baseUrl}/login`);
-      await page.getByLabel('Email').fill(sender.email);
-      await page.getByLabel('Password').fill(sender.password);
-      await page.getByRole('button', { name: 'Log in' }).click();
+      await logIn(page, h.baseUrl, sender);
       await page.goto(`${h.baseUrl}/documents/new`);
       await page.getByLabel('Title').fill('Website redesign — statement of work');
       await page.getByLabel('PDF to be signed').setInputFiles(contract);

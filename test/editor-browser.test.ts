@@ -13,7 +13,7 @@ import { createAccount } from '../src/accounts/accounts.service.ts';
 import { listFields } from '../src/fields/fields.service.ts';
 import { drawQueuedPages } from '../src/files/background-pages.ts';
 import { createDocument } from '../src/sending/drafts.ts';
-import { launchChromium, lookAt, openPage, viewports } from './chromium.ts';
+import { launchChromium, logIn, lookAt, openPage, viewports } from './chromium.ts';
 import { databaseKinds, describeEachDatabase, recipient, useHarness } from './harness.ts';
 
 const contract = readFileSync(join(import.meta.dirname, '..', 'src', 'demo', 'statement-of-work.pdf'));
@@ -62,11 +62,7 @@ describeEachDatabase('the field editor keeps up, in a browser', (kind) => {
       assert.ok((await drawQueuedPages(h.ctx)) > 0, 'its pages drawn ahead of time');
       const { context, page } = await openPage(browser, h.baseUrl, watch, viewports[viewport]);
       try {
-        await page.goto(`${h.baseUrl}/login`);
-        await page.getByLabel('Email').fill(sender.email);
-        await page.getByLabel('Password').fill(sender.password);
-        await page.getByRole('button', { name: 'Log in' }).click();
-        await page.waitForURL(/\/documents$/);
+        await logIn(page, h.baseUrl, sender);
         await page.goto(`${h.baseUrl}/documents/${id}/fields`);
         await page.getByRole('heading', { level: 1, name: 'Fields' }).waitFor();
         // A mark on this document: gone if the page were loaded again.

@@ -19,7 +19,7 @@ import { readFile } from '../src/files/files.service.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
 import { createDocument } from '../src/sending/drafts.ts';
 import { sendDocument } from '../src/sending/send.ts';
-import { launchChromium, lookAt, openPage, viewports } from './chromium.ts';
+import { launchChromium, logIn, lookAt, openPage, viewports } from './chromium.ts';
 import { databaseKinds, describeEachDatabase, linkFor, recipient, useHarness } from './harness.ts';
 import { pdftotextBbox } from './pdf-tools.ts';
 
@@ -61,11 +61,7 @@ describeEachDatabase('fields placed and filled in a browser', (kind) => {
 
   async function loggedIn(viewport: keyof typeof viewports) {
     const opened = await openPage(browser, h.baseUrl, watch, viewports[viewport]);
-    await opened.page.goto(`${h.baseUrl}/login`);
-    await opened.page.getByLabel('Email').fill(sender.email);
-    await opened.page.getByLabel('Password').fill(sender.password);
-    await opened.page.getByRole('button', { name: 'Log in' }).click();
-    await opened.page.waitForURL(/\/documents$/);
+    await logIn(opened.page, h.baseUrl, sender);
     return opened;
   }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createAccount } from '../src/accounts/accounts.service.ts';
-import { launchChromium, lookAt, openPage, viewports } from './chromium.ts';
+import { launchChromium, logIn, lookAt, openPage, viewports } from './chromium.ts';
 import { databaseKinds, describeEachDatabase, useHarness } from './harness.ts';
 
 const contract = join(import.meta.dirname, '..', 'src', 'demo', 'statement-of-work.pdf');
@@ -55,11 +55,7 @@ describeEachDatabase('a refused form keeps its PDF, and Send asks to confirm, in
         javaScriptEnabled: javaScript,
       });
       try {
-        await page.goto(`${h.baseUrl}/login`);
-        await page.getByLabel('Email').fill(sender.email);
-        await page.getByLabel('Password').fill(sender.password);
-        await page.getByRole('button', { name: 'Log in' }).click();
-        await page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+        await logIn(page, h.baseUrl, sender);
         await page.goto(`${h.baseUrl}/documents/new`);
         const title = `Statement of work (${viewport}${javaScript ? '' : ', no script'})`;
         await page.getByLabel('Title').fill(title);

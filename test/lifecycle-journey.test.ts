@@ -13,7 +13,7 @@ import { createAccount } from '../src/accounts/accounts.service.ts';
 import { listMails } from '../src/mail/mail.service.ts';
 import { createDocument } from '../src/sending/drafts.ts';
 import { sendDocument } from '../src/sending/send.ts';
-import { launchChromium, lookAt, lookAtAddress, openPage, viewports } from './chromium.ts';
+import { launchChromium, logIn, lookAt, lookAtAddress, openPage, viewports } from './chromium.ts';
 import { databaseKinds, describeEachDatabase, linkFor, recipient, useHarness } from './harness.ts';
 
 const owner = { email: 'sara@northwind.example', password: 'a long and careful password' };
@@ -35,11 +35,7 @@ describeEachDatabase('a sender’s lifecycle in a browser', (kind) => {
     const account = await createAccount(h.ctx, { ...owner, workspaceName: 'Northwind', plan: 'max' });
     workspaceId = account.workspaceId as string;
     sender = await openPage(browser, h.baseUrl, watch, viewports.desktop);
-    await sender.page.goto(`${h.baseUrl}/login`);
-    await sender.page.getByLabel('Email').fill(owner.email);
-    await sender.page.getByLabel('Password').fill(owner.password);
-    await sender.page.getByRole('button', { name: 'Log in' }).click();
-    await sender.page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+    await logIn(sender.page, h.baseUrl, owner);
   });
 
   after(async () => {

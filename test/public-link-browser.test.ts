@@ -11,7 +11,7 @@ import { createAccount } from '../src/accounts/accounts.service.ts';
 import { drawQueuedPages } from '../src/files/background-pages.ts';
 import { setPublicLink } from '../src/templates/public-links.ts';
 import { createTemplate } from '../src/templates/templates.service.ts';
-import { launchChromium, lookAt, openPage, viewports } from './chromium.ts';
+import { launchChromium, logIn, lookAt, openPage, viewports } from './chromium.ts';
 import { databaseKinds } from './databases.ts';
 import { describeEachDatabase, latestCodeFor, useHarness } from './harness.ts';
 
@@ -92,11 +92,7 @@ describeEachDatabase('a template’s public link in Chromium', (kind) => {
     for (const viewport of ['desktop', 'phone'] as const) {
       const { context, page } = await openPage(browser, h.baseUrl, watch, viewports[viewport]);
       try {
-        await page.goto(`${h.baseUrl}/login`);
-        await page.getByLabel('Email').fill(owner.email);
-        await page.getByLabel('Password').fill(owner.password);
-        await page.getByRole('button', { name: 'Log in' }).click();
-        await page.waitForURL(/\/documents$/);
+        await logIn(page, h.baseUrl, owner);
         assert.equal(
           await page.getByText('public link', { exact: true }).count(),
           1,

@@ -22,7 +22,7 @@ import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
 import { createDocument } from '../src/sending/drafts.ts';
 import { sendDueBulkRows } from '../src/templates/bulk-send.ts';
 import { createTemplate, getTemplate, type TemplateField } from '../src/templates/templates.service.ts';
-import { launchChromium, lookAt, lookAtAddress, openPage, viewports } from './chromium.ts';
+import { launchChromium, logIn, lookAt, lookAtAddress, openPage, viewports } from './chromium.ts';
 import {
   countRows,
   databaseKinds,
@@ -143,11 +143,7 @@ describeEachDatabase(
 
     async function loggedIn(viewport: keyof typeof viewports) {
       const opened = await openPage(browser, h.baseUrl, watch, viewports[viewport]);
-      await opened.page.goto(`${h.baseUrl}/login`);
-      await opened.page.getByLabel('Email').fill(owner.email);
-      await opened.page.getByLabel('Password').fill(owner.password);
-      await opened.page.getByRole('button', { name: 'Log in' }).click();
-      await opened.page.waitForURL(/\/documents$/);
+      await logIn(opened.page, h.baseUrl, owner);
       return opened;
     }
 

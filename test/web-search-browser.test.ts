@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createAccount } from '../src/accounts/accounts.service.ts';
 import { insertSampleDocuments } from '../src/demo/seed.ts';
-import { launchChromium, lookAt, lookAtAddress, openPage, viewports } from './chromium.ts';
+import { launchChromium, logIn, lookAt, lookAtAddress, openPage, viewports } from './chromium.ts';
 import {
   createDraftDocument,
   databaseKinds,
@@ -38,11 +38,7 @@ describeEachDatabase('searching the list in a browser', (kind) => {
       });
     }
     sender = await openPage(browser, h.baseUrl, watch, viewports.desktop);
-    await sender.page.goto(`${h.baseUrl}/login`);
-    await sender.page.getByLabel('Email').fill(owner.email);
-    await sender.page.getByLabel('Password').fill(owner.password);
-    await sender.page.getByRole('button', { name: 'Log in' }).click();
-    await sender.page.getByRole('heading', { level: 1, name: 'Documents' }).waitFor();
+    await logIn(sender.page, h.baseUrl, owner);
   });
 
   after(async () => {
