@@ -156,6 +156,18 @@ async function writeBesideInspection(
   }
 }
 
+/** A new draft's id (the one given, or a new one), its time, and its recipients' rows. */
+function newDraftRows(ctx: Context, input: CreateDocumentInput, id = ctx.ids.uuid()) {
+  const now = ctx.clock.now();
+  const recipients = recipientRows(
+    ctx,
+    { workspaceId: input.workspaceId, documentId: id },
+    input.recipients,
+    now,
+  );
+  return { id, now, recipients };
+}
+
 /** A new draft's input once checked, with its rows to be: createDocument's, or checkDraft's. */
 export interface CheckedDraft {
   id: string;
@@ -218,14 +230,7 @@ export async function checkDraft(
 ): Promise<CheckedDraft> {
   if (input.file) throw new Error('checkDraft takes no upload: createDocument inspects and stores it');
   const { pricing, pdf } = await checkDocumentInput(ctx, input.workspaceId, input);
-  const now = ctx.clock.now();
-  const id = options.id ?? ctx.ids.uuid();
-  const recipients = recipientRows(
-    ctx,
-    { workspaceId: input.workspaceId, documentId: id },
-    input.recipients,
-    now,
-  );
+  const { id, now, recipients } = newDraftRows(ctx, input, options.id);
   const fields = checkFields(input.fields ?? [], { recipients, pages: pdf?.pageSizes ?? null }, sameEmail);
   return { id, input, now, recipients, fields, pricing, pdf };
 }
@@ -279,14 +284,7 @@ export async function createDocument(
   const check = await startDocumentCheck(ctx, input.workspaceId, input);
   // Nothing to write beside it: a refusal is known, or there is no inspection to wait for.
   if (!check.inspecting) await check.checked;
-  const now = ctx.clock.now();
-  const id = options.id ?? ctx.ids.uuid();
-  const recipients = recipientRows(
-    ctx,
-    { workspaceId: input.workspaceId, documentId: id },
-    input.recipients,
-    now,
-  );
+  const { id, now, recipients } = newDraftRows(ctx, input, options.id);
   const write = async (trx: Transaction<Database>) => {
     if (!(await findWorkspace(trx, input.workspaceId))) throw new ApiError('not-found');
     const file = check.inspecting ? input.file : null;
