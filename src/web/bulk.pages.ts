@@ -17,17 +17,16 @@ import { InputError } from '../input-error.ts';
 import { bulkCsvTemplate } from '../templates/bulk-csv.ts';
 import { bulkSendProgress, bulkSendResultsCsv, failedBulkRows } from '../templates/bulk-progress.ts';
 import { columnsOf, previewBulkSend, startBulkSend } from '../templates/bulk-send.ts';
-import { getTemplate, type TemplateDetail } from '../templates/templates.service.ts';
+import type { TemplateDetail } from '../templates/templates.service.ts';
 import { formFile, useUploadBodies } from '../ui/uploads.ts';
 import { bulkPreviewView, bulkProgressView, bulkUploadView } from './bulk.views.ts';
 import { type Form, findById, forMembers, formText, forRecord, type Web } from './kit.ts';
+import { loadTemplate } from './templates.pages.ts';
 
 /** The largest spreadsheet taken (5,000 rows of a few roles and values fit many times over). */
 const maxCsvBytes = 10 * 1024 * 1024;
 /** The preview's hidden field: the file in base64, and a little room. */
 const maxDataFieldBytes = Math.ceil(maxCsvBytes / 3) * 4 + 1024;
-
-const loadTemplate = (web: Web) => (workspaceId: string, id: string) => getTemplate(web.ctx, workspaceId, id);
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 

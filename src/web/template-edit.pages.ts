@@ -13,16 +13,14 @@ import type { SessionUser } from '../accounts/accounts.service.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { keptMissingSentence, maxRecipients } from '../sending/draft-input.ts';
 import { changeTemplateDefaults, changeTemplateRoles } from '../templates/template-edits.ts';
-import { createTemplate, getTemplate, type TemplateDetail } from '../templates/templates.service.ts';
+import { createTemplate, type TemplateDetail } from '../templates/templates.service.ts';
 import { useUploadBodies } from '../ui/uploads.ts';
 import { field } from './document-form.ts';
 import { type FormPdf, formPdfOf, keepNewFile } from './form-pdf.ts';
 import { type Form, forMembers, formText, forRecord, sendPageImage, type Web } from './kit.ts';
 import { newTemplateView } from './template-edit.views.ts';
 import { defaultsOf, roleRowsOf, rolesOf, templateFormErrors } from './template-form.ts';
-import { templatePage } from './templates.pages.ts';
-
-const loadTemplate = (web: Web) => (workspaceId: string, id: string) => getTemplate(web.ctx, workspaceId, id);
+import { loadTemplate, templatePage } from './templates.pages.ts';
 
 type TemplateRequest = FastifyRequest<{ Params: { id: string }; Body: Form }>;
 

@@ -68,7 +68,9 @@ const doneNotice = (query: unknown) => {
   return done ? notice(...done) : null;
 };
 
-const loadTemplate = (web: Web) => (workspaceId: string, id: string) => getTemplate(web.ctx, workspaceId, id);
+/** A template of the member's workspace, for forRecord (another's: not-found, the 404 page). */
+export const loadTemplate = (web: Web) => (workspaceId: string, id: string) =>
+  getTemplate(web.ctx, workspaceId, id);
 
 function listRoute(web: Web, app: FastifyInstance) {
   app.get<{ Querystring: Form }>(
