@@ -4,6 +4,7 @@
 import { createSecretKey, type KeyObject, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { passwordCost, type ScryptCost } from './accounts/passwords.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import { createOutageMonitor, type OutageMonitor } from './db/availability.ts';
@@ -40,6 +41,11 @@ export interface Context {
   downloadKey: Buffer;
   /** DNS for webhook destinations; tests point names at any address. */
   resolver: Resolver;
+  /**
+   * scrypt's cost for new password hashes: passwords.ts `passwordCost` in every process
+   * Signet runs; tests pass a cheaper one (a hash records its cost, so any hash verifies).
+   */
+  passwordCost: ScryptCost;
   /** Valid and invalid API key hashes, trusted only while auth changes are heard. */
   keyCache: KeyCache;
   /** Records, at most once a minute per key, when a key was last used. */
@@ -106,7 +112,8 @@ export function configuredLogger(config: Pick<Config, 'logLevel' | 'logFormat'>)
     : createLogger(config.logLevel);
 }
 
-export interface ContextOptions extends Partial<Pick<Context, 'clock' | 'ids' | 'log' | 'resolver'>> {
+export interface ContextOptions
+  extends Partial<Pick<Context, 'clock' | 'ids' | 'log' | 'resolver' | 'passwordCost'>> {
   /** How to hear other processes' changes; without it nothing auth-related is cached. */
   subscribe?: DatabaseHandle['subscribe'];
   /** The PostgreSQL pool's use, for the metrics. */
@@ -159,6 +166,7 @@ export async function createContext(
     csrfKey,
     downloadKey,
     resolver,
+    passwordCost: options.passwordCost ?? passwordCost,
     keyCache,
     keyUsage,
     metrics,

@@ -52,6 +52,14 @@ export { databaseKinds, postgresAdminUrl };
  */
 export const testSealKey = 'dGVzdCBzZWFsIGtleS1lbmNyeXB0aW9uIGtleSAzMmI=';
 
+/**
+ * scrypt's cost for the passwords a harness hashes: 1/32 of Signet's (passwords.ts
+ * `passwordCost`), about 2 ms a hash instead of 66 ms on the 2-core machine, where the suite
+ * hashes thousands (each test account's sign-up and log-in). Every `signet` process the tests
+ * start hashes at Signet's own cost (password-reset.test.ts checks a stored hash).
+ */
+export const testPasswordCost = { N: 1024, r: 8, p: 1 };
+
 export interface TestClock extends Clock {
   advance(ms: number): void;
   set(date: Date): void;
@@ -239,6 +247,7 @@ export function useHarness(kind: DatabaseKind, options: HarnessOptions = {}): Ha
       log: options.log ?? createLogger(process.env.SIGNET_TEST_LOG_LEVEL ?? 'silent'),
       subscribe: database.subscribe,
       resolver: options.resolver ?? testResolver(),
+      passwordCost: testPasswordCost,
     });
     harness.rateLimiter = options.rateLimiter
       ? await options.rateLimiter(harness.config)

@@ -12,6 +12,7 @@ import { accountLimitShapes } from '../src/accounts/account-limits.ts';
 import { createAccount, logIn as logInService, setPassword } from '../src/accounts/accounts.service.ts';
 import { deviceCookieName } from '../src/accounts/device-cookies.ts';
 import { findUsableReset } from '../src/accounts/password-resets.ts';
+import { passwordCost } from '../src/accounts/passwords.ts';
 import { loadConfig } from '../src/config.ts';
 import { type Context, createContext, createLogger } from '../src/context.ts';
 import type { DatabaseKind } from '../src/db/connect.ts';
@@ -409,6 +410,12 @@ describeEachDatabase('signet user reset-password', (kind) => {
         assert.equal(await logInService(ctx, { email, password, clientAddress: '10.0.0.1' }), null);
         const session = await logInService(ctx, { email, password: newPassword, clientAddress: '10.0.0.1' });
         assert.ok(session && 'sessionToken' in session);
+        // The hash the CLI process made has Signet's own cost (tests hash at a cheaper one).
+        const user = await ctx.db.selectFrom('users').select('password_hash').executeTakeFirstOrThrow();
+        const { N, r, p } = passwordCost;
+        assert.deepEqual(user.password_hash.split('$').slice(0, 4), ['scrypt', `${N}`, `${r}`, `${p}`]);
+        assert.deepEqual(passwordCost, { N: 32_768, r: 8, p: 1 });
+        assert.deepEqual(ctx.passwordCost, passwordCost, 'a context is made with Signet’s cost unless told');
       });
 
       const unknown = await runSignet(['user', 'reset-password', '--email', 'nobody@example.com'], db.env);

@@ -114,7 +114,7 @@ export async function requestSignup(
 
   const email = normalizeEmail(input.email);
   const now = ctx.clock.now();
-  const passwordHash = await hashPassword(input.password, ctx.ids.randomBytes(16));
+  const passwordHash = await hashPassword(input.password, ctx.ids.randomBytes(16), ctx.passwordCost);
   const token = newToken(ctx);
   await ctx.db.transaction().execute(async (trx) => {
     const existing = await findUserByEmailKey(trx, emailKey(email));
@@ -268,7 +268,7 @@ export async function logIn(
   const pending = user
     ? undefined
     : await findPendingSignupFor(ctx.db, caseFoldedEmail(input.email), ctx.clock.now());
-  const hash = user?.password_hash ?? pending?.password_hash ?? unmatchableHash;
+  const hash = user?.password_hash ?? pending?.password_hash ?? unmatchableHash(ctx.passwordCost);
   const matches = await verifyPassword(input.password, hash);
   if (!user && pending && matches) return { unconfirmedUntil: pending.expires_at };
   if (!user || !matches) return null;
@@ -321,7 +321,7 @@ export async function changePassword(
   }
   const problem = passwordProblem(input.newPassword);
   if (problem) throw new InputError({ newPassword: problem });
-  const hash = await hashPassword(input.newPassword, ctx.ids.randomBytes(16));
+  const hash = await hashPassword(input.newPassword, ctx.ids.randomBytes(16), ctx.passwordCost);
   return ctx.db.transaction().execute(async (trx) => {
     await updatePasswordHash(trx, user.id, hash, ctx.clock.now());
     await deleteSessionsOfUser(trx, user.id);
@@ -336,7 +336,7 @@ export async function changePassword(
 export async function setPassword(ctx: Context, userId: string, password: string): Promise<void> {
   const problem = passwordProblem(password);
   if (problem) throw new InputError({ password: problem });
-  const hash = await hashPassword(password, ctx.ids.randomBytes(16));
+  const hash = await hashPassword(password, ctx.ids.randomBytes(16), ctx.passwordCost);
   await ctx.db.transaction().execute(async (trx) => {
     await updatePasswordHash(trx, userId, hash, ctx.clock.now());
     await deleteSessionsOfUser(trx, userId);
@@ -364,7 +364,7 @@ export async function createAccount(
     if (nameIssue) problems.workspaceName = nameIssue;
   }
   if (Object.keys(problems).length) throw new InputError(problems);
-  const passwordHash = await hashPassword(input.password, ctx.ids.randomBytes(16));
+  const passwordHash = await hashPassword(input.password, ctx.ids.randomBytes(16), ctx.passwordCost);
   const email = normalizeEmail(input.email);
   return ctx.db.transaction().execute(async (trx) => {
     if (await findUserByEmailKey(trx, emailKey(email))) {

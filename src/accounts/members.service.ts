@@ -196,7 +196,11 @@ export async function acceptInvitation(
       account = {
         id: ctx.ids.uuid(),
         email_key: emailKey(row.email),
-        password_hash: await hashPassword(input.password as string, ctx.ids.randomBytes(16)),
+        password_hash: await hashPassword(
+          input.password as string,
+          ctx.ids.randomBytes(16),
+          ctx.passwordCost,
+        ),
       };
       await insertUser(trx, { ...account, email: row.email, created_at: now, password_changed_at: now });
     }

@@ -1,20 +1,25 @@
 // Passwords: scrypt from node:crypto (memory-hard, no native addon), a random salt per
 // password, parameters stored with the hash so they can be raised later without breaking
 // old hashes. Comparison in constant time. Passwords are never logged or stored in clear.
-import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+// New hashes take the context's cost (context.ts `passwordCost`): `passwordCost` below in
+// every process Signet runs; tests pass a cheaper one, as frameworks' test settings do.
+import { type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
 
 export const minPasswordLength = 10;
 export const maxPasswordLength = 200;
 
+/** scrypt's work factors: N (a power of two), r and p. */
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
 /** N = 2^15, r = 8: about 32 MB and tens of milliseconds per hash on a server core. */
-const defaults = { N: 32_768, r: 8, p: 1 };
+export const passwordCost: ScryptCost = { N: 32_768, r: 8, p: 1 };
 const keyLength = 32;
 
-function derive(
-  password: string,
-  salt: Buffer,
-  options: { N: number; r: number; p: number },
-): Promise<Buffer> {
+function derive(password: string, salt: Buffer, options: ScryptCost): Promise<Buffer> {
   const params: ScryptOptions = { ...options, maxmem: 128 * options.N * options.r * 2 };
   return new Promise((resolve, reject) =>
     scrypt(password.normalize('NFKC'), salt, keyLength, params, (error, key) =>
@@ -30,9 +35,10 @@ export function passwordProblem(password: string): string | null {
   return null;
 }
 
-export async function hashPassword(password: string, salt: Buffer = randomBytes(16)): Promise<string> {
-  const key = await derive(password, salt, defaults);
-  return `scrypt$${defaults.N}$${defaults.r}$${defaults.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+/** A new hash of `password`, of scrypt's `cost` (the context's: context.ts `passwordCost`). */
+export async function hashPassword(password: string, salt: Buffer, cost: ScryptCost): Promise<string> {
+  const key = await derive(password, salt, cost);
+  return `scrypt$${cost.N}$${cost.r}$${cost.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -48,7 +54,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /**
- * A hash no password matches, verified when an email is unknown so that a failed log-in
- * takes as long whether the account exists or not.
+ * A hash no password matches, of the cost new hashes take, verified when an email is unknown
+ * so that a failed log-in takes as long whether the account exists or not.
  */
-export const unmatchableHash = `scrypt$${defaults.N}$${defaults.r}$${defaults.p}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(keyLength).toString('base64')}`;
+export function unmatchableHash(cost: ScryptCost): string {
+  return `scrypt$${cost.N}$${cost.r}$${cost.p}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(keyLength).toString('base64')}`;
+}
