@@ -89,6 +89,7 @@ import {
   createTestDatabase,
   createTestDocument,
   databaseKinds,
+  testPasswordCost,
   twoSigners,
 } from './harness.ts';
 import { confirmationLinkFor, createWebClient, mailsTo } from './web-client.ts';
@@ -561,6 +562,7 @@ describe(`fuzz: ${requestCount} generated requests over HTTP [${kind}]`, { timeo
       log,
       subscribe: database.subscribe,
       resolver: fuzzResolver,
+      passwordCost: testPasswordCost,
     });
     rateLimiter = createMemoryRateLimiter(config.rateLimit);
     app = await buildApp(ctx, { rateLimiter });
