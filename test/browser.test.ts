@@ -24,6 +24,7 @@ import {
   type TestWorkspace,
   useHarness,
 } from './harness.ts';
+import { wholePageScreenshots } from './screenshots.ts';
 
 const title = 'Software implementation and subscription agreement';
 const body = [
@@ -111,9 +112,9 @@ describeEachDatabase('signing in a browser', (kind) => {
   }
 
   async function screenshot(page: Page, name: string): Promise<void> {
-    // Taken on every run (it renders the whole page); only the first database kind keeps it.
+    // Taken on every run; only the first database kind keeps it.
     const image = await page.screenshot({
-      fullPage: true,
+      fullPage: wholePageScreenshots,
       ...(saveScreenshots ? { path: join(screenshotDir, name) } : {}),
     });
     assert.ok(image.length > 1000, `screenshot ${name} is empty`);

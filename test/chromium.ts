@@ -9,7 +9,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 
 export const chromiumPath = process.env.SIGNET_TEST_CHROMIUM ?? '/usr/bin/chromium';
 
-import { screenshotDir } from './screenshots.ts';
+import { screenshotDir, wholePageScreenshots } from './screenshots.ts';
 
 export { screenshotDir };
 
@@ -88,8 +88,9 @@ export async function checkAccessibility(page: Page, name: string): Promise<void
 
 /**
  * A page as it is at one width: axe-clean, nothing scrolling sideways on a phone (wide
- * tables scroll in their own region), and its full-page screenshot, saved as `file` in
- * the screenshot folder (screenshots.ts) when `file` is given.
+ * tables scroll in their own region), and its screenshot (the whole page when refreshing the
+ * documentation's: screenshots.ts), saved as `file` in the screenshot folder when `file` is
+ * given.
  */
 export async function lookAt(
   page: Page,
@@ -101,7 +102,7 @@ export async function lookAt(
   const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
   assert.ok(width <= viewports[viewport].viewport.width, `${name} (${viewport}) is ${width} px wide`);
   const image = await page.screenshot({
-    fullPage: true,
+    fullPage: wholePageScreenshots,
     // A full page is as long as the page: /docs on a phone is tens of thousands of pixels, and
     // a loaded machine takes more than the default 15 s to encode it.
     timeout: 60_000,

@@ -43,6 +43,7 @@ import {
   useHarness,
 } from './harness.ts';
 import { pdfsig, startTestTsa } from './pdf-tools.ts';
+import { wholePageScreenshots } from './screenshots.ts';
 import { assertPage, createWebClient, type WebResponse } from './web-client.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'signet-verify-'));
@@ -700,7 +701,7 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
           const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
           assert.ok(width <= options.viewport.width, `${name}: ${width} px wide`);
           await page.screenshot({
-            fullPage: true,
+            fullPage: wholePageScreenshots,
             ...(kind === databaseKinds[0] ? { path: join(screenshotDir, `verify-${name}.png`) } : {}),
           });
         } finally {
