@@ -9,7 +9,7 @@
 // of its own (suite-plan.ts), and sums the counts: `# tests N` at the end is the whole run's.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -93,6 +93,24 @@ const jobs: Job[] = files.flatMap((file) => {
 });
 jobs.sort((a, b) => b.weight - a.weight);
 
+/**
+ * CPU seconds (user and system) of this process's children that have ended, with what they
+ * waited for (Chromium, `signet` processes): Linux's /proc/self/stat, in clock ticks of
+ * 1/100 s; null elsewhere. Read as each job ends, the growth since the last read is that
+ * job's CPU (unless two jobs end at the same moment). PostgreSQL's own CPU is not in it.
+ */
+function endedChildrenCpu(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[13]) + Number(fields[14]);
+    return Number.isFinite(ticks) ? ticks / 100 : null;
+  } catch {
+    return null;
+  }
+}
+let childrenCpu = endedChildrenCpu();
+
 const concurrency = Number(process.env.SIGNET_TEST_CONCURRENCY ?? 2);
 const totals = { tests: 0, suites: 0, pass: 0, fail: 0, cancelled: 0, skipped: 0, todo: 0 };
 const failed: string[] = [];
@@ -137,7 +155,11 @@ async function runJob(job: Job, stream: boolean): Promise<void> {
   for (const [, key, value] of output.matchAll(/^ℹ (\w+) (\d+)$/gm))
     if (key && key in totals) totals[key as keyof typeof totals] += Number(value);
   const jobSeconds = (performance.now() - jobStarted) / 1000;
-  timings.push(`${jobSeconds.toFixed(1).padStart(7)} s  ${label}`);
+  const cpuNow = endedChildrenCpu();
+  const cpu =
+    cpuNow !== null && childrenCpu !== null ? `${(cpuNow - childrenCpu).toFixed(1).padStart(7)} s` : '';
+  childrenCpu = cpuNow;
+  timings.push(`${jobSeconds.toFixed(1).padStart(7)} s ${cpu}  ${label}`);
   if (code !== 0) failed.push(label);
 }
 
@@ -149,10 +171,14 @@ await Promise.all(
 );
 const code = failed.length ? 1 : 0;
 if (jobs.length > 1) {
-  process.stdout.write(`\n# jobs, longest first\n${timings.sort().reverse().join('\n')}\n`);
+  process.stdout.write(
+    `\n# jobs, longest first: wall time, then CPU (the job's process and what it started)\n${timings.sort().reverse().join('\n')}\n`,
+  );
   for (const label of failed) process.stdout.write(`# failed: ${label}\n`);
   for (const [key, value] of Object.entries(totals)) process.stdout.write(`# ${key} ${value}\n`);
   process.stdout.write(`# duration_s ${((performance.now() - started) / 1000).toFixed(1)}\n`);
+  const cpuEnd = endedChildrenCpu();
+  if (cpuEnd !== null) process.stdout.write(`# cpu_s ${cpuEnd.toFixed(1)} (the jobs' processes)\n`);
 }
 
 if (usesPostgres) {
