@@ -114,7 +114,7 @@ export async function requestSignup(
 
   const email = normalizeEmail(input.email);
   const now = ctx.clock.now();
-  const passwordHash = await hashPassword(input.password, ctx.ids.randomBytes(16), ctx.passwordCost);
+  const passwordHash = await hashPassword(ctx, input.password);
   const token = newToken(ctx);
   await ctx.db.transaction().execute(async (trx) => {
     const existing = await findUserByEmailKey(trx, emailKey(email));
@@ -321,7 +321,7 @@ export async function changePassword(
   }
   const problem = passwordProblem(input.newPassword);
   if (problem) throw new InputError({ newPassword: problem });
-  const hash = await hashPassword(input.newPassword, ctx.ids.randomBytes(16), ctx.passwordCost);
+  const hash = await hashPassword(ctx, input.newPassword);
   return ctx.db.transaction().execute(async (trx) => {
     await updatePasswordHash(trx, user.id, hash, ctx.clock.now());
     await deleteSessionsOfUser(trx, user.id);
@@ -336,7 +336,7 @@ export async function changePassword(
 export async function setPassword(ctx: Context, userId: string, password: string): Promise<void> {
   const problem = passwordProblem(password);
   if (problem) throw new InputError({ password: problem });
-  const hash = await hashPassword(password, ctx.ids.randomBytes(16), ctx.passwordCost);
+  const hash = await hashPassword(ctx, password);
   await ctx.db.transaction().execute(async (trx) => {
     await updatePasswordHash(trx, userId, hash, ctx.clock.now());
     await deleteSessionsOfUser(trx, userId);
@@ -364,7 +364,7 @@ export async function createAccount(
     if (nameIssue) problems.workspaceName = nameIssue;
   }
   if (Object.keys(problems).length) throw new InputError(problems);
-  const passwordHash = await hashPassword(input.password, ctx.ids.randomBytes(16), ctx.passwordCost);
+  const passwordHash = await hashPassword(ctx, input.password);
   const email = normalizeEmail(input.email);
   return ctx.db.transaction().execute(async (trx) => {
     if (await findUserByEmailKey(trx, emailKey(email))) {

@@ -196,11 +196,7 @@ export async function acceptInvitation(
       account = {
         id: ctx.ids.uuid(),
         email_key: emailKey(row.email),
-        password_hash: await hashPassword(
-          input.password as string,
-          ctx.ids.randomBytes(16),
-          ctx.passwordCost,
-        ),
+        password_hash: await hashPassword(ctx, input.password as string),
       };
       await insertUser(trx, { ...account, email: row.email, created_at: now, password_changed_at: now });
     }

@@ -111,7 +111,7 @@ export async function completePasswordReset(
   if (!usable(ctx, row)) return null;
   const problem = passwordProblem(input.password);
   if (problem) throw new InputError({ password: problem });
-  const hash = await hashPassword(input.password, ctx.ids.randomBytes(16), ctx.passwordCost);
+  const hash = await hashPassword(ctx, input.password);
   const now = ctx.clock.now();
   const userId = row.user_id;
   const sessionToken = await ctx.db.transaction().execute(async (trx) => {

@@ -35,8 +35,13 @@ export function passwordProblem(password: string): string | null {
   return null;
 }
 
-/** A new hash of `password`, of scrypt's `cost` (the context's: context.ts `passwordCost`). */
-export async function hashPassword(password: string, salt: Buffer, cost: ScryptCost): Promise<string> {
+/** A new hash of `password`: a salt from the context's ids, at the context's scrypt cost. */
+export async function hashPassword(
+  ctx: { ids: { randomBytes(size: number): Buffer }; passwordCost: ScryptCost },
+  password: string,
+): Promise<string> {
+  const cost = ctx.passwordCost;
+  const salt = ctx.ids.randomBytes(16);
   const key = await derive(password, salt, cost);
   return `scrypt$${cost.N}$${cost.r}$${cost.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
