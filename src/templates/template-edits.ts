@@ -2,9 +2,10 @@
 // field editor"): a field added, changed or deleted; the roles renamed, added, removed or
 // reordered; the defaults of the documents made from it. Each reads the template under its
 // lock, changes its input and writes it whole through checkTemplateInput (the check of every
-// create and replacement, so an edit can make nothing a create could not), in one transaction. A field keeps its id from one change to
-// the next: the editor's forms, shapes and anchors name it. The API replaces a template whole
-// (templates.service.ts `updateTemplate`).
+// create and replacement, so an edit can make nothing a create could not), in one
+// transaction. A field keeps its id from one change to the next: the editor's forms, shapes
+// and anchors name it. The API replaces a template whole (templates.service.ts
+// `updateTemplate`).
 import type { Context } from '../context.ts';
 import type { RecipientRole, SigningMethod } from '../db/schema.ts';
 import { pageSizesOf } from '../fields/fields.service.ts';
