@@ -63,7 +63,13 @@ export async function startServer(config: Config, role: Role = 'all'): Promise<R
       processMetrics: true,
       ...(database.poolStats ? { poolStats: database.poolStats } : {}),
     });
-    await prepareSealKeys(ctx, { seals: role !== 'api' });
+    // A worker that cannot seal would take signed documents and leave them unsealed: it does
+    // not start (the API role needs no key, and starts).
+    const sealProblem = await prepareSealKeys(ctx, { seals: role !== 'api' });
+    if (sealProblem !== null)
+      throw new Error(
+        `${sealProblem}. A process that runs the worker (--role worker or all) seals completed documents, so it does not start without it; --role api needs no key`,
+      );
     await refreshEmailKeys(ctx);
     // An embedded data folder: the CLI reaches this process's database from now on.
     await database.share?.(log);

@@ -14,7 +14,7 @@ import { verifyWebhook } from '../packages/client/src/index.ts';
 import { demoSampleDocuments } from '../src/cli/serve.ts';
 import { type CliResult, describeRun, mainScript, runSignet } from './cli-process.ts';
 import { contractFetch } from './contract.ts';
-import { createEmptyPostgresDatabase, databaseKinds } from './harness.ts';
+import { createEmptyPostgresDatabase, databaseKinds, testSealKey } from './harness.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 
 const secretPattern = /^sgn_[0-9A-Za-z]{43}$/;
@@ -493,6 +493,17 @@ describe('npm start (signet serve --demo)', () => {
     let server = await startServe(dir.path, ['--demo']);
     const first = demoOf(server);
     assert.equal(await countDocuments(server, first.key), demoSampleDocuments + 1);
+    // The banner's two keys: the read one is refused a write; the write one makes a draft.
+    const writeKey = /Demo write key: +(sgn_\S+) +read and write/.exec(server.output())?.[1];
+    assert.ok(writeKey, server.output());
+    const draft = { title: 'From the banner', recipients: [{ email: 'ann@example.com', fullName: 'Ann' }] };
+    const refused = await api(server, first.key, '/documents', {
+      method: 'POST',
+      body: JSON.stringify(draft),
+    });
+    assert.deepEqual([refused.status, refused.body.error], [403, 'insufficient-scope']);
+    const made = await api(server, writeKey, '/documents', { method: 'POST', body: JSON.stringify(draft) });
+    assert.equal(made.status, 201);
     const signed = await fetch(`${first.link.replace(/^http:\/\/[^/]+/, server.url)}/sign`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -505,13 +516,14 @@ describe('npm start (signet serve --demo)', () => {
     server = await startServe(dir.path, ['--demo']);
     const second = demoOf(server);
     assert.equal(second.key, first.key);
+    assert.match(server.output(), new RegExp(`Demo write key: +${writeKey}`), 'the write key is kept');
     assert.notEqual(second.link, first.link, 'a signed document is not offered again');
     const page = await fetch(second.link.replace(/^http:\/\/[^/]+/, server.url));
     assert.equal(page.status, 200);
     const text = await page.text();
     assert.match(text, /name="consent"/);
     assert.match(text, /Signature on page 2: your signature/, 'fields on the signature block');
-    assert.equal(await countDocuments(server, first.key), demoSampleDocuments + 2);
+    assert.equal(await countDocuments(server, first.key), demoSampleDocuments + 3);
     assert.equal(await server.stop(), 0);
 
     server = await startServe(dir.path, ['--demo']);
@@ -524,7 +536,7 @@ describe('npm start (signet serve --demo)', () => {
   }, async () => {
     const database = await createEmptyPostgresDatabase();
     const missing = join(dir.path, 'not', 'made', 'yet');
-    const env = { DATABASE_URL: database.url };
+    const env = { DATABASE_URL: database.url, SIGNET_SEAL_KEY: testSealKey };
     const loginOf = (server: Server) => {
       const login = /email (\S+), password (\S+)/.exec(server.output());
       assert.ok(login, server.output());

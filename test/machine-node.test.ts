@@ -1,10 +1,13 @@
 // What an integrator types in a shell whose own Node is older than the project's (the
 // machine's Node 20 here), not through an npm script: `npx signet` runs on the pinned Node
 // 24 without npm's engine warnings; `npm run receiver` starts the example receiver;
-// `node bin/signet.js` under an old Node says what to do instead of failing on TypeScript.
+// `node bin/signet.js` under an old Node says what to do instead of failing on TypeScript;
+// a kill of `npm start`'s npm process (a closed terminal, a process manager) stops the server.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { test } from 'node:test';
 import { promisify } from 'node:util';
@@ -83,3 +86,48 @@ test('npm run receiver starts the example receiver, which refuses an unsigned de
     if (child.pid) process.kill(-child.pid, 'SIGTERM');
   }
 });
+
+/** Whether something accepts connections on the port. */
+function isListening(port: number): Promise<boolean> {
+  return fetch(`http://127.0.0.1:${port}/healthz`).then(
+    () => true,
+    () => false,
+  );
+}
+
+for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+  test(`a ${signal} to the npm process of \`npm start\` stops the server too, its data folder released`, async () => {
+    const port = await freePort();
+    const dataDir = mkdtempSync(join(tmpdir(), 'signet-npm-start-'));
+    const npm = spawn('npm', ['start'], {
+      cwd: root,
+      env: { ...shellEnv, PORT: String(port), SIGNET_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    npm.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    npm.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    try {
+      for (let i = 0; i < 600 && !output.includes('Press Ctrl+C to stop.'); i++)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.match(output, /Press Ctrl\+C to stop\./);
+      assert.equal(await isListening(port), true);
+      npm.kill(signal);
+      let listening = true;
+      for (let i = 0; i < 150 && (listening || existsSync(join(dataDir, 'signet.lock'))); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        listening = await isListening(port);
+      }
+      assert.equal(listening, false, `port ${port} still answers after ${signal} to npm`);
+      assert.equal(existsSync(join(dataDir, 'signet.lock')), false, 'the data folder is still locked');
+      assert.match(output, /stopped/);
+    } finally {
+      npm.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+}

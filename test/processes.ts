@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import type { DatabaseHandle } from '../src/db/connect.ts';
 import { mainScript } from './cli-process.ts';
-import { postgresAdminUrl } from './harness.ts';
+import { postgresAdminUrl, testSealKey } from './harness.ts';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -71,7 +71,15 @@ export async function startSignet(
   timeoutMs = 30_000,
 ): Promise<SignetProcess> {
   const child = spawn(process.execPath, [mainScript, 'serve', '--role', role], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', ...env },
+    // On PostgreSQL, the tests' seal key: a worker there without one does not start (a data
+    // folder makes its own).
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ...(env.DATABASE_URL ? { SIGNET_SEAL_KEY: testSealKey } : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Never outlive the test process, whatever happens to it.

@@ -630,6 +630,44 @@ describe('signet seal show and rotate, with the data folder’s own key', () => 
 describe('on PostgreSQL, the key-encryption key is the operator’s to give', {
   skip: !databaseKinds.includes('postgres'),
 }, () => {
+  test('a worker that cannot seal does not start, and signet trigger says why at once', async () => {
+    const database = await createTestDatabase('postgres');
+    try {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        DATABASE_URL: await databaseUrlOf(database),
+        PORT: '0',
+      };
+      for (const name of ['SIGNET_SEAL_KEY', 'SIGNET_SEAL_KEY_FILE', 'SIGNET_SEAL_P12_FILE'])
+        delete env[name];
+      for (const role of ['worker', 'all']) {
+        const refused = await runSignet(['serve', '--role', role], env, 30_000);
+        assert.equal(refused.code, 1, describeRun(refused));
+        assert.match(
+          refused.stderr,
+          /^signet: documents cannot be sealed: with DATABASE_URL, set SIGNET_SEAL_KEY_FILE or SIGNET_SEAL_KEY \(or SIGNET_SEAL_P12_FILE\); see docs\/deployment\.md\. A process that runs the worker \(--role worker or all\) seals completed documents, so it does not start without it; --role api needs no key\n$/m,
+        );
+      }
+      const setup = await createContext(loadConfig({ LOG_LEVEL: 'silent' }), database.db, {});
+      const workspace = await createTestWorkspace(setup);
+      await setup.close();
+      const started = Date.now();
+      const trigger = await runSignet(
+        ['trigger', 'document.completed', '--workspace', workspace.id],
+        env,
+        30_000,
+      );
+      assert.equal(trigger.code, 1, describeRun(trigger));
+      assert.match(
+        trigger.stderr,
+        /was signed but not sealed: documents cannot be sealed: with DATABASE_URL, set SIGNET_SEAL_KEY_FILE/,
+      );
+      assert.ok(Date.now() - started < 20_000, `said after ${Date.now() - started} ms, not a minute`);
+    } finally {
+      await database.close();
+    }
+  });
+
   test('without SIGNET_SEAL_KEY[_FILE] nothing is sealed nor stored, said in one line; SIGNET_SEAL_KEY_FILE names it', async () => {
     const database = await createTestDatabase('postgres');
     const folder = mkdtempSync(join(tmpdir(), 'signet-seal-kek-'));

@@ -29,7 +29,10 @@ const demoSignerEmail = 'you@example.com';
 
 interface DemoState {
   workspaceId: string;
+  /** A read-only key: reads documents, never changes anything. */
   apiKey: string;
+  /** A read-and-write key, for a newcomer's first create and send (added to older demo.json files). */
+  writeKey?: string;
   /** A real document sent to a demo signer: their personal link, to try signing. */
   signingLink: string | null;
   /** The demo workspace's owner in the web application (added to older demo.json files). */
@@ -57,10 +60,15 @@ async function recoverDemoWorkspace(ctx: Context): Promise<DemoState | null> {
   if (!membership) return null;
   const workspaceId = membership.workspace_id;
   const apiKey = await createApiKey(ctx, { workspaceId, name: 'Demo key' });
-  const state: DemoState = { workspaceId, apiKey: apiKey.secret, signingLink: null };
+  const writeKey = await createDemoWriteKey(ctx, workspaceId);
+  const state: DemoState = { workspaceId, apiKey: apiKey.secret, writeKey, signingLink: null };
   state.signingLink = await sendDemoDocument(ctx, workspaceId);
   state.login = await createDemoLogin(ctx, workspaceId);
   return state;
+}
+
+function createDemoWriteKey(ctx: Context, workspaceId: string): Promise<string> {
+  return createApiKey(ctx, { workspaceId, name: 'Demo write key', scope: 'write' }).then((key) => key.secret);
 }
 
 /** Whether the demo signer can still sign the document behind the link. */
@@ -152,6 +160,10 @@ async function ensureDemoWorkspace(ctx: Context): Promise<{ state: DemoState; va
       state.login = await createDemoLogin(ctx, state.workspaceId);
       save(state);
     }
+    if (!state.writeKey) {
+      state.writeKey = await createDemoWriteKey(ctx, state.workspaceId);
+      save(state);
+    }
     return { state, valid };
   }
   const recovered = await recoverDemoWorkspace(ctx);
@@ -162,7 +174,14 @@ async function ensureDemoWorkspace(ctx: Context): Promise<{ state: DemoState; va
   const seeded = await seedWorkspace(ctx, { documents: demoSampleDocuments, name: 'Demo workspace' });
   const signingLink = await sendDemoDocument(ctx, seeded.workspace.id);
   const login = await createDemoLogin(ctx, seeded.workspace.id);
-  const state = { workspaceId: seeded.workspace.id, apiKey: seeded.apiKey.secret, signingLink, login };
+  const writeKey = await createDemoWriteKey(ctx, seeded.workspace.id);
+  const state = {
+    workspaceId: seeded.workspace.id,
+    apiKey: seeded.apiKey.secret,
+    writeKey,
+    signingLink,
+    login,
+  };
   save(state);
   return { state, valid: true };
 }
@@ -213,6 +232,17 @@ export async function serveCommand(given: Config, argv: string[]): Promise<void>
   // Only the first one starts the shutdown; it is bounded by SIGNET_SHUTDOWN_TIMEOUT anyway.
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  // A closed terminal hangs up: stop cleanly (the embedded database closed) rather than die.
+  process.on('SIGHUP', shutdown);
+  // Under `npm start`, a kill of the npm process (what a terminal's close or a process manager
+  // sends it, SIGKILL included) must not leave this process running and holding its port and
+  // data folder: once npm is gone this process is handed to another parent, and stops.
+  if (process.env.npm_lifecycle_event !== undefined) {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) shutdown('SIGHUP');
+    }, 1000).unref();
+  }
 
   if (!server.url) {
     process.stdout.write('\nSignet worker is running (expiry and mail). Press Ctrl+C to stop.\n');
@@ -229,7 +259,16 @@ export async function serveCommand(given: Config, argv: string[]): Promise<void>
     }
     if (demo.valid) {
       lines.push(
-        `  Demo API key:  ${demo.state.apiKey}   (kept in ${join(config.dataDir, 'demo.json')})`,
+        `  Demo API key:  ${demo.state.apiKey}   read only (kept in ${join(config.dataDir, 'demo.json')})`,
+      );
+      if (demo.state.writeKey && (await authenticateApiKey(server.ctx, demo.state.writeKey)) !== null)
+        lines.push(`  Demo write key: ${demo.state.writeKey}   read and write: creates and sends documents`);
+      else
+        lines.push(
+          '  The demo write key was revoked. Create a new one with:',
+          `  npx signet key create --workspace ${demo.state.workspaceId} --scope write`,
+        );
+      lines.push(
         '',
         'Try it:',
         `  curl -H "Authorization: Bearer ${demo.state.apiKey}" "${server.url}/v1/documents?limit=3"`,

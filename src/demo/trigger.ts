@@ -6,6 +6,7 @@ import type { Clock, Context } from '../context.ts';
 import { findLatestEventId } from '../documents/documents.repository.ts';
 import { getDocument, latestEventId } from '../documents/documents.service.ts';
 import { type DocumentEventType, documentEventTypes } from '../documents/events.ts';
+import { prepareSealKeys } from '../sealing/seal-key.ts';
 import { sealDueDocuments } from '../sealing/sealing.service.ts';
 import { createDocument } from '../sending/drafts.ts';
 import { expireDueDocuments } from '../sending/ending.ts';
@@ -13,17 +14,29 @@ import { sendDocument } from '../sending/send.ts';
 import type { SigningSession } from '../signing/session.ts';
 import { declineDocument, openDocument, signDocument } from '../signing/signing.service.ts';
 
+// How long a command that cannot seal itself waits for a running worker to seal: one that
+// runs seals within moments (it is woken by the signature), since a worker that cannot seal
+// does not start.
+const workerGraceMs = 5_000;
+
 /**
  * Seals the document (document.completed comes with its sealed PDF), or waits for the
- * running server's worker that took it first; its event id.
+ * running server's worker that took it first; its event id. A command that cannot seal (no
+ * seal key in its environment) says why within moments unless a worker seals it meanwhile.
  */
 async function sealed(ctx: Context, workspaceId: string, documentId: string): Promise<string> {
-  const deadline = Date.now() + 60_000;
+  const problem = await prepareSealKeys(ctx, { seals: true });
+  const deadline = Date.now() + (problem === null ? 60_000 : workerGraceMs);
   for (;;) {
-    await sealDueDocuments(ctx);
+    if (problem === null) await sealDueDocuments(ctx);
     const eventId = await findLatestEventId(ctx.db, workspaceId, documentId, 'document.completed');
     if (eventId) return eventId;
-    if (Date.now() > deadline) throw new Error(`document ${documentId} was not sealed within a minute`);
+    if (Date.now() > deadline)
+      throw new Error(
+        problem === null
+          ? `document ${documentId} was not sealed within a minute`
+          : `document ${documentId} was signed but not sealed: ${problem}`,
+      );
     await setTimeout(200);
   }
 }

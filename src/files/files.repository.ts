@@ -360,3 +360,41 @@ export async function finishPageImageJob(db: Db, job: Pick<PageImageJob, 'sha256
     .where('workspace_id', '=', job.workspaceId)
     .execute();
 }
+
+/**
+ * Deletes a stored file that nothing refers to any more: no document (original or sealed),
+ * template, mail or kept upload of any workspace, since the same bytes are stored once for
+ * everyone. Its chunks, page images and their queue go with it (on delete cascade). In the
+ * caller's transaction, behind a savepoint: a document that another transaction made with the
+ * same bytes meanwhile makes the foreign key refuse the delete, and the file simply stays.
+ */
+export async function deleteFileIfUnused(trx: Transaction<Database>, sha256: string): Promise<boolean> {
+  await sql`savepoint delete_file`.execute(trx);
+  try {
+    const deleted = await trx
+      .deleteFrom('files')
+      .where('sha256', '=', sha256)
+      .where(({ not, exists, selectFrom, or }) =>
+        not(
+          or([
+            exists(
+              selectFrom('documents')
+                .select(sql`1`.as('used'))
+                .where((d) => d.or([d('original_sha256', '=', sha256), d('sealed_sha256', '=', sha256)])),
+            ),
+            exists(selectFrom('templates').select(sql`1`.as('used')).where('original_sha256', '=', sha256)),
+            exists(selectFrom('mails').select(sql`1`.as('used')).where('attachment_sha256', '=', sha256)),
+            exists(selectFrom('kept_uploads').select(sql`1`.as('used')).where('file_sha256', '=', sha256)),
+          ]),
+        ),
+      )
+      .returning('sha256')
+      .executeTakeFirst();
+    await sql`release savepoint delete_file`.execute(trx);
+    return deleted !== undefined;
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== '23503') throw error; // foreign_key_violation
+    await sql`rollback to savepoint delete_file`.execute(trx);
+    return false;
+  }
+}

@@ -234,14 +234,15 @@ async function encryptClearSealKeysWith(db: Kysely<Database>, kek: KeyEncryption
 /**
  * At `signet serve`: encrypts keys an older version stored in the clear and, in a process
  * that seals (`seals`: a worker), opens the current seal once, so that a missing or wrong
- * key-encryption key is said at start (one line), not first at the next document. The server
- * starts either way: the API and /verify need no key, and documents wait, signed, until the
- * key is fixed.
+ * key-encryption key is said at start (one line, logged), not first at the next document.
+ * Returns that line's problem, or null when this process can seal (or need not): `signet
+ * serve` then refuses to start a worker that could not seal (server.ts), and `signet
+ * trigger` says it at once (demo/trigger.ts).
  */
 export async function prepareSealKeys(
   ctx: Pick<Context, 'db' | 'config' | 'log' | 'clock'>,
   { seals }: { seals: boolean },
-): Promise<void> {
+): Promise<string | null> {
   try {
     const encrypted = await encryptClearSealKeys(ctx);
     if (encrypted) {
@@ -250,21 +251,24 @@ export async function prepareSealKeys(
         "the seal's private key, stored in the clear by an earlier version, is now encrypted (backups made before hold it in the clear: rotate the seal if they may leak)",
       );
     }
-    if (!seals || ctx.config.seal.p12File) return;
+    if (!seals || ctx.config.seal.p12File) return null;
     if (!hasKeyEncryptionKey(ctx.config)) {
-      ctx.log.warn(
+      const problem =
         encrypted === null
           ? "the seal's private key is stored in the clear and documents cannot be sealed: set SIGNET_SEAL_KEY_FILE or SIGNET_SEAL_KEY (docs/deployment.md)"
-          : 'documents cannot be sealed: with DATABASE_URL, set SIGNET_SEAL_KEY_FILE or SIGNET_SEAL_KEY (or SIGNET_SEAL_P12_FILE); see docs/deployment.md',
-      );
-      return;
+          : 'documents cannot be sealed: with DATABASE_URL, set SIGNET_SEAL_KEY_FILE or SIGNET_SEAL_KEY (or SIGNET_SEAL_P12_FILE); see docs/deployment.md';
+      ctx.log.warn(problem);
+      return problem;
     }
     keyEncryptionKey(ctx.config);
     const current = await findCurrentSealName(ctx.db);
     if (current) await cached(ctx.db, `stored:${current.name}`, () => loadStoredSeal(ctx, current.name));
+    return null;
   } catch (error) {
     if (!(error instanceof SealKeyError)) throw error;
-    ctx.log.error(`documents cannot be sealed: ${error.message}`);
+    const problem = `documents cannot be sealed: ${error.message}`;
+    ctx.log.error(problem);
+    return problem;
   }
 }
 

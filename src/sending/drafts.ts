@@ -23,7 +23,7 @@ import { computeValueAmount } from '../documents/value.ts';
 import { checkFields, type PlacedField } from '../fields/field-rules.ts';
 import { findFields, insertFields, replaceFields } from '../fields/fields.repository.ts';
 import { pageSizesOf, sameEmail } from '../fields/fields.service.ts';
-import { findDocumentFiles } from '../files/files.repository.ts';
+import { deleteFileIfUnused, findDocumentFiles } from '../files/files.repository.ts';
 import { addFileFacts, type StoredBytes, storeBytesFirst, storeFile } from '../files/files.service.ts';
 import { ApiError } from '../http/errors.ts';
 import { normalizeEmail } from '../mail/address.ts';
@@ -313,13 +313,17 @@ export async function createDocument(
   return { id };
 }
 
-/** Deletes a draft, with its recipients and fields (a sent document keeps its history). */
+/**
+ * Deletes a draft, with its recipients and fields, and its PDF and page images unless another
+ * document or a template uses the same bytes (a sent document keeps its history).
+ */
 export async function deleteDraft(ctx: Context, workspaceId: string, documentId: string): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     const document = await lockDocument(trx, workspaceId, documentId);
     if (!document) throw new ApiError('not-found');
     if (!canTransition(document.status, 'edit')) throw new DocumentActionError('not-a-draft');
     await deleteDocument(trx, workspaceId, documentId);
+    if (document.original_sha256) await deleteFileIfUnused(trx, document.original_sha256);
   });
 }
 
@@ -409,6 +413,9 @@ export async function editDraft(
       ...(original ? { original_sha256: original.sha256, original_from_text: false } : {}),
       ...(input.delivery ? { delivery: input.delivery } : {}),
     });
+    // The PDF it had is gone with the change, unless something else uses the same bytes.
+    if (original && document.original_sha256 && document.original_sha256 !== original.sha256)
+      await deleteFileIfUnused(trx, document.original_sha256);
     // Recipients go (their fields with them, by the foreign key) and come back; kept fields too.
     await deleteRecipients(trx, workspaceId, documentId);
     await insertRecipients(trx, recipients);

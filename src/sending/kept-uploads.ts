@@ -7,6 +7,7 @@
 // that kept it, for 6 hours (a signed-out session's go with it).
 import type { Context } from '../context.ts';
 import { countUpload } from '../documents/upload-usage.ts';
+import { deleteFileIfUnused } from '../files/files.repository.ts';
 import { storeFile } from '../files/files.service.ts';
 import { checkUpload, type KeptPdf } from './draft-input.ts';
 
@@ -36,7 +37,7 @@ function cleanFileName(name: string): string {
 /**
  * Checks, stores and counts an uploaded PDF and keeps it for `owner`'s form: an InputError on
  * `file` (not a PDF, encrypted, over the day's bytes…) keeps nothing. Expired kept files are
- * forgotten on the way (their stored bytes stay: files are shared by content).
+ * forgotten on the way, with their bytes unless a draft (or anything else) took them.
  */
 export async function keepUpload(
   ctx: Context,
@@ -48,7 +49,13 @@ export async function keepUpload(
   const id = ctx.ids.randomBytes(24).toString('base64url');
   const fileName = cleanFileName(upload.fileName);
   return ctx.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('kept_uploads').where('expires_at', '<=', now).execute();
+    const expired = await trx
+      .deleteFrom('kept_uploads')
+      .where('expires_at', '<=', now)
+      .returning('file_sha256')
+      .execute();
+    for (const sha256 of new Set(expired.map((row) => row.file_sha256)))
+      await deleteFileIfUnused(trx, sha256);
     await countUpload(trx, ctx, owner.workspaceId, upload.data.byteLength, now);
     const file = await storeFile(trx, {
       data: upload.data,

@@ -255,7 +255,9 @@ function finalState(view: SigningPageView): SafeHtml | null {
       return document.withdrawnAt
         ? html`<div class="box box-neutral" role="status"><p><strong>The sender withdrew this document${on(document.withdrawnAt)}.</strong> It can no longer be signed; there is nothing for you to do.</p>${youSigned}</div>`
         : html`<div class="box box-neutral" role="status"><p><strong>This document expired${on(document.expiresAt)}.</strong></p>${youSigned}</div>`;
-    default:
+    case 'draft':
+    case 'sent':
+    case 'viewed':
       if (recipient.declined)
         return html`<div class="box box-danger" role="status"><p><strong>You declined to sign this document.</strong></p></div>`;
       if (recipient.signedAt) {
@@ -266,6 +268,12 @@ function finalState(view: SigningPageView): SafeHtml | null {
         }</div>`;
       }
       return null;
+    default: {
+      // Every status is listed above: a new one fails the type check here instead of
+      // showing its signer the page of a document still being signed.
+      const unknown: never = document.status;
+      throw new Error(`No final state for the document status ${String(unknown)}`);
+    }
   }
 }
 

@@ -115,19 +115,19 @@ export async function replaceRolesAndFields(
   if (rows.fields.length > 0) await trx.insertInto('template_fields').values(rows.fields).execute();
 }
 
-/** Deletes a template (its roles and fields with it); documents made from it keep theirs. */
+/** Deletes a template (its roles and fields with it); its PDF's hash, or null if there was none. */
 export async function deleteTemplateRow(
   trx: Transaction<Database>,
   workspaceId: string,
   id: string,
-): Promise<boolean> {
+): Promise<string | null> {
   const deleted = await trx
     .deleteFrom('templates')
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
-    .returning('id')
+    .returning('original_sha256')
     .executeTakeFirst();
-  return deleted !== undefined;
+  return deleted?.original_sha256 ?? null;
 }
 
 /** How many documents were made from each of the workspace's templates (for the list). */

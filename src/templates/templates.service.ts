@@ -12,7 +12,7 @@ import { countUpload } from '../documents/upload-usage.ts';
 import type { FieldType } from '../fields/field-types.ts';
 import { findFields } from '../fields/fields.repository.ts';
 import { fieldInputOf, pageSizesOf } from '../fields/fields.service.ts';
-import { findFile } from '../files/files.repository.ts';
+import { deleteFileIfUnused, findFile } from '../files/files.repository.ts';
 import { storeFile } from '../files/files.service.ts';
 import { ApiError } from '../http/errors.ts';
 import { InputError } from '../input-error.ts';
@@ -238,10 +238,16 @@ export async function renameTemplate(
   });
 }
 
-/** Deletes a template; documents made from it keep everything they need. */
+/**
+ * Deletes a template, and its PDF and page images unless a document made from it (or anything
+ * else) uses the same bytes: documents made from it keep everything they need.
+ */
 export async function deleteTemplate(ctx: Context, workspaceId: string, id: string): Promise<void> {
-  const deleted = await ctx.db.transaction().execute((trx) => deleteTemplateRow(trx, workspaceId, id));
-  if (!deleted) throw new ApiError('not-found');
+  await ctx.db.transaction().execute(async (trx) => {
+    const original = await deleteTemplateRow(trx, workspaceId, id);
+    if (original === null) throw new ApiError('not-found');
+    await deleteFileIfUnused(trx, original);
+  });
 }
 
 function summaryOf(row: TemplateRow, documents: number): TemplateSummary {

@@ -129,34 +129,57 @@ function pausedBanners(request: FastifyRequest, csrf: string): SafeHtml | null {
   return html`${paused.map((endpoint) => pauseBanner(endpoint, csrf, true, request.member?.timeZone ?? 'UTC'))}`;
 }
 
+// Every area's pages, registered in this order (none of them imports this plugin).
+const pageModules = [
+  authPages,
+  documentsPages,
+  documentFormPages,
+  sendPages,
+  templatesPages,
+  templateEditPages,
+  publicLinkPages,
+  bulkPages,
+  fieldPages,
+  integrationsPages,
+  endpointsPages,
+  billingPages,
+  membersPages,
+  timeZonePages,
+  referencePages,
+];
+
+/** The session of every request, and the CSRF token every state-changing one must carry. */
+async function guardRequests(ctx: Context, app: FastifyInstance): Promise<void> {
+  await app.register(csrf, {
+    sessionPlugin: '@fastify/cookie',
+    cookieKey: 'signet_csrf',
+    cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true },
+    getUserInfo: (request: FastifyRequest) => request.member?.sessionId ?? 'visitor',
+    csrfOpts: { hmacKey: ctx.csrfKey },
+  });
+  app.decorateRequest('member', null);
+  app.decorateRequest('pausedEndpoints', null);
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith('/assets/')) return; // the same for everyone: no session needed
+    const token = request.cookies[sessionCookie];
+    request.member = token ? await resolveSession(ctx, token) : null;
+    // A paused endpoint is hard to miss: its banner tops every page of the workspace.
+    if (request.member && request.method === 'GET')
+      request.pausedEndpoints = await listPausedEndpoints(ctx, request.member.workspaceId);
+  });
+  // Every state-changing request must carry the token of a form this site rendered.
+  app.addHook('preHandler', (request, reply, done) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return done();
+    app.csrfProtection(request, reply, done);
+  });
+}
+
 export function webPlugin(ctx: Context, deps: WebDeps) {
   return async function register(app: FastifyInstance) {
     await app.register(cookie);
     useFormBodies(app, 64 * 1024);
-    await app.register(csrf, {
-      sessionPlugin: '@fastify/cookie',
-      cookieKey: 'signet_csrf',
-      cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true },
-      getUserInfo: (request: FastifyRequest) => request.member?.sessionId ?? 'visitor',
-      csrfOpts: { hmacKey: ctx.csrfKey },
-    });
     await app.register(helmet, securityHeaders('app'));
-
-    app.decorateRequest('member', null);
-    app.decorateRequest('pausedEndpoints', null);
-    app.addHook('onRequest', async (request) => {
-      if (request.url.startsWith('/assets/')) return; // the same for everyone: no session needed
-      const token = request.cookies[sessionCookie];
-      request.member = token ? await resolveSession(ctx, token) : null;
-      // A paused endpoint is hard to miss: its banner tops every page of the workspace.
-      if (request.member && request.method === 'GET')
-        request.pausedEndpoints = await listPausedEndpoints(ctx, request.member.workspaceId);
-    });
-    // Every state-changing request must carry the token of a form this site rendered.
-    app.addHook('preHandler', (request, reply, done) => {
-      if (request.method === 'GET' || request.method === 'HEAD') return done();
-      app.csrfProtection(request, reply, done);
-    });
+    await guardRequests(ctx, app);
 
     const web = createWeb(ctx, deps, app);
     app.setErrorHandler(
@@ -171,24 +194,6 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
 
     await app.register(assetRoutes);
     app.get('/', (request, reply) => reply.redirect(request.member ? '/documents' : '/login', 303));
-    for (const pages of [
-      authPages,
-      documentsPages,
-      documentFormPages,
-      sendPages,
-      templatesPages,
-      templateEditPages,
-      publicLinkPages,
-      bulkPages,
-      fieldPages,
-      integrationsPages,
-      endpointsPages,
-      billingPages,
-      membersPages,
-      timeZonePages,
-      referencePages,
-    ]) {
-      await app.register(pages(web));
-    }
+    for (const pages of pageModules) await app.register(pages(web));
   };
 }
