@@ -5,14 +5,22 @@
 // asking for codes from one address is limited (429 with Retry-After).
 // Issue 49 §3: a hundred requests from twenty addresses leave the link serving a fresh
 // visitor; code mails are capped per inbox (across links and workspaces) and per workspace
-// (the visitor told, the owner's page says so, logged once); the confirmation page masks the
-// address; the log holds neither the link's token nor the request's id.
+// (the visitor told, the owner's page says so, logged once), and two apps on one database
+// agree on them under concurrent requests; the confirmation page masks the address; the log
+// holds neither the link's token nor the request's id.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { createLogger } from '../src/context.ts';
 import { createTemplate } from '../src/templates/templates.service.ts';
-import { countRows, describeEachDatabase, type Harness, latestCodeFor, useHarness } from './harness.ts';
+import {
+  countRows,
+  describeEachDatabase,
+  type Harness,
+  latestCodeFor,
+  useHarness,
+  withApp,
+} from './harness.ts';
 import { assertPage, assertRedirect, type WebClient, webPeople } from './web-client.ts';
 
 async function onePagePdf(): Promise<Buffer> {
@@ -217,6 +225,22 @@ describeEachDatabase('a template’s public link on the web', (kind) => {
     );
     h.clock.advance(59 * 60_000);
     assert.equal((await askCode(people.browser(), pathB, 'ivy@example.com')).status, 303, 'the next hour');
+  });
+
+  test('two apps on one database agree on the inbox cap: of eight requests at once, three are mailed', async () => {
+    const owner = await people.newOwner();
+    const path = await linkOn(await people.signedIn(owner), (await waiver(h, owner.workspaceId)).id);
+    const statuses = await withApp(h.ctx, h.config.rateLimit, async (otherUrl) => {
+      const elsewhere = webPeople({ baseUrl: otherUrl, ctx: h.ctx }, '10.39');
+      const visitors = Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? people : elsewhere).browser());
+      for (const visitor of visitors) assertPage(await visitor.get(path), 200);
+      const answers = await Promise.all(
+        visitors.map((visitor) => visitor.post(path, { fullName: 'Una', email: 'una@example.com' })),
+      );
+      return answers.map((answer) => answer.status).sort();
+    });
+    assert.deepEqual(statuses, [303, 303, 303, 429, 429, 429, 429, 429]);
+    assert.equal(await countRows(h.ctx, 'mails', { to_address: 'una@example.com' }), 3);
   });
 
   test('the confirmation page shows the address masked, to the visitor and to whoever else holds its URL', async () => {
