@@ -50,6 +50,11 @@ export interface Config {
    * process together (mail/mail.service.ts); the rest wait their turn in the outbox.
    */
   mailPerMinute: number;
+  /**
+   * SIGNET_PUBLIC_LINK_CODE_MAILS_PER_DAY: the most code mails one workspace's public links may
+   * send in a UTC day, all its links together (templates/public-link-caps.ts).
+   */
+  publicLinkCodeMailsPerDay: number;
   /** Open event streams (GET /v1/events/stream) per process: per workspace, and in all. */
   eventStreams: { perWorkspace: number; max: number };
   /**
@@ -199,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadBytesPerDay: readInteger(env, 'SIGNET_UPLOAD_BYTES_PER_DAY', 2 * 1024 ** 3, 1024, 2 ** 50),
     bulkMaxRows: readInteger(env, 'SIGNET_BULK_MAX_ROWS', 5_000, 1, 1_000_000),
     mailPerMinute: readInteger(env, 'SIGNET_MAIL_PER_MINUTE', 600, 1, 1_000_000),
+    publicLinkCodeMailsPerDay: readInteger(env, 'SIGNET_PUBLIC_LINK_CODE_MAILS_PER_DAY', 500, 1, 1_000_000),
     eventStreams: {
       perWorkspace: readInteger(
         env,

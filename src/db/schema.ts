@@ -482,6 +482,26 @@ export interface PublicLinkRequestsTable {
   document_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** Public-link code mails a workspace queued on a UTC day (migration 0039, templates/public-link-caps.ts). */
+export interface PublicLinkCodeMailsTable {
+  workspace_id: string;
+  /** "2026-11-26", UTC. */
+  day: string;
+  mails: number;
+  /** When a mail was first refused that day (the event logged once), or null. */
+  reached_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** Public-link code mails to one inbox in a UTC hour, every workspace together (migration 0039). */
+export interface PublicLinkInboxMailsTable {
+  /** SHA-256 (hex) of the address's inbox key, never the address. */
+  inbox: string;
+  /** The hour's start. */
+  hour: Timestamp;
+  mails: number;
+  reached_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
 export interface TemplateRolesTable {
   id: string;
   workspace_id: string;
@@ -582,4 +602,6 @@ export interface Database {
   bulk_sends: BulkSendsTable;
   bulk_send_rows: BulkSendRowsTable;
   public_link_requests: PublicLinkRequestsTable;
+  public_link_code_mails: PublicLinkCodeMailsTable;
+  public_link_inbox_mails: PublicLinkInboxMailsTable;
 }

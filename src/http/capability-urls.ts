@@ -1,8 +1,9 @@
 // **The** list of capability URLs: addresses whose path or query holds a secret that alone
-// grants access (a recipient's signing link, an invitation, a sign-up confirmation, a password reset). The
-// database keeps only their hashes, so nothing may write them in full anywhere else: every
-// log line's URL goes through `redactUrl`. A capability URL added later (a download link)
-// adds its shape here, and the logging test covers it.
+// grants access (a recipient's signing link, an invitation, a sign-up confirmation, a password
+// reset, a template's public link and its visitor's confirmation page). The database keeps most
+// of them only as hashes, so nothing may write them in full anywhere else: every log line's URL
+// goes through `redactUrl`. A capability URL added later (a download link) adds its shape here,
+// and the logging test covers it.
 //
 // A client may spell a path many ways (`//sign//T`, `/%73ign/`, `/SIGN/`, `\sign\`, `;x`,
 // `/a/../sign/`); most answer 404, but all are logged. So the path is normalised first, as
@@ -11,7 +12,7 @@
 // canonical shape, wholly (everything after the prefix) when it was not, since then which
 // segment holds the secret is a guess.
 
-/** Canonical shapes: the segment matched by the group named `secret` is replaced. */
+/** Canonical shapes: each segment matched by a group named `secret…` (`secret`, `secret2`) is replaced. */
 const uuid = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
 const canonicalShapes: RegExp[] = [
   new RegExp(`^/sign/${uuid}/(?<secret>[A-Za-z0-9_-]+)(?:/[a-z-]+(?:/[0-9]{1,4})?)?/?$`, 'd'),
@@ -21,12 +22,22 @@ const canonicalShapes: RegExp[] = [
   // "Check your inbox" after asking for a reset: no secret (a token is 43 characters).
   /^\/password-reset\/sent\/?$/d,
   /^\/password-reset\/(?<secret>[A-Za-z0-9_-]+)\/?$/d,
+  // A public link (its token is published on purpose, but is the link's only key), and its
+  // visitor's confirmation page, whose request id opens the visitor's code form.
+  /^\/t\/(?<secret>[A-Za-z0-9_-]+)\/?$/d,
+  /^\/t\/(?<secret>[A-Za-z0-9_-]+)\/confirm\/(?<secret2>[A-Za-z0-9_-]+)\/?$/d,
   // Owners' pages whose path names a capability prefix but holds no secret.
   new RegExp(`^/settings/members/invitations(?:/${uuid}/withdraw)?/?$`, 'd'),
 ];
 
 /** Normalised path prefixes under which a segment is a secret. */
-const capabilityPrefixes: string[][] = [['sign'], ['invitations'], ['signup', 'confirm'], ['password-reset']];
+const capabilityPrefixes: string[][] = [
+  ['sign'],
+  ['invitations'],
+  ['signup', 'confirm'],
+  ['password-reset'],
+  ['t'],
+];
 
 /** Query parameters whose value is a secret whatever it looks like. */
 const secretParameters = new Set(['token', 'code', 'secret', 'key', 'sig', 'signature', 'apikey', 'api_key']);
@@ -90,9 +101,17 @@ function redactPath(url: string): string {
   for (const shape of canonicalShapes) {
     const match = shape.exec(path);
     if (!match) continue;
-    const at = match.indices?.groups?.secret;
-    if (!at) return url;
-    return prefix + path.slice(0, at[0]) + redactedMark + path.slice(at[1]);
+    const secrets = Object.entries(match.indices?.groups ?? {})
+      .filter(([name, at]) => name.startsWith('secret') && at !== undefined)
+      .map(([, at]) => at as [number, number])
+      .sort((a, b) => a[0] - b[0]);
+    let redacted = '';
+    let from = 0;
+    for (const [start, end] of secrets) {
+      redacted += path.slice(from, start) + redactedMark;
+      from = end;
+    }
+    return prefix + redacted + path.slice(from);
   }
   const segments = routedSegments(path);
   const at = secretStart(segments);

@@ -7,8 +7,13 @@
 //   codes asked through it. It may carry a most number of uses and an end.
 // - A use is counted in the transaction that makes its document, under the template's row
 //   lock, so a link of 10 uses makes 10 documents however many visitors confirm at once.
-// - Asking for a code is limited per client address and per template
-//   (`takePublicLinkAttempt`), so a link cannot be made to mail strangers in bulk.
+// - Asking for a code is limited per client address (`takePublicLinkAttempt`, the requester's
+//   own budget), and every code mail is counted per destination inbox and per workspace
+//   (public-link-caps.ts), so a link cannot be made to mail strangers in bulk. Nothing a
+//   stranger asks for is counted against the link as a whole (issue 49 §3): the link counts
+//   only its confirmed uses, so a flood of requests never shuts it for the next visitor.
+// - The confirmation page (`publicLinkRequest`) shows the address masked: whoever else holds
+//   its URL does not learn whose it is.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
@@ -25,15 +30,14 @@ import { sendDocument } from '../sending/send.ts';
 import { findMailedSigningLinks } from '../sending/signing-links.ts';
 import { randomSixDigits } from '../signing/codes.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
+import { withCodeMailCounted } from './public-link-caps.ts';
 import { getTemplate, type TemplateDetail } from './templates.service.ts';
 import { askedValues, documentInputOf } from './use-template.ts';
 
 export const publicCodeValidityMs = 10 * 60_000;
 export const maxPublicCodeAttempts = 5;
 /** Codes asked for from one client address: a few, then one every 12 minutes. */
-const perAddress = { burst: 5, refillPerSecond: 5 / 3600 };
-/** Codes asked for through one template's link: a busy website's, not a flood. */
-const perTemplate = { burst: 60, refillPerSecond: 60 / 3600 };
+export const perClientAddress = { burst: 5, refillPerSecond: 5 / 3600 };
 
 const hashCode = (requestId: string, code: string) =>
   createHash('sha256').update(`${requestId}:${code}`).digest('hex');
@@ -180,20 +184,18 @@ export async function openPublicLink(ctx: Context, token: string): Promise<Publi
   };
 }
 
-/** A code asked for through a link: limited per client address and per template. */
+/**
+ * A code asked for through a link, limited per client address only: that budget is the
+ * requester's own. A bucket per link would let strangers spend it and shut the link for real
+ * visitors; the mails themselves are capped per inbox and per workspace (public-link-caps.ts).
+ */
 export async function takePublicLinkAttempt(
   limiter: RateLimiter,
-  request: { clientIp: string; templateId: string },
+  request: { clientIp: string },
   nowMs: number,
 ): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
-  for (const [bucket, shape] of [
-    [`public-link:address:${request.clientIp}`, perAddress],
-    [`public-link:template:${request.templateId}`, perTemplate],
-  ] as const) {
-    const taken = await limiter.take(bucket, nowMs, shape);
-    if (!taken.allowed) return { allowed: false, retryAfterSeconds: taken.retryAfterSeconds };
-  }
-  return { allowed: true, retryAfterSeconds: 0 };
+  const taken = await limiter.take(`public-link:address:${request.clientIp}`, nowMs, perClientAddress);
+  return { allowed: taken.allowed, retryAfterSeconds: taken.allowed ? 0 : taken.retryAfterSeconds };
 }
 
 function checkPerson(person: { fullName: string; email: string }): void {
@@ -208,12 +210,16 @@ function checkPerson(person: { fullName: string; email: string }): void {
   if (Object.keys(errors).length > 0) throw new InputError(errors);
 }
 
-/** A visitor's name and email: a code mailed to confirm the email; the request's id. */
+/**
+ * A visitor's name and email: a code mailed to confirm the email; the request's id. Past a cap
+ * of code mails (public-link-caps.ts) nothing is mailed: an InputError on `email` whose
+ * `overAllowance` says when to try again.
+ */
 export async function requestPublicLinkCode(
   ctx: Context,
   token: string,
   person: { fullName: string; email: string; clientIp: string | null },
-): Promise<{ requestId: string; sentTo: string }> {
+): Promise<{ requestId: string }> {
   const link = await openPublicLink(ctx, token);
   if (link.closed) throw new InputError({ email: link.closed });
   checkPerson(person);
@@ -221,7 +227,13 @@ export async function requestPublicLinkCode(
   const code = randomSixDigits(ctx);
   const now = ctx.clock.now();
   const email = normalizeEmail(person.email);
-  await ctx.db.transaction().execute(async (trx) => {
+  const counted = {
+    workspaceId: link.workspaceId,
+    templateId: link.templateId,
+    email,
+    senderName: link.senderName,
+  };
+  await withCodeMailCounted(ctx, counted, async (trx) => {
     await trx
       .insertInto('public_link_requests')
       .values({
@@ -250,10 +262,20 @@ export async function requestPublicLinkCode(
       }),
     });
   });
-  return { requestId: id, sentTo: email };
+  return { requestId: id };
 }
 
-/** Where a request's code went; not-found for another link's request (or a renewed link's). */
+/**
+ * "j•••@example.com": the first character of the address and its domain, enough for its owner
+ * to recognise it, not enough for whoever else holds the confirmation page's URL to learn it.
+ */
+export function maskedAddress(email: string): string {
+  const at = email.lastIndexOf('@');
+  const first = Array.from(email.slice(0, Math.max(0, at)))[0] ?? '';
+  return `${first}•••${email.slice(at)}`;
+}
+
+/** Where a request's code went, masked; not-found for another link's request (or a renewed link's). */
 export async function publicLinkRequest(
   ctx: Context,
   token: string,
@@ -266,7 +288,7 @@ export async function publicLinkRequest(
     .where('link_token', '=', token)
     .executeTakeFirst();
   if (!request) throw new ApiError('not-found');
-  return { sentTo: request.email };
+  return { sentTo: maskedAddress(request.email) };
 }
 
 /** The request's code judged (a wrong one counts, committed before the refusal); the request once good. */

@@ -3,11 +3,14 @@
 //   GET|POST /templates/{id}/public-link   the sender's settings: on, its limits, renew, off
 //   GET|POST /t/{token}                    a visitor: their name and email (a code is mailed)
 //   GET|POST /t/{token}/confirm/{request}  the code; confirmed, their document's signing page
-// A visitor needs no account; their posts carry the form's CSRF token as every form here does,
-// and asking for codes is limited per address and per template (429 with Retry-After).
+// A visitor needs no account; their posts carry the form's CSRF token as every form here does.
+// Asking for codes is limited per client address, and the code mails are capped per inbox and
+// per workspace (templates/public-link-caps.ts): each refusal is 429 with Retry-After and a
+// sentence beside the email; the owner's settings page says when the workspace's cap is reached.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
+import { codeMailsToday } from '../templates/public-link-caps.ts';
 import {
   confirmPublicLinkCode,
   openPublicLink,
@@ -60,6 +63,7 @@ function settingsRoutes(web: Web, app: FastifyInstance) {
   ) => {
     const { template } = page;
     const settings = await publicLinkSettings(web.ctx, page.workspaceId, template.id);
+    const mailsToday = await codeMailsToday(web.ctx, page.workspaceId);
     const form = state.form ?? {
       maxUses: settings.maxUses === null ? '' : String(settings.maxUses),
       endsOn: settings.endsAt ? settings.endsAt.toISOString().slice(0, 10) : '',
@@ -71,6 +75,7 @@ function settingsRoutes(web: Web, app: FastifyInstance) {
         publicLinkSettingsView({
           template,
           settings,
+          mailsToday,
           url: settings.token ? `${web.ctx.config.publicUrl}/t/${settings.token}` : null,
           problem: publicLinkProblem(template),
           form,
@@ -140,7 +145,7 @@ type State = { status: number; form: Form; errors: FieldErrors };
 /** The sentence of a refused attempt, as the sign-up's: when to try again. */
 function tooMany(retryAfterSeconds: number): string {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  return `Too many codes asked for from your network or through this link. Try again in ${minutes} minute${minutes > 1 ? 's' : ''}.`;
+  return `Too many codes asked for from your network. Try again in ${minutes} minute${minutes > 1 ? 's' : ''}.`;
 }
 
 /** The visitor's first step: their name and email (a code is mailed). */
@@ -161,7 +166,7 @@ function linkRoutes(web: Web, app: FastifyInstance) {
     const form = request.body ?? {};
     const attempt = await takePublicLinkAttempt(
       web.deps.accountLimiter,
-      { clientIp: request.ip, templateId: link.templateId },
+      { clientIp: request.ip },
       web.ctx.clock.now().getTime(),
     );
     if (!attempt.allowed) {
@@ -178,7 +183,9 @@ function linkRoutes(web: Web, app: FastifyInstance) {
       return reply.redirect(`/t/${token}/confirm/${requestId}`, 303);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
-      return page(request, reply, token, link, { status: 400, form, errors: error.fields });
+      const over = error.details.overAllowance;
+      if (over) reply.header('retry-after', String(over.retryAfterSeconds));
+      return page(request, reply, token, link, { status: over ? 429 : 400, form, errors: error.fields });
     }
   });
 }

@@ -20,6 +20,8 @@ function textInput(
 export function publicLinkSettingsView(page: {
   template: TemplateDetail;
   settings: PublicLinkSettings;
+  /** The workspace's public-link code mails today, and the owner's sentence once its limit is reached. */
+  mailsToday: { mails: number; limit: number; reached: string | null };
   url: string | null;
   problem: string | null;
   form: Form;
@@ -33,7 +35,7 @@ export function publicLinkSettingsView(page: {
   const limits = html`${textInput('maxUses', 'Most uses (empty: no limit)', form, errors, { type: 'number', inputmode: 'numeric' })}${textInput('endsOn', 'Last day it works (empty: no end)', form, errors, { type: 'date', hint: 'It works until the end of that day (UTC).' })}`;
   return html`<p><a href="${back}">← ${template.name}</a></p>
 <div class="section-title"><h1>Public link</h1></div>
-${page.done}${errors.publicLink ? notice('error', errors.publicLink) : null}
+${page.done}${errors.publicLink ? notice('error', errors.publicLink) : null}${page.mailsToday.reached ? notice('error', page.mailsToday.reached) : null}
 <section class="card">
 <p>Anyone with the link gives their name and email, confirms the email with a code mailed to them, and gets their own document from “${template.name}”, which they sign at once. Each such document is in your list, marked as from the public link.</p>
 ${
@@ -42,6 +44,7 @@ ${
     : url
       ? html`<p><strong>The link</strong> (used ${settings.uses} ${settings.uses === 1 ? 'time' : 'times'}):</p>
 <p><a class="public-link" href="${url}">${url}</a></p>
+<p class="small muted">Code mails today (UTC), all your public links together: ${page.mailsToday.mails} of ${page.mailsToday.limit}.</p>
 <form method="post" action="${action}" novalidate>${csrfField(csrf)}<input type="hidden" name="action" value="limits">${limits}
 <div class="actions"><button class="button button-primary" type="submit">Save the limits</button></div></form>
 <form method="post" action="${action}" class="actions">${csrfField(csrf)}<input type="hidden" name="action" value="renew"><button class="button button-secondary" type="submit">Renew the link (the old one stops working)</button></form>
@@ -77,7 +80,7 @@ ${textInput('email', 'Your email', form, errors, { type: 'email', autocomplete: 
 </div>`;
 }
 
-/** The visitor's second step: the code mailed to them. */
+/** The visitor's second step: the code mailed to them (`sentTo` masked: the URL may be in other hands). */
 export function publicCodeView(
   link: PublicLinkView,
   token: string,
@@ -91,7 +94,7 @@ export function publicCodeView(
 <p class="muted">From <strong>${link.senderName}</strong></p>
 <h1>${link.title}</h1>
 <div class="card">
-<p>We mailed a six-digit code to <strong>${sentTo}</strong>. It is valid for 10 minutes.</p>
+<p>We mailed a six-digit code to <strong>${sentTo}</strong> (the address you gave, partly hidden). It is valid for 10 minutes.</p>
 <form method="post" action="${path}" novalidate>${csrfField(csrf)}
 ${textInput('code', 'The code', form, errors, { autocomplete: 'one-time-code', inputmode: 'numeric' })}
 <div class="actions"><button class="button button-primary" type="submit">Open the document</button></div>
