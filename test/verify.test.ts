@@ -42,7 +42,14 @@ import {
   recipient,
   useHarness,
 } from './harness.ts';
-import { pdfsig, startTestTsa } from './pdf-tools.ts';
+import {
+  certifiedReference,
+  fieldLock,
+  lockedReference,
+  pdfsig,
+  qpdfSealPermissions,
+  startTestTsa,
+} from './pdf-tools.ts';
 import { wholePageScreenshots } from './screenshots.ts';
 import { assertPage, createWebClient, type WebResponse } from './web-client.ts';
 
@@ -388,6 +395,57 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
       assert.ok(withoutBreaks(page).includes(expected), `${expected} on the page`);
     }
     assert.match(page.text, /<div class="box box-success" role="status">/);
+  });
+
+  test('the seal certifies the document, no changes permitted: qpdf reads DocMDP P 1 and /Perms naming it, pdfsig says valid, /verify unchanged and a form fill after it changed', async () => {
+    const { id, sealed, sealedAt } = await sealedDocument('Certified lease');
+    const permissions = await qpdfSealPermissions(sealed, `Signet seal ${id}`);
+    assert.deepEqual(permissions.reference, certifiedReference);
+    assert.ok(permissions.permsNameIt, `/Perms: ${JSON.stringify(permissions.perms)}`);
+    assert.equal(permissions.lock, undefined);
+    const { signatures, output } = await pdfsig(sealed);
+    assert.equal(signatures.length, 1, output);
+    assert.equal(signatures[0]?.validation, 'Signature is Valid.', output);
+    assert.ok(signatures[0]?.totalDocumentSigned, output);
+    const page = await verify(sealed);
+    assert.equal(
+      sentenceOf(page),
+      `Sealed by this Signet for document “Certified lease” on ${sealedAt}; unchanged since.`,
+    );
+    // What a reader that judges permissions is now told to report: a change after the seal.
+    const filled = await withIncrementalUpdate(sealed);
+    assert.match(
+      sentenceOf(await verify(filled)),
+      /^This file was changed after it was sealed: something was added after the seal this Signet made for document “Certified lease”/,
+    );
+  });
+
+  test('a file uploaded with another signer’s signature: the seal locks its own field (FieldMDP, /Lock P 1), both signatures stay valid, /verify unchanged', async () => {
+    const upload = readFileSync(join(fixtures, 'openssl-signed.pdf'));
+    const { id, sealed, sealedAt } = await sealedDocument('Countersigned invoice', h.ctx, upload);
+    const permissions = await qpdfSealPermissions(sealed, `Signet seal ${id}`);
+    assert.deepEqual(permissions.reference, lockedReference(permissions.catalogRef));
+    assert.deepEqual(permissions.lock, fieldLock);
+    assert.equal(permissions.perms, undefined, 'a certification can only be the first signature');
+    const { signatures, output } = await pdfsig(sealed);
+    assert.deepEqual(
+      signatures.map((s) => [s.validation, s.totalDocumentSigned]),
+      [
+        ['Signature is Valid.', false],
+        ['Signature is Valid.', true],
+      ],
+      output,
+    );
+    const page = await verify(sealed);
+    assert.equal(
+      sentenceOf(page),
+      `Sealed by this Signet for document “Countersigned invoice” on ${sealedAt}; unchanged since.`,
+    );
+    assert.ok(page.text.includes('<td>Other Signer on 2025-03-14 09:26:53 UTC (valid)</td>'));
+    assert.match(
+      sentenceOf(await verify(changeOneByte(sealed))),
+      /bytes covered by this Signet’s seal were altered/,
+    );
   });
 
   test('one changed byte inside the signed range: changed after sealing, and pdfsig says the signature is invalid', async () => {
