@@ -29,7 +29,7 @@ import { createTsaTimestamper } from '../src/pdf/timestamp.ts';
 import { inspectSeals } from '../src/pdf/verify.ts';
 import { currentSeal, describeSeal } from '../src/sealing/seal-key.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
-import { verifyPdf } from '../src/sealing/verification.service.ts';
+import { readerNote, verifyPdf } from '../src/sealing/verification.service.ts';
 import { signDocument } from '../src/signing/signing.service.ts';
 import { launchChromium, openPage, screenshotDir, viewports } from './chromium.ts';
 import { describeRun, runSignet } from './cli-process.ts';
@@ -395,6 +395,23 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
       assert.ok(withoutBreaks(page).includes(expected), `${expected} on the page`);
     }
     assert.match(page.text, /<div class="box box-success" role="status">/);
+    // What a PDF reader will show about this self-signed seal, and what makes it show valid.
+    const note = /<p class="small table-note" id="reader-note">(.*?)<\/p>/.exec(page.text)?.[1] ?? '';
+    for (const expected of [
+      'PDF readers check this seal offline too',
+      'its own self-signed certificate',
+      'validity unknown',
+      'issuer unknown',
+      'That does not mean the file was changed: this page confirms it.',
+      'the operator of this Signet configures a seal certificate from an authority on the Adobe Approved Trust List or the EU Trusted Lists',
+      'trust this seal’s certificate in your reader by hand',
+    ]) {
+      assert.ok(note.includes(expected), `${expected} in the note: ${note}`);
+    }
+    assert.ok(
+      !(await verify(changeOneByte(sealed))).text.includes('reader-note'),
+      'only beside an unchanged seal',
+    );
   });
 
   test('the seal certifies the document, no changes permitted: qpdf reads DocMDP P 1 and /Perms naming it, pdfsig says valid, /verify unchanged and a form fill after it changed', async () => {
@@ -660,6 +677,11 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
       caSealed.verdict === 'sealed-unchanged' && caSealed.seal.certificate?.subject,
       'CN=sign.example.com, O=Example Ltd, C=CH',
     );
+    assert.match(
+      readerNote(caSealed) ?? '',
+      /^PDF readers check this seal offline too\. They show it as valid when they trust its issuer, Signet Test Root CA \(/,
+      'a seal a CA issued: valid where its issuer is trusted',
+    );
     assert.equal(
       (await verifyPdf(h.ctx, after.sealed)).verdict,
       'not-sealed-here',
@@ -751,6 +773,7 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
             /^Sealed by this Signet for document “Service agreement with Zoë Łukasiewicz” on .+ UTC; unchanged since\.$/,
           );
           assert.ok(await page.getByRole('cell', { name: id }).isVisible(), `${name}: the document id`);
+          assert.ok(await page.locator('#reader-note').isVisible(), `${name}: what PDF readers show`);
           await page.evaluate(axeSource);
           const violations = (await page.evaluate(
             `axe.run(document).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))`,
