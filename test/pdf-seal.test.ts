@@ -21,7 +21,15 @@ import {
 } from '../src/pdf/seal-identity.ts';
 import { createTsaTimestamper, readPemCertificates } from '../src/pdf/timestamp.ts';
 import { inspectSeals, type SealReport, sealVerdict } from '../src/pdf/verify.ts';
-import { pdfsig, qpdfCheck, startTestTsa } from './pdf-tools.ts';
+import {
+  certifiedReference,
+  fieldLock,
+  lockedReference,
+  pdfsig,
+  qpdfCheck,
+  qpdfSealPermissions,
+  startTestTsa,
+} from './pdf-tools.ts';
 
 const fixtures = join(import.meta.dirname, 'fixtures', 'pdf');
 const fixture = (name: string) => new Uint8Array(readFileSync(join(fixtures, name)));
@@ -91,6 +99,21 @@ async function assertSealedAndValid(
   assert.equal(ours?.subFilter, 'ETSI.CAdES.detached');
   assert.equal(ours?.signedAt?.toISOString(), info.signedAt.toISOString());
   assert.equal(sealVerdict(report, [identity.certificate]).verdict, 'seal-holds');
+  // What readers that judge permissions read, by qpdf: the first signature certifies the file
+  // with no changes permitted (the catalog's /Perms naming it); after another, it locks its field.
+  const permissions = await qpdfSealPermissions(sealed, fieldName);
+  if (earlierSignatures === 0) {
+    assert.deepEqual(permissions.reference, certifiedReference);
+    assert.ok(
+      permissions.permsNameIt,
+      `the catalog's /Perms names the seal: ${JSON.stringify(permissions.perms)}`,
+    );
+    assert.equal(permissions.lock, undefined);
+  } else {
+    assert.deepEqual(permissions.reference, lockedReference(permissions.catalogRef));
+    assert.deepEqual(permissions.lock, fieldLock);
+    assert.ok(!permissions.permsNameIt, 'a certification can only be the first signature');
+  }
 }
 
 // ---- identities ----
@@ -291,6 +314,55 @@ test('sealing a sealed file keeps the first seal valid; the second gets its own 
       [`${info.fieldName} (2)`, true, true],
     ],
   );
+});
+
+test('an empty signature field is no earlier signature (the seal certifies); a signed one inside a parent field is (it locks)', async () => {
+  // A parent field of type /Sig whose kid widget inherits the type and holds the signature
+  // dictionary, as form tools nest them (ISO 32000 12.7.3.1); and the same field left unsigned.
+  async function formWithSignatureField(signed: boolean): Promise<Uint8Array> {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage();
+    const { context } = doc;
+    const parentField = context.obj({ FT: 'Sig', T: PDFString.of('Approvals') });
+    const parent = context.register(parentField);
+    const kid = context.obj({
+      Type: 'Annot',
+      Subtype: 'Widget',
+      Rect: [0, 0, 0, 0],
+      Parent: parent,
+      T: PDFString.of('First'),
+      P: page.ref,
+    });
+    if (signed)
+      kid.set(PDFName.of('V'), context.register(context.obj({ Type: 'Sig', Filter: 'Adobe.PPKLite' })));
+    const kidRef = context.register(kid);
+    parentField.set(PDFName.of('Kids'), context.obj([kidRef]));
+    page.node.set(PDFName.of('Annots'), context.obj([kidRef]));
+    doc.catalog.set(PDFName.of('AcroForm'), context.obj({ Fields: [parent] }));
+    return doc.save({ useObjectStreams: false });
+  }
+  const unsigned = await sealPdf(await formWithSignatureField(false), identity, info);
+  const certified = await qpdfSealPermissions(unsigned, info.fieldName);
+  assert.deepEqual(certified.reference, certifiedReference);
+  assert.ok(certified.permsNameIt);
+  const signed = await sealPdf(await formWithSignatureField(true), identity, info);
+  const locked = await qpdfSealPermissions(signed, info.fieldName);
+  assert.deepEqual(locked.reference, lockedReference(locked.catalogRef));
+  assert.deepEqual(locked.lock, fieldLock);
+  assert.equal(locked.perms, undefined, 'no certification after a signature');
+  // Signet's widget with its lock still names the seal's document, from Signet's own revision.
+  assert.equal(signedReport(await inspectSeals(signed)).at(-1)?.revision?.fieldName, info.fieldName);
+});
+
+test('a usage-rights /Perms entry is replaced: the catalog’s /Perms names the seal and nothing else', async () => {
+  const doc = await PDFDocument.create();
+  doc.addPage();
+  const usageRights = doc.context.register(doc.context.obj({ Type: 'Sig', Filter: 'Adobe.PPKLite' }));
+  doc.catalog.set(PDFName.of('Perms'), doc.context.obj({ UR3: usageRights }));
+  const sealed = await sealPdf(await doc.save({ useObjectStreams: false }), identity, info);
+  const permissions = await qpdfSealPermissions(sealed, info.fieldName);
+  assert.ok(permissions.permsNameIt, JSON.stringify(permissions.perms));
+  assert.deepEqual(permissions.reference, certifiedReference);
 });
 
 test('an encrypted PDF and a file that is not a PDF are refused with a sentence', async () => {

@@ -193,6 +193,68 @@ export async function qpdfCheck(
   };
 }
 
+type QpdfObjects = Record<string, { value?: unknown }>;
+
+/** Every object of the file as qpdf reads it (`qpdf --json=2 --json-key=qpdf`), keyed 'obj:N G R' and 'trailer'. */
+export async function qpdfObjects(bytes: Uint8Array): Promise<QpdfObjects> {
+  const result = await withFile(bytes, (path) => run('qpdf', ['--json=2', '--json-key=qpdf', path]));
+  if (result.code !== 0 && result.code !== 3) throw new Error(`qpdf --json failed: ${result.stderr}`);
+  return (JSON.parse(result.stdout) as { qpdf: [unknown, QpdfObjects] }).qpdf[1];
+}
+
+type QpdfDict = Record<string, unknown>;
+
+/**
+ * What qpdf reads of the permissions of the signature in field `fieldName`: its signature
+ * dictionary's /Reference, the field's /Lock, the catalog (its reference) and whether its
+ * /Perms is exactly { /DocMDP: that signature dictionary } (`permsNameIt`), or what else it is.
+ */
+export async function qpdfSealPermissions(
+  bytes: Uint8Array,
+  fieldName: string,
+): Promise<{ reference: unknown; lock: unknown; perms: unknown; permsNameIt: boolean; catalogRef: string }> {
+  const objects = await qpdfObjects(bytes);
+  const dict = (ref: unknown) => objects[`obj:${String(ref)}`]?.value as QpdfDict | undefined;
+  const widgets = Object.values(objects)
+    .map((o) => o.value as QpdfDict | undefined)
+    .filter((d) => d?.['/FT'] === '/Sig' && d['/T'] === `u:${fieldName}`);
+  assert.equal(widgets.length, 1, `one field named ${fieldName}`);
+  const widget = widgets[0] as QpdfDict;
+  const signatureRef = widget['/V'];
+  const signature = dict(signatureRef);
+  assert.equal(signature?.['/Type'], '/Sig', 'the field’s /V is its signature dictionary');
+  const trailer = objects.trailer?.value as QpdfDict | undefined;
+  const catalogRef = String(trailer?.['/Root']);
+  const catalog = dict(catalogRef);
+  const perms = catalog?.['/Perms'];
+  const permsNameIt = JSON.stringify(perms) === JSON.stringify({ '/DocMDP': signatureRef });
+  return { reference: signature?.['/Reference'], lock: widget['/Lock'], perms, permsNameIt, catalogRef };
+}
+
+/** The certification by DocMDP with no changes permitted, as qpdf reads it back (ISO 32000-2 Table 256, 257). */
+export const certifiedReference = [
+  {
+    '/Type': '/SigRef',
+    '/TransformMethod': '/DocMDP',
+    '/DigestMethod': '/SHA256',
+    '/TransformParams': { '/Type': '/TransformParams', '/P': 1, '/V': '/1.2' },
+  },
+];
+
+/** The seal's lock of every field after an earlier signature, as qpdf reads it back (Table 236, 259). */
+export function lockedReference(catalogRef: string) {
+  return [
+    {
+      '/Type': '/SigRef',
+      '/TransformMethod': '/FieldMDP',
+      '/DigestMethod': '/SHA256',
+      '/Data': catalogRef,
+      '/TransformParams': { '/Type': '/TransformParams', '/Action': '/All', '/V': '/1.2' },
+    },
+  ];
+}
+export const fieldLock = { '/Type': '/SigFieldLock', '/Action': '/All', '/P': 1 };
+
 export type TestTsa = {
   url: string;
   /** Its certificate, PEM: what SIGNET_SEAL_TSA_CERT_FILE pins. */

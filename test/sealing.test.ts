@@ -129,6 +129,13 @@ describeEachDatabase('sealing', (kind) => {
       'Test browser 203.0.113.7',
       'Opened',
       'Signed',
+      // What PDF readers show about the default self-signed seal, and who confirms the file.
+      'confirms whether it is the file this Signet sealed',
+      'PDF readers check the seal offline too',
+      'they show Signet’s default self-signed seal as of unknown validity',
+      'which does not mean the file was changed',
+      '“issuer unknown”, “validity unknown”',
+      'until the operator configures a seal certificate readers trust',
     ]) {
       assert.ok(text.includes(expected), `${expected} in the certificate`);
     }

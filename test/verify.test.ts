@@ -29,7 +29,7 @@ import { createTsaTimestamper } from '../src/pdf/timestamp.ts';
 import { inspectSeals } from '../src/pdf/verify.ts';
 import { currentSeal, describeSeal } from '../src/sealing/seal-key.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
-import { verifyPdf } from '../src/sealing/verification.service.ts';
+import { readerNote, verifyPdf } from '../src/sealing/verification.service.ts';
 import { signDocument } from '../src/signing/signing.service.ts';
 import { launchChromium, openPage, screenshotDir, viewports } from './chromium.ts';
 import { describeRun, runSignet } from './cli-process.ts';
@@ -42,7 +42,14 @@ import {
   recipient,
   useHarness,
 } from './harness.ts';
-import { pdfsig, startTestTsa } from './pdf-tools.ts';
+import {
+  certifiedReference,
+  fieldLock,
+  lockedReference,
+  pdfsig,
+  qpdfSealPermissions,
+  startTestTsa,
+} from './pdf-tools.ts';
 import { wholePageScreenshots } from './screenshots.ts';
 import { assertPage, createWebClient, type WebResponse } from './web-client.ts';
 
@@ -388,6 +395,74 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
       assert.ok(withoutBreaks(page).includes(expected), `${expected} on the page`);
     }
     assert.match(page.text, /<div class="box box-success" role="status">/);
+    // What a PDF reader will show about this self-signed seal, and what makes it show valid.
+    const note = /<p class="small table-note" id="reader-note">(.*?)<\/p>/.exec(page.text)?.[1] ?? '';
+    for (const expected of [
+      'PDF readers check this seal offline too',
+      'its own self-signed certificate',
+      'validity unknown',
+      'issuer unknown',
+      'That does not mean the file was changed: this page confirms it.',
+      'the operator of this Signet configures a seal certificate from an authority on the Adobe Approved Trust List or the EU Trusted Lists',
+      'trust this seal’s certificate in your reader by hand',
+    ]) {
+      assert.ok(note.includes(expected), `${expected} in the note: ${note}`);
+    }
+    assert.ok(
+      !(await verify(changeOneByte(sealed))).text.includes('reader-note'),
+      'only beside an unchanged seal',
+    );
+  });
+
+  test('the seal certifies the document, no changes permitted: qpdf reads DocMDP P 1 and /Perms naming it, pdfsig says valid, /verify unchanged and a form fill after it changed', async () => {
+    const { id, sealed, sealedAt } = await sealedDocument('Certified lease');
+    const permissions = await qpdfSealPermissions(sealed, `Signet seal ${id}`);
+    assert.deepEqual(permissions.reference, certifiedReference);
+    assert.ok(permissions.permsNameIt, `/Perms: ${JSON.stringify(permissions.perms)}`);
+    assert.equal(permissions.lock, undefined);
+    const { signatures, output } = await pdfsig(sealed);
+    assert.equal(signatures.length, 1, output);
+    assert.equal(signatures[0]?.validation, 'Signature is Valid.', output);
+    assert.ok(signatures[0]?.totalDocumentSigned, output);
+    const page = await verify(sealed);
+    assert.equal(
+      sentenceOf(page),
+      `Sealed by this Signet for document “Certified lease” on ${sealedAt}; unchanged since.`,
+    );
+    // What a reader that judges permissions is now told to report: a change after the seal.
+    const filled = await withIncrementalUpdate(sealed);
+    assert.match(
+      sentenceOf(await verify(filled)),
+      /^This file was changed after it was sealed: something was added after the seal this Signet made for document “Certified lease”/,
+    );
+  });
+
+  test('a file uploaded with another signer’s signature: the seal locks its own field (FieldMDP, /Lock P 1), both signatures stay valid, /verify unchanged', async () => {
+    const upload = readFileSync(join(fixtures, 'openssl-signed.pdf'));
+    const { id, sealed, sealedAt } = await sealedDocument('Countersigned invoice', h.ctx, upload);
+    const permissions = await qpdfSealPermissions(sealed, `Signet seal ${id}`);
+    assert.deepEqual(permissions.reference, lockedReference(permissions.catalogRef));
+    assert.deepEqual(permissions.lock, fieldLock);
+    assert.equal(permissions.perms, undefined, 'a certification can only be the first signature');
+    const { signatures, output } = await pdfsig(sealed);
+    assert.deepEqual(
+      signatures.map((s) => [s.validation, s.totalDocumentSigned]),
+      [
+        ['Signature is Valid.', false],
+        ['Signature is Valid.', true],
+      ],
+      output,
+    );
+    const page = await verify(sealed);
+    assert.equal(
+      sentenceOf(page),
+      `Sealed by this Signet for document “Countersigned invoice” on ${sealedAt}; unchanged since.`,
+    );
+    assert.ok(page.text.includes('<td>Other Signer on 2025-03-14 09:26:53 UTC (valid)</td>'));
+    assert.match(
+      sentenceOf(await verify(changeOneByte(sealed))),
+      /bytes covered by this Signet’s seal were altered/,
+    );
   });
 
   test('one changed byte inside the signed range: changed after sealing, and pdfsig says the signature is invalid', async () => {
@@ -602,6 +677,11 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
       caSealed.verdict === 'sealed-unchanged' && caSealed.seal.certificate?.subject,
       'CN=sign.example.com, O=Example Ltd, C=CH',
     );
+    assert.match(
+      readerNote(caSealed) ?? '',
+      /^PDF readers check this seal offline too\. They show it as valid when they trust its issuer, Signet Test Root CA \(/,
+      'a seal a CA issued: valid where its issuer is trusted',
+    );
     assert.equal(
       (await verifyPdf(h.ctx, after.sealed)).verdict,
       'not-sealed-here',
@@ -693,6 +773,7 @@ describeEachDatabase('verifying a sealed PDF', (kind) => {
             /^Sealed by this Signet for document “Service agreement with Zoë Łukasiewicz” on .+ UTC; unchanged since\.$/,
           );
           assert.ok(await page.getByRole('cell', { name: id }).isVisible(), `${name}: the document id`);
+          assert.ok(await page.locator('#reader-note').isVisible(), `${name}: what PDF readers show`);
           await page.evaluate(axeSource);
           const violations = (await page.evaluate(
             `axe.run(document).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))`,

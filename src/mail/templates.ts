@@ -205,7 +205,9 @@ Everyone has signed "${input.documentTitle}", sent by ${input.workspaceName}.
 ${where}
 
 Keep it: the file is sealed with a digital signature, so any change to it shows. Check it
-at any time in a PDF reader or at ${input.verifyUrl}
+at any time at ${input.verifyUrl}
+PDF readers check the seal too; with Signet's default self-signed seal they show it as of
+unknown validity ("issuer unknown"), which does not mean the file was changed.
 
 — Signet
 `,

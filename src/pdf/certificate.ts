@@ -202,7 +202,7 @@ async function layOut(flow: PageFlow, certificate: Certificate): Promise<void> {
   await history(flow, certificate);
   flow.space(12);
   await flow.text(
-    `This file is sealed with a digital signature by Signet. Any change to it after sealing breaks the seal: check it at ${certificate.verifyUrl} or in any PDF reader.`,
+    `This file is sealed with a digital signature by Signet: any change to it after sealing breaks the seal. ${certificate.verifyUrl} confirms whether it is the file this Signet sealed. PDF readers check the seal offline too: until the operator configures a seal certificate readers trust, or the reader is set to trust this one, they show Signet’s default self-signed seal as of unknown validity (“issuer unknown”, “validity unknown”), which does not mean the file was changed.`,
     { size: 8.5, color: 'muted' },
   );
   await flow.footers(

@@ -159,6 +159,24 @@ function revisionObjects(
 }
 
 const signetWidgetKeys = ['AP', 'F', 'FT', 'P', 'Rect', 'Subtype', 'T', 'Type', 'V'].join(' ');
+const lockedWidgetKeys = ['AP', 'F', 'FT', 'Lock', 'P', 'Rect', 'Subtype', 'T', 'Type', 'V'].join(' ');
+
+// A seal after someone else's signature locks its own field (seal.ts): the widget then has one
+// key more, /Lock, and only as Signet writes it, so no other widget passes for Signet's.
+function hasSignetKeys(widget: Map<string, PdfValue>): boolean {
+  const keys = [...widget.keys()].sort().join(' ');
+  if (keys === signetWidgetKeys) return true;
+  const lock = widget.get('Lock');
+  if (keys !== lockedWidgetKeys || lock?.kind !== 'dict') return false;
+  const p = lock.entries.get('P');
+  return (
+    [...lock.entries.keys()].sort().join(' ') === 'Action P Type' &&
+    nameEntry(lock.entries, 'Type') === 'SigFieldLock' &&
+    nameEntry(lock.entries, 'Action') === 'All' &&
+    p?.kind === 'number' &&
+    p.value === 1
+  );
+}
 
 /** What the last revision `byteRange` covers says about its signature (see SealRevision). Never throws. */
 export function readSealRevision(
@@ -190,7 +208,7 @@ export function readSealRevision(
   const fields = [...objects.values()].filter((widget) => {
     const value = widget.get('V');
     return (
-      [...widget.keys()].sort().join(' ') === signetWidgetKeys &&
+      hasSignetKeys(widget) &&
       nameEntry(widget, 'Type') === 'Annot' &&
       nameEntry(widget, 'Subtype') === 'Widget' &&
       nameEntry(widget, 'FT') === 'Sig' &&

@@ -3,7 +3,13 @@
 // were, so signatures already in the file keep verifying, and the update uses the same kind of
 // cross-reference section (table or stream) as the file's last one, which every reader accepts.
 // The field is invisible (zero rectangle on the first page): the visible record of signing is
-// the certificate of completion; the seal is what makes the file tamper-evident.
+// the certificate of completion; the seal is what makes the file tamper-evident. The seal also
+// says what may change after it, for readers that judge permissions (Acrobat-class readers
+// treat a form fill or a comment after an approval signature as allowed): it certifies the
+// document with no changes permitted (DocMDP, P = 1) when it is the file's first signature,
+// and, after someone else's signature (a certification can only be the first), locks every
+// field and the document with its own field (FieldMDP and a /Lock with P = 1); docs/deployment.md
+// ("What the seal permits, and what readers show") says why.
 import { randomBytes } from 'node:crypto';
 import {
   PDFArray,
@@ -13,7 +19,7 @@ import {
   PDFInvalidObject,
   PDFName,
   PDFNumber,
-  type PDFRef,
+  PDFRef,
   PDFString,
 } from '@cantoo/pdf-lib';
 import { activeContentOf, activeContentSentence } from './active-content.ts';
@@ -35,6 +41,12 @@ export type SealOptions = {
   timestamp?: Timestamper; // RFC 3161 signature time-stamp (B-T)
   timestampReserveBytes?: number; // room for the token in /Contents; TSA tokens with chains run 3–8 KB
 };
+
+/**
+ * What the seal permits after it (ISO 32000-2 12.8.2.2, 12.8.2.4, Table 236): `certify` when
+ * no signature comes before it (`hasEarlierSignature`), `lock` after one.
+ */
+type SealPermissions = 'certify' | 'lock';
 
 const defaultTimestampReserveBytes = 16 * 1024;
 // '[0 ' + three 10-digit numbers separated by spaces + ']': offsets up to 9,999,999,999 bytes.
@@ -155,6 +167,50 @@ function rawObject(doc: PDFDocument, text: string): PDFRef {
 
 type Placeholder = { token: string; contentsHexLength: number };
 
+// How deep and how many fields are looked at for an earlier signature: forms nest a few levels
+// (ISO 32000 12.7.3.1); a file that hides one deeper is locked rather than certified, which
+// never breaks the earlier signature.
+const maxFieldDepth = 16;
+const maxFieldsSearched = 10_000;
+
+/**
+ * Whether the file already carries a signature: a signature field (its /FT inherited as
+ * ISO 32000 12.7.3.1 says) whose /V is a signature dictionary, or a certification in the
+ * catalog's /Perms. A DocMDP certification may only be the first signature (ISO 32000-1
+ * 12.8.2.2.1), so after any of these the seal locks instead of certifying.
+ */
+function hasEarlierSignature(catalog: PDFDict, fields: PDFArray): boolean {
+  const perms = catalog.lookup(PDFName.of('Perms'));
+  if (perms instanceof PDFDict && perms.has(PDFName.of('DocMDP'))) return true;
+  let searched = 0;
+  const signed = (list: PDFArray, inheritedType: PDFName | undefined, depth: number): boolean => {
+    for (let index = 0; index < list.size(); index++) {
+      if (++searched > maxFieldsSearched || depth > maxFieldDepth) return true;
+      const field = list.lookup(index);
+      if (!(field instanceof PDFDict)) continue;
+      const own = field.lookup(PDFName.of('FT'));
+      const type = own instanceof PDFName ? own : inheritedType;
+      if (type === PDFName.of('Sig') && field.lookup(PDFName.of('V')) instanceof PDFDict) return true;
+      const kids = field.lookup(PDFName.of('Kids'));
+      if (kids instanceof PDFArray && signed(kids, type, depth + 1)) return true;
+    }
+    return false;
+  };
+  return signed(fields, undefined, 0);
+}
+
+// The signature reference (ISO 32000-2 Table 256) and the field's lock (Table 236) of each
+// case. /DigestMethod is required by ISO 32000-2:2020 (no default is defined); /Data, required
+// for FieldMDP only, names the catalog, the root of every field the lock covers. The lock's
+// /P 1 (PDF 2.0) makes any later change invalidate the seal, as the certification's does.
+function referenceOf(permissions: SealPermissions, catalog: PDFRef): string {
+  if (permissions === 'certify') {
+    return '/Reference [<< /Type /SigRef /TransformMethod /DocMDP /DigestMethod /SHA256 /TransformParams << /Type /TransformParams /P 1 /V /1.2 >> >>]';
+  }
+  return `/Reference [<< /Type /SigRef /TransformMethod /FieldMDP /DigestMethod /SHA256 /Data ${catalog} /TransformParams << /Type /TransformParams /Action /All /V /1.2 >> >>]`;
+}
+const fieldLock = '/Lock << /Type /SigFieldLock /Action /All /P 1 >>';
+
 // The signature dictionary, the widget and its appearance are written as raw bytes: pdf-lib
 // leaves such objects uncompressed (never in an object stream), where /ByteRange and /Contents
 // can be filled in place and where a verifier finds them without inflating anything.
@@ -173,6 +229,10 @@ function addSignatureField(doc: PDFDocument, info: SealInfo, placeholder: Placeh
     form.set(PDFName.of('Fields'), fields);
   }
   const fieldName = uniqueFieldName(info.fieldName, fieldNamesOf(fields as PDFArray));
+  // Decided before the seal's own field joins the form, which is not yet signed.
+  const permissions: SealPermissions = hasEarlierSignature(catalog, fields as PDFArray) ? 'lock' : 'certify';
+  const catalogRef = doc.context.trailerInfo.Root;
+  if (!(catalogRef instanceof PDFRef)) throw new Error('The PDF has no catalog reference in its trailer.');
 
   const entries = [
     '/Type /Sig',
@@ -180,6 +240,7 @@ function addSignatureField(doc: PDFDocument, info: SealInfo, placeholder: Placeh
     '/SubFilter /ETSI.CAdES.detached',
     `/M ${pdfTextString(pdfDate(info.signedAt))}`,
     `/Name ${pdfTextString(info.name)}`,
+    referenceOf(permissions, catalogRef),
     `/Reason ${pdfTextString(info.reason)}`,
     info.location === undefined ? '' : `/Location ${pdfTextString(info.location)}`,
     info.contactInfo === undefined ? '' : `/ContactInfo ${pdfTextString(info.contactInfo)}`,
@@ -195,8 +256,12 @@ function addSignatureField(doc: PDFDocument, info: SealInfo, placeholder: Placeh
   const widgetRef = rawObject(
     doc,
     `<<\n/Type /Annot\n/Subtype /Widget\n/FT /Sig\n/Rect [0 0 0 0]\n/F ${widgetFlags}\n` +
-      `/T ${pdfTextString(fieldName)}\n/V ${signatureRef}\n/P ${page.ref}\n/AP << /N ${appearanceRef} >>\n>>`,
+      `/T ${pdfTextString(fieldName)}\n/V ${signatureRef}\n/P ${page.ref}\n/AP << /N ${appearanceRef} >>\n` +
+      `${permissions === 'lock' ? `${fieldLock}\n` : ''}>>`,
   );
+  // The certification's other half (ISO 32000-2 12.8.6): the catalog's /Perms names the seal,
+  // and nothing else (a usage-rights /UR3 signed by someone else would no longer hold anyway).
+  if (permissions === 'certify') catalog.set(PDFName.of('Perms'), doc.context.obj({ DocMDP: signatureRef }));
 
   (fields as PDFArray).push(widgetRef);
   const sigFlags = form.lookup(PDFName.of('SigFlags'));

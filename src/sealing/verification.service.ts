@@ -439,6 +439,22 @@ function retiredPhrase(retired: RetiredSeal | null): string {
     : ' with a seal no longer in use';
 }
 
+/**
+ * What a PDF reader shows about a seal this page found unchanged, which is the first thing a
+ * recipient opening the file in Acrobat sees: readers check the signature offline, and trust
+ * its certificate only when they trust its issuer, so the default self-signed seal shows as of
+ * unknown validity. Said here so nobody takes that for a change (docs/deployment.md, "What
+ * readers show", says what an operator does about it). Null for every other verdict.
+ */
+export function readerNote(v: Verification): string | null {
+  if (v.verdict !== 'sealed-unchanged') return null;
+  const certificate = v.seal.certificate;
+  if (certificate && certificate.subject !== certificate.issuer) {
+    return `PDF readers check this seal offline too. They show it as valid when they trust its issuer, ${signerName(certificate.issuer)} (Adobe Approved Trust List, EU Trusted Lists), and otherwise as of unknown validity, which does not mean the file was changed: this page confirms it.`;
+  }
+  return 'PDF readers check this seal offline too, but this Signet seals with its own self-signed certificate, so they show the signature as of unknown validity (Acrobat: “validity unknown”, pdfsig: “issuer unknown”, MuPDF: “self-signed certificate”). That does not mean the file was changed: this page confirms it. Readers show the seal as valid once the operator of this Signet configures a seal certificate from an authority on the Adobe Approved Trust List or the EU Trusted Lists, or once you trust this seal’s certificate in your reader by hand (compare its fingerprint above).';
+}
+
 export interface VerificationFact {
   label: string;
   value: string;

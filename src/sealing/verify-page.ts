@@ -7,7 +7,12 @@ import { formatBytes } from '../pdf/inspect.ts';
 import { fieldError, notice } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { page } from '../ui/shell.ts';
-import { type Verification, verificationFacts, verificationSentence } from './verification.service.ts';
+import {
+  readerNote,
+  type Verification,
+  verificationFacts,
+  verificationSentence,
+} from './verification.service.ts';
 
 export interface VerifyPageView {
   /** The largest file the form takes (SIGNET_MAX_UPLOAD_BYTES). */
@@ -36,6 +41,7 @@ function code(value: string): SafeHtml {
 }
 
 function resultCard(result: Verification, fileName: string | null): SafeHtml {
+  const note = readerNote(result);
   const rows = verificationFacts(result).map(
     (fact) =>
       html`<tr><th scope="row">${fact.label}</th><td>${fact.isCode ? code(fact.value) : fact.value}</td></tr>
@@ -48,6 +54,7 @@ function resultCard(result: Verification, fileName: string | null): SafeHtml {
 <tbody>
 ${rows}</tbody>
 </table>
+${note && html`<p class="small table-note" id="reader-note">${note}</p>`}
 </section>
 `;
 }
@@ -72,7 +79,7 @@ ${fieldError('file', error)}
 
 const offline = html`<section class="card" aria-labelledby="offline-heading">
 <h2 id="offline-heading">Without this page</h2>
-<p class="small muted">A sealed PDF carries a standard PDF signature (PAdES). <code>pdfsig file.pdf</code> (poppler) reports it as valid, and Adobe Acrobat Reader shows the seal certificate as the signer in its signature panel; a change to the bytes the seal signs shows there too. Only this page compares the file with what this Signet issued: a replaced or removed time-stamp, or data added inside the signature, does not show there.</p>
+<p class="small muted">A sealed PDF carries a standard PDF signature (PAdES), which PDF readers check offline and which permits no later change. <code>pdfsig file.pdf</code> (poppler) reports it as valid, and Adobe Acrobat Reader shows the seal certificate as the signer in its signature panel; a change to the file shows there too. With Signet’s default self-signed seal, readers show the signer’s identity as unknown (“validity unknown”, “issuer unknown”) until the operator configures a seal certificate they trust. Only this page compares the file with what this Signet issued: a replaced or removed time-stamp, or data added inside the signature, does not show there.</p>
 </section>
 `;
 
