@@ -12,6 +12,8 @@ import { test } from 'node:test';
 import fontkit, { type Font } from '@cantoo/fontkit';
 import { PDFDict, PDFDocument, PDFName, StandardFonts } from '@cantoo/pdf-lib';
 import { InputError } from '../src/input-error.ts';
+import { matters } from '../src/pdf/cmap.ts';
+import { glyphNameText } from '../src/pdf/glyph-names.ts';
 import { inspectPdf } from '../src/pdf/inspect.ts';
 import { loadPdf } from '../src/pdf/load.ts';
 import { judgeText, textTruthSentences } from '../src/pdf/text-truth.ts';
@@ -187,6 +189,23 @@ test('a ToUnicode map reading a letter or a space as a digit is refused; one spe
     cmap(1, ['<21> <7E> <0021>', `<20> <20> [<00A0>]`, `<AE> <AF> [<006600660069> <00660066>]`], []),
   );
   assert.equal(await refusal(honest), null);
+});
+
+test('what matters is compared as readers would spell it: digits by value, dashes and slashes alike, glyph names by the AGL rules', () => {
+  assert.equal(matters('Total 1,000.50 € / 30 days'), '1,000.50€/30');
+  assert.equal(matters('٣'), matters('3'), 'an Arabic-Indic three is a three');
+  assert.equal(matters('¹'), '1', 'NFKC: a superscript one');
+  assert.equal(matters('−'), matters('-'), 'a minus sign as a hyphen-minus');
+  assert.equal(matters('⁄'), '/', 'the fraction slash');
+  assert.equal(matters('ffi office'), '', 'letters do not matter');
+  assert.equal(glyphNameText('one'), '1');
+  assert.equal(glyphNameText('one.tnum'), '1', 'a suffix is stripped');
+  assert.equal(glyphNameText('uni0033'), '3');
+  assert.equal(glyphNameText('u1D7CE'), '𝟎');
+  assert.equal(glyphNameText('f_f_i'), 'ffi', 'a ligature');
+  assert.equal(glyphNameText('eacute'), 'e', 'an accented letter is a letter');
+  assert.equal(glyphNameText('g17'), null, 'a made-up name says nothing');
+  assert.equal(glyphNameText('uniD800'), null, 'a surrogate is no character');
 });
 
 test('every real file is accepted, and its digits were judged where its fonts say what their glyphs are', async () => {

@@ -266,8 +266,9 @@ const standard = Array.from({ length: 256 }, (_, code) =>
 // Latin-1, but 0xAD, which Annex D names `hyphen`.
 const winAnsi = `${none(32)}${ascii("'", '`')}\0€\0‚ƒ„…†‡ˆ‰Š‹Œ\0Ž\0\0‘’“”•–—˜™š›œ\0žŸ${Array.from({ length: 96 }, (_, k) => (k === 0x0d ? '-' : String.fromCharCode(0xa0 + k))).join('')}`;
 
-// MacRomanEncoding: Mac OS Roman, with Annex D's `currency` at 0xDB.
-const macRoman = `${none(32)}${ascii("'", '`')}\0ÄÅÇÉÑÖÜáàâäãåçéèêëíìîïñóòôöõúùûü†°¢£§•¶ß®©™´¨≠ÆØ∞±≤≥¥µ∂∑∏π∫ªºΩæø¿¡¬√ƒ≈∆«»…\u00a0ÀÃÕŒœ–—“”‘’÷◊ÿŸ⁄¤‹›ﬁﬂ‡·‚„‰ÂÊÁËÈÍÎÏÌÓÔ\0ÒÚÛÙıˆ˜¯˘˙˚¸˝˛ˇ`;
+// MacRomanEncoding: Mac OS Roman. 0xDB is `currency` in Annex D and the euro in Mac OS since
+// 8.5: which sign a font draws there is not known, so it says nothing.
+const macRoman = `${none(32)}${ascii("'", '`')}\0ÄÅÇÉÑÖÜáàâäãåçéèêëíìîïñóòôöõúùûü†°¢£§•¶ß®©™´¨≠ÆØ∞±≤≥¥µ∂∑∏π∫ªºΩæø¿¡¬√ƒ≈∆«»…\u00a0ÀÃÕŒœ–—“”‘’÷◊ÿŸ⁄\0‹›ﬁﬂ‡·‚„‰ÂÊÁËÈÍÎÏÌÓÔ\0ÒÚÛÙıˆ˜¯˘˙˚¸˝˛ˇ`;
 
 export type BaseEncoding = 'StandardEncoding' | 'WinAnsiEncoding' | 'MacRomanEncoding';
 

@@ -105,36 +105,45 @@ class Check {
     const map = this.mapOf(stream);
     this.figures.fonts++;
     if (map === null || map.mattering.size === 0) return false;
-    const account = this.accountOf(font);
+    const { account, otherwise } = this.accountOf(font);
     for (const [code, text] of map.mattering) {
       if (++this.checked > maxCheckedCodes) throw new TooLarge();
       this.figures.mapped++;
       const glyph = account(code);
-      if (glyph === null || glyph.length === 0) continue;
+      if (glyph === null) continue;
       this.figures.judged++;
       const read = matters(text);
-      if (!glyph.some((alternative) => matters(alternative) === read)) return true;
+      const agrees = (texts: string[] | null) => texts?.some((text) => matters(text) === read) ?? false;
+      if (!agrees(glyph) && !agrees(otherwise?.(code) ?? null)) return true;
     }
     return false;
   }
 
-  private accountOf(font: PDFDict): Account {
+  /**
+   * The font's account of each code; for a TrueType font whose encoding names the code, also
+   * the glyph its program's cmap selects (`otherwise`): readers differ on which a symbolic
+   * TrueType font with an encoding draws, so the map may agree with either.
+   */
+  private accountOf(font: PDFDict): { account: Account; otherwise?: Account } {
     const subtype = nameText(font.lookup(name('Subtype')));
-    if (subtype === 'Type0') return this.cidAccount(font);
+    if (subtype === 'Type0') return { account: this.cidAccount(font) };
     if (subtype === 'Type1' || subtype === 'MMType1' || subtype === 'TrueType' || subtype === 'Type3')
       return this.simpleAccount(font, subtype);
-    return () => null;
+    return { account: () => null };
   }
 
   private programTexts(embedded: EmbeddedFont, gid: number): string[] | null {
     if (!embedded.program) return null;
     const { characters, name: glyphName } = embedded.program.glyphTexts(gid);
     const named = glyphName === null ? null : glyphNameText(glyphName);
-    const texts = named === null ? characters : [...characters, named];
+    // A private-use character says nothing a reader shares (oldstyle figures at U+F731).
+    const texts = (named === null ? characters : [...characters, named]).filter(
+      (text) => !privateUse.test(text),
+    );
     return texts.length > 0 ? texts : null;
   }
 
-  private simpleAccount(font: PDFDict, subtype: string): Account {
+  private simpleAccount(font: PDFDict, subtype: string): { account: Account; otherwise?: Account } {
     const encoding = font.lookup(name('Encoding'));
     let base: BaseEncoding | null = null;
     const differences = new Map<number, string>();
@@ -155,22 +164,17 @@ class Check {
       ['FontFile', 'FontFile2', 'FontFile3'].some((key) => descriptor.has(name(key)));
     const standardName = nameText(font.lookup(name('BaseFont')))?.replace(/^[A-Z]{6}\+/, '');
     const ownEncodingFont = standardName === 'Symbol' || standardName === 'ZapfDingbats';
-    return (code) => {
+    const byProgram = (code: number) => {
+      const found = embedded();
+      const gid = found.program?.glyphForCode(code);
+      return gid === undefined ? null : this.programTexts(found, gid);
+    };
+    const account = (code: number): string[] | null => {
       if (code > 0xff) return null;
       const differing = differences.get(code);
-      if (differing !== undefined) {
-        const text = glyphNameText(differing);
-        return text === null ? null : [text];
-      }
-      if (base !== null) {
-        const text = encodedText(base, code);
-        return text === null ? null : [text];
-      }
-      if (subtype === 'TrueType') {
-        const found = embedded();
-        const gid = found.program?.glyphForCode(code);
-        return gid === undefined ? null : this.programTexts(found, gid);
-      }
+      if (differing !== undefined) return textOf(glyphNameText(differing));
+      if (base !== null) return textOf(encodedText(base, code));
+      if (subtype === 'TrueType') return byProgram(code);
       if (subtype === 'Type1' || subtype === 'MMType1') {
         if (!hasProgram) return ownEncodingFont ? null : textOf(encodedText('StandardEncoding', code));
         const { builtin } = embedded();
@@ -180,6 +184,7 @@ class Check {
       }
       return null;
     };
+    return subtype === 'TrueType' ? { account, otherwise: byProgram } : { account };
   }
 
   private cidAccount(font: PDFDict): Account {
@@ -219,7 +224,8 @@ class Check {
   }
 }
 
-const textOf = (text: string | null) => (text === null ? null : [text]);
+const privateUse = /\p{Co}/u;
+const textOf = (text: string | null) => (text === null || privateUse.test(text) ? null : [text]);
 
 /** The fonts the pages of `pdf` use, each dictionary once, in page order. */
 function* pageFonts(pdf: PDFDocument): Generator<PDFDict> {
