@@ -23,12 +23,16 @@
 //   CIDToGIDMap (CIDFontType2) or as the glyph number (a CIDFontType0 OpenType program that is
 //   not CID-keyed), and the program's account of the glyph: its Unicode cmap read backwards,
 //   or its glyph name (font-programs.ts).
-// A ligature or a space the map spells out holds nothing that matters and is not judged; a
-// digit read from a letter's or a space's glyph, or from another digit's, is a contradiction.
+// A TrueType font with an encoding may agree with either the encoding's name or the glyph its
+// cmap selects (readers differ on which a symbolic one draws). A ligature or a space the map
+// spells out holds nothing that matters and is not judged; a digit read from a letter's or a
+// space's glyph, or from another digit's, is a contradiction.
 //
 // The limit, said plainly: where the font says nothing about a glyph (a subset with no
-// Unicode cmap and no glyph names, as pdf-lib, Skia and LibreOffice write them; a bare CFF
-// program; a predefined CJK CMap; a Type 3 glyph named `a12`), no lie can be proven from the
+// Unicode cmap and no glyph names, as pdf-lib and Ghostscript write TrueType subsets; a bare
+// CFF program; a predefined CJK CMap; a Type 3 glyph named `a12`; a glyph known only by a
+// private-use character, as oldstyle figures are; MacRoman's 0xDB, the currency sign or the
+// euro by Mac OS version), no lie can be proven from the
 // font, and the file is not refused: refusing every real file of those writers would be a
 // defect too. Nor is a font that names a glyph `one` but draws a nine caught. Both are the
 // cases only comparing the glyphs' shapes with the characters read would close.
