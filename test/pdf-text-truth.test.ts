@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fontkit, { type Font } from '@cantoo/fontkit';
-import { PDFDict, PDFDocument, PDFName, StandardFonts } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFName, StandardFonts } from '@cantoo/pdf-lib';
 import { InputError } from '../src/input-error.ts';
 import { matters } from '../src/pdf/cmap.ts';
 import { glyphNameText } from '../src/pdf/glyph-names.ts';
@@ -60,14 +60,22 @@ const byteCodes = (lie: boolean) =>
       : [],
   );
 
-/** `data` with every font of its first page given the ToUnicode map `cmapOf` writes. */
-async function withToUnicode(data: Uint8Array, cmapOf: () => string): Promise<Uint8Array> {
+/**
+ * `data` with every font of its first page given the ToUnicode map `cmapOf` writes, and
+ * whatever else `change` does to the font.
+ */
+async function withToUnicode(
+  data: Uint8Array,
+  cmapOf: () => string,
+  change?: (pdf: PDFDocument, font: PDFDict) => void,
+): Promise<Uint8Array> {
   const pdf = await PDFDocument.load(data);
   const fonts = pdf.getPage(0).node.Resources()?.lookup(PDFName.of('Font'), PDFDict);
   assert.ok(fonts, 'the page has fonts');
   for (const key of fonts.keys()) {
     const font = fonts.lookup(key, PDFDict);
     font.set(PDFName.of('ToUnicode'), pdf.context.register(pdf.context.flateStream(cmapOf())));
+    change?.(pdf, font);
   }
   return pdf.save();
 }
@@ -126,8 +134,11 @@ async function trueType(lie: boolean): Promise<Uint8Array> {
   return withToUnicode(await pdf.save(), () => byteCodes(lie));
 }
 
-/** A Type 0 font, Identity-H, Noto Sans embedded whole by pdf-lib (codes are glyph numbers). */
-async function type0(lie: boolean): Promise<Uint8Array> {
+/**
+ * A Type 0 font, Identity-H, Noto Sans embedded whole by pdf-lib (codes are glyph numbers);
+ * with `streams`, the encoding an embedded CMap and the CIDToGIDMap a stream, saying the same.
+ */
+async function type0(lie: boolean, streams = false): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
   const font = await pdf.embedFont(notoBytes, { subset: false });
@@ -136,13 +147,35 @@ async function type0(lie: boolean): Promise<Uint8Array> {
     const gid = noto.glyphForCodePoint(char.codePointAt(0) as number)?.id as number;
     return [gid, lie && (char === '1' || char === '0') ? '9' : char];
   });
-  return withToUnicode(await pdf.save(), () => cmap(2, [], chars));
+  return withToUnicode(
+    await pdf.save(),
+    () => cmap(2, [], chars),
+    streams ? (pdf, type0Font) => embedEncodingStreams(pdf, type0Font) : undefined,
+  );
+}
+
+function embedEncodingStreams(pdf: PDFDocument, font: PDFDict): void {
+  const encoding = `/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> def\n/CMapName /Signet-Test-H def\n/CMapType 1 def\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n2 begincidrange\n<0000> <7FFF> 0\n<8000> <FFFF> 32768\nendcidrange\nendcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n`;
+  font.set(
+    PDFName.of('Encoding'),
+    pdf.context.register(pdf.context.flateStream(encoding, { Type: 'CMap', CMapName: 'Signet-Test-H' })),
+  );
+  const identity = new Uint8Array(2 * noto.numGlyphs);
+  for (let gid = 0; gid < noto.numGlyphs; gid++) {
+    identity[2 * gid] = gid >> 8;
+    identity[2 * gid + 1] = gid & 0xff;
+  }
+  const descendants = font.lookup(PDFName.of('DescendantFonts'));
+  assert.ok(descendants instanceof PDFArray);
+  const cidFont = descendants.lookup(0, PDFDict);
+  cidFont.set(PDFName.of('CIDToGIDMap'), pdf.context.register(pdf.context.flateStream(identity)));
 }
 
 const kinds: Array<[string, (lie: boolean) => Promise<Uint8Array>]> = [
   ['an embedded TrueType font', trueType],
   ['the standard Helvetica (WinAnsiEncoding)', helvetica],
-  ['a Type 0 font (Identity-H)', type0],
+  ['a Type 0 font (Identity-H)', (lie) => type0(lie)],
+  ['a Type 0 font (an embedded CMap and a CIDToGIDMap stream)', (lie) => type0(lie, true)],
 ];
 
 async function refusal(data: Uint8Array): Promise<string | null> {
