@@ -9,7 +9,7 @@
 //
 // Every stream is decoded here with the decode budget's bounded decoders (stream-decoders.ts)
 // and a cap of its own: a font program at most `maxProgramBytes`, a CMap or CIDToGIDMap at most
-// `maxTableBytes`; past a cap the stream is over the budget (`OverBudget`), which refuses the
+// `maxTableBytes`, all of them in one file at most `maxFileBytes`; past a cap the stream is over the budget (`OverBudget`), which refuses the
 // file as a CMap too large to read does. A stream that does not decode (an unknown filter, a
 // predictor, broken data) says nothing.
 import fontkit, { type Font } from '@cantoo/fontkit';
@@ -22,10 +22,21 @@ export const maxProgramBytes = 32 * 1024 * 1024;
 /** A CMap or a CIDToGIDMap: 65,536 entries of a few dozen bytes. */
 export const maxTableBytes = 4 * 1024 * 1024;
 
+/** What all of one file's fonts, CMaps and CIDToGIDMaps may decode to together. */
+export const maxFileBytes = 128 * 1024 * 1024;
+
 export class OverBudget extends Error {}
 
-/** `stream`'s data decoded, at most `cap` bytes (else OverBudget); null when it cannot be. */
-export function decodedBytes(stream: PDFRawStream, cap: number): Uint8Array | null {
+/** The bytes one file's reading may still decode (from `maxFileBytes` down). */
+export interface Allowance {
+  bytes: number;
+}
+
+/**
+ * `stream`'s data decoded, at most `cap` bytes and what `allowance` has left (else
+ * OverBudget); null when it cannot be.
+ */
+export function decodedBytes(stream: PDFRawStream, cap: number, allowance: Allowance): Uint8Array | null {
   const filter = stream.dict.lookup(PDFName.of('Filter'));
   const names = (filter instanceof PDFArray ? filter.asArray() : filter === undefined ? [] : [filter]).map(
     (item) => (item instanceof PDFName ? item.decodeText() : null),
@@ -48,7 +59,8 @@ export function decodedBytes(stream: PDFRawStream, cap: number): Uint8Array | nu
     let total = 0;
     const decoder = make((chunk) => {
       total += chunk.length;
-      if (total > cap) throw new OverBudget();
+      allowance.bytes -= chunk.length;
+      if (total > cap || allowance.bytes < 0) throw new OverBudget();
       chunks.push(chunk.slice());
     }, stageParms);
     decoder.push(data);
@@ -56,6 +68,10 @@ export function decodedBytes(stream: PDFRawStream, cap: number): Uint8Array | nu
     data = Buffer.concat(chunks);
   }
   if (data.length > cap) throw new OverBudget();
+  if (names.length === 0) {
+    allowance.bytes -= data.length;
+    if (allowance.bytes < 0) throw new OverBudget();
+  }
   return data;
 }
 
@@ -209,8 +225,8 @@ function openTypeProgram(bytes: Uint8Array): FontProgram | null {
 }
 
 /** A Type 1 program's built-in encoding, from its clear-text part (`dup 48 /zero put`). */
-function type1Encoding(stream: PDFRawStream): Map<number, string> | 'standard' | null {
-  const bytes = decodedBytes(stream, maxProgramBytes);
+function type1Encoding(stream: PDFRawStream, allowance: Allowance): Map<number, string> | 'standard' | null {
+  const bytes = decodedBytes(stream, maxProgramBytes, allowance);
   if (bytes === null) return null;
   const length1 = stream.dict.lookup(PDFName.of('Length1'), PDFNumber)?.asNumber();
   const clear = Buffer.from(
@@ -235,22 +251,22 @@ export interface EmbeddedFont {
 }
 
 /** What `descriptor`'s embedded program says, read once; nothing when none is readable. */
-export function embeddedFont(descriptor: PDFDict | undefined): EmbeddedFont {
+export function embeddedFont(descriptor: PDFDict | undefined, allowance: Allowance): EmbeddedFont {
   const none: EmbeddedFont = { program: null, builtin: null };
   if (!descriptor) return none;
   const fontFile2 = descriptor.lookup(PDFName.of('FontFile2'));
   const fontFile3 = descriptor.lookup(PDFName.of('FontFile3'));
   const fontFile = descriptor.lookup(PDFName.of('FontFile'));
   if (fontFile2 instanceof PDFRawStream) {
-    const bytes = decodedBytes(fontFile2, maxProgramBytes);
+    const bytes = decodedBytes(fontFile2, maxProgramBytes, allowance);
     return { program: bytes && openTypeProgram(bytes), builtin: null };
   }
   if (fontFile3 instanceof PDFRawStream) {
     const subtype = fontFile3.dict.lookup(PDFName.of('Subtype'));
     if (!(subtype instanceof PDFName) || subtype.decodeText() !== 'OpenType') return none;
-    const bytes = decodedBytes(fontFile3, maxProgramBytes);
+    const bytes = decodedBytes(fontFile3, maxProgramBytes, allowance);
     return { program: bytes && openTypeProgram(bytes), builtin: null };
   }
-  if (fontFile instanceof PDFRawStream) return { program: null, builtin: type1Encoding(fontFile) };
+  if (fontFile instanceof PDFRawStream) return { program: null, builtin: type1Encoding(fontFile, allowance) };
   return none;
 }

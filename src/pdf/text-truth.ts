@@ -39,8 +39,9 @@
 //
 // Cost: nothing is decoded for a font without a ToUnicode map, a program only when the
 // encoding does not name a code that matters, every stream through the decode budget's bounded
-// decoders with a cap (font-programs.ts); past a cap, or past `maxCheckedCodes` codes or
-// `maxFonts` fonts in a file, the file is refused as too large to check.
+// decoders with a cap per stream and one for the whole file (font-programs.ts); past a cap, or
+// past `maxCheckedCodes` codes or `maxFonts` fonts in a file, the file is refused as too large
+// to check.
 import {
   PDFArray,
   PDFDict,
@@ -51,7 +52,15 @@ import {
   PDFRawStream,
 } from '@cantoo/pdf-lib';
 import { CMapTooLarge, matters, parseCidEncoding, parseToUnicode, type ToUnicode } from './cmap.ts';
-import { decodedBytes, type EmbeddedFont, embeddedFont, maxTableBytes, OverBudget } from './font-programs.ts';
+import {
+  type Allowance,
+  decodedBytes,
+  type EmbeddedFont,
+  embeddedFont,
+  maxFileBytes,
+  maxTableBytes,
+  OverBudget,
+} from './font-programs.ts';
 import { type BaseEncoding, encodedText, glyphNameText, isBaseEncoding } from './glyph-names.ts';
 
 /** Codes that matter checked in one file at most: a text file's fonts have a few hundred. */
@@ -81,6 +90,7 @@ class Check {
   private readonly embedded = new Map<PDFDict, EmbeddedFont>();
   private readonly toUnicode = new Map<PDFRawStream, ToUnicode | null>();
   private checked = 0;
+  private readonly allowance: Allowance = { bytes: maxFileBytes };
   /** What was looked at: for tests and the measurements in docs/. */
   readonly figures: TextTruthFigures = { fonts: 0, mapped: 0, judged: 0 };
 
@@ -88,7 +98,7 @@ class Check {
     if (!descriptor) return { program: null, builtin: null };
     let found = this.embedded.get(descriptor);
     if (!found) {
-      found = embeddedFont(descriptor);
+      found = embeddedFont(descriptor, this.allowance);
       this.embedded.set(descriptor, found);
     }
     return found;
@@ -96,7 +106,7 @@ class Check {
 
   mapOf(stream: PDFRawStream): ToUnicode | null {
     if (!this.toUnicode.has(stream)) {
-      const bytes = decodedBytes(stream, maxTableBytes);
+      const bytes = decodedBytes(stream, maxTableBytes, this.allowance);
       this.toUnicode.set(stream, bytes === null ? null : parseToUnicode(bytes));
     }
     return this.toUnicode.get(stream) ?? null;
@@ -200,7 +210,7 @@ class Check {
     const encodingName = nameText(encoding);
     if (encodingName === 'Identity-H' || encodingName === 'Identity-V') cidOf = (code) => code;
     else if (encoding instanceof PDFRawStream) {
-      const bytes = decodedBytes(encoding, maxTableBytes);
+      const bytes = decodedBytes(encoding, maxTableBytes, this.allowance);
       if (bytes === null) return () => null;
       const parsed = parseCidEncoding(bytes);
       cidOf = (code) => parsed.cidOf(code);
@@ -212,7 +222,7 @@ class Check {
     if (kind === 'CIDFontType2') {
       const map = cidFont.lookup(name('CIDToGIDMap'));
       if (map instanceof PDFRawStream) {
-        const bytes = decodedBytes(map, maxTableBytes);
+        const bytes = decodedBytes(map, maxTableBytes, this.allowance);
         if (bytes === null) return () => null;
         gidOf = (cid) =>
           2 * cid + 1 < bytes.length
