@@ -10,6 +10,7 @@ import { activeContentOf, activeContentSentence } from './active-content.ts';
 import { checkDecodeBudget } from './decode-budget.ts';
 import { pageViews } from './fields.ts';
 import { AmbiguousPdfError, loadPdf } from './load.ts';
+import { textContradictionsOf } from './text-truth.ts';
 
 export const maxPages = 500;
 
@@ -85,6 +86,8 @@ export async function inspectPdf(data: Uint8Array, options: { maxBytes: number }
   }
   const active = activeContentOf(pdf);
   if (active.length > 0) refuse(activeContentSentence(active));
+  const contradiction = textContradictionsOf(pdf);
+  if (contradiction !== null) refuse(contradiction);
   let pages: number;
   try {
     pages = pdf.getPageCount();
