@@ -88,7 +88,7 @@ async function remindLocked(
     expiresAt: document.expires_at,
     timeZone: workspace?.time_zone ?? 'UTC',
   });
-  await mailRecipient(trx, ctx, document, recipient, mail);
+  await mailRecipient(trx, ctx, document, recipient, mail, 'automatic');
   await updateRecipient(trx, document.workspace_id, recipient.id, { reminded_at: now });
   recipient.reminded_at = now;
   await recordHistoryEvent(trx, ctx, { document, type: 'reminder.sent', recipient, at: now, detail: how });
