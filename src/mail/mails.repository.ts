@@ -1,6 +1,5 @@
 // Queries on the mails table: the mail outbox, and its fair claim (claimDueMails).
-import { type ExpressionBuilder, type Insertable, type Kysely, sql, type Transaction } from 'kysely';
-import { pgArray } from '../db/arrays.ts';
+import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { notifyChannel } from '../db/notify.ts';
 import type { Database } from '../db/schema.ts';
 import { mailPriorityRank } from './priority.ts';
@@ -38,81 +37,47 @@ export async function claimDueMails(
   leaseMs: number,
   limit: number,
   lane: MailLane = 'any',
-) {
+): Promise<ClaimedMail[]> {
   const urgent = mailPriorityRank('urgent');
-  const due = (eb: ExpressionBuilder<Database, 'mails'>) =>
-    eb.and([
-      eb('mails.status', '=', 'pending'),
-      eb('mails.next_attempt_at', '<=', now),
-      eb.or([eb('mails.locked_until', 'is', null), eb('mails.locked_until', '<=', now)]),
-      ...(lane === 'urgent' ? [eb('mails.priority', '=', urgent)] : []),
-      ...(lane === 'other' ? [eb('mails.priority', '<>', urgent)] : []),
-    ]);
-  return db.transaction().execute(async (trx) => {
-    // The ranking first, alone: FOR UPDATE cannot share a query with a window, and joined
-    // back to the table the planner may loop over the due rows once per due row (it took
-    // 8 s for 1,000 on PGlite). Twice the limit, so a worker claiming at the same moment
-    // as another finds the next ones in rank when the first ones are locked.
-    const ranked = await trx
-      .selectFrom(
-        trx
-          .selectFrom('mails')
-          .select([
-            'mails.id',
-            'mails.priority',
-            'mails.next_attempt_at',
-            sql<number>`row_number() over (partition by mails.workspace_id order by mails.priority, mails.next_attempt_at, mails.id)`.as(
-              'share',
-            ),
-          ])
-          .where(due)
-          .as('ranked'),
-      )
-      .select('ranked.id')
-      .orderBy(sql`ranked.priority <> ${urgent}`)
-      .orderBy('ranked.share')
-      .orderBy('ranked.priority')
-      .orderBy('ranked.next_attempt_at')
-      .orderBy('ranked.id')
-      .limit(limit * 2)
-      .execute();
-    if (ranked.length === 0) return [];
-    const ids = pgArray(ranked.map((r) => r.id));
-    const rows = await trx
-      .selectFrom('mails')
-      .select([
-        'id',
-        'to_address',
-        'subject',
-        'text_body',
-        'attempts',
-        'attachment_sha256',
-        'attachment_name',
-      ])
-      .where(sql<boolean>`mails.id = any(${ids}::uuid[])`)
-      // Checked again on the row as locked: another worker may have leased it meanwhile.
-      .where(due)
-      .orderBy(sql`array_position(${ids}::uuid[], mails.id)`)
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-    if (rows.length > 0) {
-      await trx
-        .updateTable('mails')
-        .set({ locked_until: new Date(now.getTime() + leaseMs) })
-        .where(
-          'id',
-          'in',
-          rows.map((r) => r.id),
-        )
-        .execute();
-    }
-    return rows;
-  });
+  const due = sql`status = 'pending' and next_attempt_at <= ${now}
+    and (locked_until is null or locked_until <= ${now})
+    ${lane === 'urgent' ? sql`and priority = ${urgent}` : lane === 'other' ? sql`and priority <> ${urgent}` : sql``}`;
+  // One statement: the ranking (twice the limit, so a worker claiming at the same moment as
+  // another finds the next ones in rank when the first ones are locked), then the rows
+  // locked by id in rank order (FOR UPDATE cannot share a query level with a window, and
+  // joined back to the table the planner may loop over the due rows once per due row: 8 s
+  // for 1,000 on PGlite), checked again as locked (another worker may have leased one
+  // meanwhile), then leased.
+  const { rows } = await sql<ClaimedMail & { rank: number }>`
+    with ranked as (
+      select id from (
+        select id, priority, next_attempt_at,
+          row_number() over (partition by workspace_id order by priority, next_attempt_at, id) as share
+        from mails where ${due}
+      ) as shares
+      order by priority <> ${urgent}, share, priority, next_attempt_at, id
+      limit ${limit * 2}
+    ),
+    picked as (
+      select id, array_position(array(select id from ranked), id) as rank
+      from mails
+      where id = any(array(select id from ranked)) and ${due}
+      order by rank
+      limit ${limit}
+      for update skip locked
+    )
+    update mails set locked_until = ${new Date(now.getTime() + leaseMs)}
+    from picked where mails.id = picked.id
+    returning mails.id, mails.to_address, mails.subject, mails.text_body, mails.attempts,
+      mails.attachment_sha256, mails.attachment_name, picked.rank`.execute(db);
+  return rows.sort((a, b) => a.rank - b.rank).map(({ rank: _rank, ...mail }) => mail);
 }
 
-export type ClaimedMail = Awaited<ReturnType<typeof claimDueMails>>[number];
+/** A mail claimed for sending: what the mail server is handed, and its attempts so far. */
+export type ClaimedMail = Pick<
+  Selectable<Database['mails']>,
+  'id' | 'to_address' | 'subject' | 'text_body' | 'attempts' | 'attachment_sha256' | 'attachment_name'
+>;
 
 export async function markMailDelivered(
   db: Db,
