@@ -12,7 +12,7 @@ import { requestPasswordReset } from '../src/accounts/password-resets.ts';
 import { deliverDueMails, mailServerPauseMs, queueMails, urgentReserve } from '../src/mail/mail.service.ts';
 import type { MailTransport, OutgoingMail } from '../src/mail/mailer.ts';
 import { mailPriorities } from '../src/mail/priority.ts';
-import { remindRecipient } from '../src/sending/reminders.ts';
+import { remindDueSigners, remindRecipient } from '../src/sending/reminders.ts';
 import { requestSigningCode } from '../src/signing/codes.ts';
 import { signDocument } from '../src/signing/signing.service.ts';
 import { sendDueBulkRows, startBulkSend } from '../src/templates/bulk-send.ts';
@@ -151,14 +151,20 @@ describeEachDatabase('mail fairness', (kind) => {
     assert.equal(sent.filter((to) => to.startsWith('a')).length, 20, 'half each');
   });
 
-  test('a document sent by hand mails urgently, its next group, reminders and a bulk send’s rows do not; codes and resets are urgent', async () => {
+  test('a document sent or a signer reminded by hand mails urgently, its next group, automatic reminders and a bulk send’s rows do not; resets are urgent', async () => {
     const ws = await createTestWorkspace(h.ctx);
     const { id, links } = await createSentDocument(h.ctx, ws.id, { recipients: twoSigners });
+    await createSentDocument(h.ctx, ws.id, {
+      recipients: [recipient('auto@client.example', 'Al Auto')],
+      remindEveryDays: 1,
+    });
     const ann = links.get('ann@client.example');
     assert.ok(ann);
     h.clock.advance(2 * 3_600_000);
     await remindRecipient(h.ctx, ws.id, id, ann.session.recipientId);
     await signDocument(h.ctx, ann.session, { fullName: 'Ann Lee', consent: true });
+    h.clock.advance(86_400_000);
+    assert.equal(await remindDueSigners(h.ctx), 1);
     await requestPasswordReset(h.ctx, { email: 'reset@nowhere.example' });
     const priorityOf = async (where: { to: string; subject?: RegExp }) => {
       const rows = await h.ctx.db
@@ -172,8 +178,13 @@ describeEachDatabase('mail fairness', (kind) => {
     const { urgent, automatic, bulk } = mailPriorities;
     assert.deepEqual(
       await priorityOf({ to: 'ann@client.example' }),
+      [urgent, urgent],
+      'invitation, reminder by hand',
+    );
+    assert.deepEqual(
+      await priorityOf({ to: 'auto@client.example' }),
       [urgent, automatic],
-      'invitation, reminder',
+      'invitation, automatic reminder',
     );
     assert.deepEqual(await priorityOf({ to: 'bob@client.example' }), [automatic], 'the next group');
     assert.deepEqual(await priorityOf({ to: 'reset@nowhere.example' }), [urgent]);

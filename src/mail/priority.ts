@@ -7,10 +7,10 @@ export const mailPriorities = {
   /**
    * A person is waiting for it now: one-time codes, password resets, sign-up and address
    * confirmations, member invitations, a document's first invitations sent by hand (the
-   * web, the CLI, the API, a public link).
+   * web, the CLI, the API, a public link), a signer reminded by hand (their invitation again).
    */
   urgent: 0,
-  /** Sent by Signet on its own: reminders, completion copies, notices, later signing groups. */
+  /** Sent by Signet on its own: automatic reminders, completion copies, notices, later signing groups. */
   automatic: 1,
   /** A bulk send's invitations: thousands at once, which may take their share of the pace. */
   bulk: 2,
