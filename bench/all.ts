@@ -45,6 +45,10 @@
 //     confirmed file until every row is sent by `signet serve --role worker` and its first
 //     invitation queued, against the same documents, recipients and fields inserted in one
 //     transaction; the worker's peak RSS growth.
+// 14. Mail fairness (bench/mail-fairness.ts; issue 49): a one-time code's mail, queued →
+//     received by SMTP, while another workspace bulk-sends 1,000 rows through `signet serve
+//     --role worker` at the default pace, against the same wait on a quiet outbox in the same
+//     run (a goal, not only a ceiling: within 2 × and under 10 s).
 //
 // Env: SIGNET_BENCH_POSTGRES_URL (admin connection; each part makes a fresh database and
 // drops it), SIGNET_BENCH_DOCUMENTS (100000), SIGNET_BENCH_SECONDS (5, each measured run),
@@ -74,6 +78,7 @@ import {
   streamDetails,
   streamRows,
 } from './event-stream.ts';
+import { mailFairnessDetails, mailFairnessRows, measureMailFairness } from './mail-fairness.ts';
 import { pdfDetails, pdfRows, runPdfBench } from './pdf.ts';
 import { measureRotation, rotationDetails } from './rotation.ts';
 import { percentile, type SteadyRun, startWebhookBench, type ThroughputRound } from './webhooks.ts';
@@ -335,6 +340,12 @@ const create = await measureCreate();
 progress('Bulk: 1,000 rows from a template, confirmed file to every document sent (bench/bulk-send.ts)');
 const bulk = await measureBulk();
 
+// 14. Mail fairness: a code's mail beside another workspace's bulk send, a worker process of its own.
+progress(
+  "Mail fairness: a code's mail while another workspace bulk-sends 1,000 rows (bench/mail-fairness.ts)",
+);
+const mailFairness = await measureMailFairness();
+
 // ---------------------------------------------------------------------------------------
 // The figures.
 
@@ -499,6 +510,7 @@ rows.push(...pdfRows(pdf));
 rows.push(...editorRows(editor));
 rows.push(...createRows(create));
 rows.push(...bulkRows(bulk));
+rows.push(...mailFairnessRows(mailFairness));
 console.log('\nRatio = measured / ceiling: for a rate 1.00 is the ceiling and less is slower; for a time');
 console.log(
   '1.00 is the ceiling and more is slower (for memory, bigger). A deep page against page 1 should be 1.00 (keyset paging).\n',
@@ -515,6 +527,8 @@ console.log('\nCreating a document through the API (bench/document-create.ts; is
 for (const line of createDetails(create)) console.log(`  ${line}`);
 console.log('\nA bulk send from a template (bench/bulk-send.ts; issue 38).\n');
 for (const line of bulkDetails(bulk)) console.log(`  ${line}`);
+console.log('\nMail fairness (bench/mail-fairness.ts; issue 49).\n');
+for (const line of mailFairnessDetails(mailFairness)) console.log(`  ${line}`);
 console.log(
   `\nload average before: ${loadBefore}; after: ${load()}; total ${((Date.now() - started) / 1000).toFixed(0)} s`,
 );

@@ -69,7 +69,7 @@ async function templatePdf(): Promise<Buffer> {
 }
 
 /** The spreadsheet: the template's columns, each row a client of its own. */
-function spreadsheet(ctxTemplate: Parameters<typeof columnsOf>[0], rows: number): Buffer {
+export function spreadsheet(ctxTemplate: Parameters<typeof columnsOf>[0], rows: number): Buffer {
   const header = bulkCsvTemplate(columnsOf(ctxTemplate)).split('\r\n')[0] as string;
   const lines = [header];
   for (let i = 1; i <= rows; i++) {
@@ -78,7 +78,7 @@ function spreadsheet(ctxTemplate: Parameters<typeof columnsOf>[0], rows: number)
   return Buffer.from(`${lines.join('\r\n')}\r\n`);
 }
 
-async function makeTemplate(ctx: Context, workspaceId: string) {
+export async function makeTemplate(ctx: Context, workspaceId: string) {
   const place = (role: string, y: number, extra: object = {}) => ({
     role,
     type: 'signature',

@@ -140,7 +140,15 @@ export async function requestSignup(
         used_at: null,
       });
     }
-    await queueMail(trx, ctx, { workspaceId: null, documentId: null, recipientId: null, to: email, ...mail });
+    // Urgent: the person who signed up is waiting for it.
+    await queueMail(trx, ctx, {
+      workspaceId: null,
+      documentId: null,
+      recipientId: null,
+      to: email,
+      priority: 'urgent',
+      ...mail,
+    });
   });
 }
 

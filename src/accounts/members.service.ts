@@ -125,6 +125,8 @@ export async function inviteMember(
       documentId: null,
       recipientId: null,
       to: email,
+      // Invited by a member who is often beside the new one, waiting for it to arrive.
+      priority: 'urgent',
       ...invitationMail({
         workspaceName: actor.workspaceName,
         inviter: actor.email,

@@ -74,7 +74,14 @@ export async function requestPasswordReset(ctx: Context, input: { email: string 
     // The account's own spelling of its address when it has one (where its other mails
     // go, never a look-alike typed instead), else the address as typed.
     const to = user?.email ?? email;
-    await queueMail(trx, ctx, { workspaceId: null, documentId: null, recipientId: null, to, ...mail });
+    await queueMail(trx, ctx, {
+      workspaceId: null,
+      documentId: null,
+      recipientId: null,
+      to,
+      priority: 'urgent',
+      ...mail,
+    });
   });
 }
 

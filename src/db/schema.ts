@@ -205,6 +205,8 @@ export interface MailsTable {
   /** A stored file sent with the mail, and the name it is attached under. */
   attachment_sha256: ColumnType<string | null, string | null | undefined, string | null>;
   attachment_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** How soon it goes: mail/priority.ts's stored rank (0 urgent, 1 automatic, 2 bulk; migration 0038). */
+  priority: number;
 }
 
 export interface WebhookEndpointsTable {

@@ -2,7 +2,9 @@
 // needs it, so a failing mail server never loses one. Workers deliver due rows and retry
 // failures with growing delays; a worker that dies mid-send leaves its lease to expire
 // and the mail is sent again (at least once). Delivery keeps to a pace (deliverDueMails): a
-// bulk send's thousands of invitations wait in the outbox rather than flood the server.
+// bulk send's thousands of invitations wait in the outbox rather than flood the server. The
+// pace is shared fairly (issue 49 §2): urgent mail (mail/priority.ts) first, with a part of the
+// pace kept for it, and the rest of each pass an equal share per workspace (claimDueMails).
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/schema.ts';
@@ -16,9 +18,11 @@ import {
   findMails,
   holdDueMails,
   insertMails,
+  type MailLane,
   markMailDelivered,
   markMailFailed,
 } from './mails.repository.ts';
+import { type MailPriority, mailPriorityRank } from './priority.ts';
 
 /** Delays before the 2nd, 3rd, … attempt; after the last one the mail is marked failed. */
 export const mailRetryDelaysMs = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 6 * 60 * 60_000];
@@ -32,6 +36,8 @@ export interface QueuedMail {
   to: string;
   subject: string;
   text: string;
+  /** How soon it goes (mail/priority.ts): chosen where it is queued, by what the mail is for. */
+  priority: MailPriority;
   /** A stored file to send with it (the sealed PDF), under `name`. */
   attachment?: { sha256: string; name: string };
 }
@@ -61,6 +67,7 @@ export async function queueMails(
       next_attempt_at: now,
       attachment_sha256: mail.attachment?.sha256 ?? null,
       attachment_name: mail.attachment?.name ?? null,
+      priority: mailPriorityRank(mail.priority),
     })),
   );
 }
@@ -78,17 +85,40 @@ function askedToWait(error: unknown): boolean {
 }
 
 /**
+ * The part of the pace that only urgent mail may use: a tenth (at least one mail once the
+ * pace allows two). Without it a bulk send fills the minute and a code asked for then waits
+ * until the minute rolls on (up to 60 s); with it a code finds room at once. Urgent mail may
+ * use the whole pace: people asking for codes and resets are few and rate-limited, and the
+ * bulk send is what can wait.
+ */
+export function urgentReserve(mailPerMinute: number): number {
+  return Math.min(mailPerMinute - 1, Math.ceil(mailPerMinute / 10));
+}
+
+/**
  * Sends mails that are due now, at the pace the mail server accepts: at most
  * `config.mailPerMinute` handed to it in any minute (counted in the table, so every worker
  * process together keeps to it, give or take one batch), and when it answers "slow down"
- * (a 4xx reply) the whole outbox waits `mailServerPauseMs`. Returns how many were attempted.
+ * (a 4xx reply) the whole outbox waits `mailServerPauseMs`. Urgent mail is claimed first;
+ * the rest only while the minute's count leaves `urgentReserve` free, shared fairly between
+ * workspaces (claimDueMails). The `urgent` lane sends urgent mail alone: the worker runs it
+ * beside the main pass, so a code never waits for a pass of 20 bulk mails to end. Returns
+ * how many were attempted.
  */
-export async function deliverDueMails(ctx: Context, transport: MailTransport, limit = 20): Promise<number> {
+export async function deliverDueMails(
+  ctx: Context,
+  transport: MailTransport,
+  options: { lane?: Extract<MailLane, 'urgent' | 'any'>; limit?: number } = {},
+): Promise<number> {
+  const limit = options.limit ?? 20;
   const now = ctx.clock.now();
-  const room =
-    ctx.config.mailPerMinute - (await countMailsSentSince(ctx.db, new Date(now.getTime() - 60_000)));
+  const pace = ctx.config.mailPerMinute;
+  const room = pace - (await countMailsSentSince(ctx.db, new Date(now.getTime() - 60_000)));
   if (room <= 0) return 0;
-  const mails = await claimDueMails(ctx.db, now, leaseMs, Math.min(limit, room));
+  const mails = await claimDueMails(ctx.db, now, leaseMs, Math.min(limit, room), 'urgent');
+  const otherRoom = Math.min(limit, room - urgentReserve(pace)) - mails.length;
+  if (options.lane !== 'urgent' && otherRoom > 0)
+    mails.push(...(await claimDueMails(ctx.db, now, leaseMs, otherRoom, 'other')));
   for (const [i, mail] of mails.entries()) {
     try {
       const outcome = await transport.send({

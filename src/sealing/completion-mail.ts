@@ -45,6 +45,7 @@ export async function queueCompletionMails(
       documentId: document.id,
       recipientId,
       to: email,
+      priority: 'automatic',
       ...mail,
       attachment: attach ? { sha256: sealed.sha256, name: attachmentName } : undefined,
     });

@@ -50,7 +50,7 @@ export async function withdrawDocument(
         documentTitle: document.title,
         workspaceName: workspace?.name ?? 'Signet',
       });
-      await mailRecipient(trx, ctx, document, recipient, mail);
+      await mailRecipient(trx, ctx, document, recipient, mail, 'automatic');
     }
     return { eventId: event.id };
   });

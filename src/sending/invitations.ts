@@ -1,7 +1,9 @@
 // Invitations: a recipient's personal signing link is made when their turn comes and mailed
 // to them; only its hash is kept (the link exists in that mail alone). `inviteAll` mails every
 // recipient whose turn has come and who has none yet: the first group at send (send.ts), each
-// later group when the last signer ahead of it signs (signing/signing.service.ts).
+// later group when the last signer ahead of it signs (signing/signing.service.ts). The caller
+// says how soon the mails go (mail/priority.ts): urgent for a send by hand, bulk for a bulk
+// send's, automatic for a later group's.
 // `signingTokenHash` is what the signing side looks a link up by.
 
 import { createHash } from 'node:crypto';
@@ -15,6 +17,7 @@ import {
 } from '../documents/documents.repository.ts';
 import { documentUrl } from '../documents/documents.service.ts';
 import { signersAhead } from '../documents/lifecycle.ts';
+import type { MailPriority } from '../mail/priority.ts';
 import { signingRequestMail } from '../mail/templates.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { mailRecipients, mailsRecipients } from './recipient-mail.ts';
@@ -48,8 +51,9 @@ export async function inviteAll(
   ctx: Context,
   document: Invited['document'],
   recipients: FullRecipientRow[],
+  priority: MailPriority,
 ): Promise<InvitedLink[]> {
-  return (await inviteEach(trx, ctx, [{ document, recipients }]))[0] ?? [];
+  return (await inviteEach(trx, ctx, [{ document, recipients }], priority))[0] ?? [];
 }
 
 type Invited = {
@@ -65,6 +69,7 @@ export async function inviteEach(
   trx: Transaction<Database>,
   ctx: Context,
   documents: Invited[],
+  priority: MailPriority,
 ): Promise<InvitedLink[][]> {
   const dues = documents.map(({ recipients }) =>
     recipients.filter((r) => r.token_hash === null && signersAhead(recipients, r).length === 0),
@@ -105,7 +110,7 @@ export async function inviteEach(
     }),
   );
   await setInvitations(trx, invited);
-  await mailRecipients(trx, ctx, mails);
+  await mailRecipients(trx, ctx, mails, priority);
   return links;
 }
 

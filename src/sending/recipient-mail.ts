@@ -1,5 +1,7 @@
 // The one way the sender's side mails a recipient of a document (invitations, reminders,
-// withdrawal): queued in the caller's transaction, tied to the document and the recipient.
+// withdrawal): queued in the caller's transaction, tied to the document and the recipient,
+// at the priority the caller gives (mail/priority.ts: a first invitation sent by hand is
+// urgent, a bulk send's is bulk, reminders and notices are automatic).
 // **The** delivery rule: a document with `delivery: none` (the integrator's own channel)
 // mails no recipient, whatever the mail.
 
@@ -8,6 +10,7 @@ import type { Context } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import type { FullDocumentRow, FullRecipientRow } from '../documents/documents.repository.ts';
 import { queueMails } from '../mail/mail.service.ts';
+import type { MailPriority } from '../mail/priority.ts';
 
 /** Whether Signet mails this document's recipients (its links, reminders, the end of it). */
 export function mailsRecipients(document: Pick<FullDocumentRow, 'delivery'>): boolean {
@@ -21,8 +24,9 @@ export function mailRecipient(
   document: Pick<FullDocumentRow, 'id' | 'workspace_id' | 'delivery'>,
   recipient: Pick<FullRecipientRow, 'id' | 'email'>,
   mail: { subject: string; text: string },
+  priority: MailPriority,
 ): Promise<void> {
-  return mailRecipients(trx, ctx, [{ document, recipient, mail }]);
+  return mailRecipients(trx, ctx, [{ document, recipient, mail }], priority);
 }
 
 /** mailRecipient for several mails of one transaction (a bulk send's invitations), queued together. */
@@ -34,6 +38,7 @@ export function mailRecipients(
     recipient: Pick<FullRecipientRow, 'id' | 'email'>;
     mail: { subject: string; text: string };
   }>,
+  priority: MailPriority,
 ): Promise<void> {
   return queueMails(
     trx,
@@ -45,6 +50,7 @@ export function mailRecipients(
         documentId: document.id,
         recipientId: recipient.id,
         to: recipient.email,
+        priority,
         ...mail,
       })),
   );

@@ -88,7 +88,9 @@ async function remindLocked(
     expiresAt: document.expires_at,
     timeZone: workspace?.time_zone ?? 'UTC',
   });
-  await mailRecipient(trx, ctx, document, recipient, mail);
+  // The sender's reminder is one signer's invitation sent again by hand (the signer is often
+  // waiting for it, on the phone with the sender), at most hourly: urgent. The worker's are not.
+  await mailRecipient(trx, ctx, document, recipient, mail, how === 'by hand' ? 'urgent' : 'automatic');
   await updateRecipient(trx, document.workspace_id, recipient.id, { reminded_at: now });
   recipient.reminded_at = now;
   await recordHistoryEvent(trx, ctx, { document, type: 'reminder.sent', recipient, at: now, detail: how });

@@ -17,6 +17,7 @@ import { DocumentActionError, nextStatus, type Refusal } from '../documents/life
 import { type FieldType, fieldTypes } from '../fields/field-types.ts';
 import { storeFile } from '../files/files.service.ts';
 import { ApiError } from '../http/errors.ts';
+import type { MailPriority } from '../mail/priority.ts';
 import { renderOriginal } from '../sealing/original.ts';
 import { type Locked, withDocument } from './document-lock.ts';
 import { type InvitedLink, inviteEach } from './invitations.ts';
@@ -27,17 +28,20 @@ import { type InvitedLink, inviteEach } from './invitations.ts';
  * to expire. A document without a PDF gets one made from its text (made before the row is
  * locked: rendering takes a while, and a draft's text does not change). `last` runs in the
  * same transaction once it is sent, with the links made (the API's Idempotency-Key claim,
- * api-writes.ts): what it throws undoes the send.
+ * api-writes.ts): what it throws undoes the send. Its invitations are urgent (a person sent
+ * it, by the web, the CLI, the API or a public link, and its signers are often waiting for
+ * it) unless the caller says otherwise (a bulk send's row: `bulk`).
  */
 export async function sendDocument(
   ctx: Context,
   workspaceId: string,
   documentId: string,
   last?: (trx: Transaction<Database>, links: InvitedLink[]) => Promise<void>,
+  invitations: MailPriority = 'urgent',
 ): Promise<{ eventId: string; links: InvitedLink[] }> {
   const rendered = await renderOriginal(ctx, workspaceId, documentId);
   return withDocument(ctx, workspaceId, documentId, async (trx, locked, now) => {
-    const [sent] = await sendLocked(trx, ctx, [{ ...locked, rendered }], now);
+    const [sent] = await sendLocked(trx, ctx, [{ ...locked, rendered }], now, invitations);
     if (!sent) throw new Error(`document ${documentId} was not sent`);
     await last?.(trx, sent.links);
     return sent;
@@ -48,12 +52,14 @@ export async function sendDocument(
  * Drafts made in `trx` (drafts.ts's createDrafts, a bulk send's batch) sent in it, as
  * sendDocument sends one: locked and read together, their events, links and mails written
  * together. Each has its PDF already (a template's). What it throws undoes the transaction.
+ * Their invitations go at `invitations`' priority (a bulk send's: `bulk`).
  */
 export async function sendDrafts(
   trx: Transaction<Database>,
   ctx: Context,
   workspaceId: string,
   documentIds: string[],
+  invitations: MailPriority,
 ): Promise<Array<{ eventId: string; links: InvitedLink[] }>> {
   const documents = new Map((await lockDocuments(trx, workspaceId, documentIds)).map((d) => [d.id, d]));
   const recipients = Map.groupBy(
@@ -65,7 +71,7 @@ export async function sendDrafts(
     if (!document) throw new ApiError('not-found');
     return { document, recipients: recipients.get(id) ?? [], rendered: null };
   });
-  return sendLocked(trx, ctx, locked, ctx.clock.now());
+  return sendLocked(trx, ctx, locked, ctx.clock.now(), invitations);
 }
 
 /**
@@ -77,6 +83,7 @@ async function sendLocked(
   ctx: Context,
   documents: Array<Locked & { rendered: Awaited<ReturnType<typeof renderOriginal>> }>,
   now: Date,
+  invitations: MailPriority,
 ): Promise<Array<{ eventId: string; links: InvitedLink[] }>> {
   const sents = [];
   for (const { document, recipients, rendered } of documents) {
@@ -116,7 +123,7 @@ async function sendLocked(
     ctx,
     sents.map(({ document }) => ({ document, type: 'document.sent' as const, recipient: null, at: now })),
   );
-  const links = await inviteEach(trx, ctx, sents);
+  const links = await inviteEach(trx, ctx, sents, invitations);
   return events.map((event, i) => ({ eventId: event.id, links: links[i] ?? [] }));
 }
 

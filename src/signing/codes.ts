@@ -121,6 +121,8 @@ export async function requestSigningCode(
       documentId: session.documentId,
       recipientId: recipient.id,
       to: recipient.email,
+      // The signer has the page open and waits for the code to sign with.
+      priority: 'urgent',
       ...mail,
     });
     await recordHistoryEvent(trx, ctx, {

@@ -135,7 +135,7 @@ export async function signDocument(
       });
       // Wakes a worker to seal it, in whichever process, when this transaction commits.
       if (completed) await notifyChannel(trx, sealChannel);
-      else await inviteAll(trx, ctx, document, locked.recipients);
+      else await inviteAll(trx, ctx, document, locked.recipients, 'automatic'); // nobody waits at a page
       return { refused: null, completed, eventId: signed.id };
     },
   );
@@ -184,6 +184,7 @@ export async function declineDocument(
         documentId: document.id,
         recipientId: null,
         to: owner,
+        priority: 'automatic',
         ...mail,
       });
     }

@@ -295,6 +295,7 @@ async function sendBatch(
         ctx,
         claim.workspaceId,
         batch.map((b) => b.draft.id),
+        'bulk',
       );
       const rows = batch.map((b) => ({ row: b.open.row_number, documentId: b.draft.id }));
       if (!(await markBulkRowsSent(trx, claim.id, rows))) throw new RowMovedOn();
@@ -373,8 +374,12 @@ async function sendCreated(
   documentId: string,
 ): Promise<void> {
   try {
-    await sendDocument(ctx, claim.workspaceId, documentId, (trx) =>
-      moveRow(trx, row, 'created', { status: 'sent' }),
+    await sendDocument(
+      ctx,
+      claim.workspaceId,
+      documentId,
+      (trx) => moveRow(trx, row, 'created', { status: 'sent' }),
+      'bulk',
     );
   } catch (error) {
     if (!(error instanceof DocumentActionError) && !(error instanceof ApiError)) throw error;

@@ -254,6 +254,7 @@ export async function requestPublicLinkCode(
       documentId: null,
       recipientId: null,
       to: email,
+      priority: 'urgent',
       ...signingCodeMail({
         code,
         documentTitle: link.title,

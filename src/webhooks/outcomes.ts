@@ -96,6 +96,7 @@ async function queuePausedMails(
       documentId: null,
       recipientId: null,
       to: owner,
+      priority: 'automatic',
       ...mail,
     });
   }

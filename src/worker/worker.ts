@@ -3,7 +3,9 @@
 // once by NOTIFY from the process where the last signer signed, and every 2 s for retries
 // and leases that ran out, so a crashed worker's seal is taken over within seconds:
 // sealing/sealing.service.ts), delivering mail (woken at once by
-// NOTIFY from any process, and every 5 s regardless) and webhooks (dispatcher.ts). Each
+// NOTIFY from any process, and every 5 s regardless; urgent mail in a lane of its own beside
+// the main pass, so a code never waits for a pass of bulk mail to end) and webhooks
+// (dispatcher.ts). Each
 // loop is a wake loop (wake-loop.ts): one pass at a time, surviving its own errors; stop()
 // waits for the pass in flight. While the database is unreachable a failing pass is not
 // logged (the outage monitor logs the outage once) and waits for its next turn; the
@@ -58,8 +60,13 @@ export async function startWorker(
     await remindDueSigners(ctx);
   });
   const mail = startLoop(ctx, 'mail', options.mailIntervalMs ?? 5_000, async () => {
-    // Drain: keep going while full batches come back.
+    // Drain: keep going while batches come back.
     while ((await deliverDueMails(ctx, options.transport)) > 0) {}
+  });
+  // What a person waits for (mail/priority.ts), woken by the same NOTIFY: its claim reads
+  // only urgent mail (a partial index), and it keeps to the same pace, counted in the table.
+  const urgentMail = startLoop(ctx, 'urgent mail', options.mailIntervalMs ?? 5_000, async () => {
+    while ((await deliverDueMails(ctx, options.transport, { lane: 'urgent' })) > 0) {}
   });
   const seal = startLoop(ctx, 'seal', options.sealIntervalMs ?? 2_000, async () => {
     while ((await sealDueDocuments(ctx)) > 0) {}
@@ -80,7 +87,10 @@ export async function startWorker(
     onStateChange: () => {},
   });
   const unsubscribe = await options.subscribe(mailChannel, {
-    onNotify: () => mail.wake(),
+    onNotify: () => {
+      urgentMail.wake();
+      mail.wake();
+    },
     onStateChange: () => {},
   });
   const unsubscribeSeal = await options.subscribe(sealChannel, {
@@ -90,6 +100,7 @@ export async function startWorker(
   const dispatcher = await startDispatcher(ctx, { subscribe: options.subscribe });
   const stopHearingRecovery = ctx.outage.onRecovered(() => {
     expiry.wake();
+    urgentMail.wake();
     mail.wake();
     seal.wake();
     pages.wake();
@@ -107,6 +118,7 @@ export async function startWorker(
       await Promise.all([
         expiry.stop(),
         mail.stop(),
+        urgentMail.stop(),
         seal.stop(),
         pages.stop(),
         bulk.stop(),

@@ -38,6 +38,7 @@ import * as m0034 from './0034-templates.ts';
 import * as m0035 from './0035-bulk-sends.ts';
 import * as m0036 from './0036-public-links.ts';
 import * as m0037 from './0037-mail-pace.ts';
+import * as m0038 from './0038-mail-fairness.ts';
 import * as m0039 from './0039-public-link-caps.ts';
 import * as m0040 from './0040-file-references.ts';
 
@@ -79,6 +80,7 @@ export const migrations: Record<string, Migration> = {
   '0035-bulk-sends': m0035,
   '0036-public-links': m0036,
   '0037-mail-pace': m0037,
+  '0038-mail-fairness': m0038,
   '0039-public-link-caps': m0039,
   '0040-file-references': m0040,
 };
