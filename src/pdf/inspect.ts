@@ -2,21 +2,27 @@
 // `maxPages` pages and the configured size, checked by parsing it (never by its name or
 // its declared type). A refusal is an InputError on the `file` field, one sentence saying
 // what is wrong and what to do. The file is read as readers read it (load.ts), and may hold
-// no active content (active-content.ts), and unpacks within the decode budget
+// no active content (active-content.ts) and nothing that readers show differently
+// (one-look.ts), and unpacks within the decode budget
 // (decode-budget.ts). The server runs this in a thread of its own (inspect-thread.ts).
 import { PDFDict, type PDFDocument, PDFName } from '@cantoo/pdf-lib';
+import type { PageSize } from '../db/schema.ts';
 import { InputError } from '../input-error.ts';
 import { activeContentOf, activeContentSentence } from './active-content.ts';
 import { checkDecodeBudget } from './decode-budget.ts';
 import { pageViews } from './fields.ts';
 import { AmbiguousPdfError, loadPdf } from './load.ts';
+import { oneLookOf } from './one-look.ts';
 
 export const maxPages = 500;
 
 export interface PdfFacts {
   pages: number;
-  /** Each page's size as displayed (fields.ts): what fields are placed on. */
-  pageSizes: Array<{ width: number; height: number }>;
+  /**
+   * Each page's size as displayed (fields.ts): what fields are placed on; and where the
+   * upload's widgets paint, which fields must keep clear of (one-look.ts).
+   */
+  pageSizes: PageSize[];
 }
 
 function refuse(sentence: string): never {
@@ -93,5 +99,14 @@ export async function inspectPdf(data: Uint8Array, options: { maxBytes: number }
   }
   if (pages < 1) refuse('This PDF has no pages.');
   if (pages > maxPages) refuse(`This PDF has ${pages} pages; a document may have at most ${maxPages}.`);
-  return { pages, pageSizes: pageViews(pdf).map(({ width, height }) => ({ width, height })) };
+  const look = oneLookOf(pdf);
+  if (look.refusals.length > 0) refuse(look.refusals.join(' '));
+  return {
+    pages,
+    // `covered` only where a page has some: most files have no widgets, and their rows stay as before.
+    pageSizes: pageViews(pdf).map(({ width, height }, i) => {
+      const covered = look.covered[i] ?? [];
+      return covered.length > 0 ? { width, height, covered } : { width, height };
+    }),
+  };
 }
