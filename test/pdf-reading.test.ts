@@ -31,6 +31,7 @@ import {
 import {
   activeContentPdfs,
   ambiguousPdfs,
+  annotationPdfs,
   bombPdf,
   honestParts,
   linkPdf,
@@ -327,6 +328,8 @@ describeEachDatabase('a stored file that breaks the reading rules', (kind) => {
   for (const [what, made] of [
     ['an ambiguous file', async () => (ambiguousPdfs()[0] as [string, Uint8Array])[1]],
     ['a file with JavaScript', () => (activeContentPdfs()[0] as [string, Promise<Uint8Array>, RegExp])[1]],
+    // Stored before the one-look rules (issue 48): shown differently on screen and in print.
+    ['a print-only annotation', () => (annotationPdfs()[0] as [string, Promise<Uint8Array>, RegExp])[1]],
     // Stored before the decode budget (issue 34): the seal attempt fails, its memory bounded.
     ['a decompression bomb', async () => bombPdf('chained', 1024 ** 3)],
   ] as const) {
