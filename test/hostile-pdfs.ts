@@ -603,3 +603,18 @@ export function fieldValuePdfs(): Array<[string, Promise<Uint8Array>, RegExp]> {
     ],
   ];
 }
+
+/**
+ * A form field painted over a line of the page's text: `line` is in the text layer, the
+ * field's white background hides it on the page. Underscores under a field are a line to
+ * write on, and are accepted.
+ */
+export async function textUnderFieldPdf(line = 'Total price: 1,000,000 EUR'): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([612, 792]);
+  page.drawText(line, { x: 72, y: 706, size: 12 });
+  const field = pdf.getForm().createTextField('price');
+  field.addToPage(page, { x: 60, y: 700, width: 300, height: 24 });
+  field.setText('100 EUR');
+  return pdf.save();
+}

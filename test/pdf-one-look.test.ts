@@ -3,7 +3,7 @@
 // sentence beside the file field and nothing stored: layers (usage, /AS events, a second
 // configuration, an OFF group, an OCMD that hides, /OC on a form XObject, an unresolvable
 // mark), print-only and screen-only annotations, markup, every open-time action, form fields
-// whose value is not what they show. Files whose layers, links and form fields every reader
+// whose value is not what they show, text under a field that paints over it. Files whose layers, links and form fields every reader
 // shows alike are accepted; and a Signet field placed under one of the upload's own widgets
 // is refused at placing, since the widget would cover what the signer enters.
 import assert from 'node:assert/strict';
@@ -29,6 +29,7 @@ import {
   linkPdf,
   openTimeActionPdfs,
   optionalContentPdfs,
+  textUnderFieldPdf,
 } from './hostile-pdfs.ts';
 import { assertPage, newDocumentFields, pdfFile, type WebClient, webPeople } from './web-client.ts';
 
@@ -91,6 +92,12 @@ describeEachDatabase('one look: what readers show differently is refused at uplo
       readFileSync(join(fixtures, 'latex-form-drawn.pdf')),
       /form fields without an appearance of their own, which each reader draws its own way/,
     );
+    await assertRefused(
+      client,
+      'text under a field that paints over it',
+      await textUnderFieldPdf(),
+      /text on its pages under a form field that paints over it, so nobody sees it on the page while readers still extract it/,
+    );
   });
 
   test('what every reader shows alike is accepted: a layer that is on, links, a filled form, real files', async () => {
@@ -100,6 +107,7 @@ describeEachDatabase('one look: what readers show differently is refused at uplo
       ['a link to a web address', await linkPdf()],
       ['a link to a page', await goToLinkPdf()],
       ['a filled form whose values match their appearances', await formPdf()],
+      ['a field over a line to write on', await textUnderFieldPdf('______________________________')],
       ['a LaTeX form with its own appearances', readFileSync(join(fixtures, 'latex-form-appearances.pdf'))],
       ['a LaTeX file with links and outlines', readFileSync(join(fixtures, 'latex-object-streams.pdf'))],
       ['a Chromium print', readFileSync(join(fixtures, 'chromium-print.pdf'))],

@@ -31,6 +31,9 @@
 //   or radio button whose /AS differs from its field's /V is refused. A form that asks each
 //   reader to draw its fields (/NeedAppearances true: hyperref's) stays refused
 //   (active-content.ts): giving its fields one appearance would mean writing into the upload.
+// - Text under a widget whose appearance fills an area (an opaque background): refused, since
+//   nobody sees it on the page while readers extract it (text-boxes.ts finds where each
+//   string is drawn); a line to write on (underscores, dots, dashes) under a field is not.
 // - What stays: widgets that paint their own appearance alike everywhere. Their rectangles
 //   are returned per page (`covered`, in view space as fields.ts defines it), and the field
 //   rule (fields/field-rules.ts) refuses a Signet field placed under one, since the widget
@@ -54,6 +57,7 @@ import {
 } from '@cantoo/pdf-lib';
 import { contentBytes, contentOps, type Operand } from './content-ops.ts';
 import { pageView, type Rect, toViewSpace } from './fields.ts';
+import { textBoxesOf } from './text-boxes.ts';
 
 /** What the one-look rules found: the sentences refusing the file, and each page's covered rectangles. */
 export interface OneLook {
@@ -70,6 +74,8 @@ const markup =
   'This PDF has comments, stamps, drawings or highlights on its pages, which sit on top of its content and which readers draw differently; flatten it or print it to a new PDF and upload that.';
 const noAppearance =
   'This PDF has form fields without an appearance of their own, which each reader draws its own way; flatten the form or print it to a new PDF and upload that.';
+const hiddenText =
+  'This PDF has text on its pages under a form field that paints over it, so nobody sees it on the page while readers still extract it; flatten the form or print it to a new PDF and upload that.';
 const valueDiffers = (field: string) =>
   `This PDF has a form field${field} whose value differs from what it shows on the page, so readers and form tools would disagree on it; flatten the form or print it to a new PDF and upload that.`;
 const unreadable = (field: string) =>
@@ -172,24 +178,9 @@ const knownSubtypes = new Set(
 const flag = { invisible: 1, hidden: 2, print: 4, noView: 32, toggleNoView: 256 };
 // Levels of /Parent followed at most, and XObjects nested at most: far above any real file's.
 const maxDepth = 32;
-const painting = new Set([
-  'f',
-  'F',
-  'f*',
-  'B',
-  'B*',
-  'b',
-  'b*',
-  'S',
-  's',
-  'Tj',
-  'TJ',
-  "'",
-  '"',
-  'Do',
-  'sh',
-  'EI',
-]);
+// Operators that fill an area (an appearance's background), and those that draw at all.
+const fills = new Set(['f', 'F', 'f*', 'B', 'B*', 'b', 'b*', 'sh', 'EI']);
+const painting = new Set([...fills, 'S', 's', 'Tj', 'TJ', "'", '"', 'Do']);
 
 function isView(intent: PDFObject | undefined, pdf: PDFDocument): boolean {
   const value = pdf.context.lookup(intent);
@@ -335,10 +326,41 @@ function appearanceStreams(pdf: PDFDocument, annotation: PDFDict): PDFStream[] {
   return out;
 }
 
-function drawsAnything(stream: PDFStream): boolean {
+/** Whether an appearance draws anything, and whether it fills an area (an opaque background). */
+function whatItDraws(stream: PDFStream): { paints: boolean; fills: boolean } {
   const data = contentBytes(stream);
-  if (data === null) return true;
-  for (const { op } of contentOps(data)) if (painting.has(op)) return true;
+  if (data === null) return { paints: true, fills: true };
+  let paints = false;
+  for (const { op } of contentOps(data)) {
+    if (fills.has(op)) return { paints: true, fills: true };
+    if (painting.has(op)) paints = true;
+  }
+  return { paints, fills: false };
+}
+
+// Text that only draws a line to write on (underscores, dots, dashes): a field over it hides nothing.
+const fillInLine = /^[\s_.\u2026\u00b7\u2013\u2014-]*$/;
+
+// Whether any of the page's text lies under one of `opaque` (default user space): the widget
+// hides it on the page, and readers still extract it.
+function textUnder(pdf: PDFDocument, page: PDFPage, opaque: Rect[]): boolean {
+  const contents = pdf.context.lookup(page.node.get(name('Contents')));
+  const streams = (contents instanceof PDFArray ? contents.asArray() : [contents])
+    .map((item) => pdf.context.lookup(item))
+    .filter((item): item is PDFStream => item instanceof PDFStream);
+  const decoders = new Map<PDFDict, FontDecoder | undefined>();
+  for (const box of textBoxesOf(pdf, streams, page.node.Resources())) {
+    if (box.width <= 0 || box.height <= 0) continue;
+    const under = opaque.some((area) => {
+      const width = Math.min(box.x + box.width, area.x + area.width) - Math.max(box.x, area.x);
+      const height = Math.min(box.y + box.height, area.y + area.height) - Math.max(box.y, area.y);
+      return width > 1 && height > 0.3 * box.height;
+    });
+    if (!under) continue;
+    if (box.font && !decoders.has(box.font)) decoders.set(box.font, fontDecoder(pdf, box.font));
+    const text = box.font ? decoders.get(box.font)?.(box.bytes) : undefined;
+    if (text === undefined || !fillInLine.test(text)) return true;
+  }
   return false;
 }
 
@@ -610,6 +632,8 @@ export function oneLookOf(pdf: PDFDocument): OneLook {
   for (const page of pages) {
     const view = pageView(page);
     const rects: Rect[] = [];
+    // The widgets that fill an area (default user space): text under them is hidden.
+    const opaque: Rect[] = [];
     for (const annotation of annotationsOf(pdf, page)) {
       const subtype = annotation.lookup(K.Subtype);
       if (subtype === K.Link || subtype === K.Popup) continue;
@@ -618,9 +642,8 @@ export function oneLookOf(pdf: PDFDocument): OneLook {
         const problem = fieldProblem(pdf, annotation, appearance);
         if (problem) refusals.add(problem);
       }
-      const paints = appearance
-        ? drawsAnything(appearance)
-        : subtype instanceof PDFName && drawnWithout.has(subtype);
+      const drawn = appearance ? whatItDraws(appearance) : { paints: false, fills: false };
+      const paints = appearance ? drawn.paints : subtype instanceof PDFName && drawnWithout.has(subtype);
       if (!paints) continue;
       const f = flagsOf(annotation);
       const unknown = !(subtype instanceof PDFName && knownSubtypes.has(subtype.asString()));
@@ -639,15 +662,19 @@ export function oneLookOf(pdf: PDFDocument): OneLook {
       const numbers = rect?.asArray().map((item) => pdf.context.lookup(item));
       if (numbers?.length === 4 && numbers.every((item) => item instanceof PDFNumber)) {
         const [x1, y1, x2, y2] = numbers.map((item) => (item as PDFNumber).asNumber()) as number[];
-        const shown = toViewSpace(view, {
+        const area = {
           x: Math.min(x1 as number, x2 as number),
           y: Math.min(y1 as number, y2 as number),
           width: Math.abs((x2 as number) - (x1 as number)),
           height: Math.abs((y2 as number) - (y1 as number)),
-        });
+        };
+        if (drawn.fills) opaque.push(area);
+        const shown = toViewSpace(view, area);
         if (shown) rects.push(shown);
       }
     }
+    if (opaque.length > 0 && !refusals.has(hiddenText) && textUnder(pdf, page, opaque))
+      refusals.add(hiddenText);
     covered.push(rects);
   }
   return { refusals: [...refusals], covered };
