@@ -618,3 +618,43 @@ export async function textUnderFieldPdf(line = 'Total price: 1,000,000 EUR'): Pr
   field.setText('100 EUR');
   return pdf.save();
 }
+
+/** Entries of the wrong kind where the one-look rules look (a number for /AP, /D, /Widths …). */
+export function misshapenPdfs(): Array<[string, Uint8Array]> {
+  const parts = (annotation: string, catalog = '') => [
+    { object: 1, body: `<< /Type /Catalog /Pages 2 0 R ${catalog} >>` },
+    { object: 2, body: '<< /Type /Pages /Kids [3 0 R] /Count 1 >>' },
+    {
+      object: 3,
+      body: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> /Annots [6 0 R 7 0 R] >>',
+    },
+    { object: 4, body: pageContent('Total price: 100 EUR') },
+    { object: 5, body: font },
+    { object: 6, body: annotation },
+    { object: 7, body: '42' },
+    { xref: true } as Part,
+  ];
+  return [
+    [
+      'an annotation whose /AP is a number',
+      writePdf(parts('<< /Type /Annot /Subtype /Widget /FT /Tx /V (x) /Rect [0 0 10 10] /AP 3 /F 4 >>')),
+    ],
+    [
+      'an annotation whose /AP /N is an array',
+      writePdf(parts('<< /Type /Annot /Subtype /Square /Rect [0 0 10 10] /AP << /N [1 2] >> /F 4 >>')),
+    ],
+    [
+      'optional content whose /D is a number',
+      writePdf(
+        parts(
+          '<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] >>',
+          '/OCProperties << /OCGs 5 /D 7 /Configs 3 >>',
+        ),
+      ),
+    ],
+    [
+      'a field whose /Parent is a number and whose /Rect is a name',
+      writePdf(parts('<< /Type /Annot /Subtype /Widget /Parent 9 /Rect /Big /AP << /N 4 0 R >> /F 4 >>')),
+    ],
+  ];
+}

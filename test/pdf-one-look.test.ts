@@ -27,6 +27,7 @@ import {
   goToLinkPdf,
   harmlessLayerPdf,
   linkPdf,
+  misshapenPdfs,
   openTimeActionPdfs,
   optionalContentPdfs,
   textUnderFieldPdf,
@@ -114,6 +115,16 @@ describeEachDatabase('one look: what readers show differently is refused at uplo
     ] as const) {
       const created = await client.post('/documents', { ...formFields, file: pdfFile(data) });
       assert.equal(created.status, 303, `${what}: ${created.text.slice(0, 300)}`);
+    }
+  });
+
+  test('entries of the wrong kind where these rules look are answered (a sentence or a draft), never a failure', async () => {
+    const client = await owner();
+    for (const [what, data] of misshapenPdfs()) {
+      const answer = await client.post('/documents', { ...formFields, file: pdfFile(data) });
+      assert.ok(answer.status === 303 || answer.status === 400, `${what}: ${answer.status}`);
+      if (answer.status === 400)
+        assert.match(answer.text, /<span class="field-error" id="file-error">This PDF /, what);
     }
   });
 

@@ -3,8 +3,16 @@
 // slash, arrays as arrays, dictionaries and inline images stepped over. The stream is
 // decoded by pdf-lib from a file that already passed the decode budget (decode-budget.ts is
 // checked before the file is loaded), so what a stream unpacks to is bounded; this reader
-// adds its own bound on operators, and reads nothing twice.
-import { decodePDFRawStream, PDFRawStream, type PDFStream } from '@cantoo/pdf-lib';
+// adds its own bound on operators, and reads nothing twice. Also here: entries looked up by
+// kind without pdf-lib's throw on a wrong one (`dictAt`, `arrayAt`), for hostile files.
+import {
+  decodePDFRawStream,
+  PDFArray,
+  PDFDict,
+  type PDFName,
+  PDFRawStream,
+  type PDFStream,
+} from '@cantoo/pdf-lib';
 import { hexValue, isDelimiter, isWhite } from './syntax.ts';
 
 export type Operand = number | string | { name: string } | Uint8Array | Operand[] | null;
@@ -25,6 +33,18 @@ export function contentBytes(stream: PDFStream): Uint8Array | null {
   } catch {
     return null;
   }
+}
+
+/** `dict`'s entry `key` when it is a dictionary, else undefined: never a throw. */
+export function dictAt(dict: PDFDict | undefined, key: PDFName): PDFDict | undefined {
+  const value = dict?.context.lookup(dict.get(key));
+  return value instanceof PDFDict ? value : undefined;
+}
+
+/** `dict`'s entry `key` when it is an array, else undefined. */
+export function arrayAt(dict: PDFDict | undefined, key: PDFName): PDFArray | undefined {
+  const value = dict?.context.lookup(dict.get(key));
+  return value instanceof PDFArray ? value : undefined;
 }
 
 class Tokens {

@@ -12,7 +12,7 @@ import { activeContentOf, activeContentSentence } from './active-content.ts';
 import { checkDecodeBudget } from './decode-budget.ts';
 import { pageViews } from './fields.ts';
 import { AmbiguousPdfError, loadPdf } from './load.ts';
-import { oneLookOf } from './one-look.ts';
+import { type OneLook, oneLookOf } from './one-look.ts';
 
 export const maxPages = 500;
 
@@ -99,7 +99,14 @@ export async function inspectPdf(data: Uint8Array, options: { maxBytes: number }
   }
   if (pages < 1) refuse('This PDF has no pages.');
   if (pages > maxPages) refuse(`This PDF has ${pages} pages; a document may have at most ${maxPages}.`);
-  const look = oneLookOf(pdf);
+  let look: OneLook;
+  try {
+    look = oneLookOf(pdf);
+  } catch {
+    // A structure pdf-lib cannot follow (an entry of the wrong kind where a dictionary must
+    // be): readers would each repair it their own way.
+    refuse('This PDF is damaged and cannot be read; export it again from the program that made it.');
+  }
   if (look.refusals.length > 0) refuse(look.refusals.join(' '));
   return {
     pages,

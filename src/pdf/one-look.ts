@@ -55,7 +55,7 @@ import {
   StandardFontEmbedder,
   StandardFonts,
 } from '@cantoo/pdf-lib';
-import { contentBytes, contentOps, type Operand } from './content-ops.ts';
+import { arrayAt, contentBytes, contentOps, dictAt, type Operand } from './content-ops.ts';
 import { pageView, type Rect, toViewSpace } from './fields.ts';
 import { textBoxesOf } from './text-boxes.ts';
 
@@ -223,14 +223,14 @@ function ocProblem(pdf: PDFDocument, value: PDFObject | undefined): boolean {
 // The catalog's optional content properties: every group ON, one configuration, no usage.
 function layersDiffer(pdf: PDFDocument, properties: PDFDict): boolean {
   if (nonEmptyArray(pdf, properties.get(K.Configs))) return true;
-  const config = properties.lookupMaybe(K.D, PDFDict);
+  const config = dictAt(properties, K.D);
   if (config) {
     const base = config.lookup(K.BaseState);
     if (base !== undefined && base !== K.ON) return true;
     if (nonEmptyArray(pdf, config.get(K.OFF)) || nonEmptyArray(pdf, config.get(K.AS))) return true;
     if (!isView(config.get(K.Intent), pdf)) return true;
   }
-  const groups = properties.lookupMaybe(K.OCGs, PDFArray);
+  const groups = arrayAt(properties, K.OCGs);
   return groups?.asArray().some((group) => ocProblem(pdf, group)) ?? false;
 }
 
@@ -259,17 +259,17 @@ function* contentsOf(pdf: PDFDocument, pages: PDFPage[]): Generator<Content> {
       push(part, resources, 0);
     for (const annotation of annotationsOf(pdf, page)) {
       for (const stream of appearanceStreams(pdf, annotation))
-        push(stream, stream.dict.lookupMaybe(K.Resources, PDFDict), 1);
+        push(stream, dictAt(stream.dict, K.Resources), 1);
     }
   }
   while (queue.length > 0) {
     const item = queue.shift() as Content & { depth: number };
     yield item;
-    const xobjects = item.resources?.lookupMaybe(K.XObject, PDFDict);
+    const xobjects = dictAt(item.resources, K.XObject);
     for (const value of xobjects?.values() ?? []) {
       const xobject = pdf.context.lookup(value);
       if (xobject instanceof PDFStream && xobject.dict.get(K.Subtype) === K.Form)
-        push(xobject, xobject.dict.lookupMaybe(K.Resources, PDFDict) ?? item.resources, item.depth + 1);
+        push(xobject, dictAt(xobject.dict, K.Resources) ?? item.resources, item.depth + 1);
     }
   }
 }
@@ -281,7 +281,7 @@ function marksUnresolved(pdf: PDFDocument, { stream, resources }: Content): bool
   if (data === null) return false;
   // Most streams name no layer: only those holding "/OC" are read operator by operator.
   if (!Buffer.from(data.buffer, data.byteOffset, data.byteLength).includes('/OC')) return false;
-  const properties = resources?.lookupMaybe(K.Properties, PDFDict);
+  const properties = dictAt(resources, K.Properties);
   for (const { op, operands } of contentOps(data)) {
     if (op !== 'BDC') continue;
     const [tag, value] = operands;
@@ -303,7 +303,7 @@ function annotationsOf(pdf: PDFDocument, page: PDFPage): PDFDict[] {
 
 // The normal appearance shown: /AP /N itself, or its entry for the annotation's /AS state.
 function normalAppearance(annotation: PDFDict): PDFStream | undefined {
-  const normal = annotation.lookupMaybe(K.AP, PDFDict)?.lookup(K.N);
+  const normal = dictAt(annotation, K.AP)?.lookup(K.N);
   if (normal instanceof PDFStream) return normal;
   if (!(normal instanceof PDFDict)) return undefined;
   const state = annotation.lookup(K.AS);
@@ -313,7 +313,7 @@ function normalAppearance(annotation: PDFDict): PDFStream | undefined {
 
 function appearanceStreams(pdf: PDFDocument, annotation: PDFDict): PDFStream[] {
   const out: PDFStream[] = [];
-  const appearances = annotation.lookupMaybe(K.AP, PDFDict);
+  const appearances = dictAt(annotation, K.AP);
   for (const value of appearances?.values() ?? []) {
     const item = pdf.context.lookup(value);
     if (item instanceof PDFStream) out.push(item);
@@ -487,7 +487,7 @@ function simpleDecoder(pdf: PDFDocument, font: PDFDict): FontDecoder | undefined
         : undefined;
   const base = baseName instanceof PDFName ? baseName.asString() : '/StandardEncoding';
   const differences = new Map<number, number | undefined>();
-  const list = encoding instanceof PDFDict ? encoding.lookupMaybe(K.Differences, PDFArray) : undefined;
+  const list = encoding instanceof PDFDict ? arrayAt(encoding, K.Differences) : undefined;
   let code = 0;
   for (const item of list?.asArray() ?? []) {
     if (item instanceof PDFNumber) code = item.asNumber();
@@ -528,7 +528,7 @@ function shownText(
 ): string | undefined {
   const data = contentBytes(stream);
   if (data === null) return undefined;
-  const fonts = stream.dict.lookupMaybe(K.Resources, PDFDict)?.lookupMaybe(K.Font, PDFDict) ?? fallbackFonts;
+  const fonts = dictAt(dictAt(stream.dict, K.Resources), K.Font) ?? fallbackFonts;
   let decode: FontDecoder | undefined;
   let text = '';
   const show = (value: Operand | undefined): boolean => {
@@ -569,7 +569,7 @@ function fieldProblem(pdf: PDFDocument, widget: PDFDict, appearance: PDFStream |
   const value = inherited(pdf, widget, K.V);
   if (type === K.Btn) {
     if (ff & (1 << 16)) return appearance ? null : noAppearance; // a push button has no value
-    const states = widget.lookupMaybe(K.AP, PDFDict)?.lookup(K.N);
+    const states = dictAt(widget, K.AP)?.lookup(K.N);
     const expected =
       value instanceof PDFName && states instanceof PDFDict && states.has(value) ? value : K.Off;
     const shown = widget.lookup(K.AS);
@@ -584,10 +584,7 @@ function fieldProblem(pdf: PDFDocument, widget: PDFDict, appearance: PDFStream |
       : [textOf(value)];
   if (value !== undefined && values.some((item) => item === undefined))
     return unreadable(fieldName(pdf, widget));
-  const fallback = pdf.catalog
-    .lookupMaybe(K.AcroForm, PDFDict)
-    ?.lookupMaybe(K.DR, PDFDict)
-    ?.lookupMaybe(K.Font, PDFDict);
+  const fallback = dictAt(dictAt(dictAt(pdf.catalog, K.AcroForm), K.DR), K.Font);
   const shown = shownText(pdf, appearance, fallback);
   if (shown === undefined) return unreadable(fieldName(pdf, widget));
   const isList = type === K.Ch && !(ff & (1 << 17));
@@ -608,7 +605,7 @@ function flagsOf(annotation: PDFDict): number {
 export function oneLookOf(pdf: PDFDocument): OneLook {
   const refusals = new Set<string>();
   const pages = pdf.getPages();
-  const properties = pdf.catalog.lookupMaybe(K.OCProperties, PDFDict);
+  const properties = dictAt(pdf.catalog, K.OCProperties);
   if (properties && layersDiffer(pdf, properties)) refusals.add(layers);
   // Groups and membership dictionaries wherever they are used (XObjects, annotations),
   // listed in /OCGs or not.
@@ -658,7 +655,7 @@ export function oneLookOf(pdf: PDFDocument): OneLook {
         refusals.add(markup);
         continue;
       }
-      const rect = annotation.lookupMaybe(K.Rect, PDFArray);
+      const rect = arrayAt(annotation, K.Rect);
       const numbers = rect?.asArray().map((item) => pdf.context.lookup(item));
       if (numbers?.length === 4 && numbers.every((item) => item instanceof PDFNumber)) {
         const [x1, y1, x2, y2] = numbers.map((item) => (item as PDFNumber).asNumber()) as number[];

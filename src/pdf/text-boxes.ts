@@ -16,7 +16,7 @@ import {
   type PDFObject,
   PDFStream,
 } from '@cantoo/pdf-lib';
-import { contentBytes, contentOps, type Operand } from './content-ops.ts';
+import { arrayAt, contentBytes, contentOps, dictAt, type Operand } from './content-ops.ts';
 import type { Rect } from './fields.ts';
 
 /** One string shown: its box in default user space, and its bytes and font (to read it). */
@@ -65,13 +65,13 @@ function metricsOf(pdf: PDFDocument, font: PDFDict | undefined): Metrics {
     return item instanceof PDFNumber ? item.asNumber() : undefined;
   };
   if (font.get(PDFName.of('Subtype')) === PDFName.of('Type0')) {
-    const descendants = font.lookupMaybe(PDFName.of('DescendantFonts'), PDFArray);
+    const descendants = arrayAt(font, PDFName.of('DescendantFonts'));
     const cid = pdf.context.lookup(descendants?.get(0));
     const widths = new Map<number, number>();
     let standard = 1000;
     if (cid instanceof PDFDict) {
       standard = number(cid.get(PDFName.of('DW'))) ?? 1000;
-      const w = cid.lookupMaybe(PDFName.of('W'), PDFArray)?.asArray() ?? [];
+      const w = arrayAt(cid, PDFName.of('W'))?.asArray() ?? [];
       for (let i = 0; i < w.length && widths.size < 65_536; ) {
         const first = number(w[i]);
         const next = pdf.context.lookup(w[i + 1]);
@@ -90,10 +90,9 @@ function metricsOf(pdf: PDFDocument, font: PDFDict | undefined): Metrics {
     return { width: (code) => widths.get(code) ?? standard, bytes: 2 };
   }
   const first = number(font.get(PDFName.of('FirstChar'))) ?? 0;
-  const widths = font.lookupMaybe(PDFName.of('Widths'), PDFArray);
+  const widths = arrayAt(font, PDFName.of('Widths'));
   if (!widths) return { width: () => fallback, bytes: 1 };
-  const missing =
-    number(font.lookupMaybe(PDFName.of('FontDescriptor'), PDFDict)?.get(PDFName.of('MissingWidth'))) ?? 0;
+  const missing = number(dictAt(font, PDFName.of('FontDescriptor'))?.get(PDFName.of('MissingWidth'))) ?? 0;
   const list = widths.asArray().map((item) => number(item) ?? missing);
   return { width: (code) => list[code - first] ?? missing, bytes: 1 };
 }
@@ -119,8 +118,8 @@ export function textBoxesOf(
   const boxes: TextBox[] = [];
   const fontMetrics = new Map<PDFDict, Metrics>();
   const draw = (streams: PDFStream[], resources: PDFDict | undefined, start: Matrix, depth: number) => {
-    const fonts = resources?.lookupMaybe(PDFName.of('Font'), PDFDict);
-    const xobjects = resources?.lookupMaybe(PDFName.of('XObject'), PDFDict);
+    const fonts = dictAt(resources, PDFName.of('Font'));
+    const xobjects = dictAt(resources, PDFName.of('XObject'));
     let state: State = {
       ctm: start,
       font: undefined,
@@ -281,7 +280,7 @@ export function textBoxesOf(
               xobject instanceof PDFStream &&
               xobject.dict.get(PDFName.of('Subtype')) === PDFName.of('Form')
             ) {
-              const matrix = xobject.dict.lookupMaybe(PDFName.of('Matrix'), PDFArray);
+              const matrix = arrayAt(xobject.dict, PDFName.of('Matrix'));
               const values = matrix?.asArray().map((item) => pdf.context.lookup(item));
               const m =
                 values?.length === 6 && values.every((v) => v instanceof PDFNumber)
@@ -289,7 +288,7 @@ export function textBoxesOf(
                   : identity;
               draw(
                 [xobject],
-                xobject.dict.lookupMaybe(PDFName.of('Resources'), PDFDict) ?? resources,
+                dictAt(xobject.dict, PDFName.of('Resources')) ?? resources,
                 multiply(m, state.ctm),
                 depth + 1,
               );
