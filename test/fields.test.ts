@@ -419,7 +419,12 @@ describeEachDatabase('fields', (kind) => {
   });
 
   test('real-world PDFs: values on their first and last page land inside their rectangles', async () => {
-    for (const name of ['latex-xref-table', 'latex-object-streams', 'chromium-print', 'latex-form-drawn']) {
+    for (const name of [
+      'latex-xref-table',
+      'latex-object-streams',
+      'chromium-print',
+      'latex-form-appearances',
+    ]) {
       const data = readFileSync(join(fixtures, `${name}.pdf`));
       const pdf = await PDFDocument.load(data, { updateMetadata: false });
       const last = pdf.getPageCount();

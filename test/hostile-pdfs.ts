@@ -343,3 +343,318 @@ export function nestedPdf(depth: number): Uint8Array {
   };
   return writePdf([...parts, { xref: true }]);
 }
+
+// --- One look (issue 48): files that readers, or screen and print, show differently ------
+
+const million = 'BT /F1 24 Tf 72 700 Td (Total price: 1,000,000 EUR) Tj ET';
+// The page says 100 EUR; inside the layer a white box covers it and says 1,000,000 EUR.
+const layered = (mark: string) =>
+  `BT /F1 24 Tf 72 700 Td (Total price: 100 EUR) Tj ET\n/OC /${mark} BDC 1 1 1 rg 60 690 500 40 re f 0 0 0 rg ${million} EMC`;
+const streamOf = (text: string, dict = '') =>
+  `<< ${dict} /Length ${text.length} >>\nstream\n${text}\nendstream`;
+
+/**
+ * A one-page file whose page content runs `content`, with `/Properties` `properties`,
+ * `/OCProperties` `ocProperties` in the catalog, `/XObject` `xobjects`, and extra objects
+ * from 6 on.
+ */
+function layeredPdf(options: {
+  ocProperties?: string;
+  properties?: string;
+  xobjects?: string;
+  content: string;
+  objects: string[];
+}): Uint8Array {
+  const resources = `/Font << /F1 5 0 R >>${options.properties ? ` /Properties ${options.properties}` : ''}${options.xobjects ? ` /XObject ${options.xobjects}` : ''}`;
+  return writePdf([
+    {
+      object: 1,
+      body: `<< /Type /Catalog /Pages 2 0 R${options.ocProperties ? ` /OCProperties ${options.ocProperties}` : ''} >>`,
+    },
+    { object: 2, body: '<< /Type /Pages /Kids [3 0 R] /Count 1 >>' },
+    {
+      object: 3,
+      body: `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << ${resources} >> >>`,
+    },
+    { object: 4, body: streamOf(options.content) },
+    { object: 5, body: font },
+    ...options.objects.map((body, i) => ({ object: 6 + i, body })),
+    { xref: true },
+  ]);
+}
+
+const usageGroup =
+  '<< /Type /OCG /Name (Price) /Usage << /View << /ViewState /OFF >> /Print << /PrintState /ON >> >> >>';
+const plainGroup = '<< /Type /OCG /Name (Price) >>';
+
+/** Files with layers that readers show differently, each refused. */
+export function optionalContentPdfs(): Array<[string, Uint8Array]> {
+  const onePrice = (ocProperties: string, group: string) =>
+    layeredPdf({ ocProperties, properties: '<< /oc1 6 0 R >>', content: layered('oc1'), objects: [group] });
+  return [
+    [
+      'a layer off on screen and on in print (usage)',
+      onePrice('<< /OCGs [6 0 R] /D << /Order [6 0 R] >> >>', usageGroup),
+    ],
+    [
+      'the same with the default configuration’s /AS events for View and Print',
+      onePrice(
+        '<< /OCGs [6 0 R] /D << /Order [6 0 R] /AS [<< /Event /View /OCGs [6 0 R] /Category [/View] >> << /Event /Print /OCGs [6 0 R] /Category [/Print] >>] >> >>',
+        usageGroup,
+      ),
+    ],
+    [
+      'a second configuration that turns the layer off',
+      onePrice(
+        '<< /OCGs [6 0 R] /D << /Order [6 0 R] >> /Configs [<< /Name (Alt) /OFF [6 0 R] >>] >>',
+        plainGroup,
+      ),
+    ],
+    ['a layer off by default', onePrice('<< /OCGs [6 0 R] /D << /OFF [6 0 R] >> >>', plainGroup)],
+    [
+      'a membership dictionary that hides its content while its group is on (AllOff)',
+      layeredPdf({
+        ocProperties: '<< /OCGs [6 0 R] /D << >> >>',
+        properties: '<< /oc1 7 0 R >>',
+        content: layered('oc1'),
+        objects: [plainGroup, '<< /Type /OCMD /OCGs [6 0 R] /P /AllOff >>'],
+      }),
+    ],
+    [
+      'a form XObject in a layer that is hidden while its group is on (/VE /Not)',
+      layeredPdf({
+        ocProperties: '<< /OCGs [6 0 R] /D << >> >>',
+        xobjects: '<< /X1 8 0 R >>',
+        content: 'BT /F1 24 Tf 72 700 Td (Total price: 100 EUR) Tj ET /X1 Do',
+        objects: [
+          plainGroup,
+          '<< /Type /OCMD /VE [/Not 6 0 R] >>',
+          streamOf(
+            `1 1 1 rg 60 690 500 40 re f 0 0 0 rg ${million}`,
+            '/Type /XObject /Subtype /Form /BBox [0 0 612 792] /OC 7 0 R /Resources << /Font << /F1 5 0 R >> >>',
+          ),
+        ],
+      }),
+    ],
+    [
+      'marked content naming a layer the page does not have',
+      layeredPdf({
+        ocProperties: '<< /OCGs [6 0 R] /D << >> >>',
+        properties: '<< /oc1 6 0 R >>',
+        content: layered('nowhere'),
+        objects: [plainGroup],
+      }),
+    ],
+  ];
+}
+
+/** A layer every reader shows (on, no usage, one configuration): accepted. */
+export function harmlessLayerPdf(): Uint8Array {
+  return layeredPdf({
+    ocProperties: '<< /OCGs [6 0 R] /D << /Order [6 0 R] /ON [6 0 R] >> >>',
+    properties: '<< /oc1 6 0 R >>',
+    content: `/OC /oc1 BDC BT /F1 24 Tf 72 700 Td (Total price: 100 EUR) Tj ET EMC`,
+    objects: [plainGroup],
+  });
+}
+
+// An annotation whose appearance is a white box saying 1,000,000 EUR over the page's price.
+function coveringAnnotation(pdf: PDFDocument, fields: Record<string, unknown>): void {
+  const appearance = pdf.context.register(
+    pdf.context.stream(
+      `1 1 1 rg 0 0 500 40 re f 0 0 0 rg BT /F1 24 Tf 12 10 Td (Total price: 1,000,000 EUR) Tj ET`,
+      {
+        Type: 'XObject',
+        Subtype: 'Form',
+        BBox: [0, 0, 500, 40],
+        Resources: {
+          Font: { F1: pdf.context.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica' }) },
+        },
+      },
+    ),
+  );
+  const ref = pdf.context.register(
+    pdf.context.obj({ Type: 'Annot', Rect: [60, 690, 560, 730], AP: { N: appearance }, ...fields }),
+  );
+  pdf.getPage(0).node.set(PDFName.of('Annots'), pdf.context.obj([ref]));
+}
+
+/** Annotations that show differently on screen and in print, or sit on top of the page: refused, with the words. */
+export function annotationPdfs(): Array<[string, Promise<Uint8Array>, RegExp]> {
+  return [
+    [
+      'a print-only annotation (/F 36)',
+      onePage((pdf) => coveringAnnotation(pdf, { Subtype: 'FreeText', F: 36 })),
+      /different content on screen and in print/,
+    ],
+    [
+      'a screen-only annotation (no Print flag)',
+      onePage((pdf) => coveringAnnotation(pdf, { Subtype: 'Stamp', F: 0 })),
+      /different content on screen and in print/,
+    ],
+    [
+      'a markup annotation shown alike everywhere',
+      onePage((pdf) => coveringAnnotation(pdf, { Subtype: 'Square', F: 4 })),
+      /comments, stamps, drawings or highlights/,
+    ],
+  ];
+}
+
+/** Open-time and page actions, and links that leave the file: refused, with the words. */
+export function openTimeActionPdfs(): Array<[string, Promise<Uint8Array>, RegExp]> {
+  const onOpen = (fields: Record<string, unknown>) =>
+    onePage((pdf) => pdf.catalog.set(PDFName.of('OpenAction'), action(pdf, fields)));
+  const byItself = /run by itself when the file is opened/;
+  return [
+    [
+      'SetOCGState on opening',
+      onePage((pdf) => {
+        const group = pdf.context.register(pdf.context.obj({ Type: 'OCG', Name: PDFString.of('Price') }));
+        pdf.catalog.set(PDFName.of('OpenAction'), action(pdf, { S: 'SetOCGState', State: ['ON', group] }));
+      }),
+      /turns layers on or off/,
+    ],
+    [
+      'Hide on opening',
+      onOpen({ S: 'Hide', T: PDFString.of('price'), H: false }),
+      /shows or hides annotations/,
+    ],
+    [
+      'GoToR to a UNC path on opening',
+      onOpen({ S: 'GoToR', F: PDFString.of('\\\\server\\share\\x.pdf'), D: [0, 'Fit'] }),
+      /opens another file/,
+    ],
+    ['URI on opening', onOpen({ S: 'URI', URI: PDFString.of('https://tracker.example/open') }), byItself],
+    ['Named Print on opening', onOpen({ S: 'Named', N: 'Print' }), /named action other than turning pages/],
+    ['Rendition on opening', onOpen({ S: 'Rendition', OP: 0 }), /media/],
+    [
+      'a page /AA with URI',
+      onePage((pdf) =>
+        pdf.getPage(0).node.set(
+          PDFName.of('AA'),
+          pdf.context.obj({
+            O: action(pdf, { S: 'URI', URI: PDFString.of('https://tracker.example/page') }),
+          }),
+        ),
+      ),
+      byItself,
+    ],
+    [
+      'a Link with GoToR',
+      onePage((pdf) =>
+        annotate(pdf, {
+          Subtype: 'Link',
+          A: action(pdf, { S: 'GoToR', F: PDFString.of('\\\\server\\share\\x.pdf'), D: [0, 'Fit'] }),
+        }),
+      ),
+      /opens another file/,
+    ],
+    ['a 3D annotation', onePage((pdf) => annotate(pdf, { Subtype: '3D', F: 4 })), /media/],
+  ];
+}
+
+/** A Link with GoTo to its own page, and a button that turns to the next page: allowed. */
+export function goToLinkPdf(): Promise<Uint8Array> {
+  return onePage((pdf) =>
+    annotate(pdf, { Subtype: 'Link', A: action(pdf, { S: 'GoTo', D: [pdf.getPage(0).ref, 'Fit'] }) }),
+  );
+}
+
+/**
+ * A form made by pdf-lib (its own appearances): a text field saying `shown` and a check box,
+ * checked. `tamper` changes it after the appearances are written.
+ */
+export async function formPdf(shown = 'Acme GmbH', tamper?: (pdf: PDFDocument) => void): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([612, 792]);
+  page.drawText('Customer:', { x: 72, y: 706, size: 12 });
+  const form = pdf.getForm();
+  const text = form.createTextField('customer');
+  text.addToPage(page, { x: 150, y: 700, width: 200, height: 24 });
+  text.setText(shown);
+  const box = form.createCheckBox('terms');
+  box.addToPage(page, { x: 150, y: 660, width: 14, height: 14 });
+  box.check();
+  form.updateFieldAppearances();
+  tamper?.(pdf);
+  return pdf.save({ updateFieldAppearances: false });
+}
+
+/** Form fields whose value differs from what they show: refused. */
+export function fieldValuePdfs(): Array<[string, Promise<Uint8Array>, RegExp]> {
+  return [
+    [
+      'a text field whose /V differs from its appearance',
+      formPdf('100 EUR', (pdf) =>
+        pdf
+          .getForm()
+          .getTextField('customer')
+          .acroField.dict.set(PDFName.of('V'), PDFString.of('1,000,000 EUR')),
+      ),
+      /form field \(“customer”\) whose value differs from what it shows/,
+    ],
+    [
+      'a check box whose /AS differs from its /V',
+      formPdf('Acme GmbH', (pdf) => {
+        for (const widget of pdf.getForm().getCheckBox('terms').acroField.getWidgets())
+          widget.dict.set(PDFName.of('AS'), PDFName.of('Off'));
+      }),
+      /form field \(“terms”\) whose value differs from what it shows/,
+    ],
+  ];
+}
+
+/**
+ * A form field painted over a line of the page's text: `line` is in the text layer, the
+ * field's white background hides it on the page. Underscores under a field are a line to
+ * write on, and are accepted.
+ */
+export async function textUnderFieldPdf(line = 'Total price: 1,000,000 EUR'): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage([612, 792]);
+  page.drawText(line, { x: 72, y: 706, size: 12 });
+  const field = pdf.getForm().createTextField('price');
+  field.addToPage(page, { x: 60, y: 700, width: 300, height: 24 });
+  field.setText('100 EUR');
+  return pdf.save();
+}
+
+/** Entries of the wrong kind where the one-look rules look (a number for /AP, /D, /Widths …). */
+export function misshapenPdfs(): Array<[string, Uint8Array]> {
+  const parts = (annotation: string, catalog = '') => [
+    { object: 1, body: `<< /Type /Catalog /Pages 2 0 R ${catalog} >>` },
+    { object: 2, body: '<< /Type /Pages /Kids [3 0 R] /Count 1 >>' },
+    {
+      object: 3,
+      body: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> /Annots [6 0 R 7 0 R] >>',
+    },
+    { object: 4, body: pageContent('Total price: 100 EUR') },
+    { object: 5, body: font },
+    { object: 6, body: annotation },
+    { object: 7, body: '42' },
+    { xref: true } as Part,
+  ];
+  return [
+    [
+      'an annotation whose /AP is a number',
+      writePdf(parts('<< /Type /Annot /Subtype /Widget /FT /Tx /V (x) /Rect [0 0 10 10] /AP 3 /F 4 >>')),
+    ],
+    [
+      'an annotation whose /AP /N is an array',
+      writePdf(parts('<< /Type /Annot /Subtype /Square /Rect [0 0 10 10] /AP << /N [1 2] >> /F 4 >>')),
+    ],
+    [
+      'optional content whose /D is a number',
+      writePdf(
+        parts(
+          '<< /Type /Annot /Subtype /Link /Rect [0 0 10 10] >>',
+          '/OCProperties << /OCGs 5 /D 7 /Configs 3 >>',
+        ),
+      ),
+    ],
+    [
+      'a field whose /Parent is a number and whose /Rect is a name',
+      writePdf(parts('<< /Type /Annot /Subtype /Widget /Parent 9 /Rect /Big /AP << /N 4 0 R >> /F 4 >>')),
+    ],
+  ];
+}

@@ -314,7 +314,7 @@ const fixtures = join(import.meta.dirname, 'fixtures', 'pdf');
 for (const name of [
   'latex-xref-table.pdf',
   'latex-object-streams.pdf',
-  'latex-form-drawn.pdf',
+  'latex-form-appearances.pdf',
   'chromium-print.pdf',
   'openssl-signed.pdf',
 ]) {

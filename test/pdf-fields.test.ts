@@ -581,7 +581,7 @@ for (const name of [
   'latex-xref-table.pdf',
   'latex-object-streams.pdf',
   'chromium-print.pdf',
-  'latex-form-drawn.pdf',
+  'latex-form-appearances.pdf',
   'openssl-signed.pdf',
 ]) {
   test(`${name}: values drawn on its page, certified and sealed; every signature stays valid`, async () => {

@@ -31,6 +31,7 @@ import {
 import {
   activeContentPdfs,
   ambiguousPdfs,
+  annotationPdfs,
   bombPdf,
   honestParts,
   linkPdf,
@@ -180,13 +181,17 @@ test('active content is refused at upload, named in the sentence, and never seal
   await assertSealedOver(link, await seal(link), 1, 'a link');
 });
 
-test('a form that asks each reader to draw its fields (NeedAppearances) is refused; one drawn is sealed as drawn', async () => {
+test('a form that asks each reader to draw its fields (NeedAppearances) is refused, and so is one whose fields have no appearance; one drawn by its own appearances is sealed as drawn', async () => {
   const form = readFileSync(join(fixtures, 'latex-form.pdf'));
   assert.match(await refusal(form), /form fields that each reader draws its own way/);
-  const drawn = readFileSync(join(fixtures, 'latex-form-drawn.pdf'));
+  // Without NeedAppearances but still without appearances, poppler and MuPDF draw the fields
+  // (the quantity's 1, red boxes) and pdf.js draws nothing (issue 48).
+  const bare = readFileSync(join(fixtures, 'latex-form-drawn.pdf'));
+  assert.match(await refusal(bare), /form fields without an appearance of their own/);
+  const drawn = readFileSync(join(fixtures, 'latex-form-appearances.pdf'));
   await inspectPdf(drawn, { maxBytes: 1024 * 1024 });
   const sealed = await seal(drawn);
-  await assertSealedOver(drawn, sealed, 1, 'latex-form-drawn');
+  await assertSealedOver(drawn, sealed, 1, 'latex-form-appearances');
   assert.doesNotMatch(Buffer.from(sealed).toString('latin1'), /\/NeedAppearances true/);
 });
 
@@ -233,7 +238,7 @@ async function corpus(): Promise<Array<[string, Uint8Array]>> {
     ...[
       'latex-xref-table.pdf',
       'latex-object-streams.pdf',
-      'latex-form-drawn.pdf',
+      'latex-form-appearances.pdf',
       'chromium-print.pdf',
       'openssl-signed.pdf',
     ].map((name) => [name, new Uint8Array(readFileSync(join(fixtures, name)))] as [string, Uint8Array]),
@@ -323,6 +328,8 @@ describeEachDatabase('a stored file that breaks the reading rules', (kind) => {
   for (const [what, made] of [
     ['an ambiguous file', async () => (ambiguousPdfs()[0] as [string, Uint8Array])[1]],
     ['a file with JavaScript', () => (activeContentPdfs()[0] as [string, Promise<Uint8Array>, RegExp])[1]],
+    // Stored before the one-look rules (issue 48): shown differently on screen and in print.
+    ['a print-only annotation', () => (annotationPdfs()[0] as [string, Promise<Uint8Array>, RegExp])[1]],
     // Stored before the decode budget (issue 34): the seal attempt fails, its memory bounded.
     ['a decompression bomb', async () => bombPdf('chained', 1024 ** 3)],
   ] as const) {

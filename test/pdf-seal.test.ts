@@ -255,7 +255,7 @@ const realWorld: [string, string][] = [
   ['a LaTeX document with a classic xref table', 'latex-xref-table.pdf'],
   ['a LaTeX document with object streams and an xref stream', 'latex-object-streams.pdf'],
   ["Chromium's print to PDF", 'chromium-print.pdf'],
-  ['a LaTeX form (AcroForm with text fields and a check box)', 'latex-form-drawn.pdf'],
+  ['a LaTeX form (AcroForm with text fields and a check box)', 'latex-form-appearances.pdf'],
 ];
 
 for (const [what, file] of realWorld) {
@@ -280,7 +280,7 @@ for (const [what, file] of realWorld) {
 }
 
 test('the form keeps its fields, and the seal joins them as a signature field', async () => {
-  const sealed = await sealPdf(fixture('latex-form-drawn.pdf'), identity, info);
+  const sealed = await sealPdf(fixture('latex-form-appearances.pdf'), identity, info);
   const names = (await PDFDocument.load(sealed))
     .getForm()
     .getFields()

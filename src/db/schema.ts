@@ -354,6 +354,11 @@ export interface FilesTable {
 export interface PageSize {
   width: number;
   height: number;
+  /**
+   * Where the upload's own widgets paint (view space, as a field's rectangle): a field placed
+   * there would be drawn under them (pdf/one-look.ts). Absent on files stored before it.
+   */
+  covered?: Array<{ x: number; y: number; width: number; height: number }>;
 }
 
 export interface FileChunksTable {

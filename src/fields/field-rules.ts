@@ -8,7 +8,9 @@
 //   text field may cap its length. Refusals name the field ("Field 3: …") in one sentence
 //   per problem, under the form's `fields` entry, and nothing is stored. The sender may give
 //   a text or checkbox field its value (`value`): the field is then prefilled, and its
-//   signer sees it filled and cannot change it.
+//   signer sees it filled and cannot change it. A field may not overlap what the upload's
+//   own form fields draw (the page's `covered` rectangles, pdf/one-look.ts): readers draw
+//   them over the page, and so over the signer's value and signature.
 // - Filling: the service fills a field's value where it knows it (the date of signing, the
 //   signer's name and email, their adopted signature); the signer fills initials, text and
 //   checkboxes. A required field left empty, or a value that breaks its rule, refuses the
@@ -128,6 +130,17 @@ function senderValueOf(field: FieldInput): { value: string | null } | string {
   return filled.problem ?? { value: filled.value };
 }
 
+type Area = { x: number; y: number; width: number; height: number };
+
+// Whether two rectangles share some area (touching edges do not count).
+function overlaps(a: Area, b: Area): boolean {
+  const tolerance = 0.01;
+  return (
+    Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x) > tolerance &&
+    Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y) > tolerance
+  );
+}
+
 /** Why a read field cannot go on this document, or null when it can. */
 function problemOf(
   field: FieldInput,
@@ -150,6 +163,9 @@ function problemOf(
     field.y + field.height > size.height + 0.01;
   if (off)
     return `it lies off page ${field.page}, which is ${points(size.width)} × ${points(size.height)} points: the field must fit within x 0–${points(size.width)} and y 0–${points(size.height)}.`;
+  const under = size.covered?.find((area) => overlaps(field, area));
+  if (under)
+    return `this spot is under a form field or annotation of the PDF (x ${points(under.x)}–${points(under.x + under.width)}, y ${points(under.y)}–${points(under.y + under.height)}), which would cover what the signer enters; move the field.`;
   if (field.label && field.label.length > maxLabelLength)
     return `its label is over ${maxLabelLength} characters.`;
   if (field.maxLength !== null) {

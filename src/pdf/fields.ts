@@ -165,6 +165,44 @@ export function toUserSpace(view: PageView, rect: Rect): Rect & { rotation: Quar
   };
 }
 
+/** The point (x, y) of the page's default user space in view space (userPoint undone). */
+function viewPoint(view: PageView, x: number, y: number): { u: number; v: number } {
+  const { box } = view;
+  switch (view.rotation) {
+    case 0:
+      return { u: x - box.x, v: y - box.y };
+    case 90:
+      return { u: y - box.y, v: box.x + box.width - x };
+    case 180:
+      return { u: box.x + box.width - x, v: box.y + box.height - y };
+    case 270:
+      return { u: box.y + box.height - y, v: x - box.x };
+  }
+}
+
+/**
+ * `rect` (the page's default user space, an annotation's /Rect) in view space, cut to the
+ * displayed page; undefined when none of it is shown.
+ */
+export function toViewSpace(view: PageView, rect: Rect): Rect | undefined {
+  const a = viewPoint(view, rect.x, rect.y);
+  const b = viewPoint(view, rect.x + rect.width, rect.y + rect.height);
+  const shown = intersection(
+    { x: Math.min(a.u, b.u), y: Math.min(a.v, b.v), width: Math.abs(b.u - a.u), height: Math.abs(b.v - a.v) },
+    { x: 0, y: 0, width: view.width, height: view.height },
+  );
+  return (
+    shown && {
+      x: round2(shown.x),
+      y: round2(shown.y),
+      width: round2(shown.width),
+      height: round2(shown.height),
+    }
+  );
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
 // A field's own frame: (u, v) from its displayed bottom-left corner, drawn upright.
 interface Frame {
   width: number;

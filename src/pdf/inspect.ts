@@ -2,22 +2,28 @@
 // `maxPages` pages and the configured size, checked by parsing it (never by its name or
 // its declared type). A refusal is an InputError on the `file` field, one sentence saying
 // what is wrong and what to do. The file is read as readers read it (load.ts), and may hold
-// no active content (active-content.ts), and unpacks within the decode budget
+// no active content (active-content.ts) and nothing that readers show differently
+// (one-look.ts), and unpacks within the decode budget
 // (decode-budget.ts). The server runs this in a thread of its own (inspect-thread.ts).
 import { PDFDict, type PDFDocument, PDFName } from '@cantoo/pdf-lib';
+import type { PageSize } from '../db/schema.ts';
 import { InputError } from '../input-error.ts';
 import { activeContentOf, activeContentSentence } from './active-content.ts';
 import { checkDecodeBudget } from './decode-budget.ts';
 import { pageViews } from './fields.ts';
 import { AmbiguousPdfError, loadPdf } from './load.ts';
+import { type OneLook, oneLookOf } from './one-look.ts';
 import { textContradictionsOf } from './text-truth.ts';
 
 export const maxPages = 500;
 
 export interface PdfFacts {
   pages: number;
-  /** Each page's size as displayed (fields.ts): what fields are placed on. */
-  pageSizes: Array<{ width: number; height: number }>;
+  /**
+   * Each page's size as displayed (fields.ts): what fields are placed on; and where the
+   * upload's widgets paint, which fields must keep clear of (one-look.ts).
+   */
+  pageSizes: PageSize[];
 }
 
 function refuse(sentence: string): never {
@@ -96,5 +102,21 @@ export async function inspectPdf(data: Uint8Array, options: { maxBytes: number }
   }
   if (pages < 1) refuse('This PDF has no pages.');
   if (pages > maxPages) refuse(`This PDF has ${pages} pages; a document may have at most ${maxPages}.`);
-  return { pages, pageSizes: pageViews(pdf).map(({ width, height }) => ({ width, height })) };
+  let look: OneLook;
+  try {
+    look = oneLookOf(pdf);
+  } catch {
+    // A structure pdf-lib cannot follow (an entry of the wrong kind where a dictionary must
+    // be): readers would each repair it their own way.
+    refuse('This PDF is damaged and cannot be read; export it again from the program that made it.');
+  }
+  if (look.refusals.length > 0) refuse(look.refusals.join(' '));
+  return {
+    pages,
+    // `covered` only where a page has some: most files have no widgets, and their rows stay as before.
+    pageSizes: pageViews(pdf).map(({ width, height }, i) => {
+      const covered = look.covered[i] ?? [];
+      return covered.length > 0 ? { width, height, covered } : { width, height };
+    }),
+  };
 }

@@ -26,6 +26,7 @@ import { activeContentOf, activeContentSentence } from './active-content.ts';
 import { createCadesSignature, digestParts, maxCadesSignatureBytes, type Timestamper } from './cms.ts';
 import { checkDecodeBudget } from './decode-budget.ts';
 import { loadPdf } from './load.ts';
+import { oneLookOf } from './one-look.ts';
 import type { SealIdentity } from './seal-identity.ts';
 
 export type SealInfo = {
@@ -91,6 +92,10 @@ export async function loadForSealing(pdf: Uint8Array): Promise<PDFDocument> {
   // Files stored before the upload rule refused active content are not sealed with it.
   const active = activeContentOf(doc);
   if (active.length > 0) throw new Error(`The PDF cannot be sealed: ${activeContentSentence(active)}`);
+  // And those stored before the one-look rules (issue 48): a file that readers show
+  // differently is not sealed as if everyone saw the same.
+  const look = oneLookOf(doc);
+  if (look.refusals.length > 0) throw new Error(`The PDF cannot be sealed: ${look.refusals.join(' ')}`);
   return doc;
 }
 
