@@ -28,6 +28,7 @@ import { checkDecodeBudget } from './decode-budget.ts';
 import { loadPdf } from './load.ts';
 import { oneLookOf } from './one-look.ts';
 import type { SealIdentity } from './seal-identity.ts';
+import { textContradictionsOf } from './text-truth.ts';
 
 export type SealInfo = {
   signedAt: Date; // written as the signature dictionary's /M (PAdES B-B keeps the time there)
@@ -92,10 +93,13 @@ export async function loadForSealing(pdf: Uint8Array): Promise<PDFDocument> {
   // Files stored before the upload rule refused active content are not sealed with it.
   const active = activeContentOf(doc);
   if (active.length > 0) throw new Error(`The PDF cannot be sealed: ${activeContentSentence(active)}`);
-  // And those stored before the one-look rules (issue 48): a file that readers show
-  // differently is not sealed as if everyone saw the same.
+  // And those stored before the one-look and text-truth rules (issue 48): a file that readers
+  // show differently, or whose text reads otherwise than it is drawn, is not sealed as if
+  // everyone saw the same.
   const look = oneLookOf(doc);
   if (look.refusals.length > 0) throw new Error(`The PDF cannot be sealed: ${look.refusals.join(' ')}`);
+  const contradiction = textContradictionsOf(doc);
+  if (contradiction !== null) throw new Error(`The PDF cannot be sealed: ${contradiction}`);
   return doc;
 }
 
