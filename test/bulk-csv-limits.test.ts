@@ -108,7 +108,7 @@ describeEachDatabase('a bulk send’s spreadsheet, bounded', (kind) => {
   for (const [shape, sentence] of [
     [
       'records',
-      'This file is too large or complex to read: it has more than 11,000 rows, most of them empty. Delete the empty rows below your data (or save only the cells you filled), then upload it again.',
+      'This file is too large or complex to read: it has more than 6,000 rows, most of them empty. Delete the empty rows below your data (or save only the cells you filled), then upload it again.',
     ],
     [
       'cells',

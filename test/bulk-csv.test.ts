@@ -475,21 +475,21 @@ test('the results file lists each row and makes every would-be formula plain tex
 // Issue 49: the reading's bounds, control characters, a person on two rows.
 
 test('a file of empty records past the record limit is refused with a sentence, not read to its end', () => {
-  // recordLimit(3) = 1,006 records: the header, a good row, then empty records.
+  // recordLimit(3) = 1,003 records: the header, a good row, then empty records.
   const sheet = read(`${header}\r\n${good}\r\n${',\r\n'.repeat(2_000)}`, 3);
   assert.deepEqual(sheet.rows, []);
   assert.deepEqual(messages(sheet), [
-    'This file is too large or complex to read: it has more than 1,006 rows, most of them empty. Delete the empty rows below your data (or save only the cells you filled), then upload it again.',
+    'This file is too large or complex to read: it has more than 1,003 rows, most of them empty. Delete the empty rows below your data (or save only the cells you filled), then upload it again.',
   ]);
   // Just under the limit, the same file is read: its one row.
-  assert.equal(read(`${header}\r\n${good}\r\n${',\r\n'.repeat(1_000)}`, 3).rows.length, 1);
+  assert.equal(read(`${header}\r\n${good}\r\n${',\r\n'.repeat(1_001)}`, 3).rows.length, 1);
 });
 
 test('rows past the limit are counted up to the record limit, then the count is the least the file has', () => {
   const sheet = read(file(...Array(1_100).fill(good)), 3);
   assert.equal(sheet.rows.length, 3, 'the first rows are still checked');
   assert.deepEqual(messages(sheet), [
-    'The file has at least 1,005 rows; at most 3 can be sent at once. Split it into files of at most 3 rows (only the first 3 are checked here).',
+    'The file has at least 1,002 rows; at most 3 can be sent at once. Split it into files of at most 3 rows (only the first 3 are checked here).',
   ]);
 });
 
