@@ -7,12 +7,14 @@
 // - at most `threads` threads at once; further jobs wait their turn, first come first served,
 //   so one sender's files do not starve another's;
 // - a thread kept for the next job (its modules loaded once) and ended after `idleMs`
-//   without work, which gives back the memory its job grew;
-// - a job's clock starts once its thread has loaded its modules (the thread says so), so a
-//   cold start on a loaded machine is not counted against the input.
+//   without work, which gives back the memory its job grew (with `keepWarm`, the last one
+//   replaced by a fresh thread that waits for the next job);
+// - a job is handed over at once, and its clock starts once its thread has loaded its
+//   modules (the thread says so), so a cold start on a loaded machine is not counted
+//   against the input; `start` resolves as soon as a thread has the job.
 // The thread loads the module that made the pool (`url`), which answers with `serveJobs`:
 // it inherits the process's flags (type stripping, --conditions), so it works under the test
-// runner too. pdf/inspect-thread.ts keeps its own pool for now (see ARCHITECTURE.md).
+// runner too. Used by pdf/inspect-thread.ts (uploads) and templates/bulk-csv-thread.ts.
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 
 // Below this a thread cannot even start: V8 aborts the whole process while creating it.
@@ -26,6 +28,18 @@ export interface ThreadPoolOptions {
   heapMb: number;
   timeoutMs: number;
   idleMs: number;
+  /**
+   * The last idle thread of `heapMb` is replaced by a fresh one instead of ended, so the first
+   * job after a pause does not pay a thread's start (module loading, a cold first read).
+   */
+  keepWarm?: boolean;
+}
+
+/** A job's own bounds, where a caller (a test) needs others than the pool's. */
+export interface JobBounds {
+  timeoutMs?: number;
+  heapMb?: number;
+  idleMs?: number;
 }
 
 /** What became of a job: the thread's answer, or the bound that ended it. */
@@ -33,7 +47,9 @@ export type JobOutcome<R> = { value: R } | { stopped: 'timeout' | 'out-of-memory
 
 export interface ThreadPool<J, R> {
   /** The job in a thread of the pool; rejects only when the thread failed otherwise (a bug). */
-  run(job: J, options?: { timeoutMs?: number; heapMb?: number }): Promise<JobOutcome<R>>;
+  run(job: J, bounds?: JobBounds): Promise<JobOutcome<R>>;
+  /** `run` in two steps: resolves once a thread has the job (after waiting for a free one). */
+  start(job: J, bounds?: JobBounds): Promise<{ outcome: Promise<JobOutcome<R>> }>;
   /** The running threads' ids, busy or idle (tests tell a fresh thread from a used one). */
   threadIds(): number[];
 }
@@ -113,16 +129,29 @@ export function createThreadPool<J, R>(options: ThreadPoolOptions): ThreadPool<J
     }
   }
 
-  function release(slot: Slot): void {
+  function release(slot: Slot, idleMs: number): void {
     slot.busy = false;
     slot.settle = undefined;
     slot.worker.unref();
-    slot.idle = setTimeout(() => endSlot(slot), options.idleMs);
+    slot.idle = setTimeout(() => retire(slot), idleMs);
     slot.idle.unref();
     waiting.shift()?.();
   }
 
-  async function run(job: J, bounds: { timeoutMs?: number; heapMb?: number } = {}): Promise<JobOutcome<R>> {
+  /**
+   * Ends a thread left idle (with it, whatever its heap grew to); with `keepWarm`, the last one
+   * of the pool's heap is replaced by a fresh one, which waits for the next job without a timer
+   * (and, like every idle thread, never keeps the process alive).
+   */
+  function retire(slot: Slot): void {
+    endSlot(slot);
+    if (!options.keepWarm || slot.heapMb !== options.heapMb || slots.length > 0) return;
+    const fresh = startSlot(options.heapMb);
+    fresh.busy = false;
+    fresh.worker.unref();
+  }
+
+  async function start(job: J, bounds: JobBounds = {}): Promise<{ outcome: Promise<JobOutcome<R>> }> {
     const heapMb = bounds.heapMb ?? options.heapMb;
     if (!(heapMb >= MIN_THREAD_HEAP_MB)) {
       throw new RangeError(`heapMb must be at least ${MIN_THREAD_HEAP_MB}, not ${heapMb}.`);
@@ -130,32 +159,48 @@ export function createThreadPool<J, R>(options: ThreadPoolOptions): ThreadPool<J
     const slot = await takeSlot(heapMb);
     // While a job is in hand the thread keeps the process alive, so it finishes.
     slot.worker.ref();
-    await slot.ready;
     const id = nextId++;
-    const answer = await new Promise<Message | Error | 'timeout'>((resolve) => {
-      const timer = setTimeout(() => resolve('timeout'), bounds.timeoutMs ?? options.timeoutMs);
-      slot.settle = (message) => {
+    const answered = new Promise<Message | Error | 'timeout'>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      let isSettled = false;
+      const settle = (answer: Message | Error | 'timeout') => {
+        isSettled = true;
         clearTimeout(timer);
-        resolve(message);
+        resolve(answer);
       };
+      slot.settle = settle;
       // A thread that ended while it started (out of memory loading its modules) settled nothing.
-      if (slot.failure) resolve(slot.failure);
-      else slot.worker.postMessage({ id, job });
+      if (slot.failure) return settle(slot.failure);
+      // Posted at once (a thread still starting reads it once its modules are loaded), and
+      // timed from then: the start is not the input's doing.
+      slot.worker.postMessage({ id, job });
+      void slot.ready.then(() => {
+        if (!isSettled) timer = setTimeout(() => settle('timeout'), bounds.timeoutMs ?? options.timeoutMs);
+      });
     });
-    if (answer === 'timeout' || answer instanceof Error) {
-      slot.settle = undefined;
-      endSlot(slot);
-      if (answer === 'timeout') return { stopped: 'timeout' };
-      if ((answer as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY')
-        return { stopped: 'out-of-memory' };
-      throw answer;
-    }
-    release(slot);
-    if ('error' in answer) throw new Error(answer.error);
-    return { value: (answer as { value: R }).value };
+    const outcome = answered.then((answer): JobOutcome<R> => {
+      if (answer === 'timeout' || answer instanceof Error) {
+        slot.settle = undefined;
+        endSlot(slot);
+        if (answer === 'timeout') return { stopped: 'timeout' };
+        if ((answer as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY')
+          return { stopped: 'out-of-memory' };
+        throw answer;
+      }
+      release(slot, bounds.idleMs ?? options.idleMs);
+      if ('error' in answer) throw new Error(answer.error);
+      return { value: (answer as { value: R }).value };
+    });
+    // Its caller may do other work before it awaits the outcome: never a rejection unobserved.
+    outcome.catch(() => {});
+    return { outcome };
   }
 
-  return { run, threadIds: () => slots.map((slot) => slot.worker.threadId) };
+  return {
+    start,
+    run: async (job, bounds) => (await start(job, bounds)).outcome,
+    threadIds: () => slots.map((slot) => slot.worker.threadId),
+  };
 }
 
 /**
