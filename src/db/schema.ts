@@ -513,7 +513,7 @@ export interface TemplateFieldsTable {
   sender_fills: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
-/** `refused`: a row the spreadsheet's check refused, stored for the results file (migration 0038). */
+/** `refused`: a row the spreadsheet's check refused, stored for the results file (migration 0041). */
 export type BulkRowStatus = 'pending' | 'created' | 'sent' | 'failed' | 'refused';
 
 export interface BulkSendsTable {

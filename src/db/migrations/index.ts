@@ -38,7 +38,7 @@ import * as m0034 from './0034-templates.ts';
 import * as m0035 from './0035-bulk-sends.ts';
 import * as m0036 from './0036-public-links.ts';
 import * as m0037 from './0037-mail-pace.ts';
-import * as m0038 from './0038-bulk-refused-rows.ts';
+import * as m0041 from './0041-bulk-refused-rows.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -78,5 +78,5 @@ export const migrations: Record<string, Migration> = {
   '0035-bulk-sends': m0035,
   '0036-public-links': m0036,
   '0037-mail-pace': m0037,
-  '0038-bulk-refused-rows': m0038,
+  '0041-bulk-refused-rows': m0041,
 };
