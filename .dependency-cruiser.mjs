@@ -47,7 +47,15 @@ const layers = [
   ['http'],
   ['metrics'],
   ['db'],
-  ['src/clock.ts', 'src/config.ts', 'src/ids.ts', 'src/input-error.ts', 'src/version.ts', 'src/wake-loop.ts'],
+  [
+    'src/clock.ts',
+    'src/config.ts',
+    'src/ids.ts',
+    'src/input-error.ts',
+    'src/thread-pool.ts',
+    'src/version.ts',
+    'src/wake-loop.ts',
+  ],
 ];
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

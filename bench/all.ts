@@ -49,6 +49,11 @@
 //     received by SMTP, while another workspace bulk-sends 1,000 rows through `signet serve
 //     --role worker` at the default pace, against the same wait on a quiet outbox in the same
 //     run (a goal, not only a ceiling: within 2 × and under 10 s).
+// 15. A bulk send's preview (bench/bulk-preview.ts; issue 49): the worst-case 10 MB
+//     spreadsheets (a flood of empty records; one record of millions of cells) posted to a
+//     `signet serve`'s preview page: the refusal's answer time against a valid 5,000-row
+//     file's preview, and /healthz's slowest and median answer meanwhile against the idle
+//     server's, all in the same run.
 //
 // Env: SIGNET_BENCH_POSTGRES_URL (admin connection; each part makes a fresh database and
 // drops it), SIGNET_BENCH_DOCUMENTS (100000), SIGNET_BENCH_SECONDS (5, each measured run),
@@ -68,6 +73,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { abuseLines, measureAbuse } from './abuse.ts';
 import { type Figures, freePort, measure, median, type RateRun, runAtRate, startSeededApi } from './api.ts';
+import { bulkPreviewDetails, bulkPreviewRows, measureBulkPreview } from './bulk-preview.ts';
 import { bulkDetails, bulkRows, measureBulk } from './bulk-send.ts';
 import { createDetails, createRows, measureCreate } from './document-create.ts';
 import { editorDetails, editorRows, measureEditor } from './editor.ts';
@@ -345,6 +351,9 @@ progress(
   "Mail fairness: a code's mail while another workspace bulk-sends 1,000 rows (bench/mail-fairness.ts)",
 );
 const mailFairness = await measureMailFairness();
+// 15. A bulk send's preview of the worst-case spreadsheets, against a server process of its own.
+progress('Bulk preview: the worst-case 10 MB spreadsheets, and /healthz meanwhile (bench/bulk-preview.ts)');
+const bulkPreview = await measureBulkPreview();
 
 // ---------------------------------------------------------------------------------------
 // The figures.
@@ -511,6 +520,7 @@ rows.push(...editorRows(editor));
 rows.push(...createRows(create));
 rows.push(...bulkRows(bulk));
 rows.push(...mailFairnessRows(mailFairness));
+rows.push(...bulkPreviewRows(bulkPreview));
 console.log('\nRatio = measured / ceiling: for a rate 1.00 is the ceiling and less is slower; for a time');
 console.log(
   '1.00 is the ceiling and more is slower (for memory, bigger). A deep page against page 1 should be 1.00 (keyset paging).\n',
@@ -529,6 +539,8 @@ console.log('\nA bulk send from a template (bench/bulk-send.ts; issue 38).\n');
 for (const line of bulkDetails(bulk)) console.log(`  ${line}`);
 console.log('\nMail fairness (bench/mail-fairness.ts; issue 49).\n');
 for (const line of mailFairnessDetails(mailFairness)) console.log(`  ${line}`);
+console.log("\nA bulk send's preview of the worst-case spreadsheets (bench/bulk-preview.ts; issue 49).\n");
+for (const line of bulkPreviewDetails(bulkPreview)) console.log(`  ${line}`);
 console.log(
   `\nload average before: ${loadBefore}; after: ${load()}; total ${((Date.now() - started) / 1000).toFixed(0)} s`,
 );

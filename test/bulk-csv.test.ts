@@ -471,3 +471,134 @@ test('the results file lists each row and makes every would-be formula plain tex
   ]);
   assert.ok(csv.startsWith('row,document id,status,signing-link delivery\r\n'));
 });
+
+// Issue 49: the reading's bounds, control characters, a person on two rows.
+
+test('a file of empty records past the record limit is refused with a sentence, not read to its end', () => {
+  // recordLimit(3) = 1,003 records: the header, a good row, then empty records.
+  const sheet = read(`${header}\r\n${good}\r\n${',\r\n'.repeat(2_000)}`, 3);
+  assert.deepEqual(sheet.rows, []);
+  assert.deepEqual(messages(sheet), [
+    'This file is too large or complex to read: it has more than 1,003 rows, most of them empty. Delete the empty rows below your data (or save only the cells you filled), then upload it again.',
+  ]);
+  // Just under the limit, the same file is read: its one row.
+  assert.equal(read(`${header}\r\n${good}\r\n${',\r\n'.repeat(1_001)}`, 3).rows.length, 1);
+});
+
+test('rows past the limit are counted up to the record limit, then the count is the least the file has', () => {
+  const sheet = read(file(...Array(1_100).fill(good)), 3);
+  assert.equal(sheet.rows.length, 3, 'the first rows are still checked');
+  assert.deepEqual(messages(sheet), [
+    'The file has at least 1,002 rows; at most 3 can be sent at once. Split it into files of at most 3 rows (only the first 3 are checked here).',
+  ]);
+});
+
+test('a record of more than 1,000 cells, or of more than 100,000 characters, is refused with its row', () => {
+  const wide = read(`${header}\r\n${good}\r\n${','.repeat(5_000_000)}\r\n`);
+  assert.deepEqual(wide.rows, []);
+  assert.deepEqual(messages(wide), [
+    'This file is too large or complex to read: row 3 has more than 1,000 cells. Keep only the columns listed on this page, save the file again from your spreadsheet and upload it.',
+  ]);
+  const long = read(file(good, rowWith(4, 'x'.repeat(200_000))));
+  assert.deepEqual(long.rows, []);
+  assert.match(
+    messages(long)[0] ?? '',
+    /^This file is too large or complex to read: row 3 holds more than 100,000 characters\. Often a cell there starts with a quote/,
+  );
+  // A header of 1,001 columns is the same refusal, at row 1.
+  assert.match(
+    messages(read(`${header}${',x'.repeat(1_000)}\n${good}\n`))[0] ?? '',
+    /row 1 has more than 1,000 cells/,
+  );
+});
+
+test('a header that matches no column is refused before the rows are read', () => {
+  // The body would be a problem of its own (a quote never closed): it is never reached.
+  const sheet = read('Email,Name\nann@example.com,"Ann\n');
+  assert.equal(sheet.totalRows, 0);
+  assert.deepEqual(sheet.rows, []);
+  assert.deepEqual(
+    sheet.problems.map((problem) => problem.row),
+    [1, 1, 1, 1, 1],
+  );
+  assert.ok(messages(sheet).every((message) => / is missing\. Add it to the first row\.$/.test(message)));
+  assert.deepEqual(sheet.ignoredColumns, ['Email', 'Name']);
+});
+
+test('a control character in a cell is a problem of its row that names it and never repeats the cell', () => {
+  const cases: Array<[number, string, string]> = [
+    [0, 'ann\u0000@example.com', 'U+0000'],
+    [1, 'Ann\u001bSmith', 'U+001B'],
+    [4, '12\u0085 EUR', 'U+0085'],
+    [4, '12\u007f EUR', 'U+007F'],
+    [6, 'yes\u0000', 'U+0000'],
+  ];
+  for (const [index, cell, code] of cases) {
+    const sheet = read(file(good, rowWith(index, cell)));
+    assert.deepEqual(
+      sheet.rows.map((row) => row.row),
+      [2],
+      code,
+    );
+    assert.equal(sheet.problems.length, 1, code);
+    const message = sheet.problems[0]?.message ?? '';
+    assert.ok(
+      message.startsWith(
+        `Row 3: ${(columns[index] as BulkColumn).header} holds a control character (${code})`,
+      ),
+      message,
+    );
+    assert.ok(
+      !/\p{Cc}/u.test(message),
+      `the sentence holds no control character: ${JSON.stringify(message)}`,
+    );
+  }
+  // Tabs and line breaks inside a quoted cell are a cell's own: not control characters here.
+  const notes: BulkColumn[] = [{ key: 'field:notes', header: 'Notes', kind: 'text', required: false }];
+  assert.deepEqual(messages(read('Notes\n"one\ttwo\r\nthree"\n', 10, notes)), []);
+});
+
+test('a role’s person on an earlier row too is a warning naming the rows; the rows are still sent', () => {
+  const company = (n: number) => rowWith(2, `office${n}@acme.test`);
+  const sheet = read(
+    file(
+      good,
+      rowWith(0, 'bob@example.com').replace('office@acme.test', 'o2@acme.test'),
+      rowWith(0, ' ANN@Example.com ').replace('office@acme.test', 'o3@acme.test'),
+    ),
+  );
+  assert.deepEqual(sheet.problems, []);
+  assert.equal(sheet.rows.length, 3, 'a warning leaves the row to be sent');
+  assert.deepEqual(sheet.warnings, [
+    {
+      row: 4,
+      column: 'Client email',
+      message:
+        'Row 4: Client email “ann@example.com” is also on row 2, so that person gets 2 documents, one for each of these rows. If that is a mistake, delete the row too many.',
+    },
+  ]);
+  // The same company on every row: one warning for the company's person, the first rows named.
+  const many = read(
+    file(
+      ...Array(9)
+        .fill(good)
+        .map((row, i) => row.replace('ann@', `p${i}@`)),
+    ),
+  );
+  assert.deepEqual(
+    many.warnings.map((w) => [w.row, w.message]),
+    [
+      [
+        3,
+        'Rows 3, 4, 5, 6, 7 and 3 more: Company email “office@acme.test” is also on row 2, so that person gets 9 documents, one for each of these rows. If that is a mistake, delete the rows too many.',
+      ],
+    ],
+  );
+  assert.match(read(file(good, good, good)).warnings[0]?.message ?? '', /^Rows 3 and 4: Client email /);
+  // Another role's address on another row is no repeat; nor is a row that is not sent.
+  assert.deepEqual(
+    read(file(company(1), rowWith(0, 'office1@acme.test').replace('office@', 'x@'))).warnings,
+    [],
+  );
+  assert.deepEqual(read(file(rowWith(4, ''), good)).warnings, []);
+});

@@ -222,7 +222,16 @@ describeEachDatabase('bulk send', (kind) => {
       fileName: 'clients.csv',
       data,
     });
-    assert.equal(await countRows(h.ctx, 'bulk_send_rows', { bulk_send_id: id }), 4, 'only good rows stored');
+    assert.equal(
+      await countRows(h.ctx, 'bulk_send_rows', { bulk_send_id: id, status: 'pending' }),
+      4,
+      'the good rows stored to send',
+    );
+    assert.equal(
+      await countRows(h.ctx, 'bulk_send_rows', { bulk_send_id: id, status: 'refused' }),
+      1,
+      'the bad row stored as refused, for the results file',
+    );
     assert.equal((await documentsOf(templateId)).length, 0, 'nothing made before the worker runs');
 
     await drain();
@@ -248,6 +257,7 @@ describeEachDatabase('bulk send', (kind) => {
         [3, 'sent'],
         [4, 'sent'],
         [5, 'sent'],
+        [6, 'refused'],
       ],
     );
     const bob = rows[1]?.document_id ?? '';
@@ -673,6 +683,8 @@ describeEachDatabase('bulk send', (kind) => {
       [
         ['row', 'status'],
         ['2', 'sent'],
+        ['3', 'refused: Row 3: Client email “not-an-email” is not an email address.'],
+        ['4', 'refused: Row 4: Client name is empty. Fill it in, or delete the row.'],
         ['5', 'sent'],
       ],
     );

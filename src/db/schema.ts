@@ -540,7 +540,8 @@ export interface TemplateFieldsTable {
   sender_fills: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
-export type BulkRowStatus = 'pending' | 'created' | 'sent' | 'failed';
+/** `refused`: a row the spreadsheet's check refused, stored for the results file (migration 0041). */
+export type BulkRowStatus = 'pending' | 'created' | 'sent' | 'failed' | 'refused';
 
 export interface BulkSendsTable {
   id: string;

@@ -4,11 +4,18 @@
 // sender downloads to fill; `bulkResultsCsv` is the results file of a finished send.
 // Pure: bytes in, rows and sentences out. csv-parse reads the CSV; the rules of each cell are
 // the ones a single document's input follows (mail/address.ts, pdf/fonts.ts, field-types.ts),
-// so a row accepted here is not refused when its document is made.
+// so a row accepted here is not refused when its document is made. The server calls it
+// through bulk-csv-thread.ts, off the thread that answers requests.
 //
 // Row numbers are the spreadsheet's: the header is row 1 and every record of the file is one
 // row, an empty one included, so a cell holding a line break (one record over two lines of
 // the file) does not shift the rows below it. Records are counted, not the parser's lines.
+//
+// Its work is bounded whatever the file (issue 49): the header is read alone first, and a
+// header that matches no column ends the reading there; records are counted as they come and
+// only the matched cells of the first `maxRows` data rows are kept; the parser stops at
+// `recordLimit` records (empty ones included), at MAX_CELLS cells in a record and at
+// MAX_RECORD_CHARS characters in one, each with its sentence.
 
 import { isUtf8 } from 'node:buffer';
 import { CsvError, parse } from 'csv-parse/sync';
@@ -55,8 +62,13 @@ export interface BulkSheet {
   rows: BulkRow[];
   /** Every problem: the file's first (row null), then the header's, then each row's in order. */
   problems: BulkProblem[];
+  /**
+   * What a sender should look at but may mean (rows still sent): a role's person on an
+   * earlier row too (they get a document for each), in row order.
+   */
+  warnings: BulkProblem[];
   delimiter: BulkDelimiter;
-  /** The file's data rows, empty rows not counted (beyond `maxRows` too). */
+  /** The file's data rows, empty rows not counted (beyond `maxRows` too, up to `recordLimit`). */
   totalRows: number;
   /** Headers of the file that match no column: their cells are not read. */
   ignoredColumns: string[];
@@ -64,6 +76,17 @@ export interface BulkSheet {
 
 const delimiters: readonly BulkDelimiter[] = [',', ';'];
 const maxNameLength = 200;
+/** Cells in one record: a template's columns and a spreadsheet's own many times over. */
+export const MAX_CELLS = 1_000;
+/** Characters in one record: every cell of a row at its longest, and room for columns not read. */
+export const MAX_RECORD_CHARS = 100_000;
+/**
+ * Records read at most (the header and empty rows included): past `maxRows` data rows they
+ * are only counted, for the sentence that gives their number; past this the reading stops.
+ */
+export function recordLimit(maxRows: number): number {
+  return maxRows + 1_000;
+}
 
 /**
  * Reads a bulk send's CSV: UTF-8 with or without BOM, CRLF or LF, comma or semicolon (the
@@ -78,36 +101,43 @@ export function readBulkCsv(
 ): BulkSheet {
   // Old Excel saves in Windows-1252: its é is not UTF-8, and read as UTF-8 it would be lost.
   if (!isUtf8(data)) return unreadable(',', { row: null, column: null, message: notUtf8Sentence });
-  const delimiter = detectDelimiter(data, columns);
-  let records: string[][];
+  let delimiter: BulkDelimiter = ',';
   try {
-    records = parseRecords(data, delimiter);
+    delimiter = detectDelimiter(data, columns);
+    const [header] = parseRecords(data, delimiter, { to: 1 });
+    if (!header || isBlank(header)) {
+      return unreadable(delimiter, { row: null, column: null, message: emptySentence });
+    }
+    const layout = matchHeader(header, columns);
+    // A file of other columns altogether (another template's, another program's): its body
+    // would only repeat that, so it is not read.
+    if (layout.problems.length > 0 && layout.cells.every((cell) => cell.index === null)) {
+      return { ...unreadable(delimiter, ...layout.problems), ignoredColumns: layout.ignoredColumns };
+    }
+    const body = readBody(data, delimiter, layout, options.maxRows);
+    if ('problem' in body) return unreadable(delimiter, body.problem);
+    const sheet: BulkSheet = {
+      rows: [],
+      problems: fileProblems(body.totalRows, options.maxRows, body.isComplete),
+      warnings: [],
+      delimiter,
+      totalRows: body.totalRows,
+      ignoredColumns: layout.ignoredColumns,
+    };
+    sheet.problems.push(...layout.problems);
+    if (layout.problems.length > 0) return sheet;
+    for (const entry of body.kept) {
+      const checked = checkRow(entry, layout, delimiter);
+      if ('values' in checked) sheet.rows.push({ row: entry.row, values: checked.values });
+      else sheet.problems.push(...checked.problems);
+    }
+    sheet.warnings = repeatedPeople(sheet.rows, layout);
+    return sheet;
   } catch (error) {
     if (error instanceof CsvError) return unreadable(delimiter, parseErrorProblem(error));
+    if (error instanceof TooComplex) return unreadable(delimiter, error.problem);
     throw error;
   }
-  const [header, ...body] = records;
-  if (!header || isBlank(header)) {
-    return unreadable(delimiter, { row: null, column: null, message: emptySentence });
-  }
-
-  const layout = matchHeader(header, columns);
-  const dataRows = body.map((cells, i) => ({ row: i + 2, cells })).filter((entry) => !isBlank(entry.cells));
-  const sheet: BulkSheet = {
-    rows: [],
-    problems: fileProblems(dataRows.length, options.maxRows),
-    delimiter,
-    totalRows: dataRows.length,
-    ignoredColumns: layout.ignoredColumns,
-  };
-  sheet.problems.push(...layout.problems);
-  if (layout.problems.length > 0) return sheet;
-  for (const entry of dataRows.slice(0, options.maxRows)) {
-    const checked = checkRow(entry.row, entry.cells, layout, delimiter);
-    if ('values' in checked) sheet.rows.push({ row: entry.row, values: checked.values });
-    else sheet.problems.push(...checked.problems);
-  }
-  return sheet;
 }
 
 const notUtf8Sentence =
@@ -115,19 +145,131 @@ const notUtf8Sentence =
   'the type “CSV UTF-8”; in LibreOffice, choose the character set “Unicode (UTF-8)”. Then upload it again.';
 const emptySentence =
   'The file is empty. Download the template, fill in a row per document and upload it again.';
+const tooComplex = 'This file is too large or complex to read';
 
-function unreadable(delimiter: BulkDelimiter, problem: BulkProblem): BulkSheet {
-  return { rows: [], problems: [problem], delimiter, totalRows: 0, ignoredColumns: [] };
+function unreadable(delimiter: BulkDelimiter, ...problems: BulkProblem[]): BulkSheet {
+  return { rows: [], problems, warnings: [], delimiter, totalRows: 0, ignoredColumns: [] };
+}
+
+/** The file refused whole when reading it took more time or memory than allowed (bulk-csv-thread.ts). */
+export function tooComplexSheet(maxRows: number): BulkSheet {
+  const message =
+    `${tooComplex} (reading it takes more time or memory than allowed); keep only the columns listed ` +
+    `on this page and at most ${count(maxRows)} rows, save it again as “CSV UTF-8” and upload it.`;
+  return unreadable(',', { row: null, column: null, message });
+}
+
+/** A bound of the reading was reached: the file is refused with this problem. */
+class TooComplex extends Error {
+  readonly problem: BulkProblem;
+  constructor(message: string) {
+    super(message);
+    this.problem = { row: null, column: null, message };
+  }
+}
+
+/** What a cast and a record of csv-parse are told about where the parser is. */
+interface ParseInfo {
+  index: number;
+  records: number;
 }
 
 /**
  * Every record of UTF-8 bytes (a BOM skipped) as the spreadsheet's rows: empty lines kept
  * (as rows to skip, so the numbers stay right), rows shorter or longer than the header kept
  * as they are, and a quote inside an unquoted cell (`12" pipe`) kept as typed. A quote that
- * is never closed still throws (CsvError).
+ * is never closed still throws (CsvError), and so does a record over MAX_RECORD_CHARS; a
+ * record of more than MAX_CELLS cells throws TooComplex as soon as its cell past them is read.
  */
-function parseRecords(data: Uint8Array, delimiter: BulkDelimiter, options: { to?: number } = {}): string[][] {
-  return parse(data, { bom: true, delimiter, relax_column_count: true, relax_quotes: true, ...options });
+function parseRecords(
+  data: Uint8Array,
+  delimiter: BulkDelimiter,
+  options: { to?: number; on_record?: (record: string[], info: ParseInfo) => null } = {},
+): string[][] {
+  // csv-parse builds a CsvError (a stack, a copy of the record) for every record whose cell
+  // count differs from the first record's, even when told to accept them: 11,000 empty
+  // records took a second, most of it in those stacks. Without them, a third of it.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return parseWithBounds(data, delimiter, options);
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+  }
+}
+
+function parseWithBounds(
+  data: Uint8Array,
+  delimiter: BulkDelimiter,
+  options: { to?: number; on_record?: (record: string[], info: ParseInfo) => null },
+): string[][] {
+  return parse(data, {
+    bom: true,
+    delimiter,
+    relax_column_count: true,
+    relax_quotes: true,
+    max_record_size: MAX_RECORD_CHARS,
+    cast: (value: string, info: ParseInfo) => {
+      if (info.index >= MAX_CELLS) {
+        throw new TooComplex(
+          `${tooComplex}: row ${count(info.records + 1)} has more than ${count(MAX_CELLS)} cells. Keep only ` +
+            'the columns listed on this page, save the file again from your spreadsheet and upload it.',
+        );
+      }
+      return value;
+    },
+    ...options,
+  });
+}
+
+/** A data row kept for checking: its cells in the layout's order, and whether it has cells past the header's. */
+interface KeptRow {
+  row: number;
+  cells: string[];
+  hasExtraCells: boolean;
+}
+
+type Body = { kept: KeptRow[]; totalRows: number; isComplete: boolean } | { problem: BulkProblem };
+
+/**
+ * The rows below the header, counted as they come: the first `maxRows` data rows kept (their
+ * matched cells only), later ones counted, and the reading stopped at recordLimit records.
+ */
+function readBody(data: Uint8Array, delimiter: BulkDelimiter, layout: Layout, maxRows: number): Body {
+  const kept: KeptRow[] = [];
+  const limit = recordLimit(maxRows);
+  let records = 0;
+  let totalRows = 0;
+  const stop = new Error('record limit');
+  try {
+    parseRecords(data, delimiter, {
+      on_record: (record) => {
+        records += 1;
+        if (records === 1 || isBlank(record)) {
+          if (records > limit) throw stop;
+          return null;
+        }
+        if (records > limit) throw stop;
+        totalRows += 1;
+        if (totalRows <= maxRows) {
+          kept.push({
+            row: records,
+            cells: layout.cells.map(({ index }) => (index === null ? '' : (record[index] ?? ''))),
+            hasExtraCells: record.slice(layout.width).some((cell) => cell.trim() !== ''),
+          });
+        }
+        return null;
+      },
+    });
+  } catch (error) {
+    if (error !== stop) throw error;
+    if (totalRows > maxRows) return { kept, totalRows, isComplete: false };
+    const message =
+      `${tooComplex}: it has more than ${count(limit)} rows, most of them empty. Delete the empty rows ` +
+      'below your data (or save only the cells you filled), then upload it again.';
+    return { problem: { row: null, column: null, message } };
+  }
+  return { kept, totalRows, isComplete: true };
 }
 
 /** The delimiter whose header row holds more of the expected headers; comma on a tie. */
@@ -137,7 +279,9 @@ function detectDelimiter(data: Uint8Array, columns: BulkColumn[]): BulkDelimiter
     try {
       const [header = []] = parseRecords(data, delimiter, { to: 1 });
       return new Set(header.map(headerKey).filter((key) => expected.has(key))).size;
-    } catch {
+    } catch (error) {
+      // A header past the reading's bounds is refused whichever the delimiter.
+      if (error instanceof TooComplex) throw error;
       return -1;
     }
   };
@@ -153,7 +297,12 @@ function parseErrorProblem(error: CsvError): BulkProblem {
     error.code === 'CSV_QUOTE_NOT_CLOSED'
       ? `${where}: a cell starts with a quote (") that is never closed, so the rest of the file cannot be ` +
         'read. Close the quote, or save the file again from your spreadsheet.'
-      : `${where} cannot be read as CSV. Save the file again from your spreadsheet as “CSV UTF-8” and upload it.`;
+      : error.code === 'CSV_MAX_RECORD_SIZE'
+        ? `${tooComplex}: ${row === null ? 'a row' : `row ${count(row)}`} holds more than ` +
+          `${count(MAX_RECORD_CHARS)} characters. Often a cell there starts with a quote (") that is never ` +
+          'closed, so the rest of the file is read as that cell: close the quote, or save the file again ' +
+          'from your spreadsheet.'
+        : `${where} cannot be read as CSV. Save the file again from your spreadsheet as “CSV UTF-8” and upload it.`;
   return { row, column: null, message };
 }
 
@@ -168,16 +317,30 @@ function isBlank(cells: string[]): boolean {
 
 const count = (n: number) => n.toLocaleString('en');
 
-function fileProblems(totalRows: number, maxRows: number): BulkProblem[] {
+function fileProblems(totalRows: number, maxRows: number, isComplete: boolean): BulkProblem[] {
   if (totalRows === 0) {
     const message = 'The file has a first row of column names but no rows below it: add a row per document.';
     return [{ row: null, column: null, message }];
   }
   if (totalRows <= maxRows) return [];
+  // Past recordLimit the rows are no longer counted: the number is the least the file has.
   const message =
-    `The file has ${count(totalRows)} rows; at most ${count(maxRows)} can be sent at once. ` +
+    `The file has ${isComplete ? '' : 'at least '}${count(totalRows)} rows; at most ${count(maxRows)} can be sent at once. ` +
     `Split it into files of at most ${count(maxRows)} rows (only the first ${count(maxRows)} are checked here).`;
   return [{ row: null, column: null, message }];
+}
+
+/**
+ * C0 and C1 control characters (Unicode's Cc: DEL among them), but for the tab and line breaks a quoted cell
+ * may hold: a NUL cannot be stored in PostgreSQL's text (the whole send failed on it), and
+ * none of them is anything a person typed.
+ */
+const controlCharacter = /(?![\t\n\r])\p{Cc}/u;
+const controlCharacters = /\p{Cc}+/gu;
+
+/** A header cell as a sentence names it: trimmed, any control character a space. */
+function writtenHeader(cell: string): string {
+  return cell.replace(controlCharacters, ' ').trim();
 }
 
 /** Where each expected column is in the file, under the header the sender wrote. */
@@ -193,7 +356,7 @@ function matchHeader(header: string[], columns: BulkColumn[]): Layout {
   const found = new Map<BulkColumn, { index: number; written: string }>();
   const layout: Layout = { cells: [], width: header.length, ignoredColumns: [], problems: [] };
   for (const [index, cell] of header.entries()) {
-    const written = cell.trim();
+    const written = writtenHeader(cell);
     const column = byKey.get(headerKey(cell));
     if (!column) {
       if (written) layout.ignoredColumns.push(written);
@@ -215,16 +378,17 @@ function matchHeader(header: string[], columns: BulkColumn[]): Layout {
 
 type Checked = { values: Record<string, string | boolean> } | { problems: BulkProblem[] };
 
-function checkRow(row: number, cells: string[], layout: Layout, delimiter: BulkDelimiter): Checked {
+function checkRow(entry: KeptRow, layout: Layout, delimiter: BulkDelimiter): Checked {
+  const { row } = entry;
   const values: Record<string, string | boolean> = {};
   const problems: BulkProblem[] = [];
-  for (const { column, index, written } of layout.cells) {
-    const checked = checkCell(column, (index === null ? '' : cells[index]) ?? '', `Row ${row}: ${written}`);
+  for (const [at, { column, written }] of layout.cells.entries()) {
+    const checked = checkCell(column, entry.cells[at] ?? '', `Row ${row}: ${written}`);
     if (typeof checked === 'object') problems.push({ row, column: written, message: checked.problem });
     else values[column.key] = checked;
   }
   problems.push(...sameSignerProblems(row, layout, values));
-  if (cells.slice(layout.width).some((cell) => cell.trim() !== '')) {
+  if (entry.hasExtraCells) {
     const mark = delimiter === ',' ? 'comma' : 'semicolon';
     const message =
       `Row ${row} has more cells than the first row has columns. A cell that holds a ${mark} must be in ` +
@@ -232,6 +396,50 @@ function checkRow(row: number, cells: string[], layout: Layout, delimiter: BulkD
     problems.push({ row, column: null, message });
   }
   return problems.length > 0 ? { problems } : { values };
+}
+
+/**
+ * A role's person who is that role's on an earlier good row too (compared as accounts are:
+ * emailKey): a warning, not a problem. One person countersigning every document (a manager,
+ * the company's signatory) is a bulk send's ordinary case; a person listed twice by mistake
+ * is caught here before they are mailed twice. One warning per person and role, at the first
+ * row that repeats them, naming the rows (the first few of many).
+ */
+function repeatedPeople(rows: BulkRow[], layout: Layout): BulkProblem[] {
+  const emails = layout.cells.filter(({ column }) => column.kind === 'email');
+  const seen = new Map<string, { email: string; written: string; rows: number[] }>();
+  for (const { row, values } of rows) {
+    for (const { column, written } of emails) {
+      const email = values[column.key];
+      if (typeof email !== 'string' || email === '') continue;
+      const key = `${column.key} ${emailKey(email)}`;
+      const person = seen.get(key) ?? { email, written, rows: [] };
+      person.rows.push(row);
+      seen.set(key, person);
+    }
+  }
+  const warnings: BulkProblem[] = [];
+  for (const {
+    email,
+    written,
+    rows: [first, ...again],
+  } of seen.values()) {
+    if (first === undefined || again.length === 0) continue;
+    const listed = again.slice(0, 5).map(count);
+    const more = again.length - listed.length;
+    const rowsText =
+      again.length === 1
+        ? `Row ${listed[0]}`
+        : more > 0
+          ? `Rows ${listed.join(', ')} and ${count(more)} more`
+          : `Rows ${listed.slice(0, -1).join(', ')} and ${listed.at(-1)}`;
+    const message =
+      `${rowsText}: ${written} “${shown(email)}” is also on row ${count(first)}, so that person gets ` +
+      `${count(again.length + 1)} documents, one for each of these rows. If that is a mistake, delete the ` +
+      `${again.length === 1 ? 'row' : 'rows'} too many.`;
+    warnings.push({ row: again[0] ?? first, column: written, message });
+  }
+  return warnings.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
 }
 
 /** A person in two roles of one document (compared as accounts are: emailKey), at the second role. */
@@ -263,6 +471,16 @@ function shown(value: string): string {
 
 /** The cell's value as it will be sent, or the sentence saying what is wrong (`where`: "Row 3: Price"). */
 function checkCell(column: BulkColumn, raw: string, where: string): string | boolean | { problem: string } {
+  // First, and without the cell in the sentence: the character must not reach a sentence either.
+  const control = controlCharacter.exec(raw)?.[0];
+  if (control !== undefined) {
+    const code = `U+${control.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`;
+    return {
+      problem:
+        `${where} holds a control character (${code}), which no one can see or sign. It is often left ` +
+        'by copying from another program: type the cell again, or delete the character, and upload the file again.',
+    };
+  }
   const cell = raw.trim();
   if (column.kind === 'checkbox') return checkCheckbox(column, cell, where);
   if (cell === '') {

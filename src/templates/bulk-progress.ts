@@ -24,6 +24,8 @@ export interface BulkSendSummary {
   created: number;
   sent: number;
   failed: number;
+  /** Rows of the file its check refused (not in `total`): stored for the results file. */
+  refused: number;
   /** Rows whose document's first invitation mail was delivered (the outbox's status). */
   mailed: number;
   finished: boolean;
@@ -71,6 +73,7 @@ async function summaries(
     created: Number(r.created),
     sent: Number(r.sent),
     failed: Number(r.failed),
+    refused: Number(r.refused),
     mailed: Number(r.mailed),
     finished: r.finished_at !== null,
   }));
@@ -87,7 +90,10 @@ export async function failedBulkRows(
   return rows.map((r) => ({ row: r.row_number, error: r.error ?? '' }));
 }
 
-/** The results file of a bulk send: a line per row, with who its signing links went to and how. */
+/**
+ * The results file of a bulk send: a line per row of the file, with who its signing links went
+ * to and how; a row the check refused with its problems (`refused: …`).
+ */
 export async function bulkSendResultsCsv(ctx: Context, workspaceId: string, id: string): Promise<string> {
   await bulkSendProgress(ctx, workspaceId, id);
   const rows = await findBulkResultRows(ctx.db, workspaceId, id);
@@ -97,7 +103,7 @@ export async function bulkSendResultsCsv(ctx: Context, workspaceId: string, id: 
     const result = results.get(r.row_number) ?? {
       row: r.row_number,
       documentId: r.document_id,
-      status: r.status === 'failed' ? `failed: ${r.error ?? ''}` : r.status,
+      status: r.status === 'failed' || r.status === 'refused' ? `${r.status}: ${r.error ?? ''}` : r.status,
       delivery: '',
       people: [],
     };

@@ -17,7 +17,8 @@ import { ApiError } from '../http/errors.ts';
 import { InputError } from '../input-error.ts';
 import { type CheckedDraft, checkDraft, createDocument, createDrafts } from '../sending/drafts.ts';
 import { sendDocument, sendDrafts } from '../sending/send.ts';
-import { type BulkColumn, type BulkProblem, type BulkRow, type BulkSheet, readBulkCsv } from './bulk-csv.ts';
+import type { BulkColumn, BulkProblem, BulkRow, BulkSheet } from './bulk-csv.ts';
+import { readBulkCsvInThread } from './bulk-csv-thread.ts';
 import {
   type BulkClaim,
   type BulkRowChange,
@@ -98,6 +99,8 @@ export interface BulkPreview {
   /** Why the file cannot be sent at all (no good row, a problem of the whole file), or null. */
   refusal: string | null;
   problems: BulkProblem[];
+  /** What the sender should look at in rows that are sent all the same (a person on two rows). */
+  warnings: BulkProblem[];
   ignoredColumns: string[];
   /** The first good rows as they will be sent. */
   firstRows: BulkPreviewRow[];
@@ -113,13 +116,14 @@ export async function previewBulkSend(
   file: Uint8Array,
 ): Promise<BulkPreview> {
   const template = await getTemplate(ctx, workspaceId, templateId);
-  const sheet = readBulkCsv(file, columnsOf(template), { maxRows: ctx.config.bulkMaxRows });
+  const sheet = await readBulkCsvInThread(file, columnsOf(template), { maxRows: ctx.config.bulkMaxRows });
   return {
     template,
     totalRows: sheet.totalRows,
     goodRows: sheet.rows.length,
     refusal: refusalOf(sheet),
     problems: sheet.problems,
+    warnings: sheet.warnings,
     ignoredColumns: sheet.ignoredColumns,
     firstRows: sheet.rows.slice(0, previewRows).map((row) => {
       const input = useInputOf(template, row);
@@ -155,13 +159,16 @@ export interface StartBulkSendInput {
 }
 
 /**
- * Stores a confirmed bulk send with its good rows, all in one transaction, and wakes the
- * worker. The file is read again here: a preview kept in the browser is never trusted. An
- * InputError (`file`) when no row can be sent.
+ * Stores a confirmed bulk send with its good rows, and its refused rows with their problems
+ * (for the results file), all in one transaction, and wakes the worker. The file is read
+ * again here: a preview kept in the browser is never trusted. An InputError (`file`) when no
+ * row can be sent.
  */
 export async function startBulkSend(ctx: Context, input: StartBulkSendInput): Promise<{ id: string }> {
   const template = await getTemplate(ctx, input.workspaceId, input.templateId);
-  const sheet = readBulkCsv(input.data, columnsOf(template), { maxRows: ctx.config.bulkMaxRows });
+  const sheet = await readBulkCsvInThread(input.data, columnsOf(template), {
+    maxRows: ctx.config.bulkMaxRows,
+  });
   const refusal = refusalOf(sheet);
   if (refusal) throw new InputError({ file: `Nothing was sent. ${refusal}` });
   const id = ctx.ids.uuid();
@@ -179,11 +186,24 @@ export async function startBulkSend(ctx: Context, input: StartBulkSendInput): Pr
         total: sheet.rows.length,
         created_at: now,
       },
-      sheet.rows.map((row) => ({ row: row.row, input: JSON.stringify(useInputOf(template, row)) })),
+      [
+        ...sheet.rows.map((row) => ({ row: row.row, input: JSON.stringify(useInputOf(template, row)) })),
+        ...refusedRows(sheet),
+      ],
     );
     await notifyChannel(trx, bulkChannel);
   });
   return { id };
+}
+
+/** Each row the check refused, with its problems' sentences (a file's own problems refuse it whole). */
+function refusedRows(sheet: BulkSheet): Array<{ row: number; refusal: string }> {
+  const byRow = new Map<number, string[]>();
+  for (const problem of sheet.problems) {
+    if (problem.row === null || problem.row < 2) continue;
+    byRow.set(problem.row, [...(byRow.get(problem.row) ?? []), problem.message]);
+  }
+  return [...byRow].map(([row, messages]) => ({ row, refusal: messages.join(' ').slice(0, 1000) }));
 }
 
 /** Thrown in a row's transaction when its status is no longer the one read: undone, skipped. */

@@ -8,11 +8,14 @@ import type { Database } from '../db/schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** Stores a bulk send and its rows (`input`: JSON), in the caller's transaction. */
+/**
+ * Stores a bulk send and its rows, in the caller's transaction: each good row pending with its
+ * `input` (JSON), each refused one `refused` with its sentences as `error` (and no input).
+ */
 export async function insertBulkSend(
   trx: Transaction<Database>,
   bulkSend: Insertable<Database['bulk_sends']> & { id: string; workspace_id: string },
-  rows: Array<{ row: number; input: string }>,
+  rows: Array<{ row: number; input: string } | { row: number; refusal: string }>,
 ): Promise<void> {
   await trx.insertInto('bulk_sends').values(bulkSend).execute();
   // In slices: one INSERT's parameters are limited (65,535 in PostgreSQL).
@@ -21,7 +24,9 @@ export async function insertBulkSend(
       bulk_send_id: bulkSend.id,
       workspace_id: bulkSend.workspace_id,
       row_number: r.row,
-      input: r.input,
+      ...('input' in r
+        ? { input: r.input, status: 'pending' as const, error: null }
+        : { input: 'null', status: 'refused' as const, error: r.refusal }),
     }));
     await trx.insertInto('bulk_send_rows').values(slice).execute();
   }
@@ -177,6 +182,7 @@ export function findBulkSendCounts(
       countOf(sql`r.status in ('created', 'sent')`).as('created'),
       countOf(sql`r.status = 'sent'`).as('sent'),
       countOf(sql`r.status = 'failed'`).as('failed'),
+      countOf(sql`r.status = 'refused'`).as('refused'),
       countOf(mailedSql).as('mailed'),
     ])
     .where('b.workspace_id', '=', workspaceId)

@@ -1,6 +1,7 @@
 // The markup of a bulk send's pages (issue 38): the upload page (the columns the file needs,
 // the file to fill, a file input), the preview (counts, every problem by row and column, the
-// first good rows as they will be sent, "Send the N good rows" or "Fix the file"), the
+// first good rows as they will be sent, the rows to look at (a person on two rows: sent all the
+// same), "Send the N good rows" or "Fix the file"), the
 // progress page, and the list of a template's bulk sends on its page.
 import type { BulkColumn, BulkProblem } from '../templates/bulk-csv.ts';
 import type { BulkFailedRow, BulkSendSummary } from '../templates/bulk-progress.ts';
@@ -74,6 +75,16 @@ ${more > 0 ? html`<p>… and ${count(more)} more.</p>` : ''}
 </section>`;
 }
 
+function warningsList(warnings: BulkProblem[]): SafeHtml {
+  const more = warnings.length - shownProblems;
+  return html`<section class="card" aria-labelledby="warnings-title">
+<h2 id="warnings-title">${warnings.length === 1 ? 'One row to look at' : `${count(warnings.length)} rows to look at`}</h2>
+<p class="small muted">These rows are sent as they are: check that each is meant.</p>
+<ul>${warnings.slice(0, shownProblems).map((w) => html`<li>${w.message}</li>`)}</ul>
+${more > 0 ? html`<p>… and ${count(more)} more.</p>` : ''}
+</section>`;
+}
+
 function firstRowsTable(preview: BulkPreview): SafeHtml {
   const { template, firstRows } = preview;
   const labels = firstRows[0]?.values.map((v) => v.label) ?? [];
@@ -139,6 +150,7 @@ ${preview.ignoredColumns.length > 0 ? html`<p class="small muted">Columns not re
 ${confirmForm(page, csrf)}
 </div>
 ${preview.problems.length > 0 ? problemsList(preview.problems) : ''}
+${preview.refusal === null && preview.warnings.length > 0 ? warningsList(preview.warnings) : ''}
 ${preview.firstRows.length > 0 ? firstRowsTable(preview) : ''}`;
 }
 
@@ -154,7 +166,7 @@ export function bulkProgressView(page: BulkProgressPage): SafeHtml {
   const state = p.finished
     ? notice(
         p.failed > 0 ? 'info' : 'success',
-        `Finished: ${rows(p.sent)} sent${p.failed > 0 ? `, ${rows(p.failed)} failed` : ''}.${p.mailed < p.sent ? ' The invitations go out through the mail outbox: the mailed count grows as they are delivered.' : ''}`,
+        `Finished: ${rows(p.sent)} sent${p.failed > 0 ? `, ${rows(p.failed)} failed` : ''}.${p.refused > 0 ? ` ${rows(p.refused)} of the file had problems and ${p.refused === 1 ? 'was' : 'were'} not sent: the results file lists ${p.refused === 1 ? 'it' : 'them'}.` : ''}${p.mailed < p.sent ? ' The invitations go out through the mail outbox: the mailed count grows as they are delivered.' : ''}`,
       )
     : notice(
         'info',
@@ -173,6 +185,7 @@ ${state}
 <div><dt>Sent</dt><dd>${count(p.sent)}</dd></div>
 <div><dt>Invitations mailed</dt><dd>${count(p.mailed)}</dd></div>
 <div><dt>Failed</dt><dd>${count(p.failed)}</dd></div>
+${p.refused > 0 ? html`<div><dt>Not sent (problems in the file)</dt><dd>${count(p.refused)}</dd></div>` : ''}
 <div><dt>Template</dt><dd>${template}</dd></div>
 <div><dt>Started</dt><dd>${formatTime(p.createdAt.toISOString(), page.timeZone)}</dd></div>
 </dl>
