@@ -245,7 +245,7 @@ test('every real file is accepted, and its digits were judged where its fonts sa
   const files: Array<[string, boolean]> = [
     ['latex-xref-table.pdf', true],
     ['latex-object-streams.pdf', true],
-    ['latex-form-drawn.pdf', true],
+    ['latex-form-appearances.pdf', true],
     ['chromium-print.pdf', true],
     ['openssl-signed.pdf', true],
     ['ghostscript-latex.pdf', false],
