@@ -37,6 +37,7 @@ import {
   PDFRawStream,
   PDFRef,
 } from '@cantoo/pdf-lib';
+import { type PredictorParameters, undoPredictor } from './predictors.ts';
 
 export class AmbiguousPdfError extends Error {}
 
@@ -221,6 +222,38 @@ function integersOf(dict: PDFDict, key: string): number[] | undefined {
   });
 }
 
+/**
+ * The predictor of a stream's last filter (pdf-lib's decoders undo none). A predictor belongs
+ * to a Flate or LZW filter; on any but the last of a chain it would have to be undone between
+ * two filters, which no writer of cross-reference streams does: such a stream is unread.
+ */
+function predictorOf(dict: PDFDict): PredictorParameters {
+  const parameters = dict.lookup(PDFName.of('DecodeParms'));
+  const filters = dict.lookup(PDFName.of('Filter'));
+  const list =
+    parameters instanceof PDFArray
+      ? parameters.asArray().map((item) => dict.context.lookup(item))
+      : [parameters];
+  const count = filters instanceof PDFArray ? filters.size() : 1;
+  const last = list.length === count ? list.at(-1) : undefined;
+  for (const earlier of list.slice(0, -1)) {
+    if (earlier instanceof PDFDict && earlier.has(PDFName.of('Predictor')))
+      throw new AmbiguousPdfError(damagedChain);
+  }
+  const number = (key: string, fallback: number) => {
+    const value = last instanceof PDFDict ? last.lookup(PDFName.of(key)) : undefined;
+    if (value === undefined) return fallback;
+    if (!(value instanceof PDFNumber)) throw new AmbiguousPdfError(damagedChain);
+    return value.asNumber();
+  };
+  return {
+    predictor: number('Predictor', 1),
+    colors: number('Colors', 1),
+    bitsPerComponent: number('BitsPerComponent', 8),
+    columns: number('Columns', 1),
+  };
+}
+
 // A cross-reference stream's entries (ISO 32000 7.5.8.3), read here rather than by pdf-lib's
 // PDFXRefStreamParser, which drops an object's index within its object stream.
 function streamEntries(stream: PDFRawStream): Array<[number, Entry]> {
@@ -233,7 +266,7 @@ function streamEntries(stream: PDFRawStream): Array<[number, Entry]> {
   if (index.length % 2 !== 0) throw new AmbiguousPdfError(damagedChain);
   let data: Uint8Array;
   try {
-    data = decodePDFRawStream(stream).decode();
+    data = undoPredictor(decodePDFRawStream(stream).decode(), predictorOf(stream.dict));
   } catch {
     throw new AmbiguousPdfError(damagedChain);
   }
