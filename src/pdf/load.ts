@@ -15,7 +15,8 @@
 // - objects pdf-lib parsed that no section lists are dropped (readers see none either);
 // - the trailer (root, info, ID) is the newest section's, as readers take it.
 // A file that fails is refused with one sentence (AmbiguousPdfError), before anything is
-// stored; nothing here rewrites a file, so the uploaded bytes stay the original whose SHA-256
+// stored. An encrypted file is not compared (pdf-lib cannot read its object streams): it is
+// an EncryptedPdfError, with its encryption dictionary's entries for the sentence; nothing here rewrites a file, so the uploaded bytes stay the original whose SHA-256
 // is recorded and certified.
 //
 // pdf-lib does not say where it found an object, so the parser instance's own methods are
@@ -26,9 +27,11 @@
 import {
   decodePDFRawStream,
   PDFArray,
+  PDFBool,
   type PDFContext,
   PDFDict,
   PDFDocument,
+  PDFHexString,
   PDFName,
   PDFNumber,
   type PDFObject,
@@ -36,10 +39,26 @@ import {
   PDFParser,
   PDFRawStream,
   PDFRef,
+  PDFString,
 } from '@cantoo/pdf-lib';
+import type { EncryptionFacts } from './encryption.ts';
 import { type PredictorParameters, undoPredictor } from './predictors.ts';
 
 export class AmbiguousPdfError extends Error {}
+
+/**
+ * The newest trailer names an encryption dictionary: pdf-lib reads no encrypted string or
+ * stream, so no reading of the file is checked or given. `facts` are the dictionary's entries,
+ * found through the cross-reference chain as readers find it (null when it cannot be read);
+ * encryption.ts tells from them which kind of protection it is.
+ */
+export class EncryptedPdfError extends Error {
+  readonly facts: EncryptionFacts | null;
+  constructor(facts: EncryptionFacts | null) {
+    super('This PDF is encrypted or password-protected.');
+    this.facts = facts;
+  }
+}
 
 const ambiguous =
   'This PDF is built ambiguously (a part of it is defined twice, or its index points at the wrong place), so different readers could show different content; save or print it as a new PDF and upload that.';
@@ -407,22 +426,70 @@ function checkAgreement(bytes: Uint8Array, chain: Chain, recorder: Recorder, con
   }
 }
 
+/** A trailer entry from the newest section that has it, as readers take it. */
+function newestOf(chain: Chain, key: string): PDFObject | undefined {
+  for (const trailer of chain.trailers) {
+    const value = trailer.get(PDFName.of(key));
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/**
+ * The encryption dictionary the trailer names, read at the offset its cross-reference entry
+ * gives (it is never in an object stream: ISO 32000-2 7.5.7), with the entries the password
+ * check needs; null when it is not there or not in shape.
+ */
+function encryptionFacts(
+  bytes: Uint8Array,
+  chain: Chain,
+  context: PDFContext,
+  named: PDFObject,
+): EncryptionFacts | null {
+  let dict: PDFObject | undefined = named;
+  if (named instanceof PDFRef) {
+    const entry = chain.entries.get(named.objectNumber);
+    if (entry?.kind !== 'top') return null;
+    const at = skipWhite(bytes, entry.offset);
+    const header = objectHeader.exec(text(bytes, at, 40));
+    if (header?.[1] !== String(named.objectNumber)) return null;
+    dict = parseAt(bytes, at + header[0].length, context);
+  }
+  if (!(dict instanceof PDFDict)) return null;
+  const number = (key: string) => {
+    const value = dict.lookup(PDFName.of(key));
+    return value instanceof PDFNumber ? value.asNumber() : null;
+  };
+  const bytesOf = (value: PDFObject | undefined) =>
+    value instanceof PDFString || value instanceof PDFHexString ? value.asBytes() : null;
+  const filter = dict.lookup(PDFName.of('Filter'));
+  const [owner, user] = [bytesOf(dict.lookup(PDFName.of('O'))), bytesOf(dict.lookup(PDFName.of('U')))];
+  const [version, revision, permissions] = [number('V'), number('R'), number('P')];
+  if (owner === null || user === null || revision === null || permissions === null) return null;
+  const id = newestOf(chain, 'ID');
+  const firstId = id instanceof PDFArray ? bytesOf(context.lookup(id.get(0))) : null;
+  return {
+    filter: filter instanceof PDFName ? filter.decodeText() : null,
+    version: version ?? 0,
+    revision,
+    length: number('Length'),
+    owner,
+    user,
+    permissions,
+    encryptMetadata: dict.lookup(PDFName.of('EncryptMetadata')) !== PDFBool.False,
+    firstId: firstId ?? new Uint8Array(0),
+  };
+}
+
 /** The trailer's entries from the newest section that has each, as readers take them. */
 function setTrailer(context: PDFContext, chain: Chain): void {
-  const newestOf = (key: string) => {
-    for (const trailer of chain.trailers) {
-      const value = trailer.get(PDFName.of(key));
-      if (value !== undefined) return value;
-    }
-    return undefined;
-  };
-  const size = newestOf('Size');
+  const size = newestOf(chain, 'Size');
   context.trailerInfo = {
     Size: size instanceof PDFNumber ? size : undefined,
-    Root: newestOf('Root'),
-    Encrypt: newestOf('Encrypt'),
-    Info: newestOf('Info'),
-    ID: newestOf('ID'),
+    Root: newestOf(chain, 'Root'),
+    Encrypt: newestOf(chain, 'Encrypt'),
+    Info: newestOf(chain, 'Info'),
+    ID: newestOf(chain, 'ID'),
   };
   context.pdfFileDetails.prevStartXRef = chain.newest;
 }
@@ -466,6 +533,18 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
   } catch (error) {
     if (error instanceof AmbiguousPdfError) throw error;
     throw new AmbiguousPdfError(damagedChain);
+  }
+  // An encrypted file's object streams and strings are ciphertext to pdf-lib: there is no
+  // reading to compare, only the sentence that says what kind of protection it has.
+  const encrypt = newestOf(chain, 'Encrypt');
+  if (encrypt !== undefined) {
+    let facts: EncryptionFacts | null;
+    try {
+      facts = encryptionFacts(bytes, chain, context, encrypt);
+    } catch {
+      facts = null;
+    }
+    throw new EncryptedPdfError(facts);
   }
   checkAgreement(bytes, chain, recorder, context);
   setTrailer(context, chain);
