@@ -101,6 +101,16 @@ export async function pdftotext(bytes: Uint8Array): Promise<string> {
   return result.stdout.replace(/\s+/g, ' ');
 }
 
+/** Page `page`'s text as `pdftotext -f page -l page` reads it (UTF-8, its layout as it gives it). */
+export async function pdftotextPage(bytes: Uint8Array, page: number): Promise<string> {
+  const number = String(page);
+  const result = await withFile(bytes, (path) =>
+    run('pdftotext', ['-enc', 'UTF-8', '-f', number, '-l', number, path, '-']),
+  );
+  if (result.code !== 0) throw new Error(`pdftotext failed: ${result.stderr}`);
+  return result.stdout;
+}
+
 export type BboxWord = { page: number; text: string; xMin: number; yMin: number; xMax: number; yMax: number };
 export type BboxPage = { page: number; width: number; height: number; words: BboxWord[] };
 
