@@ -33,6 +33,7 @@ import {
   ambiguousPdfs,
   bombPdf,
   honestParts,
+  hybridPdf,
   linkPdf,
   updatedPdf,
   writePdf,
@@ -189,6 +190,26 @@ test('every shape qpdf writes is read as readers read it, and sealed so', async 
       await assertSealedOver(data, await seal(data), 1, label);
     }
   }
+});
+
+test('a table numbered from 1 whose first entry is object 0’s is read from 0, as poppler and pdf.js read it', async () => {
+  const honest = Buffer.from(writePdf([...honestParts(), { xref: true }])).toString('latin1');
+  const data = new Uint8Array(Buffer.from(honest.replace('xref\n0 1\n', 'xref\n1 1\n'), 'latin1'));
+  assert.match(await pdftotext(data), /Total price: 100 EUR/);
+  assert.match((await pdfjsPages(data)).join(' '), /Total price: 100 EUR/);
+  assert.equal((await inspectPdf(data, { maxBytes: 1024 * 1024 })).pages, 1);
+});
+
+test('a hybrid file whose table and /XRefStm agree is read as readers read it; a font defined in both ways is refused', async () => {
+  const hybrid = hybridPdf();
+  const check = await qpdfCheck(hybrid);
+  assert.ok(!check.errors && !check.warnings, check.output);
+  assert.match(await pdftotext(hybrid), /Total price: 100 EUR/);
+  assert.equal((await inspectPdf(hybrid, { maxBytes: 1024 * 1024 })).pages, 1);
+  const font = (await loadPdf(hybrid)).context.lookup(PDFRef.of(5));
+  assert.match(String(font), /Helvetica/, 'the font from its object stream, as the stream says');
+  await assertSealedOver(hybrid, await seal(hybrid), 1, 'hybrid');
+  assert.match(await refusal(hybridPdf({ fontAgainAt: 'table' })), /built ambiguously/);
 });
 
 test('an object-stream file with a page defined again after its cross-reference stream is refused', async () => {

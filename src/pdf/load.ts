@@ -14,10 +14,14 @@
 // - the chain of sections (/Prev, /XRefStm) is whole and has no loop;
 // - objects pdf-lib parsed that no section lists are dropped (readers see none either);
 // - the trailer (root, info, ID) is the newest section's, as readers take it.
+// Normal PDF passes: cross-reference streams (their predictor undone: predictors.ts) and
+// object streams, a linearized file's first-page section at its start, hybrid files (a
+// table, then its /XRefStm, then /Prev, as poppler and pdf.js read them), free entries.
 // A file that fails is refused with one sentence (AmbiguousPdfError), before anything is
 // stored. An encrypted file is not compared (pdf-lib cannot read its object streams): it is
-// an EncryptedPdfError, with its encryption dictionary's entries for the sentence; nothing here rewrites a file, so the uploaded bytes stay the original whose SHA-256
-// is recorded and certified.
+// an EncryptedPdfError, with its encryption dictionary's entries for the sentence. Nothing
+// here rewrites a file, so the uploaded bytes stay the original whose SHA-256 is recorded
+// and certified.
 //
 // pdf-lib does not say where it found an object, so the parser instance's own methods are
 // wrapped (parseIndirectObject and tryToParseInvalidIndirectObject, the two that define
@@ -205,11 +209,21 @@ function readTable(
   const found: Array<[number, Entry]> = [];
   let position = 0;
   while (position < tokens.length) {
-    const first = Number(tokens[position]);
+    let first = Number(tokens[position]);
     const count = Number(tokens[position + 1]);
     if (!Number.isInteger(first) || !Number.isInteger(count) || count < 0)
       throw new AmbiguousPdfError(damagedChain);
     position += 2;
+    // Some writers number the table from 1 though its first entry is object 0's (the head of
+    // the free list, 0000000000 65535 f): poppler and pdf.js both read it as starting at 0.
+    if (
+      first === 1 &&
+      tokens[position] === '0000000000' &&
+      tokens[position + 1] === '65535' &&
+      tokens[position + 2] === 'f'
+    ) {
+      first = 0;
+    }
     for (let n = 0; n < count; n++, position += 3) {
       const [where, generation, kind] = [tokens[position], tokens[position + 1], tokens[position + 2]];
       if (!/^\d+$/.test(where ?? '') || !/^\d+$/.test(generation ?? '') || (kind !== 'n' && kind !== 'f')) {
