@@ -77,6 +77,12 @@ test('TIFF predictor 2 adds each byte to the one a pixel before it in its row', 
   );
 });
 
+test('a row wider than the data is read as far as the data goes, without allocating the width', () => {
+  const data = Uint8Array.of(2, 7, 8, 9);
+  const wide = { predictor: 12, colors: 32, bitsPerComponent: 16, columns: 1 << 24 };
+  assert.deepEqual(undoPredictor(data, wide), Uint8Array.of(7, 8, 9));
+});
+
 test('no predictor leaves the data as it is; an unknown one or a bad row tag is an error', () => {
   const data = sample(10);
   assert.equal(undoPredictor(data, { predictor: 1, colors: 1, bitsPerComponent: 8, columns: 1 }), data);

@@ -40,8 +40,9 @@ function undoPng(data: Uint8Array, rowBytes: number, pixelBytes: number): Uint8A
   // Each row is one tag byte (its own algorithm: the /Predictor value only says "PNG") and
   // rowBytes of data; a last row cut short is kept as far as it goes, as readers keep it.
   const rows = Math.ceil(data.length / (rowBytes + 1));
-  const out = new Uint8Array(rows * rowBytes);
-  let written = 0;
+  // Sized by the data, never by the declared columns (a hostile /Columns names gigabytes):
+  // every row, the last one too, gives its bytes but its tag.
+  const out = new Uint8Array(data.length - rows);
   for (let row = 0; row < rows; row++) {
     const from = row * (rowBytes + 1);
     const tag = data[from] as number;
@@ -74,9 +75,8 @@ function undoPng(data: Uint8Array, rowBytes: number, pixelBytes: number): Uint8A
       }
       out[at + n] = value & 0xff;
     }
-    written = at + Math.max(0, length);
   }
-  return out.subarray(0, written);
+  return out;
 }
 
 function paeth(left: number, up: number, upLeft: number): number {
