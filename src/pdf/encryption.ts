@@ -1,11 +1,15 @@
 // **The** kind of an encrypted PDF, for the sentence that refuses it (inspect.ts): one that
 // needs a password to open, or one that opens without one (its user password is empty) and
 // carries an owner password over what may be changed. Told apart as readers tell them apart:
-// the standard security handler's check of the empty user password (ISO 32000-2 7.6.4.4,
-// algorithms 4, 5, 11 and 2.A/2.B), for revisions 2 to 6, with node:crypto. RC4 (revisions 2
-// to 4) is written out below: Node 24's OpenSSL 3 leaves it in the legacy provider, often
-// absent. Bounded: a few hashes and ciphers over at most 64-byte inputs, and revision 6's hash
-// ends by its 287th round whatever the file holds (see `hash2B`). Nothing here decrypts a file.
+// the standard security handler's check of the empty user password (ISO 32000-2 7.6.4.4:
+// algorithms 2, 4 and 5 for revisions 2 to 4, 11 with 2.B for revision 6, and Acrobat 9's
+// revision 5, a SHA-256 of the salt), with node:crypto. RC4 (revisions 2 to 4) is written
+// out below: Node 24's OpenSSL 3 leaves it in the legacy provider, often absent. Bounded: a
+// few hashes and ciphers over inputs of at most 4 KB, and revision 6's hash ends by its
+// 287th round whatever the file holds (see `hash2B`). Nothing here decrypts a file.
+// pdf.js could tell the kinds apart too (it opens the second kind without asking), but only
+// by loading its whole parser into the inspection thread, for a file that is refused either
+// way; these checks are a page of code on primitives Node has.
 import { createCipheriv, createHash } from 'node:crypto';
 
 /** The encryption dictionary's entries the check needs, as the file holds them. */

@@ -12,7 +12,7 @@
 // for reading, but not for what Signet does next: the certificate and the seal are an
 // incremental update appended to the original bytes, which would have to be encrypted under
 // the file's key (pdf-lib writes no encryption) and would make the changes its author's
-// owner password withholds. So the sender is told how to make an unprotected copy instead
+// owner password withholds. So the sender is told how to make an unencrypted copy instead
 // (docs/web-app.md, "What a PDF must be").
 import { PDFDict, type PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { InputError } from '../input-error.ts';
@@ -54,7 +54,7 @@ export function refuseOversized(bytes: number, maxBytes: number): void {
   if (bytes > maxBytes) refuseTooLarge(maxBytes);
 }
 
-export const encryptedSentences: Record<EncryptionKind, string> = {
+const encryptedSentences: Record<EncryptionKind, string> = {
   'needs-password':
     'This PDF needs a password to open, so Signet cannot show it to signers or seal it; open it with its password, save or print it as a new PDF without one, and upload that.',
   'opens-without-password':
