@@ -658,3 +658,47 @@ export function misshapenPdfs(): Array<[string, Uint8Array]> {
     ],
   ];
 }
+
+// --- Hybrid files (issue 48 §2) --------------------------------------------------------------
+
+/**
+ * A hybrid-reference file (ISO 32000-2 7.5.8.4), as Word's "Save as PDF" writes them: a table
+ * for the top-level objects, and a cross-reference stream, named by the trailer's /XRefStm,
+ * for the font, which sits in an object stream. Readers read the table, then the stream, then
+ * /Prev. With `fontAgainAt`, the font is also defined top-level in the same revision and the
+ * table points at that one: two definitions, one per reading, as an attacker would write it.
+ */
+export function hybridPdf(options: { fontAgainAt?: 'table' } = {}): Uint8Array {
+  let out = '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';
+  const offsets = new Map<number, number>();
+  const define = (object: number, body: string) => {
+    offsets.set(object, out.length);
+    out += `${object} 0 obj\n${body}\nendobj\n`;
+  };
+  const [catalog, pages, pageObject, content] = honestParts() as Array<{ object: number; body: string }>;
+  for (const part of [catalog, pages, pageObject, content])
+    define(part?.object as number, part?.body as string);
+  const members = `5 0 ${font}`;
+  define(6, `<< /Type /ObjStm /N 1 /First 4 /Length ${members.length} >>\nstream\n${members}\nendstream`);
+  if (options.fontAgainAt) define(5, '<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>');
+  // The stream: W [1 4 2], entries for 5 (in object stream 6, index 0), 6 and 7 (itself).
+  const streamAt = out.length;
+  const row = (type: number, field: number, third: number) => {
+    const bytes = Buffer.alloc(7);
+    bytes.writeUInt8(type, 0);
+    bytes.writeUInt32BE(field, 1);
+    bytes.writeUInt16BE(third, 5);
+    return bytes.toString('latin1');
+  };
+  const rows = row(2, 6, 0) + row(1, offsets.get(6) as number, 0) + row(1, streamAt, 0);
+  offsets.set(7, streamAt);
+  out += `7 0 obj\n<< /Type /XRef /Size 8 /W [1 4 2] /Index [5 3] /Length ${rows.length} >>\nstream\n${rows}\nendstream\nendobj\n`;
+  const tableAt = out.length;
+  const entry = (offset: number) => `${String(offset).padStart(10, '0')} 00000 n \n`;
+  out += 'xref\n0 5\n0000000000 65535 f \n';
+  for (const object of [1, 2, 3, 4]) out += entry(offsets.get(object) as number);
+  if (options.fontAgainAt) out += `5 1\n${entry(offsets.get(5) as number)}`;
+  out += `6 1\n${entry(offsets.get(6) as number)}`;
+  out += `trailer\n<< /Size 8 /Root 1 0 R /XRefStm ${streamAt} >>\nstartxref\n${tableAt}\n%%EOF\n`;
+  return new Uint8Array(Buffer.from(out, 'latin1'));
+}

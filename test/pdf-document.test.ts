@@ -287,10 +287,44 @@ test('an upload is refused with one sentence when it is not a whole, open PDF of
   );
   assert.match(await refusal(good, 1024), /larger than 1 KB/);
   const source = writeTemp(good);
-  for (const user of ['secret', '']) {
-    const target = join(folder, `encrypted-${user || 'owner'}.pdf`);
-    execFileSync('qpdf', ['--encrypt', user, 'owner', '256', '--', source, target]);
-    assert.match(await refusal(readFileSync(target)), /password-protected or encrypted/);
+  // Beside the four ciphers of the upload test (uploads.test.ts): AES-256 as revision 6 and as
+  // Acrobat 9's revision 5, metadata left unencrypted (/EncryptMetadata false changes the file
+  // key), permissions withheld, and an owner password as empty as the user's.
+  for (const [what, options, opens] of [
+    ['R6', ['--encrypt', 'secret', 'owner', '256', '--'], false],
+    ['R6, no user password', ['--encrypt', '', 'owner', '256', '--'], true],
+    ['R5', ['--allow-weak-crypto', '--encrypt', 'secret', 'owner', '256', '--force-R5', '--'], false],
+    [
+      'R5, no user password',
+      ['--allow-weak-crypto', '--encrypt', '', 'owner', '256', '--force-R5', '--'],
+      true,
+    ],
+    [
+      'AES-128, clear metadata',
+      ['--encrypt', 'secret', 'owner', '128', '--use-aes=y', '--cleartext-metadata', '--'],
+      false,
+    ],
+    [
+      'AES-128, clear metadata, no user password',
+      ['--encrypt', '', 'owner', '128', '--use-aes=y', '--cleartext-metadata', '--'],
+      true,
+    ],
+    [
+      'no changes or printing allowed',
+      ['--encrypt', '', 'owner', '256', '--modify=none', '--print=none', '--'],
+      true,
+    ],
+    ['both passwords empty', ['--encrypt', '', '', '256', '--'], true],
+  ] as const) {
+    const target = join(folder, `encrypted-${what.replace(/\W+/g, '-')}.pdf`);
+    execFileSync('qpdf', [...options, source, target]);
+    assert.match(
+      await refusal(readFileSync(target)),
+      opens
+        ? /^This PDF opens without a password, but it is encrypted/
+        : /^This PDF needs a password to open/,
+      what,
+    );
   }
   // A certified PDF (a certifying signature's /DocMDP in the catalog's /Perms) forbids the
   // certificate pages completion adds.

@@ -34,11 +34,12 @@ import {
   annotationPdfs,
   bombPdf,
   honestParts,
+  hybridPdf,
   linkPdf,
   updatedPdf,
   writePdf,
 } from './hostile-pdfs.ts';
-import { assertSealedOver, pdftotext, qpdfCheck } from './pdf-tools.ts';
+import { assertSealedOver, pdftotext, qpdfCheck, rewritePdf } from './pdf-tools.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'signet-reading-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -166,6 +167,64 @@ test('an object that no section lists is nothing, for pdf-lib as for readers', a
   assert.ok((await PDFDocument.load(data)).context.lookup(PDFRef.of(9)), 'pdf-lib alone keeps it');
   assert.equal((await loadPdf(data)).context.lookup(PDFRef.of(9)), undefined);
   await inspectPdf(data, { maxBytes: 1024 * 1024 });
+});
+
+// What qpdf writes (issue 48 §2): object streams and cross-reference streams with a PNG
+// predictor, a linearized file's first-page section at the start and its hint stream, both at
+// once, QDF, a new /ID. Readers read each without a warning, and so must the one reading.
+const qpdfShapes: Array<[string, string[]]> = [
+  ['object streams', ['--object-streams=generate', '{in}', '{out}']],
+  ['linearized', ['--linearize', '{in}', '{out}']],
+  ['object streams, linearized', ['--object-streams=generate', '--linearize', '{in}', '{out}']],
+  ['QDF', ['--qdf', '{in}', '{out}']],
+  ['a deterministic /ID', ['--deterministic-id', '{in}', '{out}']],
+];
+
+test('every shape qpdf writes is read as readers read it, and sealed so', async () => {
+  for (const name of ['latex-xref-table.pdf', 'latex-object-streams.pdf', 'chromium-print.pdf']) {
+    const original = new Uint8Array(readFileSync(join(fixtures, name)));
+    for (const [shape, args] of qpdfShapes) {
+      const data = await rewritePdf(original, 'qpdf', args);
+      const label = `${name}, ${shape}`;
+      assert.equal((await inspectPdf(data, { maxBytes: 25 * 1024 * 1024 })).pages, 1, label);
+      assert.equal(letters(popplerPage(data, 1)), letters(popplerPage(original, 1)), label);
+      await assertSealedOver(data, await seal(data), 1, label);
+    }
+  }
+});
+
+test('a table numbered from 1 whose first entry is object 0’s is read from 0, as poppler and pdf.js read it', async () => {
+  const honest = Buffer.from(writePdf([...honestParts(), { xref: true }])).toString('latin1');
+  const data = new Uint8Array(Buffer.from(honest.replace('xref\n0 1\n', 'xref\n1 1\n'), 'latin1'));
+  assert.match(await pdftotext(data), /Total price: 100 EUR/);
+  assert.match((await pdfjsPages(data)).join(' '), /Total price: 100 EUR/);
+  assert.equal((await inspectPdf(data, { maxBytes: 1024 * 1024 })).pages, 1);
+});
+
+test('a hybrid file whose table and /XRefStm agree is read as readers read it; a font defined in both ways is refused', async () => {
+  const hybrid = hybridPdf();
+  const check = await qpdfCheck(hybrid);
+  assert.ok(!check.errors && !check.warnings, check.output);
+  assert.match(await pdftotext(hybrid), /Total price: 100 EUR/);
+  assert.equal((await inspectPdf(hybrid, { maxBytes: 1024 * 1024 })).pages, 1);
+  const font = (await loadPdf(hybrid)).context.lookup(PDFRef.of(5));
+  assert.match(String(font), /Helvetica/, 'the font from its object stream, as the stream says');
+  await assertSealedOver(hybrid, await seal(hybrid), 1, 'hybrid');
+  assert.match(await refusal(hybridPdf({ fontAgainAt: 'table' })), /built ambiguously/);
+});
+
+test('an object-stream file with a page defined again after its cross-reference stream is refused', async () => {
+  const streams = await rewritePdf(updatedPdf(), 'qpdf', ['--object-streams=generate', '{in}', '{out}']);
+  const page = (await loadPdf(streams)).getPage(0).ref.objectNumber;
+  assert.match(Buffer.from(streams).toString('latin1'), /\/Predictor 12/, 'a PNG-predicted xref stream');
+  // Readers find the page in its object stream, as the cross-reference stream says ...
+  const data = Buffer.concat([
+    streams,
+    Buffer.from(`${page} 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>\nendobj\n`),
+  ]);
+  assert.match(await pdftotext(data), /Total price: 200 EUR/);
+  // ... pdf-lib alone would take this blank one.
+  assert.match(await refusal(data), /built ambiguously/);
 });
 
 test('active content is refused at upload, named in the sentence, and never sealed; a plain link is not', async () => {

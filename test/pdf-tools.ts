@@ -1,11 +1,12 @@
 // The independent tools the PDF tests judge by (poppler's pdfsig, pdftotext, pdfinfo and
-// pdfimages, and qpdf --check), and a local RFC 3161 time-stamp authority for the B-T seal.
-// CI installs both (poppler-utils, qpdf); a machine without them fails with a sentence saying
-// so instead of skipping, so a green run always means the validators agreed.
+// pdfimages, and qpdf --check), the programs that write the corpus's files (`rewritePdf`: qpdf,
+// mutool, Ghostscript, pdftocairo), and a local RFC 3161 time-stamp authority for the B-T seal.
+// CI installs them (poppler-utils, qpdf, mupdf-tools, ghostscript); a machine without one fails
+// with a sentence saying so instead of skipping, so a green run always means the validators agreed.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash, type webcrypto } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,11 @@ const installHints: Record<string, string> = {
   pdfimages: 'apt-get install poppler-utils',
   pdffonts: 'apt-get install poppler-utils',
   qpdf: 'apt-get install qpdf',
+  pdftocairo: 'apt-get install poppler-utils',
+  pdftoppm: 'apt-get install poppler-utils',
+  mutool: 'apt-get install mupdf-tools',
+  gs: 'apt-get install ghostscript',
+  ps2pdf: 'apt-get install ghostscript',
 };
 
 function run(command: string, args: string[]): Promise<Run> {
@@ -93,6 +99,16 @@ export async function pdftotext(bytes: Uint8Array): Promise<string> {
   const result = await withFile(bytes, (path) => run('pdftotext', ['-enc', 'UTF-8', path, '-']));
   if (result.code !== 0) throw new Error(`pdftotext failed: ${result.stderr}`);
   return result.stdout.replace(/\s+/g, ' ');
+}
+
+/** Page `page`'s text as `pdftotext -f page -l page` reads it (UTF-8, its layout as it gives it). */
+export async function pdftotextPage(bytes: Uint8Array, page: number): Promise<string> {
+  const number = String(page);
+  const result = await withFile(bytes, (path) =>
+    run('pdftotext', ['-enc', 'UTF-8', '-f', number, '-l', number, path, '-']),
+  );
+  if (result.code !== 0) throw new Error(`pdftotext failed: ${result.stderr}`);
+  return result.stdout;
 }
 
 export type BboxWord = { page: number; text: string; xMin: number; yMin: number; xMax: number; yMax: number };
@@ -179,6 +195,29 @@ export async function pdffonts(bytes: Uint8Array): Promise<PdffontsFont[]> {
 /** pdfimages -list: one line per image drawn in the file. */
 export async function pdfImageList(bytes: Uint8Array): Promise<string> {
   return (await withFile(bytes, (path) => run('pdfimages', ['-list', path]))).stdout;
+}
+
+/**
+ * The file another program writes from `bytes`: `command` run with `args`, where `{in}` and
+ * `{out}` stand for the input's and the output's paths (qpdf, mutool, gs, pdftocairo). A
+ * failure (qpdf's exit 3, warnings only, is none) throws with the program's own words.
+ */
+export async function rewritePdf(bytes: Uint8Array, command: string, args: string[]): Promise<Uint8Array> {
+  const dir = await mkdtemp(join(tmpdir(), 'signet-rewrite-'));
+  try {
+    const [input, output] = [join(dir, 'in.pdf'), join(dir, 'out.pdf')];
+    await writeFile(input, bytes);
+    const result = await run(
+      command,
+      args.map((arg) => arg.replaceAll('{in}', input).replaceAll('{out}', output)),
+    );
+    if (result.code !== 0 && !(command === 'qpdf' && result.code === 3)) {
+      throw new Error(`${command} ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
+    }
+    return new Uint8Array(await readFile(output));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** qpdf --check: exit 0 clean, 3 warnings only, 2 errors. */

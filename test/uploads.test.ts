@@ -51,8 +51,31 @@ async function badFiles(): Promise<Array<[string, File, RegExp]>> {
   const good = await contractPdf();
   const source = join(folder, 'good.pdf');
   writeFileSync(source, good);
-  const encrypted = join(folder, 'encrypted.pdf');
-  execFileSync('qpdf', ['--encrypt', 'secret', 'owner', '256', '--', source, encrypted]);
+  // Each cipher qpdf writes (issue 48 §2), with a password to open, and with only an owner
+  // password (the user password empty: readers open it without asking).
+  const encrypted: Array<[string, File, RegExp]> = [];
+  for (const [cipher, options] of [
+    ['RC4-40', ['--allow-weak-crypto', '--encrypt', '{user}', 'owner', '40', '--']],
+    ['RC4-128', ['--allow-weak-crypto', '--encrypt', '{user}', 'owner', '128', '--use-aes=n', '--']],
+    ['AES-128', ['--encrypt', '{user}', 'owner', '128', '--use-aes=y', '--']],
+    ['AES-256', ['--encrypt', '{user}', 'owner', '256', '--']],
+  ] as const) {
+    for (const [user, sentence] of [
+      [
+        'secret',
+        /This PDF needs a password to open, so Signet cannot show it to signers or seal it; open it with its password/,
+      ],
+      [
+        '',
+        /This PDF opens without a password, but it is encrypted with an owner password that restricts changes to it, and Signet must add its certificate of completion and seal to it; make an unencrypted copy \(in a PDF reader, Print and choose Save as PDF, or run qpdf --decrypt in\.pdf out\.pdf\)/,
+      ],
+    ] as const) {
+      const target = join(folder, `encrypted-${cipher}-${user || 'owner-only'}.pdf`);
+      execFileSync('qpdf', [...options.map((option) => option.replace('{user}', user)), source, target]);
+      const what = `${cipher}, ${user ? 'a password to open' : 'an owner password only'}`;
+      encrypted.push([what, pdfFile(readFileSync(target)), sentence]);
+    }
+  }
   const many = await PDFDocument.create();
   for (let i = 0; i < 501; i += 1) many.addPage([100, 100]);
   const oversized = Buffer.concat([good, Buffer.alloc(maxBytes)]);
@@ -63,7 +86,7 @@ async function badFiles(): Promise<Array<[string, File, RegExp]>> {
       /This file is not a PDF/,
     ],
     ['a truncated PDF', pdfFile(good.subarray(0, good.byteLength - 200)), /This PDF is incomplete/],
-    ['an encrypted PDF', pdfFile(readFileSync(encrypted)), /password-protected or encrypted/],
+    ...encrypted,
     ['a PDF over the limit', pdfFile(oversized), /larger than 200 KB/],
     ['a PDF of 501 pages', pdfFile(await many.save()), /501 pages; a document may have at most 500/],
     // Read differently by pdf-lib and by readers (issue 33): the page shown is not the page sealed.

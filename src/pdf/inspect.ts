@@ -5,13 +5,24 @@
 // no active content (active-content.ts) and nothing that readers show differently
 // (one-look.ts), and unpacks within the decode budget
 // (decode-budget.ts). The server runs this in a thread of its own (inspect-thread.ts).
+//
+// Encrypted files are refused, each kind with its own sentence (encryption.ts tells them
+// apart): one that needs a password to open, and one that opens without a password but
+// carries an owner password over changes. Readers open the second kind by decrypting with the
+// empty password and, by convention, honour its permissions; following them would be safe
+// for reading, but not for what Signet does next: the certificate and the seal are an
+// incremental update appended to the original bytes, which would have to be encrypted under
+// the file's key (pdf-lib writes no encryption) and would make the changes its author's
+// owner password withholds. So the sender is told how to make an unencrypted copy instead
+// (docs/web-app.md, "What a PDF must be").
 import { PDFDict, type PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import type { PageSize } from '../db/schema.ts';
 import { InputError } from '../input-error.ts';
 import { activeContentOf, activeContentSentence } from './active-content.ts';
 import { checkDecodeBudget } from './decode-budget.ts';
+import { type EncryptionKind, encryptionKind } from './encryption.ts';
 import { pageViews } from './fields.ts';
-import { AmbiguousPdfError, loadPdf } from './load.ts';
+import { AmbiguousPdfError, EncryptedPdfError, loadPdf } from './load.ts';
 import { type OneLook, oneLookOf } from './one-look.ts';
 import { textContradictionsOf } from './text-truth.ts';
 
@@ -50,6 +61,13 @@ export function refuseOversized(bytes: number, maxBytes: number): void {
   if (bytes > maxBytes) refuseTooLarge(maxBytes);
 }
 
+const encryptedSentences: Record<EncryptionKind, string> = {
+  'needs-password':
+    'This PDF needs a password to open, so Signet cannot show it to signers or seal it; open it with its password, save or print it as a new PDF without one, and upload that.',
+  'opens-without-password':
+    'This PDF opens without a password, but it is encrypted with an owner password that restricts changes to it, and Signet must add its certificate of completion and seal to it; make an unencrypted copy (in a PDF reader, Print and choose Save as PDF, or run qpdf --decrypt in.pdf out.pdf) and upload that.',
+};
+
 /** What Signet needs to know of an uploaded PDF, or the InputError that refuses it. */
 export async function inspectPdf(data: Uint8Array, options: { maxBytes: number }): Promise<PdfFacts> {
   if (data.byteLength === 0) refuse('The file is empty; choose a PDF.');
@@ -73,11 +91,9 @@ export async function inspectPdf(data: Uint8Array, options: { maxBytes: number }
   try {
     pdf = await loadPdf(data);
   } catch (error) {
+    if (error instanceof EncryptedPdfError) refuse(encryptedSentences[encryptionKind(error.facts)]);
     if (error instanceof AmbiguousPdfError) refuse(error.message);
     refuse('This PDF is damaged and cannot be read; export it again from the program that made it.');
-  }
-  if (pdf.isEncrypted) {
-    refuse('This PDF is password-protected or encrypted; upload a copy without a password.');
   }
   // A file with no catalog (the root of its pages) is no document, whatever its header says.
   if (!pdf.catalog) {

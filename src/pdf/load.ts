@@ -14,9 +14,14 @@
 // - the chain of sections (/Prev, /XRefStm) is whole and has no loop;
 // - objects pdf-lib parsed that no section lists are dropped (readers see none either);
 // - the trailer (root, info, ID) is the newest section's, as readers take it.
+// Normal PDF passes: cross-reference streams (their predictor undone: predictors.ts) and
+// object streams, a linearized file's first-page section at its start, hybrid files (a
+// table, then its /XRefStm, then /Prev, as poppler and pdf.js read them), free entries.
 // A file that fails is refused with one sentence (AmbiguousPdfError), before anything is
-// stored; nothing here rewrites a file, so the uploaded bytes stay the original whose SHA-256
-// is recorded and certified.
+// stored. An encrypted file is not compared (pdf-lib cannot read its object streams): it is
+// an EncryptedPdfError, with its encryption dictionary's entries for the sentence. Nothing
+// here rewrites a file, so the uploaded bytes stay the original whose SHA-256 is recorded
+// and certified.
 //
 // pdf-lib does not say where it found an object, so the parser instance's own methods are
 // wrapped (parseIndirectObject and tryToParseInvalidIndirectObject, the two that define
@@ -26,9 +31,11 @@
 import {
   decodePDFRawStream,
   PDFArray,
+  PDFBool,
   type PDFContext,
   PDFDict,
   PDFDocument,
+  PDFHexString,
   PDFName,
   PDFNumber,
   type PDFObject,
@@ -36,9 +43,26 @@ import {
   PDFParser,
   PDFRawStream,
   PDFRef,
+  PDFString,
 } from '@cantoo/pdf-lib';
+import type { EncryptionFacts } from './encryption.ts';
+import { type PredictorParameters, undoPredictor } from './predictors.ts';
 
 export class AmbiguousPdfError extends Error {}
+
+/**
+ * The newest trailer names an encryption dictionary: pdf-lib reads no encrypted string or
+ * stream, so no reading of the file is checked or given. `facts` are the dictionary's entries,
+ * found through the cross-reference chain as readers find it (null when it cannot be read);
+ * encryption.ts tells from them which kind of protection it is.
+ */
+export class EncryptedPdfError extends Error {
+  readonly facts: EncryptionFacts | null;
+  constructor(facts: EncryptionFacts | null) {
+    super('This PDF is encrypted or password-protected.');
+    this.facts = facts;
+  }
+}
 
 const ambiguous =
   'This PDF is built ambiguously (a part of it is defined twice, or its index points at the wrong place), so different readers could show different content; save or print it as a new PDF and upload that.';
@@ -185,11 +209,21 @@ function readTable(
   const found: Array<[number, Entry]> = [];
   let position = 0;
   while (position < tokens.length) {
-    const first = Number(tokens[position]);
+    let first = Number(tokens[position]);
     const count = Number(tokens[position + 1]);
     if (!Number.isInteger(first) || !Number.isInteger(count) || count < 0)
       throw new AmbiguousPdfError(damagedChain);
     position += 2;
+    // Some writers number the table from 1 though its first entry is object 0's (the head of
+    // the free list, 0000000000 65535 f): poppler and pdf.js both read it as starting at 0.
+    if (
+      first === 1 &&
+      tokens[position] === '0000000000' &&
+      tokens[position + 1] === '65535' &&
+      tokens[position + 2] === 'f'
+    ) {
+      first = 0;
+    }
     for (let n = 0; n < count; n++, position += 3) {
       const [where, generation, kind] = [tokens[position], tokens[position + 1], tokens[position + 2]];
       if (!/^\d+$/.test(where ?? '') || !/^\d+$/.test(generation ?? '') || (kind !== 'n' && kind !== 'f')) {
@@ -221,6 +255,38 @@ function integersOf(dict: PDFDict, key: string): number[] | undefined {
   });
 }
 
+/**
+ * The predictor of a stream's last filter (pdf-lib's decoders undo none). A predictor belongs
+ * to a Flate or LZW filter; on any but the last of a chain it would have to be undone between
+ * two filters, which no writer of cross-reference streams does: such a stream is unread.
+ */
+function predictorOf(dict: PDFDict): PredictorParameters {
+  const parameters = dict.lookup(PDFName.of('DecodeParms'));
+  const filters = dict.lookup(PDFName.of('Filter'));
+  const list =
+    parameters instanceof PDFArray
+      ? parameters.asArray().map((item) => dict.context.lookup(item))
+      : [parameters];
+  const count = filters instanceof PDFArray ? filters.size() : 1;
+  const last = list.length === count ? list.at(-1) : undefined;
+  for (const earlier of list.slice(0, -1)) {
+    if (earlier instanceof PDFDict && earlier.has(PDFName.of('Predictor')))
+      throw new AmbiguousPdfError(damagedChain);
+  }
+  const number = (key: string, fallback: number) => {
+    const value = last instanceof PDFDict ? last.lookup(PDFName.of(key)) : undefined;
+    if (value === undefined) return fallback;
+    if (!(value instanceof PDFNumber)) throw new AmbiguousPdfError(damagedChain);
+    return value.asNumber();
+  };
+  return {
+    predictor: number('Predictor', 1),
+    colors: number('Colors', 1),
+    bitsPerComponent: number('BitsPerComponent', 8),
+    columns: number('Columns', 1),
+  };
+}
+
 // A cross-reference stream's entries (ISO 32000 7.5.8.3), read here rather than by pdf-lib's
 // PDFXRefStreamParser, which drops an object's index within its object stream.
 function streamEntries(stream: PDFRawStream): Array<[number, Entry]> {
@@ -233,7 +299,7 @@ function streamEntries(stream: PDFRawStream): Array<[number, Entry]> {
   if (index.length % 2 !== 0) throw new AmbiguousPdfError(damagedChain);
   let data: Uint8Array;
   try {
-    data = decodePDFRawStream(stream).decode();
+    data = undoPredictor(decodePDFRawStream(stream).decode(), predictorOf(stream.dict));
   } catch {
     throw new AmbiguousPdfError(damagedChain);
   }
@@ -374,22 +440,70 @@ function checkAgreement(bytes: Uint8Array, chain: Chain, recorder: Recorder, con
   }
 }
 
+/** A trailer entry from the newest section that has it, as readers take it. */
+function newestOf(chain: Chain, key: string): PDFObject | undefined {
+  for (const trailer of chain.trailers) {
+    const value = trailer.get(PDFName.of(key));
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/**
+ * The encryption dictionary the trailer names, read at the offset its cross-reference entry
+ * gives (it is never in an object stream: ISO 32000-2 7.5.7), with the entries the password
+ * check needs; null when it is not there or not in shape.
+ */
+function encryptionFacts(
+  bytes: Uint8Array,
+  chain: Chain,
+  context: PDFContext,
+  named: PDFObject,
+): EncryptionFacts | null {
+  let dict: PDFObject | undefined = named;
+  if (named instanceof PDFRef) {
+    const entry = chain.entries.get(named.objectNumber);
+    if (entry?.kind !== 'top') return null;
+    const at = skipWhite(bytes, entry.offset);
+    const header = objectHeader.exec(text(bytes, at, 40));
+    if (header?.[1] !== String(named.objectNumber)) return null;
+    dict = parseAt(bytes, at + header[0].length, context);
+  }
+  if (!(dict instanceof PDFDict)) return null;
+  const number = (key: string) => {
+    const value = dict.lookup(PDFName.of(key));
+    return value instanceof PDFNumber ? value.asNumber() : null;
+  };
+  const bytesOf = (value: PDFObject | undefined) =>
+    value instanceof PDFString || value instanceof PDFHexString ? value.asBytes() : null;
+  const filter = dict.lookup(PDFName.of('Filter'));
+  const [owner, user] = [bytesOf(dict.lookup(PDFName.of('O'))), bytesOf(dict.lookup(PDFName.of('U')))];
+  const [version, revision, permissions] = [number('V'), number('R'), number('P')];
+  if (owner === null || user === null || revision === null || permissions === null) return null;
+  const id = newestOf(chain, 'ID');
+  const firstId = id instanceof PDFArray ? bytesOf(context.lookup(id.get(0))) : null;
+  return {
+    filter: filter instanceof PDFName ? filter.decodeText() : null,
+    version: version ?? 0,
+    revision,
+    length: number('Length'),
+    owner,
+    user,
+    permissions,
+    encryptMetadata: dict.lookup(PDFName.of('EncryptMetadata')) !== PDFBool.False,
+    firstId: firstId ?? new Uint8Array(0),
+  };
+}
+
 /** The trailer's entries from the newest section that has each, as readers take them. */
 function setTrailer(context: PDFContext, chain: Chain): void {
-  const newestOf = (key: string) => {
-    for (const trailer of chain.trailers) {
-      const value = trailer.get(PDFName.of(key));
-      if (value !== undefined) return value;
-    }
-    return undefined;
-  };
-  const size = newestOf('Size');
+  const size = newestOf(chain, 'Size');
   context.trailerInfo = {
     Size: size instanceof PDFNumber ? size : undefined,
-    Root: newestOf('Root'),
-    Encrypt: newestOf('Encrypt'),
-    Info: newestOf('Info'),
-    ID: newestOf('ID'),
+    Root: newestOf(chain, 'Root'),
+    Encrypt: newestOf(chain, 'Encrypt'),
+    Info: newestOf(chain, 'Info'),
+    ID: newestOf(chain, 'ID'),
   };
   context.pdfFileDetails.prevStartXRef = chain.newest;
 }
@@ -433,6 +547,18 @@ export async function loadPdf(bytes: Uint8Array, options: LoadOptions = {}): Pro
   } catch (error) {
     if (error instanceof AmbiguousPdfError) throw error;
     throw new AmbiguousPdfError(damagedChain);
+  }
+  // An encrypted file's object streams and strings are ciphertext to pdf-lib: there is no
+  // reading to compare, only the sentence that says what kind of protection it has.
+  const encrypt = newestOf(chain, 'Encrypt');
+  if (encrypt !== undefined) {
+    let facts: EncryptionFacts | null;
+    try {
+      facts = encryptionFacts(bytes, chain, context, encrypt);
+    } catch {
+      facts = null;
+    }
+    throw new EncryptedPdfError(facts);
   }
   checkAgreement(bytes, chain, recorder, context);
   setTrailer(context, chain);
