@@ -32,12 +32,36 @@ import {
   optionalContentPdfs,
   textUnderFieldPdf,
 } from './hostile-pdfs.ts';
+import { comparePageRenderings, renderingTolerance } from './pdf-compare.ts';
 import { assertPage, newDocumentFields, pdfFile, type WebClient, webPeople } from './web-client.ts';
 
 const fixtures = join(import.meta.dirname, 'fixtures', 'pdf');
 const formFields = newDocumentFields('Price list');
 const layers =
   /This PDF has layers \(optional content\) that readers show differently on screen and in print/;
+
+/** Files the one-look rules accept: each is shown alike by every reader. */
+async function acceptedFiles(): Promise<Array<readonly [string, Uint8Array]>> {
+  return [
+    ['a layer on everywhere', harmlessLayerPdf()],
+    ['a link to a web address', await linkPdf()],
+    ['a link to a page', await goToLinkPdf()],
+    ['a filled form whose values match their appearances', await formPdf()],
+    ['a field over a line to write on', await textUnderFieldPdf('______________________________')],
+    ['a LaTeX form with its own appearances', readFileSync(join(fixtures, 'latex-form-appearances.pdf'))],
+    ['a LaTeX file with links and outlines', readFileSync(join(fixtures, 'latex-object-streams.pdf'))],
+    ['a Chromium print', readFileSync(join(fixtures, 'chromium-print.pdf'))],
+  ];
+}
+
+// "If a file is accepted, pdf.js's display and print intents, poppler and MuPDF must show its
+// pages alike" (issue 48 §1): what the signer was shown is what every reader shows.
+test('every file these rules accept is drawn alike by pdf.js (display and print), poppler and MuPDF', async () => {
+  for (const [what, data] of await acceptedFiles()) {
+    const { pairs, worst } = await comparePageRenderings(data, 1, { width: 400 });
+    assert.ok(worst <= renderingTolerance, `${what}: ${JSON.stringify(pairs)}`);
+  }
+});
 
 describeEachDatabase('one look: what readers show differently is refused at upload', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: 'true' } });
@@ -103,16 +127,7 @@ describeEachDatabase('one look: what readers show differently is refused at uplo
 
   test('what every reader shows alike is accepted: a layer that is on, links, a filled form, real files', async () => {
     const client = await owner();
-    for (const [what, data] of [
-      ['a layer on everywhere', harmlessLayerPdf()],
-      ['a link to a web address', await linkPdf()],
-      ['a link to a page', await goToLinkPdf()],
-      ['a filled form whose values match their appearances', await formPdf()],
-      ['a field over a line to write on', await textUnderFieldPdf('______________________________')],
-      ['a LaTeX form with its own appearances', readFileSync(join(fixtures, 'latex-form-appearances.pdf'))],
-      ['a LaTeX file with links and outlines', readFileSync(join(fixtures, 'latex-object-streams.pdf'))],
-      ['a Chromium print', readFileSync(join(fixtures, 'chromium-print.pdf'))],
-    ] as const) {
+    for (const [what, data] of await acceptedFiles()) {
       const created = await client.post('/documents', { ...formFields, file: pdfFile(data) });
       assert.equal(created.status, 303, `${what}: ${created.text.slice(0, 300)}`);
     }
