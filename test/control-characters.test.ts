@@ -140,6 +140,13 @@ describeEachDatabase('control characters never reach the database', (kind) => {
     });
     assert.equal(res.status, 400);
     assert.deepEqual(await res.json(), { ok: false, error: 'invalid-body', pointer: '/title' });
+    // A body that is not the multipart its header says (the fuzz found it a 500).
+    const notMultipart = await callApi(h, 'POST', '/v1/documents', {
+      key: ws.writeKey,
+      headers: { 'content-type': 'multipart/form-data; boundary=----x' },
+      body: JSON.stringify({ title: 'x', recipients: [ann] }),
+    });
+    assert.deepEqual([notMultipart.status, notMultipart.body], [400, { ok: false, error: 'invalid-body' }]);
     assert.equal(await countRows(h.ctx, 'documents', { workspace_id: ws.id }), 1);
   });
 

@@ -57,7 +57,20 @@ export async function useUploadBodies(
       if (refused) return refused;
     });
   app.addHook('preValidation', async (request) => {
-    if (request.isMultipart()) request.body = await readParts(request, gate, maxFieldBytes);
+    if (!request.isMultipart()) return;
+    try {
+      request.body = await readParts(request, gate, maxFieldBytes);
+    } catch (error) {
+      // The parser's own failures (a body that is not the multipart its header says, a part
+      // cut short) carry no status: the request is malformed (400), not the server (500).
+      if ((error as { statusCode?: number }).statusCode === undefined && !(error instanceof TypeError))
+        throw Object.assign(new Error(`multipart body unreadable: ${(error as Error).message}`), {
+          statusCode: 400,
+          code: 'FST_ERR_MULTIPART_MALFORMED',
+          cause: error,
+        });
+      throw error;
+    }
   });
   // Answered before the body was read to its end (refused early, or an error while reading
   // it): the rest is read and dropped as it comes, never held, so the client (still sending)
