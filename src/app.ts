@@ -9,6 +9,7 @@ import { downloadRoutes } from './files/download.routes.ts';
 import { createApiGuard, lacksHost } from './http/api-guard.ts';
 import { createClientErrorHandler, createConnectHandler } from './http/client-error.ts';
 import { addCommonHeaders, setCommonHeaders } from './http/common-headers.ts';
+import { hasUnfitValue } from './http/control-characters.ts';
 import { createErrorSender } from './http/error-handler.ts';
 import { ApiError, bodyLimitBytes } from './http/errors.ts';
 import { healthRoutes } from './http/health.ts';
@@ -141,6 +142,18 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
     if (lacksHost(request) && !isApiUrl(request.url)) {
       sendPlainPage(reply, 400, badRequestPage);
       return;
+    }
+    // A page's address with a control character (http/control-characters.ts) names nothing
+    // (a token, an id or a search never holds one): refused before any page looks it up.
+    if (!isApiUrl(request.url) && request.routeOptions.url !== undefined) {
+      if (hasUnfitValue(request.params)) {
+        sendPlainPage(reply, 404, notFoundPage);
+        return;
+      }
+      if (hasUnfitValue(request.query)) {
+        sendPlainPage(reply, 400, badRequestPage);
+        return;
+      }
     }
     done();
   });

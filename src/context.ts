@@ -13,6 +13,7 @@ import { authChangesChannel } from './db/notify.ts';
 import type { Database } from './db/schema.ts';
 import { loadServerSecret } from './db/server-secrets.ts';
 import { redactUrl } from './http/capability-urls.ts';
+import { answeredErrorCode } from './http/error-handler.ts';
 import { prettyLogDestination } from './http/pretty-log.ts';
 import { createKeyCache, type KeyCache } from './keys/key-cache.ts';
 import { createKeyUsage, type KeyUsage } from './keys/key-usage.ts';
@@ -81,9 +82,18 @@ interface LoggedRequest {
   socket?: { remotePort?: number } | null;
 }
 
+/** An answer as Fastify logs it at its end ("request completed"). */
+interface LoggedReply {
+  statusCode: number;
+  request?: { identity?: { keyId: string; workspaceId: string } | null };
+}
+
 /**
  * Every logger of the project: secret headers and fields censored, and every request's URL
- * redacted, since a signing link or an invitation in a URL is a password in the log.
+ * redacted, since a signing link or an invitation in a URL is a password in the log. The line
+ * each request ends with says, beside its `reqId`, what an operator asks first: the
+ * envelope's `errorCode` of a refusal, and the key's id and its workspace's id when a key
+ * was recognised (never the key).
  */
 export function loggerOptions(level: string): LoggerOptions {
   return {
@@ -97,6 +107,15 @@ export function loggerOptions(level: string): LoggerOptions {
         remoteAddress: request.ip,
         remotePort: request.socket?.remotePort,
       }),
+      res: (reply: LoggedReply) => {
+        const identity = reply.request?.identity;
+        const errorCode = answeredErrorCode(reply);
+        return {
+          statusCode: reply.statusCode,
+          ...(errorCode ? { errorCode } : {}),
+          ...(identity ? { keyId: identity.keyId, workspaceId: identity.workspaceId } : {}),
+        };
+      },
     },
   };
 }

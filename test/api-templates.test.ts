@@ -1,17 +1,19 @@
 // /v1's templates (issue 38): a read key reads and is refused every write; a write key
 // creates, replaces and deletes them and makes documents from one, up to 100 in a request,
 // each item on its own (a refused item answered with its index and pointer, the others made),
-// its PDF stored once for them all; an Idempotency-Key makes a repeat make nothing twice.
+// its PDF stored once for them all, sent at once with `send` (the contract's own example); an
+// Idempotency-Key makes a repeat make nothing twice, and another body under it is refused whole.
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { createApiKey } from '../src/keys/keys.service.ts';
 import { renderTextDocument } from '../src/pdf/text-document.ts';
 import { callApi, countRows, createTestWorkspace, describeEachDatabase, useHarness } from './harness.ts';
 
-async function contractPdf(): Promise<string> {
+async function contractPdf(pages = 1): Promise<string> {
   const made = await renderTextDocument({
     title: 'Agreement',
-    body: 'The parties agree.',
+    body: 'The parties agree.\n'.repeat(pages === 1 ? 1 : 60 * pages),
     workspaceName: 'Northwind',
     pricing: null,
     createdAt: new Date('2026-03-01T00:00:00Z'),
@@ -224,7 +226,7 @@ describeEachDatabase('templates through /v1', (kind) => {
     assert.deepEqual(tooMany.body, { ok: false, error: 'invalid-body', pointer: '/items' });
   });
 
-  test('Idempotency-Key: a repeat makes nothing twice, and makes what was refused once it is right', async () => {
+  test('Idempotency-Key: a repeat makes nothing twice; the same key with another body is refused whole', async () => {
     const ws = await workspace();
     const created = await callApi(h, 'POST', `/v1/templates`, {
       key: ws.writeKey,
@@ -239,10 +241,11 @@ describeEachDatabase('templates through /v1', (kind) => {
       values: { Fee: '1 EUR' },
     });
     const headers = { 'idempotency-key': 'batch-2027-01' };
+    const body = { items: [item(1), { ...item(2), values: {} }, item(3)] };
     const first = await callApi(h, 'POST', `/v1/templates/${id}/documents`, {
       key: ws.writeKey,
       headers,
-      body: { items: [item(1), { ...item(2), values: {} }, item(3)] },
+      body,
     });
     const firstMade = first.body.data as Made;
     assert.deepEqual(
@@ -252,27 +255,93 @@ describeEachDatabase('templates through /v1', (kind) => {
     const again = await callApi(h, 'POST', `/v1/templates/${id}/documents`, {
       key: ws.writeKey,
       headers,
-      body: { items: [item(1), item(2), item(3)] },
+      body,
     });
     const againMade = again.body.data as Made;
     assert.deepEqual(
       againMade.documents.map((d) => [d.index, d.document.id]),
-      [
-        [0, firstMade.documents[0]?.document.id],
-        [1, againMade.documents[1]?.document.id],
-        [2, firstMade.documents[1]?.document.id],
-      ],
+      firstMade.documents.map((d) => [d.index, d.document.id]),
     );
-    assert.equal(await countRows(h.ctx, 'documents', { workspace_id: ws.id }), 3);
-    // Another body for an item already made: that item is refused, the others replayed.
-    const changed = await callApi(h, 'POST', `/v1/templates/${id}/documents`, {
+    assert.deepEqual(againMade.refused, firstMade.refused);
+    assert.equal(await countRows(h.ctx, 'documents', { workspace_id: ws.id }), 2);
+    // Another body under the key (an item fixed, an item given `send`, an item added): 409, nothing made.
+    for (const other of [
+      { items: [item(1), item(2), item(3)] },
+      { items: [{ ...item(1), send: true }, { ...item(2), values: {} }, item(3)] },
+      { items: [...body.items, item(4)] },
+    ]) {
+      const refused = await callApi(h, 'POST', `/v1/templates/${id}/documents`, {
+        key: ws.writeKey,
+        headers,
+        body: other,
+      });
+      assert.deepEqual([refused.status, refused.body], [409, { ok: false, error: 'idempotency-key-reused' }]);
+    }
+    assert.equal(await countRows(h.ctx, 'documents', { workspace_id: ws.id }), 2);
+    assert.equal(
+      await countRows(h.ctx, 'document_events', { workspace_id: ws.id, type: 'document.sent' }),
+      0,
+    );
+    // The refused item, fixed, goes in a request of its own (a new key).
+    const fixed = await callApi(h, 'POST', `/v1/templates/${id}/documents`, {
       key: ws.writeKey,
-      headers,
-      body: { items: [item(9), item(2), item(3)] },
+      headers: { 'idempotency-key': 'batch-2027-01-fix' },
+      body: { items: [item(2)] },
     });
-    assert.deepEqual((changed.body.data as Made).refused, [
-      { index: 0, error: 'idempotency-key-reused', pointer: '/items/0' },
-    ]);
+    assert.equal((fixed.body.data as Made).documents.length, 1);
     assert.equal(await countRows(h.ctx, 'documents', { workspace_id: ws.id }), 3);
+  });
+
+  test('the contract’s own examples: a template made, then its documents sent at once with `send: true`', async () => {
+    const ws = await workspace();
+    const contract = JSON.parse(await readFile(new URL('../docs/openapi.json', import.meta.url), 'utf8'));
+    const exampleOf = (path: string) =>
+      Object.values(
+        contract.paths[path].post.requestBody.content['application/json'].examples as Record<
+          string,
+          { value: unknown }
+        >,
+      )[0]?.value as Record<string, unknown>;
+    const templateExample = exampleOf('/templates');
+    const useExample = exampleOf('/templates/{id}/documents') as { items: Array<{ send?: boolean }> };
+    assert.ok(
+      useExample.items.some((i) => i.send === true),
+      'the example sends',
+    );
+    const sentItems = useExample.items.map((item, index) => ({ ...item, index })).filter((i) => i.send);
+    // As the example, and without its text: the PDF to send is the template's stored one.
+    const { text: _text, ...withoutText } = templateExample;
+    for (const template of [templateExample, withoutText]) {
+      const created = await callApi(h, 'POST', '/v1/templates', {
+        key: ws.writeKey,
+        body: { ...template, file: await contractPdf(2) },
+      });
+      assert.equal(created.status, 201, created.text);
+      const { id } = created.body.data as { id: string };
+      const used = await callApi(h, 'POST', `/v1/templates/${id}/documents`, {
+        key: ws.writeKey,
+        body: useExample,
+      });
+      assert.equal(used.status, 200, used.text);
+      const made = used.body.data as Made;
+      const madeSent = made.documents.filter((d) => sentItems.some((i) => i.index === d.index));
+      // Every item asking to be sent is sent, but the one the example shows refused (its email).
+      assert.deepEqual(
+        made.refused.map((r) => r.error),
+        ['invalid-body'],
+        used.text,
+      );
+      assert.equal(madeSent.length, sentItems.length - made.refused.length, used.text);
+      assert.ok(madeSent.length > 0);
+      for (const { document } of madeSent) {
+        assert.equal(document.status, 'sent');
+        const first = document.recipients[0]?.email as string;
+        assert.equal(await countRows(h.ctx, 'mails', { document_id: document.id, to_address: first }), 1);
+        assert.equal(
+          await countRows(h.ctx, 'document_events', { document_id: document.id, type: 'document.sent' }),
+          1,
+        );
+      }
+    }
   });
 });

@@ -9,8 +9,10 @@ import { readFile } from '../src/files/files.service.ts';
 import { createApiKey } from '../src/keys/keys.service.ts';
 import { renderTextDocument } from '../src/pdf/text-document.ts';
 import { sealDueDocuments } from '../src/sealing/sealing.service.ts';
+import { expireDueDocuments } from '../src/sending/ending.ts';
 import { findSigningSession } from '../src/signing/session.ts';
 import { declineDocument, signDocument } from '../src/signing/signing.service.ts';
+import { assertContract } from './contract.ts';
 import {
   type ApiResponse,
   callApi,
@@ -1012,5 +1014,192 @@ describeEachDatabase('document writes through /v1', (kind) => {
       keys.map((k) => k.key),
       ['day-2'],
     );
+  });
+
+  test('Idempotency-Key is bound to the whole request: a repeat that only adds `send: true` is 409 and sends nothing', async () => {
+    const ws = await workspace();
+    const body = { title: 'Draft first', text: 'Terms.', recipients: [ann] };
+    const key = { 'idempotency-key': 'create-then-send' };
+    const draft = await newDocument(ws.writeKey, body, key);
+    assert.equal(draft.status, 201);
+    const id = (draft.body.data as { id: string }).id;
+    const withSend = await newDocument(ws.writeKey, { ...body, send: true }, key);
+    assert.deepEqual([withSend.status, withSend.body], [409, { ok: false, error: 'idempotency-key-reused' }]);
+    const detail = await callApi(h, 'GET', `/v1/documents/${id}`, { key: ws.readKey });
+    assert.equal((detail.body.data as { status: string }).status, 'draft');
+    assert.equal(await countRows(h.ctx, 'mails', { document_id: id }), 0);
+    // `send: false` written out is the same request as leaving it out.
+    const same = await newDocument(ws.writeKey, { ...body, send: false }, key);
+    assert.deepEqual([same.status, same.headers.get('idempotent-replayed')], [201, 'true']);
+    // A replacement's `send` too.
+    const putKey = { 'idempotency-key': 'replace-1' };
+    const replaced = await callApi(h, 'PUT', `/v1/documents/${id}`, {
+      key: ws.writeKey,
+      headers: putKey,
+      body,
+    });
+    assert.equal(replaced.status, 200, replaced.text);
+  });
+
+  test('Idempotency-Key on remind and withdraw: a repeat answers the first answer and acts once; another body is 409', async () => {
+    const ws = await workspace();
+    const created = await newDocument(ws.writeKey, {
+      title: 'Terms',
+      text: 'We agree.',
+      recipients: [ann],
+      send: true,
+    });
+    const doc = created.body.data as { id: string; recipients: Array<{ id: string }> };
+    const remindPath = `/v1/documents/${doc.id}/recipients/${doc.recipients[0]?.id}/remind`;
+    const remindKey = { 'idempotency-key': 'remind-ann-1' };
+    const reminded = await callApi(h, 'POST', remindPath, { key: ws.writeKey, headers: remindKey });
+    assert.equal(reminded.status, 200, reminded.text);
+    assert.equal(reminded.headers.get('idempotent-replayed'), null);
+    const again = await callApi(h, 'POST', remindPath, { key: ws.writeKey, headers: remindKey });
+    assert.deepEqual([again.status, again.headers.get('idempotent-replayed')], [200, 'true']);
+    assert.equal((again.body.data as { id: string }).id, doc.id);
+    // One invitation and one reminder, not two.
+    assert.equal(await countRows(h.ctx, 'mails', { document_id: doc.id, to_address: ann.email }), 2);
+    assert.equal(
+      await countRows(h.ctx, 'document_events', { document_id: doc.id, type: 'reminder.sent' }),
+      1,
+    );
+    // The key is the remind's: on the withdrawal it is another request.
+    const reused = await callApi(h, 'POST', `/v1/documents/${doc.id}/withdraw`, {
+      key: ws.writeKey,
+      headers: remindKey,
+    });
+    assert.deepEqual([reused.status, reused.body], [409, { ok: false, error: 'idempotency-key-reused' }]);
+
+    const withdrawKey = { 'idempotency-key': 'withdraw-1' };
+    const reason = { reason: 'The client chose another supplier.' };
+    const withdrawn = await callApi(h, 'POST', `/v1/documents/${doc.id}/withdraw`, {
+      key: ws.writeKey,
+      headers: withdrawKey,
+      body: reason,
+    });
+    assert.equal(withdrawn.status, 200, withdrawn.text);
+    const repeat = await callApi(h, 'POST', `/v1/documents/${doc.id}/withdraw`, {
+      key: ws.writeKey,
+      headers: withdrawKey,
+      body: reason,
+    });
+    assert.deepEqual([repeat.status, repeat.headers.get('idempotent-replayed')], [200, 'true']);
+    assert.equal((repeat.body.data as { status: string }).status, 'expired');
+    assert.equal(
+      await countRows(h.ctx, 'document_events', { document_id: doc.id, type: 'document.expired' }),
+      1,
+    );
+    const otherReason = await callApi(h, 'POST', `/v1/documents/${doc.id}/withdraw`, {
+      key: ws.writeKey,
+      headers: withdrawKey,
+      body: { reason: 'Another reason.' },
+    });
+    assert.deepEqual(
+      [otherReason.status, otherReason.body],
+      [409, { ok: false, error: 'idempotency-key-reused' }],
+    );
+    // Without a key, a second withdrawal is still refused.
+    const plain = await callApi(h, 'POST', `/v1/documents/${doc.id}/withdraw`, { key: ws.writeKey });
+    assert.deepEqual([plain.status, plain.body], [409, { ok: false, error: 'document-not-active' }]);
+  });
+
+  test('a withdrawal is told from a lapse: withdrawnAt and expiredReason in the detail, the list and document.expired', async () => {
+    const ws = await workspace();
+    const make = async (title: string) =>
+      (
+        (
+          await newDocument(ws.writeKey, {
+            title,
+            text: 'Terms.',
+            recipients: [ann],
+            send: true,
+            expiresInSeconds: 3600,
+          })
+        ).body.data as { id: string }
+      ).id;
+    const withdrawnId = await make('Withdrawn');
+    const lapsedId = await make('Lapsed');
+    const openId = await make('Open');
+    await callApi(h, 'POST', `/v1/documents/${withdrawnId}/withdraw`, { key: ws.writeKey });
+    const withdrawnAt = h.clock.now().toISOString();
+    h.clock.advance(2 * 3600_000);
+    await expireDueDocuments(h.ctx);
+    const detail = async (id: string) =>
+      (await callApi(h, 'GET', `/v1/documents/${id}`, { key: ws.readKey })).body.data as Record<
+        string,
+        unknown
+      >;
+    const pick = (d: Record<string, unknown>) => [d.status, d.withdrawnAt, d.expiredReason];
+    assert.deepEqual(pick(await detail(withdrawnId)), ['expired', withdrawnAt, 'withdrawn']);
+    assert.deepEqual(pick(await detail(lapsedId)), ['expired', null, 'lapsed']);
+    const list = await callApi(h, 'GET', '/v1/documents', { key: ws.readKey });
+    const listed = new Map((list.body.data as Array<Record<string, unknown>>).map((d) => [d.id, pick(d)]));
+    assert.deepEqual(listed.get(withdrawnId), ['expired', withdrawnAt, 'withdrawn']);
+    assert.deepEqual(listed.get(lapsedId), ['expired', null, 'lapsed']);
+    assert.deepEqual(listed.get(openId), ['expired', null, 'lapsed']);
+    const bodies = await h.ctx.db
+      .selectFrom('webhook_events')
+      .select('payload')
+      .where('workspace_id', '=', ws.id)
+      .where('type', '=', 'document.expired')
+      .execute();
+    const byId = new Map(
+      bodies.map(({ payload }) => {
+        const body = (typeof payload === 'string' ? JSON.parse(payload) : payload) as {
+          data: { document: Record<string, unknown> };
+        };
+        return [body.data.document.id, pick(body.data.document)];
+      }),
+    );
+    assert.deepEqual(byId.get(withdrawnId), ['expired', withdrawnAt, 'withdrawn']);
+    assert.deepEqual(byId.get(lapsedId), ['expired', null, 'lapsed']);
+    assert.deepEqual(pick(await detail(openId)), ['expired', null, 'lapsed']);
+    const draft = await newDocument(ws.writeKey, { title: 'Draft', recipients: [ann] });
+    assert.deepEqual(pick(draft.body.data as Record<string, unknown>), ['draft', null, null]);
+  });
+
+  test('multipart with the JSON part as a Blob (as JavaScript sends it) is taken like a plain field, within the same limits', async () => {
+    const ws = await workspace();
+    const pdf = await contractPdf(4);
+    const document = { title: 'From JavaScript', text: 'x'.repeat(2000), recipients: [ann], send: true };
+    const post = async (json: string) => {
+      const form = new FormData();
+      form.append('document', new Blob([json], { type: 'application/json' }));
+      form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'sla.pdf');
+      const res = await fetch(`${h.baseUrl}/v1/documents`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ws.writeKey}` },
+        body: form,
+      });
+      const text = await res.text();
+      await assertContract('POST', '/v1/documents', { status: res.status, headers: res.headers, text });
+      return {
+        status: res.status,
+        body: JSON.parse(text) as { ok: boolean; error?: string; data?: unknown },
+      };
+    };
+    const made = await post(JSON.stringify(document));
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const doc = made.body.data as { status: string; files: Array<{ sha256: string }> };
+    assert.deepEqual([doc.status, doc.files[0]?.sha256], ['sent', sha256(pdf)]);
+    // Past the field limit (1 MiB), as a plain field is.
+    const huge = await post(JSON.stringify({ ...document, text: 'x'.repeat(1024 * 1024 + 10) }));
+    assert.deepEqual([huge.status, huge.body.error], [413, 'payload-too-large']);
+    // Not JSON, though declared so: invalid-json, as a plain field.
+    const broken = await post('{"title": ');
+    assert.deepEqual([broken.status, broken.body.error], [400, 'invalid-json']);
+    // A second file beside the PDF is still refused.
+    const form = new FormData();
+    form.append('document', new Blob([JSON.stringify(document)], { type: 'application/json' }));
+    form.append('file', new Blob([pdf], { type: 'application/pdf' }), 'a.pdf');
+    form.append('other', new Blob([pdf], { type: 'application/pdf' }), 'b.pdf');
+    const two = await fetch(`${h.baseUrl}/v1/documents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ws.writeKey}` },
+      body: form,
+    });
+    assert.equal(two.status, 413);
+    assert.equal(await countRows(h.ctx, 'documents', { workspace_id: ws.id }), 1);
   });
 });

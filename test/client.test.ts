@@ -177,7 +177,7 @@ describeEachDatabase('@signet/client against a live Signet', (kind) => {
     const reused = await failure(
       keyed.webhookEndpoints.create({ ...body, description: 'another body' }, { idempotencyKey }),
     );
-    assert.deepEqual([reused.code, reused.status], ['idempotency-key-reused', 409]);
+    assert.deepEqual([reused.code, reused.status, reused.pointer], ['idempotency-key-reused', 409, null]);
     const shapeless = await failure(keyed.webhookEndpoints.create(body, { idempotencyKey: 'two words' }));
     assert.deepEqual([shapeless.code, shapeless.status], ['invalid-idempotency-key', 400]);
     const second = await keyed.webhookEndpoints.create(body);
@@ -1072,6 +1072,107 @@ describeEachDatabase('@signet/client document writes', (kind) => {
     assert.equal(withdrawn.status, 'expired');
     const twice = await failure(writer.documents.withdraw(draft.id));
     assert.deepEqual([twice.code, twice.status], ['document-not-active', 409]);
+  });
+
+  test('templates: list, get, create, update, delete, and documents made and sent from one', async () => {
+    const created = await writer.templates.create({
+      name: 'Client agreement',
+      title: 'Client agreement',
+      roles: [{ name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
+      fields: [{ role: 'Client', type: 'signature', page: 1, x: 72, y: 72, width: 180, height: 40 }],
+      file: pdf,
+    });
+    assert.equal(created.name, 'Client agreement');
+    assert.equal(created.file.sha256, sha256Hex(pdf));
+    assert.deepEqual(
+      (await reader.templates.get(created.id)).roles.map((r) => r.name),
+      ['Client'],
+    );
+    const updated = await writer.templates.update(created.id, {
+      name: 'Client agreement v2',
+      title: 'Client agreement',
+      roles: [{ name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
+      fields: [{ role: 'Client', type: 'signature', page: 1, x: 72, y: 72, width: 180, height: 40 }],
+    });
+    assert.deepEqual([updated.name, updated.file.sha256], ['Client agreement v2', sha256Hex(pdf)]);
+    const listed = [];
+    for await (const template of reader.templates.list({ limit: 1 })) listed.push(template.id);
+    assert.ok(listed.includes(created.id));
+    assert.equal((await reader.templates.page({ limit: 1 })).data.length, 1);
+    const items = { items: [{ recipients: { Client: ann }, send: true }] };
+    const idempotencyKey = randomUUID();
+    const made = await writer.templates.documents(created.id, items, { idempotencyKey });
+    assert.deepEqual(
+      made.documents.map((d) => [d.index, d.document.status]),
+      [[0, 'sent']],
+    );
+    const again = await writer.templates.documents(created.id, items, { idempotencyKey });
+    assert.equal(again.documents[0]?.document.id, made.documents[0]?.document.id, 'a keyed repeat');
+    const reused = await failure(
+      writer.templates.documents(
+        created.id,
+        { items: [{ recipients: { Client: { email: bob.email, fullName: bob.fullName } } }] },
+        { idempotencyKey },
+      ),
+    );
+    assert.deepEqual([reused.code, reused.status, reused.pointer], ['idempotency-key-reused', 409, null]);
+    const readOnly = await failure(reader.templates.delete(created.id));
+    assert.deepEqual([readOnly.code, readOnly.status], ['insufficient-scope', 403]);
+    assert.deepEqual(await writer.templates.delete(created.id), { id: created.id, deleted: true });
+    const gone = await failure(reader.templates.get(created.id));
+    assert.deepEqual([gone.code, gone.status], ['not-found', 404]);
+  });
+
+  test('events.stream yields the events as a webhook carries them, and resumes after lastEventId', async () => {
+    // The stream is read with plain fetch: the contract check reads answers whole.
+    const streamer = createClient({ apiKey: writerKey, baseUrl: `${h.baseUrl}/v1` });
+    const send = async (title: string) => {
+      // Each send a moment later than the one before: events are ordered by their time.
+      h.clock.advance(1000);
+      const draft = await writer.documents.create({ title, text: 'Terms.', recipients: [ann] });
+      await writer.documents.send(draft.id);
+      return draft.id;
+    };
+    const first = new AbortController();
+    const ready: Array<{ workspaceId: string }> = [];
+    const events = streamer.events.stream({
+      types: ['document.sent'],
+      signal: first.signal,
+      onReady: (message) => ready.push(message),
+    });
+    const firstId = await send('Streamed once');
+    const documentOf = (event: WebhookEvent) => (event.data as { document: { id: string } }).document.id;
+    // The stream reaches back a few seconds (late commits): earlier tests' sends may come first.
+    let seen: WebhookEvent;
+    do seen = (await events.next()).value as WebhookEvent;
+    while (documentOf(seen) !== firstId);
+    assert.equal(seen.type, 'document.sent');
+    assert.equal(ready.length, 1);
+    first.abort();
+    assert.equal((await events.next()).done, true, 'an abort ends the iterator');
+
+    const secondId = await send('Streamed after');
+    const resumed = new AbortController();
+    const after = streamer.events.stream({
+      types: ['document.sent'],
+      lastEventId: seen.id,
+      signal: resumed.signal,
+    });
+    const next = (await after.next()).value as WebhookEvent;
+    assert.equal(documentOf(next), secondId);
+    resumed.abort();
+    await after.return(undefined);
+
+    const refused = await failure(
+      (async () => {
+        for await (const _ of createClient({
+          apiKey: 'sgn_nobody',
+          baseUrl: `${h.baseUrl}/v1`,
+        }).events.stream())
+          break;
+      })(),
+    );
+    assert.deepEqual([refused.code, refused.status], ['invalid-api-key', 401]);
   });
 
   test('delivery none: the send answers the first link; signingUrl makes a fresh one, a keyed repeat the same', async () => {

@@ -50,6 +50,10 @@ export interface FuzzPools {
   cursors: string[];
   /** A session token that was logged out. */
   staleSession: string;
+  /** Public links' tokens (templates of A and B). */
+  publicTokens: string[];
+  /** A small PDF in base64, for the write API's bodies. */
+  pdfBase64: string;
 }
 
 export interface IdPool {
@@ -59,6 +63,8 @@ export interface IdPool {
   users: string[];
   deliveries: string[];
   invitations: string[];
+  templates: string[];
+  recipients: string[];
   workspace: string;
 }
 
@@ -110,6 +116,42 @@ const anyText = fc.oneof(
   { arbitrary: unicodeText, weight: 3 },
   { arbitrary: asciiText, weight: 2 },
   { arbitrary: longText, weight: 1 },
+);
+
+/** Text with control characters and odd Unicode (lone surrogates, BOM, bidi), as JSON and forms can carry it. */
+const oddUnits = [
+  '\u0000',
+  '\u0001',
+  '\u0008',
+  '\u000b',
+  '\u001f',
+  '\t',
+  '\n',
+  '\r',
+  '\ud800',
+  '\udfff',
+  '\ufeff',
+  '\u202e',
+  '\u0301',
+  '💥',
+  'é',
+  '\u007f',
+  '\u0085',
+];
+const oddText = fc.oneof(
+  { arbitrary: anyText, weight: 2 },
+  {
+    arbitrary: fc
+      .tuple(shortText, fc.constantFrom(...oddUnits), shortText)
+      .map(([before, odd, after]) => `${before}${odd}${after}`),
+    weight: 3,
+  },
+  {
+    arbitrary: fc
+      .array(fc.constantFrom(...oddUnits, 'a', ' '), { maxLength: 12 })
+      .map((units) => units.join('')),
+    weight: 1,
+  },
 );
 
 const weirdSegments = [
@@ -199,9 +241,24 @@ interface Template {
   methods: string[];
   path: string;
   form?: FormKind;
+  /** The write API's body this route takes. */
+  body?: ApiBodyKind;
 }
 
-type FormKind = 'login' | 'signup' | 'document' | 'endpoint' | 'sign' | 'member' | 'plan' | 'key' | 'account';
+type FormKind =
+  | 'login'
+  | 'signup'
+  | 'document'
+  | 'endpoint'
+  | 'sign'
+  | 'member'
+  | 'plan'
+  | 'key'
+  | 'account'
+  | 'bulk'
+  | 'publicLink';
+
+type ApiBodyKind = 'document' | 'withdraw' | 'template' | 'use';
 
 const templates: Template[] = [
   // /v1
@@ -216,6 +273,15 @@ const templates: Template[] = [
   { target: 'api', methods: ['GET'], path: '/v1/documents/{document}/{any}' },
   { target: 'api', methods: ['GET', 'POST'], path: '/v1/webhook-endpoints/{endpoint}/{any}' },
   { target: 'api', methods: ['GET', 'POST'], path: '/v1/keys' },
+  // The write API (issue 49), with A's write key most of the time.
+  { target: 'api', methods: ['POST'], path: '/v1/documents', body: 'document' },
+  { target: 'api', methods: ['PUT', 'DELETE'], path: '/v1/documents/{document}', body: 'document' },
+  { target: 'api', methods: ['POST'], path: '/v1/documents/{document}/send' },
+  { target: 'api', methods: ['POST'], path: '/v1/documents/{document}/withdraw', body: 'withdraw' },
+  { target: 'api', methods: ['POST'], path: '/v1/documents/{document}/recipients/{recipient}/remind' },
+  { target: 'api', methods: ['GET', 'POST'], path: '/v1/templates', body: 'template' },
+  { target: 'api', methods: ['GET', 'PUT', 'DELETE'], path: '/v1/templates/{template}', body: 'template' },
+  { target: 'api', methods: ['POST'], path: '/v1/templates/{template}/documents', body: 'use' },
   // the recipients' pages
   { target: 'sign', methods: ['GET'], path: '/sign/{document}' },
   { target: 'sign', methods: ['GET', 'HEAD'], path: '/sign/{sign}' },
@@ -272,6 +338,9 @@ const templates: Template[] = [
   { target: 'web', methods: ['GET'], path: '/settings/billing' },
   { target: 'web', methods: ['POST'], path: '/settings/billing/plan', form: 'plan' },
   { target: 'web', methods: ['GET'], path: '/docs' },
+  { target: 'web', methods: ['GET', 'POST'], path: '/templates/{template}/bulk', form: 'bulk' },
+  { target: 'web', methods: ['GET', 'POST'], path: '/t/{publicToken}', form: 'publicLink' },
+  { target: 'web', methods: ['GET', 'POST'], path: '/t/{publicToken}/confirm/{any}', form: 'publicLink' },
   { target: 'web', methods: ['GET'], path: '/assets/app.css' },
   { target: 'web', methods: ['GET'], path: '/assets/app.js' },
   { target: 'web', methods: ['GET', 'POST'], path: '/{any}' },
@@ -400,6 +469,17 @@ function pathFor(template: Template, pools: FuzzPools): fc.Arbitrary<string> {
         return tokenOf(pools.signupTokens);
       case '{sign}':
         return signingPair(pools);
+      case '{template}':
+        return idOf(pools, (p) => p.templates);
+      case '{recipient}':
+        return idOf(pools, (p) => p.recipients);
+      case '{publicToken}':
+        return tokenOf(pools.publicTokens).chain((token) =>
+          fc.oneof(
+            { arbitrary: fc.constant(token), weight: 3 },
+            { arbitrary: fc.constantFrom(...oddUnits).map((odd) => token + odd), weight: 1 },
+          ),
+        );
       default:
         return fc.oneof(
           fc.constantFrom(...weirdSegments),
@@ -581,7 +661,8 @@ const fakeKey = fc
 
 /** Authorization values; `{{key:X}}` is the secret of key X, filled in when sent. */
 const authorization = fc.oneof(
-  { arbitrary: fc.constant('Bearer {{key:A}}'), weight: 30 },
+  { arbitrary: fc.constant('Bearer {{key:A}}'), weight: 18 },
+  { arbitrary: fc.constant('Bearer {{key:W}}'), weight: 16 },
   {
     arbitrary: fc.constantFrom(
       'bearer {{key:A}}',
@@ -795,6 +876,153 @@ const endpointJson = fc
     { requiredKeys: [] },
   )
   .map((value) => JSON.stringify(value));
+
+/** A recipient of the write API's bodies: mostly well formed, its strings odd. */
+const recipientJson = fc.record(
+  {
+    email: fc.oneof(fc.constantFrom('ann@client.example', 'bob@client.example'), oddText),
+    fullName: fc.oneof(fc.constantFrom('Ann Lee', 'Bob Ray'), oddText),
+    role: fc.constantFrom('signer', 'signer', 'viewer', 'boss'),
+    signingOrder: fc.oneof(fc.constant(1), fc.integer({ min: -1, max: 200 })),
+  },
+  { requiredKeys: ['email', 'fullName'] },
+);
+
+/** A document's create that passes, so the fuzz reaches the write API's services too. */
+const validDocumentJson = fc
+  .tuple(fc.constantFrom('Fuzzed draft', 'Tab\tand\nlines', 'é💥'), fc.boolean())
+  .map(([title, withText]) =>
+    JSON.stringify({
+      title,
+      ...(withText ? { text: 'Terms.' } : {}),
+      recipients: [{ email: 'ann@client.example', fullName: 'Ann Lee' }],
+    }),
+  );
+
+/** The bodies of the write API (issue 49): documents, a withdrawal, templates, a template's documents. */
+function apiBodyJson(kind: ApiBodyKind, pools: FuzzPools): fc.Arbitrary<string> {
+  const text = fc.oneof(fc.constantFrom('Terms.', 'Please sign.'), oddText);
+  const documentJson = fc
+    .record(
+      {
+        title: fc.oneof(fc.constant('Fuzzed'), oddText),
+        text,
+        recipients: fc.array(recipientJson, { maxLength: 3 }),
+        // Rarely sent: a send makes the PDF from the text, the costliest thing here.
+        send: fc.oneof(
+          { arbitrary: fc.constant(false), weight: 9 },
+          { arbitrary: fc.constant(true), weight: 1 },
+        ),
+        delivery: fc.constantFrom('email', 'none', 'fax'),
+        expiresInSeconds: fc.integer({ min: -1, max: 400 * 24 * 3600 }),
+        [oddUnits[0] as string]: fc.constant('x'),
+      },
+      { requiredKeys: ['title', 'recipients'] },
+    )
+    .map((value) => JSON.stringify(value));
+  switch (kind) {
+    case 'document':
+      return fc.oneof({ arbitrary: validDocumentJson, weight: 1 }, { arbitrary: documentJson, weight: 4 });
+    case 'withdraw':
+      return fc.record({ reason: oddText }, { requiredKeys: [] }).map((value) => JSON.stringify(value));
+    case 'template':
+      return fc
+        .record(
+          {
+            name: fc.oneof(fc.constant('Fuzz template'), oddText),
+            title: fc.oneof(fc.constant('Fuzz template'), oddText),
+            text,
+            roles: fc.array(
+              fc.record({
+                name: fc.oneof(fc.constant('Client'), oddText),
+                role: fc.constantFrom('signer', 'viewer'),
+                signingOrder: fc.constant(1),
+                signingMethod: fc.constantFrom('standard', 'email-code'),
+              }),
+              { minLength: 1, maxLength: 2 },
+            ),
+            fields: fc.constant([]),
+            file: fc.oneof(fc.constant(pools.pdfBase64), fc.constantFrom('', 'bm90IGEgcGRm', '%%%')),
+          },
+          { requiredKeys: ['name', 'title', 'roles'] },
+        )
+        .map((value) => JSON.stringify(value));
+    case 'use':
+      return fc
+        .record({
+          items: fc.array(
+            fc.record(
+              {
+                recipients: fc.oneof(
+                  fc.record({ Client: recipientJson.map(({ email, fullName }) => ({ email, fullName })) }),
+                  fc.dictionary(oddText, fc.record({ email: oddText, fullName: oddText }), { maxKeys: 2 }),
+                ),
+                values: fc.dictionary(
+                  fc.oneof(fc.constant('Fee'), oddText),
+                  fc.oneof(oddText, fc.boolean()),
+                  {
+                    maxKeys: 2,
+                  },
+                ),
+                title: oddText,
+                send: fc.oneof(
+                  { arbitrary: fc.constant(false), weight: 9 },
+                  { arbitrary: fc.constant(true), weight: 1 },
+                ),
+              },
+              { requiredKeys: ['recipients'] },
+            ),
+            { maxLength: 3 },
+          ),
+        })
+        .map((value) => JSON.stringify(value));
+  }
+}
+
+/** A multipart body by hand: `parts` of [name, file name or null, content type or null, text]. */
+function multipart(parts: Array<[string, string | null, string | null, string]>): {
+  text: string;
+  type: string;
+} {
+  const boundary = 'fuzzboundary7MA4YWxkTrZu0gW';
+  const text = parts
+    .map(
+      ([name, fileName, type, value]) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${fileName === null ? '' : `; filename="${fileName}"`}\r\n${type === null ? '' : `Content-Type: ${type}\r\n`}\r\n${value}\r\n`,
+    )
+    .join('');
+  return { text: `${text}--${boundary}--\r\n`, type: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** `POST /v1/documents` as multipart: the JSON as a field or as a Blob-like file part, a file that is no PDF. */
+function documentMultipart(pools: FuzzPools): fc.Arbitrary<{ text: string; type: string }> {
+  return fc
+    .tuple(apiBodyJson('document', pools), fc.boolean(), fc.boolean())
+    .map(([json, asBlob, withFile]) =>
+      multipart([
+        ['document', asBlob ? 'blob' : null, 'application/json', json],
+        ...(withFile ? ([['file', 'a.pdf', 'application/pdf', '%PDF-1.4 not really']] as const) : []),
+      ] as Array<[string, string | null, string | null, string]>),
+    );
+}
+
+/** A bulk send's spreadsheet, its cells odd, after the form's CSRF token. */
+const bulkMultipart = fc
+  .array(fc.tuple(fc.oneof(fc.constant('ann@client.example'), oddText), oddText, oddText), { maxLength: 4 })
+  .map((rows) =>
+    multipart([
+      ['_csrf', null, null, '{{csrf-raw}}'],
+      [
+        'file',
+        'clients.csv',
+        'text/csv',
+        [
+          'Client email,Client name,Fee',
+          ...rows.map((cells) => cells.map((c) => `"${c.replaceAll('"', '""')}"`).join(',')),
+        ].join('\r\n'),
+      ],
+    ]),
+  );
 
 const brokenJson = fc.constantFrom(
   '{',
@@ -1048,6 +1276,18 @@ function formFieldsFor(kind: FormKind | undefined, pools: FuzzPools): fc.Arbitra
       return fc.constantFrom('max', 'free', 'enterprise', '').map((plan) => [['plan', plan]]);
     case 'key':
       return fc.oneof(shortText, fc.constant('k'.repeat(300))).map((name) => [['name', name]]);
+    case 'publicLink':
+      return fc
+        .tuple(
+          oddText,
+          fc.oneof(fc.constant('visitor@client.example'), oddText),
+          fc.oneof(fc.constant('123456'), oddText),
+        )
+        .map(([fullName, email, code]) => [
+          ['fullName', fullName],
+          ['email', email],
+          ['code', code],
+        ]);
     case 'account':
       return fc
         .tuple(
@@ -1110,7 +1350,9 @@ function bodyFor(template: Template, method: string, pools: FuzzPools): fc.Arbit
     { arbitrary: fc.constant(''), weight: 1 },
   );
   const form = formBody(template, pools);
-  const natural = template.target === 'api' ? json : form;
+  const ownJson = template.body ? apiBodyJson(template.body, pools) : null;
+  const natural =
+    template.target === 'api' ? (ownJson ? fc.oneof({ arbitrary: ownJson, weight: 3 }, json) : json) : form;
   const naturalType = template.target === 'api' ? jsonTypes : formTypes;
   const text = fc.oneof(
     {
@@ -1130,6 +1372,17 @@ function bodyFor(template: Template, method: string, pools: FuzzPools): fc.Arbit
       weight: 3,
     },
     { arbitrary: fc.tuple(natural).map(([t]) => ({ text: t, type: null as string | null })), weight: 1 },
+    ...(template.body === 'document'
+      ? [
+          {
+            arbitrary: documentMultipart(pools) as fc.Arbitrary<{ text: string; type: string | null }>,
+            weight: 4,
+          },
+        ]
+      : []),
+    ...(template.form === 'bulk'
+      ? [{ arbitrary: bulkMultipart as fc.Arbitrary<{ text: string; type: string | null }>, weight: 12 }]
+      : []),
   );
   const withBody = fc.oneof(
     {
@@ -1269,7 +1522,8 @@ export function fuzzRequest(pools: FuzzPools): fc.Arbitrary<FuzzRequest> {
 
 /** The live values behind the placeholders. */
 export interface Credentials {
-  keys: Record<'A' | 'B' | 'free' | 'revoked', string>;
+  /** W: A's write key (the document and template writes). */
+  keys: Record<'A' | 'W' | 'B' | 'free' | 'revoked', string>;
   session: string;
   csrfCookie: string;
   csrf: string;
@@ -1280,11 +1534,13 @@ export function fill(text: string, credentials: Credentials): string {
   return text
     .replaceAll('{{key:A-cut}}', credentials.keys.A.slice(0, -1))
     .replaceAll('{{key:A}}', credentials.keys.A)
+    .replaceAll('{{key:W}}', credentials.keys.W)
     .replaceAll('{{key:B}}', credentials.keys.B)
     .replaceAll('{{key:free}}', credentials.keys.free)
     .replaceAll('{{key:revoked}}', credentials.keys.revoked)
     .replaceAll('{{session}}', credentials.session)
     .replaceAll('{{csrfCookie}}', credentials.csrfCookie)
+    .replaceAll('{{csrf-raw}}', credentials.csrf)
     .replaceAll('{{csrf}}', encodeURIComponent(credentials.csrf));
 }
 

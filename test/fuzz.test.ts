@@ -1,10 +1,12 @@
 // The fuzz test (issue 16): at least 20,000 requests generated with fast-check (see
-// test/fuzz-requests.ts) against every route of /v1, the signing pages and the web
-// application, sent over real HTTP, 16 at a time, to the app built as the harness builds
+// test/fuzz-requests.ts) against every route of /v1 (the write API too, with a write key:
+// documents as JSON and multipart, their send, remind, withdraw and delete, the six template
+// operations, with strings holding control characters and odd Unicode), the signing pages
+// and the web application (bulk sends' spreadsheets and public links too), sent over real HTTP, 16 at a time, to the app built as the harness builds
 // it, on one database kind (PGlite when it is under test: the fuzz is about HTTP, not SQL).
 //
-// Seeded first: workspaces A and B on Max with documents, endpoints, deliveries, keys,
-// members and invitations; a Free workspace; a revoked key; signing links; a pending
+// Seeded first: workspaces A and B on Max with documents, endpoints, deliveries, keys (A's
+// write key too), templates (with public links), members and invitations; a Free workspace; a revoked key; signing links; a pending
 // sign-up; a browser logged in to A (session, CSRF cookie and token).
 //
 // Proven, each in its own test so that one failing does not hide the others:
@@ -67,6 +69,8 @@ import type { Database, Plan } from '../src/db/schema.ts';
 import { errorStatus, isErrorCode } from '../src/http/errors.ts';
 import { createMemoryRateLimiter, type RateLimiter } from '../src/http/rate-limiter.ts';
 import { createApiKey, revokeApiKey } from '../src/keys/keys.service.ts';
+import { setPublicLink } from '../src/templates/public-links.ts';
+import { createTemplate } from '../src/templates/templates.service.ts';
 import type { Resolver } from '../src/webhooks/destination.ts';
 import { fanOutEvents } from '../src/webhooks/dispatcher.ts';
 import { insertEndpoint } from '../src/webhooks/endpoints.repository.ts';
@@ -89,6 +93,7 @@ import {
   createTestDatabase,
   createTestDocument,
   databaseKinds,
+  pagesPdf,
   testPasswordCost,
   twoSigners,
 } from './harness.ts';
@@ -117,6 +122,10 @@ const mustSucceed = [
   'PATCH api /v1/webhook-endpoints/{endpoint}',
   'DELETE api /v1/webhook-endpoints/{endpoint}',
   'GET api /v1/openapi.json',
+  'POST api /v1/documents',
+  'GET api /v1/templates',
+  'GET api /v1/templates/{template}',
+  'GET web /t/{publicToken}',
   'GET sign /sign/{sign}',
   'POST sign /sign/{sign}/sign',
   'GET web /login',
@@ -333,6 +342,12 @@ async function seedData(ctx: Context, baseUrl: string): Promise<Seeded> {
   const spareA = await key(a.workspaceId, 'spare A');
   const revokedA = await key(a.workspaceId, 'revoked A');
   await revokeApiKey(ctx, revokedA.id, a.workspaceId);
+  const writeKeyA = await createApiKey(ctx, {
+    workspaceId: a.workspaceId,
+    name: 'fuzz A writer',
+    scope: 'write',
+  });
+  secrets.add(writeKeyA.secret);
   const keyB = await key(b.workspaceId, 'fuzz B');
   const keyFree = await key(free.workspaceId, 'fuzz Free');
 
@@ -385,6 +400,37 @@ async function seedData(ctx: Context, baseUrl: string): Promise<Seeded> {
       signing.push([documentId as string, token as string]);
     }
   }
+  // Templates of A and of B: one with a value the sender fills (for their documents), one
+  // without, with a public link (a public link cannot ask the sender for values).
+  const pdf = await pagesPdf(1);
+  const template = async (workspaceId: string, withFee: boolean) => {
+    const fee = { role: 'Client', type: 'text' as const, page: 1, x: 72, y: 140, width: 180, height: 20 };
+    const { id } = await createTemplate(ctx, {
+      workspaceId,
+      name: 'Fuzz waiver',
+      title: 'Fuzz waiver',
+      roles: [{ name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
+      fields: [
+        { role: 'Client', type: 'signature', page: 1, x: 72, y: 72, width: 180, height: 40 },
+        ...(withFee ? [{ ...fee, label: 'Fee', senderFills: true, required: false }] : []),
+      ],
+      expiresInSeconds: 7 * 24 * 3600,
+      file: pdf,
+    });
+    const token = withFee ? null : await setPublicLink(ctx, workspaceId, id, { maxUses: null, endsAt: null });
+    return { id, token };
+  };
+  const templatesA = [await template(a.workspaceId, true), await template(a.workspaceId, false)];
+  const templatesB = [await template(b.workspaceId, true), await template(b.workspaceId, false)];
+  const recipientsOf = async (workspaceId: string) =>
+    (
+      await ctx.db
+        .selectFrom('recipients')
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .limit(20)
+        .execute()
+    ).map((row) => row.id);
   await fanOutEvents(ctx);
   const deliveries = async (workspaceId: string) =>
     (
@@ -453,6 +499,8 @@ async function seedData(ctx: Context, baseUrl: string): Promise<Seeded> {
         users: [memberA.userId],
         deliveries: await deliveries(a.workspaceId),
         invitations: await invitations(a.workspaceId),
+        templates: templatesA.map((t) => t.id),
+        recipients: await recipientsOf(a.workspaceId),
         workspace: a.workspaceId,
       },
       other: {
@@ -462,6 +510,8 @@ async function seedData(ctx: Context, baseUrl: string): Promise<Seeded> {
         users: [b.userId, free.userId],
         deliveries: await deliveries(b.workspaceId),
         invitations: await invitations(b.workspaceId),
+        templates: templatesB.map((t) => t.id),
+        recipients: await recipientsOf(b.workspaceId),
         workspace: b.workspaceId,
       },
       freeDocuments: documentsFree,
@@ -470,9 +520,17 @@ async function seedData(ctx: Context, baseUrl: string): Promise<Seeded> {
       signupTokens: [signupToken],
       cursors,
       staleSession: stale,
+      publicTokens: [...templatesA, ...templatesB].flatMap((t) => (t.token ? [t.token] : [])),
+      pdfBase64: Buffer.from(pdf).toString('base64'),
     },
     credentials: {
-      keys: { A: keyA.secret, B: keyB.secret, free: keyFree.secret, revoked: revokedA.secret },
+      keys: {
+        A: keyA.secret,
+        W: writeKeyA.secret,
+        B: keyB.secret,
+        free: keyFree.secret,
+        revoked: revokedA.secret,
+      },
       session,
       csrfCookie,
       csrf: browser.csrfToken,
@@ -500,6 +558,7 @@ async function idsOfB(ctx: Context, workspaceB: string, into: Set<string>): Prom
     'webhook_events',
     'api_keys',
     'invitations',
+    'templates',
   ] as const;
   for (const table of tables) {
     const rows = await ctx.db.selectFrom(table).select('id').where('workspace_id', '=', workspaceB).execute();

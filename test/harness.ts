@@ -329,6 +329,7 @@ export const allEventTypes: DocumentEventType[] = [
 /** The fields of a document as GET /v1/documents lists it and a webhook body carries it, sorted. */
 export const listedDocumentKeys = [
   'createdAt',
+  'expiredReason',
   'expiresAt',
   'id',
   'sentAt',
@@ -337,6 +338,7 @@ export const listedDocumentKeys = [
   'title',
   'url',
   'value',
+  'withdrawnAt',
 ];
 
 /** A webhook endpoint as the API answers it (the create response adds its secret). */

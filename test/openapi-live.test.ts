@@ -419,6 +419,18 @@ describeEachDatabase('the contract against the live API', (kind) => {
     ],
     [
       'useTemplate',
+      'idempotency-key-reused',
+      async () => {
+        const headers = { 'idempotency-key': 'contract-batch' };
+        const path = `/v1/templates/${templates.used}/documents`;
+        const item = { recipients: { Client: signer }, values: { Fee: '100 EUR' } };
+        await write('POST', path, { body: { items: [item] }, headers });
+        return write('POST', path, { body: { items: [item, item] }, headers });
+      },
+      'idempotency-key-reused',
+    ],
+    [
+      'useTemplate',
       'invalid-id',
       () => write('POST', '/v1/templates/nope/documents', { body: { items: [] } }),
       'invalid-id',

@@ -86,7 +86,14 @@ describeEachDatabase('a sender’s actions after Send, on the web', (kind) => {
     assert.match(confirm.text, /Withdraw this document\?/);
     assertRedirect(await client.post(`/documents/${id}/withdraw`, {}), `/documents/${id}?done=withdrawn`);
     assert.equal((await findFullDocument(h.ctx.db, owner.workspaceId, id))?.status, 'expired');
-    await client.get(`/documents/${id}`);
+    // The list says withdrawn, as the document's page does (issue 49); the API keeps `expired`.
+    const page = await client.get(`/documents/${id}`);
+    assert.match(page.text, /<span class="badge badge-neutral">withdrawn<\/span>/);
+    const list = await client.get('/documents');
+    const row = new RegExp(
+      `<a href="/documents/${id}">[^<]*</a>[^\\n]*\\n<td><span class="badge badge-neutral">withdrawn</span></td>`,
+    );
+    assert.match(list.text, row);
     const twice = await client.post(`/documents/${id}/withdraw`, {});
     assertPage(twice, 409);
 

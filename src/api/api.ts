@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import type { Context } from '../context.ts';
 import type { DatabaseHandle } from '../db/handle.ts';
 import { documentsRoutes } from '../documents/documents.routes.ts';
+import { hasUnfitValue, unstorableTextAt } from '../http/control-characters.ts';
 import { ApiError } from '../http/errors.ts';
 import { sendingRoutes } from '../sending/sending.routes.ts';
 import { templatesRoutes } from '../templates/templates.routes.ts';
@@ -28,6 +29,18 @@ export function apiPlugin(
       methodsByUrl.set(route.url, methods);
     });
     api.addHook('onRequest', guard);
+    // Control characters (http/control-characters.ts), once for every route: after the
+    // schemas (so a malformed id is still `invalid-id` by its format) and before any handler
+    // reaches the database with them.
+    api.addHook('preHandler', async (request) => {
+      if (request.routeOptions.url === undefined) return; // not found: nothing is looked up
+      if (hasUnfitValue(request.params)) throw new ApiError('invalid-id');
+      if (hasUnfitValue(request.query)) throw new ApiError('invalid-query');
+      // A route that takes no body never reads one: what it was sent reaches nothing.
+      if (!request.routeOptions.schema?.body) return;
+      const at = unstorableTextAt(request.body);
+      if (at !== null) throw new ApiError('invalid-body', {}, at === '' ? null : at);
+    });
     // The API reads JSON only; a text/plain body is an unsupported media type (415),
     // not a string to fail validation with.
     api.removeContentTypeParser('text/plain');

@@ -35,6 +35,8 @@ export const documentExample = {
   sentAt: '2026-03-02T09:20:41.503Z',
   signedAt: '2026-03-03T16:02:11.870Z',
   expiresAt: '2026-04-01T09:20:41.503Z',
+  withdrawnAt: null,
+  expiredReason: null,
   value: { amount: 14400, currency: 'EUR' },
 };
 
@@ -47,6 +49,8 @@ const draftExample = {
   sentAt: null,
   signedAt: null,
   expiresAt: null,
+  withdrawnAt: null,
+  expiredReason: null,
   value: null,
 };
 
@@ -306,7 +310,7 @@ export function webhookBodyExample(type: string): Record<string, unknown> {
       id: '8d0f2b4c-6e9a-4b3d-857f-9d1b3f5a7c8e',
       createdAt: '2026-04-01T09:20:41.503Z',
       recipient: null,
-      document: { ...documentExample, status: 'expired', signedAt: null },
+      document: { ...documentExample, status: 'expired', signedAt: null, expiredReason: 'lapsed' },
     },
   };
   const event = byType[type];
@@ -423,6 +427,8 @@ export const withdrawnDocumentExample = {
   ...createdDocumentExample,
   status: 'expired',
   expiresAt: '2026-03-05T10:12:00.000Z',
+  withdrawnAt: '2026-03-05T10:12:00.000Z',
+  expiredReason: 'withdrawn',
   events: [
     ...createdDocumentExample.events,
     {

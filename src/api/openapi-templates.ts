@@ -174,7 +174,7 @@ const madeExample = {
 const writeErrors: ErrorCode[] = ['insufficient-scope', 'invalid-query'];
 
 const itemIdempotency =
-  'Optional: 1 to 255 visible ASCII characters. Each item is remembered on its own (the key and its index) for 24 hours: a repeat with the same key answers the documents already made, as they are now, instead of making them again, and makes those that were refused or not reached; an item whose body changed is refused with `idempotency-key-reused`.';
+  'Optional: 1 to 255 visible ASCII characters. The key is bound to the whole request for 24 hours: the same key with another body (an item added, changed or given `send`) is 409 `idempotency-key-reused`, and nothing is made. Each item is also remembered on its own (the key and its index): a repeat of the same request answers the documents already made, as they are now, instead of making them again, and makes those that were refused or not reached.';
 
 /** The template paths of the contract, and its named schemas. */
 export function templatePaths() {
@@ -322,6 +322,7 @@ Items are made one by one, each on its own: the answer lists the documents made 
             'not-found',
             'invalid-body',
             'invalid-idempotency-key',
+            'idempotency-key-reused',
             ...bodyRefusals,
           ]),
         },

@@ -257,7 +257,7 @@ export function buildOpenApiDocument(options: {
 
 Every check of the web form applies, and nothing is stored when one fails: the body's shape (\`invalid-body\`), then every rule (addresses, names, orders, the PDF's pages for each field, pricing), then the PDF itself (\`invalid-file\`: not a PDF, encrypted, cut off, too many pages). The answer's \`pointer\` names the member at fault: \`/recipients/1/email\`, \`/fields/3\`, \`/file\`. A PDF over the upload limit is 413 \`payload-too-large\`; past the workspace's uploads for the day, 429 \`upload-limit-reached\`. With \`send: true\`, a document with nothing to sign (no PDF, no text, no pricing) is 409 \`document-not-sendable\`, nothing stored.
 
-Sent, the first signing group is mailed its personal links at once, later groups as their turn comes, exactly as from the web application, and \`document.sent\` is delivered to your endpoints. With \`delivery: "none"\`, Signet mails no recipient anything (nor reminders, a withdrawal or the signed PDF; the workspace's owners still get it): the answer's \`signingUrls\` holds the first group's links for you to deliver, once, and \`signing-url\` makes the later ones. With an \`Idempotency-Key\`, a repeat of the same body answers the document as it is now (with \`Idempotent-Replayed: true\`) instead of making a second one; a create with \`send: true\` whose send did not happen is sent by the repeat.`,
+Sent, the first signing group is mailed its personal links at once, later groups as their turn comes, exactly as from the web application, and \`document.sent\` is delivered to your endpoints. With \`delivery: "none"\`, Signet mails no recipient anything (nor reminders, a withdrawal or the signed PDF; the workspace's owners still get it): the answer's \`signingUrls\` holds the first group's links for you to deliver, once, and \`signing-url\` makes the later ones. With an \`Idempotency-Key\`, a repeat of the same body answers the document as it is now (with \`Idempotent-Replayed: true\`) instead of making a second one; a create with \`send: true\` whose send did not happen is sent by the repeat. The key covers the whole body, \`send\` included: a repeat that adds \`send: true\` to a draft's create is 409 \`idempotency-key-reused\` (send the draft with \`POST /documents/{id}/send\`).`,
           parameters: [{ ...idempotencyParameter, description: documentIdempotency }],
           requestBody: {
             required: true,
@@ -294,20 +294,27 @@ Sent, the first signing group is mailed its personal links at once, later groups
           tags: ['Documents'],
           summary: 'Mails a signer their link again (write key), as the web application’s Remind does',
           description:
-            'Only a signer whose turn it is, who has their link and has not signed (409 `recipient-not-remindable`; also for a document you deliver yourself: its reminders are yours to send), of a document out for signature (409 `document-not-active`), at most once an hour per signer (429 `reminded-recently`, `Retry-After` saying when the next may go). The link is the one first mailed. `reminder.sent` goes into the document’s history and certificate. It takes no body.',
-          parameters: [idParameter, recipientIdParameter],
+            'Only a signer whose turn it is, who has their link and has not signed (409 `recipient-not-remindable`; also for a document you deliver yourself: its reminders are yours to send), of a document out for signature (409 `document-not-active`), at most once an hour per signer (429 `reminded-recently`, `Retry-After` saying when the next may go). The link is the one first mailed. `reminder.sent` goes into the document’s history and certificate. It takes no body. With an `Idempotency-Key`, a repeat answers the document as it is now and mails nothing again.',
+          parameters: [
+            idParameter,
+            recipientIdParameter,
+            { ...idempotencyParameter, description: documentIdempotency },
+          ],
           responses: {
             ...success(
               200,
               'Reminded: the document in detail.',
               envelope(json(DocumentDetailSchema)),
               one('reminded', { ok: true, data: examples.createdDocumentExample }),
+              replayedHeader,
             ),
             ...errorResponses([
               ...documentWriteErrors,
               'document-not-active',
               'recipient-not-remindable',
               'reminded-recently',
+              'invalid-idempotency-key',
+              'idempotency-key-reused',
               ...bodyRefusals,
             ]),
           },
@@ -319,8 +326,8 @@ Sent, the first signing group is mailed its personal links at once, later groups
           tags: ['Documents'],
           summary: 'Withdraws a document out for signature (write key): it ends at once, as expired',
           description:
-            'As the web application’s Withdraw: the status becomes `expired` (`document.expired` is delivered, `expiresAt` is the moment of withdrawal), the links only say it was withdrawn, and every recipient who had been mailed it is told (nobody, for a document you deliver yourself). The history and the certificate say it was withdrawn, by which key (its name), and the `reason` if given. A draft, or a document that has ended, is 409 `document-not-active`. The body is optional.',
-          parameters: [idParameter],
+            'As the web application’s Withdraw: the status becomes `expired` (`document.expired` is delivered, `expiresAt` and `withdrawnAt` are the moment of withdrawal, and `expiredReason` is `withdrawn`, in the answer, the list and the event’s `data.document` alike, where a lapse of time says `lapsed`), the links only say it was withdrawn, and every recipient who had been mailed it is told (nobody, for a document you deliver yourself). The history and the certificate say it was withdrawn, by which key (its name), and the `reason` if given. A draft, or a document that has ended, is 409 `document-not-active`. The body is optional. With an `Idempotency-Key`, a repeat answers the document as it is now instead of `document-not-active`.',
+          parameters: [idParameter, { ...idempotencyParameter, description: documentIdempotency }],
           requestBody: {
             ...jsonBody(WithdrawBody, one('with a reason', { reason: 'The client chose another supplier.' })),
             required: false,
@@ -331,11 +338,14 @@ Sent, the first signing group is mailed its personal links at once, later groups
               'Withdrawn: the document in detail.',
               envelope(json(DocumentDetailSchema)),
               one('withdrawn', { ok: true, data: examples.withdrawnDocumentExample }),
+              replayedHeader,
             ),
             ...errorResponses([
               ...documentWriteErrors,
               'document-not-active',
               'invalid-body',
+              'invalid-idempotency-key',
+              'idempotency-key-reused',
               ...bodyRefusals,
             ]),
           },

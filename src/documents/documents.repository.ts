@@ -17,6 +17,7 @@ const documentColumns = [
   'sent_at',
   'signed_at',
   'expires_at',
+  'withdrawn_at',
   'value_amount',
   'value_currency',
 ] as const;
@@ -29,6 +30,8 @@ export interface DocumentRow {
   sent_at: Date | null;
   signed_at: Date | null;
   expires_at: Date | null;
+  /** When the sender withdrew it (then expired), or null. */
+  withdrawn_at: Date | null;
   value_amount: string | null;
   value_currency: string | null;
 }
@@ -153,7 +156,6 @@ const fullDocumentColumns = [
   'original_sha256',
   'original_from_text',
   'sealed_sha256',
-  'withdrawn_at',
   'remind_every_days',
   'delivery',
 ] as const;
@@ -167,8 +169,6 @@ export type FullDocumentRow = DocumentRow & {
   original_sha256: string | null;
   /** The original was made from `body` when the document was sent. */
   original_from_text: boolean;
-  /** When the sender withdrew it (then expired), or null. */
-  withdrawn_at: Date | null;
   /** Automatic reminders every this many days, or null. */
   remind_every_days: number | null;
   /** `none`: no recipient is mailed; the integrator delivers the links. */

@@ -8,7 +8,7 @@ import { Enum, Uuid } from '../http/schema-kinds.ts';
 import { uuidPattern } from '../ids.ts';
 import { maxCursorLength } from './cursor.ts';
 import { documentEventTypes } from './events.ts';
-import { documentStatuses, recipientRoles, signingMethods } from './lifecycle.ts';
+import { documentStatuses, expiredReasons, recipientRoles, signingMethods } from './lifecycle.ts';
 
 // Every area's schemas build on these (webhooks/endpoints.schemas.ts reads them from here).
 export { Enum, FieldSchema, Uuid };
@@ -41,6 +41,13 @@ export const DocumentSchema = Type.Object({
   sentAt: NullableTimestamp('Null until the document is sent'),
   signedAt: NullableTimestamp('Null until every signer has signed'),
   expiresAt: NullableTimestamp('Null when the document has no expiry'),
+  withdrawnAt: NullableTimestamp(
+    'When the sender withdrew the document (its status is then `expired`, and `expiresAt` the same moment); null otherwise',
+  ),
+  expiredReason: Type.Union([Enum(expiredReasons), Type.Null()], {
+    description:
+      'Why an `expired` document ended: `withdrawn` by its sender, or `lapsed` when its time ran out; null for every other status',
+  }),
   value: Type.Union([MoneySchema, Type.Null()], {
     description: 'Null when the document has no pricing block',
   }),

@@ -30,7 +30,7 @@ import {
   type RecipientRow,
 } from './documents.repository.ts';
 import { documentEventTypes, historyLabel } from './event-types.ts';
-import { isActive, signersAhead } from './lifecycle.ts';
+import { type ExpiredReason, expiredReasonOf, isActive, signersAhead } from './lifecycle.ts';
 import { type Money, type PricingBlock, valueFromColumns } from './value.ts';
 
 export interface Document {
@@ -42,6 +42,10 @@ export interface Document {
   sentAt: string | null;
   signedAt: string | null;
   expiresAt: string | null;
+  /** When the sender withdrew it (an `expired` document ended by them), else null. */
+  withdrawnAt: string | null;
+  /** Why an `expired` document ended (`withdrawn` or `lapsed`); null for every other status. */
+  expiredReason: ExpiredReason | null;
   value: Money | null;
 }
 
@@ -94,6 +98,8 @@ export function documentRowToDocument(ctx: Context, row: DocumentRow): Document 
     sentAt: row.sent_at?.toISOString() ?? null,
     signedAt: row.signed_at?.toISOString() ?? null,
     expiresAt: row.expires_at?.toISOString() ?? null,
+    withdrawnAt: row.withdrawn_at?.toISOString() ?? null,
+    expiredReason: expiredReasonOf(row.status, row.withdrawn_at),
     value: valueFromColumns(row.value_amount, row.value_currency),
   };
 }
@@ -288,7 +294,6 @@ export interface OwnerDocument extends DocumentDetail {
   body: string;
   pricing: PricingBlock | null;
   remindEveryDays: number | null;
-  withdrawnAt: string | null;
   history: HistoryEntry[];
   audit: Map<string, RecipientAudit>;
 }
@@ -312,7 +317,6 @@ export async function getDocumentForOwner(
     body: full.body,
     pricing: full.pricing as PricingBlock | null,
     remindEveryDays: full.remind_every_days,
-    withdrawnAt: iso(full.withdrawn_at),
     history: history.map((e) => ({
       type: e.type,
       label: historyLabel(e.type, e.detail),

@@ -18,6 +18,19 @@ export const documentStatuses = ['draft', 'sent', 'viewed', 'signed', 'declined'
 export type DocumentStatus = (typeof documentStatuses)[number];
 
 /** A signer signs; a viewer only receives the document. */
+/**
+ * Why an `expired` document ended (the spec's statuses and event types stay closed lists, so
+ * the reason goes beside them): `withdrawn` by its sender, or `lapsed` when its time ran out.
+ */
+export const expiredReasons = ['withdrawn', 'lapsed'] as const;
+export type ExpiredReason = (typeof expiredReasons)[number];
+
+/** An expired document's reason (withdrawn when it has a withdrawal time), null for any other status. */
+export function expiredReasonOf(status: DocumentStatus, withdrawnAt: Date | null): ExpiredReason | null {
+  if (status !== 'expired') return null;
+  return withdrawnAt ? 'withdrawn' : 'lapsed';
+}
+
 export const recipientRoles = ['signer', 'viewer'] as const;
 export type RecipientRole = (typeof recipientRoles)[number];
 

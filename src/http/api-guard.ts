@@ -57,6 +57,8 @@ export function createApiGuard(ctx: Context, rateLimiter: RateLimiter, authentic
       await takeAndLabel(ctx, rateLimiter, reply, `ip:${request.ip}`);
       throw error;
     }
+    // Known from here on, even when refused below: the request's log line names the key.
+    request.identity = identity;
     const bucket = identity ? `key:${identity.keyId}` : `ip:${request.ip}`;
     const limit = await takeAndLabel(ctx, rateLimiter, reply, bucket);
     // The server lets such requests through to answer them here, in the envelope.
@@ -69,7 +71,6 @@ export function createApiGuard(ctx: Context, rateLimiter: RateLimiter, authentic
     if (!identity) throw new ApiError('invalid-api-key');
     ctx.keyUsage.touch(identity.keyId);
     if (identity.plan !== 'max') throw new ApiError('plan-required');
-    request.identity = identity;
   };
 }
 

@@ -72,6 +72,14 @@ export function pointerFor(error: FastifyError | ApiError | Error): string | nul
   return typeof member === 'string' ? `${first.instancePath}/${pointerToken(member)}` : first.instancePath;
 }
 
+const answeredCode = Symbol('answeredCode');
+type CodedReply = FastifyReply & { [answeredCode]?: ErrorCode };
+
+/** The envelope's `error` this reply answered with, or null (a success, a page): the request log line's `errorCode`. */
+export function answeredErrorCode(reply: unknown): ErrorCode | null {
+  return (reply as CodedReply | null)?.[answeredCode] ?? null;
+}
+
 export type SendError = (
   error: FastifyError | ApiError | Error,
   request: FastifyRequest,
@@ -88,6 +96,7 @@ export function createErrorSender(outage: Pick<OutageMonitor, 'report'>): SendEr
     }
     if (error instanceof ApiError) reply.headers(error.headers);
     const pointer = code === 'unavailable' || code === 'internal-error' ? null : pointerFor(error);
+    (reply as CodedReply)[answeredCode] = code;
     return reply
       .code(errorStatus[code])
       .send(pointer === null ? { ok: false, error: code } : { ok: false, error: code, pointer });

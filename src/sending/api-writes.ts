@@ -4,7 +4,7 @@
 // GET /v1/documents/{id} shows it; a send also answers the signing links it made for a
 // document the integrator delivers itself (`delivery: none`: nobody is mailed, and the links
 // exist only in that answer). The web app's rules apply unchanged; these add the API's
-// Idempotency-Key (http/idempotency.ts) to create, send and a fresh link:
+// Idempotency-Key (http/idempotency.ts) to create, send, remind, withdraw and a fresh link:
 // - the key is claimed in the transaction that stores the change, so a change and its key
 //   land together or not at all, and two requests with one key cannot both change anything
 //   (the second waits on the key's row, or on the document's lock, then replays);
@@ -14,8 +14,9 @@
 //   would hold download links expired since). A create with `send: true` whose send did not
 //   happen (the server stopped between the two) is sent by the repeat. The document deleted
 //   since: `not-found`, as for any id of it;
-// - the same key with another operation or body: 409 `idempotency-key-reused`; a refused
-//   request claims nothing, so a retry runs again.
+// - the same key with another operation or body (the whole body: a create's `send` too, so
+//   a repeat that only adds `send: true` never sends a draft made without it): 409
+//   `idempotency-key-reused`; a refused request claims nothing, so a retry runs again.
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/schema.ts';
@@ -151,6 +152,28 @@ async function onceFor(
 }
 
 /**
+ * Binds a key to a whole request that makes many things (a template's documents, each item
+ * under a key of its own): the first request claims it, a repeat of the same request passes,
+ * and the same key with another body is 409 `idempotency-key-reused` before any item is
+ * made (an item added, or one changed, or `send` added to one, is another request).
+ */
+export async function bindRequestKey(
+  ctx: Context,
+  workspaceId: string,
+  idempotency: IdempotencyKey | null,
+): Promise<void> {
+  if (!idempotency) return;
+  const key = await keyClaim(ctx, workspaceId, idempotency);
+  try {
+    await ctx.db.transaction().execute(async (trx) => key?.claim(trx, { documentId: '', signingUrls: [] }));
+  } catch (error) {
+    if (!(error instanceof KeyTaken)) throw error;
+    // Held already: by this same request (a repeat) or, 409, by another one.
+    await answeredBefore(ctx, workspaceId, idempotency);
+  }
+}
+
+/**
  * `POST /v1/documents`: a new draft, sent at once with `send`. Every check of the web form
  * applies (the PDF's included); with `send`, a draft with nothing to send is refused before
  * anything is stored.
@@ -172,7 +195,9 @@ export async function createDocumentFromApi(
         id,
         first: async (trx) => {
           if (send) {
-            const made = { original_sha256: input.file ? 'uploaded' : null, body: input.body ?? '' };
+            // A PDF uploaded now, or one already stored (a template's, kept-uploads.ts').
+            const pdf = input.file ? 'uploaded' : (input.kept?.sha256 ?? null);
+            const made = { original_sha256: pdf, body: input.body ?? '' };
             const refusal = sendRefusal({ ...made, pricing: input.pricing ?? null }, input.recipients);
             if (refusal) throw new DocumentActionError(refusal);
           }
@@ -287,37 +312,60 @@ export async function deleteDocumentFromApi(
 /**
  * `POST /v1/documents/{id}/recipients/{recipientId}/remind`: the signer mailed their link
  * again, as the web app's Remind does (their turn, not signed, at most once an hour: a
- * refusal within the hour says when the next may go).
+ * refusal within the hour says when the next may go). Under an Idempotency-Key, a repeat
+ * answers the document as it is now and mails nothing again.
  */
 export async function remindFromApi(
   ctx: Context,
   workspaceId: string,
   documentId: string,
   recipientId: string,
-): Promise<DocumentDetail> {
-  try {
-    await answering(() => remindRecipient(ctx, workspaceId, documentId, recipientId), 'active');
-  } catch (error) {
-    if (!(error instanceof ApiError && error.code === 'reminded-recently')) throw error;
-    const recipient = (await findFullRecipients(ctx.db, workspaceId, documentId)).find(
-      (r) => r.id === recipientId,
-    );
-    const next = (recipient?.reminded_at?.getTime() ?? 0) + reminderIntervalMs;
-    const seconds = Math.max(1, Math.ceil((next - ctx.clock.now().getTime()) / 1000));
-    throw new ApiError('reminded-recently', { 'Retry-After': String(seconds) });
-  }
-  return getDocument(ctx, workspaceId, documentId);
+  idempotency: IdempotencyKey | null = null,
+): Promise<WriteAnswer> {
+  return onceFor(ctx, workspaceId, idempotency, async (key) => {
+    try {
+      await answering(
+        () =>
+          remindRecipient(ctx, workspaceId, documentId, recipientId, async (trx) => {
+            await key?.claim(trx, { documentId, signingUrls: [] });
+          }),
+        'active',
+      );
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'reminded-recently')) throw error;
+      const recipient = (await findFullRecipients(ctx.db, workspaceId, documentId)).find(
+        (r) => r.id === recipientId,
+      );
+      const next = (recipient?.reminded_at?.getTime() ?? 0) + reminderIntervalMs;
+      const seconds = Math.max(1, Math.ceil((next - ctx.clock.now().getTime()) / 1000));
+      throw new ApiError('reminded-recently', { 'Retry-After': String(seconds) });
+    }
+    return { document: await getDocument(ctx, workspaceId, documentId), signingUrls: [], replayed: false };
+  });
 }
 
-/** `POST /v1/documents/{id}/withdraw`: the document ends (expired), as the web app's Withdraw does. */
+/**
+ * `POST /v1/documents/{id}/withdraw`: the document ends (expired), as the web app's Withdraw
+ * does. Under an Idempotency-Key, a repeat answers the document as it is now (instead of
+ * `document-not-active`).
+ */
 export async function withdrawFromApi(
   ctx: Context,
   workspaceId: string,
   documentId: string,
   input: { by: string; reason?: string },
-): Promise<DocumentDetail> {
-  await answering(() => withdrawDocument(ctx, workspaceId, documentId, input), 'active');
-  return getDocument(ctx, workspaceId, documentId);
+  idempotency: IdempotencyKey | null = null,
+): Promise<WriteAnswer> {
+  return onceFor(ctx, workspaceId, idempotency, async (key) => {
+    await answering(
+      () =>
+        withdrawDocument(ctx, workspaceId, documentId, input, async (trx) => {
+          await key?.claim(trx, { documentId, signingUrls: [] });
+        }),
+      'active',
+    );
+    return { document: await getDocument(ctx, workspaceId, documentId), signingUrls: [], replayed: false };
+  });
 }
 
 /**

@@ -3,7 +3,9 @@
 // runs out (the worker's pass, `expireDueDocuments`; the lock expires an overdue document
 // too, document-lock.ts).
 
+import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
+import type { Database } from '../db/schema.ts';
 import { lockDocument, lockDueDocuments, updateDocument } from '../documents/documents.repository.ts';
 import { recordDocumentEvent, recordHistoryEvent } from '../documents/events.ts';
 import { nextStatus } from '../documents/lifecycle.ts';
@@ -23,6 +25,8 @@ export async function withdrawDocument(
   workspaceId: string,
   documentId: string,
   input: { by?: string; reason?: string } = {},
+  /** Run in the withdrawal's transaction once it is recorded (the API's Idempotency-Key claim). */
+  within?: (trx: Transaction<Database>) => Promise<void>,
 ): Promise<{ eventId: string }> {
   const reason = input.reason?.trim() ? input.reason.trim().slice(0, 1000) : null;
   const detail = [input.by ? `by ${input.by}` : null, reason].filter(Boolean).join(': ') || null;
@@ -52,6 +56,7 @@ export async function withdrawDocument(
       });
       await mailRecipient(trx, ctx, document, recipient, mail, 'automatic');
     }
+    await within?.(trx);
     return { eventId: event.id };
   });
 }

@@ -35,6 +35,8 @@ export async function remindRecipient(
   workspaceId: string,
   documentId: string,
   recipientId: string,
+  /** Run in the reminder's transaction once it is queued (the API's Idempotency-Key claim). */
+  within?: (trx: Transaction<Database>) => Promise<void>,
 ): Promise<{ sentTo: string }> {
   return withDocument(ctx, workspaceId, documentId, async (trx, locked, now) => {
     const recipient = locked.recipients.find((r) => r.id === recipientId);
@@ -45,6 +47,7 @@ export async function remindRecipient(
     if (now.getTime() - last < reminderIntervalMs) throw new DocumentActionError('reminded-recently');
     if (!(await remindLocked(trx, ctx, locked, recipient, now, 'by hand')))
       throw new DocumentActionError('not-remindable');
+    await within?.(trx);
     return { sentTo: recipient.email };
   });
 }

@@ -117,7 +117,12 @@ function createRoute(ctx: Context) {
       },
       async (request, reply) => {
         const { input, send, file, body } = documentInputOf(ctx, request);
-        const idempotency = idempotencyKeyOf(request, { operation: 'POST /documents', body, file });
+        // The whole request: its `send` too (a repeat that adds it is another request).
+        const idempotency = idempotencyKeyOf(request, {
+          operation: 'POST /documents',
+          body: { ...body, send },
+          file,
+        });
         const { document, signingUrls, replayed } = await createDocumentFromApi(ctx, input, {
           send,
           idempotency,
@@ -137,7 +142,11 @@ function createRoute(ctx: Context) {
       async (request, reply) => {
         const id = request.params.id.toLowerCase();
         const { input, send, file, body } = documentInputOf(ctx, request);
-        const idempotency = idempotencyKeyOf(request, { operation: `PUT /documents/${id}`, body, file });
+        const idempotency = idempotencyKeyOf(request, {
+          operation: `PUT /documents/${id}`,
+          body: { ...body, send },
+          file,
+        });
         const { document, signingUrls, replayed } = await replaceDocumentFromApi(ctx, id, input, {
           send,
           idempotency,
@@ -194,9 +203,21 @@ function activeRoutes(ctx: Context, app: FastifyInstance): void {
   app.post<Recipient>(
     '/documents/:id/recipients/:recipientId/remind',
     { schema: remindSchema, onRequest: requireWriteScope },
-    async (request) => {
+    async (request, reply) => {
       const { id, recipientId } = lowerIds(request.params);
-      return ok(await remindFromApi(ctx, workspaceOf(request), id, recipientId));
+      const idempotency = idempotencyKeyOf(request, {
+        operation: `POST /documents/${id}/recipients/${recipientId}/remind`,
+        body: null,
+      });
+      const { document, replayed } = await remindFromApi(
+        ctx,
+        workspaceOf(request),
+        id,
+        recipientId,
+        idempotency,
+      );
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return ok(document);
     },
   );
 
@@ -210,11 +231,23 @@ function activeRoutes(ctx: Context, app: FastifyInstance): void {
         request.body ??= {};
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const workspaceId = workspaceOf(request);
       const by = await keyNameOf(ctx, request);
       const id = request.params.id.toLowerCase();
-      return ok(await withdrawFromApi(ctx, workspaceId, id, { by, reason: request.body.reason }));
+      const idempotency = idempotencyKeyOf(request, {
+        operation: `POST /documents/${id}/withdraw`,
+        body: request.body,
+      });
+      const { document, replayed } = await withdrawFromApi(
+        ctx,
+        workspaceId,
+        id,
+        { by, reason: request.body.reason },
+        idempotency,
+      );
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return ok(document);
     },
   );
 

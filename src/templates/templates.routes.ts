@@ -2,10 +2,11 @@
 // them; a write key creates, replaces and deletes them (JSON, the PDF in base64) and makes
 // documents from one: `POST /templates/{id}/documents`, up to 100 in a request, each item on
 // its own (a refused item is answered with its index, code and pointer, the others made).
-// An Idempotency-Key covers each item under its own derived key (the key and the item's
-// index), claimed in the item's own transaction as a document's create claims one: a repeat
-// answers the documents made, makes the ones a crash or a refusal left out, and makes
-// nothing twice.
+// An Idempotency-Key is bound to the whole request first (the same key with another body is
+// 409 `idempotency-key-reused`), then covers each item under its own derived key (the key and
+// the item's index), claimed in the item's own transaction as a document's create claims one:
+// a repeat answers the documents made, makes the ones a crash or a refusal left out, and
+// makes nothing twice.
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
@@ -16,7 +17,7 @@ import { ApiError, bodyLimitBytes } from '../http/errors.ts';
 import { type IdempotencyKey, idempotencyKeyOf, itemIdempotencyKey } from '../http/idempotency.ts';
 import { InputError } from '../input-error.ts';
 import { apiInputError, asApiError, decodeBase64File } from '../sending/api-input.ts';
-import { createDocumentFromApi } from '../sending/api-writes.ts';
+import { bindRequestKey, createDocumentFromApi } from '../sending/api-writes.ts';
 import type { TemplateInput } from './template-input.ts';
 import {
   createTemplateSchema,
@@ -126,6 +127,7 @@ export function templatesRoutes(ctx: Context) {
         const template = await getTemplate(ctx, workspaceId, request.params.id.toLowerCase());
         const operation = `POST /templates/${template.id}/documents`;
         const batch = idempotencyKeyOf(request, { operation });
+        await bindRequestKey(ctx, workspaceId, batch);
         const made = [];
         const refused = [];
         for (const [index, item] of request.body.items.entries()) {

@@ -14,6 +14,16 @@ export const statusBadges: Record<DocumentStatus, { label: string; tone: string 
   expired: { label: 'Expired', tone: 'badge-neutral' },
 };
 
+/**
+ * A document's status for its owner, in the list and on its page alike: the API's, but a
+ * withdrawn document says so (the API keeps the spec's `expired`, with `expiredReason`).
+ */
+export function statusBadge(document: { status: DocumentStatus; withdrawnAt: string | null }): SafeHtml {
+  if (document.status === 'expired' && document.withdrawnAt)
+    return html`<span class="badge badge-neutral">withdrawn</span>`;
+  return html`<span class="badge ${statusBadges[document.status].tone}">${document.status}</span>`;
+}
+
 export function pricingTable(pricing: PricingView): SafeHtml {
   const amountOf = (line: { net: string; gross: string }) =>
     pricing.pricesIncludeVat ? line.gross : line.net;

@@ -1,10 +1,12 @@
 // Forms, the same way on every HTML page (`/` and `/sign`):
 // - One body parser: application/x-www-form-urlencoded only (anything else is 415, so a
-//   cross-site text/plain or JSON post never reaches a handler), U+0000 removed (PostgreSQL
-//   text cannot hold it and no form field needs it), a repeated field kept as a list.
+//   cross-site text/plain or JSON post never reaches a handler), control characters removed
+//   (http/control-characters.ts: PostgreSQL text cannot hold U+0000 and no form field needs
+//   any but tab and line breaks), a repeated field kept as a list.
 // - Reading fields: `formText` (one value, '' when absent or repeated), `formList`.
 // - Showing input errors (InputError's sentences) next to their fields, and notices.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { withoutControlCharacters } from '../http/control-characters.ts';
 import type { FieldErrors } from '../input-error.ts';
 import { html, type SafeHtml } from './html.ts';
 
@@ -13,8 +15,9 @@ export type Form = Record<string, string | string[] | undefined>;
 export function parseForm(body: string): Form {
   // No prototype: a field named `__proto__` or `constructor` is a field like any other.
   const form: Form = Object.create(null);
-  for (const [name, raw] of new URLSearchParams(body)) {
-    const value = raw.replaceAll('\u0000', '');
+  for (const [rawName, raw] of new URLSearchParams(body)) {
+    const name = withoutControlCharacters(rawName);
+    const value = withoutControlCharacters(raw);
     const previous = form[name];
     form[name] =
       previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];

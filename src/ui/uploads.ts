@@ -1,7 +1,7 @@
 // Forms that carry a file (a document's PDF, a file to verify): multipart/form-data through
 // @fastify/multipart, in the scope of the routes that take one and nowhere else. Every
-// field ends up in the same Form as an urlencoded post (forms.ts: no prototype, U+0000
-// removed, a repeated field as a list), so CSRF checks and handlers read it the same way.
+// field ends up in the same Form as an urlencoded post (forms.ts: no prototype, control
+// characters removed, a repeated field as a list), so CSRF checks and handlers read it the same way.
 // Nothing is read before it is known who is asking: the scope's gate admits the request
 // before a byte of its body is read (a visitor, a busy server), and checks the form's first
 // field (its CSRF token) before any other part is read. Parts are read in order as they
@@ -11,6 +11,7 @@
 import type { IncomingMessage } from 'node:http';
 import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { withoutControlCharacters } from '../http/control-characters.ts';
 import type { Form } from './forms.ts';
 
 export interface UploadedFile {
@@ -46,7 +47,8 @@ export async function useUploadBodies(
   // The parser only marks the request as multipart: the parts are read below, in order.
   await app.register(multipart, {
     throwFileSizeLimit: false,
-    limits: { fileSize: options.maxFileBytes, files: 1, fields: 200, fieldSize: maxFieldBytes, parts: 210 },
+    // Two file parts: the file, and a JSON part sent as a Blob (read as a field, below).
+    limits: { fileSize: options.maxFileBytes, files: 2, fields: 200, fieldSize: maxFieldBytes, parts: 210 },
   });
   const { admit } = gate;
   if (admit)
@@ -55,7 +57,20 @@ export async function useUploadBodies(
       if (refused) return refused;
     });
   app.addHook('preValidation', async (request) => {
-    if (request.isMultipart()) request.body = await readParts(request, gate);
+    if (!request.isMultipart()) return;
+    try {
+      request.body = await readParts(request, gate, maxFieldBytes);
+    } catch (error) {
+      // The parser's own failures (a body that is not the multipart its header says, a part
+      // cut short) carry no status: the request is malformed (400), not the server (500).
+      if ((error as { statusCode?: number }).statusCode === undefined && !(error instanceof TypeError))
+        throw Object.assign(new Error(`multipart body unreadable: ${(error as Error).message}`), {
+          statusCode: 400,
+          code: 'FST_ERR_MULTIPART_MALFORMED',
+          cause: error,
+        });
+      throw error;
+    }
   });
   // Answered before the body was read to its end (refused early, or an error while reading
   // it): the rest is read and dropped as it comes, never held, so the client (still sending)
@@ -89,10 +104,23 @@ function discardRest(raw: IncomingMessage, maxBytes: number): void {
   raw.resume();
 }
 
-/** The form's parts in the order they come, the gate's first field checked before the rest. */
-async function readParts(request: FastifyRequest, gate: UploadGate): Promise<Form> {
+/** A value past the field limit: refused whole (413), never taken cut short. */
+const fieldTooLarge = (name: string) =>
+  Object.assign(new Error(`form field ${name} over its limit`), {
+    statusCode: 413,
+    code: 'FST_ERR_CTP_BODY_TOO_LARGE',
+  });
+
+/**
+ * The form's parts in the order they come, the gate's first field checked before the rest.
+ * A part sent as a file but declared `application/json` is a field (JavaScript's
+ * `FormData.append('document', new Blob([json], {type: 'application/json'}))` sends a JSON
+ * part so, with a file name): read as text within the field limit. One file beside it at most.
+ */
+async function readParts(request: FastifyRequest, gate: UploadGate, maxFieldBytes: number): Promise<Form> {
   const values: Record<string, unknown[]> = Object.create(null);
   let first = true;
+  let files = 0;
   for await (const part of request.parts()) {
     if (first && gate.firstField) {
       first = false;
@@ -105,7 +133,13 @@ async function readParts(request: FastifyRequest, gate: UploadGate): Promise<For
         throw error;
       }
     }
-    const value = part.type === 'file' ? await readFile(part) : clean(part);
+    let value: string | UploadedFile | undefined;
+    if (part.type === 'field') value = clean(part);
+    else if (isJson(part.mimetype)) value = await readJsonPart(part, maxFieldBytes);
+    else if (++files > 1) {
+      request.raw.unpipe(); // as the parser's own files limit: nothing more is read
+      throw Object.assign(new Error('more than one file'), { statusCode: 413, code: 'FST_FILES_LIMIT' });
+    } else value = await readFile(part);
     if (value !== undefined) values[part.fieldname] = [...(values[part.fieldname] ?? []), value];
   }
   return asForm(values);
@@ -120,25 +154,35 @@ async function readFile(part: MultipartFile): Promise<UploadedFile> {
   }
   const tooLarge = part.file.truncated;
   const file = {
-    filename: part.filename,
+    filename: withoutControlCharacters(part.filename ?? ''),
     data: tooLarge ? Buffer.alloc(0) : Buffer.concat(chunks),
     tooLarge,
   };
   return Object.assign(file, { [uploadKey]: true });
 }
 
+const isJson = (mimetype: string) => /^application\/json\s*(;|$)/i.test(mimetype);
+
+/** A JSON part sent as a file, as its text: past `maxBytes` refused whole (the rest read and dropped). */
+async function readJsonPart(part: MultipartFile, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of part.file) {
+    bytes += (chunk as Buffer).byteLength;
+    if (bytes <= maxBytes) chunks.push(chunk as Buffer);
+  }
+  if (bytes > maxBytes || part.file.truncated) throw fieldTooLarge(part.fieldname);
+  return withoutControlCharacters(Buffer.concat(chunks).toString('utf8'));
+}
+
 function clean(part: Multipart): string | undefined {
   // A value past the field limit arrives cut short: refused whole (413), never taken cut.
-  if ('valueTruncated' in part && part.valueTruncated)
-    throw Object.assign(new Error(`form field ${part.fieldname} over its limit`), {
-      statusCode: 413,
-      code: 'FST_ERR_CTP_BODY_TOO_LARGE',
-    });
+  if ('valueTruncated' in part && part.valueTruncated) throw fieldTooLarge(part.fieldname);
   const value = 'value' in part ? part.value : undefined;
   // A part declared application/json arrives parsed (by secure-json-parse): kept as its JSON text.
   if (part.type === 'field' && part.mimetype === 'application/json' && typeof value !== 'string')
     return JSON.stringify(value);
-  return typeof value === 'string' ? value.replaceAll('\u0000', '') : undefined;
+  return typeof value === 'string' ? withoutControlCharacters(value) : undefined;
 }
 
 function isUpload(value: unknown): value is UploadedFile {

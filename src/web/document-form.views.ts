@@ -14,7 +14,7 @@ import type { FieldErrors } from '../input-error.ts';
 import type { MailView } from '../mail/mail.service.ts';
 import { formatBytes, maxPages } from '../pdf/inspect.ts';
 import { maxRecipients } from '../sending/draft-input.ts';
-import { pricingTable, statusBadges } from '../ui/document-views.ts';
+import { pricingTable, statusBadge } from '../ui/document-views.ts';
 import { csrfField, type Form, fieldError, formText, invalidAttrs } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { billingChoices, field, maxPriceRows, rowCount } from './document-form.ts';
@@ -316,15 +316,6 @@ ${sealed && html`<a class="button button-primary" href="${sealed.downloadUrl}" d
 </div>
 ${document.status === 'signed' && !sealed ? html`<p class="small muted">Everyone has signed: the signed PDF is being sealed. Reload in a moment.</p>` : ''}
 </section>`;
-}
-
-/**
- * The owner's status: the API's, but a withdrawn document says so (the API keeps the spec's
- * `expired`).
- */
-function statusBadge(document: OwnerDocument): SafeHtml {
-  if (document.withdrawnAt) return html`<span class="badge badge-neutral">withdrawn</span>`;
-  return html`<span class="badge ${statusBadges[document.status].tone}">${document.status}</span>`;
 }
 
 /** The whole history, both kinds of event (documents/event-types.ts), oldest first. */

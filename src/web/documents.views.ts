@@ -3,7 +3,7 @@ import type { DocumentStatus } from '../db/schema.ts';
 import type { Document } from '../documents/documents.service.ts';
 import { documentStatuses } from '../documents/lifecycle.ts';
 import { formatMoney } from '../documents/pricing.ts';
-import { statusBadges } from '../ui/document-views.ts';
+import { statusBadge } from '../ui/document-views.ts';
 import { notice } from '../ui/forms.ts';
 import { html, raw, type SafeHtml } from '../ui/html.ts';
 import { formatTime } from './layout.ts';
@@ -46,10 +46,9 @@ function documentsTable(documents: Document[], timeZone: string, publicLink: Set
 <thead><tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col" class="num">Value</th></tr></thead>
 <tbody>
 ${documents.map((d) => {
-  const badge = statusBadges[d.status];
   return html`<tr>
 <td><a href="/documents/${d.id}">${d.title}</a>${publicLink.has(d.id) ? html` <span class="badge badge-neutral">public link</span>` : ''}</td>
-<td><span class="badge ${badge.tone}">${d.status}</span></td>
+<td>${statusBadge(d)}</td>
 <td>${formatTime(d.createdAt, timeZone)}</td>
 <td class="num">${d.value ? formatMoney(String(d.value.amount), d.value.currency) : '—'}</td>
 </tr>`;

@@ -19,25 +19,36 @@
 // - `documents.download(id, kind)` streams a document's original or sealed PDF from its
 //   download link (a capability URL outside /v1, fetched without the API key);
 //   `verifySha256` checks it against the API's hash as it passes.
+// - `templates` covers the six template operations (list, get, create, update, delete, and
+//   `documents`: up to 100 documents made, and sent with `send: true`, from one).
+// - `events.stream()` reads GET /events/stream as an async iterator of the same events a
+//   webhook delivers, reconnecting with Last-Event-ID after a dropped connection.
 // - `webhookEndpoints.deliveries` reads an endpoint's delivery log and resends a dropped
 //   delivery; `webhookEndpoints.create(body, {idempotencyKey})` makes a create safe to retry;
 //   `webhookEndpoints.rotateSecret` replaces a secret with an overlap in which both sign.
 // - `verifyWebhook` checks a delivery's X-Service-Signature on the raw body in constant
 //   time and returns the parsed event.
+import { readServerSentEvents } from './event-stream.ts';
 import { createSha256 } from './sha256.ts';
 import type {
   CreatedWebhookEndpoint,
   CreateWebhookEndpointBody,
   DeletedDocument,
+  DeletedTemplate,
   Document,
   DocumentDetail,
   ErrorCode,
+  MadeDocuments,
   NewDocument,
+  NewTemplate,
   Recipient,
   ResendResult,
   RotatedWebhookEndpoint,
   RotateWebhookEndpointSecretBody,
   SigningUrl,
+  Template,
+  TemplateDocuments,
+  TemplateSummary,
   UpdateWebhookEndpointBody,
   WebhookDelivery,
   WebhookEndpoint,
@@ -212,6 +223,45 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+export interface ListTemplatesParams {
+  /** 1 to 100 (the API's default is 25). */
+  limit?: number;
+}
+
+/** `POST /templates`' body, with the PDF as `PdfInput` instead of base64 (sent in base64). */
+export type TemplateInput = Omit<NewTemplate, 'file'> & { file: PdfInput };
+
+/** `PUT /templates/{id}`' body: without `file` the template keeps its PDF. */
+export type TemplateUpdate = Omit<NewTemplate, 'file'> & { file?: PdfInput };
+
+/** The first message of an event stream: the workspace, and the secret `signet listen` signs with. */
+export interface EventStreamReady {
+  workspaceId: string;
+  /** The key's stream signing secret (derived, not the key). */
+  secret: string;
+  /** The event id the stream resumed after (the Last-Event-ID it was given), or null. */
+  resumedAfter: string | null;
+}
+
+export interface EventStreamOptions {
+  /** Only these event types (all document events unless given). */
+  types?: Array<Exclude<WebhookEventType, 'ping'>>;
+  /** Resume after this event id (what the last event you handled had as `id`). */
+  lastEventId?: string;
+  /** Ends the stream: the iterator returns (no error) once it aborts. */
+  signal?: AbortSignal;
+  /**
+   * After a dropped connection or a server's end of the stream, connect again with the last
+   * event's id as Last-Event-ID (the server's `retry:` delay, then doubling to 30 s while it
+   * fails; 429's Retry-After). `false` ends the iterator instead. 401 and 403 always throw.
+   */
+  reconnect?: boolean;
+  /** Called with each connection's `ready` message. */
+  onReady?: (ready: EventStreamReady) => void;
+  /** How long the answer's headers may take, per connection (the client's `timeoutMs` unless given). */
+  timeoutMs?: number;
+}
+
 export interface ListDeliveriesParams {
   /** 1 to 100 (the API's default is 50). */
   limit?: number;
@@ -374,6 +424,81 @@ export function createClient(options: ClientOptions) {
     }
   }
 
+  /** A template's JSON body, its PDF (if any) read and written in base64. */
+  async function templateBody(input: TemplateInput | TemplateUpdate, call: CallOptions) {
+    const { file, ...rest } = input;
+    if (file === undefined) return rest;
+    const bytes = new Uint8Array(await (await pdfBlob(file)).arrayBuffer());
+    call.signal?.throwIfAborted();
+    return { ...rest, file: base64Of(bytes) };
+  }
+
+  /** The event stream's connections, one after another, as one iterator of events. */
+  async function* eventStream(streamOptions: EventStreamOptions): AsyncGenerator<WebhookEvent> {
+    const { signal } = streamOptions;
+    let lastEventId = streamOptions.lastEventId;
+    let delayMs = 1000;
+    const url = new URL(`${base}/events/stream`);
+    if (streamOptions.types?.length) url.searchParams.set('types', streamOptions.types.join(','));
+    while (!signal?.aborted) {
+      let response: Response | null = null;
+      const bound = deadline('GET /events/stream', streamOptions.timeoutMs ?? clientTimeoutMs, signal);
+      try {
+        response = await doFetch(url, {
+          method: 'GET',
+          headers: {
+            authorization: `Bearer ${options.apiKey}`,
+            accept: 'text/event-stream',
+            ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }),
+          },
+          // The timeout bounds the headers only: cleared once they arrive, the body reads on.
+          signal: bound.signal,
+        }).finally(() => bound.clear());
+      } catch (error) {
+        if (signal?.aborted) return;
+        if (streamOptions.reconnect === false)
+          throw bound.failure(error, `GET /events/stream failed: ${(error as Error).message}`);
+      }
+      if (response && !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+        const envelope = (await response.json().catch(() => null)) as Envelope<unknown> | null;
+        const code = envelope && !envelope.ok ? envelope.error : 'internal-error';
+        const retryAfter = Number(response.headers.get('retry-after'));
+        const seconds = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null;
+        const final = response.status === 401 || response.status === 403 || response.status === 400;
+        if (final || streamOptions.reconnect === false)
+          throw new SignetApiError(code, response.status, seconds);
+        if (seconds !== null) delayMs = seconds * 1000;
+        response = null;
+      }
+      if (response?.body) {
+        try {
+          for await (const message of readServerSentEvents(response.body)) {
+            if (message.retry !== undefined) delayMs = message.retry;
+            if (message.event === 'ready') {
+              streamOptions.onReady?.(JSON.parse(message.data) as EventStreamReady);
+              continue;
+            }
+            if (message.id !== undefined) lastEventId = message.id;
+            yield JSON.parse(message.data) as WebhookEvent;
+            // Aborted while the caller held the event: no further one, even one already read.
+            if (signal?.aborted) return;
+          }
+        } catch (error) {
+          if (signal?.aborted) return;
+          if (streamOptions.reconnect === false)
+            throw new SignetNetworkError(`GET /events/stream: ${(error as Error).message}`, { cause: error });
+        }
+      }
+      if (signal?.aborted || streamOptions.reconnect === false) return;
+      try {
+        await abortableWait(sleep(delayMs), signal);
+      } catch {
+        return;
+      }
+      delayMs = Math.min(delayMs * 2, 30_000);
+    }
+  }
+
   const id = (value: string) => encodeURIComponent(value);
   const one = async <T>(method: string, path: string, init: RequestInit = {}) =>
     (await request<T>(method, path, init)).data;
@@ -434,23 +559,36 @@ export function createClient(options: ClientOptions) {
       async delete(documentId: string, call: CallOptions = {}): Promise<DeletedDocument> {
         return one<DeletedDocument>('DELETE', `/documents/${id(documentId)}`, { call });
       },
-      /** Mails a signer whose turn it is their link again (at most once an hour per signer). */
-      async remind(documentId: string, recipientId: string, call: CallOptions = {}): Promise<DocumentDetail> {
+      /**
+       * Mails a signer whose turn it is their link again (at most once an hour per signer);
+       * with an `idempotencyKey` a repeat answers the document and mails nothing again.
+       */
+      async remind(
+        documentId: string,
+        recipientId: string,
+        options: CreateOptions = {},
+      ): Promise<DocumentDetail> {
         return one<DocumentDetail>(
           'POST',
           `/documents/${id(documentId)}/recipients/${id(recipientId)}/remind`,
-          {
-            call,
-          },
+          { idempotencyKey: options.idempotencyKey, call: options },
         );
       },
-      /** Ends a document out for signature (it becomes `expired`); the reason goes to its history. */
+      /**
+       * Ends a document out for signature: it becomes `expired` with `expiredReason:
+       * 'withdrawn'`; the reason goes to its history. With an `idempotencyKey` a repeat
+       * answers the document instead of `document-not-active`.
+       */
       async withdraw(
         documentId: string,
         body: WithdrawDocumentBody = {},
-        call: CallOptions = {},
+        options: CreateOptions = {},
       ): Promise<DocumentDetail> {
-        return one<DocumentDetail>('POST', `/documents/${id(documentId)}/withdraw`, { body, call });
+        return one<DocumentDetail>('POST', `/documents/${id(documentId)}/withdraw`, {
+          body,
+          idempotencyKey: options.idempotencyKey,
+          call: options,
+        });
       },
       /**
        * A fresh signing link for a recipient of a `delivery: 'none'` document whose turn has
@@ -503,6 +641,65 @@ export function createClient(options: ClientOptions) {
           fileName:
             dispositionFileName(response.headers.get('content-disposition')) ?? `${detail.id}-${kind}.pdf`,
         };
+      },
+    },
+    templates: {
+      /** One page of templates, newest first; pass the previous page's nextCursor to go on. */
+      async page(
+        params: ListTemplatesParams & { cursor?: string } = {},
+        call: CallOptions = {},
+      ): Promise<Page<TemplateSummary>> {
+        return request<TemplateSummary[]>('GET', '/templates', { query: { ...params }, call });
+      },
+      /** Every template, newest first, following nextCursor across pages. */
+      list(params: ListTemplatesParams = {}, call: CallOptions = {}): AsyncGenerator<TemplateSummary> {
+        return everyItem<TemplateSummary>('/templates', { ...params }, call);
+      },
+      /** One template: its roles, their fields, and its PDF's facts. */
+      async get(templateId: string, call: CallOptions = {}): Promise<Template> {
+        return one<Template>('GET', `/templates/${id(templateId)}`, { call });
+      },
+      /** `POST /templates` (write key): a PDF with fields placed for roles (201). */
+      async create(input: TemplateInput, call: CallOptions = {}): Promise<Template> {
+        return one<Template>('POST', '/templates', { body: await templateBody(input, call), call });
+      },
+      /** `PUT /templates/{id}` (write key): replaced whole; without `file` it keeps its PDF. */
+      async update(templateId: string, input: TemplateUpdate, call: CallOptions = {}): Promise<Template> {
+        return one<Template>('PUT', `/templates/${id(templateId)}`, {
+          body: await templateBody(input, call),
+          call,
+        });
+      },
+      /** Deletes a template; the documents made from it stay. */
+      async delete(templateId: string, call: CallOptions = {}): Promise<DeletedTemplate> {
+        return one<DeletedTemplate>('DELETE', `/templates/${id(templateId)}`, { call });
+      },
+      /**
+       * `POST /templates/{id}/documents` (write key): up to 100 documents, each item on its
+       * own (sent at once with `send: true`); `refused` lists the items not made, with their
+       * code and pointer. With an `idempotencyKey` a repeat of the same body makes nothing
+       * twice; another body under the key is `409 idempotency-key-reused`.
+       */
+      async documents(
+        templateId: string,
+        body: TemplateDocuments,
+        options: CreateOptions = {},
+      ): Promise<MadeDocuments> {
+        return one<MadeDocuments>('POST', `/templates/${id(templateId)}/documents`, {
+          body,
+          idempotencyKey: options.idempotencyKey,
+          call: options,
+        });
+      },
+    },
+    events: {
+      /**
+       * `GET /events/stream`: the workspace's events as they happen, each the very body a
+       * webhook delivery carries, for as long as you read (or until `signal` aborts). See
+       * `EventStreamOptions` for resuming and reconnecting.
+       */
+      stream(streamOptions: EventStreamOptions = {}): AsyncGenerator<WebhookEvent> {
+        return eventStream(streamOptions);
       },
     },
     webhookEndpoints: {
@@ -635,6 +832,14 @@ async function abortableWait(wait: Promise<void>, signal: AbortSignal | undefine
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+/** Bytes as base64, in slices (String.fromCharCode takes a bounded number of arguments). */
+function base64Of(bytes: Uint8Array): string {
+  let binary = '';
+  for (let at = 0; at < bytes.length; at += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  return btoa(binary);
 }
 
 function jsonPayload(body: unknown): Payload {

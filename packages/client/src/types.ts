@@ -14,6 +14,10 @@ export type Document = {
   signedAt: string | null;
   /** Null when the document has no expiry */
   expiresAt: string | null;
+  /** When the sender withdrew the document (its status is then `expired`, and `expiresAt` the same moment); null otherwise */
+  withdrawnAt: string | null;
+  /** Why an `expired` document ended: `withdrawn` by its sender, or `lapsed` when its time ran out; null for every other status */
+  expiredReason: "withdrawn" | "lapsed" | null;
   /** Null when the document has no pricing block */
   value: Money | null;
 };
@@ -39,6 +43,10 @@ export type CompletedDocument = {
   signedAt: string | null;
   /** Null when the document has no expiry */
   expiresAt: string | null;
+  /** When the sender withdrew the document (its status is then `expired`, and `expiresAt` the same moment); null otherwise */
+  withdrawnAt: string | null;
+  /** Why an `expired` document ended: `withdrawn` by its sender, or `lapsed` when its time ran out; null for every other status */
+  expiredReason: "withdrawn" | "lapsed" | null;
   /** Null when the document has no pricing block */
   value: Money | null;
   files: Array<{
@@ -65,6 +73,10 @@ export type DocumentDetail = {
   signedAt: string | null;
   /** Null when the document has no expiry */
   expiresAt: string | null;
+  /** When the sender withdrew the document (its status is then `expired`, and `expiresAt` the same moment); null otherwise */
+  withdrawnAt: string | null;
+  /** Why an `expired` document ended: `withdrawn` by its sender, or `lapsed` when its time ran out; null for every other status */
+  expiredReason: "withdrawn" | "lapsed" | null;
   /** Null when the document has no pricing block */
   value: Money | null;
   recipients: Array<DetailRecipient>;
@@ -293,6 +305,10 @@ export type WrittenDocument = {
   signedAt: string | null;
   /** Null when the document has no expiry */
   expiresAt: string | null;
+  /** When the sender withdrew the document (its status is then `expired`, and `expiresAt` the same moment); null otherwise */
+  withdrawnAt: string | null;
+  /** Why an `expired` document ended: `withdrawn` by its sender, or `lapsed` when its time ran out; null for every other status */
+  expiredReason: "withdrawn" | "lapsed" | null;
   /** Null when the document has no pricing block */
   value: Money | null;
   recipients: Array<DetailRecipient>;
