@@ -21,7 +21,6 @@ import { isUtf8 } from 'node:buffer';
 import { CsvError, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { maxTextLength } from '../fields/field-types.ts';
-import { isUnstorableText } from '../http/control-characters.ts';
 import { emailAddressProblem, emailKey, normalizeEmail } from '../mail/address.ts';
 import { drawableText, drawingProblem } from '../pdf/fonts.ts';
 
@@ -482,12 +481,9 @@ function checkCell(column: BulkColumn, raw: string, where: string): string | boo
         'by copying from another program: type the cell again, or delete the character, and upload the file again.',
     };
   }
+  // (A lone surrogate, the other text no field may hold (http/control-characters.ts), cannot
+  // come out of the UTF-8 the file must be.)
   const cell = raw.trim();
-  // No field can hold one (http/control-characters.ts), and nothing in a cell shows it.
-  if (isUnstorableText(cell))
-    return {
-      problem: `${where} holds an invisible control character (such as NUL): type the cell again, or save the spreadsheet again as CSV.`,
-    };
   if (column.kind === 'checkbox') return checkCheckbox(column, cell, where);
   if (cell === '') {
     return column.required ? { problem: `${where} is empty. Fill it in, or delete the row.` } : '';
