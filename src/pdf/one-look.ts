@@ -55,6 +55,7 @@ import {
   StandardFontEmbedder,
   StandardFonts,
 } from '@cantoo/pdf-lib';
+import { maxCMapCodes } from './cmap.ts';
 import { arrayAt, contentBytes, contentOps, dictAt, type Operand } from './content-ops.ts';
 import { pageView, type Rect, toViewSpace } from './fields.ts';
 import { textBoxesOf } from './text-boxes.ts';
@@ -430,6 +431,7 @@ function toUnicodeDecoder(stream: PDFStream, width: number): FontDecoder | undef
   if (data === null) return undefined;
   const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1');
   const map = new Map<number, string>();
+  let codes = 0;
   const hex = (h: string) => Number.parseInt(h, 16);
   const unicode = (h: string) => {
     const units: number[] = [];
@@ -445,6 +447,9 @@ function toUnicodeDecoder(stream: PDFStream, width: number): FontDecoder | undef
     )) {
       const [start, end] = [hex(from as string), hex(to as string)];
       if (end - start > 65_536) continue;
+      // The same bound as text-truth.ts's reading of these maps: past it, nothing is decoded.
+      codes += end - start + 1;
+      if (codes > maxCMapCodes) return undefined;
       const targets = (dest as string).startsWith('[')
         ? [...(dest as string).matchAll(/<([0-9a-fA-F]*)>/g)]
         : [];
