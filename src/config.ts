@@ -31,6 +31,12 @@ export interface Config {
   logFormat: LogFormat;
   /** Whether SIGNET_LOG_FORMAT set logFormat; when not, `serve --demo` (npm start) prints pretty. */
   logFormatSet: boolean;
+  /**
+   * Whether an npm script started this process (npm sets npm_lifecycle_event): `serve` then
+   * stops when its npm process is gone (cli/serve.ts), so a kill of `npm start` never leaves
+   * it holding its port.
+   */
+  startedByNpm: boolean;
   /** GET /metrics: off, on the main port (port null), or only on a port of its own. */
   metrics: { enabled: boolean; port: number | null };
   /** How long SIGTERM waits for in-flight requests and webhook attempts. */
@@ -189,6 +195,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     logFormat: (logFormatText ?? 'json') as LogFormat,
     logFormatSet: logFormatText !== null,
+    startedByNpm: readOptional(env, 'npm_lifecycle_event') !== null,
     metrics: {
       enabled: readBoolean(env, 'SIGNET_METRICS', true),
       port: metricsPort,

@@ -55,6 +55,8 @@ test('the tarball holds the built ESM and CommonJS with their types, the README 
   assert.deepEqual(files, [
     'package/LICENSE',
     'package/README.md',
+    'package/dist/cjs/event-stream.d.ts',
+    'package/dist/cjs/event-stream.js',
     'package/dist/cjs/index.d.ts',
     'package/dist/cjs/index.js',
     'package/dist/cjs/package.json',
@@ -62,6 +64,8 @@ test('the tarball holds the built ESM and CommonJS with their types, the README 
     'package/dist/cjs/sha256.js',
     'package/dist/cjs/types.d.ts',
     'package/dist/cjs/types.js',
+    'package/dist/event-stream.d.ts',
+    'package/dist/event-stream.js',
     'package/dist/index.d.ts',
     'package/dist/index.js',
     'package/dist/sha256.d.ts',

@@ -237,7 +237,7 @@ export async function serveCommand(given: Config, argv: string[]): Promise<void>
   // Under `npm start`, a kill of the npm process (what a terminal's close or a process manager
   // sends it, SIGKILL included) must not leave this process running and holding its port and
   // data folder: once npm is gone this process is handed to another parent, and stops.
-  if (process.env.npm_lifecycle_event !== undefined) {
+  if (config.startedByNpm) {
     const parent = process.ppid;
     setInterval(() => {
       if (process.ppid !== parent) shutdown('SIGHUP');
