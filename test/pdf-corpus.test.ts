@@ -70,7 +70,10 @@ async function corpus(): Promise<Array<[string, Uint8Array]>> {
   return [
     ['pdfTeX, a cross-reference table', latex],
     ['pdfTeX, object streams', fixture('latex-object-streams.pdf')],
-    ['pdfTeX, a form drawn by its appearances', fixture('latex-form-drawn.pdf')],
+    [
+      'pdfTeX, a form with its own appearances (qpdf --generate-appearances)',
+      fixture('latex-form-appearances.pdf'),
+    ],
     ['LibreOffice, from a Word file', libreOffice],
     ['LibreOffice, PDF/A-2b', fixture('libreoffice-docx-pdfa.pdf')],
     ['LibreOffice, tagged', fixture('libreoffice-docx-tagged.pdf')],
