@@ -13,7 +13,13 @@ import type { DatabaseHandle } from '../src/db/connect.ts';
 import { createDocument } from '../src/sending/drafts.ts';
 import { sendDocument } from '../src/sending/send.ts';
 import { createEndpoint } from '../src/webhooks/endpoints.service.ts';
-import { createTestDatabase, createTestWorkspace, databaseKinds, postgresAdminUrl } from './harness.ts';
+import {
+  createTestDatabase,
+  createTestWorkspace,
+  databaseKinds,
+  postgresAdminUrl,
+  testSealKey,
+} from './harness.ts';
 import { until } from './processes.ts';
 import { type Receiver, startReceiver } from './receiver.ts';
 
@@ -35,6 +41,8 @@ describe('a worker killed mid-flight', {
     // The sweep is what retries deliveries whose worker died; 2 s instead of 10 minutes.
     SIGNET_WEBHOOK_SWEEP_INTERVAL: '2s',
     LOG_LEVEL: 'error',
+    // A worker on PostgreSQL without a seal key does not start.
+    SIGNET_SEAL_KEY: testSealKey,
   };
 
   function startWorker(): ChildProcess {
