@@ -150,7 +150,10 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
         sendPlainPage(reply, 404, notFoundPage);
         return;
       }
-      if (hasUnfitValue(request.query)) {
+      // Except `next`, the page to go to after logging in: it is never looked up or stored,
+      // only made safe (a tab or line break in it still logs in and stays on the site).
+      const { next: _next, ...lookedUp } = (request.query ?? {}) as Record<string, unknown>;
+      if (hasUnfitValue(lookedUp)) {
         sendPlainPage(reply, 400, badRequestPage);
         return;
       }

@@ -39,7 +39,9 @@ export function apiPlugin(
       // A route that takes no body never reads one: what it was sent reaches nothing.
       if (!request.routeOptions.schema?.body) return;
       const at = unstorableTextAt(request.body);
-      if (at !== null) throw new ApiError('invalid-body', {}, at === '' ? null : at);
+      if (at === null) return;
+      const own = request.routeOptions.config.controlCharacterCodes?.[at];
+      throw own ? new ApiError(own) : new ApiError('invalid-body', {}, at === '' ? null : at);
     });
     // The API reads JSON only; a text/plain body is an unsupported media type (415),
     // not a string to fail validation with.

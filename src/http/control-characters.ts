@@ -66,3 +66,19 @@ export function hasUnfitValue(values: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * A route's own refusal of a body member with a control character, where the spec names one
+ * for that member (a webhook `url` that holds one is no valid URL: `invalid-url`). Set as the
+ * route's `config.controlCharacterCodes`, keyed by JSON Pointer; every other member is
+ * `invalid-body` at its pointer.
+ */
+export interface ControlCharacterConfig {
+  controlCharacterCodes?: Record<string, 'invalid-url'>;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    controlCharacterCodes?: Record<string, 'invalid-url'>;
+  }
+}

@@ -1,8 +1,10 @@
 // /v1/webhook-endpoints: HTTP in, service call, envelope out.
+
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
 import { workspaceOf } from '../http/api-guard.ts';
+import type { ControlCharacterConfig } from '../http/control-characters.ts';
 import { ok } from '../http/envelope.ts';
 import { idempotencyKeyOf } from '../http/idempotency.ts';
 import { pageEndpointDeliveries, resendDelivery } from './deliveries.service.ts';
@@ -30,13 +32,16 @@ import {
   rotateEndpointSecret,
 } from './endpoints.service.ts';
 
+// "A url that is not a valid URL returns 400 invalid-url": one holding a control character too.
+const urlControlCharacters: ControlCharacterConfig = { controlCharacterCodes: { '/url': 'invalid-url' } };
+
 type Id = { Params: Static<typeof EndpointIdParams> };
 
 export function endpointsRoutes(ctx: Context) {
   return async function register(app: FastifyInstance) {
     app.post<{ Body: Static<typeof CreateEndpointBody> }>(
       '/webhook-endpoints',
-      { schema: createEndpointSchema },
+      { schema: createEndpointSchema, config: urlControlCharacters },
       async (request, reply) => {
         const { replayed, ...created } = await createEndpoint(
           ctx,
@@ -120,7 +125,7 @@ export function endpointsRoutes(ctx: Context) {
 
     app.patch<Id & { Body: Static<typeof UpdateEndpointBody> }>(
       '/webhook-endpoints/:id',
-      { schema: updateEndpointSchema },
+      { schema: updateEndpointSchema, config: urlControlCharacters },
       async (request) =>
         ok(await changeEndpoint(ctx, workspaceOf(request), request.params.id.toLowerCase(), request.body)),
     );
