@@ -36,6 +36,13 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts `node <args>` in the project folder and waits until its stdout matches `readyPattern`. */
+/**
+ * The seal's key-encryption key of every bench server on PostgreSQL (a worker there does not
+ * start without one; a data folder makes its own). A fixed value: the benches' databases are
+ * thrown away.
+ */
+export const benchSealKey = Buffer.alloc(32, 7).toString('base64');
+
 export async function startChild(
   args: string[],
   env: Record<string, string>,
@@ -43,7 +50,7 @@ export async function startChild(
 ): Promise<ChildProcess> {
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...(env.DATABASE_URL ? { SIGNET_SEAL_KEY: benchSealKey } : {}), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';

@@ -30,6 +30,7 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { findFullDocument } from '../src/documents/documents.repository.ts';
 import { recordDocumentEvent } from '../src/documents/events.ts';
 import { signatureHeader } from '../src/webhooks/signature.ts';
+import { benchSealKey } from './api.ts';
 import {
   benchDatabase,
   createBenchScene,
@@ -214,6 +215,7 @@ export async function startWebhookBench(options: WebhookBenchOptions) {
           env: {
             ...process.env,
             DATABASE_URL: database.url,
+            SIGNET_SEAL_KEY: benchSealKey,
             LOG_LEVEL: 'error',
             SIGNET_WEBHOOK_ALLOW_UNSAFE: '1',
             SIGNET_WEBHOOK_CONCURRENCY: String(Math.ceil((concurrency - i) / workerCount)),
