@@ -200,7 +200,10 @@ describeEachDatabase('control characters never reach the database', (kind) => {
       file: new File([csv], 'clients.csv', { type: 'text/csv' }),
     });
     assertPage(preview, 200);
-    assert.match(preview.text, /Row 2: Customer name holds a control character \(U\+0000\), which no one can see or sign/);
+    assert.match(
+      preview.text,
+      /Row 2: Customer name holds a control character \(U\+0000\), which no one can see or sign/,
+    );
     assert.match(preview.text, /1 row of 2 can be sent/);
   });
 });
