@@ -118,7 +118,9 @@ for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
       assert.equal(await isListening(port), true);
       npm.kill(signal);
       let listening = true;
-      for (let i = 0; i < 150 && (listening || existsSync(join(dataDir, 'signet.lock'))); i++) {
+      // The server logs "stopped" last, after it released the port and the data folder.
+      const stopping = () => listening || existsSync(join(dataDir, 'signet.lock')) || !/stopped/.test(output);
+      for (let i = 0; i < 150 && stopping(); i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         listening = await isListening(port);
       }
