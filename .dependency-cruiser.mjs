@@ -46,6 +46,7 @@ const layers = [
   ['pdf'],
   ['http'],
   ['metrics'],
+  ['queue'],
   ['db'],
   [
     'src/clock.ts',
