@@ -70,17 +70,14 @@ describeEachDatabase('the claim-and-lease module', (kind) => {
       .execute();
   }
   const claim = (limit: number) =>
-    jobs.claim<{ id: number; attempts: number }>(
-      db,
-      {
-        now: h.clock.now(),
-        limit,
-        where: sql`due_at <= ${h.clock.now()}`,
-        orderBy: sql`due_at, id`,
-        returning: sql`q.attempts`,
-      },
-      h.config,
-    );
+    jobs.claim<{ id: number; attempts: number }>(db, {
+      now: h.clock.now(),
+      until: jobs.leaseFrom(h.clock.now(), h.config),
+      limit,
+      where: sql`due_at <= ${h.clock.now()}`,
+      orderBy: sql`due_at, id`,
+      returning: sql`q.attempts`,
+    });
   const row = (id: number) =>
     db.selectFrom('lease_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -123,7 +120,7 @@ describeEachDatabase('the claim-and-lease module', (kind) => {
     const [first] = await claim(1);
     assert.ok(first);
     h.clock.advance(8_000);
-    assert.equal(await jobs.renew(db, [first.held], h.clock.now(), h.config), 1);
+    assert.equal(await jobs.renew(db, [first.held], jobs.leaseFrom(h.clock.now(), h.config)), 1);
     assert.equal(first.held.until.getTime(), h.clock.now().getTime() + 10_000, 'renewed from now');
     h.clock.advance(9_999);
     assert.deepEqual(await claim(1), [], 'held while the renewed lease lasts');
@@ -131,7 +128,7 @@ describeEachDatabase('the claim-and-lease module', (kind) => {
     const [second] = await claim(1);
     assert.equal(second?.row.id, 1, 'taken over once it ran out');
     assert.equal(second?.row.attempts, 2, 'the dead holder used its attempt');
-    assert.equal(await jobs.renew(db, [first.held], h.clock.now(), h.config), 0);
+    assert.equal(await jobs.renew(db, [first.held], jobs.leaseFrom(h.clock.now(), h.config)), 0);
     assert.equal(first.held.lost, true);
     assert.equal(await jobs.release(db, [first.held], { now: h.clock.now(), undoAttempt: true }), 0);
     const after = await row(1);
@@ -222,7 +219,12 @@ describeEachDatabase('the claim-and-lease module', (kind) => {
       ])
       .execute();
     const take = () =>
-      owed.claim<{ id: number }>(db, { now: h.clock.now(), limit: 5, orderBy: sql`due_at` }, h.config);
+      owed.claim<{ id: number }>(db, {
+        now: h.clock.now(),
+        until: owed.leaseFrom(h.clock.now(), h.config),
+        limit: 5,
+        orderBy: sql`due_at`,
+      });
     const [first, ...none] = await take();
     assert.ok(first);
     assert.equal(first.row.id, 1, 'null means nothing is owed');

@@ -19,7 +19,7 @@ type HeartbeatContext<DB> = Pick<Context, 'clock' | 'config' | 'log' | 'outage'>
  */
 export async function whileLeased<DB, T>(
   ctx: HeartbeatContext<DB>,
-  queue: Pick<Queue<DB, keyof DB & string>, 'name' | 'working' | 'heartbeatMs' | 'renew'>,
+  queue: Pick<Queue<DB, keyof DB & string>, 'name' | 'working' | 'heartbeatMs' | 'renew' | 'leaseFrom'>,
   held: () => readonly Held[],
   work: () => Promise<T>,
   fields: Record<string, unknown> = {},
@@ -31,7 +31,7 @@ export async function whileLeased<DB, T>(
       const live = held().filter((h) => !h.lost);
       if (live.length === 0) return;
       try {
-        await queue.renew(ctx.db, live, ctx.clock.now(), ctx.config);
+        await queue.renew(ctx.db, live, queue.leaseFrom(ctx.clock.now(), ctx.config));
         if (live.some((h) => h.lost))
           ctx.log.warn(fields, `the ${queue.name} lease was taken over while ${queue.working}`);
       } catch (error) {

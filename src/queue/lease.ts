@@ -21,6 +21,7 @@ import {
   type RawBuilder,
   sql,
   type Transaction,
+  type Updateable,
   type UpdateObject,
 } from 'kysely';
 import type { Config } from '../config.ts';
@@ -76,6 +77,8 @@ export interface Held {
 
 export interface ClaimInput {
   now: Date;
+  /** The lease's end (`leaseFrom`). */
+  until: Date;
   limit: number;
   /** Which free rows are due, over the table as `q` (none: every free row). */
   where?: RawBuilder<unknown>;
@@ -115,7 +118,6 @@ export interface Queue<DB, T extends keyof DB & string> extends QueueDeclaration
   claim<R extends Record<string, unknown>>(
     db: Db<DB>,
     input: ClaimInput,
-    config: Config,
   ): Promise<Array<{ row: R; held: Held }>>;
   /**
    * Claims one named row if it is free and `where` holds (a delivery resent by hand): its
@@ -133,10 +135,10 @@ export interface Queue<DB, T extends keyof DB & string> extends QueueDeclaration
     },
   ): Promise<{ row: R; held: Held } | undefined>;
   /**
-   * Extends the leases of `held` still held under their `until` to `now` + a lease; the others
-   * are marked `lost`. Returns how many were renewed.
+   * Extends the leases of `held` still held under their `until` to `until`; the others are
+   * marked `lost`. Returns how many were renewed.
    */
-  renew(db: Db<DB>, held: readonly Held[], now: Date, config: Config): Promise<number>;
+  renew(db: Db<DB>, held: readonly Held[], until: Date): Promise<number>;
   /**
    * Lets rows go that their holder still holds: their lease ends now (free at once), with
    * `undoAttempt` their claim's attempt is given back (claimed, never tried), and `set` is
@@ -147,7 +149,12 @@ export interface Queue<DB, T extends keyof DB & string> extends QueueDeclaration
     held: readonly Held[],
     options: { now: Date; undoAttempt?: boolean; set?: RawBuilder<unknown>; where?: RawBuilder<unknown> },
   ): Promise<number>;
-  /** Written with an outcome that takes the row out of the queue: its lease ended, its attempt counted. */
+  /**
+   * Written with an outcome that takes the row out of the queue (sealed, delivered, dropped):
+   * its lease ended (`now`: for a queue whose ended leases keep the time).
+   */
+  leaseEnded(now?: Date): Updateable<DB[T]>;
+  /** `leaseEnded`, and the attempt counted where attempts are counted at their outcome. */
   ending(now?: Date): UpdateObject<DB, T>;
   /** `ending` for a statement of its own: the SET list. */
   endingSql(): RawBuilder<unknown>;
@@ -263,8 +270,8 @@ export function defineQueue<DB, T extends keyof DB & string>(
     },
     isHeld: () => sql<boolean>`${sql.ref(lease)} is not null`,
 
-    async claim<R extends Record<string, unknown>>(db: Db<DB>, input: ClaimInput, config: Config) {
-      const until = new Date(input.now.getTime() + leaseMsOf(config));
+    async claim<R extends Record<string, unknown>>(db: Db<DB>, input: ClaimInput) {
+      const { until } = input;
       const keyColumns = sql.join(key.map((column) => ref('q', column)));
       const joined = sql.join(
         key.map((column) => sql`${ref('q', column)} = ${ref('picked', column)}`),
@@ -304,8 +311,7 @@ export function defineQueue<DB, T extends keyof DB & string>(
       return row ? { row, held: heldOf(row, input.until) } : undefined;
     },
 
-    async renew(db, held, now, config) {
-      const until = new Date(now.getTime() + leaseMsOf(config));
+    async renew(db, held, until) {
       let renewed = 0;
       for (const group of byLease(held.filter((h) => !h.lost))) {
         const { rows } = await sql<Record<string, unknown>>`
@@ -342,10 +348,13 @@ export function defineQueue<DB, T extends keyof DB & string>(
       return released;
     },
 
+    leaseEnded(now) {
+      return { [lease]: endsAsNow && !leaseIsDue ? (now ?? null) : null } as Updateable<DB[T]>;
+    },
     ending(now) {
       const counted = attemptsAt('outcome');
       return {
-        [lease]: endsAsNow && !leaseIsDue ? (now ?? null) : null,
+        ...queue.leaseEnded(now),
         ...(counted ? { [counted]: sql`${sql.ref(counted)} + 1` } : {}),
       } as UpdateObject<DB, T>;
     },
