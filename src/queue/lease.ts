@@ -109,6 +109,8 @@ export interface Queue<DB, T extends keyof DB & string> extends QueueDeclaration
   ): { columns: RawBuilder<unknown>; values: RawBuilder<unknown> };
   /** The same for one row written already claimed (a ping's delivery). */
   heldOnInsert(until: Date): Partial<Insertable<DB[T]>>;
+  /** A row a statement of the queue's own claimed until `until`, as its holder knows it. */
+  hold(key: readonly unknown[], until: Date): Held;
   /** Whether the row (as returned by an INSERT or UPDATE) is held. */
   isHeld(): RawBuilder<boolean>;
   /**
@@ -268,6 +270,7 @@ export function defineQueue<DB, T extends keyof DB & string>(
       const counted = attemptsAt('claim');
       return { [lease]: until, ...(counted ? { [counted]: 1 } : {}) } as Partial<Insertable<DB[T]>>;
     },
+    hold: (rowKey, until) => ({ key: rowKey, until, lost: false }),
     isHeld: () => sql<boolean>`${sql.ref(lease)} is not null`,
 
     async claim<R extends Record<string, unknown>>(db: Db<DB>, input: ClaimInput) {

@@ -59,19 +59,23 @@ export async function startWorker(
     await expireDueDocuments(ctx);
     await remindDueSigners(ctx);
   });
+  let stopping = false;
+  const isStopping = () => stopping;
   const mail = startLoop(ctx, 'mail', options.mailIntervalMs ?? 5_000, async () => {
     // Drain: keep going while batches come back.
-    while ((await deliverDueMails(ctx, options.transport)) > 0) {}
+    while (!stopping && (await deliverDueMails(ctx, options.transport, { stopping: isStopping })) > 0) {}
   });
   // What a person waits for (mail/priority.ts), woken by the same NOTIFY: its claim reads
   // only urgent mail (a partial index), and it keeps to the same pace, counted in the table.
   const urgentMail = startLoop(ctx, 'urgent mail', options.mailIntervalMs ?? 5_000, async () => {
-    while ((await deliverDueMails(ctx, options.transport, { lane: 'urgent' })) > 0) {}
+    while (
+      !stopping &&
+      (await deliverDueMails(ctx, options.transport, { lane: 'urgent', stopping: isStopping })) > 0
+    ) {}
   });
   const seal = startLoop(ctx, 'seal', options.sealIntervalMs ?? 2_000, async () => {
     while ((await sealDueDocuments(ctx)) > 0) {}
   });
-  let stopping = false;
   const pages = startLoop(ctx, 'pages', options.pagesIntervalMs ?? 30_000, () =>
     drawQueuedPages(ctx, { stopping: () => stopping }),
   );
