@@ -149,7 +149,7 @@ export interface Queue<DB, T extends keyof DB & string> extends QueueDeclaration
   release(
     db: Db<DB>,
     held: readonly Held[],
-    options: { now: Date; undoAttempt?: boolean; set?: RawBuilder<unknown>; where?: RawBuilder<unknown> },
+    options: { now?: Date; undoAttempt?: boolean; set?: RawBuilder<unknown>; where?: RawBuilder<unknown> },
   ): Promise<number>;
   /**
    * Written with an outcome that takes the row out of the queue (sealed, delivered, dropped):
@@ -333,9 +333,11 @@ export function defineQueue<DB, T extends keyof DB & string>(
     },
 
     async release(db, held, options) {
+      if (endsAsNow && !options.now)
+        throw new Error(`a release of the ${declaration.name} queue needs the time`);
       const undone = options.undoAttempt ? attemptsAt('claim') : null;
       const sets = [
-        sql`${sql.ref(lease)} = ${endsAsNow ? options.now : null}`,
+        sql`${sql.ref(lease)} = ${endsAsNow ? (options.now ?? null) : null}`,
         ...(undone ? [sql`${sql.ref(undone)} = ${sql.ref(undone)} - 1`] : []),
         ...(options.set ? [options.set] : []),
       ];
