@@ -3,9 +3,10 @@
 // Until the lease ends the row is its holder's: other workers skip it; the holder renews it
 // while it works (heartbeat.ts) and ends it with the outcome, or releases it when it stops,
 // so a stopped worker's rows are free at once and a crashed one's when its lease runs out.
-// Every write of a lease column is here, and every renewal and release compares the lease
-// with the one its holder wrote (compare-and-set): a holder whose lease ran out and was
-// taken over can neither renew nor release the new holder's claim.
+// Every claim, renewal, release and end of a lease is written here (queueing a row, which
+// makes it due, stays with the change that queues it), and every renewal and release
+// compares the lease with the one its holder wrote (compare-and-set): a holder whose lease
+// ran out and was taken over can neither renew nor release the new holder's claim.
 //
 // Each queue is a declaration over this module (graphile-worker's one task per file): its
 // table, key, lease column, due column, attempt counting, lease length and heartbeat, and
@@ -159,7 +160,7 @@ export interface Queue<DB, T extends keyof DB & string> extends QueueDeclaration
   /** `leaseEnded`, and the attempt counted where attempts are counted at their outcome. */
   ending(now?: Date): UpdateObject<DB, T>;
   /** `ending` for a statement of its own: the SET list. */
-  endingSql(): RawBuilder<unknown>;
+  endingSql(now?: Date): RawBuilder<unknown>;
   /**
    * Written with a failed attempt: due again at `retryAt`, or (null) given up, its due time
    * kept (cleared where the due time is the lease: nothing is owed any more).
@@ -363,11 +364,11 @@ export function defineQueue<DB, T extends keyof DB & string>(
         ...(counted ? { [counted]: sql`${sql.ref(counted)} + 1` } : {}),
       } as UpdateObject<DB, T>;
     },
-    endingSql() {
+    endingSql(now) {
       const counted = attemptsAt('outcome');
-      return counted
-        ? sql`${sql.ref(lease)} = null, ${sql.ref(counted)} = ${sql.ref(counted)} + 1`
-        : sql`${sql.ref(lease)} = null`;
+      const ended =
+        endsAsNow && !leaseIsDue ? sql`${sql.ref(lease)} = ${now ?? null}` : sql`${sql.ref(lease)} = null`;
+      return counted ? sql`${ended}, ${sql.ref(counted)} = ${sql.ref(counted)} + 1` : ended;
     },
     retrying(retryAt) {
       if (leaseIsDue) return { [lease]: retryAt } as UpdateObject<DB, T>;
