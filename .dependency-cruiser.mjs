@@ -36,6 +36,7 @@ const layers = [
   ['sealing'],
   ['accounts'],
   ['webhooks'],
+  ['progress'],
   ['documents'],
   ['fields'],
   ['mail'],
