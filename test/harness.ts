@@ -31,9 +31,9 @@ import { insertDocuments, insertEvents, insertRecipients } from '../src/document
 import type { DocumentEventType } from '../src/documents/events.ts';
 import { createMemoryRateLimiter, type RateLimiter } from '../src/http/rate-limiter.ts';
 import { createApiKey } from '../src/keys/keys.service.ts';
+import { newSigningToken } from '../src/progress/invitations.ts';
 import type { CreateDocumentInput, RecipientInput } from '../src/sending/draft-input.ts';
 import { createDocument } from '../src/sending/drafts.ts';
-import { newSigningToken } from '../src/sending/invitations.ts';
 import { sendDocument } from '../src/sending/send.ts';
 import { findMailedSigningLinks } from '../src/sending/signing-links.ts';
 import { findSigningSession, type SigningSession } from '../src/signing/session.ts';

@@ -2,7 +2,8 @@
 // row, expires an overdue document first (committed, then the action is refused), and hands
 // the change the document and its recipients as read under the lock. `expireLocked` is the
 // one way a document ends by time (the lock and the expiry job both use it). The sender's
-// actions (this folder) and the recipient's (signing/) all change documents through here.
+// actions (sending/) and the recipient's (signing/) all change documents through here, so
+// it lives below both (progress/): neither side imports the other.
 
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';

@@ -1,7 +1,7 @@
 // Invitations: a recipient's personal signing link is made when their turn comes and mailed
 // to them; only its hash is kept (the link exists in that mail alone). `inviteAll` mails every
-// recipient whose turn has come and who has none yet: the first group at send (send.ts), each
-// later group when the last signer ahead of it signs (signing/signing.service.ts). The caller
+// recipient whose turn has come and who has none yet: the first group at send (sending/send.ts),
+// each later group when the last signer ahead of it signs (signing/signing.service.ts). The caller
 // says how soon the mails go (mail/priority.ts): urgent for a send by hand, bulk for a bulk
 // send's, automatic for a later group's.
 // `signingTokenHash` is what the signing side looks a link up by.

@@ -1,9 +1,9 @@
-// The one way the sender's side mails a recipient of a document (invitations, reminders,
-// withdrawal): queued in the caller's transaction, tied to the document and the recipient,
+// The one way Signet mails a recipient of a document while it is being signed (invitations,
+// reminders, withdrawal): queued in the caller's transaction, tied to the document and the recipient,
 // at the priority the caller gives (mail/priority.ts: a first invitation sent by hand is
 // urgent, a bulk send's is bulk, reminders and notices are automatic).
 // **The** delivery rule: a document with `delivery: none` (the integrator's own channel)
-// mails no recipient, whatever the mail.
+// mails no recipient, whatever the mail (the completion mail too: sealing/completion-mail.ts).
 
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
