@@ -21,19 +21,21 @@ import { BackendMutex, createPGliteDialect } from '../src/db/pglite-dialect.ts';
 import { pgliteExtensions } from '../src/db/pglite-extensions.ts';
 import { pgliteCodecs } from '../src/db/pglite-folder.ts';
 import type { Database } from '../src/db/schema.ts';
-import { perKindFiles, seconds, slowFiles, splitAboveSeconds } from './suite-plan.ts';
+import { perKindFiles, seconds, slowReasons, splitAboveSeconds } from './suite-plan.ts';
 import { databaseKinds, postgresAdminUrl } from './support/databases.ts';
 
 const testDir = import.meta.dirname;
 // `npm test -- test/webhooks/x.test.ts …` runs those files, `npm test -- test/webhooks` every
 // file of a folder; arguments that start with a dash (`--test-name-pattern=…`, `--test-only`)
 // go to every `node --test`.
-// `--fast` (`npm run test:fast`) leaves out the files suite-plan.ts calls slow.
-// `--list` prints the files the run would take (with `--fast`, the fast ones) and their count,
-// and runs nothing.
-const ownFlags = new Set(['--fast', '--list']);
+// `--fast` (`npm run test:fast`) leaves out the files suite-plan.ts's slowReasons finds slow
+// (what each file's imports start). `--list` prints the files the run would take (with
+// `--fast`, the fast ones) and their count; `--explain` prints every file with the rule that
+// makes it slow, if any. Neither runs anything.
+const ownFlags = new Set(['--fast', '--list', '--explain']);
 const fast = process.argv.includes('--fast');
 const list = process.argv.includes('--list');
+const explain = process.argv.includes('--explain');
 const nodeFlags = process.argv.slice(2).filter((arg) => arg.startsWith('-') && !ownFlags.has(arg));
 const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
 // Every *.test.ts under test/, in the folders that mirror src/ (fixtures/ and the ignored
@@ -45,9 +47,25 @@ function testFilesUnder(dir: string): string[] {
     .filter((file) => file.endsWith('.test.ts') && !/^(fixtures|output)\//.test(planName(file)))
     .sort();
 }
+const isSlow = (file: string) => slowReasons(planName(file), readFileSync(file, 'utf8')).length > 0;
 const files = requested.length
   ? requested.flatMap((arg) => (statSync(arg).isDirectory() ? testFilesUnder(arg) : [arg]))
-  : testFilesUnder(testDir).filter((file) => !(fast && slowFiles.has(planName(file))));
+  : testFilesUnder(testDir).filter((file) => !(fast && isSlow(file)));
+if (explain) {
+  let slow = 0;
+  for (const file of requested.length ? files : testFilesUnder(testDir)) {
+    const reasons = slowReasons(planName(file), readFileSync(file, 'utf8'));
+    if (reasons.length) slow += 1;
+    const why = reasons.map(({ rule, because }) => `${rule}: ${because}`).join('; ');
+    process.stdout.write(
+      `${reasons.length ? 'slow' : 'fast'}  ${planName(file)}${why ? `  (${why})` : ''}\n`,
+    );
+  }
+  process.stdout.write(
+    `# slow ${slow}, fast ${(requested.length ? files : testFilesUnder(testDir)).length - slow}\n`,
+  );
+  process.exit(0);
+}
 if (list) {
   for (const file of files) process.stdout.write(`${planName(file)}\n`);
   process.stdout.write(`# files ${files.length}\n`);

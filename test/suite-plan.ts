@@ -1,9 +1,12 @@
 // How `npm test` (run.ts) spreads the suite over the machine's cores: which files run each
 // database kind in a process of its own, and how long each file took, so the longest start
 // first and the last to finish is a short one; and which files `npm run test:fast` leaves
-// out. The lists are measured, not enforced: a file missing from `seconds` is started early
-// (a new file is as likely to be slow as not), and a file that is not in `perKindFiles` runs
-// once with every kind, as `node --test` runs it.
+// out, decided from what each file's source starts (slowReasons), never from a list of names.
+// Files are named by their path from test/ ('webhooks/webhook-delivery.test.ts'). The lists
+// are measured, not enforced: a file missing from `seconds` is started early (a new file is
+// as likely to be slow as not), and a file that is not in `perKindFiles` runs once with every
+// kind, as `node --test` runs it.
+import { posix } from 'node:path';
 
 /**
  * Files whose every test sits in `describeEachDatabase` (or loops over `databaseKinds`):
@@ -176,39 +179,95 @@ export const seconds: Record<string, number> = {
 export const splitAboveSeconds = 30;
 
 /**
- * What `npm run test:fast` (`node test/run.ts --fast`) leaves out: files that drive Chromium,
- * start `signet` processes or servers of their own (PostgreSQL, Redis, a data folder's first
- * start), pack the client, or fuzz. The rest (routes, pages, rules and PDF work, run in
- * the test process) is what a developer runs while working; `npm test` runs everything.
+ * What `npm run test:fast` (`node test/run.ts --fast`) leaves out, read from each file's own
+ * source (its imports), not from a list: a file is slow when it starts what a developer's
+ * quick run should not wait for. The rest (routes, pages, rules and PDF work in the test
+ * process, tools such as pdftotext run to their end) is what a developer runs while working;
+ * `npm test` runs everything. `node test/run.ts --explain` prints the rule each file met.
+ * - browser: it drives Chromium (imports playwright-core or support/chromium.ts);
+ * - signet: it starts `signet` processes (startSignet from support/processes.ts, runSignet
+ *   or mainScript from support/cli-process.ts, src/main.ts or npm/npx run by node:child_process);
+ * - programs: it runs a program beside itself while it talks to it (node:child_process's
+ *   spawn: readers' programs of a guide, processes racing for a lock);
+ * - servers: it starts servers of its own (support/throwaway-services.ts: PostgreSQL, Redis);
+ * - fuzz: it fuzzes (a file in fuzz/, or the generators of support/fuzz-requests.ts);
+ * - seconds: none of those, but `seconds` measured it at `slowAboveSeconds` or more.
  */
-export const slowFiles = new Set([
-  'accounts/password-reset-browser.test.ts',
-  'cli/cli-documents.test.ts',
-  'cli/cli-webhooks.test.ts',
-  'cli/cli.test.ts',
-  'client/client-package.test.ts',
-  'docs/guide-send-contract.test.ts',
-  'fuzz/fuzz.test.ts',
-  'http/pretty-log.test.ts',
-  'journeys/api-journey-browser.test.ts',
-  'journeys/browser.test.ts',
-  'journeys/document-journey.test.ts',
-  'journeys/fields-journey.test.ts',
-  'journeys/lifecycle-journey.test.ts',
-  'journeys/web-browser.test.ts',
-  'processes/data-folder.test.ts',
-  'processes/faults.test.ts',
-  'processes/listen-remote.test.ts',
-  'processes/machine-node.test.ts',
-  'processes/multi-process.test.ts',
-  'processes/seal-takeover.test.ts',
-  'processes/shutdown.test.ts',
-  'processes/webhook-crash.test.ts',
-  'sealing/seal-key.test.ts',
-  'sealing/verify.test.ts',
-  'signing/signing-phone-browser.test.ts',
-  'web/editor-browser.test.ts',
-  'web/kept-upload-browser.test.ts',
-  'web/uploads.test.ts',
-  'web/web-search-browser.test.ts',
-]);
+export interface SlowReason {
+  rule: 'browser' | 'signet' | 'programs' | 'servers' | 'fuzz' | 'seconds';
+  because: string;
+}
+
+/** A measured file this long or longer is slow whatever it starts. */
+export const slowAboveSeconds = Number.POSITIVE_INFINITY;
+
+/** Modules whose import (of any name, or of one of `names`) starts something. */
+const starters: { module: string; names?: string[]; rule: SlowReason['rule'] }[] = [
+  { module: 'playwright-core', rule: 'browser' },
+  { module: 'support/chromium.ts', rule: 'browser' },
+  { module: 'support/processes.ts', names: ['startSignet'], rule: 'signet' },
+  { module: 'support/cli-process.ts', names: ['runSignet', 'mainScript'], rule: 'signet' },
+  { module: 'support/throwaway-services.ts', rule: 'servers' },
+  { module: 'support/fuzz-requests.ts', rule: 'fuzz' },
+];
+
+/**
+ * The modules a file imports and the values it takes from each (`*`: a default or namespace
+ * import, a dynamic `import('…')` or a bare `import '…'`; types start nothing and are left
+ * out), a relative module named by its path from test/ ('support/processes.ts').
+ */
+function importsOf(name: string, source: string): Map<string, Set<string>> {
+  const imports = new Map<string, Set<string>>();
+  const add = (specifier: string, values: string[]) => {
+    const module = specifier.startsWith('.') ? posix.join(posix.dirname(name), specifier) : specifier;
+    imports.set(module, new Set([...(imports.get(module) ?? []), ...values]));
+  };
+  for (const [, clause = '', specifier = ''] of source.matchAll(
+    /^import\s+(?!type\s)([^;']*?)\s*from\s*'([^']+)';/gm,
+  )) {
+    const named = (/\{([^}]*)\}/.exec(clause)?.[1] ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part && !part.startsWith('type '))
+      .map((part) => part.split(/\s+as\s+/)[0] as string);
+    const whole = /[\w$*]/.test(clause.replace(/\{[^}]*\}/, ''));
+    add(specifier, whole ? [...named, '*'] : named);
+  }
+  for (const [, specifier = ''] of source.matchAll(/^import\s+'([^']+)';/gm)) add(specifier, ['*']);
+  for (const [, specifier = ''] of source.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)) add(specifier, ['*']);
+  return imports;
+}
+
+/** Why `npm run test:fast` leaves a file out: every rule it meets (none: it runs). */
+export function slowReasons(name: string, source: string): SlowReason[] {
+  const reasons: SlowReason[] = [];
+  const imports = importsOf(name, source);
+  for (const { module, names, rule } of starters) {
+    const taken = imports.get(module);
+    if (!taken?.size) continue;
+    const matched = names ? names.filter((each) => taken.has(each)) : [];
+    if (!names || taken.has('*')) reasons.push({ rule, because: `imports ${module}` });
+    else if (matched.length) reasons.push({ rule, because: `imports ${matched.join(', ')} from ${module}` });
+  }
+  const childProcess = imports.get('node:child_process');
+  if (childProcess?.size) {
+    if (/'main\.ts'/.test(source))
+      reasons.push({ rule: 'signet', because: 'runs src/main.ts (node:child_process)' });
+    const npm = [...source.matchAll(/'(npm|npx)'/g)].map(([, command]) => command);
+    if (npm.length)
+      reasons.push({
+        rule: 'signet',
+        because: `runs ${[...new Set(npm)].join(' and ')} (node:child_process)`,
+      });
+    if (childProcess.has('spawn'))
+      reasons.push({ rule: 'programs', because: 'imports spawn from node:child_process' });
+  }
+  if (name.startsWith('fuzz/')) reasons.push({ rule: 'fuzz', because: 'a file of fuzz/' });
+  const measured = seconds[name];
+  if (!reasons.length && measured !== undefined && measured >= slowAboveSeconds)
+    reasons.push({
+      rule: 'seconds',
+      because: `${measured} s measured, slowAboveSeconds is ${slowAboveSeconds}`,
+    });
+  return reasons;
+}
