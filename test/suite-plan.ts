@@ -188,7 +188,10 @@ export const splitAboveSeconds = 30;
  * - signet: it starts `signet` processes (startSignet from support/processes.ts, runSignet
  *   or mainScript from support/cli-process.ts, src/main.ts or npm/npx run by node:child_process);
  * - programs: it runs a program beside itself while it talks to it (node:child_process's
- *   spawn: readers' programs of a guide, processes racing for a lock);
+ *   spawn: readers' programs of a guide, processes racing for a lock), or has every page it
+ *   checks drawn by four renderers (comparePageRenderings from support/pdf-compare.ts: pdf.js
+ *   twice, poppler's and MuPDF's programs); a tool run to its end on one file (pdftotext,
+ *   qpdf, pdfsig through support/pdf-tools.ts) is not such a program;
  * - servers: it starts servers of its own (support/throwaway-services.ts: PostgreSQL, Redis);
  * - fuzz: it fuzzes (a file in fuzz/, or the generators of support/fuzz-requests.ts);
  * - seconds: none of those, but `seconds` measured it at `slowAboveSeconds` or more.
@@ -207,6 +210,7 @@ const starters: { module: string; names?: string[]; rule: SlowReason['rule'] }[]
   { module: 'support/chromium.ts', rule: 'browser' },
   { module: 'support/processes.ts', names: ['startSignet'], rule: 'signet' },
   { module: 'support/cli-process.ts', names: ['runSignet', 'mainScript'], rule: 'signet' },
+  { module: 'support/pdf-compare.ts', names: ['comparePageRenderings'], rule: 'programs' },
   { module: 'support/throwaway-services.ts', rule: 'servers' },
   { module: 'support/fuzz-requests.ts', rule: 'fuzz' },
 ];
