@@ -1,5 +1,5 @@
-// Issue 36 on the signing page, over real HTTP without JavaScript (test/signing-phone-browser
-// .test.ts has the browser): a refused one-time code keeps everything the signer entered
+// Issue 36 on the signing page, over real HTTP without JavaScript (signing-phone-browser.test.ts,
+// beside it, has the browser): a refused one-time code keeps everything the signer entered
 // (field values, typed name, consent, a drawn signature; the refused code is cleared), and
 // so does asking for a code after it; each field's input comes right after the page it sits
 // on, each page links to its full-size image; the favicon is served and linked.
