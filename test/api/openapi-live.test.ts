@@ -21,6 +21,7 @@ import { sendPing } from '../../src/webhooks/deliveries.service.ts';
 import { insertEndpoint } from '../../src/webhooks/endpoints.repository.ts';
 import { createEndpoint } from '../../src/webhooks/endpoints.service.ts';
 import { insertWebhookEvent } from '../../src/webhooks/outbox.repository.ts';
+import { senderFeeField, signatureField, templateRole } from '../support/factories.ts';
 import {
   type ApiMethod,
   type ApiResponse,
@@ -182,21 +183,8 @@ describeEachDatabase('the contract against the live API', (kind) => {
     templateBody = {
       name: 'Agreement',
       title: 'Agreement',
-      roles: [{ name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
-      fields: [
-        { role: 'Client', type: 'signature', page: 1, x: 72, y: 72, width: 180, height: 40 },
-        {
-          role: 'Client',
-          type: 'text',
-          page: 1,
-          x: 72,
-          y: 140,
-          width: 180,
-          height: 20,
-          label: 'Fee',
-          senderFills: true,
-        },
-      ],
+      roles: [templateRole('Client')],
+      fields: [signatureField({ role: 'Client' }), senderFeeField()],
       file: (await contractPdf()).toString('base64'),
     };
     for (const name of ['used', 'toDelete'] as const) {
@@ -1174,7 +1162,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
       const bigTemplate = {
         name: 'Big',
         title: 'Big',
-        roles: [{ name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
+        roles: [templateRole('Client')],
         file: Buffer.alloc(4096).toString('base64'),
       };
       const tooBig = await callApi({ baseUrl }, 'POST', '/v1/templates', { key, body: bigTemplate });

@@ -27,6 +27,7 @@ import { insertSampleDocuments } from '../../src/demo/seed.ts';
 import { sendPing } from '../../src/webhooks/deliveries.service.ts';
 import { createEndpoint } from '../../src/webhooks/endpoints.service.ts';
 import { contractFetch } from '../support/contract.ts';
+import { signatureField, templateRole } from '../support/factories.ts';
 import {
   createTestWorkspace,
   describeEachDatabase,
@@ -1084,8 +1085,8 @@ describeEachDatabase('@signet/client document writes', (kind) => {
     const created = await writer.templates.create({
       name: 'Client agreement',
       title: 'Client agreement',
-      roles: [{ name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
-      fields: [{ role: 'Client', type: 'signature', page: 1, x: 72, y: 72, width: 180, height: 40 }],
+      roles: [templateRole('Client')],
+      fields: [signatureField({ role: 'Client' })],
       file: pdf,
     });
     assert.equal(created.name, 'Client agreement');
@@ -1097,8 +1098,8 @@ describeEachDatabase('@signet/client document writes', (kind) => {
     const updated = await writer.templates.update(created.id, {
       name: 'Client agreement v2',
       title: 'Client agreement',
-      roles: [{ name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
-      fields: [{ role: 'Client', type: 'signature', page: 1, x: 72, y: 72, width: 180, height: 40 }],
+      roles: [templateRole('Client')],
+      fields: [signatureField({ role: 'Client' })],
     });
     assert.deepEqual([updated.name, updated.file.sha256], ['Client agreement v2', sha256Hex(pdf)]);
     const listed = [];

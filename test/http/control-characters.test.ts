@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createApiKey } from '../../src/keys/keys.service.ts';
 import { setPublicLink } from '../../src/templates/public-links.ts';
-import { blankPdf, createWaiverTemplate } from '../support/factories.ts';
+import { blankPdf, createWaiverTemplate, templateRole } from '../support/factories.ts';
 import {
   callApi,
   countRows,
@@ -76,7 +76,7 @@ describeEachDatabase('control characters never reach the database', (kind) => {
         {
           name: 'N\u001b',
           title: 'T',
-          roles: [{ name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
+          roles: [templateRole('Client')],
           file: (await blankPdf()).toString('base64'),
         },
         '/name',

@@ -40,7 +40,7 @@ export function signatureField<O extends FieldOwner>(
 ) {
   return {
     ...owner,
-    type: 'signature',
+    type: 'signature' as const,
     page: 1,
     x: 72,
     y: 72,
@@ -57,7 +57,7 @@ export function signatureField<O extends FieldOwner>(
 export function senderFeeField(role = 'Client', more: Record<string, unknown> = {}) {
   return {
     role,
-    type: 'text',
+    type: 'text' as const,
     page: 1,
     x: 72,
     y: 140,
@@ -73,7 +73,12 @@ export function senderFeeField(role = 'Client', more: Record<string, unknown> = 
  * A template field in the services agreement's layout: `role`'s field of `type` on page 1,
  * 72 points from the left and `y` up, 160 × 24 points, unless `more` says otherwise.
  */
-export function templateField(role: string, type: string, y: number, more: Record<string, unknown> = {}) {
+export function templateField<T extends string>(
+  role: string,
+  type: T,
+  y: number,
+  more: Record<string, unknown> = {},
+) {
   return { role, type, page: 1, x: 72, y, width: 160, height: 24, ...more };
 }
 

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { createApiKey } from '../../src/keys/keys.service.ts';
 import { renderTextDocument } from '../../src/pdf/text-document.ts';
+import { senderFeeField, signatureField, templateRole } from '../support/factories.ts';
 import {
   callApi,
   countRows,
@@ -52,24 +53,11 @@ describeEachDatabase('templates through /v1', (kind) => {
     name: 'Services agreement',
     title: 'Services agreement',
     text: 'Please sign.',
-    roles: [
-      { name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' },
-      { name: 'Company', role: 'signer', signingOrder: 2, signingMethod: 'standard' },
-    ],
+    roles: [templateRole('Client'), templateRole('Company', { signingOrder: 2 })],
     fields: [
-      { role: 'Client', type: 'signature', page: 1, x: 72, y: 72, width: 180, height: 40 },
-      {
-        role: 'Client',
-        type: 'text',
-        page: 1,
-        x: 72,
-        y: 140,
-        width: 180,
-        height: 20,
-        label: 'Fee',
-        senderFills: true,
-      },
-      { role: 'Company', type: 'signature', page: 1, x: 320, y: 72, width: 180, height: 40 },
+      signatureField({ role: 'Client' }),
+      senderFeeField(),
+      signatureField({ role: 'Company' }, { x: 320 }),
     ],
     file: await contractPdf(),
   });
