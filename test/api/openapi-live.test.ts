@@ -14,14 +14,13 @@ import { eventStreamDefaults } from '../../src/config.ts';
 import { createOutageMonitor } from '../../src/db/availability.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { createApiKey } from '../../src/keys/keys.service.ts';
-import { renderTextDocument } from '../../src/pdf/text-document.ts';
 import { signetVersion } from '../../src/version.ts';
 import { insertPingDelivery } from '../../src/webhooks/deliveries.repository.ts';
 import { sendPing } from '../../src/webhooks/deliveries.service.ts';
 import { insertEndpoint } from '../../src/webhooks/endpoints.repository.ts';
 import { createEndpoint } from '../../src/webhooks/endpoints.service.ts';
 import { insertWebhookEvent } from '../../src/webhooks/outbox.repository.ts';
-import { senderFeeField, signatureField, templateRole } from '../support/factories.ts';
+import { senderFeeField, signatureField, templateRole, textPdf } from '../support/factories.ts';
 import {
   type ApiMethod,
   type ApiResponse,
@@ -41,17 +40,6 @@ type Schema = Record<string, unknown>;
 
 const signer = { email: 'ann@northwind.example', fullName: 'Ann Lee' };
 
-/** A one-page PDF, as Signet makes one from a text. */
-async function contractPdf(): Promise<Buffer> {
-  const made = await renderTextDocument({
-    title: 'Agreement',
-    body: 'Terms.',
-    workspaceName: 'Northwind',
-    pricing: null,
-    createdAt: new Date('2026-03-01T00:00:00Z'),
-  });
-  return Buffer.from(made.data);
-}
 type Responses = Record<
   string,
   {
@@ -185,7 +173,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
       title: 'Agreement',
       roles: [templateRole('Client')],
       fields: [signatureField({ role: 'Client' }), senderFeeField()],
-      file: (await contractPdf()).toString('base64'),
+      file: (await textPdf()).toString('base64'),
     };
     for (const name of ['used', 'toDelete'] as const) {
       const made = await callApi(h, 'POST', '/v1/templates', { key: writeKey, body: templateBody });
@@ -1127,17 +1115,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
   test('createDocument: a PDF over the upload limit (413), the day’s uploads used up (429), a key reused (409), a replay after deletion (404)', async () => {
     const other = await createTestWorkspace(h.ctx);
     const key = (await createApiKey(h.ctx, { workspaceId: other.id, name: 'w', scope: 'write' })).secret;
-    const pdf = Buffer.from(
-      (
-        await renderTextDocument({
-          title: 'T',
-          body: 'B',
-          workspaceName: 'W',
-          pricing: null,
-          createdAt: h.clock.now(),
-        })
-      ).data,
-    );
+    const pdf = await textPdf({ title: 'T', body: 'B', workspaceName: 'W', createdAt: h.clock.now() });
     const small = { ...h.ctx, config: { ...h.ctx.config, maxUploadBytes: 1024 } };
     await withApp(small, { burst: 100, refillPerSecond: 1 }, async (baseUrl) => {
       const res = await callApi({ baseUrl }, 'POST', '/v1/documents', {

@@ -27,7 +27,7 @@ import { insertSampleDocuments } from '../../src/demo/seed.ts';
 import { sendPing } from '../../src/webhooks/deliveries.service.ts';
 import { createEndpoint } from '../../src/webhooks/endpoints.service.ts';
 import { contractFetch } from '../support/contract.ts';
-import { signatureField, templateRole } from '../support/factories.ts';
+import { signatureField, templateRole, textPdf } from '../support/factories.ts';
 import {
   createTestWorkspace,
   describeEachDatabase,
@@ -952,7 +952,6 @@ test('the built package streams a download and checks its SHA-256 on Node 20, th
 // wait between retries, of a download's stream). Its imports are here, with it.
 import { createServer, type Socket } from 'node:net';
 import { createApiKey } from '../../src/keys/keys.service.ts';
-import { renderTextDocument } from '../../src/pdf/text-document.ts';
 
 /** A TCP server that accepts every connection and never answers; counts the requests that came. */
 async function silentServer(): Promise<{ url: string; requests: () => number; close(): Promise<void> }> {
@@ -1009,14 +1008,12 @@ describeEachDatabase('@signet/client document writes', (kind) => {
       },
     });
     reader = createClient({ apiKey: ws.apiKey, baseUrl: `${h.baseUrl}/v1`, fetch: contractFetch });
-    const { data } = await renderTextDocument({
+    pdf = await textPdf({
       title: 'Service level agreement',
       body: 'The supplier answers within four hours.\n'.repeat(60),
       workspaceName: 'Acme',
-      pricing: null,
       createdAt: new Date('2026-11-01T00:00:00Z'),
     });
-    pdf = Buffer.from(data);
   });
 
   test('documents.create sends the PDF as multipart from a path, bytes, a Blob, a web stream and a Node stream', async () => {

@@ -7,12 +7,12 @@ import { test } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { readFile } from '../../src/files/files.service.ts';
 import { createApiKey } from '../../src/keys/keys.service.ts';
-import { renderTextDocument } from '../../src/pdf/text-document.ts';
 import { sealDueDocuments } from '../../src/sealing/sealing.service.ts';
 import { expireDueDocuments } from '../../src/sending/ending.ts';
 import { findSigningSession } from '../../src/signing/session.ts';
 import { declineDocument, signDocument } from '../../src/signing/signing.service.ts';
 import { assertContract } from '../support/contract.ts';
+import { textPdf } from '../support/factories.ts';
 import {
   type ApiResponse,
   callApi,
@@ -28,16 +28,14 @@ import { pdftotext } from '../support/pdf-tools.ts';
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
-async function contractPdf(pages = 2): Promise<Buffer> {
-  const { data } = await renderTextDocument({
+/** Acme's service level agreement, about `pages` pages of it, as Signet draws a text. */
+const contractPdf = (pages = 2) =>
+  textPdf({
     title: 'Service level agreement',
     body: 'The supplier answers within four hours.\n'.repeat(pages * 40),
     workspaceName: 'Acme',
-    pricing: null,
     createdAt: new Date('2026-11-01T00:00:00Z'),
   });
-  return Buffer.from(data);
-}
 
 async function encryptedLikePdf(): Promise<Buffer> {
   // A PDF whose trailer names an encryption dictionary: refused like any encrypted file.
