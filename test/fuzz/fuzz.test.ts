@@ -78,15 +78,9 @@ import { createEndpoint, maxEndpointsPerWorkspace } from '../../src/webhooks/end
 import { getWorkspace, setWorkspacePlan } from '../../src/workspaces/workspaces.service.ts';
 import { contractProblems, headersOf } from '../support/contract.ts';
 import { senderFeeField, signatureField, templateRole } from '../support/factories.ts';
-import {
-  type Credentials,
-  describeRequest,
-  type FuzzPools,
-  type FuzzRequest,
-  fuzzRequest,
-  routeLabels,
-  send,
-} from '../support/fuzz-requests.ts';
+import { type Credentials, describeRequest, fuzzRequest, send } from '../support/fuzz-requests.ts';
+import { routeLabels } from '../support/fuzz-routes.ts';
+import type { FuzzPools, FuzzRequest } from '../support/fuzz-values.ts';
 import {
   callApi,
   createSentDocument,
