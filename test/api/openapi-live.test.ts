@@ -2,28 +2,26 @@
 // docs/openapi.json and every status it documents for it (each error code, too), and each
 // answer validated against the document's schema for that status, with the rate-limit
 // headers it promises (and Retry-After on 429). A delivery body, ping and event alike, is
-// validated against the document's `webhooks`.
+// validated against the document's `webhooks`. The cases, one test each, are tables by
+// operation group beside it (contract-cases-documents.ts, -templates.ts, -webhooks.ts), run
+// in one order after the setup test; contract-answers.ts judges each answer.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Kysely } from 'kysely';
 import { Agent } from 'undici';
-import { buildOpenApiDocument } from '../../src/api/openapi.ts';
 import { eventStreamDefaults } from '../../src/config.ts';
 import { createOutageMonitor } from '../../src/db/availability.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { createApiKey } from '../../src/keys/keys.service.ts';
-import { renderTextDocument } from '../../src/pdf/text-document.ts';
-import { signetVersion } from '../../src/version.ts';
 import { insertPingDelivery } from '../../src/webhooks/deliveries.repository.ts';
 import { sendPing } from '../../src/webhooks/deliveries.service.ts';
 import { insertEndpoint } from '../../src/webhooks/endpoints.repository.ts';
 import { createEndpoint } from '../../src/webhooks/endpoints.service.ts';
 import { insertWebhookEvent } from '../../src/webhooks/outbox.repository.ts';
+import { senderFeeField, signatureField, templateRole, textPdf } from '../support/factories.ts';
 import {
   type ApiMethod,
-  type ApiResponse,
   callApi,
   createSentDocument,
   createTestDatabase,
@@ -35,96 +33,19 @@ import {
   withApp,
 } from '../support/harness.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
-
-type Schema = Record<string, unknown>;
-
-const signer = { email: 'ann@northwind.example', fullName: 'Ann Lee' };
-
-/** A one-page PDF, as Signet makes one from a text. */
-async function contractPdf(): Promise<Buffer> {
-  const made = await renderTextDocument({
-    title: 'Agreement',
-    body: 'Terms.',
-    workspaceName: 'Northwind',
-    pricing: null,
-    createdAt: new Date('2026-03-01T00:00:00Z'),
-  });
-  return Buffer.from(made.data);
-}
-type Responses = Record<
-  string,
-  {
-    headers?: Record<string, { $ref?: string; required?: boolean }>;
-    content?: { 'application/json': { schema: Schema } };
-  }
->;
-interface Contract {
-  paths: Record<string, Record<string, { operationId: string; responses: Responses }>>;
-  webhooks: Record<
-    string,
-    { post: { requestBody: { content: { 'application/json': { schema: Schema } } } } }
-  >;
-  components: { schemas: Record<string, Schema>; headers: Record<string, { required?: boolean }> };
-}
-
-const contract = buildOpenApiDocument({
-  serverUrl: 'http://127.0.0.1/v1',
-  version: signetVersion,
-}) as unknown as Contract;
-// Formats are checked by the independent validator every callApi answer goes through (contract.ts).
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
-ajv.addSchema({ $id: 'contract', components: contract.components }, 'contract');
-
-/** A schema of the document, its `#/components/...` references pointing into it. */
-function compile(schema: Schema) {
-  const rebased = JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"contract#/components/'));
-  return ajv.compile(rebased);
-}
-
-function operation(operationId: string): { method: string; path: string; responses: Responses } {
-  for (const [path, item] of Object.entries(contract.paths)) {
-    for (const [method, op] of Object.entries(item)) {
-      if (op.operationId === operationId) return { method, path, responses: op.responses };
-    }
-  }
-  throw new Error(`no operation ${operationId}`);
-}
-
-/** Every (operation, status) pair the document promises; each must be exercised below. */
-const promised = new Set(
-  Object.values(contract.paths).flatMap((item) =>
-    Object.values(item).flatMap((op) =>
-      Object.keys(op.responses).map((status) => `${op.operationId} ${status}`),
-    ),
-  ),
-);
-const exercised = new Set<string>();
-
-function checkAnswer(
-  operationId: string,
-  res: { status: number; headers: Headers; body: unknown },
-  code?: string,
-): void {
-  const { responses } = operation(operationId);
-  const documented = responses[String(res.status)];
-  assert.ok(documented, `${operationId} answered ${res.status}, which the contract does not document`);
-  const schema = documented.content?.['application/json'].schema;
-  assert.ok(schema, `${operationId} ${res.status} has a schema`);
-  const validate = compile(schema);
-  assert.ok(
-    validate(res.body),
-    `${operationId} ${res.status}: ${JSON.stringify(validate.errors)} for ${JSON.stringify(res.body).slice(0, 300)}`,
-  );
-  if (code) assert.equal((res.body as { error?: string }).error, code);
-  for (const [header, object] of Object.entries(documented.headers ?? {})) {
-    const resolved = object.$ref
-      ? contract.components.headers[object.$ref.split('/').at(-1) as string]
-      : (object as { required?: boolean });
-    if (resolved?.required)
-      assert.ok(res.headers.get(header) !== null, `${operationId} ${res.status} carries ${header}`);
-  }
-  exercised.add(`${operationId} ${res.status}`);
-}
+import {
+  checkAnswer,
+  compile,
+  contract,
+  exercised,
+  operation,
+  promised,
+  type Schema,
+} from './contract-answers.ts';
+import { type Case, type CaseKit, signer } from './contract-cases.ts';
+import { createDocumentCases, documentCases } from './contract-cases-documents.ts';
+import { templateCases } from './contract-cases-templates.ts';
+import { webhookCases } from './contract-cases-webhooks.ts';
 
 describeEachDatabase('the contract against the live API', (kind) => {
   const h = useHarness(kind);
@@ -182,22 +103,9 @@ describeEachDatabase('the contract against the live API', (kind) => {
     templateBody = {
       name: 'Agreement',
       title: 'Agreement',
-      roles: [{ name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
-      fields: [
-        { role: 'Client', type: 'signature', page: 1, x: 72, y: 72, width: 180, height: 40 },
-        {
-          role: 'Client',
-          type: 'text',
-          page: 1,
-          x: 72,
-          y: 140,
-          width: 180,
-          height: 20,
-          label: 'Fee',
-          senderFills: true,
-        },
-      ],
-      file: (await contractPdf()).toString('base64'),
+      roles: [templateRole('Client')],
+      fields: [signatureField({ role: 'Client' }), senderFeeField()],
+      file: (await textPdf()).toString('base64'),
     };
     for (const name of ['used', 'toDelete'] as const) {
       const made = await callApi(h, 'POST', '/v1/templates', { key: writeKey, body: templateBody });
@@ -258,7 +166,6 @@ describeEachDatabase('the contract against the live API', (kind) => {
   });
 
   const randomId = () => randomUUID();
-  type Case = [string, string, () => Promise<ApiResponse>, string?];
   /** Every operation refuses a request without a key, and one with a Free workspace's key. */
   const keyCases = (operationId: string, method: ApiMethod, path: () => string, body?: object): Case[] => [
     [operationId, 'invalid-api-key', () => call(method, path(), { key: null, body }), 'invalid-api-key'],
@@ -299,746 +206,38 @@ describeEachDatabase('the contract against the live API', (kind) => {
         }),
       code,
     ]);
+  const live = {
+    get documentId() {
+      return documentId;
+    },
+    get endpointId() {
+      return endpointId;
+    },
+    get templateBody() {
+      return templateBody;
+    },
+  };
+  const kit: CaseKit = {
+    call,
+    write,
+    keyCases,
+    bodyCases,
+    writeBodyCases,
+    randomId,
+    newDocument,
+    drafts,
+    templates,
+    sent,
+    own,
+    deadEndpoint,
+    live,
+  };
+  // In the order they always ran: a later case may use what an earlier one did (the endpoint is deleted last).
   const cases: Case[] = [
-    ['createDocument', '201', () => write('POST', '/v1/documents', { body: newDocument })],
-    [
-      'createDocument',
-      'invalid-query',
-      () => write('POST', '/v1/documents?x=1', { body: newDocument }),
-      'invalid-query',
-    ],
-    ['createDocument', 'invalid-json', () => write('POST', '/v1/documents', { body: '{' }), 'invalid-json'],
-    ['createDocument', 'invalid-body', () => write('POST', '/v1/documents', { body: {} }), 'invalid-body'],
-    [
-      'createDocument',
-      'invalid-file',
-      () =>
-        write('POST', '/v1/documents', {
-          body: { ...newDocument, file: Buffer.from('not a PDF').toString('base64') },
-        }),
-      'invalid-file',
-    ],
-    [
-      'createDocument',
-      'invalid-idempotency-key',
-      () =>
-        write('POST', '/v1/documents', { body: newDocument, headers: { 'idempotency-key': 'two words' } }),
-      'invalid-idempotency-key',
-    ],
-    [
-      'createDocument',
-      'document-not-sendable',
-      () => write('POST', '/v1/documents', { body: { title: 'Empty', recipients: [signer], send: true } }),
-      'document-not-sendable',
-    ],
-    [
-      'createDocument',
-      'unsupported-media-type',
-      () => write('POST', '/v1/documents', { body: 'x', headers: { 'content-type': 'text/plain' } }),
-      'unsupported-media-type',
-    ],
-    [
-      'createDocument',
-      'insufficient-scope',
-      () => call('POST', '/v1/documents', { body: newDocument }),
-      'insufficient-scope',
-    ],
-    ...keyCases('createDocument', 'POST', () => '/v1/documents', newDocument),
-    ['listTemplates', '200', () => call('GET', '/v1/templates?limit=1')],
-    ['listTemplates', 'invalid-query', () => call('GET', '/v1/templates?x=1'), 'invalid-query'],
-    ['listTemplates', 'invalid-cursor', () => call('GET', '/v1/templates?cursor=abc'), 'invalid-cursor'],
-    ...keyCases('listTemplates', 'GET', () => '/v1/templates'),
-    ['getTemplate', '200', () => call('GET', `/v1/templates/${templates.used}`)],
-    ['getTemplate', 'invalid-id', () => call('GET', '/v1/templates/nope'), 'invalid-id'],
-    ['getTemplate', 'not-found', () => call('GET', `/v1/templates/${randomId()}`), 'not-found'],
-    ...keyCases('getTemplate', 'GET', () => `/v1/templates/${templates.used}`),
-    ['createTemplate', '201', () => write('POST', '/v1/templates', { body: templateBody })],
-    ['createTemplate', 'invalid-body', () => write('POST', '/v1/templates', { body: {} }), 'invalid-body'],
-    [
-      'createTemplate',
-      'invalid-file',
-      () =>
-        write('POST', '/v1/templates', {
-          body: { ...templateBody, file: Buffer.from('not a PDF').toString('base64') },
-        }),
-      'invalid-file',
-    ],
-    [
-      'createTemplate',
-      'insufficient-scope',
-      () => call('POST', '/v1/templates', { body: templateBody }),
-      'insufficient-scope',
-    ],
-    ['createTemplate', 'invalid-json', () => write('POST', '/v1/templates', { body: '{' }), 'invalid-json'],
-    [
-      'createTemplate',
-      'unsupported-media-type',
-      () => write('POST', '/v1/templates', { body: 'x', headers: { 'content-type': 'text/plain' } }),
-      'unsupported-media-type',
-    ],
-    ...keyCases('createTemplate', 'POST', () => '/v1/templates', {}),
-    [
-      'replaceTemplate',
-      '200',
-      () => write('PUT', `/v1/templates/${templates.used}`, { body: { ...templateBody, file: undefined } }),
-    ],
-    [
-      'replaceTemplate',
-      'invalid-id',
-      () => write('PUT', '/v1/templates/nope', { body: templateBody }),
-      'invalid-id',
-    ],
-    [
-      'replaceTemplate',
-      'not-found',
-      () => write('PUT', `/v1/templates/${randomId()}`, { body: templateBody }),
-      'not-found',
-    ],
-    [
-      'replaceTemplate',
-      'insufficient-scope',
-      () => call('PUT', `/v1/templates/${templates.used}`, { body: templateBody }),
-      'insufficient-scope',
-    ],
-    ...keyCases('replaceTemplate', 'PUT', () => `/v1/templates/${templates.used}`, {}),
-    ...writeBodyCases('replaceTemplate', 'PUT', () => `/v1/templates/${templates.used}`).filter(
-      ([, what]) => what !== 'payload-too-large',
-    ),
-    [
-      'useTemplate',
-      '200',
-      () =>
-        write('POST', `/v1/templates/${templates.used}/documents`, {
-          body: {
-            items: [
-              { recipients: { Client: signer }, values: { Fee: '100 EUR' }, send: true },
-              { recipients: { Client: { ...signer, email: 'ann@' } }, values: { Fee: '100 EUR' } },
-            ],
-          },
-        }),
-    ],
-    [
-      'useTemplate',
-      'idempotency-key-reused',
-      async () => {
-        const headers = { 'idempotency-key': 'contract-batch' };
-        const path = `/v1/templates/${templates.used}/documents`;
-        const item = { recipients: { Client: signer }, values: { Fee: '100 EUR' } };
-        await write('POST', path, { body: { items: [item] }, headers });
-        return write('POST', path, { body: { items: [item, item] }, headers });
-      },
-      'idempotency-key-reused',
-    ],
-    [
-      'useTemplate',
-      'invalid-id',
-      () => write('POST', '/v1/templates/nope/documents', { body: { items: [] } }),
-      'invalid-id',
-    ],
-    [
-      'useTemplate',
-      'not-found',
-      () =>
-        write('POST', `/v1/templates/${randomId()}/documents`, {
-          body: { items: [{ recipients: { Client: signer } }] },
-        }),
-      'not-found',
-    ],
-    [
-      'useTemplate',
-      'insufficient-scope',
-      () =>
-        call('POST', `/v1/templates/${templates.used}/documents`, {
-          body: { items: [{ recipients: { Client: signer } }] },
-        }),
-      'insufficient-scope',
-    ],
-    ...keyCases('useTemplate', 'POST', () => `/v1/templates/${templates.used}/documents`, {
-      items: [{ recipients: { Client: signer } }],
-    }),
-    ...writeBodyCases('useTemplate', 'POST', () => `/v1/templates/${templates.used}/documents`),
-    ['deleteTemplate', 'invalid-id', () => write('DELETE', '/v1/templates/nope'), 'invalid-id'],
-    ['deleteTemplate', 'not-found', () => write('DELETE', `/v1/templates/${randomId()}`), 'not-found'],
-    [
-      'deleteTemplate',
-      'insufficient-scope',
-      () => call('DELETE', `/v1/templates/${templates.toDelete}`),
-      'insufficient-scope',
-    ],
-    ...keyCases('deleteTemplate', 'DELETE', () => `/v1/templates/${templates.toDelete}`),
-    ...writeBodyCases('deleteTemplate', 'DELETE', () => `/v1/templates/${templates.toDelete}`),
-    ['deleteTemplate', '200', () => write('DELETE', `/v1/templates/${templates.toDelete}`)],
-    ['sendDocument', '200', () => write('POST', `/v1/documents/${drafts.toSend}/send`)],
-    ['sendDocument', 'invalid-id', () => write('POST', '/v1/documents/nope/send'), 'invalid-id'],
-    [
-      'sendDocument',
-      'invalid-query',
-      () => write('POST', `/v1/documents/${drafts.empty}/send?x=1`),
-      'invalid-query',
-    ],
-    ['sendDocument', 'not-found', () => write('POST', `/v1/documents/${randomId()}/send`), 'not-found'],
-    [
-      'sendDocument',
-      'document-not-draft',
-      () => write('POST', `/v1/documents/${documentId}/send`),
-      'document-not-draft',
-    ],
-    [
-      'sendDocument',
-      'document-not-sendable',
-      () => write('POST', `/v1/documents/${drafts.empty}/send`),
-      'document-not-sendable',
-    ],
-    [
-      'sendDocument',
-      'insufficient-scope',
-      () => call('POST', `/v1/documents/${drafts.empty}/send`),
-      'insufficient-scope',
-    ],
-    ...keyCases('sendDocument', 'POST', () => `/v1/documents/${drafts.empty}/send`),
-    ...writeBodyCases('sendDocument', 'POST', () => `/v1/documents/${drafts.empty}/send`),
-    ['deleteDocument', 'invalid-id', () => write('DELETE', '/v1/documents/nope'), 'invalid-id'],
-    [
-      'deleteDocument',
-      'invalid-query',
-      () => write('DELETE', `/v1/documents/${drafts.toDelete}?x=1`),
-      'invalid-query',
-    ],
-    ['deleteDocument', 'not-found', () => write('DELETE', `/v1/documents/${randomId()}`), 'not-found'],
-    [
-      'deleteDocument',
-      'document-not-draft',
-      () => write('DELETE', `/v1/documents/${documentId}`),
-      'document-not-draft',
-    ],
-    [
-      'deleteDocument',
-      'insufficient-scope',
-      () => call('DELETE', `/v1/documents/${drafts.toDelete}`),
-      'insufficient-scope',
-    ],
-    ...keyCases('deleteDocument', 'DELETE', () => `/v1/documents/${drafts.toDelete}`),
-    ...writeBodyCases('deleteDocument', 'DELETE', () => `/v1/documents/${drafts.toDelete}`),
-    ['deleteDocument', '200', () => write('DELETE', `/v1/documents/${drafts.toDelete}`)],
-    [
-      'replaceDocument',
-      '200',
-      () => write('PUT', `/v1/documents/${drafts.toReplace}`, { body: newDocument }),
-    ],
-    [
-      'replaceDocument',
-      'invalid-id',
-      () => write('PUT', '/v1/documents/nope', { body: newDocument }),
-      'invalid-id',
-    ],
-    [
-      'replaceDocument',
-      'invalid-query',
-      () => write('PUT', `/v1/documents/${drafts.toReplace}?x=1`, { body: newDocument }),
-      'invalid-query',
-    ],
-    [
-      'replaceDocument',
-      'invalid-json',
-      () => write('PUT', `/v1/documents/${drafts.toReplace}`, { body: '{' }),
-      'invalid-json',
-    ],
-    [
-      'replaceDocument',
-      'invalid-body',
-      () => write('PUT', `/v1/documents/${drafts.toReplace}`, { body: {} }),
-      'invalid-body',
-    ],
-    [
-      'replaceDocument',
-      'invalid-file',
-      () =>
-        write('PUT', `/v1/documents/${drafts.toReplace}`, {
-          body: { ...newDocument, file: Buffer.from('not a PDF').toString('base64') },
-        }),
-      'invalid-file',
-    ],
-    [
-      'replaceDocument',
-      'not-found',
-      () => write('PUT', `/v1/documents/${randomId()}`, { body: newDocument }),
-      'not-found',
-    ],
-    [
-      'replaceDocument',
-      'document-not-draft',
-      () => write('PUT', `/v1/documents/${documentId}`, { body: newDocument }),
-      'document-not-draft',
-    ],
-    [
-      'replaceDocument',
-      'unsupported-media-type',
-      () =>
-        write('PUT', `/v1/documents/${drafts.toReplace}`, {
-          body: 'x',
-          headers: { 'content-type': 'text/plain' },
-        }),
-      'unsupported-media-type',
-    ],
-    [
-      'replaceDocument',
-      'insufficient-scope',
-      () => call('PUT', `/v1/documents/${drafts.toReplace}`, { body: newDocument }),
-      'insufficient-scope',
-    ],
-    ...keyCases('replaceDocument', 'PUT', () => `/v1/documents/${drafts.toReplace}`, newDocument),
-    [
-      'remindRecipient',
-      '200',
-      () => write('POST', `/v1/documents/${sent.id}/recipients/${sent.first}/remind`),
-    ],
-    [
-      'remindRecipient',
-      'reminded-recently',
-      () => write('POST', `/v1/documents/${sent.id}/recipients/${sent.first}/remind`),
-      'reminded-recently',
-    ],
-    [
-      'remindRecipient',
-      'recipient-not-remindable',
-      () => write('POST', `/v1/documents/${sent.id}/recipients/${sent.second}/remind`),
-      'recipient-not-remindable',
-    ],
-    [
-      'remindRecipient',
-      'invalid-id',
-      () => write('POST', `/v1/documents/${sent.id}/recipients/nope/remind`),
-      'invalid-id',
-    ],
-    [
-      'remindRecipient',
-      'invalid-query',
-      () => write('POST', `/v1/documents/${sent.id}/recipients/${sent.first}/remind?x=1`),
-      'invalid-query',
-    ],
-    [
-      'remindRecipient',
-      'not-found',
-      () => write('POST', `/v1/documents/${sent.id}/recipients/${randomId()}/remind`),
-      'not-found',
-    ],
-    [
-      'remindRecipient',
-      'insufficient-scope',
-      () => call('POST', `/v1/documents/${sent.id}/recipients/${sent.first}/remind`),
-      'insufficient-scope',
-    ],
-    ...keyCases('remindRecipient', 'POST', () => `/v1/documents/${sent.id}/recipients/${sent.first}/remind`),
-    ...writeBodyCases(
-      'remindRecipient',
-      'POST',
-      () => `/v1/documents/${sent.id}/recipients/${sent.first}/remind`,
-    ),
-    [
-      'renewSigningUrl',
-      '200',
-      () => write('POST', `/v1/documents/${own.id}/recipients/${own.first}/signing-url`),
-    ],
-    [
-      'renewSigningUrl',
-      'recipient-not-invited',
-      () => write('POST', `/v1/documents/${own.id}/recipients/${own.second}/signing-url`),
-      'recipient-not-invited',
-    ],
-    [
-      'renewSigningUrl',
-      'document-delivered-by-mail',
-      () => write('POST', `/v1/documents/${sent.id}/recipients/${sent.first}/signing-url`),
-      'document-delivered-by-mail',
-    ],
-    [
-      'renewSigningUrl',
-      'invalid-id',
-      () => write('POST', `/v1/documents/nope/recipients/${own.first}/signing-url`),
-      'invalid-id',
-    ],
-    [
-      'renewSigningUrl',
-      'invalid-query',
-      () => write('POST', `/v1/documents/${own.id}/recipients/${own.first}/signing-url?x=1`),
-      'invalid-query',
-    ],
-    [
-      'renewSigningUrl',
-      'not-found',
-      () => write('POST', `/v1/documents/${own.id}/recipients/${randomId()}/signing-url`),
-      'not-found',
-    ],
-    [
-      'renewSigningUrl',
-      'insufficient-scope',
-      () => call('POST', `/v1/documents/${own.id}/recipients/${own.first}/signing-url`),
-      'insufficient-scope',
-    ],
-    ...keyCases(
-      'renewSigningUrl',
-      'POST',
-      () => `/v1/documents/${own.id}/recipients/${own.first}/signing-url`,
-    ),
-    ...writeBodyCases(
-      'renewSigningUrl',
-      'POST',
-      () => `/v1/documents/${own.id}/recipients/${own.first}/signing-url`,
-    ),
-    [
-      'withdrawDocument',
-      'document-not-active',
-      () => write('POST', `/v1/documents/${drafts.empty}/withdraw`),
-      'document-not-active',
-    ],
-    ['withdrawDocument', 'invalid-id', () => write('POST', '/v1/documents/nope/withdraw'), 'invalid-id'],
-    [
-      'withdrawDocument',
-      'invalid-query',
-      () => write('POST', `/v1/documents/${sent.id}/withdraw?x=1`),
-      'invalid-query',
-    ],
-    [
-      'withdrawDocument',
-      'invalid-body',
-      () => write('POST', `/v1/documents/${sent.id}/withdraw`, { body: { why: 'x' } }),
-      'invalid-body',
-    ],
-    [
-      'withdrawDocument',
-      'not-found',
-      () => write('POST', `/v1/documents/${randomId()}/withdraw`),
-      'not-found',
-    ],
-    [
-      'withdrawDocument',
-      'insufficient-scope',
-      () => call('POST', `/v1/documents/${sent.id}/withdraw`),
-      'insufficient-scope',
-    ],
-    ...keyCases('withdrawDocument', 'POST', () => `/v1/documents/${sent.id}/withdraw`),
-    ...writeBodyCases('withdrawDocument', 'POST', () => `/v1/documents/${sent.id}/withdraw`),
-    [
-      'withdrawDocument',
-      '200',
-      () => write('POST', `/v1/documents/${sent.id}/withdraw`, { body: { reason: 'Done.' } }),
-    ],
-    [
-      'renewSigningUrl',
-      'document-not-active',
-      () => write('POST', `/v1/documents/${sent.id}/recipients/${sent.first}/signing-url`),
-      'document-not-active',
-    ],
-    ['listDocuments', '200', () => call('GET', '/v1/documents?limit=2')],
-    ['listDocuments', 'invalid-query', () => call('GET', '/v1/documents?limit=0'), 'invalid-query'],
-    ['listDocuments', 'invalid-cursor', () => call('GET', '/v1/documents?cursor=abc'), 'invalid-cursor'],
-    ...keyCases('listDocuments', 'GET', () => '/v1/documents'),
-    ['getDocument', '200', () => call('GET', `/v1/documents/${documentId}`)],
-    ['getDocument', 'invalid-id', () => call('GET', '/v1/documents/nope'), 'invalid-id'],
-    [
-      'getDocument',
-      'invalid-query',
-      () => call('GET', `/v1/documents/${documentId}?expand=events`),
-      'invalid-query',
-    ],
-    ['getDocument', 'not-found', () => call('GET', `/v1/documents/${randomId()}`), 'not-found'],
-    ...keyCases('getDocument', 'GET', () => `/v1/documents/${documentId}`),
-    ['listWebhookEndpoints', '200', () => call('GET', '/v1/webhook-endpoints')],
-    [
-      'listWebhookEndpoints',
-      'invalid-query',
-      () => call('GET', '/v1/webhook-endpoints?x=1'),
-      'invalid-query',
-    ],
-    ...keyCases('listWebhookEndpoints', 'GET', () => '/v1/webhook-endpoints'),
-    [
-      'createWebhookEndpoint',
-      '201',
-      () =>
-        call('POST', '/v1/webhook-endpoints', {
-          body: { url: 'https://api.example.org/hooks', events: ['document.signed'] },
-        }),
-    ],
-    [
-      'createWebhookEndpoint',
-      'invalid-json',
-      () => call('POST', '/v1/webhook-endpoints', { body: '{' }),
-      'invalid-json',
-    ],
-    [
-      'createWebhookEndpoint',
-      'invalid-body',
-      () =>
-        call('POST', '/v1/webhook-endpoints', { body: { url: 'https://hooks.example.com/x', events: [] } }),
-      'invalid-body',
-    ],
-    [
-      'createWebhookEndpoint',
-      'invalid-url',
-      () => call('POST', '/v1/webhook-endpoints', { body: { url: 'not a url', events: ['document.sent'] } }),
-      'invalid-url',
-    ],
-    [
-      'createWebhookEndpoint',
-      'unsafe-url',
-      () =>
-        call('POST', '/v1/webhook-endpoints', {
-          body: { url: 'https://127.0.0.1/x', events: ['document.sent'] },
-        }),
-      'unsafe-url',
-    ],
-    [
-      'createWebhookEndpoint',
-      'invalid-query',
-      () =>
-        call('POST', '/v1/webhook-endpoints?x=1', {
-          body: { url: 'https://hooks.example.com/x', events: ['document.sent'] },
-        }),
-      'invalid-query',
-    ],
-    [
-      'createWebhookEndpoint',
-      'payload-too-large',
-      () =>
-        call('POST', '/v1/webhook-endpoints', {
-          body: {
-            url: 'https://hooks.example.com/x',
-            events: ['document.sent'],
-            description: 'x'.repeat(1_100_000),
-          },
-        }),
-      'payload-too-large',
-    ],
-    [
-      'createWebhookEndpoint',
-      'unsupported-media-type',
-      () =>
-        call('POST', '/v1/webhook-endpoints', { body: 'url=x', headers: { 'content-type': 'text/plain' } }),
-      'unsupported-media-type',
-    ],
-    ...keyCases('createWebhookEndpoint', 'POST', () => '/v1/webhook-endpoints', {}),
-    ['getWebhookEndpoint', '200', () => call('GET', `/v1/webhook-endpoints/${endpointId}`)],
-    ['getWebhookEndpoint', 'invalid-id', () => call('GET', '/v1/webhook-endpoints/nope'), 'invalid-id'],
-    [
-      'getWebhookEndpoint',
-      'not-found',
-      () => call('GET', `/v1/webhook-endpoints/${randomId()}`),
-      'not-found',
-    ],
-    ...keyCases('getWebhookEndpoint', 'GET', () => `/v1/webhook-endpoints/${endpointId}`),
-    [
-      'updateWebhookEndpoint',
-      '200',
-      () => call('PATCH', `/v1/webhook-endpoints/${endpointId}`, { body: { description: 'CRM' } }),
-    ],
-    [
-      'updateWebhookEndpoint',
-      'invalid-json',
-      () => call('PATCH', `/v1/webhook-endpoints/${endpointId}`, { body: '[' }),
-      'invalid-json',
-    ],
-    [
-      'updateWebhookEndpoint',
-      'invalid-body',
-      () => call('PATCH', `/v1/webhook-endpoints/${endpointId}`, { body: { enabled: 'yes' } }),
-      'invalid-body',
-    ],
-    [
-      'updateWebhookEndpoint',
-      'invalid-url',
-      () => call('PATCH', `/v1/webhook-endpoints/${endpointId}`, { body: { url: 'nope' } }),
-      'invalid-url',
-    ],
-    [
-      'updateWebhookEndpoint',
-      'unsafe-url',
-      () => call('PATCH', `/v1/webhook-endpoints/${endpointId}`, { body: { url: 'https://10.0.0.1/x' } }),
-      'unsafe-url',
-    ],
-    [
-      'updateWebhookEndpoint',
-      'not-found',
-      () => call('PATCH', `/v1/webhook-endpoints/${randomId()}`, { body: { description: 'x' } }),
-      'not-found',
-    ],
-    [
-      'updateWebhookEndpoint',
-      'payload-too-large',
-      () =>
-        call('PATCH', `/v1/webhook-endpoints/${endpointId}`, {
-          body: { description: 'x'.repeat(1_100_000) },
-        }),
-      'payload-too-large',
-    ],
-    [
-      'updateWebhookEndpoint',
-      'unsupported-media-type',
-      () =>
-        call('PATCH', `/v1/webhook-endpoints/${endpointId}`, {
-          body: 'x',
-          headers: { 'content-type': 'text/plain' },
-        }),
-      'unsupported-media-type',
-    ],
-    ...keyCases('updateWebhookEndpoint', 'PATCH', () => `/v1/webhook-endpoints/${endpointId}`, {}),
-    [
-      'rotateWebhookEndpointSecret',
-      '200',
-      () => call('POST', `/v1/webhook-endpoints/${endpointId}/rotate-secret`, { body: { overlapHours: 1 } }),
-    ],
-    [
-      'rotateWebhookEndpointSecret',
-      'invalid-json',
-      () => call('POST', `/v1/webhook-endpoints/${endpointId}/rotate-secret`, { body: '{' }),
-      'invalid-json',
-    ],
-    [
-      'rotateWebhookEndpointSecret',
-      'invalid-body',
-      () =>
-        call('POST', `/v1/webhook-endpoints/${endpointId}/rotate-secret`, { body: { overlapHours: 169 } }),
-      'invalid-body',
-    ],
-    [
-      'rotateWebhookEndpointSecret',
-      'invalid-id',
-      () => call('POST', '/v1/webhook-endpoints/nope/rotate-secret'),
-      'invalid-id',
-    ],
-    [
-      'rotateWebhookEndpointSecret',
-      'invalid-query',
-      () => call('POST', `/v1/webhook-endpoints/${endpointId}/rotate-secret?x=1`),
-      'invalid-query',
-    ],
-    [
-      'rotateWebhookEndpointSecret',
-      'not-found',
-      () => call('POST', `/v1/webhook-endpoints/${randomId()}/rotate-secret`),
-      'not-found',
-    ],
-    [
-      'rotateWebhookEndpointSecret',
-      'payload-too-large',
-      () =>
-        call('POST', `/v1/webhook-endpoints/${endpointId}/rotate-secret`, {
-          body: { overlapHours: 1, pad: 'x'.repeat(1_100_000) },
-        }),
-      'payload-too-large',
-    ],
-    [
-      'rotateWebhookEndpointSecret',
-      'unsupported-media-type',
-      () =>
-        call('POST', `/v1/webhook-endpoints/${endpointId}/rotate-secret`, {
-          body: 'x',
-          headers: { 'content-type': 'text/plain' },
-        }),
-      'unsupported-media-type',
-    ],
-    ...keyCases(
-      'rotateWebhookEndpointSecret',
-      'POST',
-      () => `/v1/webhook-endpoints/${endpointId}/rotate-secret`,
-    ),
-    [
-      'listWebhookDeliveries',
-      '200',
-      () => call('GET', `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries?limit=1`),
-    ],
-    [
-      'listWebhookDeliveries',
-      'invalid-query',
-      () => call('GET', `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries?limit=0`),
-      'invalid-query',
-    ],
-    [
-      'listWebhookDeliveries',
-      'invalid-cursor',
-      () => call('GET', `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries?cursor=abc`),
-      'invalid-cursor',
-    ],
-    [
-      'listWebhookDeliveries',
-      'invalid-id',
-      () => call('GET', '/v1/webhook-endpoints/nope/deliveries'),
-      'invalid-id',
-    ],
-    [
-      'listWebhookDeliveries',
-      'not-found',
-      () => call('GET', `/v1/webhook-endpoints/${randomId()}/deliveries`),
-      'not-found',
-    ],
-    ...keyCases('listWebhookDeliveries', 'GET', () => `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries`),
-    [
-      'resendWebhookDelivery',
-      '200',
-      () =>
-        call('POST', `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries/${deadEndpoint.dropped}/resend`),
-    ],
-    [
-      'resendWebhookDelivery',
-      'delivery-not-resendable',
-      () =>
-        call('POST', `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries/${deadEndpoint.delivered}/resend`),
-      'delivery-not-resendable',
-    ],
-    [
-      'resendWebhookDelivery',
-      'invalid-id',
-      () => call('POST', `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries/nope/resend`),
-      'invalid-id',
-    ],
-    [
-      'resendWebhookDelivery',
-      'invalid-query',
-      () =>
-        call(
-          'POST',
-          `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries/${deadEndpoint.dropped}/resend?x=1`,
-        ),
-      'invalid-query',
-    ],
-    [
-      'resendWebhookDelivery',
-      'not-found',
-      () => call('POST', `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries/${randomId()}/resend`),
-      'not-found',
-    ],
-    ...keyCases(
-      'resendWebhookDelivery',
-      'POST',
-      () => `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries/${deadEndpoint.dropped}/resend`,
-    ),
-    ...bodyCases(
-      'resendWebhookDelivery',
-      'POST',
-      () => `/v1/webhook-endpoints/${deadEndpoint.id}/deliveries/${deadEndpoint.dropped}/resend`,
-    ),
-    ...bodyCases('deleteWebhookEndpoint', 'DELETE', () => `/v1/webhook-endpoints/${endpointId}`),
-    ['deleteWebhookEndpoint', 'invalid-id', () => call('DELETE', '/v1/webhook-endpoints/nope'), 'invalid-id'],
-    [
-      'deleteWebhookEndpoint',
-      'invalid-query',
-      () => call('DELETE', `/v1/webhook-endpoints/${endpointId}?x=1`),
-      'invalid-query',
-    ],
-    [
-      'deleteWebhookEndpoint',
-      'not-found',
-      () => call('DELETE', `/v1/webhook-endpoints/${randomId()}`),
-      'not-found',
-    ],
-    ...keyCases('deleteWebhookEndpoint', 'DELETE', () => `/v1/webhook-endpoints/${endpointId}`),
-    [
-      'streamEvents',
-      'invalid-query',
-      () => call('GET', '/v1/events/stream?types=document.archived'),
-      'invalid-query',
-    ],
-    ...keyCases('streamEvents', 'GET', () => '/v1/events/stream'),
-    ['deleteWebhookEndpoint', '200', () => call('DELETE', `/v1/webhook-endpoints/${endpointId}`)],
+    ...createDocumentCases(kit),
+    ...templateCases(kit),
+    ...documentCases(kit),
+    ...webhookCases(kit),
   ];
 
   for (const [operationId, what, send, code] of cases) {
@@ -1139,17 +338,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
   test('createDocument: a PDF over the upload limit (413), the day’s uploads used up (429), a key reused (409), a replay after deletion (404)', async () => {
     const other = await createTestWorkspace(h.ctx);
     const key = (await createApiKey(h.ctx, { workspaceId: other.id, name: 'w', scope: 'write' })).secret;
-    const pdf = Buffer.from(
-      (
-        await renderTextDocument({
-          title: 'T',
-          body: 'B',
-          workspaceName: 'W',
-          pricing: null,
-          createdAt: h.clock.now(),
-        })
-      ).data,
-    );
+    const pdf = await textPdf({ title: 'T', body: 'B', workspaceName: 'W', createdAt: h.clock.now() });
     const small = { ...h.ctx, config: { ...h.ctx.config, maxUploadBytes: 1024 } };
     await withApp(small, { burst: 100, refillPerSecond: 1 }, async (baseUrl) => {
       const res = await callApi({ baseUrl }, 'POST', '/v1/documents', {
@@ -1174,7 +363,7 @@ describeEachDatabase('the contract against the live API', (kind) => {
       const bigTemplate = {
         name: 'Big',
         title: 'Big',
-        roles: [{ name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
+        roles: [templateRole('Client')],
         file: Buffer.alloc(4096).toString('base64'),
       };
       const tooBig = await callApi({ baseUrl }, 'POST', '/v1/templates', { key, body: bigTemplate });

@@ -8,6 +8,7 @@ import { drawQueuedPages } from '../../src/files/background-pages.ts';
 import { sha256Hex } from '../../src/files/files.service.ts';
 import { createApiKey } from '../../src/keys/keys.service.ts';
 import { editDraft } from '../../src/sending/drafts.ts';
+import { signatureField, templateRole } from '../support/factories.ts';
 import {
   callApi,
   countRows,
@@ -99,8 +100,8 @@ describeEachDatabase('deleting what a sender deletes', (kind) => {
         body: {
           name: 'Lease',
           title: 'Lease',
-          roles: [{ name: 'Tenant', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
-          fields: [{ role: 'Tenant', type: 'signature', page: 1, x: 72, y: 72, width: 180, height: 40 }],
+          roles: [templateRole('Tenant')],
+          fields: [signatureField({ role: 'Tenant' })],
           file: Buffer.from(pdf).toString('base64'),
         },
       });

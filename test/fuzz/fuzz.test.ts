@@ -77,15 +77,10 @@ import { insertEndpoint } from '../../src/webhooks/endpoints.repository.ts';
 import { createEndpoint, maxEndpointsPerWorkspace } from '../../src/webhooks/endpoints.service.ts';
 import { getWorkspace, setWorkspacePlan } from '../../src/workspaces/workspaces.service.ts';
 import { contractProblems, headersOf } from '../support/contract.ts';
-import {
-  type Credentials,
-  describeRequest,
-  type FuzzPools,
-  type FuzzRequest,
-  fuzzRequest,
-  routeLabels,
-  send,
-} from '../support/fuzz-requests.ts';
+import { senderFeeField, signatureField, templateRole } from '../support/factories.ts';
+import { type Credentials, describeRequest, fuzzRequest, send } from '../support/fuzz-requests.ts';
+import { routeLabels } from '../support/fuzz-routes.ts';
+import type { FuzzPools, FuzzRequest } from '../support/fuzz-values.ts';
 import {
   callApi,
   createSentDocument,
@@ -404,15 +399,14 @@ async function seedData(ctx: Context, baseUrl: string): Promise<Seeded> {
   // without, with a public link (a public link cannot ask the sender for values).
   const pdf = await pagesPdf(1);
   const template = async (workspaceId: string, withFee: boolean) => {
-    const fee = { role: 'Client', type: 'text' as const, page: 1, x: 72, y: 140, width: 180, height: 20 };
     const { id } = await createTemplate(ctx, {
       workspaceId,
       name: 'Fuzz waiver',
       title: 'Fuzz waiver',
-      roles: [{ name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
+      roles: [templateRole('Client')],
       fields: [
-        { role: 'Client', type: 'signature', page: 1, x: 72, y: 72, width: 180, height: 40 },
-        ...(withFee ? [{ ...fee, label: 'Fee', senderFills: true, required: false }] : []),
+        signatureField({ role: 'Client' }),
+        ...(withFee ? [senderFeeField('Client', { required: false })] : []),
       ],
       expiresInSeconds: 7 * 24 * 3600,
       file: pdf,

@@ -6,10 +6,9 @@
 // spreadsheet's text loses them or is named beside its field.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PDFDocument } from '@cantoo/pdf-lib';
 import { createApiKey } from '../../src/keys/keys.service.ts';
 import { setPublicLink } from '../../src/templates/public-links.ts';
-import { createTemplate } from '../../src/templates/templates.service.ts';
+import { blankPdf, createWaiverTemplate, templateRole } from '../support/factories.ts';
 import {
   callApi,
   countRows,
@@ -18,12 +17,6 @@ import {
   useHarness,
 } from '../support/harness.ts';
 import { assertPage, webPeople } from '../support/web-client.ts';
-
-async function onePagePdf(): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  pdf.addPage([595, 842]);
-  return Buffer.from(await pdf.save());
-}
 
 const ann = { email: 'ann@northwind.example', fullName: 'Ann Lee' };
 
@@ -35,18 +28,6 @@ describeEachDatabase('control characters never reach the database', (kind) => {
     const ws = await createTestWorkspace(h.ctx);
     const write = await createApiKey(h.ctx, { workspaceId: ws.id, name: 'writer', scope: 'write' });
     return { ...ws, writeKey: write.secret };
-  }
-
-  async function customerTemplate(workspaceId: string) {
-    return createTemplate(h.ctx, {
-      workspaceId,
-      name: 'Waiver',
-      title: 'Climbing waiver',
-      roles: [{ name: 'Customer', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
-      fields: [{ role: 'Customer', type: 'signature', page: 1, x: 72, y: 72, width: 180, height: 40 }],
-      expiresInSeconds: 7 * 24 * 3600,
-      file: await onePagePdf(),
-    });
   }
 
   test('/v1: in a path id, invalid-id; in a query value, invalid-query', async () => {
@@ -95,8 +76,8 @@ describeEachDatabase('control characters never reach the database', (kind) => {
         {
           name: 'N\u001b',
           title: 'T',
-          roles: [{ name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
-          file: (await onePagePdf()).toString('base64'),
+          roles: [templateRole('Client')],
+          file: (await blankPdf()).toString('base64'),
         },
         '/name',
       ],
@@ -138,7 +119,7 @@ describeEachDatabase('control characters never reach the database', (kind) => {
     assert.deepEqual(withdraw.body, { ok: false, error: 'invalid-body', pointer: '/reason' });
     const form = new FormData();
     form.set('document', JSON.stringify({ title: 'Multi\u0000part', recipients: [ann] }));
-    form.set('file', new Blob([await onePagePdf()], { type: 'application/pdf' }), 'a.pdf');
+    form.set('file', new Blob([await blankPdf()], { type: 'application/pdf' }), 'a.pdf');
     const res = await fetch(`${h.baseUrl}/v1/documents`, {
       method: 'POST',
       headers: { authorization: `Bearer ${ws.writeKey}` },
@@ -158,7 +139,7 @@ describeEachDatabase('control characters never reach the database', (kind) => {
 
   test('pages: a public link, a signing link or an id with one is the 404 page; a query value, 400', async () => {
     const owner = await people.newOwner();
-    const template = await customerTemplate(owner.workspaceId);
+    const template = await createWaiverTemplate(h.ctx, owner.workspaceId);
     const token = await setPublicLink(h.ctx, owner.workspaceId, template.id, { maxUses: null, endsAt: null });
     const visitor = people.browser();
     assertPage(await visitor.get(`/t/${token}`), 200);
@@ -183,7 +164,7 @@ describeEachDatabase('control characters never reach the database', (kind) => {
 
   test('pages: a public link’s form field with one loses it; a spreadsheet cell with one is named', async () => {
     const owner = await people.newOwner();
-    const template = await customerTemplate(owner.workspaceId);
+    const template = await createWaiverTemplate(h.ctx, owner.workspaceId);
     const token = await setPublicLink(h.ctx, owner.workspaceId, template.id, { maxUses: null, endsAt: null });
     const visitor = people.browser();
     assertPage(await visitor.get(`/t/${token}`), 200);

@@ -18,7 +18,6 @@ import type { Browser, Page } from 'playwright-core';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
 import { drawQueuedPages } from '../../src/files/background-pages.ts';
 import { createApiKey } from '../../src/keys/keys.service.ts';
-import { renderTextDocument } from '../../src/pdf/text-document.ts';
 import { sealDueDocuments } from '../../src/sealing/sealing.service.ts';
 import {
   launchChromium,
@@ -28,6 +27,7 @@ import {
   strokeOnPad,
   viewports,
 } from '../support/chromium.ts';
+import { textPdf } from '../support/factories.ts';
 import {
   callApi,
   databaseKinds,
@@ -57,18 +57,11 @@ type Detail = {
 };
 
 /** A real three-page PDF, as Signet itself draws a text document. */
-async function agreementPdf(): Promise<Buffer> {
+function agreementPdf(): Promise<Buffer> {
   const clause =
     'The supplier stores, picks and ships the client’s goods from its Rotterdam warehouse, ' +
     'and reports stock levels every working day.\n';
-  const { data } = await renderTextDocument({
-    title,
-    body: clause.repeat(90),
-    workspaceName: 'Northwind',
-    pricing: null,
-    createdAt: new Date('2026-11-01T00:00:00Z'),
-  });
-  return Buffer.from(data);
+  return textPdf({ title, body: clause.repeat(90), createdAt: new Date('2026-11-01T00:00:00Z') });
 }
 
 /** A signature and a labelled text field for each signer, on the last page. */

@@ -13,6 +13,7 @@ import { setPublicLink } from '../../src/templates/public-links.ts';
 import { createTemplate } from '../../src/templates/templates.service.ts';
 import { launchChromium, logIn, lookAt, openPage, viewports } from '../support/chromium.ts';
 import { databaseKinds } from '../support/databases.ts';
+import { templateRole } from '../support/factories.ts';
 import { describeEachDatabase, latestCodeFor, useHarness } from '../support/harness.ts';
 
 const owner = { email: 'owner@climbing.example', password: 'correct horse battery staple' };
@@ -41,7 +42,7 @@ describeEachDatabase('a template’s public link in Chromium', (kind) => {
       workspaceId,
       name: 'Waiver',
       title: 'Climbing waiver',
-      roles: [{ name: 'Climber', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
+      roles: [templateRole('Climber')],
       fields: [{ role: 'Climber', type: 'signature', page: 1, x: 72, y: 560, width: 200, height: 50 }],
       expiresInSeconds: 24 * 3600,
       file: await waiverPdf(),

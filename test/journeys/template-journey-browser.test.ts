@@ -23,6 +23,7 @@ import { createDocument } from '../../src/sending/drafts.ts';
 import { sendDueBulkRows } from '../../src/templates/bulk-send.ts';
 import { createTemplate, getTemplate, type TemplateField } from '../../src/templates/templates.service.ts';
 import { launchChromium, logIn, lookAt, lookAtAddress, openPage, viewports } from '../support/chromium.ts';
+import { templateRole } from '../support/factories.ts';
 import {
   countRows,
   databaseKinds,
@@ -410,10 +411,7 @@ describeEachDatabase(
         workspaceId,
         name: 'Storage contract',
         title: 'Storage contract',
-        roles: [
-          { name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' },
-          { name: 'Supplier', role: 'signer', signingOrder: 2, signingMethod: 'standard' },
-        ],
+        roles: [templateRole('Client'), templateRole('Supplier', { signingOrder: 2 })],
         fields: [
           { role: 'Client', type: 'signature', page: 2, x: 72, y: 560, width: 180, height: 40 },
           {

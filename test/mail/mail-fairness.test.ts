@@ -7,7 +7,6 @@
 // and each place that queues a mail gives it its priority.
 import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
-import { PDFDocument } from '@cantoo/pdf-lib';
 import { requestPasswordReset } from '../../src/accounts/password-resets.ts';
 import {
   deliverDueMails,
@@ -23,6 +22,7 @@ import { signDocument } from '../../src/signing/signing.service.ts';
 import { sendDueBulkRows, startBulkSend } from '../../src/templates/bulk-send.ts';
 import { createTemplate } from '../../src/templates/templates.service.ts';
 import { startWorker } from '../../src/worker/worker.ts';
+import { labelledPdf, templateField, templateRole } from '../support/factories.ts';
 import {
   createSentDocument,
   createTestWorkspace,
@@ -199,10 +199,10 @@ describeEachDatabase('mail fairness', (kind) => {
       name: 'Services agreement',
       title: 'Services agreement',
       body: 'Please sign.',
-      roles: [{ name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
-      fields: [{ role: 'Client', type: 'signature', page: 1, x: 72, y: 100, width: 160, height: 40 }],
+      roles: [templateRole('Client')],
+      fields: [templateField('Client', 'signature', 100, { height: 40 })],
       expiresInSeconds: 14 * 86_400,
-      file: await onePagePdf(),
+      file: await labelledPdf('Services'),
     });
     await startBulkSend(h.ctx, {
       workspaceId: ws.id,
@@ -315,9 +315,3 @@ describeEachDatabase('mail fairness under the pace', (kind) => {
     assert.equal(transport.sent.length, 4);
   });
 });
-
-async function onePagePdf(): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  doc.addPage([595, 842]).drawText('Services', { x: 72, y: 760 });
-  return Buffer.from(await doc.save());
-}

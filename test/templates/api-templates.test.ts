@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { createApiKey } from '../../src/keys/keys.service.ts';
-import { renderTextDocument } from '../../src/pdf/text-document.ts';
+import { senderFeeField, signatureField, templateRole, textPdf } from '../support/factories.ts';
 import {
   callApi,
   countRows,
@@ -16,15 +16,10 @@ import {
   useHarness,
 } from '../support/harness.ts';
 
+/** Northwind's Agreement, `pages` pages of it (as Signet draws a text), in base64 as a JSON body carries it. */
 async function contractPdf(pages = 1): Promise<string> {
-  const made = await renderTextDocument({
-    title: 'Agreement',
-    body: 'The parties agree.\n'.repeat(pages === 1 ? 1 : 60 * pages),
-    workspaceName: 'Northwind',
-    pricing: null,
-    createdAt: new Date('2026-03-01T00:00:00Z'),
-  });
-  return Buffer.from(made.data).toString('base64');
+  const pdf = await textPdf({ body: 'The parties agree.\n'.repeat(pages === 1 ? 1 : 60 * pages) });
+  return pdf.toString('base64');
 }
 
 type Made = {
@@ -52,24 +47,11 @@ describeEachDatabase('templates through /v1', (kind) => {
     name: 'Services agreement',
     title: 'Services agreement',
     text: 'Please sign.',
-    roles: [
-      { name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' },
-      { name: 'Company', role: 'signer', signingOrder: 2, signingMethod: 'standard' },
-    ],
+    roles: [templateRole('Client'), templateRole('Company', { signingOrder: 2 })],
     fields: [
-      { role: 'Client', type: 'signature', page: 1, x: 72, y: 72, width: 180, height: 40 },
-      {
-        role: 'Client',
-        type: 'text',
-        page: 1,
-        x: 72,
-        y: 140,
-        width: 180,
-        height: 20,
-        label: 'Fee',
-        senderFills: true,
-      },
-      { role: 'Company', type: 'signature', page: 1, x: 320, y: 72, width: 180, height: 40 },
+      signatureField({ role: 'Client' }),
+      senderFeeField(),
+      signatureField({ role: 'Company' }, { x: 320 }),
     ],
     file: await contractPdf(),
   });

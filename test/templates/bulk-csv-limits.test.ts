@@ -7,14 +7,14 @@
 // listed as refused in the results file; a person on two rows warned about, and still sent.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PDFDocument } from '@cantoo/pdf-lib';
 import { parse } from 'csv-parse/sync';
 import { deliverDueMails } from '../../src/mail/mail.service.ts';
 import { createMailTransport } from '../../src/mail/mailer.ts';
 import { readBulkCsvInThread } from '../../src/templates/bulk-csv-thread.ts';
 import { bulkSendProgress } from '../../src/templates/bulk-progress.ts';
 import { columnsOf, sendDueBulkRows } from '../../src/templates/bulk-send.ts';
-import { createTemplate, getTemplate } from '../../src/templates/templates.service.ts';
+import { getTemplate } from '../../src/templates/templates.service.ts';
+import { createBulkTemplate } from '../support/factories.ts';
 import { countRows, describeEachDatabase, useHarness } from '../support/harness.ts';
 import { assertPage, type WebClient, webPeople } from '../support/web-client.ts';
 
@@ -42,38 +42,6 @@ describeEachDatabase('a bulk send’s spreadsheet, bounded', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1' } });
   const people = webPeople(h, '10.49');
 
-  async function servicesTemplate(workspaceId: string) {
-    const doc = await PDFDocument.create();
-    doc.addPage([595, 842]).drawText('Services', { x: 72, y: 760 });
-    const place = (role: string, type: string, y: number, extra: object = {}) => ({
-      role,
-      type,
-      page: 1,
-      x: 72,
-      y,
-      width: 160,
-      height: 24,
-      ...extra,
-    });
-    return createTemplate(h.ctx, {
-      workspaceId,
-      name: 'Services agreement',
-      title: 'Services agreement',
-      body: 'Please sign.',
-      roles: [
-        { name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' },
-        { name: 'Company', role: 'signer', signingOrder: 1, signingMethod: 'standard' },
-      ],
-      fields: [
-        place('Client', 'signature', 100, { height: 40 }),
-        place('Client', 'text', 200, { label: 'Price', senderFills: true }),
-        place('Company', 'signature', 100, { height: 40, x: 320 }),
-      ],
-      expiresInSeconds: 14 * 86_400,
-      file: Buffer.from(await doc.save()),
-    });
-  }
-
   async function ownerWithTemplate(): Promise<{
     client: WebClient;
     templateId: string;
@@ -81,7 +49,7 @@ describeEachDatabase('a bulk send’s spreadsheet, bounded', (kind) => {
   }> {
     const owner = await people.newOwner();
     const client = await people.signedIn(owner);
-    const { id } = await servicesTemplate(owner.workspaceId);
+    const { id } = await createBulkTemplate(h.ctx, owner.workspaceId);
     return { client, templateId: id, workspaceId: owner.workspaceId };
   }
 

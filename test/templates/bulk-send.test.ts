@@ -9,7 +9,6 @@
 // progress, results).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PDFDocument } from '@cantoo/pdf-lib';
 import { parse } from 'csv-parse/sync';
 import { ApiError } from '../../src/http/errors.ts';
 import { InputError } from '../../src/input-error.ts';
@@ -19,22 +18,12 @@ import { createDocument } from '../../src/sending/drafts.ts';
 import { sendDocument } from '../../src/sending/send.ts';
 import { bulkSendProgress, bulkSendResultsCsv, failedBulkRows } from '../../src/templates/bulk-progress.ts';
 import { columnsOf, previewBulkSend, sendDueBulkRows, startBulkSend } from '../../src/templates/bulk-send.ts';
-import { createTemplate, deleteTemplate, getTemplate } from '../../src/templates/templates.service.ts';
+import { deleteTemplate, getTemplate } from '../../src/templates/templates.service.ts';
 import { documentInputOf, type UseTemplateInput } from '../../src/templates/use-template.ts';
 import { startWorker } from '../../src/worker/worker.ts';
+import { createBulkTemplate } from '../support/factories.ts';
 import { countRows, createTestWorkspace, describeEachDatabase, useHarness } from '../support/harness.ts';
 import { assertPage, type WebClient, webPeople } from '../support/web-client.ts';
-
-const place = (role: string, type: string, y: number, extra: object = {}) => ({
-  role,
-  type,
-  page: 1,
-  x: 72,
-  y,
-  width: 160,
-  height: 24,
-  ...extra,
-});
 
 /** A UTF-8 file with a BOM and semicolons, as Excel saves "CSV UTF-8" in a European locale. */
 function excelCsv(lines: string[]): Uint8Array {
@@ -52,33 +41,6 @@ const goodLines = [
 describeEachDatabase('bulk send', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1' } });
   const people = webPeople(h, '10.39');
-
-  async function pdf(): Promise<Buffer> {
-    const doc = await PDFDocument.create();
-    doc.addPage([595, 842]).drawText('Services', { x: 72, y: 760 });
-    return Buffer.from(await doc.save());
-  }
-
-  /** Client and Company sign in parallel; the Price is asked of the sender, on both roles' parts. */
-  async function servicesTemplate(workspaceId: string) {
-    return createTemplate(h.ctx, {
-      workspaceId,
-      name: 'Services agreement',
-      title: 'Services agreement',
-      body: 'Please sign.',
-      roles: [
-        { name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' },
-        { name: 'Company', role: 'signer', signingOrder: 1, signingMethod: 'standard' },
-      ],
-      fields: [
-        place('Client', 'signature', 100, { height: 40 }),
-        place('Client', 'text', 200, { label: 'Price', senderFills: true }),
-        place('Company', 'signature', 100, { height: 40, x: 320 }),
-      ],
-      expiresInSeconds: 14 * 86_400,
-      file: await pdf(),
-    });
-  }
 
   async function deliverMails() {
     const transport = createMailTransport({ smtpUrl: null, from: 'Signet <a@b.test>', log: h.ctx.log });
@@ -113,7 +75,7 @@ describeEachDatabase('bulk send', (kind) => {
 
   test('the columns are each role’s email and name, then each asked value', async () => {
     const workspace = await createTestWorkspace(h.ctx);
-    const { id } = await servicesTemplate(workspace.id);
+    const { id } = await createBulkTemplate(h.ctx, workspace.id);
     const columns = columnsOf(await getTemplate(h.ctx, workspace.id, id));
     assert.deepEqual(
       columns.map((c) => [c.header, c.kind, c.required]),
@@ -129,7 +91,7 @@ describeEachDatabase('bulk send', (kind) => {
 
   test('a CSV with BOM, semicolons and bad rows: each problem by row and column, nothing stored or sent', async () => {
     const workspace = await createTestWorkspace(h.ctx);
-    const { id } = await servicesTemplate(workspace.id);
+    const { id } = await createBulkTemplate(h.ctx, workspace.id);
     const file = excelCsv([
       header,
       goodLines[0] as string,
@@ -164,7 +126,7 @@ describeEachDatabase('bulk send', (kind) => {
 
   test('a file with no good row is refused when confirmed, and nothing is stored', async () => {
     const workspace = await createTestWorkspace(h.ctx);
-    const { id } = await servicesTemplate(workspace.id);
+    const { id } = await createBulkTemplate(h.ctx, workspace.id);
     const data = excelCsv(['Client email;Client name', 'ann@client.example;Ann']);
     await assert.rejects(
       startBulkSend(h.ctx, {
@@ -184,7 +146,7 @@ describeEachDatabase('bulk send', (kind) => {
 
   test('a file over SIGNET_BULK_MAX_ROWS: the preview offers nothing to send, and a confirmation is refused whole', async () => {
     const workspace = await createTestWorkspace(h.ctx);
-    const { id } = await servicesTemplate(workspace.id);
+    const { id } = await createBulkTemplate(h.ctx, workspace.id);
     const data = excelCsv([header, ...goodLines.slice(0, 3)]);
     const before = h.ctx.config.bulkMaxRows;
     h.ctx.config.bulkMaxRows = 2;
@@ -213,7 +175,7 @@ describeEachDatabase('bulk send', (kind) => {
 
   test('confirmed, the worker makes and sends a document per good row, each invitation mailed once', async () => {
     const workspace = await createTestWorkspace(h.ctx);
-    const { id: templateId } = await servicesTemplate(workspace.id);
+    const { id: templateId } = await createBulkTemplate(h.ctx, workspace.id);
     const data = excelCsv([header, ...goodLines, 'bad;X;office@acme.example;Acme Ltd;1 EUR']);
     const { id } = await startBulkSend(h.ctx, {
       workspaceId: workspace.id,
@@ -302,7 +264,7 @@ describeEachDatabase('bulk send', (kind) => {
 
   test('a restart in the middle: a pass stopped after some rows, a row left created by a crash; every row sent once', async () => {
     const workspace = await createTestWorkspace(h.ctx);
-    const { id: templateId } = await servicesTemplate(workspace.id);
+    const { id: templateId } = await createBulkTemplate(h.ctx, workspace.id);
     const { id } = await startBulkSend(h.ctx, {
       workspaceId: workspace.id,
       templateId,
@@ -380,7 +342,7 @@ describeEachDatabase('bulk send', (kind) => {
 
   test('another worker’s lease is skipped until it runs out', async () => {
     const workspace = await createTestWorkspace(h.ctx);
-    const { id: templateId } = await servicesTemplate(workspace.id);
+    const { id: templateId } = await createBulkTemplate(h.ctx, workspace.id);
     const { id } = await startBulkSend(h.ctx, {
       workspaceId: workspace.id,
       templateId,
@@ -402,8 +364,8 @@ describeEachDatabase('bulk send', (kind) => {
   test('bulk sends take turns a batch at a time: a long one does not hold back a short one', async () => {
     const workspace = await createTestWorkspace(h.ctx);
     const other = await createTestWorkspace(h.ctx);
-    const { id: longTemplate } = await servicesTemplate(workspace.id);
-    const { id: shortTemplate } = await servicesTemplate(other.id);
+    const { id: longTemplate } = await createBulkTemplate(h.ctx, workspace.id);
+    const { id: shortTemplate } = await createBulkTemplate(h.ctx, other.id);
     const lines = Array.from(
       { length: 55 },
       (_, i) => `p${i}@client.example;P ${i};office@acme.example;Acme;${i} EUR`,
@@ -433,7 +395,7 @@ describeEachDatabase('bulk send', (kind) => {
 
   test('a template deleted before its rows were sent: each fails with its sentence; the results file neutralises formulas', async () => {
     const workspace = await createTestWorkspace(h.ctx);
-    const { id: templateId } = await servicesTemplate(workspace.id);
+    const { id: templateId } = await createBulkTemplate(h.ctx, workspace.id);
     const formula = '=HYPERLINK("http://evil.example","x")';
     const { id } = await startBulkSend(h.ctx, {
       workspaceId: workspace.id,
@@ -477,7 +439,7 @@ describeEachDatabase('bulk send', (kind) => {
 
   test('a row its document’s checks refuse fails alone; the other rows of its transaction are sent', async () => {
     const workspace = await createTestWorkspace(h.ctx);
-    const { id: templateId } = await servicesTemplate(workspace.id);
+    const { id: templateId } = await createBulkTemplate(h.ctx, workspace.id);
     const { id } = await startBulkSend(h.ctx, {
       workspaceId: workspace.id,
       templateId,
@@ -523,7 +485,7 @@ describeEachDatabase('bulk send', (kind) => {
   test('another workspace’s bulk send is not found', async () => {
     const a = await createTestWorkspace(h.ctx);
     const b = await createTestWorkspace(h.ctx);
-    const { id: templateId } = await servicesTemplate(a.id);
+    const { id: templateId } = await createBulkTemplate(h.ctx, a.id);
     const { id } = await startBulkSend(h.ctx, {
       workspaceId: a.id,
       templateId,
@@ -578,7 +540,7 @@ describeEachDatabase('bulk send', (kind) => {
   test('on the web: upload, preview with problems (nothing sent), confirm, progress refreshing until finished, results', async () => {
     const owner = await people.newOwner();
     const client = await people.signedIn(owner);
-    const { id: templateId } = await servicesTemplate(owner.workspaceId);
+    const { id: templateId } = await createBulkTemplate(h.ctx, owner.workspaceId);
     const page = await client.get(`/templates/${templateId}`);
     assertPage(page, 200);
     assert.match(
@@ -705,7 +667,7 @@ describeEachDatabase('bulk send', (kind) => {
   test('on the web: a long list of problems is cut at 100; a file of hundreds of rows is confirmed through its hidden field', async () => {
     const owner = await people.newOwner();
     const client = await people.signedIn(owner);
-    const { id: templateId } = await servicesTemplate(owner.workspaceId);
+    const { id: templateId } = await createBulkTemplate(h.ctx, owner.workspaceId);
     const badRows = Array.from({ length: 105 }, (_, i) => `nobody${i};N;office@acme.example;Acme Ltd;1 EUR`);
     assertPage(await client.get(`/templates/${templateId}/bulk`), 200);
     const many = await client.post(`/templates/${templateId}/bulk`, {
@@ -744,7 +706,7 @@ describeEachDatabase('bulk send', (kind) => {
 
   test('the worker starts on a confirmed bulk send at once (NOTIFY), and the process answers while it sends', async () => {
     const workspace = await createTestWorkspace(h.ctx);
-    const { id: templateId } = await servicesTemplate(workspace.id);
+    const { id: templateId } = await createBulkTemplate(h.ctx, workspace.id);
     const worker = await startWorker(h.ctx, {
       transport: createMailTransport({ smtpUrl: null, from: 'Signet <a@b.test>', log: h.ctx.log }),
       subscribe: h.subscribe,

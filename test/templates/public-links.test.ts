@@ -6,7 +6,6 @@
 // mails per inbox and per workspace: web-public-link.test.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PDFDocument } from '@cantoo/pdf-lib';
 import { createMemoryRateLimiter } from '../../src/http/rate-limiter.ts';
 import { InputError } from '../../src/input-error.ts';
 import {
@@ -18,14 +17,8 @@ import {
   setPublicLink,
   takePublicLinkAttempt,
 } from '../../src/templates/public-links.ts';
-import { createTemplate } from '../../src/templates/templates.service.ts';
+import { createWaiverTemplate } from '../support/factories.ts';
 import { createTestWorkspace, describeEachDatabase, latestCodeFor, useHarness } from '../support/harness.ts';
-
-async function onePagePdf(): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  pdf.addPage([595, 842]);
-  return Buffer.from(await pdf.save());
-}
 
 const inputError = (key: string, pattern: RegExp) => (error: unknown) => {
   assert.ok(error instanceof InputError, String(error));
@@ -36,17 +29,8 @@ const inputError = (key: string, pattern: RegExp) => (error: unknown) => {
 describeEachDatabase('public signing links', (kind) => {
   const h = useHarness(kind);
 
-  async function template(workspaceId: string, roles = [{ name: 'Customer', role: 'signer' as const }]) {
-    return createTemplate(h.ctx, {
-      workspaceId,
-      name: 'Waiver',
-      title: 'Activity waiver',
-      roles: roles.map((r, i) => ({ ...r, signingOrder: i + 1, signingMethod: 'standard' as const })),
-      fields: [{ role: roles[0]?.name, type: 'signature', page: 1, x: 72, y: 72, width: 180, height: 40 }],
-      expiresInSeconds: 7 * 24 * 3600,
-      file: await onePagePdf(),
-    });
-  }
+  const template = (workspaceId: string, roles?: string[]) =>
+    createWaiverTemplate(h.ctx, workspaceId, { title: 'Activity waiver', roles });
 
   async function visit(token: string, email: string, fullName = 'Vera Visitor') {
     const { requestId } = await requestPublicLinkCode(h.ctx, token, {
@@ -59,10 +43,7 @@ describeEachDatabase('public signing links', (kind) => {
 
   test('only a template with one signing role takes a link; two visitors get a document each, sent to them', async () => {
     const ws = await createTestWorkspace(h.ctx);
-    const two = await template(ws.id, [
-      { name: 'Customer', role: 'signer' },
-      { name: 'Shop', role: 'signer' },
-    ]);
+    const two = await template(ws.id, ['Customer', 'Shop']);
     await assert.rejects(
       setPublicLink(h.ctx, ws.id, two.id, { maxUses: null, endsAt: null }),
       inputError('publicLink', /one role, a signer/),

@@ -4,12 +4,10 @@
 // fields at the template's positions, the values its user fills in prefilled.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PDFDocument } from '@cantoo/pdf-lib';
 import { getDocument } from '../../src/documents/documents.service.ts';
 import { InputError } from '../../src/input-error.ts';
 import { createDocument } from '../../src/sending/drafts.ts';
 import {
-  createTemplate,
   deleteTemplate,
   getTemplate,
   listTemplates,
@@ -19,6 +17,14 @@ import {
 } from '../../src/templates/templates.service.ts';
 import { asTemplateUseError, documentInputOf } from '../../src/templates/use-template.ts';
 import {
+  blankPdf,
+  createServicesTemplate,
+  servicesFields,
+  servicesRoles,
+  templateField,
+  templateRole,
+} from '../support/factories.ts';
+import {
   countRows,
   createTestWorkspace,
   describeEachDatabase,
@@ -26,58 +32,18 @@ import {
   useHarness,
 } from '../support/harness.ts';
 
-async function agreementPdf(pages = 2): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  for (let i = 0; i < pages; i += 1) pdf.addPage([595, 842]);
-  return Buffer.from(await pdf.save());
-}
-
-const roles = [
-  { name: 'Client', role: 'signer' as const, signingOrder: 1, signingMethod: 'standard' as const },
-  { name: 'Company', role: 'signer' as const, signingOrder: 2, signingMethod: 'standard' as const },
-  { name: 'Accountant', role: 'viewer' as const, signingOrder: 3, signingMethod: 'standard' as const },
-];
-
-const place = (role: string, type: string, y: number, extra: object = {}) => ({
-  role,
-  type,
-  page: 1,
-  x: 72,
-  y,
-  width: 160,
-  height: 24,
-  ...extra,
-});
-
-const fields = [
-  place('Client', 'signature', 100, { height: 40 }),
-  place('Client', 'text', 200, { label: 'Price', senderFills: true }),
-  place('Client', 'text', 240, { label: 'Start date', senderFills: true, required: false }),
-  place('Client', 'checkbox', 280, {
-    label: 'Insured',
-    senderFills: true,
-    width: 12,
-    height: 12,
-    required: false,
-  }),
-  place('Company', 'signature', 100, { height: 40, x: 320 }),
-  place('Company', 'text', 200, { label: 'Price', senderFills: true, x: 320 }),
-];
+/** The services agreement, with the Client's Start date asked as well. */
+const fields = servicesFields({ startDate: true });
 
 describeEachDatabase('templates', (kind) => {
   const h = useHarness(kind);
 
   async function newTemplate(workspaceId: string, extra: object = {}) {
-    return createTemplate(h.ctx, {
-      workspaceId,
-      name: 'Services agreement',
+    return createServicesTemplate(h.ctx, workspaceId, {
       title: 'Services agreement with {client}',
-      body: 'Please sign.',
-      roles,
       fields,
-      expiresInSeconds: 14 * 24 * 3600,
       remindEveryDays: 3,
-      file: await agreementPdf(),
+      file: await blankPdf(2),
       ...extra,
     });
   }
@@ -127,18 +93,24 @@ describeEachDatabase('templates', (kind) => {
     };
     const bad = await refused({
       name: ' ',
-      roles: [roles[0], { ...roles[1], name: 'client' }, { ...roles[2], signingOrder: 0 }],
+      roles: [
+        servicesRoles[0],
+        { ...servicesRoles[1], name: 'client' },
+        { ...servicesRoles[2], signingOrder: 0 },
+      ],
     });
     assert.deepEqual(Object.keys(bad.fields).sort(), ['name', 'roles[1].name', 'roles[2].signingOrder']);
-    const noSigner = await refused({ roles: [{ ...roles[2] }], fields: [] });
+    const noSigner = await refused({ roles: [{ ...servicesRoles[2] }], fields: [] });
     assert.match(noSigner.fields.roles ?? '', /at least one signing role/);
-    const stranger = await refused({ fields: [place('Landlord', 'signature', 100)] });
+    const stranger = await refused({ fields: [templateField('Landlord', 'signature', 100)] });
     assert.match(stranger.fields.fields ?? '', /Landlord is not a role of this template/);
-    const unlabelled = await refused({ fields: [place('Client', 'text', 100, { senderFills: true })] });
+    const unlabelled = await refused({
+      fields: [templateField('Client', 'text', 100, { senderFills: true })],
+    });
     assert.match(unlabelled.fields.fields ?? '', /needs a label/);
     assert.equal(unlabelled.details.pointers?.fields, '/fields/0');
     const signatureBySender = await refused({
-      fields: [place('Client', 'signature', 100, { senderFills: true, label: 'Sig' })],
+      fields: [templateField('Client', 'signature', 100, { senderFills: true, label: 'Sig' })],
     });
     assert.match(signatureBySender.fields.fields ?? '', /only text and checkbox fields/);
     const notPdf = await refused({ file: Buffer.from('not a pdf') });
@@ -269,7 +241,7 @@ describeEachDatabase('templates', (kind) => {
 
   test('saved from a document: its PDF shared, its recipients as roles, its prefilled fields asked of the user; renamed, replaced whole', async () => {
     const ws = await createTestWorkspace(h.ctx);
-    const pdf = await agreementPdf(1);
+    const pdf = await blankPdf(1);
     const { id: documentId } = await createDocument(h.ctx, {
       workspaceId: ws.id,
       title: 'Lease',
@@ -320,8 +292,8 @@ describeEachDatabase('templates', (kind) => {
       workspaceId: ws.id,
       name: 'Flat lease',
       title: 'Lease',
-      roles: [{ name: 'Tenant', role: 'signer', signingOrder: 1, signingMethod: 'email-code' }],
-      fields: [place('Tenant', 'signature', 100)],
+      roles: [templateRole('Tenant', { signingMethod: 'email-code' })],
+      fields: [templateField('Tenant', 'signature', 100)],
       expiresInSeconds: 3600,
     });
     const replaced = await getTemplate(h.ctx, ws.id, id);

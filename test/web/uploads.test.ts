@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { PDFDocument } from '@cantoo/pdf-lib';
 import { InputError } from '../../src/input-error.ts';
-import { renderTextDocument } from '../../src/pdf/text-document.ts';
 import { createDocument } from '../../src/sending/drafts.ts';
 import { describeRun, runSignet } from '../support/cli-process.ts';
+import { textPdf } from '../support/factories.ts';
 import {
   captureLog,
   countRows,
@@ -34,16 +34,14 @@ after(() => rmSync(folder, { recursive: true, force: true }));
 const maxBytes = 200 * 1024;
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
-async function contractPdf(title = 'Lease agreement'): Promise<Buffer> {
-  const { data } = await renderTextDocument({
+/** Acme's lease as Signet draws a text. */
+const contractPdf = (title = 'Lease agreement') =>
+  textPdf({
     title,
     body: 'The tenant rents the flat.',
     workspaceName: 'Acme',
-    pricing: null,
     createdAt: new Date('2026-11-01T00:00:00Z'),
   });
-  return Buffer.from(data);
-}
 
 const formFields = newDocumentFields('Lease for Łódź');
 

@@ -26,12 +26,10 @@ import {
   assertRedirect,
   assertSameNotFound,
   errorBeside,
+  pdfFile,
   probeIds,
   webPeople,
 } from '../support/web-client.ts';
-
-const pdfFile = (data: Uint8Array, name = 'contract.pdf') =>
-  new File([data], name, { type: 'application/pdf' });
 
 describeEachDatabase('a draft’s form on the web', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1', SIGNET_MAX_UPLOAD_BYTES: '100000' } });

@@ -10,9 +10,8 @@
 // holds neither the link's token nor the request's id.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PDFDocument } from '@cantoo/pdf-lib';
 import { createLogger } from '../../src/context.ts';
-import { createTemplate } from '../../src/templates/templates.service.ts';
+import { createWaiverTemplate } from '../support/factories.ts';
 import {
   countRows,
   describeEachDatabase,
@@ -22,31 +21,6 @@ import {
   withApp,
 } from '../support/harness.ts';
 import { assertPage, assertRedirect, type WebClient, webPeople } from '../support/web-client.ts';
-
-async function onePagePdf(): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  pdf.addPage([595, 842]);
-  return Buffer.from(await pdf.save());
-}
-
-function waiver(h: Harness, workspaceId: string, roles: string[] = ['Customer']) {
-  return onePagePdf().then((file) =>
-    createTemplate(h.ctx, {
-      workspaceId,
-      name: 'Waiver',
-      title: 'Climbing waiver',
-      roles: roles.map((name, i) => ({
-        name,
-        role: 'signer',
-        signingOrder: i + 1,
-        signingMethod: 'standard',
-      })),
-      fields: [{ role: 'Customer', type: 'signature', page: 1, x: 72, y: 72, width: 180, height: 40 }],
-      expiresInSeconds: 7 * 24 * 3600,
-      file,
-    }),
-  );
-}
 
 /** The owner turns the template's link on; the link's path, as the settings page shows it. */
 async function linkOn(owner: WebClient, templateId: string): Promise<string> {
@@ -87,12 +61,12 @@ describeEachDatabase('a template’s public link on the web', (kind) => {
   test('turned on by the sender; two visitors get a document each, signed at once, marked in the list', async () => {
     const owner = await people.newOwner();
     const client = await people.signedIn(owner);
-    const two = await waiver(h, owner.workspaceId, ['Customer', 'Shop']);
+    const two = await createWaiverTemplate(h.ctx, owner.workspaceId, { roles: ['Customer', 'Shop'] });
     const refusedPage = await client.get(`/templates/${two.id}/public-link`);
     assertPage(refusedPage, 200);
     assert.match(refusedPage.text, /A public link is for a template with one role, a signer/);
     assert.doesNotMatch(refusedPage.text, /Turn the link on/);
-    const { id } = await waiver(h, owner.workspaceId);
+    const { id } = await createWaiverTemplate(h.ctx, owner.workspaceId);
     const settings = await client.get(`/templates/${id}/public-link`);
     assertPage(settings, 200);
     assertRedirect(
@@ -118,7 +92,7 @@ describeEachDatabase('a template’s public link on the web', (kind) => {
   test('limits refused with their sentences; renewed, the old link is the 404 page; turned off, the new one too', async () => {
     const owner = await people.newOwner();
     const client = await people.signedIn(owner);
-    const { id } = await waiver(h, owner.workspaceId);
+    const { id } = await createWaiverTemplate(h.ctx, owner.workspaceId);
     await client.get(`/templates/${id}/public-link`);
     const bad = await client.post(`/templates/${id}/public-link`, {
       action: 'on',
@@ -156,7 +130,7 @@ describeEachDatabase('a template’s public link on the web', (kind) => {
   test('codes asked for from one address are limited: 429 with Retry-After, the form kept', async () => {
     const owner = await people.newOwner();
     const client = await people.signedIn(owner);
-    const { id } = await waiver(h, owner.workspaceId);
+    const { id } = await createWaiverTemplate(h.ctx, owner.workspaceId);
     const path = await linkOn(client, id);
     const visitor = people.browser();
     await visitor.get(path);
@@ -174,7 +148,7 @@ describeEachDatabase('a template’s public link on the web', (kind) => {
 
   test('a hundred code requests from twenty addresses leave the link open: a fresh visitor gets a code and signs', async () => {
     const owner = await people.newOwner();
-    const { id } = await waiver(h, owner.workspaceId);
+    const { id } = await createWaiverTemplate(h.ctx, owner.workspaceId);
     const path = await linkOn(await people.signedIn(owner), id);
     const strangers = Array.from({ length: 20 }, () => people.browser());
     for (const [i, stranger] of strangers.entries())
@@ -196,8 +170,14 @@ describeEachDatabase('a template’s public link on the web', (kind) => {
   test('codes to one inbox stop at 3 an hour, across links and workspaces and its +tags and look-alikes; the next hour it is served again', async () => {
     const first = await people.newOwner();
     const second = await people.newOwner();
-    const pathA = await linkOn(await people.signedIn(first), (await waiver(h, first.workspaceId)).id);
-    const pathB = await linkOn(await people.signedIn(second), (await waiver(h, second.workspaceId)).id);
+    const pathA = await linkOn(
+      await people.signedIn(first),
+      (await createWaiverTemplate(h.ctx, first.workspaceId)).id,
+    );
+    const pathB = await linkOn(
+      await people.signedIn(second),
+      (await createWaiverTemplate(h.ctx, second.workspaceId)).id,
+    );
     // Apart from the hour's end, so the next hour is a clock step away, not a boundary crossed mid-test.
     h.clock.set(new Date(Math.ceil(h.clock.now().getTime() / 3_600_000) * 3_600_000 + 60_000));
     assert.equal((await askCode(people.browser(), pathA, 'ivy@example.com')).status, 303);
@@ -229,7 +209,10 @@ describeEachDatabase('a template’s public link on the web', (kind) => {
 
   test('two apps on one database agree on the inbox cap: of eight requests at once, three are mailed', async () => {
     const owner = await people.newOwner();
-    const path = await linkOn(await people.signedIn(owner), (await waiver(h, owner.workspaceId)).id);
+    const path = await linkOn(
+      await people.signedIn(owner),
+      (await createWaiverTemplate(h.ctx, owner.workspaceId)).id,
+    );
     const statuses = await withApp(h.ctx, h.config.rateLimit, async (otherUrl) => {
       const elsewhere = webPeople({ baseUrl: otherUrl, ctx: h.ctx }, '10.39');
       const visitors = Array.from({ length: 8 }, (_, i) => (i % 2 === 0 ? people : elsewhere).browser());
@@ -245,7 +228,10 @@ describeEachDatabase('a template’s public link on the web', (kind) => {
 
   test('the confirmation page shows the address masked, to the visitor and to whoever else holds its URL', async () => {
     const owner = await people.newOwner();
-    const path = await linkOn(await people.signedIn(owner), (await waiver(h, owner.workspaceId)).id);
+    const path = await linkOn(
+      await people.signedIn(owner),
+      (await createWaiverTemplate(h.ctx, owner.workspaceId)).id,
+    );
     const asked = await askCode(people.browser(), path, 'jonas.private@example.org');
     const confirm = asked.location as string;
     for (const holder of [people.browser(), people.browser()]) {
@@ -277,10 +263,13 @@ describeEachDatabase('public-link code mails per workspace, and the log', (kind)
     h.clock.set(new Date('2026-03-05T22:00:00.000Z'));
     const owner = await people.newOwner();
     const client = await people.signedIn(owner);
-    const { id } = await waiver(h, owner.workspaceId);
+    const { id } = await createWaiverTemplate(h.ctx, owner.workspaceId);
     const path = await linkOn(client, id);
     const other = await people.newOwner();
-    const otherPath = await linkOn(await people.signedIn(other), (await waiver(h, other.workspaceId)).id);
+    const otherPath = await linkOn(
+      await people.signedIn(other),
+      (await createWaiverTemplate(h.ctx, other.workspaceId)).id,
+    );
     for (let i = 0; i < 3; i++)
       assert.equal((await askCode(people.browser(), path, `v${i}@example.com`)).status, 303);
     assert.match(
@@ -319,7 +308,7 @@ describeEachDatabase('public-link code mails per workspace, and the log', (kind)
   test('a visitor’s whole journey leaves neither the link’s token nor the request’s id in the log', async () => {
     const owner = await people.newOwner();
     const client = await people.signedIn(owner);
-    const path = await linkOn(client, (await waiver(h, owner.workspaceId)).id);
+    const path = await linkOn(client, (await createWaiverTemplate(h.ctx, owner.workspaceId)).id);
     const token = path.split('/').at(-1) as string;
     const from = lines.length;
     const visitor = people.browser();

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createTemplate, getTemplate } from '../../src/templates/templates.service.ts';
+import { templateRole } from '../support/factories.ts';
 import { countRows, describeEachDatabase, pagesPdf, useHarness } from '../support/harness.ts';
 import {
   assertForgeriesRefused,
@@ -62,10 +63,7 @@ describeEachDatabase('templates made and changed on the web', (kind) => {
       workspaceId,
       name,
       title: name,
-      roles: [
-        { name: 'Tenant', role: 'signer', signingOrder: 1, signingMethod: 'standard' },
-        { name: 'Landlord', role: 'signer', signingOrder: 2, signingMethod: 'standard' },
-      ],
+      roles: [templateRole('Tenant'), templateRole('Landlord', { signingOrder: 2 })],
       fields: [
         { role: 'Tenant', type: 'signature', page: 1, x: 72, y: 100, width: 160, height: 36 },
         { role: 'Landlord', type: 'signature', page: 2, x: 320, y: 100, width: 160, height: 36 },

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { getDocument } from '../../src/documents/documents.service.ts';
 import { pageSizesOf } from '../../src/fields/fields.service.ts';
 import { createTemplate, getTemplate } from '../../src/templates/templates.service.ts';
+import { createServicesTemplate, templateRole } from '../support/factories.ts';
 import {
   countRows,
   createDraftDocument,
@@ -29,17 +30,6 @@ import {
 } from '../support/web-client.ts';
 
 const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-
-const place = (role: string, type: string, y: number, extra: object = {}) => ({
-  role,
-  type,
-  page: 1,
-  x: 72,
-  y,
-  width: 160,
-  height: 24,
-  ...extra,
-});
 
 /** The value attribute of input `id` as the page renders it. */
 function inputValue(text: string, id: string): string | undefined {
@@ -65,35 +55,9 @@ describeEachDatabase('templates on the web', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1' } });
   const people = webPeople(h, '10.38');
 
-  /** A template with roles Client, Company and Accountant; Price and Insured asked of its user. */
-  async function servicesTemplate(workspaceId: string, name = 'Services agreement') {
-    return createTemplate(h.ctx, {
-      workspaceId,
-      name,
-      title: 'Services agreement',
-      body: 'Please sign.',
-      roles: [
-        { name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' },
-        { name: 'Company', role: 'signer', signingOrder: 2, signingMethod: 'standard' },
-        { name: 'Accountant', role: 'viewer', signingOrder: 3, signingMethod: 'standard' },
-      ],
-      fields: [
-        place('Client', 'signature', 100, { height: 40 }),
-        place('Client', 'text', 200, { label: 'Price', senderFills: true }),
-        place('Client', 'checkbox', 280, {
-          label: 'Insured',
-          senderFills: true,
-          required: false,
-          width: 12,
-          height: 12,
-        }),
-        place('Company', 'signature', 100, { height: 40, x: 320 }),
-        place('Company', 'text', 200, { label: 'Price', senderFills: true, x: 320 }),
-      ],
-      expiresInSeconds: 14 * 86_400,
-      file: await pagesPdf(2),
-    });
-  }
+  /** The services agreement (factories.ts): roles Client, Company and Accountant; Price and Insured asked of its user. */
+  const servicesTemplate = (workspaceId: string, name = 'Services agreement') =>
+    createServicesTemplate(h.ctx, workspaceId, { name });
 
   /** Opens the use form (for its token) and posts it. */
   async function postUse(client: WebClient, id: string, fields: Record<string, string>) {
@@ -198,7 +162,7 @@ describeEachDatabase('templates on the web', (kind) => {
         workspaceId: owner.workspaceId,
         name: `Template ${n}`,
         title: 'Agreement',
-        roles: [{ name: 'Client', role: 'signer', signingOrder: 1, signingMethod: 'standard' }],
+        roles: [templateRole('Client')],
         expiresInSeconds: 86_400,
         kept,
       });

@@ -1,6 +1,6 @@
 // The webhook engine's pacing rules, as tables (webhooks/local-queue.ts): how far ahead
 // claims reach for an endpoint, and how many deliveries the claim queue holds. The running
-// dispatcher's tests (webhook-delivery.test.ts) show them at work.
+// dispatcher's tests (webhook-delivery-dispatcher.test.ts) show them at work.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { prefetchLimit, roundsAhead } from '../../src/webhooks/local-queue.ts';
