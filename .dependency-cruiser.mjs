@@ -17,6 +17,8 @@
 // - A unit that does not exist yet (sending, while it is being created) matches nothing.
 //   A folder of src/ that is in no layer fails `folder-not-in-order`: place it first.
 // - There is no list of tolerated exceptions: every import keeps to the order.
+// - Some folders are kept apart altogether (`apart`, below): no import either way, not even
+//   `import type`, whatever their places in the order.
 //
 // Parsed with swc (@swc/core): dependency-cruiser reads TypeScript through the `typescript`
 // package up to 6, and this project type-checks with TypeScript 7, which has no JavaScript
@@ -36,6 +38,7 @@ const layers = [
   ['sealing'],
   ['accounts'],
   ['webhooks'],
+  ['progress'],
   ['documents'],
   ['fields'],
   ['mail'],
@@ -57,6 +60,18 @@ const layers = [
     'src/version.ts',
     'src/wake-loop.ts',
   ],
+];
+
+/**
+ * Pairs of folders that import nothing of each other, type-only imports included. The
+ * recipient's side (signing/) and the sender's (sending/) or the sealer's (sealing/) share only
+ * what lies below them (progress/: the document lock, invitations, recipient mail, completion
+ * and the seal's channel), so a change on one side reaches the other through that module alone,
+ * never through a type of the other side's files.
+ */
+const apart = [
+  ['signing', 'sending'],
+  ['signing', 'sealing'],
 ];
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -85,9 +100,27 @@ const upwardRules = layers.flatMap((layer, index) =>
   }),
 );
 
+const apartRules = apart
+  .flatMap(([one, other]) => [
+    [one, other],
+    [other, one],
+  ])
+  .map(([from, to]) => ({
+    name: `${nameOf(from)}-apart-from-${nameOf(to)}`,
+    severity: 'error',
+    comment:
+      `src/${from}/ imports src/${to}/, and the two are kept apart, \`import type\` included (\`apart\` in ` +
+      '.dependency-cruiser.mjs): the recipient\'s side (signing/) shares with the sender\'s (sending/) and the ' +
+      'sealer\'s (sealing/) only what lies below them. Move what both need to src/progress/ (the document lock, ' +
+      'invitations, recipient mail, completion and the seal\'s channel) and import it from there.',
+    from: { path: pathOf(from) },
+    to: { path: pathOf(to) },
+  }));
+
 export default {
   forbidden: [
     ...upwardRules,
+    ...apartRules,
     {
       name: 'folder-not-in-order',
       severity: 'error',

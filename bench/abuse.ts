@@ -4,7 +4,7 @@
 // owner then, one attack at a time:
 //  - uploads a PDF whose object stream, page content stream, page image or twice-deflated
 //    content stream inflates to SIGNET_BENCH_BOMB_BYTES (1 GiB) through the new-document
-//    form (test/hostile-pdfs.ts builds them), and, if it is stored, asks for its thumbnail;
+//    form (test/support/hostile-pdfs.ts builds them), and, if it is stored, asks for its thumbnail;
 //  - posts, as A's signer, a drawn signature PNG declaring 100 x 100 pixels whose data
 //    inflates to 500 MB (about 510 KB posted);
 //  - has 24 strangers (no session) post 20 MB multipart bodies to /documents at once.
@@ -28,7 +28,7 @@ import { getDocument } from '../src/documents/documents.service.ts';
 import { createDocument } from '../src/sending/drafts.ts';
 import { sendDocument } from '../src/sending/send.ts';
 import { findSharableSigningLinks } from '../src/sending/signing-links.ts';
-import { type BombKind, bombPdf, deflatedZeros } from '../test/hostile-pdfs.ts';
+import { type BombKind, bombPdf, deflatedZeros } from '../test/support/hostile-pdfs.ts';
 import { freePort, startChild, stopChild } from './api.ts';
 import { browser, multipartForm } from './pdf.ts';
 import { benchDatabase } from './webhook-setup.ts';

@@ -9,9 +9,9 @@
 // of its own (suite-plan.ts), and sums the counts: `# tests N` at the end is the whole run's.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, relative } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import pg from 'pg';
@@ -21,22 +21,56 @@ import { BackendMutex, createPGliteDialect } from '../src/db/pglite-dialect.ts';
 import { pgliteExtensions } from '../src/db/pglite-extensions.ts';
 import { pgliteCodecs } from '../src/db/pglite-folder.ts';
 import type { Database } from '../src/db/schema.ts';
-import { databaseKinds, postgresAdminUrl } from './databases.ts';
-import { perKindFiles, seconds, slowFiles, splitAboveSeconds } from './suite-plan.ts';
+import { perKindFiles, seconds, slowReasons, splitAboveSeconds } from './suite-plan.ts';
+import { databaseKinds, postgresAdminUrl } from './support/databases.ts';
 
 const testDir = import.meta.dirname;
-// `npm test -- test/x.test.ts …` runs those files; arguments that start with a dash
-// (`--test-name-pattern=…`, `--test-only`) go to every `node --test`.
-// `--fast` (`npm run test:fast`) leaves out the files suite-plan.ts calls slow.
+// `npm test -- test/webhooks/x.test.ts …` runs those files, `npm test -- test/webhooks` every
+// file of a folder; arguments that start with a dash (`--test-name-pattern=…`, `--test-only`)
+// go to every `node --test`.
+// `--fast` (`npm run test:fast`) leaves out the files suite-plan.ts's slowReasons finds slow
+// (what each file's imports start). `--list` prints the files the run would take (with
+// `--fast`, the fast ones) and their count; `--explain` prints every file with the rule that
+// makes it slow, if any. Neither runs anything.
+const ownFlags = new Set(['--fast', '--list', '--explain']);
 const fast = process.argv.includes('--fast');
-const nodeFlags = process.argv.slice(2).filter((arg) => arg.startsWith('-') && arg !== '--fast');
+const list = process.argv.includes('--list');
+const explain = process.argv.includes('--explain');
+const nodeFlags = process.argv.slice(2).filter((arg) => arg.startsWith('-') && !ownFlags.has(arg));
 const requested = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+// Every *.test.ts under test/, in the folders that mirror src/ (fixtures/ and the ignored
+// output/ hold none); suite-plan.ts names a file by its path from test/ ('webhooks/….test.ts').
+const planName = (file: string) => relative(testDir, resolve(file)).split(sep).join('/');
+function testFilesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((path) => join(dir, path))
+    .filter((file) => file.endsWith('.test.ts') && !/^(fixtures|output)\//.test(planName(file)))
+    .sort();
+}
+const isSlow = (file: string) => slowReasons(planName(file), readFileSync(file, 'utf8')).length > 0;
 const files = requested.length
-  ? requested
-  : readdirSync(testDir)
-      .filter((name) => name.endsWith('.test.ts') && !(fast && slowFiles.has(name)))
-      .sort()
-      .map((name) => join(testDir, name));
+  ? requested.flatMap((arg) => (statSync(arg).isDirectory() ? testFilesUnder(arg) : [arg]))
+  : testFilesUnder(testDir).filter((file) => !(fast && isSlow(file)));
+if (explain) {
+  let slow = 0;
+  for (const file of requested.length ? files : testFilesUnder(testDir)) {
+    const reasons = slowReasons(planName(file), readFileSync(file, 'utf8'));
+    if (reasons.length) slow += 1;
+    const why = reasons.map(({ rule, because }) => `${rule}: ${because}`).join('; ');
+    process.stdout.write(
+      `${reasons.length ? 'slow' : 'fast'}  ${planName(file)}${why ? `  (${why})` : ''}\n`,
+    );
+  }
+  process.stdout.write(
+    `# slow ${slow}, fast ${(requested.length ? files : testFilesUnder(testDir)).length - slow}\n`,
+  );
+  process.exit(0);
+}
+if (list) {
+  for (const file of files) process.stdout.write(`${planName(file)}\n`);
+  process.stdout.write(`# files ${files.length}\n`);
+  process.exit(0);
+}
 
 async function admin(query: string): Promise<void> {
   const client = new pg.Client({ connectionString: postgresAdminUrl });
@@ -85,7 +119,7 @@ interface Job {
   weight: number;
 }
 const jobs: Job[] = files.flatMap((file) => {
-  const name = basename(file);
+  const name = planName(file);
   const weight = seconds[name] ?? Number.POSITIVE_INFINITY;
   if (perKindFiles.has(name) && databaseKinds.length > 1 && weight >= splitAboveSeconds)
     return databaseKinds.map((kind) => ({ file, kinds: [kind], weight: weight / databaseKinds.length }));

@@ -1,6 +1,8 @@
 // The /v1 API as one Fastify plugin: the guard on every request (known route or not),
-// the route modules, and envelope answers for unknown paths (404 `not-found`) and known
-// paths with the wrong method (405 `method-not-allowed`, with an Allow header).
+// the route modules (each route naming its operation of the contract, checked against the
+// contract before the plugin is ready: route-contract.ts), and envelope answers for unknown
+// paths (404 `not-found`) and known paths with the wrong method (405 `method-not-allowed`,
+// with an Allow header).
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Context } from '../context.ts';
 import type { DatabaseHandle } from '../db/handle.ts';
@@ -12,7 +14,8 @@ import { templatesRoutes } from '../templates/templates.routes.ts';
 import { signetVersion } from '../version.ts';
 import { endpointsRoutes } from '../webhooks/endpoints.routes.ts';
 import { eventStreamRoutes } from '../webhooks/event-stream.routes.ts';
-import { buildOpenApiDocument } from './openapi.ts';
+import { buildOpenApiDocument, contractOperations } from './openapi.ts';
+import { routeContractCheck } from './route-contract.ts';
 
 const allMethods: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
@@ -23,6 +26,8 @@ export function apiPlugin(
 ) {
   return async function register(api: FastifyInstance) {
     const methodsByUrl = new Map<string, Set<string>>();
+    const contractCheck = routeContractCheck(contractOperations);
+    api.addHook('onRoute', contractCheck.onRoute);
     api.addHook('onRoute', (route) => {
       const methods = methodsByUrl.get(route.url) ?? new Set<string>();
       for (const method of [route.method].flat()) methods.add(method);
@@ -52,6 +57,8 @@ export function apiPlugin(
     await api.register(templatesRoutes(ctx));
     await api.register(endpointsRoutes(ctx));
     await api.register(eventStreamRoutes(ctx, subscribe));
+    // Every route so far is an area's, and an operation of the contract; the routes below are not.
+    contractCheck.verify();
     // The contract, without a key (see publicApiPath in api-guard.ts): built once from the route schemas.
     const contract = JSON.stringify(
       buildOpenApiDocument({ serverUrl: `${ctx.config.publicUrl}/v1`, version: signetVersion }),

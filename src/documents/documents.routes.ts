@@ -5,21 +5,21 @@ import type { Context } from '../context.ts';
 import type { DocumentStatus } from '../db/schema.ts';
 import { workspaceOf } from '../http/api-guard.ts';
 import { ok } from '../http/envelope.ts';
+import { getDocumentOperation, listDocumentsOperation } from './documents.contract.ts';
 import {
   type DocumentIdParams,
+  defaultPageSize,
   getDocumentSchema,
   type ListDocumentsQueryPartial,
   listDocumentsSchema,
 } from './documents.schemas.ts';
 import { getDocument, listDocuments } from './documents.service.ts';
 
-export const defaultPageSize = 25;
-
 export function documentsRoutes(ctx: Context) {
   return async function register(app: FastifyInstance) {
     app.get<{ Querystring: Static<typeof ListDocumentsQueryPartial> }>(
       '/documents',
-      { schema: listDocumentsSchema },
+      { schema: listDocumentsSchema, config: { operation: listDocumentsOperation } },
       async (request) => {
         const { documents, nextCursor } = await listDocuments(ctx, {
           workspaceId: workspaceOf(request),
@@ -33,7 +33,7 @@ export function documentsRoutes(ctx: Context) {
 
     app.get<{ Params: Static<typeof DocumentIdParams> }>(
       '/documents/:id',
-      { schema: getDocumentSchema },
+      { schema: getDocumentSchema, config: { operation: getDocumentOperation } },
       async (request) => ok(await getDocument(ctx, workspaceOf(request), request.params.id.toLowerCase())),
     );
   };

@@ -122,6 +122,9 @@ export const DocumentDetailSchema = Type.Composite([
   }),
 ]);
 
+/** A list's page size when the query gives no `limit` (the documents' and the templates'). */
+export const defaultPageSize = 25;
+
 // Query values arrive as strings; a repeated parameter arrives as an array and fails
 // `type: string`. Patterns rather than coercion keep "010", "1.0" and "" out.
 export const ListDocumentsQuery = Type.Object(

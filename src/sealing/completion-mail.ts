@@ -1,5 +1,5 @@
 // The completion mail: every recipient (unless the document's delivery is `none`, the
-// integrator's own channel) and every owner of the sending workspace gets the sealed PDF, attached when it is at most 10 MB, else as a download link valid 7 days.
+// integrator's own channel: progress/recipient-mail.ts `mailsRecipients`) and every owner of the sending workspace gets the sealed PDF, attached when it is at most 10 MB, else as a download link valid 7 days.
 // Queued in the transaction that stores the sealed file (mail outbox: at least once).
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
@@ -10,6 +10,7 @@ import type { FileRow } from '../files/files.service.ts';
 import { emailKey } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { completionMail } from '../mail/templates.ts';
+import { mailsRecipients } from '../progress/recipient-mail.ts';
 import { findOwnerEmails, findWorkspace } from '../workspaces/workspaces.repository.ts';
 
 export const maxAttachmentBytes = 10 * 1024 * 1024;
@@ -33,7 +34,7 @@ export async function queueCompletionMails(
   });
   const addressees = new Map<string, { email: string; recipientId: string | null }>();
   // A document delivered by the integrator's own channel mails its recipients nothing; its owners still get it.
-  if (document.delivery !== 'none')
+  if (mailsRecipients(document))
     for (const r of input.recipients)
       addressees.set(emailKey(r.email), { email: r.email, recipientId: r.id });
   for (const email of await findOwnerEmails(trx, document.workspace_id)) {

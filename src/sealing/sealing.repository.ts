@@ -8,9 +8,6 @@ import { sealQueue } from './seal-queue.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** NOTIFYed when a seal becomes owed: any process's worker wakes at once. */
-export const sealChannel = 'signet_seal';
-
 export interface SealClaim {
   id: string;
   workspaceId: string;

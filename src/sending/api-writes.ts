@@ -1,5 +1,5 @@
 // The document writes of /v1 (issue 37) as services over the sender's own (drafts.ts,
-// send.ts, reminders.ts, ending.ts, invitations.ts): create (a draft, or sent at once), send,
+// send.ts, reminders.ts, ending.ts, progress/invitations.ts): create (a draft, or sent at once), send,
 // delete, remind, withdraw, and a fresh signing link. Each answers the document as
 // GET /v1/documents/{id} shows it; a send also answers the signing links it made for a
 // document the integrator delivers itself (`delivery: none`: nobody is mailed, and the links
@@ -36,12 +36,13 @@ import {
   openAnswer,
   sealAnswer,
 } from '../http/idempotency.ts';
+import { withDocument } from '../progress/document-lock.ts';
+import { type InvitedLink, newSigningToken, signingLink } from '../progress/invitations.ts';
+import { mailsRecipients } from '../progress/recipient-mail.ts';
 import { answering, asApiError } from './api-input.ts';
-import { withDocument } from './document-lock.ts';
 import type { CreateDocumentInput } from './draft-input.ts';
 import { createDocument, deleteDraft, editDraft } from './drafts.ts';
 import { withdrawDocument } from './ending.ts';
-import { type InvitedLink, newSigningToken, signingLink } from './invitations.ts';
 import { reminderIntervalMs, remindRecipient } from './reminders.ts';
 import { sendDocument, sendRefusal } from './send.ts';
 
@@ -388,7 +389,7 @@ export async function renewSigningUrl(
           const recipient = recipients.find((r) => r.id === recipientId);
           if (!recipient) throw new ApiError('not-found');
           if (!isActive(document.status)) throw new DocumentActionError('not-allowed');
-          if (document.delivery !== 'none') throw new ApiError('document-delivered-by-mail');
+          if (mailsRecipients(document)) throw new ApiError('document-delivered-by-mail');
           if (recipient.token_hash === null) throw new ApiError('recipient-not-invited');
           const { token, tokenHash } = newSigningToken(ctx);
           await trx

@@ -1,7 +1,7 @@
 // Withdrawal and expiry, the two ways a document being signed ends without its signers:
 // the sender withdraws it (it ends as `expired`, and everyone mailed is told), or its time
 // runs out (the worker's pass, `expireDueDocuments`; the lock expires an overdue document
-// too, document-lock.ts).
+// too, progress/document-lock.ts).
 
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
@@ -10,9 +10,9 @@ import { lockDocument, lockDueDocuments, updateDocument } from '../documents/doc
 import { recordDocumentEvent, recordHistoryEvent } from '../documents/events.ts';
 import { nextStatus } from '../documents/lifecycle.ts';
 import { withdrawnMail } from '../mail/templates.ts';
+import { expireLocked, withDocument } from '../progress/document-lock.ts';
+import { mailRecipient } from '../progress/recipient-mail.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
-import { expireLocked, withDocument } from './document-lock.ts';
-import { mailRecipient } from './recipient-mail.ts';
 
 /**
  * The sender withdraws a document that is still being signed: it ends at once as `expired`

@@ -19,9 +19,9 @@ import { DocumentActionError, isActive, signersAhead } from '../documents/lifecy
 import { ApiError } from '../http/errors.ts';
 import { findMails } from '../mail/mails.repository.ts';
 import { reminderMail, signingLinkIn } from '../mail/templates.ts';
+import { type Locked, withDocument } from '../progress/document-lock.ts';
+import { mailRecipient } from '../progress/recipient-mail.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
-import { type Locked, withDocument } from './document-lock.ts';
-import { mailRecipient } from './recipient-mail.ts';
 
 /** How often the sender may remind one signer. */
 export const reminderIntervalMs = 60 * 60_000;

@@ -1,5 +1,5 @@
 // Sending: draft -> sent. The document's PDF is made from its text when it has none, the
-// document starts to expire, and the first signing group is invited (invitations.ts).
+// document starts to expire, and the first signing group is invited (progress/invitations.ts).
 // `sendRefusal` is **the** rule of what may be sent (the web's confirmation page, the CLI
 // and the web's send alike); `sendPreview` is what the confirmation page shows goes out.
 
@@ -18,9 +18,9 @@ import { type FieldType, fieldTypes } from '../fields/field-types.ts';
 import { storeFile } from '../files/files.service.ts';
 import { ApiError } from '../http/errors.ts';
 import type { MailPriority } from '../mail/priority.ts';
+import { type Locked, withDocument } from '../progress/document-lock.ts';
+import { type InvitedLink, inviteEach } from '../progress/invitations.ts';
 import { renderOriginal } from '../sealing/original.ts';
-import { type Locked, withDocument } from './document-lock.ts';
-import { type InvitedLink, inviteEach } from './invitations.ts';
 
 /**
  * draft -> sent: the first signing group (the lowest order, with its viewers) gets its

@@ -27,6 +27,15 @@ import {
   withdrawFromApi,
 } from './api-writes.ts';
 import {
+  createDocumentOperation,
+  deleteDocumentOperation,
+  remindOperation,
+  replaceDocumentOperation,
+  sendDocumentOperation,
+  signingUrlOperation,
+  withdrawOperation,
+} from './sending.contract.ts';
+import {
   type CreateDocumentBody,
   createDocumentSchema,
   deleteDocumentSchema,
@@ -111,6 +120,7 @@ function createRoute(ctx: Context) {
       '/documents',
       {
         schema: createDocumentSchema,
+        config: { operation: createDocumentOperation },
         bodyLimit: jsonBodyLimit,
         onRequest: requireWriteScope,
         preValidation: async (request) => multipartAsBody(request),
@@ -135,6 +145,7 @@ function createRoute(ctx: Context) {
       '/documents/:id',
       {
         schema: replaceDocumentSchema,
+        config: { operation: replaceDocumentOperation },
         bodyLimit: jsonBodyLimit,
         onRequest: requireWriteScope,
         preValidation: async (request) => multipartAsBody(request),
@@ -172,7 +183,11 @@ function documentInputOf(ctx: Context, request: FastifyRequest<{ Body: CreateBod
 function draftRoutes(ctx: Context, app: FastifyInstance): void {
   app.post<Id>(
     '/documents/:id/send',
-    { schema: sendDocumentSchema, onRequest: requireWriteScope },
+    {
+      schema: sendDocumentSchema,
+      config: { operation: sendDocumentOperation },
+      onRequest: requireWriteScope,
+    },
     async (request, reply) => {
       const id = request.params.id.toLowerCase();
       const idempotency = idempotencyKeyOf(request, {
@@ -192,7 +207,11 @@ function draftRoutes(ctx: Context, app: FastifyInstance): void {
 
   app.delete<Id>(
     '/documents/:id',
-    { schema: deleteDocumentSchema, onRequest: requireWriteScope },
+    {
+      schema: deleteDocumentSchema,
+      config: { operation: deleteDocumentOperation },
+      onRequest: requireWriteScope,
+    },
     async (request) =>
       ok(await deleteDocumentFromApi(ctx, workspaceOf(request), request.params.id.toLowerCase())),
   );
@@ -202,7 +221,7 @@ function draftRoutes(ctx: Context, app: FastifyInstance): void {
 function activeRoutes(ctx: Context, app: FastifyInstance): void {
   app.post<Recipient>(
     '/documents/:id/recipients/:recipientId/remind',
-    { schema: remindSchema, onRequest: requireWriteScope },
+    { schema: remindSchema, config: { operation: remindOperation }, onRequest: requireWriteScope },
     async (request, reply) => {
       const { id, recipientId } = lowerIds(request.params);
       const idempotency = idempotencyKeyOf(request, {
@@ -226,6 +245,7 @@ function activeRoutes(ctx: Context, app: FastifyInstance): void {
     '/documents/:id/withdraw',
     {
       schema: withdrawSchema,
+      config: { operation: withdrawOperation },
       onRequest: requireWriteScope,
       preValidation: async (request) => {
         request.body ??= {};
@@ -253,7 +273,7 @@ function activeRoutes(ctx: Context, app: FastifyInstance): void {
 
   app.post<Recipient>(
     '/documents/:id/recipients/:recipientId/signing-url',
-    { schema: signingUrlSchema, onRequest: requireWriteScope },
+    { schema: signingUrlSchema, config: { operation: signingUrlOperation }, onRequest: requireWriteScope },
     async (request, reply) => {
       const { id, recipientId } = lowerIds(request.params);
       const idempotency = idempotencyKeyOf(request, {

@@ -3,7 +3,7 @@
 // without `file`, and a `file` part). The schemas check shapes and bound sizes; every rule of
 // the web form (addresses, names, orders, pricing, the PDF itself, the fields on its pages) is
 // the services' (draft-input.ts, fields/field-rules.ts, documents/pricing.ts), so the web, the
-// CLI and the API refuse the same input. Also the source of the contract (api/openapi.ts).
+// CLI and the API refuse the same input. Also the source of the contract (sending.contract.ts).
 import { Type } from '@sinclair/typebox';
 import { DocumentDetailSchema, DocumentIdParams, Enum, Uuid } from '../documents/documents.schemas.ts';
 import { recipientRoles, signingMethods } from '../documents/lifecycle.ts';

@@ -12,7 +12,7 @@ import { type ClientInfo, recordHistoryEvent } from '../documents/events.ts';
 import { DocumentActionError, type Refusal } from '../documents/lifecycle.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { signingCodeMail } from '../mail/templates.ts';
-import { withDocument } from '../sending/document-lock.ts';
+import { withDocument } from '../progress/document-lock.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { recordOpened } from './opening.ts';
 import { checkCanSign, recipientOf, type SigningSession } from './session.ts';

@@ -20,7 +20,7 @@ import {
 } from '../documents/documents.repository.ts';
 import { type ClientInfo, recordDocumentEvent, recordHistoryEvent } from '../documents/events.ts';
 import { DocumentActionError, isActive, nextStatus } from '../documents/lifecycle.ts';
-import { type Locked, withDocument } from '../sending/document-lock.ts';
+import { type Locked, withDocument } from '../progress/document-lock.ts';
 import { recipientOf, type SigningSession } from './session.ts';
 
 /**

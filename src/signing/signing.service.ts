@@ -1,12 +1,11 @@
 // The recipient's actions on a document (opening it is opening.ts's rule): sign it (the
-// last signer's signature completes it and makes the seal owed; otherwise the next signing
-// group is invited, sending/invitations.ts), decline it. Every change holds the
-// document's row lock (sending/document-lock.ts), goes through the state machine
+// last signer's signature completes it and makes the seal owed, progress/completion.ts;
+// otherwise the next signing group is invited, progress/invitations.ts), decline it. Every
+// change holds the document's row lock (progress/document-lock.ts), goes through the state machine
 // (lifecycle.ts) and records its event (events.ts) in the same transaction. One-time codes
 // are in codes.ts; who a link belongs to, and what the pages read, in session.ts.
 
 import type { Context } from '../context.ts';
-import { notifyChannel } from '../db/notify.ts';
 import { updateDocument, updateRecipient } from '../documents/documents.repository.ts';
 import { type ClientInfo, recordDocumentEvent } from '../documents/events.ts';
 import {
@@ -24,9 +23,9 @@ import { queueMail } from '../mail/mail.service.ts';
 import { declinedMail } from '../mail/templates.ts';
 import { drawableText, drawingProblem } from '../pdf/fonts.ts';
 import { checkSignatureImage } from '../pdf/signature-image.ts';
-import { sealChannel } from '../sealing/sealing.repository.ts';
-import { withDocument } from '../sending/document-lock.ts';
-import { inviteAll } from '../sending/invitations.ts';
+import { completeDocument } from '../progress/completion.ts';
+import { withDocument } from '../progress/document-lock.ts';
+import { inviteAll } from '../progress/invitations.ts';
 import { findOwnerEmails } from '../workspaces/workspaces.repository.ts';
 import { checkCode } from './codes.ts';
 import { recordOpened } from './opening.ts';
@@ -117,26 +116,24 @@ export async function signDocument(
       for (const [id, value] of values) await fillField(trx, recipient.workspace_id, id, value, now);
       for (const f of fields.filter((field) => field.prefilled))
         await fillField(trx, recipient.workspace_id, f.id, f.value, now);
-      const completed = isEverySignerDone(locked.recipients);
-      const status = nextStatus(document.status, completed ? 'complete' : 'sign');
-      document = { ...document, status, ...(completed ? { signed_at: now } : {}) };
-      await updateDocument(
-        trx,
-        document.workspace_id,
-        document.id,
-        completed ? { status, signed_at: now, seal_due_at: now } : { status },
-      );
-      const signed = await recordDocumentEvent(trx, ctx, {
-        document,
-        type: 'document.signed',
-        recipient,
-        at: now,
-        client: input.client,
-      });
-      // Wakes a worker to seal it, in whichever process, when this transaction commits.
-      if (completed) await notifyChannel(trx, sealChannel);
-      else await inviteAll(trx, ctx, document, locked.recipients, 'automatic'); // nobody waits at a page
-      return { refused: null, completed, eventId: signed.id };
+      const recordSigned = (signedDocument: typeof document) =>
+        recordDocumentEvent(trx, ctx, {
+          document: signedDocument,
+          type: 'document.signed',
+          recipient,
+          at: now,
+          client: input.client,
+        });
+      if (isEverySignerDone(locked.recipients)) {
+        const signed = await completeDocument(trx, document, now, recordSigned);
+        return { refused: null, completed: true, eventId: signed.id };
+      }
+      const status = nextStatus(document.status, 'sign');
+      document = { ...document, status };
+      await updateDocument(trx, document.workspace_id, document.id, { status });
+      const signed = await recordSigned(document);
+      await inviteAll(trx, ctx, document, locked.recipients, 'automatic'); // nobody waits at a page
+      return { refused: null, completed: false, eventId: signed.id };
     },
   );
   if (outcome.refused) throw new DocumentActionError(outcome.refused);

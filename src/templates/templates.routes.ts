@@ -10,7 +10,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.ts';
-import { defaultPageSize } from '../documents/documents.routes.ts';
+import { defaultPageSize } from '../documents/documents.schemas.ts';
 import { requireWriteScope, workspaceOf } from '../http/api-guard.ts';
 import { ok } from '../http/envelope.ts';
 import { ApiError, bodyLimitBytes } from '../http/errors.ts';
@@ -19,6 +19,14 @@ import { InputError } from '../input-error.ts';
 import { apiInputError, asApiError, decodeBase64File } from '../sending/api-input.ts';
 import { bindRequestKey, createDocumentFromApi } from '../sending/api-writes.ts';
 import type { TemplateInput } from './template-input.ts';
+import {
+  createTemplateOperation,
+  deleteTemplateOperation,
+  getTemplateOperation,
+  listTemplatesOperation,
+  replaceTemplateOperation,
+  useTemplateOperation,
+} from './templates.contract.ts';
 import {
   createTemplateSchema,
   deleteTemplateSchema,
@@ -76,7 +84,7 @@ export function templatesRoutes(ctx: Context) {
   return async function register(app: FastifyInstance) {
     app.get<{ Querystring: Static<typeof ListTemplatesQuery> }>(
       '/templates',
-      { schema: listTemplatesSchema },
+      { schema: listTemplatesSchema, config: { operation: listTemplatesOperation } },
       async (request) => {
         const { data, nextCursor } = await listTemplates(ctx, {
           workspaceId: workspaceOf(request),
@@ -86,12 +94,19 @@ export function templatesRoutes(ctx: Context) {
         return { ok: true, data, nextCursor };
       },
     );
-    app.get<Id>('/templates/:id', { schema: getTemplateSchema }, async (request) =>
-      ok(await getTemplate(ctx, workspaceOf(request), request.params.id.toLowerCase())),
+    app.get<Id>(
+      '/templates/:id',
+      { schema: getTemplateSchema, config: { operation: getTemplateOperation } },
+      async (request) => ok(await getTemplate(ctx, workspaceOf(request), request.params.id.toLowerCase())),
     );
     app.post<{ Body: Body }>(
       '/templates',
-      { schema: createTemplateSchema, bodyLimit: jsonBodyLimit, onRequest: requireWriteScope },
+      {
+        schema: createTemplateSchema,
+        config: { operation: createTemplateOperation },
+        bodyLimit: jsonBodyLimit,
+        onRequest: requireWriteScope,
+      },
       async (request, reply) => {
         const workspaceId = workspaceOf(request);
         const { id } = await answered(() =>
@@ -102,7 +117,12 @@ export function templatesRoutes(ctx: Context) {
     );
     app.put<Id & { Body: Body }>(
       '/templates/:id',
-      { schema: replaceTemplateSchema, bodyLimit: jsonBodyLimit, onRequest: requireWriteScope },
+      {
+        schema: replaceTemplateSchema,
+        config: { operation: replaceTemplateOperation },
+        bodyLimit: jsonBodyLimit,
+        onRequest: requireWriteScope,
+      },
       async (request) => {
         const workspaceId = workspaceOf(request);
         const id = request.params.id.toLowerCase();
@@ -112,7 +132,11 @@ export function templatesRoutes(ctx: Context) {
     );
     app.delete<Id>(
       '/templates/:id',
-      { schema: deleteTemplateSchema, onRequest: requireWriteScope },
+      {
+        schema: deleteTemplateSchema,
+        config: { operation: deleteTemplateOperation },
+        onRequest: requireWriteScope,
+      },
       async (request) => {
         const id = request.params.id.toLowerCase();
         await deleteTemplate(ctx, workspaceOf(request), id);
@@ -121,7 +145,11 @@ export function templatesRoutes(ctx: Context) {
     );
     app.post<Id & { Body: Static<typeof UseTemplateBody> }>(
       '/templates/:id/documents',
-      { schema: useTemplateSchema, onRequest: requireWriteScope },
+      {
+        schema: useTemplateSchema,
+        config: { operation: useTemplateOperation },
+        onRequest: requireWriteScope,
+      },
       async (request) => {
         const workspaceId = workspaceOf(request);
         const template = await getTemplate(ctx, workspaceId, request.params.id.toLowerCase());

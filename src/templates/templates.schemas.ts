@@ -2,7 +2,7 @@
 // (JSON, the PDF in base64), and documents made from one, up to 100 in a request. Shapes and
 // bounds only: every rule is the services' (template-input.ts, use-template.ts, and the
 // document's own through sending/), so the web and the API refuse the same input. Also the
-// source of the contract (api/openapi.ts).
+// source of the contract (templates.contract.ts).
 import { Type } from '@sinclair/typebox';
 import { DocumentIdParams } from '../documents/documents.schemas.ts';
 import { recipientRoles, signingMethods } from '../documents/lifecycle.ts';

@@ -9,6 +9,16 @@ import { ok } from '../http/envelope.ts';
 import { idempotencyKeyOf } from '../http/idempotency.ts';
 import { pageEndpointDeliveries, resendDelivery } from './deliveries.service.ts';
 import {
+  createEndpointOperation,
+  deleteEndpointOperation,
+  getEndpointOperation,
+  listDeliveriesOperation,
+  listEndpointsOperation,
+  resendDeliveryOperation,
+  rotateSecretOperation,
+  updateEndpointOperation,
+} from './endpoints.contract.ts';
+import {
   type CreateEndpointBody,
   createEndpointSchema,
   type DeliveryParams,
@@ -41,7 +51,10 @@ export function endpointsRoutes(ctx: Context) {
   return async function register(app: FastifyInstance) {
     app.post<{ Body: Static<typeof CreateEndpointBody> }>(
       '/webhook-endpoints',
-      { schema: createEndpointSchema, config: urlControlCharacters },
+      {
+        schema: createEndpointSchema,
+        config: { ...urlControlCharacters, operation: createEndpointOperation },
+      },
       async (request, reply) => {
         const { replayed, ...created } = await createEndpoint(
           ctx,
@@ -54,20 +67,26 @@ export function endpointsRoutes(ctx: Context) {
       },
     );
 
-    app.get('/webhook-endpoints', { schema: listEndpointsSchema }, async (request) => ({
-      ok: true,
-      data: await listEndpoints(ctx, workspaceOf(request)),
-      nextCursor: null,
-    }));
+    app.get(
+      '/webhook-endpoints',
+      { schema: listEndpointsSchema, config: { operation: listEndpointsOperation } },
+      async (request) => ({
+        ok: true,
+        data: await listEndpoints(ctx, workspaceOf(request)),
+        nextCursor: null,
+      }),
+    );
 
-    app.get<Id>('/webhook-endpoints/:id', { schema: getEndpointSchema }, async (request) =>
-      ok(await getEndpoint(ctx, workspaceOf(request), request.params.id.toLowerCase())),
+    app.get<Id>(
+      '/webhook-endpoints/:id',
+      { schema: getEndpointSchema, config: { operation: getEndpointOperation } },
+      async (request) => ok(await getEndpoint(ctx, workspaceOf(request), request.params.id.toLowerCase())),
     );
 
     // The delivery log (newest first, 50 a page unless `limit` says otherwise) and a resend.
     app.get<Id & { Querystring: { limit?: string; cursor?: string } }>(
       '/webhook-endpoints/:id/deliveries',
-      { schema: listDeliveriesSchema },
+      { schema: listDeliveriesSchema, config: { operation: listDeliveriesOperation } },
       async (request) => {
         const workspaceId = workspaceOf(request);
         const endpointId = request.params.id.toLowerCase();
@@ -90,7 +109,7 @@ export function endpointsRoutes(ctx: Context) {
 
     app.post<{ Params: Static<typeof DeliveryParams> }>(
       '/webhook-endpoints/:id/deliveries/:deliveryId/resend',
-      { schema: resendDeliverySchema },
+      { schema: resendDeliverySchema, config: { operation: resendDeliveryOperation } },
       async (request) =>
         ok(
           await resendDelivery(
@@ -108,6 +127,7 @@ export function endpointsRoutes(ctx: Context) {
       '/webhook-endpoints/:id/rotate-secret',
       {
         schema: rotateSecretSchema,
+        config: { operation: rotateSecretOperation },
         preValidation: async (request) => {
           request.body ??= {};
         },
@@ -125,13 +145,18 @@ export function endpointsRoutes(ctx: Context) {
 
     app.patch<Id & { Body: Static<typeof UpdateEndpointBody> }>(
       '/webhook-endpoints/:id',
-      { schema: updateEndpointSchema, config: urlControlCharacters },
+      {
+        schema: updateEndpointSchema,
+        config: { ...urlControlCharacters, operation: updateEndpointOperation },
+      },
       async (request) =>
         ok(await changeEndpoint(ctx, workspaceOf(request), request.params.id.toLowerCase(), request.body)),
     );
 
-    app.delete<Id>('/webhook-endpoints/:id', { schema: deleteEndpointSchema }, async (request) =>
-      ok(await removeEndpoint(ctx, workspaceOf(request), request.params.id.toLowerCase())),
+    app.delete<Id>(
+      '/webhook-endpoints/:id',
+      { schema: deleteEndpointSchema, config: { operation: deleteEndpointOperation } },
+      async (request) => ok(await removeEndpoint(ctx, workspaceOf(request), request.params.id.toLowerCase())),
     );
   };
 }

@@ -8,6 +8,7 @@ import type { Context } from '../context.ts';
 import type { DatabaseHandle } from '../db/handle.ts';
 import { documentEventTypes } from '../documents/events.ts';
 import { ApiError } from '../http/errors.ts';
+import { streamEventsOperation } from './event-stream.contract.ts';
 import { createEventStreams, reconnectMs } from './event-stream.ts';
 
 export const eventStreamQuery = {
@@ -34,7 +35,7 @@ export function eventStreamRoutes(ctx: Context, subscribe: DatabaseHandle['subsc
 
     app.get<{ Querystring: { types?: string } }>(
       '/events/stream',
-      { schema: { querystring: eventStreamQuery } },
+      { schema: { querystring: eventStreamQuery }, config: { operation: streamEventsOperation } },
       async (request, reply) => {
         const identity = request.identity;
         if (!identity) throw new ApiError('invalid-api-key');

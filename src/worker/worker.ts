@@ -24,7 +24,7 @@ import { pageImageChannel } from '../files/files.repository.ts';
 import { deliverDueMails } from '../mail/mail.service.ts';
 import type { MailTransport } from '../mail/mailer.ts';
 import { mailChannel } from '../mail/mails.repository.ts';
-import { sealChannel } from '../sealing/sealing.repository.ts';
+import { sealChannel } from '../progress/completion.ts';
 import { sealDueDocuments } from '../sealing/sealing.service.ts';
 import { expireDueDocuments } from '../sending/ending.ts';
 import { remindDueSigners } from '../sending/reminders.ts';
