@@ -49,6 +49,7 @@ const layers = [
   ['pdf'],
   ['http'],
   ['metrics'],
+  ['queue'],
   ['db'],
   [
     'src/clock.ts',

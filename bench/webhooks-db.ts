@@ -86,7 +86,7 @@ try {
       const now = ctx.clock.now();
       const fanned = await fanOutAndClaim(ctx.db, {
         now,
-        leaseUntil: new Date(now.getTime() + 20_000),
+        until: new Date(now.getTime() + 20_000),
         events: claimSize,
         claim: claimSize,
         caps: { perEndpoint: claimSize, endpoints: [] },

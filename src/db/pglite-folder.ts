@@ -198,6 +198,9 @@ async function connectToOwner(owner: LockOwner, where: string): Promise<Database
     types: { getTypeParser: getPgTypeParser },
   });
   pool.on('error', () => {});
+  // As createPgPool's (connect.ts): a client that loses the owner inside a transaction fails
+  // its next query instead of crashing the process with an error nobody listens to.
+  pool.on('connect', (client) => client.on('error', () => {}));
   try {
     await pool.query('select 1');
   } catch (error) {

@@ -14,20 +14,19 @@
 // stored after it, whose sender is likely to open it now. A page that cannot be drawn is
 // given up as on request (the placeholder); a file that is gone leaves the queue.
 import type { Context } from '../context.ts';
+import { whileLeased } from '../queue/heartbeat.ts';
 import {
   claimPageImageJob,
   finishPageImageJob,
   type PageImageJob,
   requeuePageImageJob,
 } from './files.repository.ts';
+import { pageImageQueue } from './page-image-queue.ts';
 import { pageImage } from './page-images.ts';
 
 /** Pages drawn for one file before it goes to the back of the queue. */
 export const pagesPerClaim = 2;
-/** How long a worker holds a claimed file: far more than `pagesPerClaim` turns of 10 s. */
-const leaseMs = 120_000;
-
-type PassContext = Pick<Context, 'db' | 'clock' | 'metrics'>;
+type PassContext = Pick<Context, 'db' | 'clock' | 'metrics' | 'config' | 'log' | 'outage'>;
 
 /** Step `step` of a file's drawing: its pages at the reading width, then as thumbnails. */
 function stepOf(job: PageImageJob, step: number) {
@@ -48,19 +47,27 @@ export async function drawQueuedPages(
   const stopping = options.stopping ?? (() => false);
   let drawn = 0;
   while (!stopping()) {
-    const job = await claimPageImageJob(ctx.db, ctx.clock.now(), leaseMs);
+    const now = ctx.clock.now();
+    const job = await claimPageImageJob(ctx.db, now, pageImageQueue.leaseFrom(now, ctx.config));
     if (!job) break;
     const steps = job.pages * 2;
     const end = Math.min(steps, job.nextStep + pagesPerClaim);
     let step = job.nextStep;
     try {
-      while (step < end && !stopping()) {
-        const { page, size } = stepOf(job, step);
-        const image = await pageImage(ctx, job.workspaceId, job.sha256, page, size, { background: true });
-        drawn += 1;
-        // Null: the file or the page is not there (deleted since): nothing more to draw.
-        step = image ? step + 1 : steps;
-      }
+      await whileLeased(
+        ctx,
+        pageImageQueue,
+        () => [job.held],
+        async () => {
+          while (step < end && !stopping()) {
+            const { page, size } = stepOf(job, step);
+            const image = await pageImage(ctx, job.workspaceId, job.sha256, page, size, { background: true });
+            drawn += 1;
+            // Null: the file or the page is not there (deleted since): nothing more to draw.
+            step = image ? step + 1 : steps;
+          }
+        },
+      );
     } finally {
       // Drawn or not (an error, a stop), the file goes on from where it got to, after the others.
       if (step >= steps) await finishPageImageJob(ctx.db, job);

@@ -4,6 +4,8 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { notifyChannel } from '../db/notify.ts';
 import type { Database, PageSize } from '../db/schema.ts';
+import type { Held } from '../queue/lease.ts';
+import { pageImageQueue } from './page-image-queue.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -285,71 +287,57 @@ export interface PageImageJob {
   workspaceId: string;
   nextStep: number;
   pages: number;
+  /** The claim's lease (page-image-queue.ts). */
+  held: Held;
 }
 
 /**
- * Claims the queued file due first for `leaseMs` (another worker skips it meanwhile): a file
+ * Claims the queued file due first until `until` (another worker skips it meanwhile): a file
  * not begun before one begun, then by `due_at`.
  */
 export async function claimPageImageJob(
   db: Kysely<Database>,
   now: Date,
-  leaseMs: number,
+  until: Date,
 ): Promise<PageImageJob | null> {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('page_image_queue')
-      .select(['sha256', 'workspace_id', 'next_step'])
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-      // A file none of whose pages is drawn yet first: its sender is likely to open it now.
-      .orderBy(sql`next_step > 0`)
-      .orderBy('due_at')
-      .orderBy('queued_at')
-      .limit(1)
-      .forUpdate()
-      .skipLocked()
-      .executeTakeFirst();
-    if (!row) return null;
-    await trx
-      .updateTable('page_image_queue')
-      .set({ locked_until: new Date(now.getTime() + leaseMs) })
-      .where('sha256', '=', row.sha256)
-      .where('workspace_id', '=', row.workspace_id)
-      .execute();
-    const file = await trx
-      .selectFrom('files')
-      .select('pages')
-      .where('sha256', '=', row.sha256)
-      .executeTakeFirst();
-    return {
-      sha256: row.sha256,
-      workspaceId: row.workspace_id,
-      nextStep: row.next_step,
-      pages: file?.pages ?? 0,
-    };
+  const [claimed] = await pageImageQueue.claim<{
+    sha256: string;
+    workspace_id: string;
+    next_step: number;
+    pages: number | null;
+  }>(db, {
+    now,
+    until,
+    limit: 1,
+    // A file none of whose pages is drawn yet first: its sender is likely to open it now.
+    orderBy: sql`next_step > 0, due_at, queued_at`,
+    returning: sql`q.next_step, (select f.pages from files f where f.sha256 = q.sha256) as pages`,
   });
+  if (!claimed) return null;
+  const { row, held } = claimed;
+  return {
+    sha256: row.sha256,
+    workspaceId: row.workspace_id,
+    nextStep: row.next_step,
+    pages: row.pages ?? 0,
+    held,
+  };
 }
 
 /**
  * Where a claimed file's drawing goes on, at the back of the queue (`due_at` after every
- * other row's, and not before `now`); the lease ends.
+ * other row's, and not before `now`); the lease ends (if it is still this worker's).
  */
 export async function requeuePageImageJob(
   db: Db,
-  job: Pick<PageImageJob, 'sha256' | 'workspaceId'>,
+  job: Pick<PageImageJob, 'held'>,
   nextStep: number,
   now: Date,
 ): Promise<void> {
-  await db
-    .updateTable('page_image_queue')
-    .set({
-      next_step: nextStep,
-      due_at: sql<Date>`greatest(${now}::timestamptz, (select max(due_at) from page_image_queue) + interval '1 millisecond')`,
-      locked_until: null,
-    })
-    .where('sha256', '=', job.sha256)
-    .where('workspace_id', '=', job.workspaceId)
-    .execute();
+  await pageImageQueue.release(db, [job.held], {
+    now,
+    set: sql`next_step = ${nextStep}, due_at = greatest(${now}::timestamptz, (select max(due_at) from page_image_queue) + interval '1 millisecond')`,
+  });
 }
 
 /** A file whose pages are all drawn (or given up) leaves the queue. */

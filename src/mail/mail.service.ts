@@ -9,7 +9,9 @@ import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { readFile } from '../files/files.service.ts';
+import { whileLeased } from '../queue/heartbeat.ts';
 import { caseFoldedEmail } from './address.ts';
+import { mailLeaseMs, mailQueue } from './mail-queue.ts';
 import type { MailTransport, OutgoingMail } from './mailer.ts';
 import {
   type ClaimedMail,
@@ -24,9 +26,7 @@ import {
 } from './mails.repository.ts';
 import { type MailPriority, mailPriorityRank } from './priority.ts';
 
-/** Delays before the 2nd, 3rd, … attempt; after the last one the mail is marked failed. */
-export const mailRetryDelaysMs = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000, 6 * 60 * 60_000];
-const leaseMs = 2 * 60_000;
+export { mailRetryDelaysMs } from './mail-queue.ts';
 
 /** A mail queued: sent by a worker, retried until it is delivered or given up. */
 export interface QueuedMail {
@@ -102,48 +102,69 @@ export function urgentReserve(mailPerMinute: number): number {
  * (a 4xx reply) the whole outbox waits `mailServerPauseMs`. Urgent mail is claimed first;
  * the rest only while the minute's count leaves `urgentReserve` free, shared fairly between
  * workspaces (claimDueMails). The `urgent` lane sends urgent mail alone: the worker runs it
- * beside the main pass, so a code never waits for a pass of 20 bulk mails to end. Returns
- * how many were attempted.
+ * beside the main pass, so a code never waits for a pass of 20 bulk mails to end. A stop
+ * (`stopping`, asked before each mail) lets the mail in hand finish and lets the rest of the
+ * batch go at once, for another worker. Returns how many were attempted.
  */
 export async function deliverDueMails(
   ctx: Context,
   transport: MailTransport,
-  options: { lane?: Extract<MailLane, 'urgent' | 'any'>; limit?: number } = {},
+  options: { lane?: Extract<MailLane, 'urgent' | 'any'>; limit?: number; stopping?: () => boolean } = {},
 ): Promise<number> {
   const limit = options.limit ?? 20;
   const now = ctx.clock.now();
   const pace = ctx.config.mailPerMinute;
   const room = pace - (await countMailsSentSince(ctx.db, new Date(now.getTime() - 60_000)));
   if (room <= 0) return 0;
-  const mails = await claimDueMails(ctx.db, now, leaseMs, Math.min(limit, room), 'urgent');
+  const mails = await claimDueMails(ctx.db, now, mailLeaseMs, Math.min(limit, room), 'urgent');
   const otherRoom = Math.min(limit, room - urgentReserve(pace)) - mails.length;
   if (options.lane !== 'urgent' && otherRoom > 0)
-    mails.push(...(await claimDueMails(ctx.db, now, leaseMs, otherRoom, 'other')));
-  for (const [i, mail] of mails.entries()) {
-    try {
-      const outcome = await transport.send({
-        id: mail.id,
-        to: mail.to_address,
-        subject: mail.subject,
-        text: mail.text_body,
-        ...(await attachmentsOf(ctx, mail)),
-      });
-      await markMailDelivered(ctx.db, mail.id, outcome, ctx.clock.now());
-    } catch (error) {
-      const delay = mailRetryDelaysMs[mail.attempts];
-      const retryAt = delay === undefined ? null : new Date(ctx.clock.now().getTime() + delay);
-      ctx.log.warn({ mailId: mail.id, attempt: mail.attempts + 1, err: error }, 'mail delivery failed');
-      await markMailFailed(ctx.db, mail.id, (error as Error)?.message ?? String(error), retryAt);
-      if (askedToWait(error)) {
-        const until = new Date(ctx.clock.now().getTime() + mailServerPauseMs);
-        const rest = mails.slice(i + 1).map((m) => m.id);
-        const held = await holdDueMails(ctx.db, until, rest);
-        ctx.log.warn({ held, until }, 'the mail server asked to slow down: the outbox waits');
-        return i + 1;
+    mails.push(...(await claimDueMails(ctx.db, now, mailLeaseMs, otherRoom, 'other')));
+  // The mails not yet tried or marked: their leases renewed while the batch goes out, and
+  // let go when it stops early (a clean stop, or the server asking to slow down).
+  const unsent = new Set(mails);
+  return whileLeased(
+    ctx,
+    mailQueue,
+    () => [...unsent].map((mail) => mail.held),
+    async () => {
+      for (const [i, mail] of mails.entries()) {
+        if (options.stopping?.()) {
+          await mailQueue.release(
+            ctx.db,
+            [...unsent].map((m) => m.held),
+            { now: ctx.clock.now() },
+          );
+          return i;
+        }
+        try {
+          const outcome = await transport.send({
+            id: mail.id,
+            to: mail.to_address,
+            subject: mail.subject,
+            text: mail.text_body,
+            ...(await attachmentsOf(ctx, mail)),
+          });
+          unsent.delete(mail);
+          await markMailDelivered(ctx.db, mail.id, outcome, ctx.clock.now());
+        } catch (error) {
+          unsent.delete(mail);
+          const retryAt = mailQueue.retryAt(mail.attempts + 1, ctx.clock.now());
+          ctx.log.warn({ mailId: mail.id, attempt: mail.attempts + 1, err: error }, 'mail delivery failed');
+          await markMailFailed(ctx.db, mail.id, (error as Error)?.message ?? String(error), retryAt);
+          if (askedToWait(error)) {
+            const until = new Date(ctx.clock.now().getTime() + mailServerPauseMs);
+            const rest = [...unsent].map((m) => m.held);
+            unsent.clear();
+            const held = await holdDueMails(ctx.db, until, rest, ctx.clock.now());
+            ctx.log.warn({ held, until }, 'the mail server asked to slow down: the outbox waits');
+            return i + 1;
+          }
+        }
       }
-    }
-  }
-  return mails.length;
+      return mails.length;
+    },
+  );
 }
 
 /** The mail's stored attachment, read for this attempt only (never kept in memory between). */

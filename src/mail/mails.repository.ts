@@ -2,6 +2,8 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { notifyChannel } from '../db/notify.ts';
 import type { Database } from '../db/schema.ts';
+import type { Held } from '../queue/lease.ts';
+import { mailQueue } from './mail-queue.ts';
 import { mailPriorityRank } from './priority.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -22,8 +24,8 @@ export async function insertMails(db: Db, rows: Array<Insertable<Database['mails
 export type MailLane = 'urgent' | 'other' | 'any';
 
 /**
- * Claims up to `limit` due mails for `leaseMs`: another worker skips them until the lease
- * runs out. Fair between workspaces: each due mail is ranked within its workspace (by
+ * Claims up to `limit` due mails for `leaseMs` (mail-queue.ts): another worker skips them
+ * until the lease runs out. Fair between workspaces: each due mail is ranked within its workspace (by
  * priority, then due time), and the claim takes every workspace's first before anyone's
  * second, so one workspace's thousands take their share and another's one mail goes in the
  * same pass; what a workspace leaves unused goes to the others. Mails of no workspace (a
@@ -39,8 +41,9 @@ export async function claimDueMails(
   lane: MailLane = 'any',
 ): Promise<ClaimedMail[]> {
   const urgent = mailPriorityRank('urgent');
+  const until = new Date(now.getTime() + leaseMs);
   const due = sql`status = 'pending' and next_attempt_at <= ${now}
-    and (locked_until is null or locked_until <= ${now})
+    and ${mailQueue.free(now)}
     ${lane === 'urgent' ? sql`and priority = ${urgent}` : lane === 'other' ? sql`and priority <> ${urgent}` : sql``}`;
   // One statement: the ranking (twice the limit, so a worker claiming at the same moment as
   // another finds the next ones in rank when the first ones are locked), then the rows
@@ -48,7 +51,7 @@ export async function claimDueMails(
   // joined back to the table the planner may loop over the due rows once per due row: 8 s
   // for 1,000 on PGlite), checked again as locked (another worker may have leased one
   // meanwhile), then leased.
-  const { rows } = await sql<ClaimedMail & { rank: number }>`
+  const { rows } = await sql<Omit<ClaimedMail, 'held'> & { rank: number }>`
     with ranked as (
       select id from (
         select id, priority, next_attempt_at,
@@ -66,18 +69,20 @@ export async function claimDueMails(
       limit ${limit}
       for update skip locked
     )
-    update mails set locked_until = ${new Date(now.getTime() + leaseMs)}
+    update mails set ${mailQueue.taking(until)}
     from picked where mails.id = picked.id
     returning mails.id, mails.to_address, mails.subject, mails.text_body, mails.attempts,
       mails.attachment_sha256, mails.attachment_name, picked.rank`.execute(db);
-  return rows.sort((a, b) => a.rank - b.rank).map(({ rank: _rank, ...mail }) => mail);
+  return rows
+    .sort((a, b) => a.rank - b.rank)
+    .map(({ rank: _rank, ...mail }) => ({ ...mail, held: mailQueue.hold([mail.id], until) }));
 }
 
-/** A mail claimed for sending: what the mail server is handed, and its attempts so far. */
+/** A mail claimed for sending: what the mail server is handed, its attempts so far, its lease. */
 export type ClaimedMail = Pick<
   Selectable<Database['mails']>,
   'id' | 'to_address' | 'subject' | 'text_body' | 'attempts' | 'attachment_sha256' | 'attachment_name'
->;
+> & { held: Held };
 
 export async function markMailDelivered(
   db: Db,
@@ -87,7 +92,7 @@ export async function markMailDelivered(
 ): Promise<void> {
   await db
     .updateTable('mails')
-    .set({ status, sent_at: at, locked_until: null, attempts: sql`attempts + 1`, last_error: null })
+    .set({ status, sent_at: at, ...mailQueue.ending(), last_error: null })
     .where('id', '=', id)
     .execute();
 }
@@ -97,9 +102,7 @@ export async function markMailFailed(db: Db, id: string, error: string, retryAt:
     .updateTable('mails')
     .set({
       status: retryAt ? 'pending' : 'failed',
-      next_attempt_at: retryAt ?? sql`next_attempt_at`,
-      locked_until: null,
-      attempts: sql`attempts + 1`,
+      ...mailQueue.retrying(retryAt),
       last_error: error.slice(0, 500),
     })
     .where('id', '=', id)
@@ -145,17 +148,16 @@ export async function countMailsSentSince(db: Db, since: Date): Promise<number> 
 
 /**
  * Every pending mail due before `until` waits until then (the mail server asked to slow
- * down), and `released`, claimed by the caller but not tried, are let go. Returns how many
- * mails wait.
+ * down), and `released`, claimed by the caller but not tried, are let go (those still its).
+ * Returns how many mails wait.
  */
-export async function holdDueMails(db: Db, until: Date, released: string[]): Promise<number> {
+export async function holdDueMails(db: Db, until: Date, released: Held[], now: Date): Promise<number> {
   const held = await db
     .updateTable('mails')
     .set({ next_attempt_at: until })
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<', until)
     .executeTakeFirst();
-  if (released.length > 0)
-    await db.updateTable('mails').set({ locked_until: null }).where('id', 'in', released).execute();
+  if (released.length > 0) await mailQueue.release(db, released, { now });
   return Number(held.numUpdatedRows);
 }

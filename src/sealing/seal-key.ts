@@ -1,9 +1,10 @@
 // Which certificate seals this installation's PDFs. With SIGNET_SEAL_P12_FILE, the
 // PKCS#12 from a CA; otherwise the installation's own self-signed seal, made by the first
-// process that needs it and stored in the database (`seal_keys`), so every process seals
-// with the same one. Its private key is stored encrypted with the key-encryption key
-// (seal-kek.ts), which is never in the database; it is decrypted only to be imported,
-// non-extractable, into this process's Web Crypto, and never logged nor printed.
+// worker to start (or `signet seal show`) and stored in the database (`seal_keys`), so every
+// process seals with the same one and no seal waits for it to be made. Its private key is
+// stored encrypted with the key-encryption key (seal-kek.ts), which is never in the
+// database; it is decrypted only to be imported, non-extractable, into this process's Web
+// Crypto, and never logged nor printed.
 //
 // `signet seal rotate` retires the current seal and makes the next one. Every process
 // reads the current seal's name before each seal (one small row), so a rotation made by
@@ -82,7 +83,11 @@ export function certificateFingerprint(certificate: Uint8Array): string {
   return createHash('sha256').update(certificate).digest('hex');
 }
 
-/** The seal in use, made now if this installation has none yet. */
+/**
+ * The seal in use, for a seal: read, never made here. A worker makes the installation's
+ * first seal and encrypts an older version's clear key when it starts (`prepareSealKeys`),
+ * so the seal is ready before the first seal and no seal pass spends its time on it.
+ */
 export async function currentSeal(ctx: SealContext): Promise<CurrentSeal> {
   const { p12File, p12Passphrase } = ctx.config.seal;
   if (p12File) {
@@ -91,25 +96,33 @@ export async function currentSeal(ctx: SealContext): Promise<CurrentSeal> {
     );
     return { identity, fingerprint: certificateFingerprint(identity.certificate) };
   }
-  let current = await findCurrentSealName(ctx.db);
+  const current = await findCurrentSealName(ctx.db);
   if (!current) {
-    await makeSeal(ctx, { retirePrevious: false });
-    current = await findCurrentSealName(ctx.db);
-    if (!current) throw new Error('the seal vanished right after it was stored');
+    throw new Error(
+      'this installation has no seal yet: a worker makes it when it starts (signet serve), and so does "signet seal show"',
+    );
   }
   const { name, fingerprint } = current;
   const identity = await cached(ctx.db, `stored:${name}`, () => loadStoredSeal(ctx, name));
   return { identity, fingerprint };
 }
 
+/**
+ * The seal made ready to use: keys an older version stored in the clear encrypted, and the
+ * installation's first self-signed seal made if it has none (two processes may both make
+ * it: the first stored wins and both use it). At a worker's start and `signet seal show`.
+ */
+async function readySeal(ctx: SealContext): Promise<CurrentSeal> {
+  if (ctx.config.seal.p12File) return currentSeal(ctx);
+  const kek = keyEncryptionKey(ctx.config);
+  await encryptClearSealKeysWith(ctx.db, kek);
+  if (!(await findCurrentSealName(ctx.db))) await makeSeal(ctx, { retirePrevious: false });
+  return currentSeal(ctx);
+}
+
 async function loadStoredSeal(ctx: SealContext, name: string): Promise<SealIdentity> {
   const kek = keyEncryptionKey(ctx.config);
-  let stored = await findStoredSealKey(ctx.db, name);
-  if (stored?.privateKey) {
-    // Stored in the clear by an older version: encrypted now, before it is used.
-    await encryptClearSealKeysWith(ctx.db, kek);
-    stored = await findStoredSealKey(ctx.db, name);
-  }
+  const stored = await findStoredSealKey(ctx.db, name);
   if (!stored?.encryptedKey) throw new Error(`the seal "${name}" is not stored`);
   const pkcs8 = decryptSealKey(kek, { name, encrypted_key: stored.encryptedKey, kek_id: stored.kekId });
   try {
@@ -233,8 +246,10 @@ async function encryptClearSealKeysWith(db: Kysely<Database>, kek: KeyEncryption
 
 /**
  * At `signet serve`: encrypts keys an older version stored in the clear and, in a process
- * that seals (`seals`: a worker), opens the current seal once, so that a missing or wrong
- * key-encryption key is said at start (one line, logged), not first at the next document.
+ * that seals (`seals`: a worker), makes the installation's first seal if it has none and
+ * opens the current seal once, so that the seal is ready before the first document is
+ * sealed, and a missing or wrong key-encryption key is said at start (one line, logged),
+ * not first at the next document.
  * Returns that line's problem, or null when this process can seal (or need not): `signet
  * serve` then refuses to start a worker that could not seal (server.ts), and `signet
  * trigger` says it at once (demo/trigger.ts).
@@ -260,9 +275,8 @@ export async function prepareSealKeys(
       ctx.log.warn(problem);
       return problem;
     }
-    keyEncryptionKey(ctx.config);
-    const current = await findCurrentSealName(ctx.db);
-    if (current) await cached(ctx.db, `stored:${current.name}`, () => loadStoredSeal(ctx, current.name));
+    // Ready before the first seal: made now on a fresh installation, and opened once.
+    await readySeal(ctx);
     return null;
   } catch (error) {
     if (!(error instanceof SealKeyError)) throw error;
@@ -357,9 +371,9 @@ function summarize(row: SealKeyRow, status: SealSummary['status']): SealSummary 
   };
 }
 
-/** The seal in use (made now if there is none yet, as the first seal would), never its key. */
+/** The seal in use (made now if there is none yet, as a worker's start would), never its key. */
 export async function describeSeal(ctx: SealContext): Promise<SealDescription> {
-  const { identity } = await currentSeal(ctx);
+  const { identity } = await readySeal(ctx);
   const { p12File } = ctx.config.seal;
   return {
     source: p12File ? 'p12-file' : 'installation',

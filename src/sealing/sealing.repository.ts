@@ -1,10 +1,10 @@
-// The queue of owed seals: a document whose `seal_due_at` is set (the last signature set
-// it) waits for a worker. A claim moves `seal_due_at` a lease into the future, so a worker
-// that dies mid-seal leaves it to be claimed again, and concurrent workers skip each
-// other's claims. The lease is short and renewed while the holder works (`renewSealLease`),
-// so a dead holder's seal is taken over within seconds, not at the end of a long lease.
+// The seal queue's claims (its declaration: seal-queue.ts) and the audit events the
+// certificate lists. A claim takes the document whose seal is due first; its holder renews
+// the lease while it works and writes the outcome with `markSealFailed` or the seal itself.
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { Held } from '../queue/lease.ts';
+import { sealQueue } from './seal-queue.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -13,41 +13,31 @@ export interface SealClaim {
   workspaceId: string;
   /** Including this one. */
   attempts: number;
-  /** Until when the claim is this worker's: the `seal_due_at` it wrote. */
-  leaseUntil: Date;
+  /** The claim's lease (its `until` is the `seal_due_at` this worker wrote). */
+  held: Held;
 }
 
+/** Claims the document whose seal is due first, for `leaseMs`. */
 export async function claimDueSeal(
   db: Kysely<Database>,
   now: Date,
   leaseMs: number,
 ): Promise<SealClaim | null> {
-  return db.transaction().execute(async (trx) => {
-    const due = await trx
-      .selectFrom('documents')
-      .select(['id', 'workspace_id'])
-      .where('seal_due_at', '<=', now)
-      .orderBy('seal_due_at')
-      .limit(1)
-      .forUpdate()
-      .skipLocked()
-      .executeTakeFirst();
-    if (!due) return null;
-    const leaseUntil = new Date(now.getTime() + leaseMs);
-    const claimed = await trx
-      .updateTable('documents')
-      .set({ seal_due_at: leaseUntil, seal_attempts: sql`seal_attempts + 1` })
-      .where('id', '=', due.id)
-      .returning('seal_attempts')
-      .executeTakeFirstOrThrow();
-    return { id: due.id, workspaceId: due.workspace_id, attempts: claimed.seal_attempts, leaseUntil };
+  const [claimed] = await sealQueue.claim<{ id: string; workspace_id: string; attempts: number }>(db, {
+    now,
+    until: new Date(now.getTime() + leaseMs),
+    limit: 1,
+    orderBy: sql`seal_due_at`,
+    returning: sql`q.seal_attempts as attempts`,
   });
+  if (!claimed) return null;
+  const { row, held } = claimed;
+  return { id: row.id, workspaceId: row.workspace_id, attempts: row.attempts, held };
 }
 
 /**
- * Extends the claim's lease to `now + leaseMs` if it is still this worker's (its
- * `seal_due_at` is the one it wrote); false when it is not (taken over after it ran out, or
- * the seal is no longer owed).
+ * Extends the claim's lease to `now + leaseMs` if it is still this worker's; false when it is
+ * not (taken over after it ran out, or the seal is no longer owed).
  */
 export async function renewSealLease(
   db: Kysely<Database>,
@@ -55,17 +45,7 @@ export async function renewSealLease(
   now: Date,
   leaseMs: number,
 ): Promise<boolean> {
-  const leaseUntil = new Date(now.getTime() + leaseMs);
-  const renewed = await db
-    .updateTable('documents')
-    .set({ seal_due_at: leaseUntil })
-    .where('workspace_id', '=', claim.workspaceId)
-    .where('id', '=', claim.id)
-    .where('seal_due_at', '=', claim.leaseUntil)
-    .executeTakeFirst();
-  if (renewed.numUpdatedRows === 0n) return false;
-  claim.leaseUntil = leaseUntil;
-  return true;
+  return (await sealQueue.renew(db, [claim.held], new Date(now.getTime() + leaseMs))) === 1;
 }
 
 /**
@@ -80,7 +60,7 @@ export async function markSealFailed(
 ): Promise<void> {
   await db
     .updateTable('documents')
-    .set({ seal_due_at: retryAt, seal_error: error?.slice(0, 1000) ?? null })
+    .set({ ...sealQueue.retrying(retryAt), seal_error: error?.slice(0, 1000) ?? null })
     .where('workspace_id', '=', claim.workspaceId)
     .where('id', '=', claim.id)
     .execute();

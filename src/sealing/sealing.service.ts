@@ -22,30 +22,17 @@ import { findFile } from '../files/files.repository.ts';
 import { readFileOf, storeFile } from '../files/files.service.ts';
 import type { Certificate, CertificateField, CertificateRecipient } from '../pdf/certificate.ts';
 import type { FieldStamp } from '../pdf/fields.ts';
+import { whileLeased } from '../queue/heartbeat.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { queueCompletionMails } from './completion-mail.ts';
 import { currentSeal } from './seal-key.ts';
 import { lockSealForUse } from './seal-keys.repository.ts';
+import { sealLeaseMs, sealQueue } from './seal-queue.ts';
 import { sealInThread } from './seal-thread.ts';
-import {
-  claimDueSeal,
-  findAuditEvents,
-  markSealFailed,
-  renewSealLease,
-  type SealClaim,
-} from './sealing.repository.ts';
+import { claimDueSeal, findAuditEvents, markSealFailed, type SealClaim } from './sealing.repository.ts';
 import { pinnedTsaCertificates } from './tsa.ts';
 
-/**
- * How long a claimed seal is this worker's before another may take it over. Short, and
- * renewed every `heartbeatMs` while the seal is being made, so a worker that crashed or
- * lost its database leaves the seal to another within seconds (the worker's seal loop
- * looks every 2 s), while a long seal (a 500-page file) keeps its claim.
- */
-export const sealLeaseMs = 10_000;
-const heartbeatMs = 3_000;
-/** Waits before the 2nd, 3rd, … attempt; after the last, the error stays for the operator. */
-export const sealRetryDelaysMs = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 6 * 3_600_000];
+export { sealLeaseMs, sealRetryDelaysMs } from './seal-queue.ts';
 
 /** Seals every document whose seal is due; returns how many were attempted. */
 export async function sealDueDocuments(ctx: Context, limit = 10): Promise<number> {
@@ -55,41 +42,24 @@ export async function sealDueDocuments(ctx: Context, limit = 10): Promise<number
     if (!claim) break;
     attempted += 1;
     try {
-      await whileLeased(ctx, claim, () => sealDocument(ctx, claim));
+      // The lease renewed while the seal is made; a renewal that fails is logged and the seal
+      // goes on: its own transaction keeps the first stored seal if another worker finished first.
+      await whileLeased(
+        ctx,
+        sealQueue,
+        () => [claim.held],
+        () => sealDocument(ctx, claim),
+        {
+          documentId: claim.id,
+        },
+      );
     } catch (error) {
-      const delay = sealRetryDelaysMs[claim.attempts - 1];
-      const retryAt = delay === undefined ? null : new Date(ctx.clock.now().getTime() + delay);
+      const retryAt = sealQueue.retryAt(claim.attempts, ctx.clock.now());
       ctx.log.error({ err: error, documentId: claim.id, attempt: claim.attempts, retryAt }, 'sealing failed');
       await markSealFailed(ctx.db, claim, (error as Error)?.message ?? String(error), retryAt);
     }
   }
   return attempted;
-}
-
-/**
- * Runs `work` while renewing the claim's lease every `heartbeatMs`. A renewal that fails
- * (the database unreachable, or the lease already taken over) is logged and work goes on:
- * the seal's own transaction keeps the first stored seal if another worker finished first.
- */
-async function whileLeased<T>(ctx: Context, claim: SealClaim, work: () => Promise<T>): Promise<T> {
-  let renewing: Promise<void> = Promise.resolve();
-  const heartbeat = setInterval(() => {
-    renewing = renewing.then(async () => {
-      try {
-        if (!(await renewSealLease(ctx.db, claim, ctx.clock.now(), sealLeaseMs)))
-          ctx.log.warn({ documentId: claim.id }, 'the seal lease was taken over while sealing');
-      } catch (error) {
-        if (!ctx.outage.report(error))
-          ctx.log.warn({ err: error, documentId: claim.id }, 'renewing the seal lease failed');
-      }
-    });
-  }, heartbeatMs);
-  try {
-    return await work();
-  } finally {
-    clearInterval(heartbeat);
-    await renewing;
-  }
 }
 
 /** The signature a signer adopted, as their signature fields and the certificate show it. */
@@ -264,7 +234,7 @@ async function sealDocument(ctx: Context, claim: SealClaim): Promise<void> {
     await updateDocument(trx, locked.workspace_id, locked.id, {
       sealed_sha256: file.sha256,
       sealed_by: seal.fingerprint,
-      seal_due_at: null,
+      ...sealQueue.leaseEnded(),
       seal_error: null,
     });
     const completed = { ...locked, sealed_sha256: file.sha256 };

@@ -15,10 +15,12 @@ import { DocumentActionError } from '../documents/lifecycle.ts';
 import { pageSizesOf } from '../fields/fields.service.ts';
 import { ApiError } from '../http/errors.ts';
 import { InputError } from '../input-error.ts';
+import { whileLeased } from '../queue/heartbeat.ts';
 import { type CheckedDraft, checkDraft, createDocument, createDrafts } from '../sending/drafts.ts';
 import { sendDocument, sendDrafts } from '../sending/send.ts';
 import type { BulkColumn, BulkProblem, BulkRow, BulkSheet } from './bulk-csv.ts';
 import { readBulkCsvInThread } from './bulk-csv-thread.ts';
+import { bulkQueue } from './bulk-queue.ts';
 import {
   type BulkClaim,
   type BulkRowChange,
@@ -29,7 +31,6 @@ import {
   markBulkRowsSent,
   moveBulkRow,
   type OpenBulkRow,
-  renewBulkLease,
 } from './bulk-sends.repository.ts';
 import { getTemplate, type TemplateDetail } from './templates.service.ts';
 import { askedValues, asTemplateUseError, documentInputOf, type UseTemplateInput } from './use-template.ts';
@@ -37,8 +38,6 @@ import { askedValues, asTemplateUseError, documentInputOf, type UseTemplateInput
 /** NOTIFYed when a bulk send is stored: a worker starts on it at once. */
 export const bulkChannel = 'signet_bulk';
 
-/** How long a worker's claim on a bulk send lasts; renewed after every transaction of rows. */
-const leaseMs = 60_000;
 /**
  * Rows made, sent and marked sent in one transaction (sendBatch): all of them or none, so a
  * restart loses nothing and sends nothing twice, and each kind of row of the batch is
@@ -232,24 +231,33 @@ export interface BulkPassOptions {
  * rows it moved on (0: nothing to do).
  */
 export async function sendDueBulkRows(ctx: Context, options: BulkPassOptions = {}): Promise<number> {
-  const claim = await claimBulkSend(ctx.db, ctx.clock.now(), leaseMs);
+  const now = ctx.clock.now();
+  const claim = await claimBulkSend(ctx.db, now, bulkQueue.leaseFrom(now, ctx.config));
   if (!claim) return 0;
-  const template = await templateOf(ctx, claim);
-  // The same for every row: read once, not once a row.
-  const pageSizes = template ? await pageSizesOf(ctx.db, template.file.sha256) : [];
-  const open = await findOpenBulkRows(ctx.db, claim.id, Math.min(options.limit ?? batchRows, batchRows));
   let done = 0;
-  for (let at = 0; at < open.length; at += rowsAtOnce) {
-    if (options.stopping?.()) break;
-    const rows = open.slice(at, at + rowsAtOnce);
-    await sendRows(ctx, claim, template && { template, pageSizes }, rows);
-    done += rows.length;
-    // PGlite answers in microtasks: without a turn of the event loop between rows, a long
-    // bulk send would keep every request of this process (and its sockets) waiting.
-    await setImmediate();
-    if (!(await renewBulkLease(ctx.db, claim, ctx.clock.now(), leaseMs))) return done;
-  }
-  await finishOrReleaseBulkSend(ctx.db, claim, ctx.clock.now());
+  // The lease renewed while the rows go out; one taken over (its lease ran out) is left to
+  // its new holder at the next transaction of rows, each of which moves its rows only once.
+  await whileLeased(
+    ctx,
+    bulkQueue,
+    () => [claim.held],
+    async () => {
+      const template = await templateOf(ctx, claim);
+      // The same for every row: read once, not once a row.
+      const pageSizes = template ? await pageSizesOf(ctx.db, template.file.sha256) : [];
+      const open = await findOpenBulkRows(ctx.db, claim.id, Math.min(options.limit ?? batchRows, batchRows));
+      for (let at = 0; at < open.length && !claim.held.lost; at += rowsAtOnce) {
+        if (options.stopping?.()) break;
+        const rows = open.slice(at, at + rowsAtOnce);
+        await sendRows(ctx, claim, template && { template, pageSizes }, rows);
+        done += rows.length;
+        // PGlite answers in microtasks: without a turn of the event loop between rows, a long
+        // bulk send would keep every request of this process (and its sockets) waiting.
+        await setImmediate();
+      }
+    },
+  );
+  if (!claim.held.lost) await finishOrReleaseBulkSend(ctx.db, claim, ctx.clock.now());
   return done;
 }
 

@@ -1,10 +1,11 @@
 // Queries on bulk_sends and bulk_send_rows (migration 0035): storing a confirmed bulk send,
-// the worker's lease on one (claimed FOR UPDATE SKIP LOCKED, renewed after each row, let go
-// after a batch), each row's move from one status to the next, and what progress and the
-// results file read.
+// the worker's claim on one (through its queue, bulk-queue.ts: let go after a batch), each
+// row's move from one status to the next, and what progress and the results file read.
 import { type Insertable, type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { pgArray } from '../db/arrays.ts';
 import type { Database } from '../db/schema.ts';
+import type { Held } from '../queue/lease.ts';
+import { bulkQueue } from './bulk-queue.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -36,58 +37,33 @@ export interface BulkClaim {
   id: string;
   workspaceId: string;
   templateId: string | null;
-  leaseUntil: Date;
+  /** The claim's lease (bulk-queue.ts). */
+  held: Held;
 }
 
 /**
- * Claims, for `leaseMs`, the unfinished bulk send no other worker holds that waited longest:
+ * Claims, until `until`, the unfinished bulk send no other worker holds that waited longest:
  * one never started by its confirmation, one let go after a batch by when it was let go. So
  * bulk sends take turns a batch at a time, and a workspace's 5,000 rows do not hold back
  * another's 10 until they are all sent.
  */
-export async function claimBulkSend(
-  db: Kysely<Database>,
-  now: Date,
-  leaseMs: number,
-): Promise<BulkClaim | null> {
-  return db.transaction().execute(async (trx) => {
-    const due = await trx
-      .selectFrom('bulk_sends')
-      .select(['id', 'workspace_id', 'template_id'])
-      .where('finished_at', 'is', null)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-      .orderBy(sql`coalesce(locked_until, created_at)`)
+export async function claimBulkSend(db: Kysely<Database>, now: Date, until: Date): Promise<BulkClaim | null> {
+  const letGo = bulkQueue.leaseColumn('q');
+  const [claimed] = await bulkQueue.claim<{ id: string; workspace_id: string; template_id: string | null }>(
+    db,
+    {
+      now,
+      until,
+      limit: 1,
+      where: sql`q.finished_at is null`,
       // At the same moment, one never started first.
-      .orderBy(sql`locked_until is not null`)
-      .orderBy('created_at')
-      .limit(1)
-      .forUpdate()
-      .skipLocked()
-      .executeTakeFirst();
-    if (!due) return null;
-    const leaseUntil = new Date(now.getTime() + leaseMs);
-    await trx.updateTable('bulk_sends').set({ locked_until: leaseUntil }).where('id', '=', due.id).execute();
-    return { id: due.id, workspaceId: due.workspace_id, templateId: due.template_id, leaseUntil };
-  });
-}
-
-/** Extends the claim if it is still this worker's; false when another took it over. */
-export async function renewBulkLease(
-  db: Kysely<Database>,
-  claim: BulkClaim,
-  now: Date,
-  leaseMs: number,
-): Promise<boolean> {
-  const leaseUntil = new Date(now.getTime() + leaseMs);
-  const renewed = await db
-    .updateTable('bulk_sends')
-    .set({ locked_until: leaseUntil })
-    .where('id', '=', claim.id)
-    .where('locked_until', '=', claim.leaseUntil)
-    .executeTakeFirst();
-  if (renewed.numUpdatedRows === 0n) return false;
-  claim.leaseUntil = leaseUntil;
-  return true;
+      orderBy: sql`coalesce(${letGo}, q.created_at), ${letGo} is not null, q.created_at`,
+      returning: sql`q.workspace_id, q.template_id`,
+    },
+  );
+  if (!claimed) return null;
+  const { row, held } = claimed;
+  return { id: row.id, workspaceId: row.workspace_id, templateId: row.template_id, held };
 }
 
 export type BulkRowChange = { status: 'created' | 'sent' | 'failed'; document_id?: string; error?: string };
@@ -142,25 +118,20 @@ export function findOpenBulkRows(db: Db, bulkSendId: string, limit: number): Pro
 }
 
 /**
- * Sets `finished_at` once no row is open; lets the claim go either way, its lease ended now
- * (so it waits behind the bulk sends that waited longer).
+ * Sets `finished_at` once no row is open; lets the claim go either way (if it is still this
+ * worker's), its lease ended now (so it waits behind the bulk sends that waited longer).
  */
 export async function finishOrReleaseBulkSend(
   db: Kysely<Database>,
   claim: BulkClaim,
   now: Date,
 ): Promise<void> {
-  await db
-    .updateTable('bulk_sends')
-    .set({
-      locked_until: now,
-      finished_at: sql<Date | null>`case when exists (
+  await bulkQueue.release(db, [claim.held], {
+    now,
+    set: sql`finished_at = case when exists (
         select 1 from bulk_send_rows r where r.bulk_send_id = ${claim.id} and r.status in ('pending', 'created')
       ) then null else ${now}::timestamptz end`,
-    })
-    .where('id', '=', claim.id)
-    .where('locked_until', '=', claim.leaseUntil)
-    .execute();
+  });
 }
 
 /** Bulk sends of the workspace (one by id, or a template's, newest first) with their rows counted. */

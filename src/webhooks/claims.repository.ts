@@ -1,12 +1,14 @@
 // Queries of the delivery engine's claims: fan-out (outbox rows to deliveries, the first
 // attempts claimed in the same statement), claims of due deliveries, hand-backs and drops.
-// Workers claim rows with FOR UPDATE SKIP LOCKED and a lease, so any number of processes share
-// the work and a dead worker's rows come back when its lease ends. Times come from the caller
-// (ctx.clock), never from now(), so tests can move time. What becomes of a claimed delivery is
-// written by outcomes.repository.ts.
+// Workers claim rows with FOR UPDATE SKIP LOCKED and a lease (the delivery queue's,
+// delivery-queue.ts, whose lease pieces these statements are built with), so any number of
+// processes share the work and a dead worker's rows come back when its lease ends. Times come
+// from the caller (ctx.clock), never from now(), so tests can move time. What becomes of a
+// claimed delivery is written by outcomes.repository.ts.
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { pgArray } from '../db/arrays.ts';
 import type { Database } from '../db/schema.ts';
+import { deliveryQueue } from './delivery-queue.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -48,9 +50,10 @@ export interface ClaimCaps {
  */
 export async function fanOutAndClaim(
   db: Kysely<Database>,
-  input: { now: Date; leaseUntil: Date; events: number; claim: number; caps: ClaimCaps },
+  input: { now: Date; until: Date; events: number; claim: number; caps: ClaimCaps },
 ): Promise<{ events: number; unclaimed: number; claimed: ClaimedDelivery[] }> {
-  const { now, leaseUntil, caps } = input;
+  const { now, until, caps } = input;
+  const lease = deliveryQueue.takenOnInsert(sql`claimed`, until);
   const result = await sql<{ events: number; unclaimed: number; relaxed: string } & Partial<ClaimedDelivery>>`
     with relaxed as (${relaxedCommit}),
     events as (
@@ -88,20 +91,19 @@ export async function fanOutAndClaim(
     inserted as (
       insert into webhook_deliveries
         (id, workspace_id, endpoint_id, event_id, event_type, next_attempt_at, created_at,
-         locked_until, attempts, last_attempt_at)
+         ${lease.columns}, last_attempt_at)
       select webhook_delivery_id(endpoint_id, event_id), workspace_id, endpoint_id, event_id, type,
              ${now}::timestamptz, ${now}::timestamptz,
-             case when claimed then ${leaseUntil}::timestamptz end,
-             case when claimed then 1 else 0 end,
+             ${lease.values},
              case when claimed then ${now}::timestamptz end
       from pairs
       order by seq, endpoint_id
       on conflict (id) do nothing
-      returning id, workspace_id, endpoint_id, event_id, event_type, attempts, locked_until
+      returning id, workspace_id, endpoint_id, event_id, event_type, attempts, ${deliveryQueue.isHeld()} as held
     ),
     summary as (
       select (select count(*) from taken)::int as events,
-             (select count(*) from inserted where locked_until is null)::int as unclaimed,
+             (select count(*) from inserted where not held)::int as unclaimed,
              (select setting from relaxed) as relaxed
     )
     select s.events, s.unclaimed, s.relaxed, i.id, i.workspace_id, i.endpoint_id, i.event_id, i.event_type,
@@ -110,7 +112,7 @@ export async function fanOutAndClaim(
            (select b.payload::text from webhook_events b where b.id = i.event_id) as payload,
            i.attempts, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
     from summary s
-    left join (inserted i join webhook_endpoints e on e.id = i.endpoint_id) on i.locked_until is not null
+    left join (inserted i join webhook_endpoints e on e.id = i.endpoint_id) on i.held
   `.execute(db);
   const first = result.rows[0];
   return {
@@ -156,7 +158,7 @@ export async function claimDueDeliveries(
   db: Kysely<Database>,
   input: {
     now: Date;
-    leaseUntil: Date;
+    until: Date;
     limit: number;
     caps: ClaimCaps;
   },
@@ -174,7 +176,7 @@ export async function claimDueDeliveries(
       select d.id, d.endpoint_id, d.next_attempt_at
       from webhook_deliveries d
       where d.status = 'pending'
-        and (d.locked_until is null or d.locked_until <= ${input.now})
+        and ${deliveryQueue.free(input.now, 'd')}
         -- Endpoints with no room left here stay out, or their backlog would fill this window.
         and not (d.endpoint_id = any(${pgArray(saturated)}::uuid[]))
       order by d.next_attempt_at
@@ -195,13 +197,13 @@ export async function claimDueDeliveries(
       from webhook_deliveries d
       where d.id in (select id from candidates where rank <= allowed)
         and ${stillPending}
-        and (d.locked_until is null or d.locked_until <= ${input.now})
+        and ${deliveryQueue.free(input.now, 'd')}
       order by d.next_attempt_at, d.id
       limit ${input.limit}
       for update of d skip locked
     )
     update webhook_deliveries d
-    set locked_until = ${input.leaseUntil}, attempts = d.attempts + 1, last_attempt_at = ${input.now}
+    set ${deliveryQueue.taking(input.until, 'd')}, last_attempt_at = ${input.now}
     from picked, webhook_endpoints e
     where d.id = picked.id and e.id = d.endpoint_id
     returning d.id, d.workspace_id, d.endpoint_id, d.event_id, d.event_type,
@@ -219,7 +221,7 @@ export async function dropDeliveries(db: Db, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await db
     .updateTable('webhook_deliveries')
-    .set({ status: 'dropped', locked_until: null })
+    .set({ status: 'dropped', ...deliveryQueue.leaseEnded() })
     .where('id', 'in', ids)
     .execute();
 }
@@ -227,26 +229,16 @@ export async function dropDeliveries(db: Db, ids: string[]): Promise<void> {
 /**
  * Gives claimed, unsent deliveries back (a worker stopping, or one that waited too long for
  * a slot), undoing their attempt count: only those still held under the lease this worker
- * took (`leaseUntil`), so a hand-back that comes after the lease ran out and another
- * worker claimed the delivery leaves that claim alone.
+ * took (`until`), so a hand-back that comes after the lease ran out and another worker
+ * claimed the delivery leaves that claim alone.
  */
 export async function releaseDeliveries(
   db: Db,
-  deliveries: Array<{ id: string; leaseUntil: Date }>,
+  deliveries: Array<{ id: string; until: Date }>,
 ): Promise<void> {
-  const byLease = new Map<number, string[]>();
-  for (const { id, leaseUntil } of deliveries) {
-    const ids = byLease.get(leaseUntil.getTime()) ?? [];
-    ids.push(id);
-    byLease.set(leaseUntil.getTime(), ids);
-  }
-  for (const [lease, ids] of byLease) {
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ locked_until: null, attempts: sql`attempts - 1` })
-      .where('id', 'in', ids)
-      .where('locked_until', '=', new Date(lease))
-      .where(stillPending)
-      .execute();
-  }
+  await deliveryQueue.release(
+    db,
+    deliveries.map(({ id, until }) => deliveryQueue.hold([id], until)),
+    { undoAttempt: true, where: stillPending },
+  );
 }

@@ -5,6 +5,7 @@
 // engine: claims.repository.ts, outcomes.repository.ts.
 import { type Insertable, type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { deliveryQueue } from './delivery-queue.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -13,22 +14,21 @@ type Db = Kysely<Database> | Transaction<Database>;
  * second resend cannot run beside it. False when it is not dropped, or already being resent.
  */
 export async function claimForResend(db: Db, id: string, now: Date, until: Date): Promise<number | null> {
-  const row = await db
-    .updateTable('webhook_deliveries')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1), last_attempt_at: now, locked_until: until }))
-    .where('id', '=', id)
-    .where('status', '=', 'dropped')
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-    .returning('attempts')
-    .executeTakeFirst();
-  return row?.attempts ?? null;
+  const taken = await deliveryQueue.takeRow<{ attempts: number }>(db, [id], {
+    now,
+    until,
+    where: sql`q.status = 'dropped'`,
+    set: sql`last_attempt_at = ${now}`,
+    returning: sql`q.attempts`,
+  });
+  return taken?.row.attempts ?? null;
 }
 
 /** A resend's end: delivered if it succeeded, dropped as before if not; the lease released. */
 export async function finishResend(db: Db, id: string, delivered: boolean, at: Date): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
-    .set({ locked_until: null, ...(delivered ? { status: 'delivered', delivered_at: at } : {}) })
+    .set({ ...deliveryQueue.leaseEnded(), ...(delivered ? { status: 'delivered', delivered_at: at } : {}) })
     .where('id', '=', id)
     .execute();
 }

@@ -12,12 +12,12 @@ import {
   finishResend,
   insertPingDelivery,
 } from './deliveries.repository.ts';
+import { deliveryQueue } from './delivery-queue.ts';
 import { findEndpointWithSecret } from './endpoints.repository.ts';
 import { insertWebhookEvent } from './outbox.repository.ts';
 import { insertAttempt, lockEndpoints, settleDelivery } from './outcomes.repository.ts';
 import { attemptRow } from './outcomes.ts';
 import { buildRequest } from './request.ts';
-import { leaseMs } from './schedule.ts';
 import { sendWebhook } from './sender.ts';
 
 /** One signed request sent now, outside the dispatcher (a ping, a resend): when it started, how it ended. */
@@ -77,9 +77,8 @@ export async function sendPing(ctx: Context, workspaceId: string, endpointId: st
       endpoint_id: endpointId,
       event_id: eventId,
       event_type: 'ping',
-      attempts: 1,
       next_attempt_at: now,
-      locked_until: new Date(now.getTime() + leaseMs(ctx.config.webhooks.timeoutMs)),
+      ...deliveryQueue.heldOnInsert(deliveryQueue.leaseFrom(now, ctx.config)),
       last_attempt_at: now,
       created_at: now,
     });
@@ -142,7 +141,7 @@ export async function resendDelivery(
     const row = endpoint ? await findDeliveryWithBody(trx, workspaceId, endpointId, deliveryId) : undefined;
     if (!endpoint || !row) throw new ApiError('not-found');
     if (row.status !== 'dropped' || row.payload === null) throw new ApiError('delivery-not-resendable');
-    const until = new Date(now.getTime() + leaseMs(ctx.config.webhooks.timeoutMs));
+    const until = deliveryQueue.leaseFrom(now, ctx.config);
     const attempt = await claimForResend(trx, row.id, now, until);
     if (attempt === null) throw new ApiError('delivery-not-resendable');
     return { endpoint, row: { ...row, payload: row.payload }, attempt };

@@ -23,10 +23,11 @@ import {
   fanOutAndClaim,
   releaseDeliveries,
 } from './claims.repository.ts';
+import { deliveryQueue } from './delivery-queue.ts';
 import { LocalQueue, type QueuedDelivery } from './local-queue.ts';
 import { createOutcomeRecorder, type OutcomeRecorder } from './outcomes.ts';
 import { sendAttempt } from './request.ts';
-import { leaseMs, startSweep } from './schedule.ts';
+import { startSweep } from './schedule.ts';
 import { ConnectionPool } from './sender.ts';
 
 export interface Dispatcher {
@@ -51,7 +52,7 @@ export async function fanOutEvents(ctx: Context, batchSize = 200): Promise<numbe
     const now = ctx.clock.now();
     const { events, unclaimed } = await fanOutAndClaim(ctx.db, {
       now,
-      leaseUntil: now,
+      until: now,
       events: batchSize,
       claim: 0,
       caps: { perEndpoint: 0, endpoints: [] },
@@ -69,7 +70,7 @@ export async function fanOutEvents(ctx: Context, batchSize = 200): Promise<numbe
  */
 async function claimDue(
   ctx: Context,
-  input: { now: Date; leaseUntil: Date; limit: number; caps: ClaimCaps },
+  input: { now: Date; until: Date; limit: number; caps: ClaimCaps },
 ): Promise<ClaimedDelivery[]> {
   const rows = await claimDueDeliveries(ctx.db, input);
   const bodiless = rows.filter((row) => row.payload === null).map((row) => row.id);
@@ -82,7 +83,6 @@ class DeliveryEngine {
   readonly pool: ConnectionPool;
   attempts = 0;
   readonly #ctx: Context;
-  readonly #timeoutMs: number;
   /** How long a claimed delivery may wait for a slot and still finish inside its lease. */
   readonly #startWindowMs: number;
   readonly #queue: LocalQueue;
@@ -97,9 +97,8 @@ class DeliveryEngine {
   constructor(ctx: Context) {
     const { concurrency, perEndpointConcurrency, timeoutMs } = ctx.config.webhooks;
     this.#ctx = ctx;
-    this.#timeoutMs = timeoutMs;
     this.pool = new ConnectionPool({ resolver: ctx.resolver, policy: ctx.config.webhooks, timeoutMs });
-    this.#startWindowMs = leaseMs(timeoutMs) - timeoutMs - 1000;
+    this.#startWindowMs = deliveryQueue.leaseMsOf(ctx.config) - timeoutMs - 1000;
     this.#queue = new LocalQueue({ concurrency, perEndpointConcurrency, startWindowMs: this.#startWindowMs });
     this.#recorder = createOutcomeRecorder(ctx, () => this.#stopped);
     this.#claims = createWakeLoop({
@@ -158,7 +157,7 @@ class DeliveryEngine {
   async #claimPass(): Promise<void> {
     while (!this.#stopped && this.#queue.wantsMore() && this.#queue.room() > 0) {
       const now = this.#ctx.clock.now();
-      const lease = { now, leaseUntil: new Date(now.getTime() + leaseMs(this.#timeoutMs)) };
+      const lease = { now, until: deliveryQueue.leaseFrom(now, this.#ctx.config) };
       let want = this.#queue.room();
       let more = false;
       if (this.#outboxPending) {
@@ -199,7 +198,7 @@ class DeliveryEngine {
 
   #enqueue(lease: Lease, deliveries: ClaimedDelivery[]) {
     const startBy = lease.now.getTime() + this.#startWindowMs;
-    this.#queue.add(deliveries.map((delivery) => ({ delivery, leaseUntil: lease.leaseUntil, startBy })));
+    this.#queue.add(deliveries.map((delivery) => ({ delivery, until: lease.until, startBy })));
     this.#drain();
   }
 
@@ -246,7 +245,7 @@ class DeliveryEngine {
     if (entries.length === 0) return;
     await releaseDeliveries(
       this.#ctx.db,
-      entries.map(({ delivery, leaseUntil }) => ({ id: delivery.id, leaseUntil })),
+      entries.map(({ delivery, until }) => ({ id: delivery.id, until })),
     );
     this.#deliveriesPending = true;
     await notifyChannel(this.#ctx.db, deliveriesChannel);
@@ -255,7 +254,8 @@ class DeliveryEngine {
 
 interface Lease {
   now: Date;
-  leaseUntil: Date;
+  /** The end of the lease the claim takes (delivery-queue.ts). */
+  until: Date;
 }
 
 /**

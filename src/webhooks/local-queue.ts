@@ -28,7 +28,8 @@ export function roundsAhead(paceMs: number | null, startWindowMs: number): numbe
 
 export interface QueuedDelivery {
   delivery: ClaimedDelivery;
-  leaseUntil: Date;
+  /** The end of its lease: a hand-back releases it only while it is still this one. */
+  until: Date;
   /** The attempt must start by then to finish inside its lease. */
   startBy: number;
 }

@@ -9,6 +9,7 @@ import type { Database } from '../db/schema.ts';
 type Db = Kysely<Database> | Transaction<Database>;
 
 import { relaxedCommit, stillPending } from './claims.repository.ts';
+import { deliveryQueue } from './delivery-queue.ts';
 
 /**
  * Attempts are numbered by the claims that made them, so (delivery, attempt) never repeats;
@@ -35,7 +36,7 @@ export async function settleDelivery(
     .updateTable('webhook_deliveries')
     .set({
       status: outcome.status,
-      locked_until: null,
+      ...deliveryQueue.leaseEnded(),
       ...(outcome.status === 'delivered' ? { delivered_at: outcome.at } : {}),
       ...(outcome.nextAttemptAt ? { next_attempt_at: outcome.nextAttemptAt } : {}),
     })
@@ -86,7 +87,7 @@ export async function recordDelivered(
     settled as (
       -- = any(array(...)) is a primary-key lookup whatever the statistics say; a join let the
       -- planner scan the whole table when they were stale, as a queue table's often are.
-      update webhook_deliveries set status = 'delivered', delivered_at = ${at}, locked_until = null
+      update webhook_deliveries set status = 'delivered', delivered_at = ${at}, ${deliveryQueue.endingSql()}
       where id = any(array(select delivery_id from input)) and ${stillPending}
       returning id, workspace_id, endpoint_id
     ),
@@ -151,7 +152,7 @@ export async function disableEndpointForFailures(db: Db, endpointId: string, at:
 export async function dropPendingDeliveries(db: Db, endpointId: string): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
-    .set({ status: 'dropped', locked_until: null })
+    .set({ status: 'dropped', ...deliveryQueue.leaseEnded() })
     .where('endpoint_id', '=', endpointId)
     .where('status', '=', 'pending')
     .execute();

@@ -3,29 +3,24 @@
 // - a failed attempt is retried after the configured delays (spec: about 5 minutes,
 //   30 minutes, 2 hours; SIGNET_WEBHOOK_RETRY_DELAYS), and dropped after the last;
 // - the 20th consecutive failure of an endpoint pauses it;
-// - a claim holds a delivery for a lease that outlives the attempt's deadline;
+// - a claim holds a delivery for a lease that outlives the attempt's deadline
+//   (delivery-queue.ts);
 // - the sweep, every SIGNET_WEBHOOK_SWEEP_INTERVAL (spec: 10 minutes), sends the retries
 //   that are due and deliveries whose worker died, and prunes what is older than the
 //   retention period.
 import type { Context } from '../context.ts';
+import { nextAttemptAt } from '../queue/lease.ts';
 import { pruneDeliveries } from './deliveries.repository.ts';
 import { pruneWebhookEvents } from './outbox.repository.ts';
 
 export const failuresBeforePause = 20;
 
-/** A lease outlives the request's deadline by a wide margin: a shorter one would send duplicates. */
-export function leaseMs(timeoutMs: number): number {
-  return timeoutMs + Math.max(5_000, timeoutMs);
-}
-
 export type NextStep = { status: 'pending'; nextAttemptAt: Date } | { status: 'dropped' };
 
 /** What follows failed attempt number `attempt`: the next retry, or dropped after the last. */
 export function afterFailure(attempt: number, retryDelaysMs: number[], now: Date): NextStep {
-  const delay = retryDelaysMs[attempt - 1];
-  return delay === undefined
-    ? { status: 'dropped' }
-    : { status: 'pending', nextAttemptAt: new Date(now.getTime() + delay) };
+  const next = nextAttemptAt(retryDelaysMs, attempt, now);
+  return next === null ? { status: 'dropped' } : { status: 'pending', nextAttemptAt: next };
 }
 
 /**

@@ -1,20 +1,22 @@
-// The background work of `signet serve` (role all or worker): expiring overdue documents
-// and sending automatic reminders (every 30 s, so within a minute of their time), sealing completed documents (woken at
-// once by NOTIFY from the process where the last signer signed, and every 2 s for retries
-// and leases that ran out, so a crashed worker's seal is taken over within seconds:
-// sealing/sealing.service.ts), delivering mail (woken at once by
-// NOTIFY from any process, and every 5 s regardless; urgent mail in a lane of its own beside
-// the main pass, so a code never waits for a pass of bulk mail to end) and webhooks
-// (dispatcher.ts). Each
-// loop is a wake loop (wake-loop.ts): one pass at a time, surviving its own errors; stop()
-// waits for the pass in flight. While the database is unreachable a failing pass is not
-// logged (the outage monitor logs the outage once) and waits for its next turn; the
-// outage's end wakes every loop at once. Page images are drawn ahead of time (woken by
-// NOTIFY when a PDF is stored, and every 30 s for a file another worker left unfinished:
-// files/background-pages.ts); a stop lets the page being drawn finish and no other start.
-// Bulk sends are worked through a row at a time (woken by NOTIFY when one is confirmed, and
-// every 10 s for a lease another worker left: templates/bulk-send.ts); a stop lets the row
-// in hand finish and no other start.
+// The background work of `signet serve` (role all or worker). Each queue is declared once
+// over the claim-and-lease module (queue/lease.ts: claimed FOR UPDATE SKIP LOCKED with a short
+// lease, renewed while the work runs, released on a clean stop) in a `*-queue.ts` beside the
+// code that does its work; this file runs a wake loop per queue (wake-loop.ts: one pass at
+// a time, surviving its own errors; stop() waits for the pass in flight), woken at once by
+// the queue's NOTIFY from any process and on an interval for retries and leases a crashed
+// worker left, so its work is taken over within a lease and an interval:
+// - expiry and automatic reminders, every 30 s (within a minute of their time; no queue);
+// - seals (sealing/seal-queue.ts), woken by the last signature, every 2 s;
+// - mail (mail/mail-queue.ts), every 5 s, urgent mail in a lane of its own beside the main
+//   pass, so a code never waits for a pass of bulk mail to end;
+// - page images drawn ahead of time (files/page-image-queue.ts), woken when a PDF is
+//   stored, every 10 s;
+// - bulk sends (templates/bulk-queue.ts), woken when one is confirmed, every 10 s;
+// - webhook deliveries (webhooks/delivery-queue.ts): the dispatcher's own engine.
+// A stop lets the mail, page or transaction of rows in hand finish, starts no other, and
+// lets the rest of what was claimed go at once. While the database is unreachable a
+// failing pass is not logged (the outage monitor logs the outage once) and waits for its
+// next turn; the outage's end wakes every loop at once.
 import type { Context } from '../context.ts';
 import type { DatabaseHandle } from '../db/connect.ts';
 import { drawQueuedPages } from '../files/background-pages.ts';
@@ -59,20 +61,24 @@ export async function startWorker(
     await expireDueDocuments(ctx);
     await remindDueSigners(ctx);
   });
+  let stopping = false;
+  const isStopping = () => stopping;
   const mail = startLoop(ctx, 'mail', options.mailIntervalMs ?? 5_000, async () => {
     // Drain: keep going while batches come back.
-    while ((await deliverDueMails(ctx, options.transport)) > 0) {}
+    while (!stopping && (await deliverDueMails(ctx, options.transport, { stopping: isStopping })) > 0) {}
   });
   // What a person waits for (mail/priority.ts), woken by the same NOTIFY: its claim reads
   // only urgent mail (a partial index), and it keeps to the same pace, counted in the table.
   const urgentMail = startLoop(ctx, 'urgent mail', options.mailIntervalMs ?? 5_000, async () => {
-    while ((await deliverDueMails(ctx, options.transport, { lane: 'urgent' })) > 0) {}
+    while (
+      !stopping &&
+      (await deliverDueMails(ctx, options.transport, { lane: 'urgent', stopping: isStopping })) > 0
+    ) {}
   });
   const seal = startLoop(ctx, 'seal', options.sealIntervalMs ?? 2_000, async () => {
     while ((await sealDueDocuments(ctx)) > 0) {}
   });
-  let stopping = false;
-  const pages = startLoop(ctx, 'pages', options.pagesIntervalMs ?? 30_000, () =>
+  const pages = startLoop(ctx, 'pages', options.pagesIntervalMs ?? 10_000, () =>
     drawQueuedPages(ctx, { stopping: () => stopping }),
   );
   const bulk = startLoop(ctx, 'bulk', options.bulkIntervalMs ?? 10_000, async () => {

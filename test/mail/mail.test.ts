@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { beforeEach, test } from 'node:test';
 import pino from 'pino';
 import { deliverDueMails, mailRetryDelaysMs, mailServerPauseMs } from '../../src/mail/mail.service.ts';
+import { mailLeaseMs } from '../../src/mail/mail-queue.ts';
 import type { MailTransport, OutgoingMail } from '../../src/mail/mailer.ts';
 import { createMailTransport } from '../../src/mail/mailer.ts';
 import { claimDueMails } from '../../src/mail/mails.repository.ts';
@@ -26,8 +27,8 @@ import {
 } from '../support/harness.ts';
 import { startSmtpReceiver } from '../support/smtp-receiver.ts';
 
-/** The worker's lease on a claimed mail (mail.service.ts). */
-const leaseMs = 2 * 60_000;
+/** The worker's lease on a claimed mail (mail-queue.ts). */
+const leaseMs = mailLeaseMs;
 
 interface FakeTransport extends MailTransport {
   sent: OutgoingMail[];

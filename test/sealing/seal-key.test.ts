@@ -33,9 +33,11 @@ import {
 import { findStoredSealKey, listSealKeys } from '../../src/sealing/seal-keys.repository.ts';
 import { sealDueDocuments } from '../../src/sealing/sealing.service.ts';
 import { verificationSentence, verifyPdf } from '../../src/sealing/verification.service.ts';
+import { startServer } from '../../src/server.ts';
 import { signDocument } from '../../src/signing/signing.service.ts';
 import { describeRun, runSignet } from '../support/cli-process.ts';
 import {
+  createEmptyPostgresDatabase,
   createSentDocument,
   createTestClock,
   createTestDatabase,
@@ -47,7 +49,7 @@ import {
   useHarness,
 } from '../support/harness.ts';
 import { pdfsig, startTestTsa } from '../support/pdf-tools.ts';
-import { databaseUrlOf } from '../support/processes.ts';
+import { databaseUrlOf, until } from '../support/processes.ts';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'pdf');
 const otherKey = Buffer.alloc(32, 7).toString('hex');
@@ -544,6 +546,93 @@ describeEachDatabase('a clear key from an older version', (kind) => {
       }
     } finally {
       await handle.close();
+    }
+  });
+});
+
+describeEachDatabase('the seal at a worker’s start', (kind) => {
+  /** A document of a fresh installation signed by its one signer: its seal is owed. */
+  async function signedIn(ctx: Context) {
+    const workspace = await createTestWorkspace(ctx);
+    const { id, links } = await createSentDocument(ctx, workspace.id, {
+      title: 'First of a fresh installation',
+      recipients: [recipient('ann@client.example', 'Ann Lee')],
+    });
+    const session = links.get('ann@client.example')?.session;
+    assert.ok(session);
+    await signDocument(ctx, session, { fullName: 'Ann Lee', consent: true });
+    return id;
+  }
+  const documentSeal = (ctx: Context, id: string) =>
+    ctx.db
+      .selectFrom('documents')
+      .select(['sealed_sha256', 'sealed_by', 'seal_error'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+
+  test('a seal pass makes no seal: on an installation that has none, the seal waits for a worker’s start', async () => {
+    const handle = await createTestDatabase(kind);
+    const clock = createTestClock();
+    const config = loadConfig({
+      SIGNET_PUBLIC_URL: 'https://sign.example.test',
+      SIGNET_SEAL_KEY: testSealKey,
+    });
+    const ctx = await createContext(config, handle.db, { clock, log: createLogger('silent') });
+    try {
+      const id = await signedIn(ctx);
+      assert.equal(await sealDueDocuments(ctx), 1);
+      assert.match(
+        (await documentSeal(ctx, id)).seal_error ?? '',
+        /has no seal yet: a worker makes it when it starts/,
+      );
+      assert.deepEqual(await listSealKeys(ctx.db), [], 'the pass made none');
+      // What a worker does at start (server.ts) makes it; the retry seals with it.
+      assert.equal(await prepareSealKeys(ctx, { seals: true }), null);
+      const [made, ...others] = await listSealKeys(ctx.db);
+      assert.ok(made);
+      assert.deepEqual(others, []);
+      clock.advance(60_000);
+      assert.equal(await sealDueDocuments(ctx), 1);
+      const sealed = await documentSeal(ctx, id);
+      assert.ok(sealed.sealed_sha256);
+      assert.equal(sealed.sealed_by, made.fingerprint);
+      assert.equal((await listSealKeys(ctx.db)).length, 1);
+    } finally {
+      await ctx.close();
+      await handle.close();
+    }
+  });
+
+  test('a fresh installation’s worker has its seal as it starts, before the first document is sealed, and seals with it', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'signet-first-seal-'));
+    const postgres = kind === 'postgres' ? await createEmptyPostgresDatabase() : null;
+    const server = await startServer(
+      loadConfig({
+        ...(postgres
+          ? { DATABASE_URL: postgres.url, SIGNET_SEAL_KEY: testSealKey }
+          : { SIGNET_DATA_DIR: folder }),
+        SIGNET_PUBLIC_URL: 'https://sign.example.test',
+        LOG_LEVEL: 'silent',
+        SIGNET_METRICS: '0',
+      }),
+      'worker',
+    );
+    try {
+      const [made, ...others] = await listSealKeys(server.ctx.db);
+      assert.ok(made, 'the seal is there as the worker starts');
+      assert.deepEqual(others, []);
+      const id = await signedIn(server.ctx);
+      await until(
+        async () => (await documentSeal(server.ctx, id)).sealed_sha256 !== null,
+        30_000,
+        'the seal',
+      );
+      assert.equal((await documentSeal(server.ctx, id)).sealed_by, made.fingerprint);
+      assert.equal((await listSealKeys(server.ctx.db)).length, 1, 'no other seal made');
+    } finally {
+      await server.close();
+      await postgres?.drop();
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });

@@ -32,6 +32,7 @@ import type { DocumentEventType } from '../../src/documents/events.ts';
 import { createMemoryRateLimiter, type RateLimiter } from '../../src/http/rate-limiter.ts';
 import { createApiKey } from '../../src/keys/keys.service.ts';
 import { newSigningToken } from '../../src/progress/invitations.ts';
+import { prepareSealKeys } from '../../src/sealing/seal-key.ts';
 import type { CreateDocumentInput, RecipientInput } from '../../src/sending/draft-input.ts';
 import { createDocument } from '../../src/sending/drafts.ts';
 import { sendDocument } from '../../src/sending/send.ts';
@@ -249,6 +250,8 @@ export function useHarness(kind: DatabaseKind, options: HarnessOptions = {}): Ha
       resolver: options.resolver ?? testResolver(),
       passwordCost: testPasswordCost,
     });
+    // What a worker's start does (server.ts): the seal ready before the first seal.
+    await prepareSealKeys(harness.ctx, { seals: true });
     harness.rateLimiter = options.rateLimiter
       ? await options.rateLimiter(harness.config)
       : createMemoryRateLimiter(harness.config.rateLimit);

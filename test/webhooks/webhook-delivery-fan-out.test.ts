@@ -104,7 +104,7 @@ describeEachDatabase('webhook delivery: who gets what, once', (kind) => {
       const now = h.clock.now();
       const claimed = await claimDueDeliveries(h.ctx.db, {
         now,
-        leaseUntil: new Date(now.getTime() + minute),
+        until: new Date(now.getTime() + minute),
         limit: 10,
         caps: { perEndpoint: 10, endpoints: [] },
       });
@@ -184,15 +184,15 @@ describeEachDatabase('webhook delivery: who gets what, once', (kind) => {
       await fanOutEvents(h.ctx);
       const claim = async (leaseMs: number) => {
         const now = h.clock.now();
-        const leaseUntil = new Date(now.getTime() + leaseMs);
+        const until = new Date(now.getTime() + leaseMs);
         const claimed = await claimDueDeliveries(h.ctx.db, {
           now,
-          leaseUntil,
+          until,
           limit: 10,
           caps: { perEndpoint: 10, endpoints: [] },
         });
         assert.equal(claimed.length, 1);
-        return { id: (claimed[0] as { id: string }).id, leaseUntil };
+        return { id: (claimed[0] as { id: string }).id, until };
       };
       const row = (id: string) =>
         h.ctx.db
@@ -208,7 +208,7 @@ describeEachDatabase('webhook delivery: who gets what, once', (kind) => {
       await releaseDeliveries(h.ctx.db, [first]); // A hands it back, too late
       const afterLate = await row(first.id);
       assert.equal(afterLate.attempts, 2, "B's attempt is still counted");
-      assert.equal(afterLate.locked_until?.getTime(), second_.leaseUntil.getTime(), 'B still holds it');
+      assert.equal(afterLate.locked_until?.getTime(), second_.until.getTime(), 'B still holds it');
 
       await releaseDeliveries(h.ctx.db, [second_]); // B hands it back under its own lease
       const afterOwn = await row(first.id);
