@@ -106,7 +106,7 @@ function certificateFields(fields: FieldRow[], recipient: FullRecipientRow): Cer
 }
 
 /**
- * When a recipient was first mailed: their invitation (invitations.ts), or, for a viewer never
+ * When a recipient was first mailed: their invitation (progress/invitations.ts), or, for a viewer never
  * invited (a later order than every signer), only the completion mail queued with this seal.
  */
 function sentOf(recipient: FullRecipientRow, sealedAt: Date): CertificateRecipient['sent'] {
