@@ -1,7 +1,7 @@
 // The examples of the contract's documents, and the workspace every area's examples build on
 // (sending, templates, webhooks): a consulting agreement signed by two recipients and copied
 // to a third, and a draft, written as the API answers them. Each example is validated against
-// its own schema by test/openapi.test.ts, and every operation and webhook must have them, so
+// its own schema by test/api/openapi.test.ts, and every operation and webhook must have them, so
 // an example can neither go missing nor drift from what the API really sends.
 
 export const publicUrl = 'https://sign.example.com';
