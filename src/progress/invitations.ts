@@ -21,6 +21,8 @@ import type { MailPriority } from '../mail/priority.ts';
 import { signingRequestMail } from '../mail/templates.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { mailRecipients, mailsRecipients } from './recipient-mail.ts';
+import { firstLanguage } from '../i18n/languages.ts';
+import { translator } from '../i18n/messages.ts';
 
 /** The hash a signing link's token is stored and looked up by. */
 export function signingTokenHash(token: string): string {
@@ -93,7 +95,7 @@ export async function inviteEach(
         token_hash: tokenHash,
         invited_at: recipient.invited_at,
       });
-      const mail = signingRequestMail({
+      const mail = signingRequestMail(translator(firstLanguage(recipient.language, workspace?.default_language)), {
         recipientName: recipient.full_name,
         documentTitle: document.title,
         workspaceName: workspace?.name ?? 'Signet',

@@ -22,6 +22,8 @@ import { reminderMail, signingLinkIn } from '../mail/templates.ts';
 import { type Locked, withDocument } from '../progress/document-lock.ts';
 import { mailRecipient } from '../progress/recipient-mail.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
+import { firstLanguage } from '../i18n/languages.ts';
+import { translator } from '../i18n/messages.ts';
 
 /** How often the sender may remind one signer. */
 export const reminderIntervalMs = 60 * 60_000;
@@ -83,7 +85,7 @@ async function remindLocked(
   const link = invitation && signingLinkIn(invitation.text_body);
   if (!link) return false;
   const workspace = await findWorkspace(trx, document.workspace_id);
-  const mail = reminderMail({
+  const mail = reminderMail(translator(firstLanguage(recipient.language, workspace?.default_language)), {
     recipientName: recipient.full_name,
     documentTitle: document.title,
     workspaceName: workspace?.name ?? 'Signet',

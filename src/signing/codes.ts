@@ -16,6 +16,8 @@ import { withDocument } from '../progress/document-lock.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { recordOpened } from './opening.ts';
 import { checkCanSign, recipientOf, type SigningSession } from './session.ts';
+import { firstLanguage } from '../i18n/languages.ts';
+import { translator } from '../i18n/messages.ts';
 
 export const codeValidityMs = 10 * 60_000;
 export const codeResendIntervalMs = 60_000;
@@ -110,7 +112,7 @@ export async function requestSigningCode(
       code_sent_at: now,
     });
     const workspace = await findWorkspace(trx, session.workspaceId);
-    const mail = signingCodeMail({
+    const mail = signingCodeMail(translator(firstLanguage(recipient.language, workspace?.default_language)), {
       code,
       documentTitle: locked.document.title,
       workspaceName: workspace?.name ?? 'Signet',

@@ -1,0 +1,81 @@
+// What a person reads, in their language: every sentence of a page, a mail or the certificate
+// is a key of the catalogues (src/i18n/catalogues/<language>.json, ICU MessageFormat: plural
+// and select as each language needs), formatted by FormatJS's intl-messageformat, with dates
+// and numbers through Intl. English's catalogue is the source: its keys are the type of a
+// key, and `npm run lint:catalogues` (scripts/check-catalogues.ts) fails when another
+// catalogue lacks one, adds one, or changes a message's placeholders.
+import { readFileSync } from 'node:fs';
+import { IntlMessageFormat } from 'intl-messageformat';
+import english from './catalogues/en.json' with { type: 'json' };
+import { direction, type Language, languages } from './languages.ts';
+
+export type MessageKey = keyof typeof english;
+export type Catalogue = Record<MessageKey, string>;
+/** What a message's placeholders take: text, a number (plural, `number`), or a select's case. */
+export type MessageValues = Record<string, string | number>;
+
+const catalogueDir = new URL('./catalogues/', import.meta.url);
+const catalogues = new Map<Language, Catalogue>([['en', english]]);
+
+/** A language's catalogue, read once when first used. */
+export function catalogue(language: Language): Catalogue {
+  let found = catalogues.get(language);
+  if (!found) {
+    found = JSON.parse(readFileSync(new URL(`${language}.json`, catalogueDir), 'utf8')) as Catalogue;
+    catalogues.set(language, found);
+  }
+  return found;
+}
+
+/** One language's way of saying things: messages by key, and dates in its conventions. */
+export interface Translator {
+  readonly language: Language;
+  readonly dir: 'ltr' | 'rtl';
+  /** The message `key` with its placeholders filled. Plain text: pages escape it. */
+  t(key: MessageKey, values?: MessageValues): string;
+  /**
+   * A moment for people, in `timeZone` and naming it: "2. Dezember 2026, 15:03 (Europe/Berlin)",
+   * "2026年12月2日 23:03 (Asia/Tokyo)"; `seconds` adds them.
+   */
+  dateTime(at: Date | string, timeZone: string, options?: { seconds?: boolean }): string;
+}
+
+const translators = new Map<Language, Translator>();
+
+/** The (cached) translator of a language; its messages are compiled on first use. */
+export function translator(language: Language): Translator {
+  const cached = translators.get(language);
+  if (cached) return cached;
+  const compiled = new Map<MessageKey, IntlMessageFormat>();
+  const dateFormats = new Map<string, Intl.DateTimeFormat>();
+  const made: Translator = {
+    language,
+    dir: direction(language),
+    t(key, values) {
+      let format = compiled.get(key);
+      if (!format) {
+        format = new IntlMessageFormat(catalogue(language)[key] ?? english[key], language);
+        compiled.set(key, format);
+      }
+      return String(format.format(values));
+    },
+    dateTime(at, timeZone, options = {}) {
+      const id = `${timeZone} ${options.seconds ? 's' : ''}`;
+      let format = dateFormats.get(id);
+      if (!format) {
+        format = new Intl.DateTimeFormat(language, {
+          timeZone,
+          dateStyle: 'long',
+          timeStyle: options.seconds ? 'medium' : 'short',
+        });
+        dateFormats.set(id, format);
+      }
+      return `${format.format(typeof at === 'string' ? new Date(at) : at)} (${timeZone})`;
+    },
+  };
+  translators.set(language, made);
+  return made;
+}
+
+/** Every language's translator, English first. */
+export const allTranslators = (): Translator[] => languages.map(translator);
