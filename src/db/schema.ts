@@ -525,6 +525,8 @@ export interface TemplateRolesTable {
   role: RecipientRole;
   signing_order: number;
   signing_method: SigningMethod;
+  /** The language its recipient gets by default; null: the workspace's (migration 0042). */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TemplateFieldsTable {

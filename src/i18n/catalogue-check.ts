@@ -3,11 +3,7 @@
 // plural form the language has (Intl.PluralRules: Polish and Ukrainian one, few, many; Arabic
 // zero to many). Also the pseudo-language the tests render pages and mails in, made from
 // English's messages with their placeholders kept (any English left shows as plain ASCII).
-import {
-  type MessageFormatElement,
-  parse,
-  TYPE,
-} from '@formatjs/icu-messageformat-parser';
+import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
 import { printAST } from '@formatjs/icu-messageformat-parser/printer.js';
 
 const kinds: Partial<Record<TYPE, string>> = {
@@ -119,4 +115,44 @@ export function pseudoCatalogue(english: Record<string, string>): Record<string,
       `⟦${printAST(pseudoElements(parse(message, { requiresOtherClause: true })))}⟧`,
     ]),
   );
+}
+
+/** A glossary's entry: the word a language uses for a term that carries legal weight. */
+export interface GlossaryEntry {
+  term: string;
+  /** Lower-case pieces, one of which every message that uses the term contains (stems allow inflection). */
+  match: string[];
+  note?: string;
+}
+export type Glossary = Record<string, GlossaryEntry>;
+
+/**
+ * Where a catalogue does not use its glossary's word for a term English's message uses: for
+ * each term, every message whose English contains one of English's `match` pieces must
+ * contain one of the language's.
+ */
+export function glossaryProblems(
+  english: Record<string, string>,
+  englishGlossary: Glossary,
+  catalogue: Record<string, unknown>,
+  glossary: Glossary,
+  language: string,
+): string[] {
+  const problems: string[] = [];
+  for (const [id, source] of Object.entries(englishGlossary)) {
+    const theirs = glossary[id];
+    if (!theirs?.term || !theirs.match?.length) {
+      problems.push(`${language}: the glossary has no "${id}" (${source.term})`);
+      continue;
+    }
+    for (const [key, message] of Object.entries(english)) {
+      if (!source.match.some((piece) => message.toLowerCase().includes(piece))) continue;
+      const translated = String(catalogue[key] ?? '').toLocaleLowerCase(language);
+      if (!theirs.match.some((piece) => translated.includes(piece.toLocaleLowerCase(language))))
+        problems.push(
+          `${language}: "${key}" does not use the glossary's word for "${source.term}" (${theirs.match.join(' / ')})`,
+        );
+    }
+  }
+  return problems;
 }

@@ -64,7 +64,10 @@ export function parseLanguage(tag: string): Language | null {
  * the first listed among equals, `q=0` refused), else `fallback`. At most 20 entries are
  * read: the header is the visitor's to write.
  */
-export function negotiateLanguage(header: string | undefined, fallback: Language = defaultLanguage): Language {
+export function negotiateLanguage(
+  header: string | undefined,
+  fallback: Language = defaultLanguage,
+): Language {
   if (!header) return fallback;
   const ranked = header
     .split(',')

@@ -34,8 +34,16 @@ export interface Translator {
   /** The message `key` with its placeholders filled. Plain text: pages escape it. */
   t(key: MessageKey, values?: MessageValues): string;
   /**
-   * A moment for people, in `timeZone` and naming it: "2. Dezember 2026, 15:03 (Europe/Berlin)",
-   * "2026年12月2日 23:03 (Asia/Tokyo)"; `seconds` adds them.
+   * A message with markup (`<b>{email}</b>`): each tag's function gets its content (the
+   * message's text, values filled) and returns what stands for it; the text around is given
+   * back as strings, in order (ui/rich-text.ts makes escaped HTML of them).
+   */
+  rich<T>(key: MessageKey, values: Record<string, string | number | ((chunks: Array<string | T>) => T)>): Array<string | T>;
+  /** A list of names joined as the language joins them ("Ann, Bob and Val"). */
+  list(items: string[]): string;
+  /**
+   * A moment for people, in `timeZone` and naming it: "2 Dec 2026, 14:03 UTC",
+   * "02.12.2026, 15:03 Europe/Berlin", "2026/12/02 23:03 Asia/Tokyo"; `seconds` adds them.
    */
   dateTime(at: Date | string, timeZone: string, options?: { seconds?: boolean }): string;
 }
@@ -48,29 +56,41 @@ export function translator(language: Language): Translator {
   if (cached) return cached;
   const compiled = new Map<MessageKey, IntlMessageFormat>();
   const dateFormats = new Map<string, Intl.DateTimeFormat>();
+  const listFormat = new Intl.ListFormat(language, { style: 'long', type: 'conjunction' });
+  const compiledFormat = (key: MessageKey): IntlMessageFormat => {
+    let format = compiled.get(key);
+    if (!format) {
+      format = new IntlMessageFormat(catalogue(language)[key] ?? english[key], language);
+      compiled.set(key, format);
+    }
+    return format;
+  };
   const made: Translator = {
     language,
     dir: direction(language),
     t(key, values) {
-      let format = compiled.get(key);
-      if (!format) {
-        format = new IntlMessageFormat(catalogue(language)[key] ?? english[key], language);
-        compiled.set(key, format);
-      }
-      return String(format.format(values));
+      return String(compiledFormat(key).format(values));
+    },
+    rich(key, values) {
+      const out = compiledFormat(key).format(values as Record<string, never>);
+      return Array.isArray(out) ? out : [out as string];
+    },
+    list(items) {
+      return listFormat.format(items);
     },
     dateTime(at, timeZone, options = {}) {
       const id = `${timeZone} ${options.seconds ? 's' : ''}`;
       let format = dateFormats.get(id);
       if (!format) {
-        format = new Intl.DateTimeFormat(language, {
+        // Signet's English is British English: day before month, a 24-hour clock.
+        format = new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language, {
           timeZone,
-          dateStyle: 'long',
+          dateStyle: 'medium',
           timeStyle: options.seconds ? 'medium' : 'short',
         });
         dateFormats.set(id, format);
       }
-      return `${format.format(typeof at === 'string' ? new Date(at) : at)} (${timeZone})`;
+      return `${format.format(typeof at === 'string' ? new Date(at) : at)} ${timeZone}`;
     },
   };
   translators.set(language, made);

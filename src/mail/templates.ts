@@ -25,7 +25,9 @@ export function signingRequestMail(
   const title = input.documentTitle;
   const signer = input.role === 'signer';
   return {
-    subject: tr.t(signer ? 'mail.signingRequest.subjectSigner' : 'mail.signingRequest.subjectViewer', { title }),
+    subject: tr.t(signer ? 'mail.signingRequest.subjectSigner' : 'mail.signingRequest.subjectViewer', {
+      title,
+    }),
     text: mailText(tr, [
       tr.t('mail.greetingNamed', { name: input.recipientName }),
       `${tr.t('mail.signingRequest.sent', { workspace: input.workspaceName, title })} ${tr.t(

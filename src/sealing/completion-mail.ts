@@ -7,10 +7,10 @@ import type { Database } from '../db/schema.ts';
 import type { FullDocumentRow } from '../documents/documents.repository.ts';
 import { downloadUrl, mailedDownloadLinkMs, pdfFileName } from '../files/download-links.ts';
 import type { FileRow } from '../files/files.service.ts';
-import { emailKey } from '../mail/address.ts';
-import { queueMail } from '../mail/mail.service.ts';
 import { firstLanguage } from '../i18n/languages.ts';
 import { translator } from '../i18n/messages.ts';
+import { emailKey } from '../mail/address.ts';
+import { queueMail } from '../mail/mail.service.ts';
 import { completionMail } from '../mail/templates.ts';
 import { mailsRecipients } from '../progress/recipient-mail.ts';
 import { findOwnerEmails, findWorkspace } from '../workspaces/workspaces.repository.ts';
@@ -40,13 +40,17 @@ export async function queueCompletionMails(
       verifyUrl: `${ctx.config.publicUrl}/verify`,
     });
   // Each recipient reads it in their language; the owners in the workspace's default one.
-  const addressees = new Map<string, { email: string; recipientId: string | null; language: string | null }>();
+  const addressees = new Map<
+    string,
+    { email: string; recipientId: string | null; language: string | null }
+  >();
   // A document delivered by the integrator's own channel mails its recipients nothing; its owners still get it.
   if (mailsRecipients(document))
     for (const r of input.recipients)
       addressees.set(emailKey(r.email), { email: r.email, recipientId: r.id, language: r.language });
   for (const email of await findOwnerEmails(trx, document.workspace_id)) {
-    if (!addressees.has(emailKey(email))) addressees.set(emailKey(email), { email, recipientId: null, language: null });
+    if (!addressees.has(emailKey(email)))
+      addressees.set(emailKey(email), { email, recipientId: null, language: null });
   }
   for (const { email, recipientId, language } of addressees.values()) {
     await queueMail(trx, ctx, {

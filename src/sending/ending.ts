@@ -9,12 +9,12 @@ import type { Database } from '../db/schema.ts';
 import { lockDocument, lockDueDocuments, updateDocument } from '../documents/documents.repository.ts';
 import { recordDocumentEvent, recordHistoryEvent } from '../documents/events.ts';
 import { nextStatus } from '../documents/lifecycle.ts';
+import { firstLanguage } from '../i18n/languages.ts';
+import { translator } from '../i18n/messages.ts';
 import { withdrawnMail } from '../mail/templates.ts';
 import { expireLocked, withDocument } from '../progress/document-lock.ts';
 import { mailRecipient } from '../progress/recipient-mail.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
-import { firstLanguage } from '../i18n/languages.ts';
-import { translator } from '../i18n/messages.ts';
 
 /**
  * The sender withdraws a document that is still being signed: it ends at once as `expired`

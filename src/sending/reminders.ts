@@ -17,13 +17,13 @@ import {
 import { recordHistoryEvent } from '../documents/events.ts';
 import { DocumentActionError, isActive, signersAhead } from '../documents/lifecycle.ts';
 import { ApiError } from '../http/errors.ts';
+import { firstLanguage } from '../i18n/languages.ts';
+import { translator } from '../i18n/messages.ts';
 import { findMails } from '../mail/mails.repository.ts';
 import { reminderMail, signingLinkIn } from '../mail/templates.ts';
 import { type Locked, withDocument } from '../progress/document-lock.ts';
 import { mailRecipient } from '../progress/recipient-mail.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
-import { firstLanguage } from '../i18n/languages.ts';
-import { translator } from '../i18n/messages.ts';
 
 /** How often the sender may remind one signer. */
 export const reminderIntervalMs = 60 * 60_000;

@@ -10,14 +10,14 @@ import type { Database } from '../db/schema.ts';
 import { type FullRecipientRow, updateRecipient } from '../documents/documents.repository.ts';
 import { type ClientInfo, recordHistoryEvent } from '../documents/events.ts';
 import { DocumentActionError, type Refusal } from '../documents/lifecycle.ts';
+import { firstLanguage } from '../i18n/languages.ts';
+import { translator } from '../i18n/messages.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { signingCodeMail } from '../mail/templates.ts';
 import { withDocument } from '../progress/document-lock.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { recordOpened } from './opening.ts';
 import { checkCanSign, recipientOf, type SigningSession } from './session.ts';
-import { firstLanguage } from '../i18n/languages.ts';
-import { translator } from '../i18n/messages.ts';
 
 export const codeValidityMs = 10 * 60_000;
 export const codeResendIntervalMs = 60_000;

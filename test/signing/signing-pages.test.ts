@@ -519,7 +519,7 @@ describeEachDatabase('signing pages over HTTP', (kind) => {
       .selectFrom('mails')
       .select('subject')
       .where('to_address', '=', email)
-      .where('subject', 'like', 'Your signing code%')
+      .where('subject', 'like', 'Your one-time code%')
       .execute();
     assert.equal(mails.length, 2);
     if (first !== second) {
