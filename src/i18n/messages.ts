@@ -29,7 +29,10 @@ export function catalogue(language: Language): Catalogue {
 
 /** One language's way of saying things: messages by key, and dates in its conventions. */
 export interface Translator {
-  readonly language: Language;
+  /** The page's `lang`: one of `languages`, or the tests' pseudo-language (`en-XA`). */
+  readonly language: Language | 'en-XA';
+  /** The locale of its numbers, dates, lists and plural rules (`en` for the pseudo-language). */
+  readonly locale: string;
   readonly dir: 'ltr' | 'rtl';
   /** The message `key` with its placeholders filled. Plain text: pages escape it. */
   t(key: MessageKey, values?: MessageValues): string;
@@ -38,7 +41,10 @@ export interface Translator {
    * message's text, values filled) and returns what stands for it; the text around is given
    * back as strings, in order (ui/rich-text.ts makes escaped HTML of them).
    */
-  rich<T>(key: MessageKey, values: Record<string, string | number | ((chunks: Array<string | T>) => T)>): Array<string | T>;
+  rich<T>(
+    key: MessageKey,
+    values: Record<string, string | number | ((chunks: Array<string | T>) => T)>,
+  ): Array<string | T>;
   /** A list of names joined as the language joins them ("Ann, Bob and Val"). */
   list(items: string[]): string;
   /**
@@ -54,20 +60,36 @@ const translators = new Map<Language, Translator>();
 export function translator(language: Language): Translator {
   const cached = translators.get(language);
   if (cached) return cached;
+  const made = translatorOf(language, direction(language), () => catalogue(language), language);
+  translators.set(language, made);
+  return made;
+}
+
+/**
+ * A translator of `messages` (read when first needed; English's for a key they lack), its
+ * plurals, lists and dates those of `locale`: `translator`'s, and the tests' pseudo-language's.
+ */
+export function translatorOf(
+  language: Translator['language'],
+  dir: 'ltr' | 'rtl',
+  messages: () => Partial<Catalogue>,
+  locale: string,
+): Translator {
   const compiled = new Map<MessageKey, IntlMessageFormat>();
   const dateFormats = new Map<string, Intl.DateTimeFormat>();
-  const listFormat = new Intl.ListFormat(language, { style: 'long', type: 'conjunction' });
+  const listFormat = new Intl.ListFormat(locale, { style: 'long', type: 'conjunction' });
   const compiledFormat = (key: MessageKey): IntlMessageFormat => {
     let format = compiled.get(key);
     if (!format) {
-      format = new IntlMessageFormat(catalogue(language)[key] ?? english[key], language);
+      format = new IntlMessageFormat(messages()[key] ?? english[key], locale);
       compiled.set(key, format);
     }
     return format;
   };
-  const made: Translator = {
+  return {
     language,
-    dir: direction(language),
+    locale,
+    dir,
     t(key, values) {
       return String(compiledFormat(key).format(values));
     },
@@ -83,7 +105,7 @@ export function translator(language: Language): Translator {
       let format = dateFormats.get(id);
       if (!format) {
         // Signet's English is British English: day before month, a 24-hour clock.
-        format = new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language, {
+        format = new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : locale, {
           timeZone,
           dateStyle: 'medium',
           timeStyle: options.seconds ? 'medium' : 'short',
@@ -93,8 +115,6 @@ export function translator(language: Language): Translator {
       return `${format.format(typeof at === 'string' ? new Date(at) : at)} ${timeZone}`;
     },
   };
-  translators.set(language, made);
-  return made;
 }
 
 /** Every language's translator, English first. */

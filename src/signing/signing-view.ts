@@ -184,7 +184,7 @@ export function buildSigningView(
       signedAt: document.signed_at?.toISOString() ?? null,
       withdrawnAt: document.withdrawn_at?.toISOString() ?? null,
     },
-    pricing: pricingView(document.pricing as PricingBlock | null),
+    pricing: pricingView(document.pricing as PricingBlock | null, tr),
     recipient: {
       fullName: recipient.full_name,
       email: recipient.email,
