@@ -1,7 +1,6 @@
 // The languages Signet speaks (issue 51): the one list, how a BCP 47 tag someone gave is read
 // into one of them, which way each is written, its own name for itself, and how a browser's
 // `Accept-Language` picks one. Pure: no catalogue is loaded here.
-import { match } from '@formatjs/intl-localematcher';
 
 /** Every language with a catalogue, English first (the fallback), as BCP 47 tags. */
 export const languages = [
@@ -40,23 +39,30 @@ export function endonym(language: Language): string {
   return name.charAt(0).toLocaleUpperCase(language) + name.slice(1);
 }
 
+/** Each language's subtags as Intl fills them in ("zh-CN": zh, Hans, CN). */
+const maximized = languages.map((language) => ({ language, locale: new Intl.Locale(language).maximize() }));
+
 /**
  * One of `languages` for a BCP 47 tag given by a person or an integrator ("de", "de-AT",
- * "pt-br", "zh-Hans", "AR"), matched the way `Accept-Language` is (a region Signet has no
- * catalogue of falls back to the language's: "de-CH" is German, "pt-PT" Brazilian
- * Portuguese); null for a malformed tag or a language without a catalogue.
+ * "pt-br", "zh-Hans", "AR", "iw"), read as `Accept-Language` is: the same language in the
+ * same script (Intl's likely subtags fill in what the tag leaves out), its region aside when
+ * Signet has no catalogue of it ("de-CH" is German, "pt-PT" Brazilian Portuguese). Null for
+ * a malformed tag, a language without a catalogue, or another script of one ("zh-TW" is
+ * Traditional Chinese, which the Simplified catalogue does not serve).
  */
 export function parseLanguage(tag: string): Language | null {
-  let canonical: string;
+  let locale: Intl.Locale;
   try {
-    [canonical = ''] = Intl.getCanonicalLocales(tag.trim());
+    const [canonical] = Intl.getCanonicalLocales(tag.trim());
+    if (!canonical) return null;
+    locale = new Intl.Locale(canonical).maximize();
   } catch {
     return null;
   }
-  const exact = languages.find((language) => language.toLowerCase() === canonical.toLowerCase());
-  if (exact) return exact;
-  const found = match([canonical], languages, '', { algorithm: 'best fit' });
-  return (languages as readonly string[]).includes(found) ? (found as Language) : null;
+  const same = maximized.filter(
+    (each) => each.locale.language === locale.language && each.locale.script === locale.script,
+  );
+  return (same.find((each) => each.locale.region === locale.region) ?? same[0])?.language ?? null;
 }
 
 /**
