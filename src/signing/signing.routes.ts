@@ -15,7 +15,7 @@ import type { Context } from '../context.ts';
 import type { ClientInfo } from '../documents/events.ts';
 import { DocumentActionError, type Refusal, refusalKeys } from '../documents/lifecycle.ts';
 import { negotiateLanguage } from '../i18n/languages.ts';
-import { type Translator, translator } from '../i18n/messages.ts';
+import { type MessageKey, type Translator, translator } from '../i18n/messages.ts';
 import { isPageImageSize } from '../files/page-images.ts';
 import { uuidRegExp as uuid } from '../ids.ts';
 import { InputError } from '../input-error.ts';
@@ -38,7 +38,7 @@ import {
   type SignFormEntries,
   type SigningPageView,
 } from './signing-page.ts';
-import { buildSigningView } from './signing-view.ts';
+import { buildSigningView, describeFieldIn } from './signing-view.ts';
 
 /** What the page says after an action succeeded (`?done=`), in the recipient's language. */
 const doneNotices: Record<string, (tr: Translator) => SigningPageView['notice']> = {
@@ -52,8 +52,25 @@ const doneNotices: Record<string, (tr: Translator) => SigningPageView['notice']>
 };
 const doneNotice = (done: string | undefined, tr: Translator) => doneNotices[done ?? '']?.(tr) ?? null;
 
-/** The route's own refusals' sentences, as the domain's: English, the text of an InputError. */
-const english = translator('en');
+/** One field's refusal, its sentence a key of the catalogues (English as the error's text). */
+function refusedInput(field: string, key: MessageKey): InputError {
+  return new InputError({ [field]: translator('en').t(key) }, { messages: { [field]: { key } } });
+}
+
+/** An InputError's sentences in the page's language, where they carry a key; else as they are. */
+function inputSentences(error: InputError, tr: Translator): Record<string, string> {
+  const messages = error.details.messages ?? {};
+  return Object.fromEntries(
+    Object.entries(error.fields).map(([field, sentence]) => {
+      const message = messages[field];
+      if (!message) return [field, sentence];
+      const named = message.field
+        ? { field: describeFieldIn(tr, message.field as Parameters<typeof describeFieldIn>[1]) }
+        : {};
+      return [field, tr.t(message.key, { ...message.values, ...named })];
+    }),
+  );
+}
 
 /** Refusals that are the visitor's input to correct (400) rather than the document's state (409). */
 const inputRefusals = new Set<Refusal>([
@@ -102,15 +119,18 @@ async function renderPage(
   status: number,
   notice: Notice,
   form?: KeptForm,
+  /** The refused fields' sentences in the page's language (they replace `form.errors`). */
+  errors?: (tr: Translator) => Record<string, string>,
 ) {
   const loaded = await loadSigningView(ctx, session);
   const tr = translator(loaded.language);
   const basePath = `/sign/${params.documentId}/${params.token}`;
+  const shown = form && errors ? { ...form, errors: errors(tr) } : form;
   return sendHtml(
     reply,
     status,
     renderSigningPage(
-      buildSigningView(ctx, tr, loaded, { basePath, notice: notice?.(tr) ?? null, form }),
+      buildSigningView(ctx, tr, loaded, { basePath, notice: notice?.(tr) ?? null, form: shown }),
       tr,
     ),
   );
@@ -154,8 +174,12 @@ async function act(
   if (!session) return notFoundPage(request, reply);
   const body = request.body ?? {};
   // The page again, with everything the signer entered in the sign form.
-  const again = (status: number, notice: Notice, form: KeptForm) =>
-    renderPage(ctx, reply, session, request.params, status, notice, form);
+  const again = (
+    status: number,
+    notice: Notice,
+    form: KeptForm,
+    errors?: (tr: Translator) => Record<string, string>,
+  ) => renderPage(ctx, reply, session, request.params, status, notice, form, errors);
   try {
     await action(session, body);
   } catch (error) {
@@ -165,8 +189,13 @@ async function act(
       await openDocument(ctx, session, clientOf(request));
     if (error instanceof InputError) {
       // Each field's sentence beside its input.
-      const message = error.message;
-      return again(400, () => ({ kind: 'error', text: message }), keptForm(body, error.fields, false));
+      const refused = error;
+      return again(
+        400,
+        (tr) => ({ kind: 'error', text: Object.values(inputSentences(refused, tr)).join(' ') }),
+        keptForm(body, error.fields, false),
+        (tr) => inputSentences(refused, tr),
+      );
     }
     if (!(error instanceof DocumentActionError)) throw error;
     const status = inputRefusals.has(error.refusal) ? 400 : 409;
@@ -208,7 +237,7 @@ function clientOf(request: FastifyRequest): ClientInfo {
 export function adoptedSignature(form: Form): AdoptedSignature {
   if (formText(form, 'signatureKind') !== 'drawn') return { kind: 'typed' };
   const image = drawnImage(form);
-  if (!image) throw new InputError({ signature: english.t('sign.pad.drawFirst') });
+  if (!image) throw refusedInput('signature', 'sign.pad.drawFirst');
   return { kind: 'drawn', png: Buffer.from(image.slice(pngDataUrl.length), 'base64') };
 }
 
@@ -275,7 +304,7 @@ function actionRoutes(app: FastifyInstance, ctx: Context) {
     act(ctx, request, reply, 'declined', async (session, form) => {
       // Declining ends the signing for everyone: the page asks to confirm it.
       if (formText(form, 'confirm') !== 'yes') {
-        throw new InputError({ confirm: english.t('sign.decline.confirmMissing') });
+        throw refusedInput('confirm', 'sign.decline.confirmMissing');
       }
       return declineDocument(ctx, session, {
         reason: formText(form, 'reason') || undefined,

@@ -41,6 +41,7 @@ import { referencePages } from './reference.pages.ts';
 import { sendPages } from './send.pages.ts';
 import { templateEditPages } from './template-edit.pages.ts';
 import { templatesPages } from './templates.pages.ts';
+import { languagePages } from './language.pages.ts';
 import { timeZonePages } from './time-zone.pages.ts';
 
 export type { WebDeps };
@@ -145,6 +146,7 @@ const pageModules = [
   billingPages,
   membersPages,
   timeZonePages,
+  languagePages,
   referencePages,
 ];
 
