@@ -21,7 +21,7 @@ import { BackendMutex, createPGliteDialect } from '../src/db/pglite-dialect.ts';
 import { pgliteExtensions } from '../src/db/pglite-extensions.ts';
 import { pgliteCodecs } from '../src/db/pglite-folder.ts';
 import type { Database } from '../src/db/schema.ts';
-import { perKindFiles, seconds, slowReasons, splitAboveSeconds } from './suite-plan.ts';
+import { type Job, planJobs, slowReasons } from './suite-plan.ts';
 import { databaseKinds, postgresAdminUrl } from './support/databases.ts';
 
 const testDir = import.meta.dirname;
@@ -29,9 +29,9 @@ const testDir = import.meta.dirname;
 // file of a folder; arguments that start with a dash (`--test-name-pattern=…`, `--test-only`)
 // go to every `node --test`.
 // `--fast` (`npm run test:fast`) leaves out the files suite-plan.ts's slowReasons finds slow
-// (what each file's imports start). `--list` prints the files the run would take (with
-// `--fast`, the fast ones) and their count; `--explain` prints every file with the rule that
-// makes it slow, if any. Neither runs anything.
+// (what each file's imports start). `--list` prints the processes the run would start, each
+// with its files and database kinds (with `--fast`, the fast ones), and their count;
+// `--explain` prints every file with the rule that makes it slow, if any. Neither runs anything.
 const ownFlags = new Set(['--fast', '--list', '--explain']);
 const fast = process.argv.includes('--fast');
 const list = process.argv.includes('--list');
@@ -66,9 +66,16 @@ if (explain) {
   );
   process.exit(0);
 }
+// The jobs (suite-plan.ts's planJobs): a file alone, a per-kind file's kinds side by side, or
+// small files of one folder in one process; the longest first.
+const byName = new Map(files.map((file) => [planName(file), file]));
+const jobs = planJobs([...byName.keys()], databaseKinds, (name) =>
+  readFileSync(byName.get(name) as string, 'utf8'),
+).map((job) => ({ ...job, files: job.files.map((name) => byName.get(name) as string) }));
 if (list) {
-  for (const file of files) process.stdout.write(`${planName(file)}\n`);
-  process.stdout.write(`# files ${files.length}\n`);
+  for (const job of jobs)
+    process.stdout.write(`${job.files.map(planName).join(' ')} [${job.kinds.join(',')}]\n`);
+  process.stdout.write(`# files ${files.length}, processes ${jobs.length}\n`);
   process.exit(0);
 }
 
@@ -111,22 +118,6 @@ await Promise.all([
   usesPGlite ? preparePGliteSnapshot() : undefined,
 ]);
 
-// The jobs: a file, and the database kinds it runs with. A file in perKindFiles becomes one
-// job per kind, so its halves run side by side; the longest jobs start first.
-interface Job {
-  file: string;
-  kinds: string[];
-  weight: number;
-}
-const jobs: Job[] = files.flatMap((file) => {
-  const name = planName(file);
-  const weight = seconds[name] ?? Number.POSITIVE_INFINITY;
-  if (perKindFiles.has(name) && databaseKinds.length > 1 && weight >= splitAboveSeconds)
-    return databaseKinds.map((kind) => ({ file, kinds: [kind], weight: weight / databaseKinds.length }));
-  return [{ file, kinds: [...databaseKinds], weight }];
-});
-jobs.sort((a, b) => b.weight - a.weight);
-
 /**
  * CPU seconds (user and system) of this process's children that have ended, with what they
  * waited for (Chromium, `signet` processes): Linux's /proc/self/stat, in clock ticks of
@@ -159,7 +150,14 @@ async function runJob(job: Job, stream: boolean): Promise<void> {
   const jobStarted = performance.now();
   const child = spawn(
     process.execPath,
-    ['--conditions=@signet/source', '--test', '--test-reporter=spec', ...nodeFlags, job.file],
+    [
+      '--conditions=@signet/source',
+      '--test',
+      '--test-reporter=spec',
+      ...(job.files.length > 1 ? ['--test-isolation=none'] : []),
+      ...nodeFlags,
+      ...job.files,
+    ],
     {
       stdio: stream ? ['ignore', 'pipe', 'inherit'] : ['ignore', 'pipe', 'pipe'],
       env: {
@@ -184,7 +182,7 @@ async function runJob(job: Job, stream: boolean): Promise<void> {
     child.on('close', (c, signal) => resolve(c ?? (signal ? 1 : 0))),
   );
   const output = Buffer.concat(chunks).toString('utf8');
-  const label = `${relative(process.cwd(), job.file)} [${job.kinds.join(',')}]`;
+  const label = `${job.files.map((file) => relative(process.cwd(), file)).join(' ')} [${job.kinds.join(',')}]`;
   if (!stream) process.stdout.write(`\n# ${label}\n${output}`);
   for (const [, key, value] of output.matchAll(/^ℹ (\w+) (\d+)$/gm))
     if (key && key in totals) totals[key as keyof typeof totals] += Number(value);

@@ -241,6 +241,7 @@ export const seconds: Record<string, number> = {
   'http/capability-urls-and-emails.test.ts': 0.3,
   'webhooks/webhook-pacing.test.ts': 0.3,
   'wake-loop.test.ts': 0.3,
+  'suite-plan.test.ts': 0.3,
   'docs/deployment-files.test.ts': 0.3,
   'pdf/pdf-predictors.test.ts': 0.2,
   // Estimates (issue 51's files, not yet in a clean-clone table): refresh from the next one.
@@ -254,6 +255,65 @@ export const seconds: Record<string, number> = {
 
 /** A per-kind file shorter than this runs as one job: a second process costs a second or two. */
 export const splitAboveSeconds = 30;
+
+/**
+ * Files of one folder that each take less than `splitAboveSeconds` share a process, up to this
+ * many measured seconds together, run with `--test-isolation=none`: a process costs about 3.5
+ * CPU-s to start (the app's modules, the PGlite image per kind) whatever its file does, and the
+ * test/web folder took 186.9 CPU-s instead of 245.3 (127 s instead of 155) this way
+ * (docs/performance.md). Files that start something (a slowReasons rule other than `seconds`)
+ * or write `process.env` keep a process of their own: what they leave behind must not reach
+ * another file. `node test/run.ts --list` prints the jobs.
+ */
+export const batchSeconds = 40;
+
+/** One `node --test` process: its files and the database kinds they run with. */
+export interface Job {
+  files: string[];
+  kinds: string[];
+  weight: number;
+}
+
+/** Whether a file may share a process with others of its folder (see batchSeconds). */
+export function sharesProcess(name: string, source: string): boolean {
+  const weight = seconds[name] ?? Number.POSITIVE_INFINITY;
+  if (!(weight < splitAboveSeconds)) return false;
+  if (/\bprocess\.env(\.\w+|\[[^\]]+\])\s*(=[^=]|\?\?=)|\bdelete\s+process\.env/.test(source)) return false;
+  return slowReasons(name, source).every((reason) => reason.rule === 'seconds');
+}
+
+/**
+ * The jobs, longest first: a per-kind file measured at `splitAboveSeconds` or more becomes one
+ * job per kind, so its halves run side by side; files that share a process (sharesProcess) are
+ * gathered by folder up to `batchSeconds`; every other file is a job with every kind. `names`
+ * are paths from test/; `source` reads a file's text.
+ */
+export function planJobs(names: string[], kinds: string[], source: (name: string) => string): Job[] {
+  const jobs: Job[] = [];
+  const filling = new Map<string, Job>();
+  for (const name of names) {
+    const weight = seconds[name] ?? Number.POSITIVE_INFINITY;
+    if (perKindFiles.has(name) && kinds.length > 1 && weight >= splitAboveSeconds) {
+      for (const kind of kinds) jobs.push({ files: [name], kinds: [kind], weight: weight / kinds.length });
+      continue;
+    }
+    if (!sharesProcess(name, source(name))) {
+      jobs.push({ files: [name], kinds: [...kinds], weight });
+      continue;
+    }
+    const folder = posix.dirname(name);
+    const batch = filling.get(folder);
+    if (batch && batch.weight + weight <= batchSeconds) {
+      batch.files.push(name);
+      batch.weight += weight;
+    } else {
+      const fresh = { files: [name], kinds: [...kinds], weight };
+      filling.set(folder, fresh);
+      jobs.push(fresh);
+    }
+  }
+  return jobs.sort((a, b) => b.weight - a.weight);
+}
 
 /**
  * What `npm run test:fast` (`node test/run.ts --fast`) leaves out, read from each file's own
