@@ -4,6 +4,7 @@
 // arithmetic is exact (fractions of BigInts from value.ts); amounts are rounded half away
 // from zero to the currency's minor unit only when they are printed.
 
+import { type Translator, translator } from '../i18n/messages.ts';
 import { drawableText, undrawableReason } from '../pdf/fonts.ts';
 import {
   add,
@@ -20,7 +21,6 @@ import {
   parseDecimal,
   toDecimalString,
 } from './value.ts';
-import { type Translator, translator } from '../i18n/messages.ts';
 
 /** A pricing block was refused; `path` names the offending field, e.g. `items[2].quantity` ('' for the block itself). */
 export class PricingError extends Error {

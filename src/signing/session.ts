@@ -15,10 +15,10 @@ import { listFields, pageSizesOf } from '../fields/fields.service.ts';
 import { findDocumentFiles } from '../files/files.repository.ts';
 import { type PageImageSize, pageImage } from '../files/page-images.ts';
 import { ApiError } from '../http/errors.ts';
+import { firstLanguage, parseLanguage } from '../i18n/languages.ts';
 import type { Locked } from '../progress/document-lock.ts';
 import { signingTokenHash } from '../progress/invitations.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
-import { firstLanguage, parseLanguage } from '../i18n/languages.ts';
 
 /** Who a signing link belongs to: the recipient, or null for a link that is not one of ours. */
 export async function findSigningSession(

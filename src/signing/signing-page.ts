@@ -7,11 +7,11 @@
 import type { DocumentStatus } from '../documents/lifecycle.ts';
 import type { PricingView } from '../documents/pricing.ts';
 import type { FieldControl, FieldType } from '../fields/field-types.ts';
+import { endonym, type Language, languages } from '../i18n/languages.ts';
+import type { Translator } from '../i18n/messages.ts';
 import { signScript, signStyles } from '../ui/assets.ts';
 import { pricingTable, statusBadges } from '../ui/document-views.ts';
 import { fieldError, invalidAttrs } from '../ui/forms.ts';
-import { endonym, type Language, languages } from '../i18n/languages.ts';
-import type { Translator } from '../i18n/messages.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { richText } from '../ui/rich-text.ts';
 import { type Message, messagePage, page } from '../ui/shell.ts';
@@ -253,10 +253,14 @@ ${original && html`<li><a href="${original}" download>${tr.t('sign.downloadOrigi
 function finalState(view: SigningPageView, tr: Translator): SafeHtml | null {
   const { document, recipient } = view;
   // A sentence with its moment ("… on 2 December 2026, 14:05 (UTC).") or without one.
-  const at = (withTime: Parameters<typeof richText>[1], without: Parameters<typeof richText>[1], iso: string | null) =>
-    iso ? richText(tr, withTime, { time: timestamp(tr, iso) }) : richText(tr, without);
+  const at = (
+    withTime: Parameters<typeof richText>[1],
+    without: Parameters<typeof richText>[1],
+    iso: string | null,
+  ) => (iso ? richText(tr, withTime, { time: timestamp(tr, iso) }) : richText(tr, without));
   const youSigned =
-    recipient.signedAt && html`<p>${at('sign.final.youSignedAt', 'sign.final.youSigned', recipient.signedAt)}</p>`;
+    recipient.signedAt &&
+    html`<p>${at('sign.final.youSignedAt', 'sign.final.youSigned', recipient.signedAt)}</p>`;
   switch (document.status) {
     case 'signed':
       return html`<div class="box box-success" role="status"><p><strong>${at('sign.final.everyoneSignedAt', 'sign.final.everyoneSigned', document.signedAt)}</strong></p>${downloads(view, tr)}</div>`;
@@ -509,7 +513,7 @@ function fieldLayer(fields: SigningPageView['pages'][number]['fields']): SafeHtm
 function documentSection(view: SigningPageView, tr: Translator): SafeHtml {
   const count = view.pages.length;
   const hasText = view.document.body.trim() !== '';
-  const text = html`<div class="document-body">
+  const text = html`<div class="document-body" dir="auto">
 ${documentBody(tr, view.document.body)}</div>`;
   const original = view.downloads.original;
   const pages =

@@ -9,8 +9,8 @@ import type { PricingBlock } from '../documents/value.ts';
 import { type FieldInputSpec, fieldTypeSpecs } from '../fields/field-types.ts';
 import type { FieldRow } from '../fields/fields.repository.ts';
 import { downloadUrl, type FileKind } from '../files/download-links.ts';
-import type { SignFormEntries, SigningPageView } from './signing-page.ts';
 import type { MessageKey, Translator } from '../i18n/messages.ts';
+import type { SignFormEntries, SigningPageView } from './signing-page.ts';
 
 export function maskEmail(email: string): string {
   const [local = '', domain = ''] = email.split('@');
@@ -22,7 +22,11 @@ export function maskEmail(email: string): string {
  * The fields drawn over each page: the signer's own (to fill), everyone else's read-only,
  * each a rectangle in the page's displayed size, y from the top as an image has it.
  */
-function overlaysOf(tr: Translator, loaded: Loaded, page: number): SigningPageView['pages'][number]['fields'] {
+function overlaysOf(
+  tr: Translator,
+  loaded: Loaded,
+  page: number,
+): SigningPageView['pages'][number]['fields'] {
   const size = loaded.pageSizes[page - 1];
   if (!size) return null;
   const names = new Map(loaded.recipients.map((r) => [r.id, r.full_name]));

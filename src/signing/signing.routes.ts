@@ -14,9 +14,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { ClientInfo } from '../documents/events.ts';
 import { DocumentActionError, type Refusal, refusalKeys } from '../documents/lifecycle.ts';
-import { negotiateLanguage } from '../i18n/languages.ts';
-import { type MessageKey, type Translator, translator } from '../i18n/messages.ts';
 import { isPageImageSize } from '../files/page-images.ts';
+import { negotiateLanguage } from '../i18n/languages.ts';
+import { type MessageKey, type MessageValues, type Translator, translator } from '../i18n/messages.ts';
 import { uuidRegExp as uuid } from '../ids.ts';
 import { InputError } from '../input-error.ts';
 import { type Form, formText, useFormBodies } from '../ui/forms.ts';
@@ -64,10 +64,10 @@ function inputSentences(error: InputError, tr: Translator): Record<string, strin
     Object.entries(error.fields).map(([field, sentence]) => {
       const message = messages[field];
       if (!message) return [field, sentence];
-      const named = message.field
-        ? { field: describeFieldIn(tr, message.field as Parameters<typeof describeFieldIn>[1]) }
-        : {};
-      return [field, tr.t(message.key, { ...message.values, ...named })];
+      const values: MessageValues = { ...message.values };
+      if (message.field)
+        values.field = describeFieldIn(tr, message.field as Parameters<typeof describeFieldIn>[1]);
+      return [field, tr.t(message.key, values)];
     }),
   );
 }
@@ -291,15 +291,16 @@ function actionRoutes(app: FastifyInstance, ctx: Context) {
     });
   });
   // The language switch: the recipient's choice sticks (their row), then the page in it.
-  app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/language', async (request, reply) => {
-    const session = await sessionOf(ctx, request.params);
-    if (!session) return notFoundPage(request, reply);
-    const chosen = await chooseRecipientLanguage(ctx, session, formText(request.body ?? {}, 'language'));
-    const page = `/sign/${request.params.documentId}/${request.params.token}`;
-    return reply
-      .header('cache-control', 'no-store')
-      .redirect(chosen ? `${page}?done=language` : page, 303);
-  });
+  app.post<{ Params: Params; Body: Form | undefined }>(
+    '/:documentId/:token/language',
+    async (request, reply) => {
+      const session = await sessionOf(ctx, request.params);
+      if (!session) return notFoundPage(request, reply);
+      const chosen = await chooseRecipientLanguage(ctx, session, formText(request.body ?? {}, 'language'));
+      const page = `/sign/${request.params.documentId}/${request.params.token}`;
+      return reply.header('cache-control', 'no-store').redirect(chosen ? `${page}?done=language` : page, 303);
+    },
+  );
   app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/decline', (request, reply) =>
     act(ctx, request, reply, 'declined', async (session, form) => {
       // Declining ends the signing for everyone: the page asks to confirm it.

@@ -34,6 +34,7 @@ import { pauseBanner } from './endpoints.views.ts';
 import { fieldPages } from './fields.pages.ts';
 import { integrationsPages } from './integrations.pages.ts';
 import { sendToLogin, sessionCookie, type Web, type WebDeps } from './kit.ts';
+import { languagePages } from './language.pages.ts';
 import { appPage } from './layout.ts';
 import { membersPages } from './members.pages.ts';
 import { publicLinkPages } from './public-link.pages.ts';
@@ -41,7 +42,6 @@ import { referencePages } from './reference.pages.ts';
 import { sendPages } from './send.pages.ts';
 import { templateEditPages } from './template-edit.pages.ts';
 import { templatesPages } from './templates.pages.ts';
-import { languagePages } from './language.pages.ts';
 import { timeZonePages } from './time-zone.pages.ts';
 
 export type { WebDeps };

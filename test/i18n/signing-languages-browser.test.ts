@@ -61,7 +61,8 @@ describeEachDatabase('the signing page in Arabic and Japanese, in Chromium', (ki
         ],
       });
       const path = links.get(email)?.path as string;
-      for (const viewport of ['phone', 'desktop'] as const) {
+      // The desktop first: the phone then signs.
+      for (const viewport of ['desktop', 'phone'] as const) {
         const { context, page } = await openPage(browser, h.baseUrl, watch, viewports[viewport]);
         try {
           await page.goto(h.baseUrl + path);

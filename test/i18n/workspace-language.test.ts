@@ -7,7 +7,13 @@ import { test } from 'node:test';
 import { translator } from '../../src/i18n/messages.ts';
 import { listMails } from '../../src/mail/mail.service.ts';
 import { createSentDocument, describeEachDatabase, recipient, useHarness } from '../support/harness.ts';
-import { assertPage, assertRedirect, type TestAccount, type WebClient, webPeople } from '../support/web-client.ts';
+import {
+  assertPage,
+  assertRedirect,
+  type TestAccount,
+  type WebClient,
+  webPeople,
+} from '../support/web-client.ts';
 
 describeEachDatabase('the workspace’s default language', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1' } });
@@ -27,7 +33,10 @@ describeEachDatabase('the workspace’s default language', (kind) => {
   });
 
   test('an owner chooses Polish: a recipient without a language is mailed in Polish, one with Japanese in Japanese', async () => {
-    assertRedirect(await client.post('/settings/language', { language: 'pl' }), '/settings/language?done=saved');
+    assertRedirect(
+      await client.post('/settings/language', { language: 'pl' }),
+      '/settings/language?done=saved',
+    );
     const saved = await client.get('/settings/language?done=saved');
     assert.ok(saved.text.includes('<option value="pl" lang="pl" selected>Polski</option>'));
     const { id } = await createSentDocument(h.ctx, owner.workspaceId, {

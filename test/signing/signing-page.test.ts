@@ -4,12 +4,12 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { translator } from '../../src/i18n/messages.ts';
 import {
   renderSigningMessagePage,
   renderSigningPage,
   type SigningPageView,
 } from '../../src/signing/signing-page.ts';
-import { translator } from '../../src/i18n/messages.ts';
 import { signScript } from '../../src/ui/assets.ts';
 import { escapeHtml, html, raw, renderToString } from '../../src/ui/html.ts';
 import { plainPagePolicy as pageContentSecurityPolicy } from '../../src/ui/security.ts';
@@ -164,7 +164,7 @@ test('html escapes interpolations, keeps SafeHtml, joins arrays and drops null/u
 
 test('page() is a full HTML5 document with the required meta, no script and no external resources', () => {
   const out = page({ title: 'A & B <c>', body: html`<main><p>Hello</p></main>` });
-  assert.match(out, /^<!doctype html>\n<html lang="en">/);
+  assert.match(out, /^<!doctype html>\n<html lang="en" dir="ltr">/);
   assert.ok(out.includes('<meta charset="utf-8">'));
   assert.ok(out.includes('<meta name="viewport" content="width=device-width, initial-scale=1">'));
   assert.ok(out.includes('<meta name="robots" content="noindex">'));
@@ -190,7 +190,7 @@ test('sent document, standard signer: header, body, pricing, recipients, sign an
   assert.ok(out.includes('<span class="badge badge-pending">Awaiting signatures</span>'));
   assert.ok(out.includes('<time datetime="2026-11-20T09:30:00.000Z">20 Nov 2026, 09:30 UTC</time>'));
   assert.ok(out.includes('<title>Website maintenance agreement</title>'));
-  assert.match(out, /<main>[\s\S]*<\/main>/);
+  assert.match(out, /<main[^>]*>[\s\S]*<\/main>/);
   // One script: the signature pad's, allowed by its hash; nothing else.
   assert.deepEqual(
     [...out.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]),
@@ -198,7 +198,7 @@ test('sent document, standard signer: header, body, pricing, recipients, sign an
   );
 
   // Body: paragraphs on blank lines, <br> on single newlines.
-  const body = element(out, '<div class="document-body">', '</div>');
+  const body = element(out, '<div class="document-body" dir="auto">', '</div>');
   assert.equal(body.match(/<p>/g)?.length, 3);
   assert.match(
     body,
@@ -286,7 +286,7 @@ test('email-code signer before the code is sent: "Send code" form and the code i
     'autocomplete="one-time-code"',
   ])
     assert.ok(code.includes(attr), attr);
-  assertLabelled(sign, 'sign-code', '6-digit code sent to a\\*\\*\\*e@example.com');
+  assertLabelled(sign, 'sign-code', '6-digit one-time code sent to a\\*\\*\\*e@example.com');
   assert.ok(sign.includes('name="fullName"'));
   assert.ok(sign.includes('name="consent"'));
   // The code form is separate from (not nested in) the sign form.
@@ -303,10 +303,13 @@ test('email-code signer after the code was sent: "Send a new code"', () => {
 });
 
 test('a notice is shown with its kind; errors are alerts', () => {
-  const error = renderSigningPage({
-    ...emailCodeView(true),
-    notice: { kind: 'error', text: 'The code is wrong or expired.' },
-  }, en);
+  const error = renderSigningPage(
+    {
+      ...emailCodeView(true),
+      notice: { kind: 'error', text: 'The code is wrong or expired.' },
+    },
+    en,
+  );
   assert.ok(
     error.includes('<div class="notice notice-error" role="alert">The code is wrong or expired.</div>'),
   );
@@ -332,7 +335,7 @@ test('a viewer is told no signature is needed and gets no forms', () => {
   view.recipients = view.recipients.map((r) => ({ ...r, isYou: r.fullName === 'Carol Copy' }));
   const out = renderSigningPage(view, en);
   assert.ok(out.includes('You receive this document for your information; no signature is needed from you.'));
-  assert.doesNotMatch(out, /<form/);
+  assert.doesNotMatch(out, /<form(?! class="language-switch)/, 'no form but the language switch');
   assert.doesNotMatch(out, /<details/);
   assert.match(textOf(out), /Carol Copy \(you\)Viewer \(receives a copy\)/);
 });
@@ -355,7 +358,7 @@ test('a document signed by everyone shows the final state with its date', () => 
   assert.match(textOf(element(out, '<header', '</header>')), /Signed\s*23 Nov 2026, 14:05 UTC/);
   assert.ok(!textOf(out).includes('Expires'));
   assert.match(textOf(out), /Alice Example \(you\)✓ Signed 22 Nov 2026, 08:00 UTC/);
-  assert.doesNotMatch(out, /<form/);
+  assert.doesNotMatch(out, /<form(?! class="language-switch)/, 'no form but the language switch');
 });
 
 test('a signer who signed while others still have to sees their own signature date', () => {
@@ -379,7 +382,7 @@ test('a signer who signed while others still have to sees their own signature da
   const out = renderSigningPage(view, en);
   assert.ok(textOf(out).includes('You signed this document on 22 Nov 2026, 08:00 UTC.'));
   assert.ok(textOf(out).includes('Other signers have not signed yet.'));
-  assert.doesNotMatch(out, /<form/);
+  assert.doesNotMatch(out, /<form(?! class="language-switch)/, 'no form but the language switch');
 });
 
 test('a declined document says so, for the decliner and for others', () => {
@@ -392,7 +395,7 @@ test('a declined document says so, for the decliner and for others', () => {
   assert.ok(out.includes('<span class="badge badge-danger">Declined</span>'));
   assert.ok(out.includes('This document was declined.'));
   assert.match(textOf(out), /Bob BuilderDeclined/);
-  assert.doesNotMatch(out, /<form/);
+  assert.doesNotMatch(out, /<form(?! class="language-switch)/, 'no form but the language switch');
 
   view.recipient = { ...view.recipient, declined: true };
   assert.ok(renderSigningPage(view, en).includes('You declined to sign this document.'));
@@ -406,7 +409,7 @@ test('an expired document says when it expired', () => {
   assert.ok(textOf(out).includes('This document expired on 20 Dec 2026, 09:30 UTC.'));
   assert.ok(out.includes('<time datetime="2026-12-20T09:30:00.000Z">20 Dec 2026, 09:30 UTC</time>'));
   assert.match(textOf(element(out, '<header', '</header>')), /Expired\s*20 Dec 2026, 09:30 UTC/);
-  assert.doesNotMatch(out, /<form/);
+  assert.doesNotMatch(out, /<form(?! class="language-switch)/, 'no form but the language switch');
 });
 
 test('timestamps are shown in UTC; a string that is not a date is shown as it is', () => {
@@ -471,12 +474,15 @@ test('a basePath that is not a same-origin path is refused', () => {
 });
 
 test('the message page shows the heading, the message and an error status', () => {
-  const out = renderSigningMessagePage({
-    title: 'Link not found',
-    heading: 'This signing link does not work',
-    message: 'Ask the sender for a new link.',
-    status: 404,
-  }, en);
+  const out = renderSigningMessagePage(
+    {
+      title: 'Link not found',
+      heading: 'This signing link does not work',
+      message: 'Ask the sender for a new link.',
+      status: 404,
+    },
+    en,
+  );
   assert.ok(out.includes('<title>Link not found</title>'));
   assert.ok(out.includes('<h1 id="message-heading">This signing link does not work</h1>'));
   assert.ok(out.includes('<p>Ask the sender for a new link.</p>'));

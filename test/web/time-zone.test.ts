@@ -92,7 +92,10 @@ describeEachDatabase('the workspace’s time zone', (kind) => {
     const invitation = mails.find((m) => m.subject.startsWith('Please sign'));
     assert.ok(invitation);
     // In the recipient's language's format (English: British), naming the zone.
-    assert.match(invitation.text, /The link works until \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d Europe\/Berlin\./);
+    assert.match(
+      invitation.text,
+      /The link works until \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d Europe\/Berlin\./,
+    );
   });
 
   test('a member cannot change it; a name outside the list is refused and nothing changes', async () => {
