@@ -51,6 +51,7 @@ const layers = [
   ['metrics'],
   ['queue'],
   ['db'],
+  ['i18n'],
   [
     'src/clock.ts',
     'src/config.ts',

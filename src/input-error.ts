@@ -4,6 +4,8 @@
 // JSON Pointer (sending/api-input.ts reads the key, or `pointers` where the key alone does not
 // say, such as which of the fields). So a rule lives in one service, and the pages, the CLI
 // and the API cannot disagree.
+import type { MessageKey, MessageValues } from './i18n/messages.ts';
+
 export type FieldErrors = Record<string, string>;
 
 export interface InputErrorDetails {
@@ -11,6 +13,19 @@ export interface InputErrorDetails {
   pointers?: Record<string, string>;
   /** The problem is the workspace's allowance (today's uploads) running out, not the input; it starts again then. */
   overAllowance?: { retryAfterSeconds: number };
+  /**
+   * A field's sentence as a key of the catalogues (i18n/), for a page in another language
+   * than the English of `fields` (the signing page); a field without one shows `fields`'s.
+   */
+  messages?: Record<
+    string,
+    {
+      key: MessageKey;
+      values?: MessageValues;
+      /** The field the sentence names as `{field}`, described in the page's language. */
+      field?: { type: string; label: string | null; page: number };
+    }
+  >;
 }
 
 export class InputError extends Error {

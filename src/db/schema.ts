@@ -26,6 +26,8 @@ export interface WorkspacesTable {
   created_at: Timestamp;
   /** An IANA time zone the web app and the mails show times in (migration 0029). */
   time_zone: Generated<string>;
+  /** The language of recipients and certificates that have none of their own (migration 0042). */
+  default_language: Generated<string>;
 }
 
 export interface ApiKeysTable {
@@ -79,6 +81,8 @@ export interface DocumentsTable {
   template_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** 'public-link': made by a visitor through a template's public link (migration 0036). */
   made_via: ColumnType<'public-link' | null, 'public-link' | null | undefined, 'public-link' | null>;
+  /** The certificate's language, a tag of i18n/languages.ts; null: the workspace's default (migration 0042). */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RecipientsTable {
@@ -103,6 +107,8 @@ export interface RecipientsTable {
   code_attempts: Generated<number>;
   code_sent_at: Timestamp | null;
   signature_kind: ColumnType<SignatureKind | null, SignatureKind | null | undefined, SignatureKind | null>;
+  /** The recipient's language, a tag of i18n/languages.ts; null: the workspace's default (migration 0042). */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
   /** A drawn signature, as PNG. */
   signature_image: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
   /** When they were last reminded (by the sender at most once an hour, or automatically). */
@@ -519,6 +525,8 @@ export interface TemplateRolesTable {
   role: RecipientRole;
   signing_order: number;
   signing_method: SigningMethod;
+  /** The language its recipient gets by default; null: the workspace's (migration 0042). */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TemplateFieldsTable {

@@ -64,6 +64,7 @@ export const recipientExamples = [
     signingMethod: 'standard',
     signingOrder: 1,
     signedAt: '2026-03-02T14:31:09.004Z',
+    language: null,
   },
   {
     id: bob,
@@ -73,6 +74,7 @@ export const recipientExamples = [
     signingMethod: 'email-code',
     signingOrder: 2,
     signedAt: '2026-03-03T16:02:11.870Z',
+    language: 'de',
   },
   {
     id: val,
@@ -82,6 +84,7 @@ export const recipientExamples = [
     signingMethod: 'standard',
     signingOrder: 3,
     signedAt: null,
+    language: null,
   },
 ];
 

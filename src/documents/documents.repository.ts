@@ -92,6 +92,7 @@ export async function findRecipients(db: Db, workspaceId: string, documentId: st
       'signing_method',
       'signing_order',
       'signed_at',
+      'language',
       'declined_at',
       'decline_reason',
     ])

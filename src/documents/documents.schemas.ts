@@ -66,6 +66,10 @@ export const RecipientSchema = Type.Object({
     description: 'Lower orders sign first; equal orders in parallel',
   }),
   signedAt: NullableTimestamp('Null until this recipient signs (always for viewers)'),
+  language: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'The language of their mails and signing page (a BCP 47 tag, e.g. `de`, `pt-BR`), as the sender chose it or they switched to; null: the workspace’s default language',
+  }),
 });
 
 /** A recipient in the document detail: with why they declined, and the fields they fill. */

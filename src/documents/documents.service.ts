@@ -57,6 +57,7 @@ export interface Recipient {
   signingMethod: string;
   signingOrder: number;
   signedAt: string | null;
+  language: string | null;
 }
 
 export interface DocumentEvent {
@@ -113,6 +114,7 @@ export function recipientRowToRecipient(row: RecipientRow): Recipient {
     signingMethod: row.signing_method,
     signingOrder: row.signing_order,
     signedAt: row.signed_at?.toISOString() ?? null,
+    language: row.language,
   };
 }
 

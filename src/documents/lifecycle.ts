@@ -12,6 +12,7 @@
 //
 // `sent` and `viewed` are the active states: the only ones a recipient can act in
 // (`activeStatuses`, read off the table below).
+import { type MessageKey, translator } from '../i18n/messages.ts';
 
 /** Every status a document can have, in lifecycle order: the one list (API schema, pages, demo). */
 export const documentStatuses = ['draft', 'sent', 'viewed', 'signed', 'declined', 'expired'] as const;
@@ -86,27 +87,32 @@ export type Refusal =
   | 'code-too-soon'
   | 'not-email-code';
 
-export const refusalMessages: Record<Refusal, string> = {
-  'not-allowed': 'This document can no longer be changed that way.',
-  'not-a-draft': 'This document has been sent, so it can no longer be edited.',
-  'not-remindable': 'Only a signer whose turn it is and who has not signed yet can be reminded.',
-  'reminded-recently': 'This signer was reminded less than an hour ago; remind them again later.',
-  expired: 'This document has expired.',
-  'no-signers': 'A document needs at least one signer before it can be sent.',
-  'nothing-to-send':
-    'This document has neither a PDF nor any text, so there is nothing to sign: give it its PDF or its text, then send it.',
-  'not-a-signer': 'Only signers can sign or decline this document.',
-  'already-signed': 'You have already signed this document.',
-  'not-your-turn': 'It is not your turn to sign yet.',
-  'consent-required': 'Please tick the box to agree to sign electronically.',
-  'name-mismatch': 'Please type your full name exactly as shown on the document.',
-  'code-required': 'Please enter the 6-digit code we sent you.',
-  'code-invalid': 'That code is not right. Check the latest email and try again.',
-  'code-expired': 'That code has expired. Send yourself a new one.',
-  'code-attempts-exceeded': 'Too many wrong codes. Send yourself a new one.',
-  'code-too-soon': 'A code was sent less than a minute ago. Please check your email.',
-  'not-email-code': 'This recipient does not sign with an email code.',
+/** Each refusal's sentence, a key of the catalogues (i18n/): a recipient reads it in their language. */
+export const refusalKeys: Record<Refusal, MessageKey> = {
+  'not-allowed': 'refusal.not-allowed',
+  'not-a-draft': 'refusal.not-a-draft',
+  'not-remindable': 'refusal.not-remindable',
+  'reminded-recently': 'refusal.reminded-recently',
+  expired: 'refusal.expired',
+  'no-signers': 'refusal.no-signers',
+  'nothing-to-send': 'refusal.nothing-to-send',
+  'not-a-signer': 'refusal.not-a-signer',
+  'already-signed': 'refusal.already-signed',
+  'not-your-turn': 'refusal.not-your-turn',
+  'consent-required': 'refusal.consent-required',
+  'name-mismatch': 'refusal.name-mismatch',
+  'code-required': 'refusal.code-required',
+  'code-invalid': 'refusal.code-invalid',
+  'code-expired': 'refusal.code-expired',
+  'code-attempts-exceeded': 'refusal.code-attempts-exceeded',
+  'code-too-soon': 'refusal.code-too-soon',
+  'not-email-code': 'refusal.not-email-code',
 };
+
+/** Each refusal's sentence in English: the message of a DocumentActionError (logs, the API's `message`, the sender's pages). */
+export const refusalMessages: Record<Refusal, string> = Object.fromEntries(
+  Object.entries(refusalKeys).map(([refusal, key]) => [refusal, translator('en').t(key)]),
+) as Record<Refusal, string>;
 
 export class DocumentActionError extends Error {
   readonly refusal: Refusal;

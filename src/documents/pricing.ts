@@ -4,6 +4,7 @@
 // arithmetic is exact (fractions of BigInts from value.ts); amounts are rounded half away
 // from zero to the currency's minor unit only when they are printed.
 
+import { type Translator, translator } from '../i18n/messages.ts';
 import { drawableText, undrawableReason } from '../pdf/fonts.ts';
 import {
   add,
@@ -388,17 +389,18 @@ const formatters = new Map<string, Intl.NumberFormat>();
 export function formatMoney(
   amount: string,
   currency: string,
-  options: { keepDecimals?: boolean } = {},
+  options: { keepDecimals?: boolean; locale?: string } = {},
 ): string {
   if (!plainDecimal.test(amount)) throw new RangeError(`not a decimal amount: ${amount}`);
   if (!isCurrencyCode(currency)) throw new RangeError(`not a currency code: ${currency}`);
   const minor = minorUnitDigits(currency);
   // keepDecimals: a unit price of 0.0125 EUR shows as €0.0125, never rounded to €0.01.
   const digits = options.keepDecimals ? Math.max(minor, amount.split('.')[1]?.length ?? 0) : minor;
-  const key = `${currency}:${digits}`;
+  const locale = options.locale ?? 'en';
+  const key = `${locale}:${currency}:${digits}`;
   let formatter = formatters.get(key);
   if (formatter === undefined) {
-    formatter = new Intl.NumberFormat('en', {
+    formatter = new Intl.NumberFormat(locale, {
       style: 'currency',
       currency,
       minimumFractionDigits: minor,
@@ -411,16 +413,11 @@ export function formatMoney(
   return formatter.format(amount as Intl.StringNumericLiteral);
 }
 
-const adverbs: Record<BillingInterval, string> = {
-  week: 'weekly',
-  month: 'monthly',
-  quarter: 'quarterly',
-  year: 'yearly',
-};
-
-/** 'one-off', or the interval and number of periods, e.g. 'monthly × 12'. */
-export function describeBilling(billing: Billing): string {
-  return billing.type === 'one-off' ? 'one-off' : `${adverbs[billing.interval]} × ${billing.periods}`;
+/** 'one-off', or the interval and number of periods, e.g. 'monthly × 12', in `tr`'s language. */
+export function describeBilling(billing: Billing, tr: Translator = translator('en')): string {
+  return billing.type === 'one-off'
+    ? tr.t('pricing.oneOff')
+    : tr.t('pricing.recurring', { interval: billing.interval, periods: billing.periods });
 }
 
 export interface PricingView {
@@ -442,19 +439,23 @@ export interface PricingView {
   gross: string;
 }
 
-/** A pricing block, formatted for people: money in its currency, billing described. */
-export function pricingView(block: PricingBlock | null): PricingView | null {
+/** A pricing block, formatted for people (in `tr`'s language): money in its currency, billing described. */
+export function pricingView(
+  block: PricingBlock | null,
+  tr: Translator = translator('en'),
+): PricingView | null {
   if (!block) return null;
   const breakdown = computePricingBreakdown(block);
-  const money = (amount: string) => formatMoney(amount, block.currency);
+  const locale = tr.locale;
+  const money = (amount: string) => formatMoney(amount, block.currency, { locale });
   return {
     pricesIncludeVat: block.pricesIncludeVat,
     lines: breakdown.lines.map((line) => ({
       name: line.name,
       quantity: line.quantity,
-      unitPrice: formatMoney(line.unitPrice, block.currency, { keepDecimals: true }),
+      unitPrice: formatMoney(line.unitPrice, block.currency, { keepDecimals: true, locale }),
       vatRate: line.vatRate,
-      billing: describeBilling(line.billing),
+      billing: describeBilling(line.billing, tr),
       net: money(line.net),
       vat: money(line.vat),
       gross: money(line.gross),

@@ -16,7 +16,7 @@
 //   checkboxes. A required field left empty, or a value that breaks its rule, refuses the
 //   signature with a sentence on that field's input (`field.<id>`).
 import type { PageSize } from '../db/schema.ts';
-import { InputError } from '../input-error.ts';
+import { InputError, type InputErrorDetails } from '../input-error.ts';
 import { drawableText, drawingProblem } from '../pdf/fonts.ts';
 import { type FieldType, fieldTypeSpecs, fieldTypes, isFieldType, maxTextLength } from './field-types.ts';
 import type { FieldPlacement } from './fields.schemas.ts';
@@ -247,16 +247,22 @@ export function fillFields(
 ): Map<string, string | null> {
   const values = new Map<string, string | null>();
   const errors: Record<string, string> = {};
+  const messages: NonNullable<InputErrorDetails['messages']> = {};
   for (const field of fields) {
     const raw = (input[field.id] ?? '').trim();
-    const { value, problem } = fieldTypeSpecs[field.type].fill(
+    const { value, problem, message } = fieldTypeSpecs[field.type].fill(
       raw,
       { name: describeField(field), required: field.required, maxLength: field.maxLength },
       service,
     );
     if (problem) errors[`field.${field.id}`] = problem;
+    if (problem && message)
+      messages[`field.${field.id}`] = {
+        ...message,
+        field: { type: field.type, label: field.label ?? null, page: field.page },
+      };
     values.set(field.id, value);
   }
-  if (Object.keys(errors).length > 0) throw new InputError(errors);
+  if (Object.keys(errors).length > 0) throw new InputError(errors, { messages });
   return values;
 }

@@ -10,6 +10,7 @@
 // The page without JavaScript is the contract: each input the signer fills is a plain
 // form control (`control`), posted as `field.<id>`. sign.js needs nothing per type: its
 // guide reads a checkbox's `checked` and any other control's value from the page itself.
+import type { MessageKey, MessageValues } from '../i18n/messages.ts';
 import type { StampContent } from '../pdf/fields.ts';
 import { drawableText, drawingProblem } from '../pdf/fonts.ts';
 
@@ -47,6 +48,8 @@ export interface FieldToFill {
 export interface Filled {
   value: string | null;
   problem: string | null;
+  /** The problem as a key of the catalogues, `{field}` the field (a signing page in another language). */
+  message?: { key: MessageKey; values?: MessageValues };
 }
 
 /** The form control a signer fills on the signing page (the server renders it; sign.js reads it). */
@@ -106,13 +109,15 @@ const filledWith = (value: string | null): Filled => ({ value, problem: null });
 function typed(raw: string, field: FieldToFill, limit: number): Filled {
   const value = drawableText(raw);
   const drawing = drawingProblem(field.name, value);
-  const problem =
-    field.required && !value
-      ? `Fill in ${field.name}.`
-      : [...value].length > limit
-        ? `${field.name} takes at most ${limit} characters.`
-        : drawing;
-  return { value: value || null, problem };
+  if (field.required && !value)
+    return { value: null, problem: `Fill in ${field.name}.`, message: { key: 'field.problem.fillIn' } };
+  if ([...value].length > limit)
+    return {
+      value,
+      problem: `${field.name} takes at most ${limit} characters.`,
+      message: { key: 'field.problem.tooLong', values: { limit } },
+    };
+  return { value: value || null, problem: drawing };
 }
 
 const plainText = (value: string | null): StampContent | null =>
@@ -197,6 +202,7 @@ export const fieldTypeSpecs: Record<FieldType, FieldTypeSpec> = {
     fill: (raw, field) => ({
       value: raw === 'yes' ? 'yes' : null,
       problem: field.required && raw !== 'yes' ? `Tick ${field.name}.` : null,
+      ...(field.required && raw !== 'yes' ? { message: { key: 'field.problem.tick' as const } } : {}),
     }),
     senderValue: (raw, field) =>
       typeof raw === 'boolean'

@@ -1,39 +1,42 @@
 // The texts of the mails Signet sends. Plain text: it reads well everywhere and carries
-// nothing a mail client could load behind the recipient's back.
-import { formatTime } from '../ui/time.ts';
+// nothing a mail client could load behind the recipient's back. A recipient's mails are in
+// their language (a Translator, i18n/messages.ts: its catalogues hold every sentence); the
+// mails to members are still English until members choose a language.
+import type { Translator } from '../i18n/messages.ts';
 
-export function signingRequestMail(input: {
-  recipientName: string;
-  documentTitle: string;
-  workspaceName: string;
-  link: string;
-  role: 'signer' | 'viewer';
-  expiresAt: Date | null;
-  /** The workspace's time zone: the expiry is shown in it, named. */
-  timeZone: string;
-}): { subject: string; text: string } {
-  const ask =
-    input.role === 'signer'
-      ? 'Please review and sign it here:'
-      : 'It is shared with you for your information:';
-  const expiry = input.expiresAt
-    ? `\nThe link works until ${formatTime(input.expiresAt.toISOString(), input.timeZone)}.\n`
-    : '';
+/** A mail's text: its paragraphs, a blank line between, and the sign-off. */
+function mailText(tr: Translator, paragraphs: Array<string | null>): string {
+  return `${[...paragraphs.filter((p) => p !== null), tr.t('mail.signOff')].join('\n\n')}\n`;
+}
+
+export function signingRequestMail(
+  tr: Translator,
+  input: {
+    recipientName: string;
+    documentTitle: string;
+    workspaceName: string;
+    link: string;
+    role: 'signer' | 'viewer';
+    expiresAt: Date | null;
+    /** The workspace's time zone: the expiry is shown in it, named. */
+    timeZone: string;
+  },
+): { subject: string; text: string } {
+  const title = input.documentTitle;
+  const signer = input.role === 'signer';
   return {
-    subject:
-      input.role === 'signer'
-        ? `Please sign: ${input.documentTitle}`
-        : `Document shared with you: ${input.documentTitle}`,
-    text: `Hello ${input.recipientName},
-
-${input.workspaceName} sent you "${input.documentTitle}". ${ask}
-
-${input.link}
-${expiry}
-This link is personal: do not forward it.
-
-— Signet
-`,
+    subject: tr.t(signer ? 'mail.signingRequest.subjectSigner' : 'mail.signingRequest.subjectViewer', {
+      title,
+    }),
+    text: mailText(tr, [
+      tr.t('mail.greetingNamed', { name: input.recipientName }),
+      `${tr.t('mail.signingRequest.sent', { workspace: input.workspaceName, title })} ${tr.t(
+        signer ? 'mail.signingRequest.askSigner' : 'mail.signingRequest.askViewer',
+      )}`,
+      input.link,
+      input.expiresAt ? tr.t('mail.linkUntil', { time: tr.dateTime(input.expiresAt, input.timeZone) }) : null,
+      tr.t('mail.personalLink'),
+    ]),
   };
 }
 
@@ -42,26 +45,19 @@ export function signingLinkIn(text: string): string | null {
   return /https?:\/\/\S+\/sign\/\S+/.exec(text)?.[0] ?? null;
 }
 
-export function signingCodeMail(input: {
-  code: string;
-  documentTitle: string;
-  workspaceName: string;
-  validMinutes: number;
-}): {
-  subject: string;
-  text: string;
-} {
+export function signingCodeMail(
+  tr: Translator,
+  input: { code: string; documentTitle: string; workspaceName: string; validMinutes: number },
+): { subject: string; text: string } {
+  const title = input.documentTitle;
   return {
     // The code is in the text only: a subject is shown in notifications and lock screens.
-    subject: `Your signing code for ${input.documentTitle}`,
-    text: `Your code to sign "${input.documentTitle}", sent by ${input.workspaceName}, is:
-
-    ${input.code}
-
-It is valid for ${input.validMinutes} minutes. If you did not ask for it, ignore this mail.
-
-— Signet
-`,
+    subject: tr.t('mail.code.subject', { title }),
+    text: mailText(tr, [
+      tr.t('mail.code.intro', { title, workspace: input.workspaceName }),
+      `    ${input.code}`,
+      tr.t('mail.code.validity', { minutes: input.validMinutes }),
+    ]),
   };
 }
 
@@ -181,36 +177,29 @@ The link works once, for ${input.validDays} days. If you did not expect it, igno
 }
 
 /** The mail every recipient and the workspace's owners get when a document is sealed. */
-export function completionMail(input: {
-  documentTitle: string;
-  workspaceName: string;
-  /** The sealed PDF's file name when it is attached, else null and `link` is set. */
-  attachmentName: string | null;
-  link: string | null;
-  linkValidDays: number;
-  verifyUrl: string;
-}): { subject: string; text: string } {
-  const where = input.attachmentName
-    ? `The signed PDF is attached (${input.attachmentName}), with its certificate of completion on the last pages.`
-    : `The signed PDF, with its certificate of completion on the last pages, is too large to attach.
-Download it here (the link works for ${input.linkValidDays} days):
-
-${input.link}`;
+export function completionMail(
+  tr: Translator,
+  input: {
+    documentTitle: string;
+    workspaceName: string;
+    /** The sealed PDF's file name when it is attached, else null and `link` is set. */
+    attachmentName: string | null;
+    link: string | null;
+    linkValidDays: number;
+    verifyUrl: string;
+  },
+): { subject: string; text: string } {
+  const title = input.documentTitle;
   return {
-    subject: `Completed: ${input.documentTitle}`,
-    text: `Hello,
-
-Everyone has signed "${input.documentTitle}", sent by ${input.workspaceName}.
-
-${where}
-
-Keep it: the file is sealed with a digital signature, so any change to it shows. Check it
-at any time at ${input.verifyUrl}
-PDF readers check the seal too; with Signet's default self-signed seal they show it as of
-unknown validity ("issuer unknown"), which does not mean the file was changed.
-
-— Signet
-`,
+    subject: tr.t('mail.completion.subject', { title }),
+    text: mailText(tr, [
+      tr.t('mail.greeting'),
+      tr.t('mail.completion.everyoneSigned', { title, workspace: input.workspaceName }),
+      input.attachmentName
+        ? tr.t('mail.completion.attached', { file: input.attachmentName })
+        : `${tr.t('mail.completion.tooLarge', { days: input.linkValidDays })}\n\n${input.link}`,
+      `${tr.t('mail.completion.sealed', { url: input.verifyUrl })}\n${tr.t('mail.completion.readers')}`,
+    ]),
   };
 }
 
@@ -260,48 +249,43 @@ The document and its history: ${input.documentLink}
 }
 
 /** The mail a recipient who had the document gets when the sender withdraws it. */
-export function withdrawnMail(input: {
-  recipientName: string;
-  documentTitle: string;
-  workspaceName: string;
-}): { subject: string; text: string } {
+export function withdrawnMail(
+  tr: Translator,
+  input: { recipientName: string; documentTitle: string; workspaceName: string },
+): { subject: string; text: string } {
+  const title = input.documentTitle;
   return {
-    subject: `Withdrawn: ${input.documentTitle}`,
-    text: `Hello ${input.recipientName},
-
-${input.workspaceName} withdrew "${input.documentTitle}". It can no longer be signed, and
-its link now only says so. There is nothing for you to do.
-
-— Signet
-`,
+    subject: tr.t('mail.withdrawn.subject', { title }),
+    text: mailText(tr, [
+      tr.t('mail.greetingNamed', { name: input.recipientName }),
+      tr.t('mail.withdrawn.body', { title, workspace: input.workspaceName }),
+    ]),
   };
 }
 
 /** A reminder to a signer who has not signed yet, with their own link again. */
-export function reminderMail(input: {
-  recipientName: string;
-  documentTitle: string;
-  workspaceName: string;
-  link: string;
-  expiresAt: Date | null;
-  /** The workspace's time zone: the expiry is shown in it, named. */
-  timeZone: string;
-}): { subject: string; text: string } {
-  const expiry = input.expiresAt
-    ? `\nThe link works until ${formatTime(input.expiresAt.toISOString(), input.timeZone)}.\n`
-    : '';
+export function reminderMail(
+  tr: Translator,
+  input: {
+    recipientName: string;
+    documentTitle: string;
+    workspaceName: string;
+    link: string;
+    expiresAt: Date | null;
+    /** The workspace's time zone: the expiry is shown in it, named. */
+    timeZone: string;
+  },
+): { subject: string; text: string } {
+  const title = input.documentTitle;
   return {
-    subject: `Reminder: please sign ${input.documentTitle}`,
-    text: `Hello ${input.recipientName},
-
-${input.workspaceName} is waiting for your signature on "${input.documentTitle}":
-
-${input.link}
-${expiry}
-This link is personal: do not forward it.
-
-— Signet
-`,
+    subject: tr.t('mail.reminder.subject', { title }),
+    text: mailText(tr, [
+      tr.t('mail.greetingNamed', { name: input.recipientName }),
+      tr.t('mail.reminder.waiting', { workspace: input.workspaceName, title }),
+      input.link,
+      input.expiresAt ? tr.t('mail.linkUntil', { time: tr.dateTime(input.expiresAt, input.timeZone) }) : null,
+      tr.t('mail.personalLink'),
+    ]),
   };
 }
 

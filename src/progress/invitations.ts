@@ -17,6 +17,8 @@ import {
 } from '../documents/documents.repository.ts';
 import { documentUrl } from '../documents/documents.service.ts';
 import { signersAhead } from '../documents/lifecycle.ts';
+import { firstLanguage } from '../i18n/languages.ts';
+import { translator } from '../i18n/messages.ts';
 import type { MailPriority } from '../mail/priority.ts';
 import { signingRequestMail } from '../mail/templates.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
@@ -93,15 +95,18 @@ export async function inviteEach(
         token_hash: tokenHash,
         invited_at: recipient.invited_at,
       });
-      const mail = signingRequestMail({
-        recipientName: recipient.full_name,
-        documentTitle: document.title,
-        workspaceName: workspace?.name ?? 'Signet',
-        link: signingLink(ctx, document.id, token),
-        role: recipient.role,
-        expiresAt: document.expires_at,
-        timeZone: workspace?.time_zone ?? 'UTC',
-      });
+      const mail = signingRequestMail(
+        translator(firstLanguage(recipient.language, workspace?.default_language)),
+        {
+          recipientName: recipient.full_name,
+          documentTitle: document.title,
+          workspaceName: workspace?.name ?? 'Signet',
+          link: signingLink(ctx, document.id, token),
+          role: recipient.role,
+          expiresAt: document.expires_at,
+          timeZone: workspace?.time_zone ?? 'UTC',
+        },
+      );
       mails.push({ document, recipient, mail });
       if (mailsRecipients(document)) return [];
       return [

@@ -7,6 +7,8 @@ import type { Database } from '../db/schema.ts';
 import type { FullDocumentRow } from '../documents/documents.repository.ts';
 import { downloadUrl, mailedDownloadLinkMs, pdfFileName } from '../files/download-links.ts';
 import type { FileRow } from '../files/files.service.ts';
+import { firstLanguage } from '../i18n/languages.ts';
+import { translator } from '../i18n/messages.ts';
 import { emailKey } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { completionMail } from '../mail/templates.ts';
@@ -18,36 +20,46 @@ export const maxAttachmentBytes = 10 * 1024 * 1024;
 export async function queueCompletionMails(
   trx: Transaction<Database>,
   ctx: Context,
-  input: { document: FullDocumentRow; recipients: Array<{ id: string; email: string }>; sealed: FileRow },
+  input: {
+    document: FullDocumentRow;
+    recipients: Array<{ id: string; email: string; language: string | null }>;
+    sealed: FileRow;
+  },
 ): Promise<void> {
   const { document, sealed } = input;
   const workspace = await findWorkspace(trx, document.workspace_id);
   const attach = sealed.bytes <= maxAttachmentBytes;
   const attachmentName = pdfFileName(document.title, 'sealed');
-  const mail = completionMail({
-    documentTitle: document.title,
-    workspaceName: workspace?.name ?? 'Signet',
-    attachmentName: attach ? attachmentName : null,
-    link: attach ? null : downloadUrl(ctx, document.id, 'sealed', mailedDownloadLinkMs),
-    linkValidDays: mailedDownloadLinkMs / 86_400_000,
-    verifyUrl: `${ctx.config.publicUrl}/verify`,
-  });
-  const addressees = new Map<string, { email: string; recipientId: string | null }>();
+  const mail = (language: string | null) =>
+    completionMail(translator(firstLanguage(language, workspace?.default_language)), {
+      documentTitle: document.title,
+      workspaceName: workspace?.name ?? 'Signet',
+      attachmentName: attach ? attachmentName : null,
+      link: attach ? null : downloadUrl(ctx, document.id, 'sealed', mailedDownloadLinkMs),
+      linkValidDays: mailedDownloadLinkMs / 86_400_000,
+      verifyUrl: `${ctx.config.publicUrl}/verify`,
+    });
+  // Each recipient reads it in their language; the owners in the workspace's default one.
+  const addressees = new Map<
+    string,
+    { email: string; recipientId: string | null; language: string | null }
+  >();
   // A document delivered by the integrator's own channel mails its recipients nothing; its owners still get it.
   if (mailsRecipients(document))
     for (const r of input.recipients)
-      addressees.set(emailKey(r.email), { email: r.email, recipientId: r.id });
+      addressees.set(emailKey(r.email), { email: r.email, recipientId: r.id, language: r.language });
   for (const email of await findOwnerEmails(trx, document.workspace_id)) {
-    if (!addressees.has(emailKey(email))) addressees.set(emailKey(email), { email, recipientId: null });
+    if (!addressees.has(emailKey(email)))
+      addressees.set(emailKey(email), { email, recipientId: null, language: null });
   }
-  for (const { email, recipientId } of addressees.values()) {
+  for (const { email, recipientId, language } of addressees.values()) {
     await queueMail(trx, ctx, {
       workspaceId: document.workspace_id,
       documentId: document.id,
       recipientId,
       to: email,
       priority: 'automatic',
-      ...mail,
+      ...mail(language),
       attachment: attach ? { sha256: sealed.sha256, name: attachmentName } : undefined,
     });
   }

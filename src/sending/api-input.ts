@@ -95,6 +95,7 @@ export function createInputOf(
       role: r.role ?? 'signer',
       signingMethod: r.signingMethod ?? 'standard',
       signingOrder: r.signingOrder ?? 1,
+      language: r.language ?? null,
     })),
     pricing: body.pricing ?? null,
     ...(body.expiresInSeconds === undefined ? {} : { expiresInSeconds: body.expiresInSeconds }),

@@ -8,6 +8,7 @@ import type { Delivery, PageSize, RecipientRole, SigningMethod } from '../db/sch
 import { checkPricingBlock, describePricingError, pricingErrorKey } from '../documents/pricing.ts';
 import { untilNextDay, uploadAllowanceProblem } from '../documents/upload-usage.ts';
 import type { PricingBlock } from '../documents/value.ts';
+import { languages, parseLanguage } from '../i18n/languages.ts';
 import { type FieldErrors, InputError, type InputErrorDetails } from '../input-error.ts';
 import { emailKey, isEmailAddress, normalizeEmail } from '../mail/address.ts';
 import { drawingProblem } from '../pdf/fonts.ts';
@@ -24,6 +25,8 @@ export interface RecipientInput {
   role: RecipientRole;
   signingMethod: SigningMethod;
   signingOrder: number;
+  /** A BCP 47 tag of i18n/languages.ts (read by parseLanguage); null or absent: the workspace's default. */
+  language?: string | null;
 }
 
 /** A stored PDF that a draft takes instead of new bytes: the kept upload of a refused form. */
@@ -114,11 +117,13 @@ function validateCreateInput(
  * role has them too): role, signing method and order, each under `key(...)`.
  */
 export function checkRecipientSettings(
-  r: Pick<RecipientInput, 'role' | 'signingMethod' | 'signingOrder'>,
+  r: Pick<RecipientInput, 'role' | 'signingMethod' | 'signingOrder' | 'language'>,
   where: string,
-  key: (field: 'role' | 'signingMethod' | 'signingOrder') => string,
+  key: (field: 'role' | 'signingMethod' | 'signingOrder' | 'language') => string,
   errors: FieldErrors,
 ): void {
+  if (r.language !== undefined && r.language !== null && r.language !== '' && !parseLanguage(r.language))
+    errors[key('language')] = `${where}: language must be one of ${languages.join(', ')}.`;
   if (r.role !== 'signer' && r.role !== 'viewer')
     errors[key('role')] = `${where}: role must be signer or viewer.`;
   if (r.signingMethod !== 'standard' && r.signingMethod !== 'email-code') {

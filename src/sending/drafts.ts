@@ -26,6 +26,7 @@ import { pageSizesOf, sameEmail } from '../fields/fields.service.ts';
 import { deleteFileIfUnused, findDocumentFiles } from '../files/files.repository.ts';
 import { addFileFacts, type StoredBytes, storeBytesFirst, storeFile } from '../files/files.service.ts';
 import { ApiError } from '../http/errors.ts';
+import { parseLanguage } from '../i18n/languages.ts';
 import { normalizeEmail } from '../mail/address.ts';
 import { drawableText } from '../pdf/fonts.ts';
 import type { PdfFacts } from '../pdf/inspect.ts';
@@ -64,6 +65,7 @@ function recipientRows(
       role: r.role,
       signing_method: r.signingMethod,
       signing_order: r.signingOrder,
+      language: r.language ? parseLanguage(r.language) : null,
       signed_at: null,
       created_at: kept?.created_at ?? now,
     };
@@ -352,6 +354,7 @@ export async function findDraftInput(
         role: r.role,
         signingMethod: r.signing_method,
         signingOrder: r.signing_order,
+        language: r.language,
       })),
     pricing: document.pricing,
     expiresInSeconds: document.expires_in_seconds,

@@ -9,6 +9,8 @@ import type { Database } from '../db/schema.ts';
 import { lockDocument, lockDueDocuments, updateDocument } from '../documents/documents.repository.ts';
 import { recordDocumentEvent, recordHistoryEvent } from '../documents/events.ts';
 import { nextStatus } from '../documents/lifecycle.ts';
+import { firstLanguage } from '../i18n/languages.ts';
+import { translator } from '../i18n/messages.ts';
 import { withdrawnMail } from '../mail/templates.ts';
 import { expireLocked, withDocument } from '../progress/document-lock.ts';
 import { mailRecipient } from '../progress/recipient-mail.ts';
@@ -49,7 +51,7 @@ export async function withdrawDocument(
     });
     const workspace = await findWorkspace(trx, workspaceId);
     for (const recipient of locked.recipients.filter((r) => r.token_hash !== null)) {
-      const mail = withdrawnMail({
+      const mail = withdrawnMail(translator(firstLanguage(recipient.language, workspace?.default_language)), {
         recipientName: recipient.full_name,
         documentTitle: document.title,
         workspaceName: workspace?.name ?? 'Signet',

@@ -17,6 +17,8 @@ import {
 import { recordHistoryEvent } from '../documents/events.ts';
 import { DocumentActionError, isActive, signersAhead } from '../documents/lifecycle.ts';
 import { ApiError } from '../http/errors.ts';
+import { firstLanguage } from '../i18n/languages.ts';
+import { translator } from '../i18n/messages.ts';
 import { findMails } from '../mail/mails.repository.ts';
 import { reminderMail, signingLinkIn } from '../mail/templates.ts';
 import { type Locked, withDocument } from '../progress/document-lock.ts';
@@ -83,7 +85,7 @@ async function remindLocked(
   const link = invitation && signingLinkIn(invitation.text_body);
   if (!link) return false;
   const workspace = await findWorkspace(trx, document.workspace_id);
-  const mail = reminderMail({
+  const mail = reminderMail(translator(firstLanguage(recipient.language, workspace?.default_language)), {
     recipientName: recipient.full_name,
     documentTitle: document.title,
     workspaceName: workspace?.name ?? 'Signet',

@@ -16,7 +16,13 @@ export const createDocumentBodyExample = {
   file: 'JVBERi0xLjcKJcfsj6IKMSAwIG9iago8PC9UeXBlL0NhdGFsb2cvUGFnZXMgMiAwIFI+PgplbmRvYmoK…',
   recipients: [
     { email: 'ann.lee@northwind.example', fullName: 'Ann Lee' },
-    { email: 'bob.ray@northwind.example', fullName: 'Bob Ray', signingMethod: 'email-code', signingOrder: 2 },
+    {
+      email: 'bob.ray@northwind.example',
+      fullName: 'Bob Ray',
+      signingMethod: 'email-code',
+      signingOrder: 2,
+      language: 'de',
+    },
   ],
   fields: [
     {

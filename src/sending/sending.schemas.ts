@@ -9,6 +9,7 @@ import { DocumentDetailSchema, DocumentIdParams, Enum, Uuid } from '../documents
 import { recipientRoles, signingMethods } from '../documents/lifecycle.ts';
 import { fieldTypes, fieldTypesInApi } from '../fields/field-types.ts';
 import { errorEnvelope, okEnvelope } from '../http/envelope.ts';
+import { languages } from '../i18n/languages.ts';
 import { uuidPattern } from '../ids.ts';
 import { maxRecipients } from './draft-input.ts';
 import { autoReminderChoices } from './reminders.ts';
@@ -33,6 +34,11 @@ export const RecipientInputSchema = Type.Object(
         minimum: 1,
         maximum: 100,
         description: 'Lower orders are mailed and sign first; equal orders in parallel. 1 by default',
+      }),
+    ),
+    language: Type.Optional(
+      Type.Union([Type.String({ maxLength: 35 }), Type.Null()], {
+        description: `The language of their mails and signing page, a BCP 47 tag: ${languages.map((l) => `\`${l}\``).join(', ')} (a region Signet has no catalogue of reads as its language, e.g. \`de-AT\` as \`de\`; stored as listed). Null or absent: the workspace’s default language`,
       }),
     ),
   },

@@ -10,6 +10,8 @@ import type { Database } from '../db/schema.ts';
 import { type FullRecipientRow, updateRecipient } from '../documents/documents.repository.ts';
 import { type ClientInfo, recordHistoryEvent } from '../documents/events.ts';
 import { DocumentActionError, type Refusal } from '../documents/lifecycle.ts';
+import { firstLanguage } from '../i18n/languages.ts';
+import { translator } from '../i18n/messages.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { signingCodeMail } from '../mail/templates.ts';
 import { withDocument } from '../progress/document-lock.ts';
@@ -110,7 +112,7 @@ export async function requestSigningCode(
       code_sent_at: now,
     });
     const workspace = await findWorkspace(trx, session.workspaceId);
-    const mail = signingCodeMail({
+    const mail = signingCodeMail(translator(firstLanguage(recipient.language, workspace?.default_language)), {
       code,
       documentTitle: locked.document.title,
       workspaceName: workspace?.name ?? 'Signet',

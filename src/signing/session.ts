@@ -15,6 +15,7 @@ import { listFields, pageSizesOf } from '../fields/fields.service.ts';
 import { findDocumentFiles } from '../files/files.repository.ts';
 import { type PageImageSize, pageImage } from '../files/page-images.ts';
 import { ApiError } from '../http/errors.ts';
+import { firstLanguage, parseLanguage } from '../i18n/languages.ts';
 import type { Locked } from '../progress/document-lock.ts';
 import { signingTokenHash } from '../progress/invitations.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
@@ -65,7 +66,29 @@ export async function loadSigningView(ctx: Context, session: SigningSession) {
     fields,
     pageSizes,
     senderName: workspace?.name ?? 'Signet',
+    /** The recipient's language (their own, else the workspace's default): the page's and their mails'. */
+    language: firstLanguage(recipient.language, workspace?.default_language),
   };
+}
+
+/**
+ * The recipient's choice of language from the signing page's switch: it sticks, for the page
+ * and their next mails. False for a tag Signet has no catalogue of (nothing changes).
+ */
+export async function chooseRecipientLanguage(
+  ctx: Context,
+  session: SigningSession,
+  tag: string,
+): Promise<boolean> {
+  const language = parseLanguage(tag);
+  if (!language) return false;
+  await ctx.db
+    .updateTable('recipients')
+    .set({ language })
+    .where('workspace_id', '=', session.workspaceId)
+    .where('id', '=', session.recipientId)
+    .execute();
+  return true;
 }
 
 /** Page `page` of the document's PDF as an image of `size`, or null when there is no such page. */

@@ -1,4 +1,5 @@
-// The recipient signing page, rendered to HTML from a view model: pure functions, no HTTP and
+// The recipient signing page, rendered to HTML from a view model in the recipient's language
+// (a Translator: every sentence is a key of i18n/catalogues): pure functions, no HTTP and
 // no database. The domain decides what the recipient may do (`actions`); this page only shows
 // it. Every user-provided text goes through the escaping `html` template. The forms work
 // without JavaScript and post to `${basePath}/sign`, `/decline`, `/code`; the one script
@@ -6,10 +7,13 @@
 import type { DocumentStatus } from '../documents/lifecycle.ts';
 import type { PricingView } from '../documents/pricing.ts';
 import type { FieldControl, FieldType } from '../fields/field-types.ts';
+import { endonym, type Language, languages } from '../i18n/languages.ts';
+import type { Translator } from '../i18n/messages.ts';
 import { signScript, signStyles } from '../ui/assets.ts';
 import { pricingTable, statusBadges } from '../ui/document-views.ts';
 import { fieldError, invalidAttrs } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
+import { richText } from '../ui/rich-text.ts';
 import { type Message, messagePage, page } from '../ui/shell.ts';
 
 export type RecipientRole = 'signer' | 'viewer';
@@ -120,23 +124,11 @@ export interface SigningPageView {
 
 export type SigningMessagePageView = Message;
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'UTC',
-});
-
-/** "23 Nov 2026, 14:05 UTC" as text for an ISO timestamp. */
-export function formatTimestamp(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${dateFormat.format(date)} UTC`;
-}
-
-/** An ISO timestamp as a <time> element; a string that is not a date is shown as it is. */
-function timestamp(iso: string): SafeHtml {
+/** An ISO timestamp as a <time> element, in the page's language (UTC, named); a string that is not a date is shown as it is. */
+function timestamp(tr: Translator, iso: string): SafeHtml {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return html`${iso}`;
-  return html`<time datetime="${date.toISOString()}">${formatTimestamp(iso)}</time>`;
+  return html`<time datetime="${date.toISOString()}">${tr.dateTime(date, 'UTC')}</time>`;
 }
 
 /**
@@ -144,20 +136,20 @@ function timestamp(iso: string): SafeHtml {
  * it lands in a URL attribute where escaping does not stop a `javascript:` URL, so anything but
  * a same-origin absolute path is refused.
  */
-function formAction(basePath: string, action: 'sign' | 'decline' | 'code'): string {
+function formAction(basePath: string, action: 'sign' | 'decline' | 'code' | 'language'): string {
   if (!/^\/(?![/\\])/.test(basePath))
     throw new Error(`basePath must be a path starting with one "/": ${basePath}`);
   return `${basePath.replace(/\/+$/, '')}/${action}`;
 }
 
 /** Paragraphs split on blank lines; single newlines inside a paragraph become <br>. */
-function documentBody(body: string): SafeHtml {
+function documentBody(tr: Translator, body: string): SafeHtml {
   const paragraphs = body
     .replace(/\r\n?/g, '\n')
     .split(/\n[ \t]*\n/)
     .map((p) => p.replace(/^\n+|\n+$/g, ''))
     .filter((p) => p.trim() !== '');
-  if (paragraphs.length === 0) return html`<p class="muted">This document has no text.</p>`;
+  if (paragraphs.length === 0) return html`<p class="muted">${tr.t('sign.noText')}</p>`;
   return html`${paragraphs.map(
     (p) =>
       html`<p>${p.split('\n').map((line, i) =>
@@ -170,26 +162,42 @@ ${line}`,
   )}`;
 }
 
-function header(view: SigningPageView): SafeHtml {
+function header(view: SigningPageView, tr: Translator): SafeHtml {
   const { document } = view;
   const badge = statusBadges[document.status];
   const item = (term: string, iso: string | null) =>
-    iso && html`<div><dt>${term}</dt><dd>${timestamp(iso)}</dd></div>`;
+    iso && html`<div><dt>${term}</dt><dd>${timestamp(tr, iso)}</dd></div>`;
   // The expiry only matters while the document is open (or to say when it expired).
   const expiry =
     document.status === 'expired'
-      ? item('Expired', document.expiresAt)
+      ? item(tr.t('sign.meta.expired'), document.expiresAt)
       : document.status === 'signed' || document.status === 'declined'
         ? null
-        : item('Expires', document.expiresAt);
-  const signed = document.status === 'signed' ? item('Signed', document.signedAt) : null;
-  const sent = item('Sent', document.sentAt);
+        : item(tr.t('sign.meta.expires'), document.expiresAt);
+  const signed = document.status === 'signed' ? item(tr.t('sign.meta.signed'), document.signedAt) : null;
+  const sent = item(tr.t('sign.meta.sent'), document.sentAt);
   return html`<header class="page-header">
-<span class="badge ${badge.tone}">${badge.label}</span>
+<span class="badge ${badge.tone}">${tr.t(badge.label)}</span>
 <h1>${document.title}</h1>
-<p class="sender">From <strong>${document.sender}</strong></p>
+<p class="sender">${richText(tr, 'sign.from', { sender: document.sender })}</p>
 ${(sent || expiry || signed) && html`<dl class="meta">${sent}${signed}${expiry}</dl>`}
+${languageSwitch(view, tr)}
 </header>`;
+}
+
+/**
+ * The page's language, to change (a plain form: it works without JavaScript); the choice is
+ * the recipient's from then on, for this page and their next mails.
+ */
+function languageSwitch(view: SigningPageView, tr: Translator): SafeHtml {
+  return html`<form class="language-switch small" method="post" action="${formAction(view.basePath, 'language')}">
+<label for="page-language">${tr.t('sign.language')}</label>
+<select id="page-language" name="language">${languages.map(
+    (language: Language) =>
+      html`<option value="${language}" lang="${language}"${language === tr.language ? html` selected` : null}>${endonym(language)}</option>`,
+  )}</select>
+<button type="submit" class="button button-secondary button-small">${tr.t('sign.languageChange')}</button>
+</form>`;
 }
 
 function notice(view: SigningPageView): SafeHtml | null {
@@ -198,73 +206,81 @@ function notice(view: SigningPageView): SafeHtml | null {
   return html`<div class="notice notice-${view.notice.kind}" role="${role}">${view.notice.text}</div>`;
 }
 
-const names = new Intl.ListFormat('en', { style: 'long', type: 'conjunction' });
-
-function recipientState(r: SigningPageView['recipients'][number], isTheirTurn: boolean): SafeHtml {
+function recipientState(
+  tr: Translator,
+  r: SigningPageView['recipients'][number],
+  isTheirTurn: boolean,
+): SafeHtml {
   switch (r.state) {
     case 'signed':
-      return html`<span class="badge badge-success">✓ Signed</span>${r.signedAt && html` <span>${timestamp(r.signedAt)}</span>`}`;
+      return html`<span class="badge badge-success">✓ ${tr.t('sign.state.signed')}</span>${r.signedAt && html` <span>${timestamp(tr, r.signedAt)}</span>`}`;
     case 'declined':
-      return html`<span class="badge badge-danger">Declined</span>`;
+      return html`<span class="badge badge-danger">${tr.t('sign.state.declined')}</span>`;
     case 'waiting':
       return isTheirTurn
-        ? html`<span class="badge badge-pending">Your turn</span>`
-        : html`<span class="badge badge-pending">Waiting</span>`;
+        ? html`<span class="badge badge-pending">${tr.t('sign.state.yourTurn')}</span>`
+        : html`<span class="badge badge-pending">${tr.t('sign.state.waiting')}</span>`;
     case 'viewer':
-      return html`<span class="badge">Viewer</span> <span>(receives a copy)</span>`;
+      return html`<span class="badge">${tr.t('sign.state.viewer')}</span> <span>${tr.t('sign.state.viewerCopy')}</span>`;
   }
 }
 
-function recipientsList(view: SigningPageView): SafeHtml | null {
+function recipientsList(view: SigningPageView, tr: Translator): SafeHtml | null {
   if (view.recipients.length === 0) return null;
   return html`<section class="card" aria-labelledby="recipients-heading">
-<h2 id="recipients-heading">Recipients</h2>
+<h2 id="recipients-heading">${tr.t('sign.recipients')}</h2>
 <ul class="recipients">
 ${view.recipients.map(
   (r) =>
-    html`<li><span class="recipient-name">${r.fullName}${r.isYou && html` <span class="you">(you)</span>`}</span><span class="state">${recipientState(r, r.isYou && view.actions.canSign)}</span></li>
+    html`<li><span class="recipient-name">${r.fullName}${r.isYou && html` <span class="you">${tr.t('sign.you')}</span>`}</span><span class="state">${recipientState(tr, r, r.isYou && view.actions.canSign)}</span></li>
 `,
 )}</ul>
 </section>`;
 }
 
 /** The links to the PDFs: the original while signing, the signed one once it is sealed. */
-function downloads(view: SigningPageView): SafeHtml | null {
+function downloads(view: SigningPageView, tr: Translator): SafeHtml | null {
   const { original, sealed, sealPending } = view.downloads;
   if (!original && !sealed && !sealPending) return null;
   return html`<ul class="downloads">
-${sealed && html`<li><a class="button button-primary" href="${sealed}" download>Download the signed PDF</a> <span class="small muted">with its certificate of completion; also sent to you by email</span></li>`}
-${sealPending && html`<li class="small muted">The signed PDF, with its certificate of completion, is being sealed: reload this page in a moment to download it. It is also sent to you by email.</li>`}
-${original && html`<li><a href="${original}" download>Download the original PDF</a></li>`}
+${sealed && html`<li><a class="button button-primary" href="${sealed}" download>${tr.t('sign.downloadSigned')}</a> <span class="small muted">${tr.t('sign.downloadSignedNote')}</span></li>`}
+${sealPending && html`<li class="small muted">${tr.t('sign.sealPending')}</li>`}
+${original && html`<li><a href="${original}" download>${tr.t('sign.downloadOriginal')}</a></li>`}
 </ul>`;
 }
 
 /** Sentences that say the document or this recipient is done, if either is. */
-function finalState(view: SigningPageView): SafeHtml | null {
+function finalState(view: SigningPageView, tr: Translator): SafeHtml | null {
   const { document, recipient } = view;
-  const on = (iso: string | null) => (iso ? html` on ${timestamp(iso)}` : null);
-  const youSigned = recipient.signedAt && html`<p>You signed this document${on(recipient.signedAt)}.</p>`;
+  // A sentence with its moment ("… on 2 December 2026, 14:05 (UTC).") or without one.
+  const at = (
+    withTime: Parameters<typeof richText>[1],
+    without: Parameters<typeof richText>[1],
+    iso: string | null,
+  ) => (iso ? richText(tr, withTime, { time: timestamp(tr, iso) }) : richText(tr, without));
+  const youSigned =
+    recipient.signedAt &&
+    html`<p>${at('sign.final.youSignedAt', 'sign.final.youSigned', recipient.signedAt)}</p>`;
   switch (document.status) {
     case 'signed':
-      return html`<div class="box box-success" role="status"><p><strong>This document was signed by everyone${on(document.signedAt)}.</strong></p>${downloads(view)}</div>`;
+      return html`<div class="box box-success" role="status"><p><strong>${at('sign.final.everyoneSignedAt', 'sign.final.everyoneSigned', document.signedAt)}</strong></p>${downloads(view, tr)}</div>`;
     case 'declined':
       return html`<div class="box box-danger" role="status"><p><strong>${
-        recipient.declined ? 'You declined to sign this document.' : 'This document was declined.'
+        recipient.declined ? tr.t('sign.final.youDeclined') : tr.t('sign.final.declined')
       }</strong></p>${!recipient.declined && youSigned}</div>`;
     case 'expired':
       return document.withdrawnAt
-        ? html`<div class="box box-neutral" role="status"><p><strong>The sender withdrew this document${on(document.withdrawnAt)}.</strong> It can no longer be signed; there is nothing for you to do.</p>${youSigned}</div>`
-        : html`<div class="box box-neutral" role="status"><p><strong>This document expired${on(document.expiresAt)}.</strong></p>${youSigned}</div>`;
+        ? html`<div class="box box-neutral" role="status"><p><strong>${at('sign.final.withdrawnAt', 'sign.final.withdrawn', document.withdrawnAt)}</strong> ${tr.t('sign.final.withdrawnNote')}</p>${youSigned}</div>`
+        : html`<div class="box box-neutral" role="status"><p><strong>${at('sign.final.expiredAt', 'sign.final.expired', document.expiresAt)}</strong></p>${youSigned}</div>`;
     case 'draft':
     case 'sent':
     case 'viewed':
       if (recipient.declined)
-        return html`<div class="box box-danger" role="status"><p><strong>You declined to sign this document.</strong></p></div>`;
+        return html`<div class="box box-danger" role="status"><p><strong>${tr.t('sign.final.youDeclined')}</strong></p></div>`;
       if (recipient.signedAt) {
         const othersPending = view.recipients.some((r) => !r.isYou && r.state === 'waiting');
-        return html`<div class="box box-success" role="status"><p><strong>You signed this document${on(recipient.signedAt)}.</strong></p>${
-          othersPending &&
-          html`<p>Other signers have not signed yet. When everyone has signed, you get the signed PDF by email.</p>`
+        return html`<div class="box box-success" role="status"><p><strong>${at('sign.final.youSignedAt', 'sign.final.youSigned', recipient.signedAt)}</strong></p>${
+          othersPending && html`<p>${tr.t('sign.final.othersPending')}</p>`
         }</div>`;
       }
       return null;
@@ -292,43 +308,50 @@ function carriedEntries(view: SigningPageView): SafeHtml | null {
   }</div>`;
 }
 
-function signForm(view: SigningPageView): SafeHtml {
+function signForm(view: SigningPageView, tr: Translator): SafeHtml {
   const { emailCode, recipient } = view;
   const entered = view.entered;
   const codeRequest =
     emailCode &&
     html`<form class="code-request" data-code-request method="post" action="${formAction(view.basePath, 'code')}">
-<p class="small">${
-      emailCode.codeSent
-        ? html`We sent a 6-digit code to <strong>${emailCode.sentTo}</strong>. It can take a minute to arrive.`
-        : html`To sign, you need a 6-digit code that we send to <strong>${emailCode.sentTo}</strong>.`
-    }</p>
-${carriedEntries(view)}<button type="submit" class="button button-secondary">${emailCode.codeSent ? 'Send a new code' : 'Send code'}</button>
+<p class="small">${richText(tr, emailCode.codeSent ? 'sign.code.sent' : 'sign.code.needed', { email: emailCode.sentTo })}</p>
+${carriedEntries(view)}<button type="submit" class="button button-secondary">${tr.t(emailCode.codeSent ? 'sign.code.sendNew' : 'sign.code.send')}</button>
 </form>
 `;
   return html`${codeRequest}<form id="sign-form" data-signature method="post" action="${formAction(view.basePath, 'sign')}">
-<p class="signing-as small muted">Signing as <strong>${recipient.fullName}</strong> (${recipient.email})</p>
-${fieldInputs(view)}
+<p class="signing-as small muted">${richText(tr, 'sign.signingAs', { name: recipient.fullName, email: recipient.email })}</p>
+${fieldInputs(view, tr)}
 <div class="field">
-<label for="sign-full-name">Type your full name to sign</label>
+<label for="sign-full-name">${tr.t('sign.typeName')}</label>
 <input type="text" id="sign-full-name" name="fullName" value="${entered?.fullName ?? ''}" autocomplete="name" autocapitalize="words" spellcheck="false" required>
 <p class="signature-preview" id="signature-preview" aria-hidden="true">${entered?.fullName.trim() || recipient.fullName}</p>
-<p class="hint small muted">Your typed name becomes your signature, set in this handwriting.</p>
+<p class="hint small muted">${tr.t('sign.typedHint')}</p>
 </div>
-${signaturePad(entered?.drawn ?? null)}
+${signaturePad(tr, entered?.drawn ?? null)}
 ${
   emailCode &&
   html`<div class="field">
-<label for="sign-code">6-digit code sent to ${emailCode.sentTo}</label>
+<label for="sign-code">${tr.t('sign.code.label', { email: emailCode.sentTo })}</label>
 <input type="text" class="code" id="sign-code" name="code" value="${entered?.code ?? ''}" inputmode="numeric" pattern="[0-9]{6}" maxlength="6" autocomplete="one-time-code" required>
 </div>
 `
 }<div class="field">
-<label class="checkbox" for="sign-consent"><input type="checkbox" id="sign-consent" name="consent" value="yes"${entered?.consent ? html` checked` : null} required><span>I agree to sign this document electronically, and that the signature I adopt here (typed or drawn) is my signature.</span></label>
+<label class="checkbox" for="sign-consent"><input type="checkbox" id="sign-consent" name="consent" value="yes"${entered?.consent ? html` checked` : null} required><span>${tr.t('sign.consent')}</span></label>
 </div>
-<button type="submit" class="button button-primary">Sign document</button>
+<button type="submit" class="button button-primary">${tr.t('sign.submit')}</button>
 </form>
 `;
+}
+
+/**
+ * The sentences sign.js writes (the field guide's bar, the larger view of a page), in the
+ * page's language, as attributes of <main>: "N of M fields left" for every N, so the
+ * script needs no plural rules.
+ */
+function scriptTexts(view: SigningPageView, tr: Translator): SafeHtml {
+  const total = view.myFields.filter((f) => f.input).length;
+  const left = Array.from({ length: total }, (_, i) => tr.t('sign.guide.left', { left: i + 1, total }));
+  return html` data-t-done="${tr.t('sign.guide.done')}" data-t-go="${tr.t('sign.guide.go')}" data-t-next="${tr.t('sign.guide.next')}" data-t-close="${tr.t('sign.close')}" data-t-page="${tr.t('sign.page')}" data-t-left="${JSON.stringify(left)}"`;
 }
 
 type MyField = SigningPageView['myFields'][number];
@@ -348,12 +371,12 @@ const controls: Record<FieldControl, (f: MyField, input: FieldInput, mark: SafeH
   },
 };
 
-const optionalMark = (required: boolean) =>
-  required ? html`` : html` <span class="muted">(optional)</span>`;
+const optionalMark = (tr: Translator, required: boolean) =>
+  required ? html`` : html` <span class="muted">${tr.t('sign.optional')}</span>`;
 
-function control(f: MyField): SafeHtml {
+function control(tr: Translator, f: MyField): SafeHtml {
   const input = f.input as FieldInput;
-  return controls[input.kind](f, input, optionalMark(f.required));
+  return controls[input.kind](f, input, optionalMark(tr, f.required));
 }
 
 /** A field's input is shown right after the page it sits on, when that page is shown. */
@@ -365,12 +388,12 @@ function besideItsPage(view: SigningPageView, f: MyField): boolean {
  * The signer's inputs for the fields on one page, right after that page (so a phone shows
  * the field being filled next to its page); they belong to the sign form through `form=`.
  */
-function pageFieldInputs(view: SigningPageView, page: number): SafeHtml | null {
+function pageFieldInputs(view: SigningPageView, tr: Translator, page: number): SafeHtml | null {
   const here = view.myFields.filter((f) => f.input && f.page === page);
   if (here.length === 0) return null;
   return html`<fieldset class="my-fields page-fields">
-<legend class="label">Your ${here.length === 1 ? 'field' : 'fields'} on page ${page}</legend>
-${here.map(control)}</fieldset>`;
+<legend class="label">${tr.t('sign.fieldsOnPage', { count: here.length, page })}</legend>
+${here.map((f) => control(tr, f))}</fieldset>`;
 }
 
 /**
@@ -378,23 +401,23 @@ ${here.map(control)}</fieldset>`;
  * their pages as links to their inputs (with a refusal's sentence), an input for any other,
  * and a list of those filled for them.
  */
-function fieldInputs(view: SigningPageView): SafeHtml | null {
+function fieldInputs(view: SigningPageView, tr: Translator): SafeHtml | null {
   if (view.myFields.length === 0) return null;
   const toFill = view.myFields.filter((f) => f.input);
   const beside = toFill.filter((f) => besideItsPage(view, f));
   const here = toFill.filter((f) => !besideItsPage(view, f));
   const filled = view.myFields.filter((f) => !f.input);
   return html`<fieldset class="my-fields" data-fields>
-<legend class="label">Your fields (${view.myFields.length})</legend>
+<legend class="label">${tr.t('sign.yourFields', { count: view.myFields.length })}</legend>
 ${
   beside.length > 0 &&
-  html`<p class="small">Fill in beside their pages above:</p><ul class="small fields-beside">${beside.map(
+  html`<p class="small">${tr.t('sign.fillBeside')}</p><ul class="small fields-beside">${beside.map(
     (f) =>
-      html`<li><a href="#field-${f.id}">${f.name}</a>${f.required ? null : html` <span class="muted">(optional)</span>`}${f.error && html` <span class="field-error">${f.error}</span>`}</li>`,
+      html`<li><a href="#field-${f.id}">${f.name}</a>${f.required ? null : html` <span class="muted">${tr.t('sign.optional')}</span>`}${f.error && html` <span class="field-error">${f.error}</span>`}</li>`,
   )}</ul>`
-}${here.map(control)}${
+}${here.map((f) => control(tr, f))}${
   filled.length > 0 &&
-  html`<p class="small muted">Filled in for you when you sign:</p><ul class="small filled-for-you">${filled.map(
+  html`<p class="small muted">${tr.t('sign.filledForYou')}</p><ul class="small filled-for-you">${filled.map(
     (f) => html`<li data-field-input="${f.id}">${f.name}: ${f.filledBy}</li>`,
   )}</ul>`
 }
@@ -407,58 +430,58 @@ ${
  * script fills `signatureImage` with the drawing as a PNG when the form is sent. A drawing
  * kept after a refusal comes back in `signatureImage`, and the script draws it on the pad.
  */
-function signaturePad(drawn: string | null): SafeHtml {
+function signaturePad(tr: Translator, drawn: string | null): SafeHtml {
   return html`<fieldset class="choices" data-draw-choice hidden>
-<legend class="label">Your signature</legend>
-<label class="checkbox"><input type="radio" name="signatureKind" value="typed"${drawn ? null : html` checked`}> Typed</label>
-<label class="checkbox"><input type="radio" name="signatureKind" value="drawn"${drawn ? html` checked` : null}> Drawn</label>
+<legend class="label">${tr.t('sign.pad.yours')}</legend>
+<label class="checkbox"><input type="radio" name="signatureKind" value="typed"${drawn ? null : html` checked`}> ${tr.t('sign.pad.typed')}</label>
+<label class="checkbox"><input type="radio" name="signatureKind" value="drawn"${drawn ? html` checked` : null}> ${tr.t('sign.pad.drawn')}</label>
 </fieldset>
 <div class="field signature-pad" data-pad hidden>
-<label for="signature-canvas">Draw your signature with a mouse, finger or pen</label>
-<canvas id="signature-canvas" width="900" height="300" tabindex="0" role="img" aria-label="Signature pad"></canvas>
-<p class="field-error" data-pad-problem hidden>Draw your signature first, or choose Typed.</p>
-<div class="actions"><button type="button" class="button button-secondary button-small" data-clear>Clear</button></div>
+<label for="signature-canvas">${tr.t('sign.pad.draw')}</label>
+<canvas id="signature-canvas" width="900" height="300" tabindex="0" role="img" aria-label="${tr.t('sign.pad.label')}"></canvas>
+<p class="field-error" data-pad-problem hidden>${tr.t('sign.pad.drawFirst')}</p>
+<div class="actions"><button type="button" class="button button-secondary button-small" data-clear>${tr.t('sign.pad.clear')}</button></div>
 <input type="hidden" name="signatureImage" value="${drawn ?? ''}">
 </div>
 `;
 }
 
-function declineForm(view: SigningPageView): SafeHtml {
+function declineForm(view: SigningPageView, tr: Translator): SafeHtml {
   return html`<details class="decline">
-<summary>Decline to sign…</summary>
+<summary>${tr.t('sign.decline.summary')}</summary>
 <form method="post" action="${formAction(view.basePath, 'decline')}">
 <div class="field">
-<label for="decline-reason">Reason (optional)</label>
+<label for="decline-reason">${tr.t('sign.decline.reason')}</label>
 <textarea id="decline-reason" name="reason" maxlength="1000" rows="4"></textarea>
 </div>
-<p class="small">Declining ends the signing for everyone: the sender is told, and nobody can sign this document any more.</p>
+<p class="small">${tr.t('sign.decline.ends')}</p>
 <div class="field">
-<label class="checkbox" for="decline-confirm"><input type="checkbox" id="decline-confirm" name="confirm" value="yes" required><span>Yes, I decline to sign this document.</span></label>
+<label class="checkbox" for="decline-confirm"><input type="checkbox" id="decline-confirm" name="confirm" value="yes" required><span>${tr.t('sign.decline.confirm')}</span></label>
 </div>
-<button type="submit" class="button button-danger">Decline to sign</button>
+<button type="submit" class="button button-danger">${tr.t('sign.decline.submit')}</button>
 </form>
 </details>
 `;
 }
 
-function actionArea(view: SigningPageView): SafeHtml {
+function actionArea(view: SigningPageView, tr: Translator): SafeHtml {
   const { actions, recipient } = view;
-  const final = finalState(view);
+  const final = finalState(view, tr);
   const waiting =
     actions.waitingFor.length > 0 &&
-    html`<div class="box box-info" role="status"><p>You can sign once ${names.format(actions.waitingFor)} ${actions.waitingFor.length === 1 ? 'has' : 'have'} signed.</p></div>
+    html`<div class="box box-info" role="status"><p>${tr.t('sign.waitingFor', { count: actions.waitingFor.length, names: tr.list(actions.waitingFor) })}</p></div>
 `;
   const viewer =
     recipient.role === 'viewer' &&
-    html`<div class="box box-neutral"><p>You receive this document for your information; no signature is needed from you.</p></div>
+    html`<div class="box box-neutral"><p>${tr.t('sign.viewerNote')}</p></div>
 `;
-  const heading = actions.canSign ? 'Sign this document' : 'Your part';
+  const heading = actions.canSign ? tr.t('sign.heading') : tr.t('sign.yourPart');
   return html`<section class="card actions" aria-labelledby="actions-heading">
 <h2 id="actions-heading">${heading}</h2>
 ${final}
-${waiting}${viewer}${actions.canSign && signForm(view)}${actions.canDecline && declineForm(view)}${
+${waiting}${viewer}${actions.canSign && signForm(view, tr)}${actions.canDecline && declineForm(view, tr)}${
   !final && !waiting && !viewer && !actions.canSign && !actions.canDecline
-    ? html`<div class="box box-neutral"><p>There is nothing for you to do on this document right now.</p></div>`
+    ? html`<div class="box box-neutral"><p>${tr.t('sign.nothingToDo')}</p></div>`
     : null
 }
 </section>`;
@@ -487,45 +510,47 @@ function fieldLayer(fields: SigningPageView['pages'][number]['fields']): SafeHtm
  * cannot read an image): folded under the pages when the pages were made from it, above
  * them as the sender's message beside an uploaded PDF, and alone before there are pages.
  */
-function documentSection(view: SigningPageView): SafeHtml {
+function documentSection(view: SigningPageView, tr: Translator): SafeHtml {
   const count = view.pages.length;
   const hasText = view.document.body.trim() !== '';
-  const text = html`<div class="document-body">
-${documentBody(view.document.body)}</div>`;
+  const text = html`<div class="document-body" dir="auto">
+${documentBody(tr, view.document.body)}</div>`;
+  const original = view.downloads.original;
   const pages =
     count > 0 &&
     html`<ol class="pages">${view.pages.map(
       (p) =>
-        html`<li><figure><div class="page-frame"><a class="page-link" href="${p.src}" data-page-link><img src="${p.src}" alt="Page ${p.number} of ${count} of ${view.document.title}" ${p.size ? html`width="1200" height="${Math.max(1, Math.round((1200 * p.size.height) / p.size.width))}" ` : null}loading="${p.number <= 2 ? 'eager' : 'lazy'}"></a>${fieldLayer(p.fields)}</div><figcaption class="small muted">Page ${p.number} of ${count}</figcaption></figure>${pageFieldInputs(view, p.number)}</li>`,
+        html`<li><figure><div class="page-frame"><a class="page-link" href="${p.src}" data-page-link><img src="${p.src}" alt="${tr.t('sign.pageAlt', { page: p.number, count, title: view.document.title })}" ${p.size ? html`width="1200" height="${Math.max(1, Math.round((1200 * p.size.height) / p.size.width))}" ` : null}loading="${p.number <= 2 ? 'eager' : 'lazy'}"></a>${fieldLayer(p.fields)}</div><figcaption class="small muted">${tr.t('sign.pageCaption', { page: p.number, count })}</figcaption></figure>${pageFieldInputs(view, tr, p.number)}</li>`,
     )}</ol>
-${view.downloads.original && html`<p class="small"><a href="${view.downloads.original}" download>Download the PDF</a> to read it in your own viewer.</p>`}`;
+${original && html`<p class="small">${richText(tr, 'sign.downloadToRead', {}, { link: (content) => html`<a href="${original}" download>${content}</a>` })}</p>`}`;
   return html`<section class="card" aria-labelledby="document-heading">
-<h2 id="document-heading">Document${count > 0 && html` <span class="muted small">(${count} ${count === 1 ? 'page' : 'pages'})</span>`}</h2>
+<h2 id="document-heading">${tr.t('sign.document')}${count > 0 && html` <span class="muted small">(${tr.t('sign.pageCount', { count })})</span>`}</h2>
 ${count === 0 && text}
-${count > 0 && hasText && !view.textIsPages && html`<h3 class="small muted">Message from the sender</h3>${text}`}
+${count > 0 && hasText && !view.textIsPages && html`<h3 class="small muted">${tr.t('sign.senderMessage')}</h3>${text}`}
 ${pages}
-${count > 0 && hasText && view.textIsPages && html`<details class="document-text"><summary>Read the document as text</summary>${text}</details>`}
+${count > 0 && hasText && view.textIsPages && html`<details class="document-text"><summary>${tr.t('sign.readAsText')}</summary>${text}</details>`}
 </section>`;
 }
 
-export function renderSigningPage(view: SigningPageView): string {
+export function renderSigningPage(view: SigningPageView, tr: Translator): string {
   return page({
     title: view.document.title,
+    language: tr,
     script: signScript,
     styles: signStyles,
     favicon: true,
-    body: html`${header(view)}
-<main>
+    body: html`${header(view, tr)}
+<main${scriptTexts(view, tr)}>
 ${notice(view)}
-${documentSection(view)}
-${view.pricing && pricingTable(view.pricing)}
-${recipientsList(view)}
-${actionArea(view)}
+${documentSection(view, tr)}
+${view.pricing && pricingTable(view.pricing, tr)}
+${recipientsList(view, tr)}
+${actionArea(view, tr)}
 </main>`,
   });
 }
 
-/** A signing link's message page (a link that does not work, an error): the plain message page. */
-export function renderSigningMessagePage(view: SigningMessagePageView): string {
-  return messagePage(view);
+/** A signing link's message page (a link that does not work, an error), in the page's language. */
+export function renderSigningMessagePage(view: SigningMessagePageView, tr: Translator): string {
+  return messagePage(view, tr);
 }

@@ -6,10 +6,10 @@ import type { FullDocumentRow, FullRecipientRow } from '../documents/documents.r
 import { isActive, signersAhead } from '../documents/lifecycle.ts';
 import { pricingView } from '../documents/pricing.ts';
 import type { PricingBlock } from '../documents/value.ts';
-import { describeField } from '../fields/field-rules.ts';
 import { type FieldInputSpec, fieldTypeSpecs } from '../fields/field-types.ts';
 import type { FieldRow } from '../fields/fields.repository.ts';
 import { downloadUrl, type FileKind } from '../files/download-links.ts';
+import type { MessageKey, Translator } from '../i18n/messages.ts';
 import type { SignFormEntries, SigningPageView } from './signing-page.ts';
 
 export function maskEmail(email: string): string {
@@ -22,7 +22,11 @@ export function maskEmail(email: string): string {
  * The fields drawn over each page: the signer's own (to fill), everyone else's read-only,
  * each a rectangle in the page's displayed size, y from the top as an image has it.
  */
-function overlaysOf(loaded: Loaded, page: number): SigningPageView['pages'][number]['fields'] {
+function overlaysOf(
+  tr: Translator,
+  loaded: Loaded,
+  page: number,
+): SigningPageView['pages'][number]['fields'] {
   const size = loaded.pageSizes[page - 1];
   if (!size) return null;
   const names = new Map(loaded.recipients.map((r) => [r.id, r.full_name]));
@@ -36,7 +40,10 @@ function overlaysOf(loaded: Loaded, page: number): SigningPageView['pages'][numb
       height: f.height,
       mine: f.recipient_id === loaded.recipient.id,
       filled: f.filled_at !== null || f.prefilled,
-      title: `${describeField(f)}: ${names.get(f.recipient_id) ?? ''}${f.filled_at || f.prefilled ? ' (filled)' : ''}`,
+      title: tr.t(f.filled_at || f.prefilled ? 'sign.fieldTitleFilled' : 'sign.fieldTitle', {
+        field: describeFieldIn(tr, f),
+        name: names.get(f.recipient_id) ?? '',
+      }),
       value: f.prefilled ? shownValue(f) : null,
     }));
   return boxes.length > 0 ? { width: size.width, height: size.height, boxes } : null;
@@ -72,13 +79,16 @@ function shownValue(field: FieldRow): string | null {
 }
 
 /** A value the sender gave, as the signer reads it among what is filled in for them. */
-function sendersValue(field: FieldRow, senderName: string): string {
+function sendersValue(tr: Translator, field: FieldRow, senderName: string): string {
   const value = fieldTypeSpecs[field.type].certificateValue(field.value);
-  return value ? `“${value}”, as ${senderName} filled it in` : `left empty by ${senderName}`;
+  return value
+    ? tr.t('sign.senderFilled', { value, sender: senderName })
+    : tr.t('sign.senderLeftEmpty', { sender: senderName });
 }
 
 /** The signer's own fields as form inputs (those the service fills are listed, not asked). */
 function myFields(
+  tr: Translator,
   loaded: Loaded,
   form: { entered: Record<string, string>; errors: Record<string, string> },
 ): MyField[] {
@@ -90,13 +100,13 @@ function myFields(
         id: f.id,
         type: f.type,
         page: f.page,
-        name: describeField(f),
+        name: describeFieldIn(tr, f),
         required: f.required,
         input: f.prefilled ? null : inputOf(spec, f, form.entered[f.id], loaded.recipient.full_name),
         filledBy: f.prefilled
-          ? sendersValue(f, loaded.senderName)
+          ? sendersValue(tr, f, loaded.senderName)
           : spec.by === 'service'
-            ? spec.filledWith
+            ? tr.t(`field.filledWith.${f.type}` as MessageKey)
             : null,
         error: form.errors[`field.${f.id}`] ?? null,
       };
@@ -106,6 +116,7 @@ function myFields(
 /** The document's PDFs for the page: its pages as images, and download links for both files. */
 function filesOf(
   ctx: Context,
+  tr: Translator,
   loaded: Loaded,
   basePath: string,
 ): Pick<SigningPageView, 'pages' | 'textIsPages' | 'downloads'> {
@@ -117,7 +128,7 @@ function filesOf(
       number: i + 1,
       src: `${basePath}/pages/${i + 1}`,
       size: loaded.pageSizes[i] ?? null,
-      fields: overlaysOf(loaded, i + 1),
+      fields: overlaysOf(tr, loaded, i + 1),
     })),
     textIsPages: document.original_from_text,
     downloads: {
@@ -139,8 +150,17 @@ type Loaded = {
   senderName: string;
 };
 
+/** "Text “Company” on page 2" in `tr`'s language: a field as its signer reads it. */
+export function describeFieldIn(tr: Translator, field: Pick<FieldRow, 'type' | 'label' | 'page'>): string {
+  const type = tr.t(`field.type.${field.type}` as MessageKey);
+  return field.label
+    ? tr.t('field.describedLabel', { type, label: field.label, page: field.page })
+    : tr.t('field.described', { type, page: field.page });
+}
+
 export function buildSigningView(
   ctx: Context,
+  tr: Translator,
   loaded: Loaded,
   options: {
     basePath: string;
@@ -168,7 +188,7 @@ export function buildSigningView(
       signedAt: document.signed_at?.toISOString() ?? null,
       withdrawnAt: document.withdrawn_at?.toISOString() ?? null,
     },
-    pricing: pricingView(document.pricing as PricingBlock | null),
+    pricing: pricingView(document.pricing as PricingBlock | null, tr),
     recipient: {
       fullName: recipient.full_name,
       email: recipient.email,
@@ -195,10 +215,10 @@ export function buildSigningView(
         ? { sentTo: maskEmail(recipient.email), codeSent: recipient.code_sent_at !== null }
         : null,
     myFields:
-      mayAct && ahead.length === 0 ? myFields(loaded, options.form ?? { entered: {}, errors: {} }) : [],
+      mayAct && ahead.length === 0 ? myFields(tr, loaded, options.form ?? { entered: {}, errors: {} }) : [],
     entered: options.form?.signing ?? null,
     basePath: options.basePath,
     notice: options.notice,
-    ...filesOf(ctx, loaded, options.basePath),
+    ...filesOf(ctx, tr, loaded, options.basePath),
   };
 }

@@ -13,16 +13,24 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { ClientInfo } from '../documents/events.ts';
-import { DocumentActionError, type Refusal } from '../documents/lifecycle.ts';
+import { DocumentActionError, type Refusal, refusalKeys } from '../documents/lifecycle.ts';
 import { isPageImageSize } from '../files/page-images.ts';
+import { negotiateLanguage } from '../i18n/languages.ts';
+import { type MessageKey, type MessageValues, type Translator, translator } from '../i18n/messages.ts';
 import { uuidRegExp as uuid } from '../ids.ts';
 import { InputError } from '../input-error.ts';
 import { type Form, formText, useFormBodies } from '../ui/forms.ts';
 import { usePlainPageScope } from '../ui/page-scope.ts';
 import { sendHtml } from '../ui/shell.ts';
-import { requestSigningCode } from './codes.ts';
+import { codeValidityMs, requestSigningCode } from './codes.ts';
 import { fetchLink, openDocument } from './opening.ts';
-import { findSigningSession, loadSigningView, type SigningSession, signingPageImage } from './session.ts';
+import {
+  chooseRecipientLanguage,
+  findSigningSession,
+  loadSigningView,
+  type SigningSession,
+  signingPageImage,
+} from './session.ts';
 import { type AdoptedSignature, declineDocument, signDocument } from './signing.service.ts';
 import {
   renderSigningMessagePage,
@@ -30,13 +38,39 @@ import {
   type SignFormEntries,
   type SigningPageView,
 } from './signing-page.ts';
-import { buildSigningView } from './signing-view.ts';
+import { buildSigningView, describeFieldIn } from './signing-view.ts';
 
-const doneNotices: Record<string, SigningPageView['notice']> = {
-  signed: { kind: 'success', text: 'You signed this document. Thank you!' },
-  declined: { kind: 'info', text: 'You declined this document. The sender has been told.' },
-  'code-sent': { kind: 'info', text: 'We emailed you a 6-digit code. It is valid for 10 minutes.' },
+/** What the page says after an action succeeded (`?done=`), in the recipient's language. */
+const doneNotices: Record<string, (tr: Translator) => SigningPageView['notice']> = {
+  signed: (tr) => ({ kind: 'success', text: tr.t('sign.notice.signed') }),
+  declined: (tr) => ({ kind: 'info', text: tr.t('sign.notice.declined') }),
+  'code-sent': (tr) => ({
+    kind: 'info',
+    text: tr.t('sign.notice.codeSent', { minutes: codeValidityMs / 60_000 }),
+  }),
+  language: (tr) => ({ kind: 'success', text: tr.t('sign.notice.language') }),
 };
+const doneNotice = (done: string | undefined, tr: Translator) => doneNotices[done ?? '']?.(tr) ?? null;
+
+/** One field's refusal, its sentence a key of the catalogues (English as the error's text). */
+function refusedInput(field: string, key: MessageKey): InputError {
+  return new InputError({ [field]: translator('en').t(key) }, { messages: { [field]: { key } } });
+}
+
+/** An InputError's sentences in the page's language, where they carry a key; else as they are. */
+function inputSentences(error: InputError, tr: Translator): Record<string, string> {
+  const messages = error.details.messages ?? {};
+  return Object.fromEntries(
+    Object.entries(error.fields).map(([field, sentence]) => {
+      const message = messages[field];
+      if (!message) return [field, sentence];
+      const values: MessageValues = { ...message.values };
+      if (message.field)
+        values.field = describeFieldIn(tr, message.field as Parameters<typeof describeFieldIn>[1]);
+      return [field, tr.t(message.key, values)];
+    }),
+  );
+}
 
 /** Refusals that are the visitor's input to correct (400) rather than the document's state (409). */
 const inputRefusals = new Set<Refusal>([
@@ -48,17 +82,27 @@ const inputRefusals = new Set<Refusal>([
 
 type Params = { documentId: string; token: string };
 
-function notFoundPage(reply: FastifyReply) {
+/**
+ * A page reached without a working link knows no recipient: it follows the browser's
+ * `Accept-Language`.
+ */
+const visitorTranslator = (request: FastifyRequest) =>
+  translator(negotiateLanguage(request.headers['accept-language']));
+
+function notFoundPage(request: FastifyRequest, reply: FastifyReply) {
+  const tr = visitorTranslator(request);
   return sendHtml(
     reply,
     404,
-    renderSigningMessagePage({
-      title: 'Link not found',
-      heading: 'This signing link does not work',
-      message:
-        'Check that you opened the whole link from your email. If it still fails, ask the sender for a new one.',
-      status: 404,
-    }),
+    renderSigningMessagePage(
+      {
+        title: tr.t('sign.notFound.title'),
+        heading: tr.t('sign.notFound.heading'),
+        message: tr.t('sign.notFound.message'),
+        status: 404,
+      },
+      tr,
+    ),
   );
 }
 
@@ -73,17 +117,27 @@ async function renderPage(
   session: SigningSession,
   params: Params,
   status: number,
-  notice: SigningPageView['notice'],
+  notice: Notice,
   form?: KeptForm,
+  /** The refused fields' sentences in the page's language (they replace `form.errors`). */
+  errors?: (tr: Translator) => Record<string, string>,
 ) {
   const loaded = await loadSigningView(ctx, session);
+  const tr = translator(loaded.language);
   const basePath = `/sign/${params.documentId}/${params.token}`;
+  const shown = form && errors ? { ...form, errors: errors(tr) } : form;
   return sendHtml(
     reply,
     status,
-    renderSigningPage(buildSigningView(ctx, loaded, { basePath, notice, form })),
+    renderSigningPage(
+      buildSigningView(ctx, tr, loaded, { basePath, notice: notice?.(tr) ?? null, form: shown }),
+      tr,
+    ),
   );
 }
+
+/** What a refused action's page says: a notice made in the recipient's language. */
+type Notice = ((tr: Translator) => SigningPageView['notice']) | null;
 
 type ActionRequest = FastifyRequest<{ Params: Params; Body: Form | undefined }>;
 
@@ -117,11 +171,15 @@ async function act(
   keepOnSuccess = false,
 ) {
   const session = await sessionOf(ctx, request.params);
-  if (!session) return notFoundPage(reply);
+  if (!session) return notFoundPage(request, reply);
   const body = request.body ?? {};
   // The page again, with everything the signer entered in the sign form.
-  const again = (status: number, notice: SigningPageView['notice'], form: KeptForm) =>
-    renderPage(ctx, reply, session, request.params, status, notice, form);
+  const again = (
+    status: number,
+    notice: Notice,
+    form: KeptForm,
+    errors?: (tr: Translator) => Record<string, string>,
+  ) => renderPage(ctx, reply, session, request.params, status, notice, form, errors);
   try {
     await action(session, body);
   } catch (error) {
@@ -131,25 +189,37 @@ async function act(
       await openDocument(ctx, session, clientOf(request));
     if (error instanceof InputError) {
       // Each field's sentence beside its input.
-      return again(400, { kind: 'error', text: error.message }, keptForm(body, error.fields, false));
+      const refused = error;
+      return again(
+        400,
+        (tr) => ({ kind: 'error', text: Object.values(inputSentences(refused, tr)).join(' ') }),
+        keptForm(body, error.fields, false),
+        (tr) => inputSentences(refused, tr),
+      );
     }
     if (!(error instanceof DocumentActionError)) throw error;
     const status = inputRefusals.has(error.refusal) ? 400 : 409;
     // A refused code is cleared; the rest is kept.
     const form = keptForm(body, {}, error.refusal.startsWith('code-'));
-    return again(status, { kind: 'error', text: error.message }, form);
+    const refusal = error.refusal;
+    return again(status, (tr) => ({ kind: 'error', text: tr.t(refusalKeys[refusal]) }), form);
   }
-  if (keepOnSuccess) return again(200, doneNotices[done] ?? null, keptForm(body, {}, true));
+  if (keepOnSuccess) return again(200, (tr) => doneNotice(done, tr), keptForm(body, {}, true));
   const page = `/sign/${request.params.documentId}/${request.params.token}?done=${done}`;
   return reply.header('cache-control', 'no-store').redirect(page, 303);
 }
 
-const askForLinkPage = renderSigningMessagePage({
-  title: 'Open your personal link',
-  heading: 'Open the link from your email',
-  message:
-    'Each recipient signs through a personal link sent by email. Open the link from your email to see the document.',
-});
+function askForLinkPage(request: FastifyRequest): string {
+  const tr = visitorTranslator(request);
+  return renderSigningMessagePage(
+    {
+      title: tr.t('sign.askLink.title'),
+      heading: tr.t('sign.askLink.heading'),
+      message: tr.t('sign.askLink.message'),
+    },
+    tr,
+  );
+}
 
 /**
  * Who is acting, for the certificate of completion: the client's address (the proxy's
@@ -167,7 +237,7 @@ function clientOf(request: FastifyRequest): ClientInfo {
 export function adoptedSignature(form: Form): AdoptedSignature {
   if (formText(form, 'signatureKind') !== 'drawn') return { kind: 'typed' };
   const image = drawnImage(form);
-  if (!image) throw new InputError({ signature: 'Draw your signature, or choose Typed.' });
+  if (!image) throw refusedInput('signature', 'sign.pad.drawFirst');
   return { kind: 'drawn', png: Buffer.from(image.slice(pngDataUrl.length), 'base64') };
 }
 
@@ -220,11 +290,22 @@ function actionRoutes(app: FastifyInstance, ctx: Context) {
       );
     });
   });
+  // The language switch: the recipient's choice sticks (their row), then the page in it.
+  app.post<{ Params: Params; Body: Form | undefined }>(
+    '/:documentId/:token/language',
+    async (request, reply) => {
+      const session = await sessionOf(ctx, request.params);
+      if (!session) return notFoundPage(request, reply);
+      const chosen = await chooseRecipientLanguage(ctx, session, formText(request.body ?? {}, 'language'));
+      const page = `/sign/${request.params.documentId}/${request.params.token}`;
+      return reply.header('cache-control', 'no-store').redirect(chosen ? `${page}?done=language` : page, 303);
+    },
+  );
   app.post<{ Params: Params; Body: Form | undefined }>('/:documentId/:token/decline', (request, reply) =>
     act(ctx, request, reply, 'declined', async (session, form) => {
       // Declining ends the signing for everyone: the page asks to confirm it.
       if (formText(form, 'confirm') !== 'yes') {
-        throw new InputError({ confirm: 'To decline, tick “Yes, I decline to sign this document.”' });
+        throw refusedInput('confirm', 'sign.decline.confirmMissing');
       }
       return declineDocument(ctx, session, {
         reason: formText(form, 'reason') || undefined,
@@ -236,20 +317,23 @@ function actionRoutes(app: FastifyInstance, ctx: Context) {
 
 export function signingRoutes(ctx: Context) {
   return async function register(app: FastifyInstance) {
-    await usePlainPageScope(app, ctx, { headers: 'signing', notFound: notFoundPage });
+    await usePlainPageScope(app, ctx, {
+      headers: 'signing',
+      notFound: (reply) => notFoundPage(reply.request, reply),
+    });
 
-    app.get<{ Params: { documentId: string } }>('/:documentId', (_request, reply) =>
-      sendHtml(reply, 200, askForLinkPage),
+    app.get<{ Params: { documentId: string } }>('/:documentId', (request, reply) =>
+      sendHtml(reply, 200, askForLinkPage(request)),
     );
     app.get<{ Params: Params; Querystring: { done?: string } }>(
       '/:documentId/:token',
       async (request, reply) => {
         const session = await sessionOf(ctx, request.params);
-        if (!session) return notFoundPage(reply);
+        if (!session) return notFoundPage(request, reply);
         // Fetching the page is not viewing it (opening.ts): a scanner or a preview gets here too.
         if (request.method === 'GET') await fetchLink(ctx, session, clientOf(request));
-        const notice = doneNotices[request.query.done ?? ''] ?? null;
-        return renderPage(ctx, reply, session, request.params, 200, notice);
+        const done = request.query.done;
+        return renderPage(ctx, reply, session, request.params, 200, (tr) => doneNotice(done, tr));
       },
     );
     actionRoutes(app, ctx);
@@ -270,10 +354,10 @@ function pageImageRoute(app: FastifyInstance, ctx: Context) {
     async (request, reply) => {
       const session = await sessionOf(ctx, request.params);
       const page = /^[1-9]\d{0,3}$/.test(request.params.page) ? Number(request.params.page) : 0;
-      if (!session || page === 0) return notFoundPage(reply);
+      if (!session || page === 0) return notFoundPage(request, reply);
       const size = isPageImageSize(request.query.size) ? request.query.size : 'page';
       const image = await signingPageImage(ctx, session, page, size);
-      if (!image) return notFoundPage(reply);
+      if (!image) return notFoundPage(request, reply);
       // Only something that renders the page loads its images: the recipient viewed it.
       if (request.method === 'GET') await openDocument(ctx, session, clientOf(request));
       return (

@@ -20,6 +20,8 @@ import type { Context } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import type { RateLimiter } from '../http/rate-limiter.ts';
+import { firstLanguage, type Language, negotiateLanguage } from '../i18n/languages.ts';
+import { translator } from '../i18n/messages.ts';
 import { InputError } from '../input-error.ts';
 import { isEmailAddress, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
@@ -155,6 +157,8 @@ export interface PublicLinkView {
   templateId: string;
   title: string;
   senderName: string;
+  /** The workspace's default language: a visitor's when their browser asks for none of Signet's. */
+  defaultLanguage: Language;
   /** Why it takes no more visitors (ended, used up), or null. */
   closed: string | null;
 }
@@ -180,6 +184,7 @@ export async function openPublicLink(ctx: Context, token: string): Promise<Publi
     templateId: row.id,
     title: row.title,
     senderName: workspace?.name ?? 'Signet',
+    defaultLanguage: firstLanguage(workspace?.default_language),
     closed: closedBecause(row, ctx.clock.now()),
   };
 }
@@ -218,7 +223,13 @@ function checkPerson(person: { fullName: string; email: string }): void {
 export async function requestPublicLinkCode(
   ctx: Context,
   token: string,
-  person: { fullName: string; email: string; clientIp: string | null },
+  person: {
+    fullName: string;
+    email: string;
+    clientIp: string | null;
+    /** The visitor's browser's `Accept-Language`: the code mail's language (negotiateLanguage). */
+    acceptLanguage?: string | undefined;
+  },
 ): Promise<{ requestId: string }> {
   const link = await openPublicLink(ctx, token);
   if (link.closed) throw new InputError({ email: link.closed });
@@ -255,7 +266,7 @@ export async function requestPublicLinkCode(
       recipientId: null,
       to: email,
       priority: 'urgent',
-      ...signingCodeMail({
+      ...signingCodeMail(translator(negotiateLanguage(person.acceptLanguage, link.defaultLanguage)), {
         code,
         documentTitle: link.title,
         workspaceName: link.senderName,

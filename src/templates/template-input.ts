@@ -30,6 +30,8 @@ export interface TemplateRoleInput {
   role: RecipientRole;
   signingOrder: number;
   signingMethod: SigningMethod;
+  /** The default language of the recipient in this role (i18n/languages.ts); null or absent: the workspace's. */
+  language?: string | null;
 }
 
 export interface TemplateInput {

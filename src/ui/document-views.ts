@@ -3,15 +3,17 @@
 // documents/pricing.ts: `pricingView`).
 import type { DocumentStatus } from '../documents/lifecycle.ts';
 import type { PricingView } from '../documents/pricing.ts';
+import { type MessageKey, type Translator, translator } from '../i18n/messages.ts';
 import { html, type SafeHtml } from './html.ts';
 
-export const statusBadges: Record<DocumentStatus, { label: string; tone: string }> = {
-  draft: { label: 'Draft', tone: 'badge-neutral' },
-  sent: { label: 'Awaiting signatures', tone: 'badge-pending' },
-  viewed: { label: 'Awaiting signatures', tone: 'badge-pending' },
-  signed: { label: 'Signed', tone: 'badge-success' },
-  declined: { label: 'Declined', tone: 'badge-danger' },
-  expired: { label: 'Expired', tone: 'badge-neutral' },
+/** Each status's words for a recipient (a catalogue's key) and its badge's tone. */
+export const statusBadges: Record<DocumentStatus, { label: MessageKey; tone: string }> = {
+  draft: { label: 'status.draft', tone: 'badge-neutral' },
+  sent: { label: 'status.awaiting', tone: 'badge-pending' },
+  viewed: { label: 'status.awaiting', tone: 'badge-pending' },
+  signed: { label: 'status.signed', tone: 'badge-success' },
+  declined: { label: 'status.declined', tone: 'badge-danger' },
+  expired: { label: 'status.expired', tone: 'badge-neutral' },
 };
 
 /**
@@ -24,29 +26,31 @@ export function statusBadge(document: { status: DocumentStatus; withdrawnAt: str
   return html`<span class="badge ${statusBadges[document.status].tone}">${document.status}</span>`;
 }
 
-export function pricingTable(pricing: PricingView): SafeHtml {
+/** The pricing table, its headings in `tr`'s language (the sender's pages: English). */
+export function pricingTable(pricing: PricingView, tr: Translator = translator('en')): SafeHtml {
   const amountOf = (line: { net: string; gross: string }) =>
     pricing.pricesIncludeVat ? line.gross : line.net;
+  const t = (key: MessageKey) => tr.t(key);
   return html`<section class="card" aria-labelledby="pricing-heading">
-<h2 id="pricing-heading">Pricing</h2>
+<h2 id="pricing-heading">${t('pricing.heading')}</h2>
 <div class="table-scroll" role="region" aria-labelledby="pricing-heading" tabindex="0">
 <table class="pricing">
 <thead>
-<tr><th scope="col">Item</th><th scope="col">Billing</th><th scope="col" class="num">Qty</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">VAT %</th><th scope="col" class="num">Amount</th></tr>
+<tr><th scope="col">${t('pricing.item')}</th><th scope="col">${t('pricing.billing')}</th><th scope="col" class="num">${t('pricing.quantity')}</th><th scope="col" class="num">${t('pricing.unitPrice')}</th><th scope="col" class="num">${t('pricing.vatRate')}</th><th scope="col" class="num">${t('pricing.amount')}</th></tr>
 </thead>
 <tbody>
 ${pricing.lines.map(
   (line) =>
-    html`<tr><td class="item">${line.name}</td><td class="billing" data-label="Billing">${line.billing}</td><td class="num" data-label="Qty">${line.quantity}</td><td class="num" data-label="Unit price">${line.unitPrice}</td><td class="num" data-label="VAT %">${line.vatRate}</td><td class="num amount">${amountOf(line)}</td></tr>
+    html`<tr><td class="item">${line.name}</td><td class="billing" data-label="${t('pricing.billing')}">${line.billing}</td><td class="num" data-label="${t('pricing.quantity')}">${line.quantity}</td><td class="num" data-label="${t('pricing.unitPrice')}">${line.unitPrice}</td><td class="num" data-label="${t('pricing.vatRate')}">${line.vatRate}</td><td class="num amount">${amountOf(line)}</td></tr>
 `,
 )}</tbody>
 <tfoot>
-<tr><th scope="row" colspan="5">Subtotal (excl. VAT)</th><td class="num">${pricing.net}</td></tr>
-<tr><th scope="row" colspan="5">VAT</th><td class="num">${pricing.vat}</td></tr>
-<tr class="total"><th scope="row" colspan="5">Total</th><td class="num">${pricing.gross}</td></tr>
+<tr><th scope="row" colspan="5">${t('pricing.subtotal')}</th><td class="num">${pricing.net}</td></tr>
+<tr><th scope="row" colspan="5">${t('pricing.vat')}</th><td class="num">${pricing.vat}</td></tr>
+<tr class="total"><th scope="row" colspan="5">${t('pricing.total')}</th><td class="num">${pricing.gross}</td></tr>
 </tfoot>
 </table>
 </div>
-<p class="pricing-note small muted">${pricing.pricesIncludeVat ? 'Prices include VAT' : 'Prices exclude VAT'}</p>
+<p class="pricing-note small muted">${t(pricing.pricesIncludeVat ? 'pricing.includeVat' : 'pricing.excludeVat')}</p>
 </section>`;
 }

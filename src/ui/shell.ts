@@ -2,14 +2,24 @@
 // page and its message variant, and the one way an HTML answer is sent.
 import type { FastifyReply } from 'fastify';
 import { unavailableRetryAfterSeconds } from '../db/availability.ts';
+import { type Translator, translator } from '../i18n/messages.ts';
 import { baseStyles } from './assets.ts';
 import { html, raw, renderToString, type SafeHtml } from './html.ts';
 import { plainPagePolicy } from './security.ts';
 
+/** The language a page is written in: `<html lang dir>` (English, left to right, by default). */
+export type PageLanguage = Pick<Translator, 'language' | 'dir'>;
+
 /** A complete HTML5 document: not indexed; `head` adds what the kind of page needs. */
-export function htmlDocument(options: { title: string; head: SafeHtml; body: SafeHtml }): string {
+export function htmlDocument(options: {
+  title: string;
+  head: SafeHtml;
+  body: SafeHtml;
+  language?: PageLanguage;
+}): string {
+  const language = options.language ?? { language: 'en', dir: 'ltr' };
   return renderToString(html`<!doctype html>
-<html lang="en">
+<html lang="${language.language}" dir="${language.dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -43,9 +53,11 @@ export function page(options: {
   script?: string;
   styles?: string;
   favicon?: boolean;
+  language?: PageLanguage;
 }): string {
   return htmlDocument({
     title: options.title,
+    ...(options.language ? { language: options.language } : {}),
     head: html`${options.favicon ? faviconLink : ''}<style>${raw(baseStyles)}</style>${options.styles ? html`<style>${raw(options.styles)}</style>` : ''}`,
     // After the content, so the script finds what it enhances.
     body: html`<div class="container">
@@ -64,16 +76,17 @@ export interface Message {
   back?: string | null;
 }
 
-/** A plain page that says one thing (a link that does not work, an error). */
-export function messagePage(view: Message): string {
+/** A plain page that says one thing (a link that does not work, an error), in `tr`'s language. */
+export function messagePage(view: Message, tr: Translator = translator('en')): string {
   return page({
     title: view.title,
+    language: tr,
     body: html`<main>
 <section class="card" aria-labelledby="message-heading">
 <h1 id="message-heading">${view.heading}</h1>
 <p>${view.message}</p>
-${view.back ? html`<p><a href="${view.back}">← Back to the form</a></p>` : null}
-${view.status !== undefined && view.status >= 400 && html`<p class="small muted">Error ${view.status}</p>`}
+${view.back ? html`<p><a href="${view.back}">${tr.t('page.backToForm')}</a></p>` : null}
+${view.status !== undefined && view.status >= 400 && html`<p class="small muted">${tr.t('page.errorStatus', { status: view.status })}</p>`}
 </section>
 </main>`,
   });

@@ -94,6 +94,7 @@ ${done ? notice('success', doneSentences[done]) : ''}
 <div class="card">
 <p>Signed in as <strong>${member.email}</strong>, ${member.role} of ${member.workspaceName}.</p>
 <p>Times are shown in ${member.timeZone}, the workspace's time zone${member.role === 'owner' ? html` (<a href="/settings/time-zone">change it</a>)` : ''}.</p>
+${member.role === 'owner' ? html`<p><a href="/settings/language">Recipients' language</a>: the one their mails and signing pages are in when you choose none.</p>` : ''}
 </div>
 ${
   workspaces.length > 1

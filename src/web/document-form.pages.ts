@@ -151,6 +151,7 @@ function draftForm(draft: NonNullable<Awaited<ReturnType<typeof findDraftInput>>
       [`r${i}_role`]: r.role,
       [`r${i}_method`]: r.signingMethod,
       [`r${i}_order`]: String(r.signingOrder),
+      [`r${i}_language`]: r.language ?? '',
     });
   });
   form.recipientRows = String(Math.min(maxRecipients, draft.recipients.length + 1));

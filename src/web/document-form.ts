@@ -47,6 +47,7 @@ export function recipientsOf(form: Form, rows: number): RecipientInput[] {
       role: (field(form, `r${i}_role`) || 'signer') as RecipientRole,
       signingMethod: (field(form, `r${i}_method`) || 'standard') as SigningMethod,
       signingOrder: Number(field(form, `r${i}_order`) || '1'),
+      language: field(form, `r${i}_language`) || null,
     };
   });
 }
@@ -93,6 +94,7 @@ const recipientInputs: Record<string, string> = {
   role: 'role',
   signingMethod: 'method',
   signingOrder: 'order',
+  language: 'language',
 };
 
 /** Which input of a price row holds each field of a pricing line. */

@@ -18,7 +18,7 @@ import { pricingTable, statusBadge } from '../ui/document-views.ts';
 import { csrfField, type Form, fieldError, formText, invalidAttrs } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { billingChoices, field, maxPriceRows, rowCount } from './document-form.ts';
-import { cellInput, cellSelect, expiryField, reminderField } from './form-parts.views.ts';
+import { cellInput, cellSelect, expiryField, languageSelect, reminderField } from './form-parts.views.ts';
 import { formatTime } from './layout.ts';
 import { saveAsTemplateForm } from './templates.views.ts';
 
@@ -29,7 +29,7 @@ function recipientsSection(form: Form, recipientRows: number, errors: FieldError
 <p class="small muted">Signers sign in order of their number: each group is mailed when the one before it has signed; equal numbers sign in any order. Viewers get a copy and never sign. Blank rows are ignored.</p>
 ${errors.recipients ? html`<p class="field-error" id="recipients-error" role="alert">${errors.recipients}</p>` : null}
 <div class="table-scroll" tabindex="0" role="region" aria-labelledby="recipients-title">
-<table class="form-rows"><thead><tr><th scope="col">Email</th><th scope="col">Full name</th><th scope="col">Role</th><th scope="col">Signing</th><th scope="col">Order</th></tr></thead>
+<table class="form-rows"><thead><tr><th scope="col">Email</th><th scope="col">Full name</th><th scope="col">Role</th><th scope="col">Signing</th><th scope="col">Order</th><th scope="col">Language</th></tr></thead>
 <tbody>${recipients.map(
     (i) => html`<tr>
 <td data-label="Email">${cellInput(`r${i}_email`, `Recipient ${i + 1} email`, form, errors, html`type="email"`)}</td>
@@ -37,6 +37,7 @@ ${errors.recipients ? html`<p class="field-error" id="recipients-error" role="al
 <td data-label="Role">${cellSelect(`r${i}_role`, `Recipient ${i + 1} role`, ['signer', 'viewer'], field(form, `r${i}_role`) || 'signer', errors)}</td>
 <td data-label="Signing">${cellSelect(`r${i}_method`, `Recipient ${i + 1} signing method`, ['standard', 'email-code'], field(form, `r${i}_method`) || 'standard', errors)}</td>
 <td data-label="Order">${cellInput(`r${i}_order`, `Recipient ${i + 1} signing order`, { ...form, [`r${i}_order`]: field(form, `r${i}_order`) || '1' }, errors, html`type="number" min="1" max="100"`)}</td>
+<td data-label="Language">${languageSelect(`r${i}_language`, `Recipient ${i + 1} language`, field(form, `r${i}_language`), errors)}</td>
 </tr>`,
   )}</tbody></table></div>
 ${recipientRows < maxRecipients ? html`<div class="actions"><button class="button button-secondary button-small" type="submit" name="more" value="recipients">More recipient rows</button></div>` : ''}

@@ -1,6 +1,7 @@
 // Inputs the sender's forms share: a cell of a table of form rows (recipients, prices, a
 // template's roles) and the expiry and reminder choices of a document (or of the documents a
 // template makes).
+import { endonym, languages } from '../i18n/languages.ts';
 import type { FieldErrors } from '../input-error.ts';
 import { autoReminderChoices } from '../sending/reminders.ts';
 import { type Form, fieldError, formText, invalidAttrs } from '../ui/forms.ts';
@@ -16,6 +17,14 @@ export function cellSelect(
   errors: FieldErrors,
 ): SafeHtml {
   return html`<label class="visually-hidden" for="${id}">${label}</label><select id="${id}" name="${id}" ${invalidAttrs(id, errors[id])}>${options.map((o) => html`<option value="${o}"${o === value ? html` selected` : ''}>${o}</option>`)}</select>${fieldError(id, errors[id])}`;
+}
+
+/**
+ * A recipient's language in a form row: the workspace's default (the empty value) or one of
+ * Signet's languages, each named in itself ("Deutsch", "日本語") so its speaker finds it.
+ */
+export function languageSelect(id: string, label: string, value: string, errors: FieldErrors): SafeHtml {
+  return html`<label class="visually-hidden" for="${id}">${label}</label><select id="${id}" name="${id}" ${invalidAttrs(id, errors[id])}><option value=""${value ? '' : html` selected`}>Workspace default</option>${languages.map((language) => html`<option value="${language}" lang="${language}"${language === value ? html` selected` : ''}>${endonym(language)}</option>`)}</select>${fieldError(id, errors[id])}`;
 }
 
 /** A text input of a form row: hidden label, the value typed, its sentence when refused. */

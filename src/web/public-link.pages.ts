@@ -179,6 +179,7 @@ function linkRoutes(web: Web, app: FastifyInstance) {
         fullName: formText(form, 'fullName'),
         email: formText(form, 'email'),
         clientIp: request.ip,
+        acceptLanguage: request.headers['accept-language'],
       });
       return reply.redirect(`/t/${token}/confirm/${requestId}`, 303);
     } catch (error) {

@@ -34,6 +34,7 @@ import { pauseBanner } from './endpoints.views.ts';
 import { fieldPages } from './fields.pages.ts';
 import { integrationsPages } from './integrations.pages.ts';
 import { sendToLogin, sessionCookie, type Web, type WebDeps } from './kit.ts';
+import { languagePages } from './language.pages.ts';
 import { appPage } from './layout.ts';
 import { membersPages } from './members.pages.ts';
 import { publicLinkPages } from './public-link.pages.ts';
@@ -145,6 +146,7 @@ const pageModules = [
   billingPages,
   membersPages,
   timeZonePages,
+  languagePages,
   referencePages,
 ];
 

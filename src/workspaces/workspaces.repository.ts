@@ -1,6 +1,7 @@
 // Queries on the workspaces table.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, Plan } from '../db/schema.ts';
+import type { Language } from '../i18n/languages.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -20,6 +21,16 @@ export async function updateWorkspaceTimeZone(db: Db, id: string, timeZone: stri
   const result = await db
     .updateTable('workspaces')
     .set({ time_zone: timeZone })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** The workspace's default language: its recipients' and certificates' when they have none of their own. */
+export async function updateWorkspaceLanguage(db: Db, id: string, language: Language): Promise<boolean> {
+  const result = await db
+    .updateTable('workspaces')
+    .set({ default_language: language })
     .where('id', '=', id)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;

@@ -3,11 +3,13 @@ import type { Context } from '../context.ts';
 import { notifyAuthChanged } from '../db/notify.ts';
 import type { Plan } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { firstLanguage, type Language, parseLanguage } from '../i18n/languages.ts';
 import { InputError } from '../input-error.ts';
 import { drawableText, drawingProblem } from '../pdf/fonts.ts';
 import {
   findWorkspace,
   insertWorkspace,
+  updateWorkspaceLanguage,
   updateWorkspacePlan,
   updateWorkspaceTimeZone,
 } from './workspaces.repository.ts';
@@ -61,6 +63,23 @@ export async function getWorkspace(ctx: Context, id: string): Promise<Workspace>
 export const timeZones: readonly string[] = ['UTC', ...Intl.supportedValuesOf('timeZone')];
 
 /** An owner's choice (web/settings): one of `timeZones`, or an InputError naming the field. */
+/**
+ * The workspace's default language (issue 51): its recipients' when the sender chose none,
+ * and (with the certificate's own, later) its documents'. A tag Signet has no catalogue of
+ * is an InputError on `language`.
+ */
+export async function setWorkspaceLanguage(ctx: Context, id: string, tag: string): Promise<Language> {
+  const language = parseLanguage(tag);
+  if (!language) throw new InputError({ language: 'Choose a language from the list.' });
+  if (!(await updateWorkspaceLanguage(ctx.db, id, language))) throw new ApiError('not-found');
+  return language;
+}
+
+/** The workspace's default language (English for a workspace that is gone). */
+export async function workspaceLanguage(ctx: Context, id: string): Promise<Language> {
+  return firstLanguage((await findWorkspace(ctx.db, id))?.default_language);
+}
+
 export async function setWorkspaceTimeZone(ctx: Context, id: string, timeZone: string): Promise<void> {
   if (!timeZones.includes(timeZone)) throw new InputError({ timeZone: 'Choose a time zone from the list.' });
   if (!(await updateWorkspaceTimeZone(ctx.db, id, timeZone))) throw new ApiError('not-found');

@@ -279,7 +279,7 @@ describeEachDatabase('fields placed and filled in a browser', (kind) => {
         await page.goto(await signingLinkOf(who.email));
         const guide = page.locator('.field-guide');
         if (who === maria) {
-          assert.equal(await guide.locator('span').innerText(), '1 of 1 fields left');
+          assert.equal(await guide.locator('span').innerText(), '1 of 1 field left');
           assert.equal(await page.locator('rect.field-mine').count(), 1, 'her field on the page');
           assert.equal(await page.locator('rect.field-other').count(), 1, 'his, outlined');
           await guide.getByRole('button', { name: 'Next field' }).click();

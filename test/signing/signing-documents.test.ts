@@ -156,7 +156,7 @@ describeEachDatabase('signing a real document', (kind) => {
     assert.match(await broken.text(), /The drawn signature is not a PNG image/);
     const empty = await post(`${ann}/sign`, { ...fields, signatureImage: '' });
     assert.equal(empty.status, 400);
-    assert.match(await empty.text(), /Draw your signature, or choose Typed/);
+    assert.match(await empty.text(), /Draw your signature first, or choose Typed/);
 
     const signed = await post(`${ann}/sign`, { ...fields, signatureImage: drawnSignature() });
     assert.equal(signed.status, 303);

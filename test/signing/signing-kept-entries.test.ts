@@ -176,7 +176,7 @@ describeEachDatabase(
       h.clock.advance(codeResendIntervalMs);
       const resent = await post(`${path}/code`, carried);
       assert.equal(resent.status, 200, 'the page again, not a redirect that would drop the form');
-      assert.ok(resent.text.includes('We emailed you a 6-digit code.'));
+      assert.ok(resent.text.includes('We emailed you a 6-digit one-time code.'));
       assert.equal(valueIn(resent.text, `field-${ids.get('Company')}`), escapeHtml('Fox & Sons <Ltd>'));
       assert.equal(valueIn(resent.text, 'sign-full-name'), 'cody fox');
       assert.match(tagWithId(resent.text, 'sign-consent'), / checked/);

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { translator } from '../../src/i18n/messages.ts';
 import {
-  formatTimestamp,
   renderSigningMessagePage,
   renderSigningPage,
   type SigningPageView,
@@ -14,6 +14,8 @@ import { signScript } from '../../src/ui/assets.ts';
 import { escapeHtml, html, raw, renderToString } from '../../src/ui/html.ts';
 import { plainPagePolicy as pageContentSecurityPolicy } from '../../src/ui/security.ts';
 import { page } from '../../src/ui/shell.ts';
+
+const en = translator('en');
 
 const basePath = '/s/tok_abc123';
 
@@ -162,7 +164,7 @@ test('html escapes interpolations, keeps SafeHtml, joins arrays and drops null/u
 
 test('page() is a full HTML5 document with the required meta, no script and no external resources', () => {
   const out = page({ title: 'A & B <c>', body: html`<main><p>Hello</p></main>` });
-  assert.match(out, /^<!doctype html>\n<html lang="en">/);
+  assert.match(out, /^<!doctype html>\n<html lang="en" dir="ltr">/);
   assert.ok(out.includes('<meta charset="utf-8">'));
   assert.ok(out.includes('<meta name="viewport" content="width=device-width, initial-scale=1">'));
   assert.ok(out.includes('<meta name="robots" content="noindex">'));
@@ -178,7 +180,7 @@ test('page() is a full HTML5 document with the required meta, no script and no e
 });
 
 test('sent document, standard signer: header, body, pricing, recipients, sign and decline forms', () => {
-  const out = renderSigningPage(sentView());
+  const out = renderSigningPage(sentView(), en);
   writeFileSync('/tmp/signing-page-sample.html', out);
 
   assert.match(
@@ -188,7 +190,7 @@ test('sent document, standard signer: header, body, pricing, recipients, sign an
   assert.ok(out.includes('<span class="badge badge-pending">Awaiting signatures</span>'));
   assert.ok(out.includes('<time datetime="2026-11-20T09:30:00.000Z">20 Nov 2026, 09:30 UTC</time>'));
   assert.ok(out.includes('<title>Website maintenance agreement</title>'));
-  assert.match(out, /<main>[\s\S]*<\/main>/);
+  assert.match(out, /<main[^>]*>[\s\S]*<\/main>/);
   // One script: the signature pad's, allowed by its hash; nothing else.
   assert.deepEqual(
     [...out.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]),
@@ -196,7 +198,7 @@ test('sent document, standard signer: header, body, pricing, recipients, sign an
   );
 
   // Body: paragraphs on blank lines, <br> on single newlines.
-  const body = element(out, '<div class="document-body">', '</div>');
+  const body = element(out, '<div class="document-body" dir="auto">', '</div>');
   assert.equal(body.match(/<p>/g)?.length, 3);
   assert.match(
     body,
@@ -261,7 +263,7 @@ test('prices including VAT show the gross amount and say so', () => {
   const view = sentView();
   assert.ok(view.pricing);
   view.pricing.pricesIncludeVat = true;
-  const out = renderSigningPage(view);
+  const out = renderSigningPage(view, en);
   const tbody = element(out, '<tbody>', '</tbody>');
   assert.ok(tbody.includes('<td class="num amount">€1,444.74</td></tr>'));
   assert.ok(tbody.includes('<td class="num amount">€605.00</td></tr>'));
@@ -270,7 +272,7 @@ test('prices including VAT show the gross amount and say so', () => {
 });
 
 test('email-code signer before the code is sent: "Send code" form and the code input', () => {
-  const out = renderSigningPage(emailCodeView(false));
+  const out = renderSigningPage(emailCodeView(false), en);
   const codeForm = formFor(out, 'code');
   assert.ok(codeForm.includes('>Send code</button>'));
   assert.ok(codeForm.includes('a***e@example.com'));
@@ -284,7 +286,7 @@ test('email-code signer before the code is sent: "Send code" form and the code i
     'autocomplete="one-time-code"',
   ])
     assert.ok(code.includes(attr), attr);
-  assertLabelled(sign, 'sign-code', '6-digit code sent to a\\*\\*\\*e@example.com');
+  assertLabelled(sign, 'sign-code', '6-digit one-time code sent to a\\*\\*\\*e@example.com');
   assert.ok(sign.includes('name="fullName"'));
   assert.ok(sign.includes('name="consent"'));
   // The code form is separate from (not nested in) the sign form.
@@ -293,7 +295,7 @@ test('email-code signer before the code is sent: "Send code" form and the code i
 });
 
 test('email-code signer after the code was sent: "Send a new code"', () => {
-  const out = renderSigningPage(emailCodeView(true));
+  const out = renderSigningPage(emailCodeView(true), en);
   const codeForm = formFor(out, 'code');
   assert.ok(codeForm.includes('>Send a new code</button>'));
   assert.ok(!codeForm.includes('>Send code</button>'));
@@ -301,21 +303,25 @@ test('email-code signer after the code was sent: "Send a new code"', () => {
 });
 
 test('a notice is shown with its kind; errors are alerts', () => {
-  const error = renderSigningPage({
-    ...emailCodeView(true),
-    notice: { kind: 'error', text: 'The code is wrong or expired.' },
-  });
+  const error = renderSigningPage(
+    {
+      ...emailCodeView(true),
+      notice: { kind: 'error', text: 'The code is wrong or expired.' },
+    },
+    en,
+  );
   assert.ok(
     error.includes('<div class="notice notice-error" role="alert">The code is wrong or expired.</div>'),
   );
-  const success = renderSigningPage(sentView({ notice: { kind: 'success', text: 'Code sent.' } }));
+  const success = renderSigningPage(sentView({ notice: { kind: 'success', text: 'Code sent.' } }), en);
   assert.ok(success.includes('<div class="notice notice-success" role="status">Code sent.</div>'));
-  assert.ok(!renderSigningPage(sentView()).includes('class="notice'));
+  assert.ok(!renderSigningPage(sentView(), en).includes('class="notice'));
 });
 
 test('a signer waiting for earlier signers sees who they wait for and no sign form', () => {
   const out = renderSigningPage(
     sentView({ actions: { canSign: false, canDecline: true, waitingFor: ['Bob Builder', 'Dana Doe'] } }),
+    en,
   );
   assert.ok(out.includes('You can sign once Bob Builder and Dana Doe have signed.'));
   assert.ok(!out.includes(`action="${basePath}/sign"`));
@@ -327,9 +333,9 @@ test('a viewer is told no signature is needed and gets no forms', () => {
   const view = sentView({ actions: { canSign: false, canDecline: false, waitingFor: [] } });
   view.recipient = { ...view.recipient, fullName: 'Carol Copy', role: 'viewer' };
   view.recipients = view.recipients.map((r) => ({ ...r, isYou: r.fullName === 'Carol Copy' }));
-  const out = renderSigningPage(view);
+  const out = renderSigningPage(view, en);
   assert.ok(out.includes('You receive this document for your information; no signature is needed from you.'));
-  assert.doesNotMatch(out, /<form/);
+  assert.doesNotMatch(out, /<form(?! class="language-switch)/, 'no form but the language switch');
   assert.doesNotMatch(out, /<details/);
   assert.match(textOf(out), /Carol Copy \(you\)Viewer \(receives a copy\)/);
 });
@@ -341,7 +347,7 @@ test('a document signed by everyone shows the final state with its date', () => 
   view.recipients = view.recipients.map((r) =>
     r.isYou ? { ...r, state: 'signed', signedAt: '2026-11-22T08:00:00.000Z' } : r,
   );
-  const out = renderSigningPage(view);
+  const out = renderSigningPage(view, en);
   assert.ok(out.includes('<span class="badge badge-success">Signed</span>'));
   assert.ok(
     textOf(out).includes('This document was signed by everyone on 23 Nov 2026, 14:05 UTC.'),
@@ -352,7 +358,7 @@ test('a document signed by everyone shows the final state with its date', () => 
   assert.match(textOf(element(out, '<header', '</header>')), /Signed\s*23 Nov 2026, 14:05 UTC/);
   assert.ok(!textOf(out).includes('Expires'));
   assert.match(textOf(out), /Alice Example \(you\)✓ Signed 22 Nov 2026, 08:00 UTC/);
-  assert.doesNotMatch(out, /<form/);
+  assert.doesNotMatch(out, /<form(?! class="language-switch)/, 'no form but the language switch');
 });
 
 test('a signer who signed while others still have to sees their own signature date', () => {
@@ -373,10 +379,10 @@ test('a signer who signed while others still have to sees their own signature da
       isYou: false,
     },
   ];
-  const out = renderSigningPage(view);
+  const out = renderSigningPage(view, en);
   assert.ok(textOf(out).includes('You signed this document on 22 Nov 2026, 08:00 UTC.'));
   assert.ok(textOf(out).includes('Other signers have not signed yet.'));
-  assert.doesNotMatch(out, /<form/);
+  assert.doesNotMatch(out, /<form(?! class="language-switch)/, 'no form but the language switch');
 });
 
 test('a declined document says so, for the decliner and for others', () => {
@@ -385,38 +391,38 @@ test('a declined document says so, for the decliner and for others', () => {
   view.recipients = view.recipients.map((r) =>
     r.fullName === 'Bob Builder' ? { ...r, state: 'declined' } : r,
   );
-  const out = renderSigningPage(view);
+  const out = renderSigningPage(view, en);
   assert.ok(out.includes('<span class="badge badge-danger">Declined</span>'));
   assert.ok(out.includes('This document was declined.'));
   assert.match(textOf(out), /Bob BuilderDeclined/);
-  assert.doesNotMatch(out, /<form/);
+  assert.doesNotMatch(out, /<form(?! class="language-switch)/, 'no form but the language switch');
 
   view.recipient = { ...view.recipient, declined: true };
-  assert.ok(renderSigningPage(view).includes('You declined to sign this document.'));
+  assert.ok(renderSigningPage(view, en).includes('You declined to sign this document.'));
 });
 
 test('an expired document says when it expired', () => {
   const view = sentView({ actions: { canSign: false, canDecline: false, waitingFor: [] } });
   view.document = { ...view.document, status: 'expired' };
-  const out = renderSigningPage(view);
+  const out = renderSigningPage(view, en);
   assert.ok(out.includes('<span class="badge badge-neutral">Expired</span>'));
   assert.ok(textOf(out).includes('This document expired on 20 Dec 2026, 09:30 UTC.'));
   assert.ok(out.includes('<time datetime="2026-12-20T09:30:00.000Z">20 Dec 2026, 09:30 UTC</time>'));
   assert.match(textOf(element(out, '<header', '</header>')), /Expired\s*20 Dec 2026, 09:30 UTC/);
-  assert.doesNotMatch(out, /<form/);
+  assert.doesNotMatch(out, /<form(?! class="language-switch)/, 'no form but the language switch');
 });
 
 test('timestamps are shown in UTC; a string that is not a date is shown as it is', () => {
-  assert.equal(formatTimestamp('2026-11-23T14:05:59Z'), '23 Nov 2026, 14:05 UTC');
-  assert.equal(formatTimestamp('2026-11-23T23:30:00+02:00'), '23 Nov 2026, 21:30 UTC');
+  assert.equal(en.dateTime('2026-11-23T14:05:59Z', 'UTC'), '23 Nov 2026, 14:05 UTC');
+  assert.equal(en.dateTime('2026-11-23T23:30:00+02:00', 'UTC'), '23 Nov 2026, 21:30 UTC');
   const view = sentView();
   view.document = { ...view.document, sentAt: 'not a <date>' };
-  const out = renderSigningPage(view);
+  const out = renderSigningPage(view, en);
   assert.ok(out.includes('<dt>Sent</dt><dd>not a &lt;date&gt;</dd>'));
 });
 
 test('a document without pricing has no pricing table', () => {
-  const out = renderSigningPage(sentView({ pricing: null }));
+  const out = renderSigningPage(sentView({ pricing: null }), en);
   assert.doesNotMatch(out, /<table/);
   assert.ok(!out.includes('Pricing'));
   assert.ok(!out.includes('Prices exclude VAT'));
@@ -447,7 +453,7 @@ test('user-provided text is escaped everywhere', () => {
   view.actions = { canSign: true, canDecline: true, waitingFor: [evil] };
   view.emailCode = { sentTo: evil, codeSent: false };
   view.notice = { kind: 'error', text: evil };
-  const out = renderSigningPage(view);
+  const out = renderSigningPage(view, en);
   assert.ok(!out.includes('<script>alert'), 'no value became markup');
   assert.equal(out.match(/<script/g)?.length, 1, 'the one script is the signature pad');
   assert.ok(!out.includes(`"'&`));
@@ -456,24 +462,27 @@ test('user-provided text is escaped everywhere', () => {
   assert.ok(out.includes(`<title>${escaped}</title>`));
   assert.ok(out.includes(`<h1>${escaped}</h1>`));
 
-  const message = renderSigningMessagePage({ title: evil, heading: evil, message: evil, status: 404 });
+  const message = renderSigningMessagePage({ title: evil, heading: evil, message: evil, status: 404 }, en);
   assert.doesNotMatch(message, /<script/i);
   assert.equal(message.split(escaped).length - 1, 3);
 });
 
 test('a basePath that is not a same-origin path is refused', () => {
   for (const bad of ['javascript:alert(1)//', '//evil.example/s', 'https://evil.example', 's/abc', '/\\evil'])
-    assert.throws(() => renderSigningPage(sentView({ basePath: bad })), /basePath/, bad);
-  assert.ok(renderSigningPage(sentView({ basePath: '/s/x/' })).includes('action="/s/x/sign"'));
+    assert.throws(() => renderSigningPage(sentView({ basePath: bad }), en), /basePath/, bad);
+  assert.ok(renderSigningPage(sentView({ basePath: '/s/x/' }), en).includes('action="/s/x/sign"'));
 });
 
 test('the message page shows the heading, the message and an error status', () => {
-  const out = renderSigningMessagePage({
-    title: 'Link not found',
-    heading: 'This signing link does not work',
-    message: 'Ask the sender for a new link.',
-    status: 404,
-  });
+  const out = renderSigningMessagePage(
+    {
+      title: 'Link not found',
+      heading: 'This signing link does not work',
+      message: 'Ask the sender for a new link.',
+      status: 404,
+    },
+    en,
+  );
   assert.ok(out.includes('<title>Link not found</title>'));
   assert.ok(out.includes('<h1 id="message-heading">This signing link does not work</h1>'));
   assert.ok(out.includes('<p>Ask the sender for a new link.</p>'));
@@ -481,7 +490,7 @@ test('the message page shows the heading, the message and an error status', () =
   assert.ok(out.includes('<meta name="viewport" content="width=device-width, initial-scale=1">'));
   assert.doesNotMatch(out, /<script|<form/i);
   assert.ok(
-    !renderSigningMessagePage({ title: 't', heading: 'h', message: 'Use your personal link.' }).includes(
+    !renderSigningMessagePage({ title: 't', heading: 'h', message: 'Use your personal link.' }, en).includes(
       'Error',
     ),
   );
@@ -490,11 +499,12 @@ test('the message page shows the heading, the message and an error status', () =
 test('waiting for one signer reads "has signed"', () => {
   const out = renderSigningPage(
     sentView({ actions: { canSign: false, canDecline: true, waitingFor: ['Bob Builder'] } }),
+    en,
   );
   assert.ok(out.includes('You can sign once Bob Builder has signed.'));
 });
 
 test('the recipient whose turn it is sees "Your turn", others waiting see "Waiting"', () => {
-  const out = renderSigningPage(sentView());
+  const out = renderSigningPage(sentView(), en);
   assert.ok(out.includes('Your turn'));
 });

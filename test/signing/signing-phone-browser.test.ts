@@ -186,7 +186,7 @@ describeEachDatabase('signing on a phone and a desktop (issue 36)', (kind) => {
         await page.getByLabel(/I agree to sign this document electronically/).check();
         // Asking for the code after filling it all in keeps it all (the script carries it).
         await page.getByRole('button', { name: 'Send code' }).click();
-        await page.getByText('We emailed you a 6-digit code.').waitFor();
+        await page.getByText('We emailed you a 6-digit one-time code.').waitFor();
         await assertKept(page, true);
         const code = await latestCodeFor(h.ctx, email);
         await page.locator('#sign-code').fill(code === '000000' ? '111111' : '000000');
@@ -218,7 +218,7 @@ describeEachDatabase('signing on a phone and a desktop (issue 36)', (kind) => {
     try {
       await visit(page, url);
       await page.getByRole('button', { name: 'Send code' }).click();
-      await page.getByText('We emailed you a 6-digit code.').waitFor();
+      await page.getByText('We emailed you a 6-digit one-time code.').waitFor();
       await page.getByLabel('Text “Company” on page 1').fill('Okafor Studio');
       await page.getByLabel('Initials on page 2').fill('NOk');
       await page.getByLabel('Checkbox “Scope agreed” on page 2').check();

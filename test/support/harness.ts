@@ -530,17 +530,23 @@ export function recipientRow(ctx: Pick<Context, 'db'>, documentId: string, email
 
 /** The newest one-time code mailed to `email`. */
 export async function latestCodeFor(ctx: Context, email: string): Promise<string> {
-  const mail = await ctx.db
+  // The code mail is in the recipient's language: found by the code's own line (four spaces,
+  // six digits) rather than its subject. From that line, not the whole text: the text also
+  // names the sending workspace, whose name may hold six digits of its own (a test
+  // workspace's random hex suffix is all digits about one time in 17).
+  const mails = await ctx.db
     .selectFrom('mails')
     .select('text_body')
     .where('to_address', '=', email)
-    .where('subject', 'like', 'Your signing code%')
     .orderBy('created_at', 'desc')
     .orderBy('id')
-    .executeTakeFirstOrThrow();
-  // From the code's own line: the text also names the sending workspace, whose name may hold
-  // six digits of its own (a test workspace's random hex suffix is all digits about one time in 17).
-  return /^ {4}(\d{6})$/m.exec(mail.text_body)?.[1] as string;
+    .limit(20)
+    .execute();
+  for (const mail of mails) {
+    const code = /^ {4}(\d{6})$/m.exec(mail.text_body)?.[1];
+    if (code) return code;
+  }
+  throw new Error(`no code mailed to ${email}`);
 }
 
 /** A logger (at trace, secrets redacted as the app's are) whose lines land in `lines`. */

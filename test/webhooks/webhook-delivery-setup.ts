@@ -56,7 +56,16 @@ export const hour = 60 * minute;
 export const day = 24 * hour;
 
 export const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-export const recipientKeys = ['email', 'fullName', 'id', 'role', 'signedAt', 'signingMethod', 'signingOrder'];
+export const recipientKeys = [
+  'email',
+  'fullName',
+  'id',
+  'language',
+  'role',
+  'signedAt',
+  'signingMethod',
+  'signingOrder',
+];
 
 export type DocumentedVerifier = (
   rawBody: string | Buffer,

@@ -97,6 +97,8 @@ export type Recipient = {
   signingOrder: number;
   /** Null until this recipient signs (always for viewers) */
   signedAt: string | null;
+  /** The language of their mails and signing page (a BCP 47 tag, e.g. `de`, `pt-BR`), as the sender chose it or they switched to; null: the workspace’s default language */
+  language: string | null;
 };
 
 export type DetailRecipient = {
@@ -111,6 +113,8 @@ export type DetailRecipient = {
   signingOrder: number;
   /** Null until this recipient signs (always for viewers) */
   signedAt: string | null;
+  /** The language of their mails and signing page (a BCP 47 tag, e.g. `de`, `pt-BR`), as the sender chose it or they switched to; null: the workspace’s default language */
+  language: string | null;
   /** Null unless this recipient declined to sign */
   declinedAt: string | null;
   /** The reason they gave when they declined; null when they gave none, or did not decline */
@@ -261,6 +265,8 @@ export type RecipientInput = {
   signingMethod?: "standard" | "email-code";
   /** Lower orders are mailed and sign first; equal orders in parallel. 1 by default */
   signingOrder?: number;
+  /** The language of their mails and signing page, a BCP 47 tag: `en`, `de`, `fr`, `es`, `it`, `pt-BR`, `nl`, `pl`, `cs`, `sv`, `uk`, `tr`, `ja`, `zh-CN`, `ko`, `ar`, `he` (a region Signet has no catalogue of reads as its language, e.g. `de-AT` as `de`; stored as listed). Null or absent: the workspace’s default language */
+  language?: string | null;
 };
 
 export type FieldInput = {

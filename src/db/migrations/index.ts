@@ -42,6 +42,7 @@ import * as m0038 from './0038-mail-fairness.ts';
 import * as m0039 from './0039-public-link-caps.ts';
 import * as m0040 from './0040-file-references.ts';
 import * as m0041 from './0041-bulk-refused-rows.ts';
+import * as m0042 from './0042-languages.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -85,4 +86,5 @@ export const migrations: Record<string, Migration> = {
   '0039-public-link-caps': m0039,
   '0040-file-references': m0040,
   '0041-bulk-refused-rows': m0041,
+  '0042-languages': m0042,
 };

@@ -144,11 +144,32 @@ function carryIntoCodeRequest(form, drawing) {
 }
 
 /**
+ * The sentences the script writes, in the page's language: the page's <main> carries them
+ * (data-t-*, signing-page.ts `scriptTexts`), so the script holds no sentence of its own.
+ */
+function pageTexts() {
+  var data = document.querySelector('main')?.dataset ?? {};
+  var left = [];
+  try {
+    left = JSON.parse(data.tLeft || '[]');
+  } catch {}
+  return {
+    done: data.tDone || '',
+    go: data.tGo || '',
+    next: data.tNext || '',
+    close: data.tClose || '',
+    page: data.tPage || '',
+    left,
+  };
+}
+
+/**
  * The signer's fields: a bar that counts what is left to fill and leads to the next one
  * (its input focused, its place on the page marked); a click on one of their fields on a
  * page goes to its input. Without the script the inputs are the form's, each naming its page.
  */
 function fieldGuide(form) {
+  var text = pageTexts();
   // Beside their pages, or in the form: every input of the form's fields.
   var inputs = Array.from(document.querySelectorAll('[data-field-input] input')).filter(
     (i) => i.form === form,
@@ -174,8 +195,8 @@ function fieldGuide(form) {
   };
   var update = () => {
     var left = inputs.filter(empty).length;
-    count.textContent = left === 0 ? 'Every field is filled in.' : `${left} of ${inputs.length} fields left`;
-    next.textContent = left === 0 ? 'Go to Sign' : 'Next field';
+    count.textContent = left === 0 ? text.done : (text.left[left - 1] ?? `${left}/${inputs.length}`);
+    next.textContent = left === 0 ? text.go : text.next;
   };
   next.addEventListener('click', () => {
     var target = inputs.find(empty);
@@ -224,7 +245,7 @@ function largerView() {
     var close = document.createElement('button');
     close.type = 'button';
     close.className = 'button button-secondary button-small';
-    close.textContent = 'Close';
+    close.textContent = pageTexts().close;
     bar.append(title, close);
     var image = document.createElement('img');
     dialog.append(bar, image);
@@ -242,7 +263,7 @@ function largerView() {
       event.preventDefault();
       viewer = viewer || make();
       var page = link.querySelector('img');
-      viewer.title.textContent = page ? page.alt : 'Page';
+      viewer.title.textContent = page ? page.alt : pageTexts().page;
       viewer.image.alt = page ? page.alt : '';
       viewer.image.src = link.href;
       viewer.dialog.showModal();
