@@ -1,5 +1,5 @@
 // The signing page in a language beside English (issue 51): the page a signer opens, with
-// three pages of fields, a pricing table and the one-time-code form, rendered (the view's
+// fields on two pages, a pricing table and the one-time-code form (test/support/signing-views.ts), rendered (the view's
 // language-dependent parts too: the pricing formatted, the fields described) in German,
 // Japanese and Arabic against the same page in English, in alternation, round by round;
 // microseconds per page and the ratio (goal: at most 1.1 ×). Only the rendering depends on
@@ -7,11 +7,10 @@
 // so this is the part measured: an HTTP comparison would hide the difference in its spread.
 //
 // `npm run bench:signing-language` runs it alone; bench/all.ts calls measureSigningLanguage().
-import { pricingView } from '../src/documents/pricing.ts';
 import type { Language } from '../src/i18n/languages.ts';
 import { translator } from '../src/i18n/messages.ts';
-import { renderSigningPage, type SigningPageView } from '../src/signing/signing-page.ts';
-import { describeFieldIn } from '../src/signing/signing-view.ts';
+import { renderSigningPage } from '../src/signing/signing-page.ts';
+import { signingViewIn } from '../test/support/signing-views.ts';
 
 export interface SigningLanguageRun {
   /** Microseconds per page in English (the ceiling), the median round. */
@@ -23,109 +22,6 @@ export interface SigningLanguageRun {
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
-/** The page's view as the signing routes build it, in `language`. */
-function viewIn(language: Language): SigningPageView {
-  const tr = translator(language);
-  const pages = [1, 2, 3];
-  return {
-    document: {
-      title: 'Website maintenance agreement',
-      sender: 'Acme B.V.',
-      body: 'The supplier maintains the website.\n\nEither party may end it with one month notice.',
-      status: 'viewed',
-      sentAt: '2026-11-20T09:30:00.000Z',
-      expiresAt: '2026-12-20T09:30:00.000Z',
-      signedAt: null,
-      withdrawnAt: null,
-    },
-    pricing: pricingView(
-      {
-        currency: 'EUR',
-        pricesIncludeVat: false,
-        items: [
-          { name: 'Setup', quantity: '1', unitPrice: '500', vatRate: '21', billing: { type: 'one-off' } },
-          {
-            name: 'Maintenance',
-            quantity: '2',
-            unitPrice: '49.75',
-            vatRate: '21',
-            billing: { type: 'recurring', interval: 'month', periods: 12 },
-          },
-        ],
-      },
-      tr,
-    ),
-    recipient: {
-      fullName: 'Alice Example',
-      email: 'alice@example.com',
-      role: 'signer',
-      signingMethod: 'email-code',
-      signedAt: null,
-      declined: false,
-    },
-    recipients: [
-      {
-        fullName: 'Alice Example',
-        role: 'signer',
-        signingOrder: 1,
-        state: 'waiting',
-        signedAt: null,
-        isYou: true,
-      },
-      {
-        fullName: 'Bob Builder',
-        role: 'signer',
-        signingOrder: 1,
-        state: 'signed',
-        signedAt: '2026-11-21T14:05:00.000Z',
-        isYou: false,
-      },
-    ],
-    actions: { canSign: true, canDecline: true, waitingFor: [] },
-    emailCode: { sentTo: 'al•••@example.com', codeSent: true },
-    entered: null,
-    basePath: '/sign/d/token',
-    notice: null,
-    pages: pages.map((number) => ({
-      number,
-      src: `/sign/d/token/pages/${number}`,
-      size: { width: 595, height: 842 },
-      fields: {
-        width: 595,
-        height: 842,
-        boxes: [
-          {
-            id: `f${number}`,
-            x: 72,
-            y: 100,
-            width: 180,
-            height: 24,
-            mine: true,
-            filled: false,
-            title: tr.t('sign.fieldTitle', {
-              field: describeFieldIn(tr, { type: 'text', label: 'Company', page: number }),
-              name: 'Alice Example',
-            }),
-            value: null,
-          },
-        ],
-      },
-    })),
-    myFields: pages.map((number) => ({
-      id: `f${number}`,
-      type: 'text' as const,
-      page: number,
-      name: describeFieldIn(tr, { type: 'text', label: 'Company', page: number }),
-      required: true,
-      input: { kind: 'text' as const, value: '', maxLength: 100 },
-      filledBy: null,
-      error: null,
-    })),
-    textIsPages: false,
-    downloads: { original: '/files/original', sealed: null, sealPending: false },
-  };
-}
-
 /** `rounds` rounds of `iterations` pages in English and in each of `languages`, alternating. */
 export function measureSigningLanguage(options: {
   rounds: number;
@@ -136,7 +32,8 @@ export function measureSigningLanguage(options: {
   let sink = 0;
   const time = (language: Language, count: number) => {
     const started = performance.now();
-    for (let i = 0; i < count; i++) sink += renderSigningPage(viewIn(language), translator(language)).length;
+    for (let i = 0; i < count; i++)
+      sink += renderSigningPage(signingViewIn(translator(language)), translator(language)).length;
     return ((performance.now() - started) * 1000) / count;
   };
   for (const language of ['en' as const, ...others]) time(language, options.iterations / 4);
