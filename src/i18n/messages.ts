@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { IntlMessageFormat } from 'intl-messageformat';
 import english from './catalogues/en.json' with { type: 'json' };
-import { direction, type Language, languages } from './languages.ts';
+import { direction, type Language } from './languages.ts';
 
 export type MessageKey = keyof typeof english;
 export type Catalogue = Record<MessageKey, string>;
@@ -116,6 +116,3 @@ export function translatorOf(
     },
   };
 }
-
-/** Every language's translator, English first. */
-export const allTranslators = (): Translator[] => languages.map(translator);

@@ -252,7 +252,7 @@ ${original && html`<li><a href="${original}" download>${tr.t('sign.downloadOrigi
 /** Sentences that say the document or this recipient is done, if either is. */
 function finalState(view: SigningPageView, tr: Translator): SafeHtml | null {
   const { document, recipient } = view;
-  // A sentence with its moment ("… on 2 December 2026, 14:05 (UTC).") or without one.
+  // A sentence with its moment ("… on 2 Dec 2026, 14:05 UTC.") or without one.
   const at = (
     withTime: Parameters<typeof richText>[1],
     without: Parameters<typeof richText>[1],

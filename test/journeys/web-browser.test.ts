@@ -295,7 +295,7 @@ describeEachDatabase('the web application in a browser', (kind) => {
     await look(page, 'documents', 'desktop');
     await page.goto(`${h.baseUrl}/mails`);
     await look(page, 'mails', 'desktop');
-    for (const path of ['/settings/members', '/settings/account']) {
+    for (const path of ['/settings/members', '/settings/account', '/settings/language']) {
       await page.goto(h.baseUrl + path);
       await look(page, path.split('/').at(-1) as string, 'desktop');
     }
