@@ -285,6 +285,7 @@ export function benchCertificate(pages: number, sha256: string, drawn: Buffer): 
       },
     ],
     verifyUrl: 'https://sign.example.test/verify',
+    language: 'en' as const,
   };
 }
 

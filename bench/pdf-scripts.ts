@@ -43,6 +43,7 @@ function certificateOf(names: string[][]): Certificate {
     sentAt: at(0),
     completedAt: at(95),
     verifyUrl: 'https://sign.example.com/verify',
+    language: 'en' as const,
     recipients: names.map(([fullName = '', email = ''], i) => ({
       fullName,
       email,

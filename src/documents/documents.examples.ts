@@ -117,6 +117,7 @@ export const fileExamples = [
 /** The detail: the document, its recipients with their fields, its history and its files. */
 export const documentDetailExample = {
   ...documentExample,
+  language: null,
   recipients: [
     {
       ...inDetail(recipientExamples[0]),

@@ -72,10 +72,10 @@ export async function findDocument(
   db: Db,
   workspaceId: string,
   id: string,
-): Promise<DocumentRow | undefined> {
+): Promise<(DocumentRow & { language: string | null }) | undefined> {
   return db
     .selectFrom('documents')
-    .select(documentColumns)
+    .select([...documentColumns, 'language'])
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .executeTakeFirst();
@@ -159,6 +159,7 @@ const fullDocumentColumns = [
   'sealed_sha256',
   'remind_every_days',
   'delivery',
+  'language',
 ] as const;
 
 export type FullDocumentRow = DocumentRow & {
@@ -176,6 +177,8 @@ export type FullDocumentRow = DocumentRow & {
   delivery: Delivery;
   /** The sealed PDF, once made. */
   sealed_sha256: string | null;
+  /** The certificate's language (i18n/languages.ts); null: the workspace's default. */
+  language: string | null;
 };
 
 /** Deletes a document; its recipients, fields and history go with it (foreign keys cascade). */

@@ -117,6 +117,10 @@ export const CompletedDocumentSchema = Type.Composite([
 export const DocumentDetailSchema = Type.Composite([
   DocumentSchema,
   Type.Object({
+    language: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'The language of its certificate of completion (a BCP 47 tag, e.g. `de`), as the sender chose it; null: the workspace’s default language when it is sealed',
+    }),
     recipients: Type.Array(DetailRecipientSchema),
     events: Type.Array(DocumentEventSchema),
     files: Type.Array(DocumentFileSchema, {

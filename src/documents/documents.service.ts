@@ -76,6 +76,8 @@ export interface DocumentFile {
 }
 
 export interface DocumentDetail extends Document {
+  /** The certificate's language as the sender chose it; null: the workspace's default. */
+  language: string | null;
   recipients: Array<
     Recipient & { declinedAt: string | null; declineReason: string | null; fields: DocumentField[] }
   >;
@@ -188,6 +190,7 @@ export async function getDocument(ctx: Context, workspaceId: string, id: string)
   ]);
   return {
     ...documentRowToDocument(ctx, row),
+    language: row.language,
     recipients: recipients.map((recipient) => ({
       ...recipientRowToRecipient(recipient),
       declinedAt: recipient.declined_at?.toISOString() ?? null,

@@ -2,6 +2,7 @@
 // is stored in the history, listed by the API's document detail, and delivered to endpoints.
 // History events are the audit trail's alone: the owner's timeline and the certificate of
 // completion show them; the API never lists them and no endpoint ever receives them.
+import { type MessageKey, type Translator, translator } from '../i18n/messages.ts';
 
 export const documentEventTypes = [
   'document.sent',
@@ -32,24 +33,47 @@ export const historyEventTypes = [
 export type HistoryEventType = (typeof historyEventTypes)[number];
 
 /** How the history (the owner's timeline, the certificate) names each kind of event. */
-export const historyLabels: Record<DocumentEventType | HistoryEventType, string> = {
-  'document.sent': 'Sent',
-  'document.opened': 'Opened',
-  'document.signed': 'Signed',
-  'document.completed': 'Completed',
-  'document.declined': 'Declined',
-  'document.expired': 'Expired',
-  'link.fetched': 'Link fetched, not viewed',
-  'reminder.sent': 'Reminder sent',
-  'code.sent': 'One-time code sent',
-  'code.refused': 'One-time code refused',
-  'code.accepted': 'One-time code accepted',
-  'document.withdrawn': 'Withdrawn',
+const historyKeys: Record<DocumentEventType | HistoryEventType, MessageKey> = {
+  'document.sent': 'history.document.sent',
+  'document.opened': 'history.document.opened',
+  'document.signed': 'history.document.signed',
+  'document.completed': 'history.document.completed',
+  'document.declined': 'history.document.declined',
+  'document.expired': 'history.document.expired',
+  'link.fetched': 'history.link.fetched',
+  'reminder.sent': 'history.reminder.sent',
+  'code.sent': 'history.code.sent',
+  'code.refused': 'history.code.refused',
+  'code.accepted': 'history.code.accepted',
+  'document.withdrawn': 'history.document.withdrawn',
 };
 
-/** "Reminder sent (automatic)", "Declined: the price is wrong": an event as the history reads. */
-export function historyLabel(type: string, detail: string | null): string {
-  const label = historyLabels[type as DocumentEventType] ?? type;
+/**
+ * The details Signet itself writes (signing/codes.ts, sending/reminders.ts), each a sentence of
+ * the catalogues; any other detail is a person's own words (a decline's or a withdrawal's
+ * reason), shown as they wrote it.
+ */
+function signetDetail(type: string, detail: string, tr: Translator): string | null {
+  if (type === 'reminder.sent') {
+    if (detail === 'by hand') return tr.t('history.reminder.byHand');
+    if (detail === 'automatic') return tr.t('history.reminder.automatic');
+  }
+  if (type === 'code.refused') {
+    const wrong = /^wrong code \((\d+) of (\d+) tries\)$/.exec(detail);
+    if (wrong) return tr.t('history.code.wrong', { attempt: wrong[1] ?? '', max: wrong[2] ?? '' });
+    if (detail === 'expired code') return tr.t('history.code.expired');
+    if (detail === 'too many wrong codes: the code is void') return tr.t('history.code.void');
+  }
+  return null;
+}
+
+/**
+ * "Reminder sent (automatic)", "Declined: the price is wrong": an event as the history reads,
+ * in `tr`'s language (English unless given).
+ */
+export function historyLabel(type: string, detail: string | null, tr: Translator = translator('en')): string {
+  const key = historyKeys[type as DocumentEventType];
+  const label = key ? tr.t(key) : type;
   if (!detail) return label;
-  return type === 'reminder.sent' ? `${label} (${detail})` : `${label}: ${detail}`;
+  return signetDetail(type, detail, tr) ?? tr.t('history.withDetail', { label, detail });
 }

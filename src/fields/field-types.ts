@@ -10,7 +10,7 @@
 // The page without JavaScript is the contract: each input the signer fills is a plain
 // form control (`control`), posted as `field.<id>`. sign.js needs nothing per type: its
 // guide reads a checkbox's `checked` and any other control's value from the page itself.
-import type { MessageKey, MessageValues } from '../i18n/messages.ts';
+import type { MessageKey, MessageValues, Translator } from '../i18n/messages.ts';
 import type { StampContent } from '../pdf/fields.ts';
 import { drawableText, drawingProblem } from '../pdf/fonts.ts';
 
@@ -86,8 +86,8 @@ export interface FieldTypeSpec {
   senderValue: ((raw: string | boolean, field: FieldToFill) => Filled) | null;
   /** What the sealed PDF shows in its rectangle (a primitive of pdf/fields.ts), or null for nothing. */
   draw: (value: string | null, signature: AdoptedSignature) => StampContent | null;
-  /** The value as the certificate lists it after the type's label, or null for none. */
-  certificateValue: (value: string | null) => string | null;
+  /** The value as the certificate (and the signing page's list) reads it in `tr`'s language after the type's label, or null for none. */
+  certificateValue: (value: string | null, tr: Translator) => string | null;
   /** The filled value as the API's document detail reads it (`value`): text, a checkbox's boolean, or null. */
   apiValue: (value: string | null) => string | boolean | null;
 }
@@ -209,7 +209,7 @@ export const fieldTypeSpecs: Record<FieldType, FieldTypeSpec> = {
         ? { value: raw ? 'yes' : null, problem: null }
         : { value: null, problem: `${field.name} takes true or false as its value.` },
     draw: (value) => (value === 'yes' ? { kind: 'check' } : null),
-    certificateValue: (value) => (value === 'yes' ? 'checked' : 'not checked'),
+    certificateValue: (value, tr) => tr.t(value === 'yes' ? 'certificate.checked' : 'certificate.notChecked'),
     apiValue: (value) => value === 'yes',
   },
 };

@@ -2,9 +2,12 @@
 // update (the original's bytes, and any signature it already carries, stay as they were).
 // It names the document and its original file, shows each signer's signature in a
 // signature block, lists every recipient with how and from where they acted and the fields
-// they filled, and the full event history, all in UTC. The same update draws the signers'
+// they filled, and the full event history, all in UTC, in the document's language (`tr`: the
+// catalogues' `certificate.*` and `history.*`). The same update draws the signers'
 // field values on the original pages (fields.ts). The seal (seal.ts) then signs the whole file.
 import type { PDFDocument, PDFImage } from '@cantoo/pdf-lib';
+import type { Language } from '../i18n/languages.ts';
+import { type Translator, translator } from '../i18n/messages.ts';
 import { drawFieldStamps, type FieldStamp } from './fields.ts';
 import { FontSet } from './fonts.ts';
 import { updateUntracked } from './incremental.ts';
@@ -36,12 +39,12 @@ export interface CertificateRecipient {
 
 /** A filled field as the certificate lists it: its wording is the field type's (fields/field-types.ts). */
 export interface CertificateField {
-  /** The type's name ("Date signed"). */
+  /** The type's name in the certificate's language ("Date signed"). */
   name: string;
   label: string | null;
   /** 1-based, on the original. */
   page: number;
-  /** What was entered or filled in (the text, initials; 'checked' or 'not checked'); null for signatures. */
+  /** What was entered or filled in (the text, initials; 'checked' or 'not checked' in the certificate's language); null for signatures. */
   value: string | null;
   /** The sender gave the value when the document was made; the recipient signed with it shown. */
   bySender?: boolean;
@@ -49,7 +52,7 @@ export interface CertificateField {
 
 export interface CertificateEvent {
   at: Date;
-  /** How the history names it, with its detail ("Reminder sent (automatic)"): documents/event-types.ts. */
+  /** How the history names it in the certificate's language, with its detail ("Reminder sent (automatic)"): documents/event-types.ts. */
   label: string;
   recipientEmail: string | null;
   clientIp: string | null;
@@ -68,6 +71,11 @@ export interface Certificate {
   events: CertificateEvent[];
   /** Where anyone may check the sealed file (the public /verify page). */
   verifyUrl: string;
+  /**
+   * The document's language (else the workspace's default): every sentence of the
+   * certificate. A tag, not a translator: the certificate is drawn in a thread (seal-thread.ts).
+   */
+  language: Language;
 }
 
 /** "2026-11-25 14:03:07 UTC": the certificate's one way to write a time. */
@@ -76,18 +84,24 @@ export function utc(at: Date | null): string {
 }
 
 /** "2026-11-25 14:03:07 UTC", or "only the completion mail, 2026-11-26 09:00:00 UTC". */
-function sentText(sent: CertificateRecipient['sent']): string {
+function sentText(sent: CertificateRecipient['sent'], tr: Translator): string {
   if (!sent) return '—';
-  return sent.completionMailOnly ? `only the completion mail, ${utc(sent.at)}` : utc(sent.at);
+  return sent.completionMailOnly
+    ? tr.t('certificate.onlyCompletionMail', { time: utc(sent.at) })
+    : utc(sent.at);
 }
 
 async function signatures(flow: PageFlow, certificate: Certificate): Promise<void> {
-  await flow.heading('Signatures');
+  const tr = translator(certificate.language);
+  await flow.heading(tr.t('certificate.signatures'));
   for (const recipient of certificate.recipients) {
     if (!recipient.signature || !recipient.signedAt) continue;
+    const time = utc(recipient.signedAt);
     const caption = [
       `${recipient.fullName} <${recipient.email}>`,
-      `Signed ${utc(recipient.signedAt)}${recipient.clientIp ? ` from ${recipient.clientIp}` : ''}`,
+      recipient.clientIp
+        ? tr.t('certificate.signedAtFrom', { time, ip: recipient.clientIp })
+        : tr.t('certificate.signedAt', { time }),
     ];
     if (recipient.signature.kind === 'drawn') {
       const image: PDFImage = await flow.pdf.embedPng(recipient.signature.png);
@@ -99,15 +113,18 @@ async function signatures(flow: PageFlow, certificate: Certificate): Promise<voi
 }
 
 /** A field's row: "Field, page 2" and "Text “Company”: ACME Ltd". */
-function fieldRow(field: CertificateField): [string, string] {
-  const label = field.label ? ` “${field.label}”` : '';
-  const value = field.value === null ? '' : `: ${field.value}`;
-  const by = field.bySender ? ' (filled in by the sender)' : '';
-  return [`Field, page ${field.page}`, `${field.name}${label}${value}${by}`];
+function fieldRow(field: CertificateField, tr: Translator): [string, string] {
+  let text = field.label
+    ? tr.t('certificate.fieldLabelled', { type: field.name, label: field.label })
+    : field.name;
+  if (field.value !== null) text = tr.t('certificate.fieldValue', { field: text, value: field.value });
+  if (field.bySender) text = tr.t('certificate.fieldBySender', { field: text });
+  return [tr.t('certificate.fieldOnPage', { page: field.page }), text];
 }
 
 async function recipients(flow: PageFlow, certificate: Certificate): Promise<void> {
-  await flow.heading('Recipients');
+  const tr = translator(certificate.language);
+  await flow.heading(tr.t('certificate.recipients'));
   for (const recipient of certificate.recipients) {
     await flow.text(`${recipient.fullName} <${recipient.email}>`, {
       size: 10,
@@ -115,31 +132,39 @@ async function recipients(flow: PageFlow, certificate: Certificate): Promise<voi
       direction: 'ltr',
     });
     await flow.rows([
-      ['Role', recipient.role],
+      [tr.t('certificate.role'), tr.t('certificate.roleValue', { role: recipient.role })],
       [
-        'Signing method',
-        recipient.signingMethod === 'email-code' ? 'link and one-time code by email' : 'link by email',
+        tr.t('certificate.signingMethod'),
+        tr.t(
+          recipient.signingMethod === 'email-code'
+            ? 'certificate.method.emailCode'
+            : 'certificate.method.link',
+        ),
       ],
-      ['Sent', sentText(recipient.sent)],
-      ['Opened', utc(recipient.openedAt)],
-      [recipient.declinedAt ? 'Declined' : 'Signed', utc(recipient.declinedAt ?? recipient.signedAt)],
-      ['IP address', recipient.clientIp ?? '—'],
-      ['User agent', recipient.userAgent ?? '—'],
-      ...recipient.fields.map(fieldRow),
+      [tr.t('certificate.sent'), sentText(recipient.sent, tr)],
+      [tr.t('certificate.opened'), utc(recipient.openedAt)],
+      [
+        tr.t(recipient.declinedAt ? 'certificate.declined' : 'certificate.signed'),
+        utc(recipient.declinedAt ?? recipient.signedAt),
+      ],
+      [tr.t('certificate.ipAddress'), recipient.clientIp ?? '—'],
+      [tr.t('certificate.userAgent'), recipient.userAgent ?? '—'],
+      ...recipient.fields.map((field) => fieldRow(field, tr)),
     ]);
     flow.space(8);
   }
 }
 
 async function history(flow: PageFlow, certificate: Certificate): Promise<void> {
-  await flow.heading('Event history');
+  const tr = translator(certificate.language);
+  await flow.heading(tr.t('certificate.history'));
   await flow.table(
     [
-      { title: 'Time (UTC)', share: 0.19 },
-      { title: 'Event', share: 0.25 },
-      { title: 'Recipient', share: 0.22 },
-      { title: 'IP address', share: 0.13 },
-      { title: 'User agent', share: 0.21 },
+      { title: tr.t('certificate.column.time'), share: 0.19 },
+      { title: tr.t('certificate.column.event'), share: 0.25 },
+      { title: tr.t('certificate.column.recipient'), share: 0.22 },
+      { title: tr.t('certificate.ipAddress'), share: 0.13 },
+      { title: tr.t('certificate.userAgent'), share: 0.21 },
     ],
     certificate.events.map((event) => [
       utc(event.at).replace(' UTC', ''),
@@ -186,26 +211,30 @@ export async function certify(
 }
 
 async function layOut(flow: PageFlow, certificate: Certificate): Promise<void> {
-  await flow.text('Certificate of completion', { size: 18, style: 'bold' });
+  const tr = translator(certificate.language);
+  await flow.text(tr.t('certificate.title'), { size: 18, style: 'bold' });
   await flow.text(certificate.title, { size: 12 });
   flow.space(10);
   await flow.rows([
-    ['Document', certificate.documentId],
-    ['Sent by', certificate.workspaceName],
-    ['Original file SHA-256', certificate.originalSha256],
-    ['Original pages', `${certificate.originalPages} (this certificate follows them)`],
-    ['Sent', utc(certificate.sentAt)],
-    ['Completed', utc(certificate.completedAt)],
+    [tr.t('certificate.document'), certificate.documentId],
+    [tr.t('certificate.sentBy'), certificate.workspaceName],
+    [tr.t('certificate.originalSha256'), certificate.originalSha256],
+    [
+      tr.t('certificate.originalPages'),
+      tr.t('certificate.originalPagesValue', { count: certificate.originalPages }),
+    ],
+    [tr.t('certificate.sent'), utc(certificate.sentAt)],
+    [tr.t('certificate.completed'), utc(certificate.completedAt)],
   ]);
   await signatures(flow, certificate);
   await recipients(flow, certificate);
   await history(flow, certificate);
   flow.space(12);
-  await flow.text(
-    `This file is sealed with a digital signature by Signet: any change to it after sealing breaks the seal. ${certificate.verifyUrl} confirms whether it is the file this Signet sealed. PDF readers check the seal offline too: until the operator configures a seal certificate readers trust, or the reader is set to trust this one, they show Signet’s default self-signed seal as of unknown validity (“issuer unknown”, “validity unknown”), which does not mean the file was changed.`,
-    { size: 8.5, color: 'muted' },
-  );
-  await flow.footers(
-    (page, of) => `Certificate of completion · ${certificate.documentId} · page ${page} of ${of}`,
+  await flow.text(tr.t('certificate.sealNote', { url: certificate.verifyUrl }), {
+    size: 8.5,
+    color: 'muted',
+  });
+  await flow.footers((page, of) =>
+    tr.t('certificate.footer', { id: certificate.documentId, page, count: of }),
   );
 }

@@ -20,6 +20,8 @@ import type { FieldRow } from '../fields/fields.repository.ts';
 import { listFields } from '../fields/fields.service.ts';
 import { findFile } from '../files/files.repository.ts';
 import { readFileOf, storeFile } from '../files/files.service.ts';
+import { firstLanguage } from '../i18n/languages.ts';
+import { type Translator, translator } from '../i18n/messages.ts';
 import type { Certificate, CertificateField, CertificateRecipient } from '../pdf/certificate.ts';
 import type { FieldStamp } from '../pdf/fields.ts';
 import { whileLeased } from '../queue/heartbeat.ts';
@@ -93,14 +95,18 @@ function stampsOf(fields: FieldRow[], recipients: FullRecipientRow[]): FieldStam
 }
 
 /** The fields a recipient filled, as the certificate lists them (each in its type's wording). */
-function certificateFields(fields: FieldRow[], recipient: FullRecipientRow): CertificateField[] {
+function certificateFields(
+  fields: FieldRow[],
+  recipient: FullRecipientRow,
+  tr: Translator,
+): CertificateField[] {
   return fields
     .filter((f) => f.recipient_id === recipient.id && f.filled_at !== null)
     .map((f) => ({
-      name: fieldTypeSpecs[f.type].label,
+      name: tr.t(`field.type.${f.type}`),
       label: f.label,
       page: f.page,
-      value: fieldTypeSpecs[f.type].certificateValue(f.value),
+      value: fieldTypeSpecs[f.type].certificateValue(f.value, tr),
       bySender: f.prefilled,
     }));
 }
@@ -119,6 +125,7 @@ function recipientOf(
   events: Awaited<ReturnType<typeof findAuditEvents>>,
   fields: FieldRow[],
   sealedAt: Date,
+  tr: Translator,
 ): CertificateRecipient {
   const own = events.filter((e) => e.recipient_id === recipient.id);
   const acted =
@@ -136,7 +143,7 @@ function recipientOf(
     clientIp: acted?.client_ip ?? null,
     userAgent: acted?.user_agent ?? null,
     signature,
-    fields: certificateFields(fields, recipient),
+    fields: certificateFields(fields, recipient, tr),
   };
 }
 
@@ -151,6 +158,9 @@ async function certificateOf(
   const events = await findAuditEvents(ctx.db, document.workspace_id, document.id);
   const workspace = await findWorkspace(ctx.db, document.workspace_id);
   const fields = await listFields(ctx.db, document.workspace_id, document.id);
+  // The document's language, else the workspace's default (issue 51), else English.
+  const language = firstLanguage(document.language, workspace?.default_language);
+  const tr = translator(language);
   const certificate: Certificate = {
     documentId: document.id,
     title: document.title,
@@ -159,15 +169,16 @@ async function certificateOf(
     originalPages: original.pages,
     sentAt: document.sent_at,
     completedAt: document.signed_at ?? ctx.clock.now(),
-    recipients: recipients.map((r) => recipientOf(r, events, fields, sealedAt)),
+    recipients: recipients.map((r) => recipientOf(r, events, fields, sealedAt, tr)),
     events: events.map((e) => ({
       at: e.created_at,
-      label: historyLabel(e.type, e.detail),
+      label: historyLabel(e.type, e.detail, tr),
       recipientEmail: e.recipient_email,
       clientIp: e.client_ip,
       userAgent: e.user_agent,
     })),
     verifyUrl: `${ctx.config.publicUrl}/verify`,
+    language,
   };
   return { certificate, recipients, stamps: stampsOf(fields, recipients) };
 }

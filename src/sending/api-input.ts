@@ -100,6 +100,7 @@ export function createInputOf(
     pricing: body.pricing ?? null,
     ...(body.expiresInSeconds === undefined ? {} : { expiresInSeconds: body.expiresInSeconds }),
     remindEveryDays: body.remindEveryDays ?? null,
+    language: body.language ?? null,
     file,
     fields: body.fields ?? [],
     delivery: body.delivery === 'none' ? 'none' : 'email',

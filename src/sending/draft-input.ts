@@ -47,6 +47,11 @@ export interface CreateDocumentInput {
   expiresInSeconds?: number;
   /** Remind pending signers every this many days until it expires (autoReminderChoices); none by default. */
   remindEveryDays?: number | null;
+  /**
+   * The certificate of completion's language, a BCP 47 tag of i18n/languages.ts (read by
+   * parseLanguage); null or absent: the workspace's default when it is sealed.
+   */
+  language?: string | null;
   /** The PDF to be signed; without one, the text body is made into a PDF when it is sent. */
   file?: Uint8Array | null;
   /** The upload was cut off at SIGNET_MAX_UPLOAD_BYTES: refused with the rest of the input's problems. */
@@ -81,7 +86,7 @@ function validateCreateInput(
   // In the form's order: title and text, recipients, then expiry and reminders.
   const settings: FieldErrors = {};
   validateDocumentSettings(input, settings);
-  const { expiry, remindEveryDays, ...head } = settings;
+  const { expiry, remindEveryDays, language, ...head } = settings;
   Object.assign(errors, head);
   if (input.recipients.length < 1 || input.recipients.length > maxRecipients) {
     errors.recipients = `A document has 1 to ${maxRecipients} recipients.`;
@@ -104,7 +109,12 @@ function validateCreateInput(
     }
     checkRecipientSettings(r, where, key, errors);
   }
-  Object.assign(errors, expiry ? { expiry } : {}, remindEveryDays ? { remindEveryDays } : {});
+  Object.assign(
+    errors,
+    expiry ? { expiry } : {},
+    remindEveryDays ? { remindEveryDays } : {},
+    language ? { language } : {},
+  );
   if (input.pricing === null || input.pricing === undefined) return null;
   const checked = checkPricingBlock(input.pricing);
   if ('block' in checked) return checked.block;
@@ -136,10 +146,13 @@ export function checkRecipientSettings(
 
 /**
  * **The** rules of a document's own settings, whoever it goes to (a template's defaults
- * too): `title`, `body`, `expiry` and `remindEveryDays`.
+ * too): `title`, `body`, `expiry`, `remindEveryDays` and `language`.
  */
 export function validateDocumentSettings(
-  input: Pick<CreateDocumentInput, 'title' | 'body' | 'expiresInSeconds' | 'remindEveryDays' | 'delivery'>,
+  input: Pick<
+    CreateDocumentInput,
+    'title' | 'body' | 'expiresInSeconds' | 'remindEveryDays' | 'delivery' | 'language'
+  >,
   errors: FieldErrors,
 ): void {
   const title = input.title.trim();
@@ -163,6 +176,13 @@ export function validateDocumentSettings(
   } else if (remind !== null && input.delivery === 'none') {
     errors.remindEveryDays = 'Reminders are mails: a document you deliver yourself (delivery none) has none.';
   }
+  if (
+    input.language !== undefined &&
+    input.language !== null &&
+    input.language !== '' &&
+    !parseLanguage(input.language)
+  )
+    errors.language = `The certificate's language must be one of ${languages.join(', ')}.`;
 }
 
 /** A document's input once checked: its pricing, and its PDF's facts when it has a PDF. */

@@ -205,6 +205,7 @@ async function insertDrafts(
       expires_in_seconds: input.expiresInSeconds ?? defaultExpirySeconds,
       original_sha256: originalSha256,
       remind_every_days: input.remindEveryDays ?? null,
+      language: input.language ? parseLanguage(input.language) : null,
       delivery: input.delivery ?? 'email',
       template_id: input.templateId ?? null,
       made_via: input.madeVia ?? null,
@@ -359,6 +360,7 @@ export async function findDraftInput(
     pricing: document.pricing,
     expiresInSeconds: document.expires_in_seconds,
     remindEveryDays: document.remind_every_days,
+    language: document.language,
     pages: file?.pages ?? null,
   };
 }
@@ -413,6 +415,9 @@ export async function editDraft(
       value_currency: pricing?.currency ?? null,
       expires_in_seconds: input.expiresInSeconds ?? document.expires_in_seconds,
       remind_every_days: input.remindEveryDays ?? null,
+      ...(input.language === undefined
+        ? {}
+        : { language: input.language ? parseLanguage(input.language) : null }),
       ...(original ? { original_sha256: original.sha256, original_from_text: false } : {}),
       ...(input.delivery ? { delivery: input.delivery } : {}),
     });

@@ -58,6 +58,7 @@ const slaRecipient = (id: string, from: (typeof recipientExamples)[number] | und
 /** The answer to that create: sent, Ann mailed first, nothing signed yet. */
 export const createdDocumentExample = {
   ...draftExample,
+  language: null,
   status: 'sent',
   sentAt: '2026-03-04T08:00:02.114Z',
   expiresAt: '2026-04-03T08:00:02.114Z',

@@ -149,6 +149,11 @@ const documentMembers = {
       description: `Remind pending signers every this many days (${autoReminderChoices.join(', ')}) until it expires; null (the default) for never`,
     }),
   ),
+  language: Type.Optional(
+    Type.Union([Type.String({ maxLength: 35 }), Type.Null()], {
+      description: `The language of its certificate of completion, a BCP 47 tag: ${languages.map((l) => `\`${l}\``).join(', ')} (read as a recipient’s \`language\` is). Null or absent: the workspace’s default language when it is sealed. Each recipient’s mails and pages follow their own \`language\``,
+    }),
+  ),
   send: Type.Optional(Type.Boolean({ description: 'True: sent at once; false (the default): a draft' })),
   delivery: Type.Optional(
     Enum(['email', 'none'], {

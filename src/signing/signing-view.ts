@@ -80,7 +80,7 @@ function shownValue(field: FieldRow): string | null {
 
 /** A value the sender gave, as the signer reads it among what is filled in for them. */
 function sendersValue(tr: Translator, field: FieldRow, senderName: string): string {
-  const value = fieldTypeSpecs[field.type].certificateValue(field.value);
+  const value = fieldTypeSpecs[field.type].certificateValue(field.value, tr);
   return value
     ? tr.t('sign.senderFilled', { value, sender: senderName })
     : tr.t('sign.senderLeftEmpty', { sender: senderName });

@@ -137,6 +137,7 @@ function draftForm(draft: NonNullable<Awaited<ReturnType<typeof findDraftInput>>
     title: draft.title,
     body: draft.body ?? '',
     remindEveryDays: draft.remindEveryDays ? String(draft.remindEveryDays) : '',
+    language: draft.language ?? '',
   };
   const days = (draft.expiresInSeconds ?? 0) / 86_400;
   if (expiryChoices.includes(days as (typeof expiryChoices)[number])) form.expiresInDays = String(days);
@@ -200,6 +201,7 @@ function documentInput(form: Form, pdf: FormPdf, keptExpiry?: number) {
     expiresInSeconds: expiryOf(form, keptExpiry),
     remindEveryDays:
       formText(form, 'remindEveryDays') === '' ? null : Number(formText(form, 'remindEveryDays')),
+    language: formText(form, 'language') || null,
   };
 }
 

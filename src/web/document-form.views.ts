@@ -10,6 +10,7 @@ import type {
 } from '../documents/documents.service.ts';
 import type { PricingView } from '../documents/pricing.ts';
 import { formatMoney } from '../documents/pricing.ts';
+import { endonym, parseLanguage } from '../i18n/languages.ts';
 import type { FieldErrors } from '../input-error.ts';
 import type { MailView } from '../mail/mail.service.ts';
 import { formatBytes, maxPages } from '../pdf/inspect.ts';
@@ -18,7 +19,14 @@ import { pricingTable, statusBadge } from '../ui/document-views.ts';
 import { csrfField, type Form, fieldError, formText, invalidAttrs } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { billingChoices, field, maxPriceRows, rowCount } from './document-form.ts';
-import { cellInput, cellSelect, expiryField, languageSelect, reminderField } from './form-parts.views.ts';
+import {
+  cellInput,
+  cellSelect,
+  certificateLanguageField,
+  expiryField,
+  languageSelect,
+  reminderField,
+} from './form-parts.views.ts';
 import { formatTime } from './layout.ts';
 import { saveAsTemplateForm } from './templates.views.ts';
 
@@ -140,6 +148,7 @@ ${message}
 ${fileField(options)}
 ${expiryField(form, errors)}
 ${reminderField(form, errors)}
+${certificateLanguageField(form, errors)}
 <div class="field"><label for="body">Text</label><span class="hint" id="body-hint">Blank lines separate paragraphs. Shown above the PDF's pages, or made into the PDF when there is none.</span><textarea id="body" name="body" rows="8" ${errors.body ? html`aria-invalid="true" ` : null}aria-describedby="${errors.body ? 'body-error body-hint' : 'body-hint'}">${formText(form, 'body')}</textarea>${fieldError('body', errors.body)}</div>
 </section>
 ${recipientsSection(form, recipientRows, errors)}
@@ -271,10 +280,17 @@ ${document.signedAt ? html`<div><dt>Completed</dt><dd>${formatTime(document.sign
 ${document.withdrawnAt ? html`<div><dt>Withdrawn</dt><dd>${formatTime(document.withdrawnAt, timeZone)}</dd></div>` : document.expiresAt ? html`<div><dt>${document.status === 'expired' ? 'Expired' : 'Expires'}</dt><dd>${formatTime(document.expiresAt, timeZone)}</dd></div>` : ''}
 <div><dt>Value</dt><dd>${document.value ? formatMoney(String(document.value.amount), document.value.currency) : '—'}</dd></div>
 <div><dt>Automatic reminders</dt><dd>${document.remindEveryDays === null ? 'none' : document.remindEveryDays === 1 ? 'every day' : `every ${document.remindEveryDays} days`}</dd></div>
+<div><dt>Certificate language</dt><dd>${certificateLanguageName(document.language)}</dd></div>
 </dl>
 ${document.status === 'draft' ? html`<div class="actions"><a class="button button-primary" href="/documents/${document.id}/send">Send to recipients…</a><a class="button button-secondary" href="/documents/${document.id}/edit">Edit draft</a>${fieldsLink(document)}<a class="button button-danger" href="/documents/${document.id}/delete">Delete draft…</a></div>` : fieldsLink(document)}
 ${document.status === 'sent' || document.status === 'viewed' ? html`<div class="actions"><a class="button button-danger" href="/documents/${document.id}/withdraw">Withdraw…</a></div>` : null}
 </div>`;
+}
+
+/** "Deutsch" (named in itself), or the workspace's default. */
+function certificateLanguageName(tag: string | null): SafeHtml | string {
+  const language = tag ? parseLanguage(tag) : null;
+  return language ? html`<span lang="${language}">${endonym(language)}</span>` : 'Workspace default';
 }
 
 /** How many page thumbnails the sender's page shows before "and N more". */

@@ -27,6 +27,15 @@ export function languageSelect(id: string, label: string, value: string, errors:
   return html`<label class="visually-hidden" for="${id}">${label}</label><select id="${id}" name="${id}" ${invalidAttrs(id, errors[id])}><option value=""${value ? '' : html` selected`}>Workspace default</option>${languages.map((language) => html`<option value="${language}" lang="${language}"${language === value ? html` selected` : ''}>${endonym(language)}</option>`)}</select>${fieldError(id, errors[id])}`;
 }
 
+/**
+ * "Certificate language": the language the certificate of completion is written in, the
+ * workspace's default (the empty value) unless the sender chooses one of Signet's languages.
+ */
+export function certificateLanguageField(form: Form, errors: FieldErrors): SafeHtml {
+  const value = formText(form, 'language');
+  return html`<div class="field"><label for="language">Certificate language</label><span class="hint" id="language-hint">The certificate of completion in the signed PDF is written in it. Each recipient’s mails and pages follow their own language, above.</span><select id="language" name="language" aria-describedby="language-hint${errors.language ? ' language-error' : ''}"${errors.language ? html` aria-invalid="true"` : null}><option value=""${value ? '' : html` selected`}>Workspace default</option>${languages.map((language) => html`<option value="${language}" lang="${language}"${language === value ? html` selected` : ''}>${endonym(language)}</option>`)}</select>${fieldError('language', errors.language)}</div>`;
+}
+
 /** A text input of a form row: hidden label, the value typed, its sentence when refused. */
 export function cellInput(
   id: string,

@@ -177,6 +177,7 @@ const certificate = (pages: number): Certificate => {
     sentAt: at,
     completedAt: at,
     verifyUrl: 'https://sign.example.com/verify',
+    language: 'en' as const,
     recipients: [
       {
         fullName: 'Zoe Stamp',

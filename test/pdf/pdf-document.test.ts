@@ -118,6 +118,7 @@ function certificateOf(overrides: Partial<Certificate> = {}): Certificate {
     sentAt: at(0),
     completedAt: at(12),
     verifyUrl: 'https://sign.example.com/verify',
+    language: 'en' as const,
     recipients: [
       signer(names.latin, 'zoe@example.com', '203.0.113.7', 1),
       signer(names.greek, 'sokratis@example.gr', '2001:db8::7', 5),

@@ -356,6 +356,7 @@ function certificateOf(fields: CertificateField[]): Certificate {
     sentAt: at(0),
     completedAt: at(3),
     verifyUrl: 'https://sign.example.com/verify',
+    language: 'en' as const,
     recipients: [
       recipient('Zoë Łukasiewicz', 'zoe@example.com', fields),
       recipient('Otto Nofields', 'otto@example.com', []),

@@ -265,6 +265,7 @@ function certificate(pages: number): Certificate {
     sentAt: at,
     completedAt: at,
     verifyUrl: 'https://sign.example.com/verify',
+    language: 'en' as const,
     recipients: [
       {
         fullName: 'Zoe Stamp',

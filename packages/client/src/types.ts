@@ -79,6 +79,8 @@ export type DocumentDetail = {
   expiredReason: "withdrawn" | "lapsed" | null;
   /** Null when the document has no pricing block */
   value: Money | null;
+  /** The language of its certificate of completion (a BCP 47 tag, e.g. `de`), as the sender chose it; null: the workspace’s default language when it is sealed */
+  language: string | null;
   recipients: Array<DetailRecipient>;
   events: Array<DocumentEvent>;
   /** The original PDF once the document has one (uploaded, or made from its text when sent), then the sealed PDF once made */
@@ -205,6 +207,8 @@ export type NewDocument = {
   expiresInSeconds?: number;
   /** Remind pending signers every this many days (1, 2, 3, 5, 7, 14) until it expires; null (the default) for never */
   remindEveryDays?: 1 | 2 | 3 | 5 | 7 | 14 | null;
+  /** The language of its certificate of completion, a BCP 47 tag: `en`, `de`, `fr`, `es`, `it`, `pt-BR`, `nl`, `pl`, `cs`, `sv`, `uk`, `tr`, `ja`, `zh-CN`, `ko`, `ar`, `he` (read as a recipient’s `language` is). Null or absent: the workspace’s default language when it is sealed. Each recipient’s mails and pages follow their own `language` */
+  language?: string | null;
   /** True: sent at once; false (the default): a draft */
   send?: boolean;
   /** `email` (the default): Signet mails each recipient their link, reminders, a withdrawal and the signed PDF. `none`: Signet mails no recipient; sending answers each link in `signingUrls` for you to deliver, and `signing-url` makes a fresh one */
@@ -248,6 +252,8 @@ export type NewDocumentPart = {
   expiresInSeconds?: number;
   /** Remind pending signers every this many days (1, 2, 3, 5, 7, 14) until it expires; null (the default) for never */
   remindEveryDays?: 1 | 2 | 3 | 5 | 7 | 14 | null;
+  /** The language of its certificate of completion, a BCP 47 tag: `en`, `de`, `fr`, `es`, `it`, `pt-BR`, `nl`, `pl`, `cs`, `sv`, `uk`, `tr`, `ja`, `zh-CN`, `ko`, `ar`, `he` (read as a recipient’s `language` is). Null or absent: the workspace’s default language when it is sealed. Each recipient’s mails and pages follow their own `language` */
+  language?: string | null;
   /** True: sent at once; false (the default): a draft */
   send?: boolean;
   /** `email` (the default): Signet mails each recipient their link, reminders, a withdrawal and the signed PDF. `none`: Signet mails no recipient; sending answers each link in `signingUrls` for you to deliver, and `signing-url` makes a fresh one */
@@ -317,6 +323,8 @@ export type WrittenDocument = {
   expiredReason: "withdrawn" | "lapsed" | null;
   /** Null when the document has no pricing block */
   value: Money | null;
+  /** The language of its certificate of completion (a BCP 47 tag, e.g. `de`), as the sender chose it; null: the workspace’s default language when it is sealed */
+  language: string | null;
   recipients: Array<DetailRecipient>;
   events: Array<DocumentEvent>;
   /** The original PDF once the document has one (uploaded, or made from its text when sent), then the sealed PDF once made */
