@@ -146,7 +146,9 @@ export function glossaryProblems(
       continue;
     }
     for (const [key, message] of Object.entries(english)) {
-      if (!source.match.some((piece) => message.toLowerCase().includes(piece))) continue;
+      // The words a reader sees: a placeholder's name (`{signers}`, `{sealedAt}`) is none.
+      const words = message.replace(/\{\s*\w+/g, '{').toLowerCase();
+      if (!source.match.some((piece) => words.includes(piece))) continue;
       const translated = String(catalogue[key] ?? '').toLocaleLowerCase(language);
       if (!theirs.match.some((piece) => translated.includes(piece.toLocaleLowerCase(language))))
         problems.push(

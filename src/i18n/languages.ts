@@ -74,7 +74,12 @@ export function negotiateLanguage(
   header: string | undefined,
   fallback: Language = defaultLanguage,
 ): Language {
-  if (!header) return fallback;
+  return matchLanguage(header) ?? fallback;
+}
+
+/** The language of `Accept-Language` that Signet has, or null when it asks for none of them. */
+export function matchLanguage(header: string | undefined): Language | null {
+  if (!header) return null;
   const ranked = header
     .split(',')
     .slice(0, 20)
@@ -90,7 +95,7 @@ export function negotiateLanguage(
     const language = parseLanguage(tag);
     if (language) return language;
   }
-  return fallback;
+  return null;
 }
 
 /**

@@ -83,11 +83,23 @@ export function utc(at: Date | null): string {
   return at ? `${at.toISOString().slice(0, 19).replace('T', ' ')} UTC` : '—';
 }
 
+/**
+ * A value inside a sentence kept in its own direction (UAX #9 isolates, drawn as nothing): an
+ * id, a time or an address left to right (LRI), a person's words in their own script's
+ * direction (FSI), so a Hebrew or Arabic sentence around them reads in its order.
+ */
+const leftToRight = (value: string) => `\u2066${value}\u2069`;
+const ownDirection = (value: string) => `\u2068${value}\u2069`;
+
+/** "Ann Lee <ann@example.com>", in the page's direction. */
+const nameAndAddress = (recipient: CertificateRecipient) =>
+  `${ownDirection(recipient.fullName)} ${leftToRight(`<${recipient.email}>`)}`;
+
 /** "2026-11-25 14:03:07 UTC", or "only the completion mail, 2026-11-26 09:00:00 UTC". */
 function sentText(sent: CertificateRecipient['sent'], tr: Translator): string {
   if (!sent) return '—';
   return sent.completionMailOnly
-    ? tr.t('certificate.onlyCompletionMail', { time: utc(sent.at) })
+    ? tr.t('certificate.onlyCompletionMail', { time: leftToRight(utc(sent.at)) })
     : utc(sent.at);
 }
 
@@ -96,11 +108,11 @@ async function signatures(flow: PageFlow, certificate: Certificate): Promise<voi
   await flow.heading(tr.t('certificate.signatures'));
   for (const recipient of certificate.recipients) {
     if (!recipient.signature || !recipient.signedAt) continue;
-    const time = utc(recipient.signedAt);
+    const time = leftToRight(utc(recipient.signedAt));
     const caption = [
-      `${recipient.fullName} <${recipient.email}>`,
+      nameAndAddress(recipient),
       recipient.clientIp
-        ? tr.t('certificate.signedAtFrom', { time, ip: recipient.clientIp })
+        ? tr.t('certificate.signedAtFrom', { time, ip: leftToRight(recipient.clientIp) })
         : tr.t('certificate.signedAt', { time }),
     ];
     if (recipient.signature.kind === 'drawn') {
@@ -115,9 +127,10 @@ async function signatures(flow: PageFlow, certificate: Certificate): Promise<voi
 /** A field's row: "Field, page 2" and "Text “Company”: ACME Ltd". */
 function fieldRow(field: CertificateField, tr: Translator): [string, string] {
   let text = field.label
-    ? tr.t('certificate.fieldLabelled', { type: field.name, label: field.label })
+    ? tr.t('certificate.fieldLabelled', { type: field.name, label: ownDirection(field.label) })
     : field.name;
-  if (field.value !== null) text = tr.t('certificate.fieldValue', { field: text, value: field.value });
+  if (field.value !== null)
+    text = tr.t('certificate.fieldValue', { field: text, value: ownDirection(field.value) });
   if (field.bySender) text = tr.t('certificate.fieldBySender', { field: text });
   return [tr.t('certificate.fieldOnPage', { page: field.page }), text];
 }
@@ -126,11 +139,7 @@ async function recipients(flow: PageFlow, certificate: Certificate): Promise<voi
   const tr = translator(certificate.language);
   await flow.heading(tr.t('certificate.recipients'));
   for (const recipient of certificate.recipients) {
-    await flow.text(`${recipient.fullName} <${recipient.email}>`, {
-      size: 10,
-      style: 'bold',
-      direction: 'ltr',
-    });
+    await flow.text(nameAndAddress(recipient), { size: 10, style: 'bold', direction: flow.dir });
     await flow.rows([
       [tr.t('certificate.role'), tr.t('certificate.roleValue', { role: recipient.role })],
       [
@@ -205,7 +214,7 @@ export async function certify(
     // same file (a second certificate, say) never reuses one.
     const fonts = new FontSet(pdf, `certificate ${certificate.documentId} ${certificate.originalSha256}`);
     await drawFieldStamps(pdf, fonts, stamps);
-    await layOut(new PageFlow(pdf, fonts), certificate);
+    await layOut(new PageFlow(pdf, fonts, translator(certificate.language).dir), certificate);
   });
   return commitUpdate(pdf);
 }
@@ -230,11 +239,11 @@ async function layOut(flow: PageFlow, certificate: Certificate): Promise<void> {
   await recipients(flow, certificate);
   await history(flow, certificate);
   flow.space(12);
-  await flow.text(tr.t('certificate.sealNote', { url: certificate.verifyUrl }), {
+  await flow.text(tr.t('certificate.sealNote', { url: leftToRight(certificate.verifyUrl) }), {
     size: 8.5,
     color: 'muted',
   });
   await flow.footers((page, of) =>
-    tr.t('certificate.footer', { id: certificate.documentId, page, count: of }),
+    tr.t('certificate.footer', { id: leftToRight(certificate.documentId), page, count: of }),
   );
 }

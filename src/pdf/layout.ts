@@ -1,7 +1,9 @@
 // A small flowing layout for the pages Signet writes (a text document, the certificate of
 // completion): headings, wrapped paragraphs, label/value rows and tables, each line set in
 // a face that encodes it (fonts.ts), new A4 pages as the text runs over, and a footer on
-// every page once the pages are known.
+// every page once the pages are known. A right-to-left flow (a certificate in Arabic or
+// Hebrew) mirrors the page: lines set against the right margin, a table's first column on
+// the right, the signature block on the right; each line keeps its own direction (UAX #9).
 import { type PDFDocument, type PDFImage, type PDFPage, rgb } from '@cantoo/pdf-lib';
 import type { Style } from './font-faces.ts';
 import { FontSet, paragraphDirection } from './fonts.ts';
@@ -11,6 +13,8 @@ const margin = 56;
 const ink = rgb(0.1, 0.12, 0.16);
 const muted = rgb(0.38, 0.42, 0.48);
 const rule = rgb(0.82, 0.85, 0.89);
+/** A letter of a right-to-left script (Hebrew, Arabic, Syriac, Thaana, N'Ko and their presentation forms). */
+const rightToLeftLetter = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]|\p{Script=Adlam}/u;
 
 export interface TableColumn {
   title: string;
@@ -66,12 +70,30 @@ export class PageFlow {
   readonly pdf: PDFDocument;
   readonly fonts: FontSet;
   readonly pages: PDFPage[] = [];
+  /** The page's direction: `rtl` mirrors the layout. */
+  readonly dir: 'ltr' | 'rtl';
   #page: PDFPage | null = null;
   #y = 0;
 
-  constructor(pdf: PDFDocument, fonts = new FontSet(pdf)) {
+  constructor(pdf: PDFDocument, fonts = new FontSet(pdf), dir: 'ltr' | 'rtl' = 'ltr') {
     this.pdf = pdf;
     this.fonts = fonts;
+    this.dir = dir;
+  }
+
+  /**
+   * A paragraph's direction: its first strong letter's, except that on a right-to-left page a
+   * paragraph with any right-to-left letter is right to left ("SHA-256 للملف الأصلي" reads
+   * from the right there, its first word an English one).
+   */
+  #direction(paragraph: string): 'ltr' | 'rtl' {
+    if (this.dir === 'rtl' && rightToLeftLetter.test(paragraph)) return 'rtl';
+    return paragraphDirection(paragraph);
+  }
+
+  /** Where a line `lineWidth` wide starts in the box from `left`, `width` wide: its start edge. */
+  #start(left: number, width: number, lineWidth: number): number {
+    return this.dir === 'rtl' ? left + width - lineWidth : left;
   }
 
   get width(): number {
@@ -107,13 +129,17 @@ export class PageFlow {
     const leading = size * 1.35;
     // Each paragraph of a text has its own direction (an Arabic paragraph, then a Hindi one).
     for (const paragraph of text.split(/\r?\n/)) {
-      const direction = options.direction ?? paragraphDirection(paragraph);
+      const direction = options.direction ?? this.#direction(paragraph);
       for (const line of wrap(paragraph, this.#measure(style, size), this.width)) {
         const page = this.room(leading);
         this.#y -= leading;
-        this.fonts
-          .shape(style, line, direction)
-          .draw(page, { x: margin, y: this.#y + size * 0.3, size, color: this.#color(options.color) });
+        const shaped = this.fonts.shape(style, line, direction);
+        shaped.draw(page, {
+          x: this.#start(margin, this.width, shaped.width(size)),
+          y: this.#y + size * 0.3,
+          size,
+          color: this.#color(options.color),
+        });
       }
     }
   }
@@ -150,21 +176,25 @@ export class PageFlow {
       for (const cell of cells) await this.fonts.prepare(style, cell);
       const set = cells.map((cell, i) => {
         const width = (columns[i]?.share ?? 0) * this.width - 6;
-        return { lines: wrap(cell, this.#measure(style, size), width), direction: paragraphDirection(cell) };
+        return { lines: wrap(cell, this.#measure(style, size), width), direction: this.#direction(cell) };
       });
       const height = Math.max(...set.map((c) => c.lines.length)) * leading + 4;
       const page = this.room(height);
-      let x = margin;
+      // Each column's box, from the start edge: the first column on the left, or on the right.
+      let before = 0;
       for (const [i, cell] of set.entries()) {
+        const width = (columns[i]?.share ?? 0) * this.width;
+        const left = this.dir === 'rtl' ? margin + this.width - before - width : margin;
         cell.lines.forEach((line, n) => {
-          this.fonts.shape(style, line, cell.direction).draw(page, {
-            x,
+          const shaped = this.fonts.shape(style, line, cell.direction);
+          shaped.draw(page, {
+            x: this.dir === 'rtl' ? this.#start(left, width, shaped.width(size)) : margin + before,
             y: this.#y - (n + 1) * leading + size * 0.3,
             size,
             color: style === 'bold' ? ink : this.#color(header || i > 0 ? 'ink' : 'muted'),
           });
         });
-        x += (columns[i]?.share ?? 0) * this.width;
+        before += width;
       }
       this.#y -= height;
       page.drawLine({
@@ -190,13 +220,14 @@ export class PageFlow {
     const height = 64 + caption.length * 12;
     const page = this.room(height + 12);
     const boxWidth = Math.min(260, this.width);
+    const boxLeft = this.#start(margin, this.width, boxWidth);
     const top = this.#y - 4;
     if ('image' in signature) {
       const scale = Math.min(boxWidth / signature.image.width, 48 / signature.image.height, 1);
       const width = signature.image.width * scale;
       const drawnHeight = signature.image.height * scale;
       page.drawImage(signature.image, {
-        x: margin,
+        x: this.#start(boxLeft, boxWidth, width),
         y: top - 50 + (48 - drawnHeight) / 2,
         width,
         height: drawnHeight,
@@ -205,16 +236,21 @@ export class PageFlow {
       await this.fonts.prepare('handwriting', signature.typed);
       const shaped = this.fonts.shape('handwriting', signature.typed);
       const size = Math.min(30, (30 * boxWidth) / Math.max(1, shaped.width(30)));
-      shaped.draw(page, { x: margin, y: top - 40, size, color: rgb(0.05, 0.15, 0.45) });
+      shaped.draw(page, {
+        x: this.#start(boxLeft, boxWidth, shaped.width(size)),
+        y: top - 40,
+        size,
+        color: rgb(0.05, 0.15, 0.45),
+      });
     }
     page.drawLine({
-      start: { x: margin, y: top - 54 },
-      end: { x: margin + boxWidth, y: top - 54 },
+      start: { x: boxLeft, y: top - 54 },
+      end: { x: boxLeft + boxWidth, y: top - 54 },
       thickness: 0.6,
       color: muted,
     });
     this.#y = top - 56;
-    for (const line of caption) await this.text(line, { size: 8.5, color: 'muted', direction: 'ltr' });
+    for (const line of caption) await this.text(line, { size: 8.5, color: 'muted', direction: this.dir });
     this.space(12);
   }
 
@@ -223,7 +259,13 @@ export class PageFlow {
     for (const [i, page] of this.pages.entries()) {
       const text = label(i + 1, this.pages.length);
       await this.fonts.prepare('text', text);
-      this.fonts.shape('text', text, 'ltr').draw(page, { x: margin, y: margin / 2, size: 7.5, color: muted });
+      const shaped = this.fonts.shape('text', text, this.dir);
+      shaped.draw(page, {
+        x: this.#start(margin, this.width, shaped.width(7.5)),
+        y: margin / 2,
+        size: 7.5,
+        color: muted,
+      });
     }
   }
 

@@ -20,6 +20,7 @@ import type { LimitDecision } from '../accounts/account-limits.ts';
 import type { Context } from '../context.ts';
 import { sha256Hex } from '../files/files.service.ts';
 import type { BucketShape, RateLimiter } from '../http/rate-limiter.ts';
+import { type MessageKey, type Translator, translator } from '../i18n/messages.ts';
 import { formatBytes } from '../pdf/inspect.ts';
 import { type CertificateDescription, describeCertificate } from '../pdf/seal-identity.ts';
 import { isPinnedAuthority } from '../pdf/timestamp.ts';
@@ -118,7 +119,34 @@ export type Verification =
       /** The file carries a signature by a retired seal of this installation that is not recorded to have sealed it. */
       retiredSeal: RetiredSeal | null;
     })
-  | { verdict: 'not-a-pdf'; problem: string; sha256: string | null; bytes: number };
+  | {
+      verdict: 'not-a-pdf';
+      /** Why, in English (the CLI's line); `reason` says it in any language. */
+      problem: string;
+      reason: NotPdfReason;
+      /** With `too-large`: the largest file checked. */
+      limitBytes?: number;
+      sha256: string | null;
+      bytes: number;
+    };
+
+/** Why a file is no sealed PDF to check. */
+export type NotPdfReason = 'empty' | 'not-a-pdf' | 'incomplete' | 'too-large';
+
+const notPdfKeys: Record<NotPdfReason, MessageKey> = {
+  empty: 'verify.refusal.empty',
+  'not-a-pdf': 'verify.refusal.notPdf',
+  incomplete: 'verify.refusal.incomplete',
+  'too-large': 'verify.refusal.tooLarge',
+};
+
+/** Why a file is no sealed PDF to check, in `tr`'s language. */
+export function notPdfSentence(
+  v: Extract<Verification, { verdict: 'not-a-pdf' }>,
+  tr: Translator = english,
+): string {
+  return tr.t(notPdfKeys[v.reason], { size: formatBytes(v.limitBytes ?? 0) });
+}
 
 /**
  * The largest file checked: a sealed file is its original (at most SIGNET_MAX_UPLOAD_BYTES)
@@ -131,7 +159,7 @@ export function maxVerifyBytes(config: Pick<Context['config'], 'maxUploadBytes'>
 
 /** Checks one file of at most `maxVerifyBytes`; never throws on what the file holds. */
 export async function verifyPdf(ctx: VerifyContext, bytes: Uint8Array): Promise<Verification> {
-  if (bytes.byteLength === 0) return notPdf('The file is empty; choose the sealed PDF.', null, 0);
+  if (bytes.byteLength === 0) return notPdf('empty', null, 0);
   if (bytes.byteLength > maxVerifyBytes(ctx.config)) return tooLargeToVerify(ctx, bytes.byteLength);
   const sha256 = sha256Hex(bytes);
   const report = await inspectSeals(bytes);
@@ -269,21 +297,22 @@ async function pinnedTimestamp(
 
 /** The verdict on an upload over the limit, before (or instead of) reading it. */
 export function tooLargeToVerify(ctx: Pick<Context, 'config'>, bytes: number): Verification {
-  return notPdf(
-    `The file is larger than ${formatBytes(maxVerifyBytes(ctx.config))}, more than any PDF this Signet seals; choose the sealed PDF.`,
-    null,
-    bytes,
-  );
+  return notPdf('too-large', null, bytes, maxVerifyBytes(ctx.config));
 }
 
-function notPdf(problem: string, sha256: string | null, bytes: number): Verification {
-  return { verdict: 'not-a-pdf', problem, sha256, bytes };
+function notPdf(
+  reason: NotPdfReason,
+  sha256: string | null,
+  bytes: number,
+  limitBytes?: number,
+): Verification {
+  const v = { verdict: 'not-a-pdf' as const, reason, sha256, bytes, ...(limitBytes ? { limitBytes } : {}) };
+  return { ...v, problem: notPdfSentence({ ...v, problem: '' }) };
 }
 
 // verify.ts's sentences, said the way this page asks for a file.
-function pdfProblem(problem: string): string {
-  if (problem === 'The file is not a PDF.') return 'This file is not a PDF; choose the sealed PDF.';
-  return problem;
+function pdfProblem(problem: string): NotPdfReason {
+  return problem === 'The file is not a PDF.' ? 'not-a-pdf' : 'incomplete';
 }
 
 /** The retired seal of this installation that made one of these signatures, if any. */
@@ -361,82 +390,66 @@ export function formatUtc(date: Date): string {
   return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
+// Every sentence below is a message of the catalogues (`verify.*`), in the page's language;
+// English, the CLI's, when no translator is given. Times stay ISO 8601 in UTC in every language.
+const english = translator('en');
+
 /** A certificate subject as a name: its CN, or the whole subject when it has none. */
-function signerName(subject: string | null): string {
-  if (!subject) return 'an unreadable certificate';
+function signerName(subject: string | null, tr: Translator): string {
+  if (!subject) return tr.t('verify.unreadableCertificate');
   const cn = /(?:^|, )CN=((?:\\.|[^,\\])*)/.exec(subject)?.[1];
   return cn ? cn.replace(/\\(.)/g, '$1') : subject;
 }
 
-const names = new Intl.ListFormat('en', { style: 'long', type: 'conjunction' });
+/** A moment for a message's `{x, select, none {} other {… {x}}}`: the time, or `none`. */
+const when = (date: Date | null): string => (date ? formatUtc(date) : 'none');
 
-function onTime(date: Date | null): string {
-  return date ? ` on ${formatUtc(date)}` : '';
+/** A retired seal for a message's `{retired, select, …}` and its `{retiredAt}`. */
+function retiredValues(retired: RetiredSeal | null) {
+  if (!retired) return { retired: 'none', retiredAt: '' };
+  return retired.retiredAt
+    ? { retired: 'retired', retiredAt: formatUtc(retired.retiredAt) }
+    : { retired: 'unused', retiredAt: '' };
 }
 
 // The sentence for each way a file carrying this Signet's seal is not the file it issued.
-const changeSentences: Record<Exclude<SealChange, 'appended'>, string> = {
-  altered:
-    'This file was changed after it was sealed: bytes covered by this Signet’s seal were altered, so nothing in it can be trusted.',
-  'seal-altered':
-    'This file was changed after it was sealed: this Signet’s seal in it was altered (its certificate or signature), so nothing in it can be trusted.',
-  container:
-    'This file was changed after it was sealed: the seal’s signature holds, but its container was altered after sealing (the bytes that carry the signature are not the ones this Signet wrote), so it is not the file that was sealed.',
-  'timestamp-removed':
-    'This file was changed after it was sealed: the seal’s signature holds, but its time-stamp was removed (this Signet time-stamps every seal), so it is not the file that was sealed.',
-  'timestamp-invalid':
-    'This file was changed after it was sealed: the seal’s signature holds, but its time-stamp does not verify against it (it was replaced or altered), so it is not the file that was sealed and the time it claims is not a fact.',
-  'timestamp-foreign':
-    'This file was changed after it was sealed: the seal’s signature holds, but its time-stamp is not from this Signet’s time-stamp authority (it was replaced), so it is not the file that was sealed and the time it claims is not a fact.',
-  'timestamp-early':
-    'This file was changed after it was sealed: the seal’s signature holds, but its time-stamp is earlier than the seal itself (it was replaced), so it is not the file that was sealed and the time it claims is false.',
-  'not-as-stored':
-    'This file was changed after it was sealed: the seal’s signature holds, but the file differs from the sealed file this Signet stored for its document, so it is not the file that was sealed.',
+const changeSentences: Record<Exclude<SealChange, 'appended'>, MessageKey> = {
+  altered: 'verify.verdict.altered',
+  'seal-altered': 'verify.verdict.sealAltered',
+  container: 'verify.verdict.container',
+  'timestamp-removed': 'verify.verdict.timestampRemoved',
+  'timestamp-invalid': 'verify.verdict.timestampInvalid',
+  'timestamp-foreign': 'verify.verdict.timestampForeign',
+  'timestamp-early': 'verify.verdict.timestampEarly',
+  'not-as-stored': 'verify.verdict.notAsStored',
 };
 
 /** The answer in one sentence. */
-export function verificationSentence(v: Verification): string {
+export function verificationSentence(v: Verification, tr: Translator = english): string {
   switch (v.verdict) {
-    case 'sealed-unchanged':
-      if (v.document) {
-        return `Sealed by this Signet for document “${v.document.title}”${onTime(v.seal.sealedAt)}${retiredPhrase(v.seal.retired)}; unchanged since.`;
-      }
-      return `Sealed by this Signet${onTime(v.seal.sealedAt)}${retiredPhrase(v.seal.retired)}; unchanged since.${
-        v.documentId ? ' The document it names is not stored here.' : ''
-      }`;
+    case 'sealed-unchanged': {
+      const values = { sealedAt: when(v.seal.sealedAt), ...retiredValues(v.seal.retired) };
+      if (v.document) return tr.t('verify.verdict.sealedDocument', { ...values, title: v.document.title });
+      return tr.t('verify.verdict.sealed', { ...values, notStored: v.documentId ? 'yes' : 'no' });
+    }
     case 'changed-after-sealing':
-      if (v.change !== 'appended') return changeSentences[v.change];
-      return `This file was changed after it was sealed: something was added after the seal this Signet made${
-        v.document ? ` for document “${v.document.title}”` : ''
-      }${onTime(v.seal.sealedAt)} (an incremental update), so it is not the file that was sealed.`;
+      if (v.change !== 'appended') return tr.t(changeSentences[v.change]);
+      return tr.t('verify.verdict.appended', {
+        document: v.document ? 'yes' : 'no',
+        title: v.document?.title ?? '',
+        sealedAt: when(v.seal.sealedAt),
+      });
     case 'not-sealed-here': {
-      if (v.otherSignatures.length === 0) {
-        return 'This file was not sealed by this Signet: it carries no digital signature.';
-      }
-      const signers = [...new Set(v.otherSignatures.map((s) => signerName(s.signer)))];
-      const count = v.otherSignatures.length === 1 ? 'a signature' : `${v.otherSignatures.length} signatures`;
-      if (v.retiredSeal) {
-        return `This file was not sealed by this Signet: it carries ${count} by ${names.format(signers)}, made with a seal this Signet ${retiredWhen(v.retiredSeal)}, and a retired seal vouches only for the files Signet’s records show it sealed, not for this one.`;
-      }
-      return `This file was not sealed by this Signet: it carries ${count} by ${names.format(signers)}, not by this Signet’s seal.`;
+      if (v.otherSignatures.length === 0) return tr.t('verify.verdict.unsigned');
+      const signers = tr.list([...new Set(v.otherSignatures.map((s) => signerName(s.signer, tr)))]);
+      const count = v.otherSignatures.length;
+      if (v.retiredSeal)
+        return tr.t('verify.verdict.retiredSeal', { count, signers, ...retiredValues(v.retiredSeal) });
+      return tr.t('verify.verdict.others', { count, signers });
     }
     case 'not-a-pdf':
-      return v.problem;
+      return notPdfSentence(v, tr);
   }
-}
-
-/** "retired on 2026-03-01 12:00:05 UTC", or set aside for a PKCS#12. */
-function retiredWhen(retired: RetiredSeal): string {
-  return retired.retiredAt
-    ? `retired on ${formatUtc(retired.retiredAt)}`
-    : 'no longer uses (it seals with a PKCS#12 certificate now)';
-}
-
-function retiredPhrase(retired: RetiredSeal | null): string {
-  if (!retired) return '';
-  return retired.retiredAt
-    ? ` with a seal retired on ${formatUtc(retired.retiredAt)}`
-    : ' with a seal no longer in use';
 }
 
 /**
@@ -446,13 +459,13 @@ function retiredPhrase(retired: RetiredSeal | null): string {
  * unknown validity. Said here so nobody takes that for a change (docs/deployment.md, "What
  * readers show", says what an operator does about it). Null for every other verdict.
  */
-export function readerNote(v: Verification): string | null {
+export function readerNote(v: Verification, tr: Translator = english): string | null {
   if (v.verdict !== 'sealed-unchanged') return null;
   const certificate = v.seal.certificate;
   if (certificate && certificate.subject !== certificate.issuer) {
-    return `PDF readers check this seal offline too. They show it as valid when they trust its issuer, ${signerName(certificate.issuer)} (Adobe Approved Trust List, EU Trusted Lists), and otherwise as of unknown validity, which does not mean the file was changed: this page confirms it.`;
+    return tr.t('verify.readerNote.issuer', { issuer: signerName(certificate.issuer, tr) });
   }
-  return 'PDF readers check this seal offline too, but this Signet seals with its own self-signed certificate, so they show the signature as of unknown validity (Acrobat: “validity unknown”, pdfsig: “issuer unknown”, MuPDF: “self-signed certificate”). That does not mean the file was changed: this page confirms it. Readers show the seal as valid once the operator of this Signet configures a seal certificate from an authority on the Adobe Approved Trust List or the EU Trusted Lists, or once you trust this seal’s certificate in your reader by hand (compare its fingerprint above).';
+  return tr.t('verify.readerNote.selfSigned');
 }
 
 export interface VerificationFact {
@@ -462,34 +475,47 @@ export interface VerificationFact {
   isCode?: boolean;
 }
 
-function sealFacts(seal: SealFound): VerificationFact[] {
+function sealFacts(seal: SealFound, tr: Translator): VerificationFact[] {
   const facts: VerificationFact[] = [];
-  if (seal.sealedAt) facts.push({ label: 'Sealed on', value: formatUtc(seal.sealedAt) });
+  if (seal.sealedAt) facts.push({ label: tr.t('verify.fact.sealedOn'), value: formatUtc(seal.sealedAt) });
   if (seal.timestamp?.time) {
-    const by = seal.timestamp.authority ? ` by ${signerName(seal.timestamp.authority)}` : '';
-    facts.push({ label: 'Time-stamped', value: `${formatUtc(seal.timestamp.time)}${by}` });
+    const time = formatUtc(seal.timestamp.time);
+    const value = seal.timestamp.authority
+      ? tr.t('verify.fact.timeStampedBy', { time, authority: signerName(seal.timestamp.authority, tr) })
+      : time;
+    facts.push({ label: tr.t('verify.fact.timeStamped'), value });
   }
-  if (seal.certificate) facts.push(...certificateFacts('Seal', seal.certificate));
+  if (seal.certificate) facts.push(...certificateFacts('seal', seal.certificate, tr));
   if (seal.retired) {
     facts.push({
-      label: 'Seal status',
-      value: `${seal.retired.retiredAt ? `Retired on ${formatUtc(seal.retired.retiredAt)}` : 'No longer in use'}; Signet’s records show it sealed this file`,
+      label: tr.t('verify.fact.sealStatus'),
+      value: tr.t('verify.fact.sealStatusValue', retiredValues(seal.retired)),
     });
   }
   return facts;
 }
 
-function certificateFacts(label: string, certificate: CertificateDescription): VerificationFact[] {
+const certificateLabels = {
+  seal: ['verify.fact.sealSubject', 'verify.fact.sealIssuer', 'verify.fact.sealFingerprint'],
+  ours: ['verify.fact.ourSealSubject', 'verify.fact.ourSealIssuer', 'verify.fact.ourSealFingerprint'],
+} as const;
+
+function certificateFacts(
+  whose: keyof typeof certificateLabels,
+  certificate: CertificateDescription,
+  tr: Translator,
+): VerificationFact[] {
+  const [subject, issuer, fingerprint] = certificateLabels[whose];
   return [
-    { label: `${label} subject`, value: certificate.subject },
-    { label: `${label} issuer`, value: certificate.issuer },
-    { label: `${label} fingerprint (SHA-256)`, value: certificate.fingerprintSha256, isCode: true },
+    { label: tr.t(subject), value: certificate.subject },
+    { label: tr.t(issuer), value: certificate.issuer },
+    { label: tr.t(fingerprint), value: certificate.fingerprintSha256, isCode: true },
   ];
 }
 
-const storedFileValues: Record<StoredFile, string | null> = {
-  identical: 'Identical to this file',
-  differs: 'Differs from this file',
+const storedFileValues: Record<StoredFile, MessageKey | null> = {
+  identical: 'verify.fact.identical',
+  differs: 'verify.fact.differs',
   none: null,
 };
 
@@ -497,63 +523,68 @@ function documentFacts(
   documentId: string | null,
   document: SealedDocument | null,
   storedFile: StoredFile,
+  tr: Translator,
 ): VerificationFact[] {
   const facts: VerificationFact[] = [];
-  if (document) facts.push({ label: 'Document', value: document.title });
-  if (documentId) facts.push({ label: 'Document id', value: documentId, isCode: true });
+  if (document) facts.push({ label: tr.t('verify.fact.document'), value: document.title });
+  if (documentId) facts.push({ label: tr.t('verify.fact.documentId'), value: documentId, isCode: true });
   if (documentId && storedFile === 'none')
-    facts.push({ label: 'Document', value: 'Not stored in this Signet' });
+    facts.push({ label: tr.t('verify.fact.document'), value: tr.t('verify.fact.notStored') });
   const stored = storedFileValues[storedFile];
-  if (stored) facts.push({ label: 'Stored sealed file', value: stored });
+  if (stored) facts.push({ label: tr.t('verify.fact.storedFile'), value: tr.t(stored) });
   return facts;
 }
 
-const changeValues: Record<SealChange, string> = {
-  appended: 'Bytes were added after the seal',
-  altered: 'Bytes covered by the seal were altered',
-  'seal-altered': 'The seal’s certificate or signature was altered',
-  container: 'The seal’s container (/Contents) was altered',
-  'timestamp-removed': 'The seal’s time-stamp was removed',
-  'timestamp-invalid': 'The seal’s time-stamp does not verify against it',
-  'timestamp-foreign': 'The seal’s time-stamp is from another authority',
-  'timestamp-early': 'The seal’s time-stamp is earlier than the seal',
-  'not-as-stored': 'Not the sealed file this Signet stored',
+const changeValues: Record<SealChange, MessageKey> = {
+  appended: 'verify.change.appended',
+  altered: 'verify.change.altered',
+  'seal-altered': 'verify.change.sealAltered',
+  container: 'verify.change.container',
+  'timestamp-removed': 'verify.change.timestampRemoved',
+  'timestamp-invalid': 'verify.change.timestampInvalid',
+  'timestamp-foreign': 'verify.change.timestampForeign',
+  'timestamp-early': 'verify.change.timestampEarly',
+  'not-as-stored': 'verify.change.notAsStored',
 };
 
-function otherFacts(others: OtherSignature[]): VerificationFact[] {
+function otherFacts(others: OtherSignature[], tr: Translator): VerificationFact[] {
   return others.map((s) => ({
-    label: 'Other signature',
-    value: `${signerName(s.signer)}${onTime(s.signedAt)} (${s.intact ? 'valid' : 'does not verify'})`,
+    label: tr.t('verify.fact.otherSignature'),
+    value: tr.t('verify.fact.otherSignatureValue', {
+      signer: signerName(s.signer, tr),
+      sealedAt: when(s.signedAt),
+      intact: s.intact ? 'yes' : 'no',
+    }),
   }));
 }
 
 /** The answer's details: one row per fact, in the order people check them. */
-export function verificationFacts(v: Verification): VerificationFact[] {
+export function verificationFacts(v: Verification, tr: Translator = english): VerificationFact[] {
   const file = (sha256: string | null, bytes: number): VerificationFact[] => [
-    ...(sha256 ? [{ label: 'File SHA-256', value: sha256, isCode: true }] : []),
-    { label: 'File size', value: `${bytes.toLocaleString('en')} bytes` },
+    ...(sha256 ? [{ label: tr.t('verify.fact.fileSha256'), value: sha256, isCode: true }] : []),
+    { label: tr.t('verify.fact.fileSize'), value: tr.t('verify.fact.fileSizeValue', { bytes }) },
   ];
   switch (v.verdict) {
     case 'sealed-unchanged':
       return [
-        ...documentFacts(v.documentId, v.document, v.storedFile),
-        ...sealFacts(v.seal),
+        ...documentFacts(v.documentId, v.document, v.storedFile, tr),
+        ...sealFacts(v.seal, tr),
         ...file(v.sha256, v.bytes),
-        ...otherFacts(v.otherSignatures),
+        ...otherFacts(v.otherSignatures, tr),
       ];
     case 'changed-after-sealing':
       return [
-        { label: 'Change', value: changeValues[v.change] },
-        ...documentFacts(v.documentId, v.document, v.storedFile),
-        ...sealFacts(v.seal),
+        { label: tr.t('verify.fact.change'), value: tr.t(changeValues[v.change]) },
+        ...documentFacts(v.documentId, v.document, v.storedFile, tr),
+        ...sealFacts(v.seal, tr),
         ...file(v.sha256, v.bytes),
-        ...otherFacts(v.otherSignatures),
+        ...otherFacts(v.otherSignatures, tr),
       ];
     case 'not-sealed-here':
       return [
         ...file(v.sha256, v.bytes),
-        ...otherFacts(v.otherSignatures),
-        ...(v.ourSeal ? certificateFacts('This Signet’s seal', v.ourSeal) : []),
+        ...otherFacts(v.otherSignatures, tr),
+        ...(v.ourSeal ? certificateFacts('ours', v.ourSeal, tr) : []),
       ];
     case 'not-a-pdf':
       return v.sha256 ? file(v.sha256, v.bytes) : [];

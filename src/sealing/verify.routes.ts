@@ -10,14 +10,22 @@
 // work bounded by its size (pdf/verify.ts). Abuse is bounded before a body is read: a token
 // bucket per client address, and a few checks in flight per process (each holds its file in
 // memory while it is hashed).
+import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
 import type { RateLimiter } from '../http/rate-limiter.ts';
 import type { Form } from '../ui/forms.ts';
+import { visitorTranslator } from '../ui/page-language.ts';
 import { usePlainPageScope } from '../ui/page-scope.ts';
 import { messagePage, sendHtml } from '../ui/shell.ts';
 import { formFile, useUploadBodies } from '../ui/uploads.ts';
-import { maxVerifyBytes, takeVerifyAttempt, tooLargeToVerify, verifyPdf } from './verification.service.ts';
+import {
+  maxVerifyBytes,
+  notPdfSentence,
+  takeVerifyAttempt,
+  tooLargeToVerify,
+  verifyPdf,
+} from './verification.service.ts';
 import { renderVerifyPage, type VerifyPageView } from './verify-page.ts';
 
 /** Checks running at once in this process; more wait for a moment (429) rather than queue in memory. */
@@ -31,7 +39,12 @@ const notFoundPage = messagePage({
   status: 404,
 });
 
-function send(ctx: Context, reply: FastifyReply, status: number, view: Partial<VerifyPageView>) {
+function send(
+  ctx: Context,
+  reply: FastifyReply,
+  status: number,
+  view: Partial<VerifyPageView> & Pick<VerifyPageView, 'tr'>,
+) {
   return sendHtml(
     reply,
     status,
@@ -46,10 +59,6 @@ function send(ctx: Context, reply: FastifyReply, status: number, view: Partial<V
   );
 }
 
-function waitSentence(seconds: number): string {
-  return `Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`;
-}
-
 /** The limits, checked when a post arrives (before its file is read); null lets it through. */
 function createGate(ctx: Context, limiter: RateLimiter) {
   let inFlight = 0;
@@ -59,13 +68,15 @@ function createGate(ctx: Context, limiter: RateLimiter) {
       if (!decision.allowed) {
         ctx.metrics.rateLimitRejections.inc({ limiter: 'verify' });
         reply.header('retry-after', String(decision.retryAfterSeconds));
-        const notice = `Too many files were checked from your network. ${waitSentence(decision.retryAfterSeconds)}`;
-        return send(ctx, reply, 429, { notice });
+        const tr = visitorTranslator(request, reply);
+        const notice = tr.t('verify.tooMany', { seconds: decision.retryAfterSeconds });
+        return send(ctx, reply, 429, { notice, tr });
       }
       if (inFlight >= maxInFlight) {
         reply.header('retry-after', String(busyRetryAfterSeconds));
-        const notice = `Signet is checking other files right now. ${waitSentence(busyRetryAfterSeconds)}`;
-        return send(ctx, reply, 429, { notice });
+        const tr = visitorTranslator(request, reply);
+        const notice = tr.t('verify.busy', { seconds: busyRetryAfterSeconds });
+        return send(ctx, reply, 429, { notice, tr });
       }
       inFlight += 1;
       reply.raw.once('close', () => {
@@ -77,22 +88,26 @@ function createGate(ctx: Context, limiter: RateLimiter) {
 }
 
 async function verifyUpload(ctx: Context, request: FastifyRequest<{ Body: Form }>, reply: FastifyReply) {
+  const tr = visitorTranslator(request, reply);
   const upload = formFile(request.body, 'file');
-  if (!upload) return send(ctx, reply, 400, { fileError: 'Choose the sealed PDF to verify.' });
+  if (!upload) return send(ctx, reply, 400, { fileError: tr.t('verify.refusal.noFile'), tr });
   const result = upload.tooLarge ? tooLargeToVerify(ctx, 0) : await verifyPdf(ctx, upload.data);
   const fileName = upload.filename || null;
-  if (result.verdict === 'not-a-pdf') return send(ctx, reply, 400, { fileError: result.problem, fileName });
-  return send(ctx, reply, 200, { result, fileName });
+  if (result.verdict === 'not-a-pdf')
+    return send(ctx, reply, 400, { fileError: notPdfSentence(result, tr), fileName, tr });
+  return send(ctx, reply, 200, { result, fileName, tr });
 }
 
 export function verifyRoutes(ctx: Context, deps: { limiter: RateLimiter }) {
   return async function register(app: FastifyInstance) {
+    // The visitor's language: the switch's choice in its cookie (ui/page-language.ts).
+    await app.register(cookie);
     await usePlainPageScope(app, ctx, {
       headers: 'plain',
       notFound: (reply) => sendHtml(reply, 404, notFoundPage),
     });
 
-    app.get('/', (_request, reply) => send(ctx, reply, 200, {}));
+    app.get('/', (request, reply) => send(ctx, reply, 200, { tr: visitorTranslator(request, reply) }));
     // The form carries a file: multipart in this route's scope alone, after the limits.
     const gate = createGate(ctx, deps.limiter);
     await app.register(async (uploads) => {

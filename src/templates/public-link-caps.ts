@@ -16,7 +16,8 @@ import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { untilNextDay, usageDay } from '../documents/upload-usage.ts';
-import { InputError } from '../input-error.ts';
+import { keyedRefusal } from '../i18n/refusals.ts';
+import type { InputError } from '../input-error.ts';
 import { emailKey } from '../mail/address.ts';
 
 /** Code mails one inbox receives in a UTC hour, from every link of every workspace. */
@@ -108,27 +109,17 @@ async function isFirstRefusal(ctx: Context, cap: Cap, now: Date): Promise<boolea
   return marked !== undefined;
 }
 
-const inMinutes = (seconds: number) => {
-  const minutes = Math.max(1, Math.ceil(seconds / 60));
-  return `${minutes} minute${minutes > 1 ? 's' : ''}`;
-};
-
-/** The visitor's sentence and when to try again. */
+/** The visitor's sentence (a key of the catalogues, English in `fields`) and when to try again. */
 function refusalOf(cap: Cap, now: Date, senderName: string): InputError {
   if (cap.kind === 'workspace')
-    return new InputError(
-      {
-        email: `This link has mailed all the codes it may today. Try again tomorrow (after midnight UTC), or ask ${senderName} for another way to sign.`,
-      },
-      { overAllowance: untilNextDay(now) },
-    );
+    return keyedRefusal([['email', 'publicLink.refusal.workspaceCap', { sender: senderName }]], {
+      overAllowance: untilNextDay(now),
+    });
   const retryAfterSeconds = Math.max(1, Math.ceil((cap.hour.getTime() + 3_600_000 - now.getTime()) / 1000));
-  return new InputError(
-    {
-      email: `This address has been mailed ${inboxMailsPerHour} codes in the last hour, the most we send to one address. Try again in ${inMinutes(retryAfterSeconds)}, or give another address.`,
-    },
-    { overAllowance: { retryAfterSeconds } },
-  );
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return keyedRefusal([['email', 'publicLink.refusal.inboxCap', { count: inboxMailsPerHour, minutes }]], {
+    overAllowance: { retryAfterSeconds },
+  });
 }
 
 /**

@@ -21,7 +21,8 @@ import type { Database } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import type { RateLimiter } from '../http/rate-limiter.ts';
 import { firstLanguage, type Language, negotiateLanguage } from '../i18n/languages.ts';
-import { translator } from '../i18n/messages.ts';
+import { type MessageKey, translator } from '../i18n/messages.ts';
+import { type KeyedProblem, keyedRefusal } from '../i18n/refusals.ts';
 import { InputError } from '../input-error.ts';
 import { isEmailAddress, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
@@ -37,6 +38,8 @@ import { getTemplate, type TemplateDetail } from './templates.service.ts';
 import { askedValues, documentInputOf } from './use-template.ts';
 
 export const publicCodeValidityMs = 10 * 60_000;
+/** The same, in minutes, as pages say it. */
+export const publicCodeValidityMinutes = publicCodeValidityMs / 60_000;
 export const maxPublicCodeAttempts = 5;
 /** Codes asked for from one client address: a few, then one every 12 minutes. */
 export const perClientAddress = { burst: 5, refillPerSecond: 5 / 3600 };
@@ -139,15 +142,15 @@ export async function publicLinkSettings(
   };
 }
 
-/** Why a link that exists takes no more visitors, or null while it does. */
+/** Why a link that exists takes no more visitors (a sentence of the catalogues), or null while it does. */
 function closedBecause(
   row: { public_link_max_uses: number | null; public_link_ends_at: Date | null; public_link_uses: number },
   now: Date,
-): string | null {
+): MessageKey | null {
   if (row.public_link_ends_at && row.public_link_ends_at.getTime() <= now.getTime())
-    return 'This link has ended: ask its sender for another.';
+    return 'publicLink.closed.ended';
   if (row.public_link_max_uses !== null && row.public_link_uses >= row.public_link_max_uses)
-    return 'This link has been used as many times as its sender allowed: ask them for another.';
+    return 'publicLink.closed.usedUp';
   return null;
 }
 
@@ -159,8 +162,8 @@ export interface PublicLinkView {
   senderName: string;
   /** The workspace's default language: a visitor's when their browser asks for none of Signet's. */
   defaultLanguage: Language;
-  /** Why it takes no more visitors (ended, used up), or null. */
-  closed: string | null;
+  /** Why it takes no more visitors (ended, used up), a sentence of the catalogues, or null. */
+  closed: MessageKey | null;
 }
 
 /** The link's view; not-found for a token that opens nothing (never was, renewed, turned off). */
@@ -204,15 +207,14 @@ export async function takePublicLinkAttempt(
 }
 
 function checkPerson(person: { fullName: string; email: string }): void {
-  const errors: Record<string, string> = {};
+  const problems: KeyedProblem[] = [];
   const name = person.fullName.trim();
-  if (!name || name.length > 200) errors.fullName = 'Give your full name (at most 200 characters).';
-  else {
-    const problem = drawingProblem('Your name', name);
-    if (problem) errors.fullName = problem;
-  }
-  if (!isEmailAddress(person.email)) errors.email = 'Give your email address: the code goes there.';
-  if (Object.keys(errors).length > 0) throw new InputError(errors);
+  if (!name || name.length > 200) problems.push(['fullName', 'publicLink.refusal.fullName']);
+  if (!isEmailAddress(person.email)) problems.push(['email', 'publicLink.refusal.email']);
+  const drawing = problems.length === 0 ? drawingProblem('Your name', name) : null;
+  if (problems.length > 0) throw keyedRefusal(problems);
+  // The font's refusal names the characters no face draws (English for now: pdf/fonts.ts).
+  if (drawing) throw new InputError({ fullName: drawing });
 }
 
 /**
@@ -227,12 +229,15 @@ export async function requestPublicLinkCode(
     fullName: string;
     email: string;
     clientIp: string | null;
-    /** The visitor's browser's `Accept-Language`: the code mail's language (negotiateLanguage). */
+    /**
+     * The visitor's language (their page's: ui/page-language.ts), or their browser's
+     * `Accept-Language`: the code mail's language (negotiateLanguage).
+     */
     acceptLanguage?: string | undefined;
   },
 ): Promise<{ requestId: string }> {
   const link = await openPublicLink(ctx, token);
-  if (link.closed) throw new InputError({ email: link.closed });
+  if (link.closed) throw keyedRefusal([['email', link.closed]]);
   checkPerson(person);
   const id = ctx.ids.uuid();
   const code = randomSixDigits(ctx);
@@ -315,11 +320,11 @@ async function judgeCode(ctx: Context, token: string, requestId: string, code: s
       .forUpdate()
       .executeTakeFirst();
     if (!request) throw new ApiError('not-found');
-    if (!/^\d{6}$/.test(code.trim())) return 'Enter the six-digit code from the mail.';
+    if (!/^\d{6}$/.test(code.trim())) return ['publicLink.refusal.codeFormat'] as const;
     if (!request.code_hash || request.code_attempts >= maxPublicCodeAttempts)
-      return 'This code can no longer be used: ask for a new one.';
+      return ['publicLink.refusal.codeVoid'] as const;
     if (request.code_expires_at.getTime() <= now.getTime())
-      return 'This code has expired (codes last 10 minutes): ask for a new one.';
+      return ['publicLink.refusal.codeExpired', { minutes: publicCodeValidityMs / 60_000 }] as const;
     const good = timingSafeEqual(
       Buffer.from(request.code_hash),
       Buffer.from(hashCode(requestId, code.trim())),
@@ -331,10 +336,10 @@ async function judgeCode(ctx: Context, token: string, requestId: string, code: s
       .where('id', '=', requestId)
       .execute();
     return request.code_attempts + 1 >= maxPublicCodeAttempts
-      ? 'Wrong code, and the last try: ask for a new one.'
-      : 'Wrong code: check the mail and enter it again.';
+      ? (['publicLink.refusal.codeWrongLast'] as const)
+      : (['publicLink.refusal.codeWrong'] as const);
   });
-  if (refusal) throw new InputError({ code: refusal });
+  if (refusal) throw keyedRefusal([['code', ...refusal]]);
 }
 
 /**
@@ -347,6 +352,8 @@ export async function confirmPublicLinkCode(
   token: string,
   requestId: string,
   code: string,
+  /** The visitor's language (their page's): their signing page's and mails'; none: the workspace's default. */
+  language: Language | null = null,
 ): Promise<{ documentId: string; signingPath: string }> {
   // A renewed or removed link opens nothing, and ends the codes asked through it.
   const link = await openPublicLink(ctx, token);
@@ -358,11 +365,11 @@ export async function confirmPublicLinkCode(
     .executeTakeFirstOrThrow();
   const template = await getTemplate(ctx, link.workspaceId, link.templateId);
   const role = template.roles[0];
-  if (!role || publicLinkProblem(template))
-    throw new InputError({ code: 'This link can no longer be used.' });
+  if (!role || publicLinkProblem(template)) throw keyedRefusal([['code', 'publicLink.closed.unusable']]);
   const input = await documentInputOf(ctx, link.workspaceId, template, {
     recipients: { [role.name]: { email: request.email, fullName: request.full_name } },
   });
+  for (const recipient of input.recipients) recipient.language = language;
   const { id } = await createDocument(
     ctx,
     { ...input, madeVia: 'public-link' },
@@ -370,10 +377,8 @@ export async function confirmPublicLinkCode(
       first: async (trx) => {
         const row = await lockedTemplate(trx, link.workspaceId, link.templateId);
         const closed =
-          row.public_link_token !== token
-            ? 'This link was renewed: use the new one.'
-            : closedBecause(row, ctx.clock.now());
-        if (closed) throw new InputError({ code: closed });
+          row.public_link_token !== token ? 'publicLink.closed.renewed' : closedBecause(row, ctx.clock.now());
+        if (closed) throw keyedRefusal([['code', closed]]);
         const spent = await trx
           .updateTable('public_link_requests')
           .set({ code_hash: null })
@@ -381,7 +386,7 @@ export async function confirmPublicLinkCode(
           .where('code_hash', 'is not', null)
           .returning('id')
           .executeTakeFirst();
-        if (!spent) throw new InputError({ code: 'This code has already been used: ask for a new one.' });
+        if (!spent) throw keyedRefusal([['code', 'publicLink.refusal.codeUsed']]);
         await trx
           .updateTable('templates')
           .set({ public_link_uses: row.public_link_uses + 1 })

@@ -9,6 +9,7 @@ import type { Context } from '../context.ts';
 import { isPageImageSize, pageImage } from '../files/page-images.ts';
 import { ApiError } from '../http/errors.ts';
 import type { RateLimiter } from '../http/rate-limiter.ts';
+import type { Translator } from '../i18n/messages.ts';
 import { uuidRegExp as uuid } from '../ids.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import type { UploadGate } from '../ui/uploads.ts';
@@ -39,6 +40,11 @@ export interface WebPage {
   body: (csrfToken: string) => SafeHtml;
   /** Update the page this many seconds after it is shown (a progress page; layout.ts says how). */
   refreshSeconds?: number;
+  /**
+   * The page's language, a visitor's (ui/page-language.ts): `<html lang dir>` and, for a
+   * visitor (no session), the language switch at its foot. English when none is given.
+   */
+  tr?: Translator;
 }
 
 /** What a page module is given: the context, and the ways to answer. */

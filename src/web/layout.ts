@@ -2,8 +2,10 @@
 // /assets/app.js (ui/assets.ts), and a navigation bar for members. Pages run no inline
 // script and load nothing from elsewhere (ui/security.ts).
 import type { SessionUser } from '../accounts/accounts.service.ts';
+import type { Translator } from '../i18n/messages.ts';
 import { csrfField } from '../ui/forms.ts';
 import { html, raw, type SafeHtml } from '../ui/html.ts';
+import { languageSwitch } from '../ui/page-language.ts';
 import { faviconLink, htmlDocument } from '../ui/shell.ts';
 
 export type NavArea = 'documents' | 'templates' | 'integrations' | 'billing' | 'members' | 'account' | null;
@@ -22,6 +24,10 @@ export interface PageOptions {
    * start over from: axe's meta-refresh rule, WCAG 2.2.1).
    */
   refreshSeconds?: number;
+  /** The page's language (`<html lang dir>`); English when none is given. */
+  tr?: Translator;
+  /** A visitor's page (a public link): the language switch at its foot, a GET form to this path. */
+  languageSwitchPath?: string | null;
 }
 
 export { formatTime } from '../ui/time.ts';
@@ -50,6 +56,7 @@ ${navLink('/settings/account', 'Account', 'account', current)}
 export function appPage(options: PageOptions): string {
   return htmlDocument({
     title: `${options.title} · Signet`,
+    ...(options.tr ? { language: options.tr } : {}),
     head: html`${faviconLink}
 <link rel="stylesheet" href="/assets/app.css">
 <script src="/assets/app.js" defer></script>${
@@ -61,6 +68,11 @@ export function appPage(options: PageOptions): string {
     body: html`${options.session ? navigation(options.session, options.csrfToken, options.current) : ''}
 <main class="container" id="main"${options.refreshSeconds ? html` data-refresh="${options.refreshSeconds}"` : ''}>
 ${options.body}
-</main>`,
+</main>${
+      options.tr && options.languageSwitchPath
+        ? html`
+<footer class="container"><div class="narrow">${languageSwitch(options.tr, options.languageSwitchPath)}</div></footer>`
+        : ''
+    }`,
   });
 }

@@ -9,6 +9,8 @@
 // sentence beside the email; the owner's settings page says when the workspace's cap is reached.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
+import type { Translator } from '../i18n/messages.ts';
+import { sentencesIn } from '../i18n/refusals.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { codeMailsToday } from '../templates/public-link-caps.ts';
 import {
@@ -24,6 +26,7 @@ import {
 } from '../templates/public-links.ts';
 import { getTemplate, type TemplateDetail } from '../templates/templates.service.ts';
 import { notice } from '../ui/forms.ts';
+import { visitorChoice, visitorTranslator } from '../ui/page-language.ts';
 import { type Form, formText, forRecord, uuid, type Web } from './kit.ts';
 import { publicCodeView, publicLinkSettingsView, publicLinkView } from './public-link.views.ts';
 
@@ -143,18 +146,27 @@ type Link = Awaited<ReturnType<typeof openPublicLink>>;
 type State = { status: number; form: Form; errors: FieldErrors };
 
 /** The sentence of a refused attempt, as the sign-up's: when to try again. */
-function tooMany(retryAfterSeconds: number): string {
-  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  return `Too many codes asked for from your network. Try again in ${minutes} minute${minutes > 1 ? 's' : ''}.`;
+function tooMany(tr: Translator, retryAfterSeconds: number): string {
+  return tr.t('publicLink.refusal.tooMany', { minutes: Math.max(1, Math.ceil(retryAfterSeconds / 60)) });
 }
+
+/**
+ * The visitor's language (ui/page-language.ts: their switch's choice, their browser's, else
+ * the workspace's default): the pages, the code mail, and the document made for them.
+ */
+const visitorOf = (request: FastifyRequest, reply: FastifyReply, link: Link) =>
+  visitorTranslator(request, reply, link.defaultLanguage);
 
 /** The visitor's first step: their name and email (a code is mailed). */
 function linkRoutes(web: Web, app: FastifyInstance) {
-  const page = (request: FastifyRequest, reply: FastifyReply, token: string, link: Link, state: State) =>
-    web.render(request, reply, state.status, {
+  const page = (request: FastifyRequest, reply: FastifyReply, token: string, link: Link, state: State) => {
+    const tr = visitorOf(request, reply, link);
+    return web.render(request, reply, state.status, {
       title: link.title,
-      body: (csrf) => publicLinkView(link, token, state.form, state.errors, csrf),
+      tr,
+      body: (csrf) => publicLinkView(tr, link, token, state.form, state.errors, csrf),
     });
+  };
   app.get<{ Params: TokenParams }>('/t/:token', async (request, reply) => {
     const link = await opened(web, request, reply, request.params.token);
     return link && page(request, reply, request.params.token, link, { status: 200, form: {}, errors: {} });
@@ -171,7 +183,7 @@ function linkRoutes(web: Web, app: FastifyInstance) {
     );
     if (!attempt.allowed) {
       reply.header('retry-after', String(attempt.retryAfterSeconds));
-      const errors = { email: tooMany(attempt.retryAfterSeconds) };
+      const errors = { email: tooMany(visitorOf(request, reply, link), attempt.retryAfterSeconds) };
       return page(request, reply, token, link, { status: 429, form, errors });
     }
     try {
@@ -179,14 +191,15 @@ function linkRoutes(web: Web, app: FastifyInstance) {
         fullName: formText(form, 'fullName'),
         email: formText(form, 'email'),
         clientIp: request.ip,
-        acceptLanguage: request.headers['accept-language'],
+        acceptLanguage: visitorOf(request, reply, link).language,
       });
       return reply.redirect(`/t/${token}/confirm/${requestId}`, 303);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       const over = error.details.overAllowance;
       if (over) reply.header('retry-after', String(over.retryAfterSeconds));
-      return page(request, reply, token, link, { status: over ? 429 : 400, form, errors: error.fields });
+      const errors = sentencesIn(error, visitorOf(request, reply, link));
+      return page(request, reply, token, link, { status: over ? 429 : 400, form, errors });
     }
   });
 }
@@ -196,7 +209,7 @@ function codeRoutes(web: Web, app: FastifyInstance) {
   const codePage = async (
     request: FastifyRequest<{ Params: RequestParams }>,
     reply: FastifyReply,
-    state: State,
+    state: { status: number; form: Form; error: InputError | null },
   ) => {
     const { token, requestId } = request.params;
     const link = await opened(web, request, reply, token);
@@ -209,24 +222,33 @@ function codeRoutes(web: Web, app: FastifyInstance) {
       : null;
     if (!found) return web.notFound(request, reply);
     const path = `/t/${token}/confirm/${requestId}`;
+    const tr = visitorOf(request, reply, link);
+    const errors = state.error ? sentencesIn(state.error, tr) : {};
     return web.render(request, reply, state.status, {
       title: link.title,
-      body: (csrf) => publicCodeView(link, token, path, found.sentTo, state.form, state.errors, csrf),
+      tr,
+      body: (csrf) => publicCodeView(tr, link, token, path, found.sentTo, state.form, errors, csrf),
     });
   };
   app.get<{ Params: RequestParams }>('/t/:token/confirm/:requestId', (request, reply) =>
-    codePage(request, reply, { status: 200, form: {}, errors: {} }),
+    codePage(request, reply, { status: 200, form: {}, error: null }),
   );
   app.post<{ Params: RequestParams; Body: Form }>('/t/:token/confirm/:requestId', async (request, reply) => {
     const { token, requestId } = request.params;
     if (!uuid.test(requestId)) return web.notFound(request, reply);
     try {
       const code = formText(request.body, 'code');
-      const { signingPath } = await confirmPublicLinkCode(web.ctx, token, requestId, code);
+      const { signingPath } = await confirmPublicLinkCode(
+        web.ctx,
+        token,
+        requestId,
+        code,
+        visitorChoice(request, reply),
+      );
       return reply.redirect(signingPath, 303);
     } catch (error) {
       if (error instanceof InputError)
-        return codePage(request, reply, { status: 400, form: request.body ?? {}, errors: error.fields });
+        return codePage(request, reply, { status: 400, form: request.body ?? {}, error });
       if (error instanceof ApiError && error.code === 'not-found') return web.notFound(request, reply);
       throw error;
     }

@@ -1,10 +1,16 @@
 // The pages of a template's public link (public-link.pages.ts): the sender's settings, and
 // the visitor's two steps (their name and email, then the code mailed to them).
+import type { Translator } from '../i18n/messages.ts';
 import type { FieldErrors } from '../input-error.ts';
-import type { PublicLinkSettings, PublicLinkView } from '../templates/public-links.ts';
+import {
+  type PublicLinkSettings,
+  type PublicLinkView,
+  publicCodeValidityMinutes,
+} from '../templates/public-links.ts';
 import type { TemplateDetail } from '../templates/templates.service.ts';
 import { csrfField, type Form, fieldError, formText, invalidAttrs, notice } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
+import { richText } from '../ui/rich-text.ts';
 
 function textInput(
   id: string,
@@ -55,8 +61,9 @@ ${
 </section>`;
 }
 
-/** The visitor's first step: who they are. */
+/** The visitor's first step: who they are, in their language (`tr`). */
 export function publicLinkView(
+  tr: Translator,
   link: PublicLinkView,
   token: string,
   form: Form,
@@ -64,17 +71,17 @@ export function publicLinkView(
   csrf: string,
 ) {
   return html`<div class="narrow">
-<p class="muted">From <strong>${link.senderName}</strong></p>
+<p class="muted">${richText(tr, 'sign.from', { sender: link.senderName })}</p>
 <h1>${link.title}</h1>
 ${
   link.closed
-    ? notice('info', link.closed)
+    ? notice('info', tr.t(link.closed))
     : html`<div class="card">
-<p>Give your name and email: we mail you a code to confirm the address, then you read and sign the document.</p>
+<p>${tr.t('publicLink.intro')}</p>
 <form method="post" action="/t/${token}" novalidate>${csrfField(csrf)}
-${textInput('fullName', 'Your full name', form, errors, { autocomplete: 'name', hint: 'As it should appear on the document.' })}
-${textInput('email', 'Your email', form, errors, { type: 'email', autocomplete: 'email' })}
-<div class="actions"><button class="button button-primary" type="submit">Mail me a code</button></div>
+${textInput('fullName', tr.t('publicLink.fullName'), form, errors, { autocomplete: 'name', hint: tr.t('publicLink.fullNameHint') })}
+${textInput('email', tr.t('publicLink.email'), form, errors, { type: 'email', autocomplete: 'email' })}
+<div class="actions"><button class="button button-primary" type="submit">${tr.t('publicLink.mailCode')}</button></div>
 </form></div>`
 }
 </div>`;
@@ -82,6 +89,7 @@ ${textInput('email', 'Your email', form, errors, { type: 'email', autocomplete: 
 
 /** The visitor's second step: the code mailed to them (`sentTo` masked: the URL may be in other hands). */
 export function publicCodeView(
+  tr: Translator,
   link: PublicLinkView,
   token: string,
   path: string,
@@ -91,14 +99,14 @@ export function publicCodeView(
   csrf: string,
 ) {
   return html`<div class="narrow">
-<p class="muted">From <strong>${link.senderName}</strong></p>
+<p class="muted">${richText(tr, 'sign.from', { sender: link.senderName })}</p>
 <h1>${link.title}</h1>
 <div class="card">
-<p>We mailed a six-digit code to <strong>${sentTo}</strong> (the address you gave, partly hidden). It is valid for 10 minutes.</p>
+<p>${richText(tr, 'publicLink.codeSent', { email: sentTo, minutes: publicCodeValidityMinutes })}</p>
 <form method="post" action="${path}" novalidate>${csrfField(csrf)}
-${textInput('code', 'The code', form, errors, { autocomplete: 'one-time-code', inputmode: 'numeric' })}
-<div class="actions"><button class="button button-primary" type="submit">Open the document</button></div>
+${textInput('code', tr.t('publicLink.code'), form, errors, { autocomplete: 'one-time-code', inputmode: 'numeric' })}
+<div class="actions"><button class="button button-primary" type="submit">${tr.t('publicLink.open')}</button></div>
 </form>
-<p class="small muted">No mail? Check your spam folder, or <a href="/t/${token}">give your address again</a>.</p>
+<p class="small muted">${richText(tr, 'publicLink.noMail', {}, { link: (content) => html`<a href="/t/${token}">${content}</a>` })}</p>
 </div></div>`;
 }

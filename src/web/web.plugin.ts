@@ -94,6 +94,7 @@ function createWeb(ctx: Context, deps: WebDeps, app: FastifyInstance): Web {
             body: html`${pausedBanners(request, csrfToken)}${page.body(csrfToken)}`,
             session: request.member,
             csrfToken,
+            languageSwitchPath: page.tr && !request.member ? request.url.split('?')[0] : null,
           }),
         );
     },

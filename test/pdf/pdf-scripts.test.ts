@@ -346,7 +346,7 @@ test('faces are parsed only when a word needs them: a Latin certificate parses n
       openedAt: null, signedAt: new Date(0), declinedAt: null, clientIp: null, userAgent: null,
       signature: { kind: 'typed', name: fullName }, fields: [] });
     const certificate = (fullName) => ({ documentId: 'd', title: 'T', workspaceName: 'W', originalSha256: 'ab', originalPages: 1,
-      sentAt: null, completedAt: new Date(0), verifyUrl: 'https://x', language: 'en' as const, events: [], recipients: [recipient(fullName)] });
+      sentAt: null, completedAt: new Date(0), verifyUrl: 'https://x', language: 'en', events: [], recipients: [recipient(fullName)] });
   `;
   const latin = await facesParsedBy(
     `${setup} drawingProblem('x', 'Zoë Łukasiewicz ${olChiki}'); await appendCertificate(original, certificate('Zoë Łukasiewicz')); console.log(JSON.stringify(loadedFaces()));`,

@@ -58,6 +58,8 @@ export interface WebClientOptions {
    * that clients on one test machine count as different addresses for per-address limits.
    */
   address?: string;
+  /** The browser's Accept-Language, sent with every request. */
+  acceptLanguage?: string;
 }
 
 const csrfFieldPattern = /<input type="hidden" name="_csrf" value="([^"]*)">/;
@@ -111,6 +113,7 @@ export function createWebClient(baseUrl: string, options: WebClientOptions = {})
     }
     if (jar.size) headers.cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
     if (options.address) headers['x-forwarded-for'] = options.address;
+    if (options.acceptLanguage) headers['accept-language'] = options.acceptLanguage;
     const response = await fetch(new URL(path, baseUrl), { method, headers, body, redirect: 'manual' });
     const text = await response.text();
     storeCookies(response.headers);
@@ -235,9 +238,12 @@ export interface TestAccount {
  */
 export function webPeople(h: { baseUrl: string; ctx: Context }, subnet: string) {
   let browsers = 0;
-  const browser = (): WebClient => {
+  const browser = (options: Omit<WebClientOptions, 'address'> = {}): WebClient => {
     browsers++;
-    return createWebClient(h.baseUrl, { address: `${subnet}.${browsers >> 8}.${browsers & 255}` });
+    return createWebClient(h.baseUrl, {
+      ...options,
+      address: `${subnet}.${browsers >> 8}.${browsers & 255}`,
+    });
   };
 
   /** An owner of a new workspace. */
