@@ -34,6 +34,7 @@ import { findMailedSigningLinks } from '../sending/signing-links.ts';
 import { randomSixDigits } from '../signing/codes.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { withCodeMailCounted } from './public-link-caps.ts';
+import { findTemplateRoles } from './templates.repository.ts';
 import { getTemplate, type TemplateDetail } from './templates.service.ts';
 import { askedValues, documentInputOf } from './use-template.ts';
 
@@ -160,7 +161,10 @@ export interface PublicLinkView {
   templateId: string;
   title: string;
   senderName: string;
-  /** The workspace's default language: a visitor's when their browser asks for none of Signet's. */
+  /**
+   * A visitor's language when their browser asks for none of Signet's: the language of the
+   * link's role (its template's default for the signer), else the workspace's default.
+   */
   defaultLanguage: Language;
   /** Why it takes no more visitors (ended, used up), a sentence of the catalogues, or null. */
   closed: MessageKey | null;
@@ -182,12 +186,13 @@ export async function openPublicLink(ctx: Context, token: string): Promise<Publi
     .executeTakeFirst();
   if (!row) throw new ApiError('not-found');
   const workspace = await findWorkspace(ctx.db, row.workspace_id);
+  const [role] = await findTemplateRoles(ctx.db, row.workspace_id, row.id);
   return {
     workspaceId: row.workspace_id,
     templateId: row.id,
     title: row.title,
     senderName: workspace?.name ?? 'Signet',
-    defaultLanguage: firstLanguage(workspace?.default_language),
+    defaultLanguage: firstLanguage(role?.language, workspace?.default_language),
     closed: closedBecause(row, ctx.clock.now()),
   };
 }
@@ -352,7 +357,7 @@ export async function confirmPublicLinkCode(
   token: string,
   requestId: string,
   code: string,
-  /** The visitor's language (their page's): their signing page's and mails'; none: the workspace's default. */
+  /** The visitor's language (their page's): their signing page's and mails'; none: the role's default, else the workspace's. */
   language: Language | null = null,
 ): Promise<{ documentId: string; signingPath: string }> {
   // A renewed or removed link opens nothing, and ends the codes asked through it.
@@ -369,7 +374,8 @@ export async function confirmPublicLinkCode(
   const input = await documentInputOf(ctx, link.workspaceId, template, {
     recipients: { [role.name]: { email: request.email, fullName: request.full_name } },
   });
-  for (const recipient of input.recipients) recipient.language = language;
+  // The visitor's page language, else the role's default (documentInputOf), else the workspace's.
+  for (const recipient of input.recipients) recipient.language = language ?? recipient.language;
   const { id } = await createDocument(
     ctx,
     { ...input, madeVia: 'public-link' },

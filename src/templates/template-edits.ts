@@ -41,11 +41,12 @@ function editedOf(template: TemplateDetail): Edited {
       expiresInSeconds: template.expiresInSeconds,
       remindEveryDays: template.remindEveryDays,
     },
-    roles: template.roles.map(({ name, role, signingOrder, signingMethod }) => ({
+    roles: template.roles.map(({ name, role, signingOrder, signingMethod, language }) => ({
       name,
       role,
       signingOrder,
       signingMethod,
+      language,
     })),
     fields: template.roles.flatMap((role) =>
       role.fields.map(({ id, ...field }) => ({ id, field: { ...field, role: role.name } })),
@@ -121,6 +122,8 @@ export interface RoleChange {
   role: RecipientRole;
   signingOrder: number;
   signingMethod: SigningMethod;
+  /** Its recipient's default language; null or absent: the workspace's. */
+  language?: string | null;
 }
 
 /**

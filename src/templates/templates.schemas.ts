@@ -9,6 +9,7 @@ import { recipientRoles, signingMethods } from '../documents/lifecycle.ts';
 import { fieldTypes, fieldTypesInApi } from '../fields/field-types.ts';
 import { errorEnvelope, listEnvelope, okEnvelope } from '../http/envelope.ts';
 import { Enum, Uuid } from '../http/schema-kinds.ts';
+import { languages } from '../i18n/languages.ts';
 import { maxRecipients } from '../sending/draft-input.ts';
 import { autoReminderChoices } from '../sending/reminders.ts';
 import { WrittenDocumentSchema } from '../sending/sending.schemas.ts';
@@ -30,6 +31,11 @@ const roleMembers = {
   signingMethod: Enum(signingMethods, {
     description: '`standard`: the link, a typed name and consent; `email-code`: also a code mailed to them',
   }),
+  language: Type.Optional(
+    Type.Union([Type.String({ maxLength: 35 }), Type.Null()], {
+      description: `The language its recipient's mails and signing page default to, a BCP 47 tag: ${languages.map((l) => `\`${l}\``).join(', ')} (read as a recipient’s \`language\` is). Null or absent: the workspace’s default language. A use of the template may give each person their own`,
+    }),
+  ),
 };
 
 const placement = {
@@ -144,6 +150,12 @@ const PersonSchema = Type.Object(
   {
     email: text(320, 'Their email address'),
     fullName: text(200, 'As it appears on the certificate; a signer types it to sign'),
+    language: Type.Optional(
+      Type.Union([Type.String({ maxLength: 35 }), Type.Null()], {
+        description:
+          'The language of their mails and signing page (a BCP 47 tag, read as a recipient’s `language` is); null or absent: their role’s default, else the workspace’s',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

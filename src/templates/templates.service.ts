@@ -15,6 +15,7 @@ import { fieldInputOf, pageSizesOf } from '../fields/fields.service.ts';
 import { deleteFileIfUnused, findFile } from '../files/files.repository.ts';
 import { storeFile } from '../files/files.service.ts';
 import { ApiError } from '../http/errors.ts';
+import { parseLanguage } from '../i18n/languages.ts';
 import { InputError } from '../input-error.ts';
 import { drawableText } from '../pdf/fonts.ts';
 import { defaultExpirySeconds } from '../sending/draft-input.ts';
@@ -59,6 +60,8 @@ export interface TemplateRole {
   role: RecipientRole;
   signingOrder: number;
   signingMethod: SigningMethod;
+  /** The default language of its recipient (i18n/languages.ts); null: the workspace's (migration 0042). */
+  language: string | null;
   fields: TemplateField[];
 }
 
@@ -98,6 +101,7 @@ function roleAndFieldRows(
       role: r.role,
       signing_order: r.signingOrder,
       signing_method: r.signingMethod,
+      language: r.language ? parseLanguage(r.language) : null,
     })),
     fields: checked.fields.map((f, position) => ({
       id: fieldIds[position] ?? ctx.ids.uuid(),
@@ -283,6 +287,7 @@ export async function getTemplate(ctx: Context, workspaceId: string, id: string)
       role: r.role,
       signingOrder: r.signing_order,
       signingMethod: r.signing_method,
+      language: r.language,
       fields: fields
         .filter((f) => f.role_id === r.id)
         .map((f) => ({
@@ -383,6 +388,7 @@ export async function templateFromDocument(
       role: r.role,
       signingOrder: r.signing_order,
       signingMethod: r.signing_method,
+      language: r.language,
     })),
     fields: fields.map((f) => {
       // The document's field as its sender describes it, its recipient named by role.

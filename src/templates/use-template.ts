@@ -19,7 +19,7 @@ import type { TemplateDetail, TemplateField, TemplateRole } from './templates.se
 
 export interface UseTemplateInput {
   /** Each role's person, by the role's name. */
-  recipients: Record<string, { email: string; fullName: string }>;
+  recipients: Record<string, { email: string; fullName: string; language?: string | null }>;
   /** The values of the fields the user fills in, by their label. */
   values?: Record<string, string | boolean>;
   /** The document's own title and message, instead of the template's. */
@@ -65,7 +65,9 @@ function peopleOf(roles: TemplateRole[], given: UseTemplateInput['recipients'], 
   return roles.map((role) => {
     const entry = Object.entries(given).find(([name]) => same(name, role.name))?.[1];
     if (!entry) errors[roleKey(role.name)] = `Give the ${role.name}’s email address and full name.`;
-    return { role, email: entry?.email ?? '', fullName: entry?.fullName ?? '' };
+    // Their own language, else their role's default (null: the workspace's when mailed).
+    const language = entry?.language || role.language;
+    return { role, email: entry?.email ?? '', fullName: entry?.fullName ?? '', language };
   });
 }
 
@@ -120,6 +122,7 @@ export async function documentInputOf(
       role: p.role.role,
       signingOrder: p.role.signingOrder,
       signingMethod: p.role.signingMethod,
+      language: p.language,
     })),
     pricing: null,
     expiresInSeconds: template.expiresInSeconds,

@@ -22,7 +22,7 @@ function languageView(
   return html`<h1>Language</h1>
 ${done ? notice('success', `Recipients of ${member.workspaceName} read ${endonym(current)} from now on, unless you choose another language for them.`) : ''}
 <div class="card">
-<p>The language of the mails and signing pages of ${member.workspaceName}'s recipients, when you choose none for a recipient on the document. Each recipient can switch their signing page to another language, and their choice sticks.</p>
+<p>The language of the mails and signing pages of ${member.workspaceName}'s recipients, when you choose none for a recipient on the document or their template’s role. Each recipient can switch their signing page to another language, and their choice sticks.</p>
 <form method="post" action="/settings/language" novalidate>${csrfField(csrf)}
 <div class="field">
 <label for="language">Recipients' language</label>

@@ -10,7 +10,7 @@ import { maxTemplateNameLength } from '../templates/template-input.ts';
 import { csrfField, errorSummary, type Form, fieldError, formText, invalidAttrs } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { field } from './document-form.ts';
-import { cellInput, cellSelect, expiryField, reminderField } from './form-parts.views.ts';
+import { cellInput, cellSelect, expiryField, languageSelect, reminderField } from './form-parts.views.ts';
 import { roleInput, roleRowsOf } from './template-form.ts';
 
 /** The roles table: a row per role (a kept role can be removed), blank rows for new ones. */
@@ -23,13 +23,14 @@ export function rolesTable(form: Form, errors: FieldErrors): SafeHtml {
   return html`<input type="hidden" name="roleRows" value="${count}">
 ${errors.roles ? html`<p class="field-error" id="roles-error" role="alert">${errors.roles}</p>` : null}
 <div class="table-scroll" tabindex="0" role="region" aria-label="Roles">
-<table class="form-rows"><thead><tr><th scope="col">Role</th><th scope="col">Kind</th><th scope="col">Signing</th><th scope="col">Order</th>${removable ? html`<th scope="col">Remove</th>` : null}</tr></thead>
+<table class="form-rows"><thead><tr><th scope="col">Role</th><th scope="col">Kind</th><th scope="col">Signing</th><th scope="col">Order</th><th scope="col">Language</th>${removable ? html`<th scope="col">Remove</th>` : null}</tr></thead>
 <tbody>${rows.map(
     (i) => html`<tr>
 <td data-label="Role">${kept(i) ? html`<input type="hidden" name="${roleInput.was(i)}" value="${field(form, roleInput.was(i))}">` : null}${cellInput(roleInput.name(i), `Role ${i + 1} name`, form, errors, html`type="text" maxlength="60" placeholder="${i === 0 ? 'Client' : ''}"`)}</td>
 <td data-label="Kind">${cellSelect(roleInput.role(i), `Role ${i + 1} kind`, ['signer', 'viewer'], field(form, roleInput.role(i)) || 'signer', errors)}</td>
 <td data-label="Signing">${cellSelect(roleInput.method(i), `Role ${i + 1} signing method`, ['standard', 'email-code'], field(form, roleInput.method(i)) || 'standard', errors)}</td>
 <td data-label="Order">${cellInput(roleInput.order(i), `Role ${i + 1} signing order`, { ...form, [roleInput.order(i)]: field(form, roleInput.order(i)) || '1' }, errors, html`type="number" min="1" max="100"`)}</td>
+<td data-label="Language">${languageSelect(roleInput.language(i), `Role ${i + 1} language`, field(form, roleInput.language(i)), errors)}</td>
 ${removable ? html`<td data-label="Remove">${kept(i) ? html`<label class="checkbox"><input type="checkbox" name="${roleInput.remove(i)}" value="yes"${formText(form, roleInput.remove(i)) === 'yes' ? html` checked` : null}> <span class="visually-hidden">Remove role ${i + 1}</span></label>` : null}</td>` : null}
 </tr>`,
   )}</tbody></table></div>

@@ -17,6 +17,7 @@ export const roleInput = {
   role: (i: number) => `t${i}_role`,
   method: (i: number) => `t${i}_method`,
   order: (i: number) => `t${i}_order`,
+  language: (i: number) => `t${i}_language`,
   was: (i: number) => `t${i}_was`,
   remove: (i: number) => `t${i}_remove`,
 };
@@ -38,6 +39,7 @@ export function rolesOf(form: Form, roleCount: number): { roles: RoleChange[]; r
       role: (field(form, roleInput.role(i)) || 'signer') as RecipientRole,
       signingMethod: (field(form, roleInput.method(i)) || 'standard') as SigningMethod,
       signingOrder: Number(field(form, roleInput.order(i)) || '1'),
+      language: field(form, roleInput.language(i)) || null,
     });
     rows.push(i);
   }
@@ -53,6 +55,7 @@ export function rolesFormOf(template: Pick<TemplateDetail, 'roles'>): Form {
     form[roleInput.role(i)] = r.role;
     form[roleInput.method(i)] = r.signingMethod;
     form[roleInput.order(i)] = String(r.signingOrder);
+    form[roleInput.language(i)] = r.language ?? '';
   });
   return form;
 }
@@ -87,6 +90,7 @@ const roleInputOf: Record<string, (i: number) => string> = {
   role: roleInput.role,
   signingMethod: roleInput.method,
   signingOrder: roleInput.order,
+  language: roleInput.language,
 };
 
 /**

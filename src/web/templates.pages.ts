@@ -221,7 +221,8 @@ function useInputOf(template: TemplateDetail, form: Form): UseTemplateInput {
   template.roles.forEach((role, i) => {
     const email = formText(form, useFormIds.email(i)).trim();
     const fullName = formText(form, useFormIds.name(i)).trim();
-    if (email || fullName) recipients[role.name] = { email, fullName };
+    const language = formText(form, useFormIds.language(i)) || null;
+    if (email || fullName) recipients[role.name] = { email, fullName, language };
   });
   const values: Record<string, string | boolean> = {};
   askedValues(template).forEach((asked, j) => {
@@ -238,7 +239,12 @@ function inputOfKey(key: string, template: TemplateDetail): string {
   const role = /^recipients\[("(?:[^"\\]|\\.)*")\](?:\.(\w+))?$/.exec(key);
   if (role) {
     const i = template.roles.findIndex((r) => r.name === JSON.parse(role[1] as string));
-    if (i >= 0) return role[2] === 'fullName' ? useFormIds.name(i) : useFormIds.email(i);
+    if (i >= 0)
+      return role[2] === 'fullName'
+        ? useFormIds.name(i)
+        : role[2] === 'language'
+          ? useFormIds.language(i)
+          : useFormIds.email(i);
   }
   const value = /^values\[("(?:[^"\\]|\\.)*")\]$/.exec(key);
   if (value) {
@@ -258,7 +264,7 @@ function useFormErrors(fields: FieldErrors, template: TemplateDetail): FieldErro
   }
   const order = [
     'form',
-    ...template.roles.flatMap((_, i) => [useFormIds.name(i), useFormIds.email(i)]),
+    ...template.roles.flatMap((_, i) => [useFormIds.name(i), useFormIds.email(i), useFormIds.language(i)]),
     ...askedValues(template).map((_, j) => useFormIds.value(j)),
     'title',
     'body',

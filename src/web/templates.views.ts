@@ -3,6 +3,7 @@
 // person and the values the template asks of its user, every refusal beside its input), and
 // "Save as template" shown again when its name is refused.
 import { fieldTypeSpecs } from '../fields/field-types.ts';
+import { endonym, languages, parseLanguage } from '../i18n/languages.ts';
 import type { FieldErrors } from '../input-error.ts';
 import { maxTemplateNameLength } from '../templates/template-input.ts';
 import type { TemplateDetail, TemplateField, TemplateSummary } from '../templates/templates.service.ts';
@@ -71,7 +72,7 @@ function roleItem(role: TemplateDetail['roles'][number]): SafeHtml {
     role.fields.length > 0
       ? html`<ul class="small">${role.fields.map(fieldItem)}</ul>`
       : html`<p class="small muted">${role.role === 'signer' ? 'No fields: signs by name on the certificate.' : 'Fills in nothing.'}</p>`;
-  return html`<li><span class="recipient-name">${role.name}</span><div class="small muted">${kind}, order ${role.signingOrder}, ${role.signingMethod}</div>${fields}</li>`;
+  return html`<li><span class="recipient-name">${role.name}</span><div class="small muted">${kind}, order ${role.signingOrder}, ${role.signingMethod}${role.language && parseLanguage(role.language) ? html`, <span lang="${role.language}">${endonym(parseLanguage(role.language) ?? 'en')}</span>` : ''}</div>${fields}</li>`;
 }
 
 function reminderText(days: number | null): string {
@@ -154,10 +155,11 @@ export function deleteTemplateView(template: TemplateDetail, csrf: string): Safe
 </div>`;
 }
 
-/** The form's input ids: `role{i}_email`, `role{i}_name` by the role's place, `value{j}` by the asked value's. */
+/** The form's input ids: `role{i}_email`, `role{i}_name`, `role{i}_language` by the role's place, `value{j}` by the asked value's. */
 export const useFormIds = {
   email: (i: number) => `role${i}_email`,
   name: (i: number) => `role${i}_name`,
+  language: (i: number) => `role${i}_language`,
   value: (j: number) => `value${j}`,
 };
 
@@ -172,7 +174,22 @@ function roleFieldset(role: TemplateDetail['roles'][number], i: number, form: Fo
 <p class="small muted">${what}</p>
 ${textInput(useFormIds.name(i), 'Full name', form, errors)}
 ${textInput(useFormIds.email(i), 'Email', form, errors, 'email')}
+${personLanguage(role, useFormIds.language(i), form, errors)}
 </fieldset>`;
+}
+
+/** The person's language: empty keeps their role's default, else the workspace's. */
+function personLanguage(
+  role: TemplateDetail['roles'][number],
+  id: string,
+  form: Form,
+  errors: FieldErrors,
+): SafeHtml {
+  const value = formText(form, id);
+  const roleLanguage = role.language ? parseLanguage(role.language) : null;
+  // An option holds text only: the endonym is named without its own lang.
+  const fallback = roleLanguage ? `The role’s: ${endonym(roleLanguage)}` : 'Workspace default';
+  return html`<div class="field"><label for="${id}">Language</label><span class="hint" id="${id}-hint">Of their mails and signing page.</span><select id="${id}" name="${id}" aria-describedby="${id}-hint${errors[id] ? ` ${id}-error` : ''}"${errors[id] ? html` aria-invalid="true"` : null}><option value=""${value ? '' : html` selected`}>${fallback}</option>${languages.map((language) => html`<option value="${language}" lang="${language}"${language === value ? html` selected` : ''}>${endonym(language)}</option>`)}</select>${fieldError(id, errors[id])}</div>`;
 }
 
 type AskedValue = ReturnType<typeof askedValues>[number];

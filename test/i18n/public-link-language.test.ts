@@ -25,10 +25,10 @@ describeEachDatabase('a public link in the visitor’s language', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: 'true' } });
   const people = webPeople(h, '10.51');
 
-  async function link(defaultLanguage?: Language) {
+  async function link(defaultLanguage?: Language, roleLanguage: Language | null = null) {
     const owner = await people.newOwner();
     if (defaultLanguage) await updateWorkspaceLanguage(h.ctx.db, owner.workspaceId, defaultLanguage);
-    const { id } = await createWaiverTemplate(h.ctx, owner.workspaceId);
+    const { id } = await createWaiverTemplate(h.ctx, owner.workspaceId, { language: roleLanguage });
     const token = await setPublicLink(h.ctx, owner.workspaceId, id, { maxUses: null, endsAt: null });
     return `/t/${token}`;
   }
@@ -106,5 +106,42 @@ describeEachDatabase('a public link in the visitor’s language', (kind) => {
     assertPage(page, 200);
     assert.match(page.text, /<html lang="ja" dir="ltr">/);
     assert.ok(page.text.includes(said('ja', 'publicLink.intro')));
+  });
+
+  test('its role’s language comes before the workspace’s default, and the visitor’s own before both', async () => {
+    const path = await link('ja', 'pl');
+    const stranger = people.browser({ acceptLanguage: 'tlh' });
+    const page = await stranger.get(path);
+    assertPage(page, 200);
+    assert.match(page.text, /<html lang="pl" dir="ltr">/);
+    assert.ok(page.text.includes(said('pl', 'publicLink.intro')));
+    const asked = await stranger.post(path, { fullName: 'Jan Kowalski', email: 'jan@example.pl' });
+    assert.equal(asked.status, 303, asked.text.slice(0, 300));
+    const [mail] = await listMails(h.ctx, { to: 'jan@example.pl', limit: 5 });
+    assert.equal(mail?.subject, translator('pl').t('mail.code.subject', { title: 'Climbing waiver' }));
+    const signed = await stranger.post(asked.location as string, {
+      code: await latestCodeFor(h.ctx, 'jan@example.pl'),
+    });
+    assert.equal(signed.status, 303);
+
+    const swede = people.browser({ acceptLanguage: 'sv-SE' });
+    assert.match((await swede.get(path)).text, /<html lang="sv" dir="ltr">/);
+    const fromSweden = await swede.post(path, { fullName: 'Astrid Berg', email: 'astrid@example.se' });
+    await swede.post(fromSweden.location as string, {
+      code: await latestCodeFor(h.ctx, 'astrid@example.se'),
+    });
+    const rows = await h.ctx.db
+      .selectFrom('recipients')
+      .select(['email', 'language'])
+      .where('email', 'in', ['jan@example.pl', 'astrid@example.se'])
+      .orderBy('email')
+      .execute();
+    assert.deepEqual(
+      rows.map((r) => [r.email, r.language]),
+      [
+        ['astrid@example.se', 'sv'],
+        ['jan@example.pl', 'pl'],
+      ],
+    );
   });
 });

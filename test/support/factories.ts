@@ -168,13 +168,20 @@ export async function createBulkTemplate(ctx: Context, workspaceId: string): Pro
 export async function createWaiverTemplate(
   ctx: Context,
   workspaceId: string,
-  { title = 'Climbing waiver', roles = ['Customer'] }: { title?: string; roles?: string[] } = {},
+  {
+    title = 'Climbing waiver',
+    roles = ['Customer'],
+    language = null,
+  }: { title?: string; roles?: string[]; language?: string | null } = {},
 ): Promise<{ id: string }> {
   return createTemplate(ctx, {
     workspaceId,
     name: 'Waiver',
     title,
-    roles: roles.map((name, i) => templateRole(name, { signingOrder: i + 1 })),
+    // The first role (the public link's signer) in `language`, if given.
+    roles: roles.map((name, i) =>
+      templateRole(name, { signingOrder: i + 1, language: i === 0 ? language : null }),
+    ),
     fields: [signatureField({ role: roles[0] as string })],
     expiresInSeconds: 7 * 24 * 3600,
     file: await blankPdf(),

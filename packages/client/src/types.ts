@@ -466,6 +466,8 @@ export type Template = {
     signingOrder: number;
     /** `standard`: the link, a typed name and consent; `email-code`: also a code mailed to them */
     signingMethod: "standard" | "email-code";
+    /** The language its recipient's mails and signing page default to, a BCP 47 tag: `en`, `de`, `fr`, `es`, `it`, `pt-BR`, `nl`, `pl`, `cs`, `sv`, `uk`, `tr`, `ja`, `zh-CN`, `ko`, `ar`, `he` (read as a recipient’s `language` is). Null or absent: the workspace’s default language. A use of the template may give each person their own */
+    language?: string | null;
     fields: Array<{
       id: string;
       /** signature, initials, date (the date signed, filled by Signet), name, email, text or checkbox */
@@ -517,6 +519,8 @@ export type NewTemplate = {
     signingOrder: number;
     /** `standard`: the link, a typed name and consent; `email-code`: also a code mailed to them */
     signingMethod: "standard" | "email-code";
+    /** The language its recipient's mails and signing page default to, a BCP 47 tag: `en`, `de`, `fr`, `es`, `it`, `pt-BR`, `nl`, `pl`, `cs`, `sv`, `uk`, `tr`, `ja`, `zh-CN`, `ko`, `ar`, `he` (read as a recipient’s `language` is). Null or absent: the workspace’s default language. A use of the template may give each person their own */
+    language?: string | null;
   }>;
   /** Fields on the PDF’s pages, each for a signing role */
   fields?: Array<{
