@@ -21,10 +21,11 @@ import { isUtf8 } from 'node:buffer';
 import { CsvError, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { maxTextLength } from '../fields/field-types.ts';
+import { endonym, languages, parseLanguage } from '../i18n/languages.ts';
 import { emailAddressProblem, emailKey, normalizeEmail } from '../mail/address.ts';
 import { drawableText, drawingProblem } from '../pdf/fonts.ts';
 
-export type BulkColumnKind = 'email' | 'name' | 'text' | 'date' | 'checkbox';
+export type BulkColumnKind = 'email' | 'name' | 'language' | 'text' | 'date' | 'checkbox';
 
 /** A column the sender's file must (or may) have. */
 export interface BulkColumn {
@@ -493,6 +494,8 @@ function checkCell(column: BulkColumn, raw: string, where: string): string | boo
       return checkEmail(cell, where);
     case 'name':
       return checkName(cell, where);
+    case 'language':
+      return checkLanguage(cell, where);
     case 'text':
       return checkText(cell, column.maxLength ?? maxTextLength, where);
     case 'date':
@@ -517,6 +520,23 @@ function checkName(cell: string, where: string): string | { problem: string } {
   if (name.length > maxNameLength) return { problem: `${where} is longer than ${maxNameLength} characters.` };
   const drawing = drawingProblem(where, name);
   return drawing ? { problem: drawing } : name;
+}
+
+/** Each language by its tag's and its own name's lower case ("de", "pt-br", "deutsch", "日本語"). */
+const languageNames = new Map(languages.map((language) => [endonym(language).toLowerCase(), language]));
+
+/**
+ * A person's language (i18n/languages.ts): a BCP 47 tag read as a recipient's `language` is
+ * (`de-AT` is German), or the language's own name as the switches show it ("Deutsch").
+ */
+function checkLanguage(cell: string, where: string): string | { problem: string } {
+  const language = parseLanguage(cell) ?? languageNames.get(cell.toLowerCase());
+  if (language) return language;
+  return {
+    problem:
+      `${where} “${shown(cell)}” is not one of Signet’s languages. Write one of ${languages.join(', ')}, ` +
+      'or leave it empty for the role’s language.',
+  };
 }
 
 /** The rule of a typed field's value (fields/field-types.ts): at most `limit` characters, drawable. */
@@ -584,6 +604,8 @@ function exampleCell(column: BulkColumn, index: number): string {
       return `person${index + 1}@example.com`;
     case 'name':
       return names[index % names.length] ?? 'Alex Martin';
+    case 'language':
+      return '';
     case 'text':
       return 'Example';
     case 'date':

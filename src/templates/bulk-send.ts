@@ -52,11 +52,15 @@ const rowsAtOnce = 25;
 /** Rows one claim works through before the bulk send is let go (another may take it). */
 const batchRows = 50;
 
-/** The columns of a template's spreadsheet: each role's email and name, then each asked value. */
+/**
+ * The columns of a template's spreadsheet: each role's email, name and language (which may be
+ * left out: the role's default, else the workspace's), then each asked value.
+ */
 export function columnsOf(template: Pick<TemplateDetail, 'roles'>): BulkColumn[] {
   const people = template.roles.flatMap((role): BulkColumn[] => [
     { key: `email:${role.name}`, header: `${role.name} email`, kind: 'email', required: true },
     { key: `name:${role.name}`, header: `${role.name} name`, kind: 'name', required: true },
+    { key: `language:${role.name}`, header: `${role.name} language`, kind: 'language', required: false },
   ]);
   const values = askedValues(template).map(
     (asked): BulkColumn => ({
@@ -77,6 +81,7 @@ function useInputOf(template: Pick<TemplateDetail, 'roles'>, row: BulkRow): UseT
     recipients[role.name] = {
       email: String(row.values[`email:${role.name}`] ?? ''),
       fullName: String(row.values[`name:${role.name}`] ?? ''),
+      language: String(row.values[`language:${role.name}`] ?? '') || null,
     };
   }
   const values: Record<string, string | boolean> = {};
@@ -86,7 +91,8 @@ function useInputOf(template: Pick<TemplateDetail, 'roles'>, row: BulkRow): UseT
 
 export interface BulkPreviewRow {
   row: number;
-  people: Array<{ role: string; email: string; fullName: string }>;
+  /** Each role's person; `language` as the row gives it (null: the role's default, else the workspace's). */
+  people: Array<{ role: string; email: string; fullName: string; language: string | null }>;
   values: Array<{ label: string; value: string | boolean }>;
 }
 
@@ -132,6 +138,7 @@ export async function previewBulkSend(
           role: role.name,
           email: input.recipients[role.name]?.email ?? '',
           fullName: input.recipients[role.name]?.fullName ?? '',
+          language: input.recipients[role.name]?.language ?? null,
         })),
         values: Object.entries(input.values ?? {}).map(([label, value]) => ({ label, value })),
       };

@@ -3,6 +3,7 @@
 // first good rows as they will be sent, the rows to look at (a person on two rows: sent all the
 // same), "Send the N good rows" or "Fix the file"), the
 // progress page, and the list of a template's bulk sends on its page.
+import { endonym, languages, parseLanguage } from '../i18n/languages.ts';
 import type { BulkColumn, BulkProblem } from '../templates/bulk-csv.ts';
 import type { BulkFailedRow, BulkSendSummary } from '../templates/bulk-progress.ts';
 import type { BulkPreview } from '../templates/bulk-send.ts';
@@ -20,6 +21,7 @@ export const shownProblems = 100;
 const kindHint: Record<BulkColumn['kind'], string> = {
   email: 'an email address',
   name: 'the person’s full name',
+  language: `their language: ${languages.join(', ')}, or its own name (Deutsch); empty: the role’s language, else the workspace’s`,
   text: 'text',
   date: 'a date: 2026-03-14, 14/03/2026 or 14.03.2026',
   checkbox: 'yes or no (x, 1, true; empty is no)',
@@ -85,6 +87,12 @@ ${more > 0 ? html`<p>… and ${count(more)} more.</p>` : ''}
 </section>`;
 }
 
+/** A person's language, named in itself, when their row gives one. */
+function personLanguage(tag: string | null): SafeHtml | null {
+  const language = tag ? parseLanguage(tag) : null;
+  return language ? html`<div class="small muted" lang="${language}">${endonym(language)}</div>` : null;
+}
+
 function firstRowsTable(preview: BulkPreview): SafeHtml {
   const { template, firstRows } = preview;
   const labels = firstRows[0]?.values.map((v) => v.label) ?? [];
@@ -97,7 +105,8 @@ function firstRowsTable(preview: BulkPreview): SafeHtml {
 ${firstRows.map(
   (row) =>
     html`<tr><td class="num">${row.row}</td>${row.people.map(
-      (p) => html`<td>${p.fullName}<div class="small muted">${p.email}</div></td>`,
+      (p) =>
+        html`<td>${p.fullName}<div class="small muted">${p.email}</div>${personLanguage(p.language)}</td>`,
     )}${row.values.map((v) => html`<td>${typeof v.value === 'boolean' ? (v.value ? 'yes' : 'no') : v.value}</td>`)}</tr>`,
 )}
 </tbody>

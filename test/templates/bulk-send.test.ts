@@ -73,7 +73,7 @@ describeEachDatabase('bulk send', (kind) => {
     return counts;
   }
 
-  test('the columns are each role’s email and name, then each asked value', async () => {
+  test('the columns are each role’s email, name and language (which may be left out), then each asked value', async () => {
     const workspace = await createTestWorkspace(h.ctx);
     const { id } = await createBulkTemplate(h.ctx, workspace.id);
     const columns = columnsOf(await getTemplate(h.ctx, workspace.id, id));
@@ -82,8 +82,10 @@ describeEachDatabase('bulk send', (kind) => {
       [
         ['Client email', 'email', true],
         ['Client name', 'name', true],
+        ['Client language', 'language', false],
         ['Company email', 'email', true],
         ['Company name', 'name', true],
+        ['Company language', 'language', false],
         ['Price', 'text', true],
       ],
     );
@@ -563,7 +565,11 @@ describeEachDatabase('bulk send', (kind) => {
       /^attachment; filename="Services agreement - bulk send.csv"$/,
     );
     // fetch's text() drops the BOM; bulk-csv.test.ts checks it is there.
-    assert.ok(blank.text.startsWith('Client email,Client name,Company email,Company name,Price\r\n'));
+    assert.ok(
+      blank.text.startsWith(
+        'Client email,Client name,Client language,Company email,Company name,Company language,Price\r\n',
+      ),
+    );
 
     assertPage(await client.get(`/templates/${templateId}/bulk`), 200);
     const forged = await client.post(
