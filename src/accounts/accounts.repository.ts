@@ -11,6 +11,8 @@ export interface UserRow {
   password_hash: string;
   created_at: Date;
   password_changed_at: Date;
+  /** Their own language (i18n/languages.ts), or null: the workspace's default. */
+  language: string | null;
 }
 
 export async function insertUser(db: Db, row: UserRow): Promise<void> {
@@ -40,6 +42,10 @@ export async function findUserToLogIn(
 
 export async function findUser(db: Db, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updateUserLanguage(db: Db, userId: string, language: string | null): Promise<void> {
+  await db.updateTable('users').set({ language }).where('id', '=', userId).execute();
 }
 
 export async function updatePasswordHash(db: Db, userId: string, hash: string, at: Date): Promise<void> {
@@ -134,6 +140,8 @@ export interface SignupRequestRow {
   created_at: Date;
   expires_at: Date;
   used_at: Date | null;
+  /** The sign-up page's language: the account's once confirmed. */
+  language: string | null;
 }
 
 export async function insertSignupRequest(db: Db, row: SignupRequestRow): Promise<void> {

@@ -12,6 +12,9 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database, MemberRole, Plan } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { defaultLanguage, type Language, parseLanguage } from '../i18n/languages.ts';
+import { type MessageKey, translator } from '../i18n/messages.ts';
+import { type KeyedSentence, refusalOf } from '../i18n/refusals.ts';
 import { InputError } from '../input-error.ts';
 import { caseFoldedEmail, emailAddressProblem, emailKey, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
@@ -39,6 +42,7 @@ import {
   supersedeSignups,
   touchSession,
   updatePasswordHash,
+  updateUserLanguage,
   useSignupRequest,
   workspaceHasDocument,
 } from './accounts.repository.ts';
@@ -77,22 +81,25 @@ function newToken(ctx: Context): string {
 export { emailKey };
 
 const emailProblems = {
-  invalid: 'Enter an email address like name@example.com.',
-  'trailing-dot': 'Remove the dot at the end of the address.',
-  'mixed-scripts':
-    'This address mixes letters of different alphabets (a Cyrillic or Greek letter among Latin ones, say). Type it again in one alphabet.',
-} as const;
+  invalid: 'auth.refusal.emailInvalid',
+  'trailing-dot': 'auth.refusal.emailTrailingDot',
+  'mixed-scripts': 'auth.refusal.emailMixedScripts',
+} as const satisfies Record<string, MessageKey>;
 
 /** The sentence for an address the email rule refuses (mail/address.ts), or null. */
-export function checkEmail(email: string): string | null {
+export function checkEmail(email: string): KeyedSentence | null {
   const problem = emailAddressProblem(normalizeEmail(email));
-  return problem ? emailProblems[problem] : null;
+  return problem ? { key: emailProblems[problem] } : null;
 }
 
-function checkWorkspaceName(name: string): string | null {
+const maxWorkspaceNameLength = 100;
+
+function checkWorkspaceName(name: string): KeyedSentence | string | null {
   const trimmed = name.trim();
-  if (!trimmed) return 'Give your workspace a name.';
-  return trimmed.length > 100 ? 'Use at most 100 characters.' : drawingProblem('The name', trimmed);
+  if (!trimmed) return { key: 'auth.refusal.workspaceNameMissing' };
+  if (trimmed.length > maxWorkspaceNameLength)
+    return { key: 'auth.refusal.workspaceNameLong', values: { count: maxWorkspaceNameLength } };
+  return drawingProblem('The name', trimmed);
 }
 
 /**
@@ -101,16 +108,23 @@ function checkWorkspaceName(name: string): string | null {
  */
 export async function requestSignup(
   ctx: Context,
-  input: { email: string; password: string; workspaceName: string },
+  input: {
+    email: string;
+    password: string;
+    workspaceName: string;
+    /** The sign-up page's language: the mail's, and the account's own once confirmed. */
+    language?: Language;
+  },
 ): Promise<void> {
-  const problems: Record<string, string> = {};
+  const tr = translator(input.language ?? defaultLanguage);
+  const problems: Record<string, KeyedSentence | string> = {};
   const emailIssue = checkEmail(input.email);
   if (emailIssue) problems.email = emailIssue;
   const passwordIssue = passwordProblem(input.password);
   if (passwordIssue) problems.password = passwordIssue;
   const nameIssue = checkWorkspaceName(input.workspaceName);
   if (nameIssue) problems.workspaceName = nameIssue;
-  if (Object.keys(problems).length) throw new InputError(problems);
+  if (Object.keys(problems).length) throw refusalOf(problems);
 
   const email = normalizeEmail(input.email);
   const now = ctx.clock.now();
@@ -119,8 +133,8 @@ export async function requestSignup(
   await ctx.db.transaction().execute(async (trx) => {
     const existing = await findUserByEmailKey(trx, emailKey(email));
     const mail = existing
-      ? accountExistsMail({ signInLink: `${ctx.config.publicUrl}/login` })
-      : signupConfirmationMail({
+      ? accountExistsMail(tr, { signInLink: `${ctx.config.publicUrl}/login` })
+      : signupConfirmationMail(tr, {
           link: `${ctx.config.publicUrl}/signup/confirm/${token}`,
           workspaceName: drawableText(input.workspaceName.trim()),
           validHours: signupValidityMs / 3_600_000,
@@ -138,6 +152,7 @@ export async function requestSignup(
         created_at: now,
         expires_at: new Date(now.getTime() + signupValidityMs),
         used_at: null,
+        language: input.language ?? null,
       });
     }
     // Urgent: the person who signed up is waiting for it.
@@ -185,6 +200,7 @@ export async function confirmSignup(
       passwordHash: row.password_hash,
       workspaceName: row.workspace_name,
       plan: 'free',
+      language: row.language,
     });
     const sessionToken = await startSession(trx, ctx, userId, workspaceId);
     return {
@@ -216,7 +232,7 @@ export async function countAsLogIn(
 async function insertAccount(
   trx: Db,
   ctx: Context,
-  input: { email: string; passwordHash: string; workspaceName: string; plan: Plan },
+  input: { email: string; passwordHash: string; workspaceName: string; plan: Plan; language?: string | null },
 ): Promise<{ userId: string; workspaceId: string }> {
   const now = ctx.clock.now();
   const userId = ctx.ids.uuid();
@@ -234,6 +250,7 @@ async function insertAccount(
     password_hash: input.passwordHash,
     created_at: now,
     password_changed_at: now,
+    language: input.language ?? null,
   });
   await insertMembership(trx, { workspace_id: workspaceId, user_id: userId, role: 'owner', created_at: now });
   return { userId, workspaceId };
@@ -268,7 +285,11 @@ export async function startSession(
 export async function logIn(
   ctx: Context,
   input: { email: string; password: string; clientAddress: string },
-): Promise<{ sessionToken: string; deviceCookie: string } | { unconfirmedUntil: Date } | null> {
+): Promise<
+  | { sessionToken: string; deviceCookie: string; language: Language | null }
+  | { unconfirmedUntil: Date }
+  | null
+> {
   const user = await findUserToLogIn(ctx.db, {
     emailKey: emailKey(input.email),
     caseFolded: caseFoldedEmail(input.email),
@@ -286,7 +307,30 @@ export async function logIn(
   return {
     sessionToken: await startSession(ctx.db, ctx, user.id, membership.workspace_id),
     deviceCookie: await issueDeviceCookie(ctx, user),
+    // Their own language, for the browser's next log-in pages (web/auth.pages.ts).
+    language: user.language ? parseLanguage(user.language) : null,
   };
+}
+
+/** The member's own language, or null (the workspace's default). */
+export async function memberLanguage(ctx: Context, session: SessionUser): Promise<Language | null> {
+  const user = await findUser(ctx.db, session.userId);
+  return user?.language ? parseLanguage(user.language) : null;
+}
+
+/**
+ * Sets the member's own language (a tag of i18n/languages.ts, read as a recipient's is), or
+ * none (`''`: the workspace's default); a tag Signet has no catalogue of is refused.
+ */
+export async function setMemberLanguage(
+  ctx: Context,
+  session: SessionUser,
+  tag: string,
+): Promise<Language | null> {
+  const language = tag === '' ? null : parseLanguage(tag);
+  if (tag !== '' && !language) throw refusalOf({ language: { key: 'account.language.refusal' } });
+  await updateUserLanguage(ctx.db, session.userId, language);
+  return language;
 }
 
 /** Who a session token belongs to, if the session is still valid. */
@@ -325,10 +369,10 @@ export async function changePassword(
 ): Promise<{ sessionToken: string }> {
   const user = await findUser(ctx.db, session.userId);
   if (!user || !(await verifyPassword(input.currentPassword, user.password_hash))) {
-    throw new InputError({ currentPassword: 'That is not your current password.' });
+    throw refusalOf({ currentPassword: { key: 'auth.refusal.notCurrentPassword' } });
   }
   const problem = passwordProblem(input.newPassword);
-  if (problem) throw new InputError({ newPassword: problem });
+  if (problem) throw refusalOf({ newPassword: problem });
   const hash = await hashPassword(ctx, input.newPassword);
   return ctx.db.transaction().execute(async (trx) => {
     await updatePasswordHash(trx, user.id, hash, ctx.clock.now());
@@ -343,7 +387,7 @@ export async function changePassword(
  */
 export async function setPassword(ctx: Context, userId: string, password: string): Promise<void> {
   const problem = passwordProblem(password);
-  if (problem) throw new InputError({ password: problem });
+  if (problem) throw refusalOf({ password: problem });
   const hash = await hashPassword(ctx, password);
   await ctx.db.transaction().execute(async (trx) => {
     await updatePasswordHash(trx, userId, hash, ctx.clock.now());
@@ -362,7 +406,7 @@ export async function createAccount(
     | { workspaceId: string; role: MemberRole }
   ),
 ): Promise<{ userId: string; workspaceId: string; role: MemberRole }> {
-  const problems: Record<string, string> = {};
+  const problems: Record<string, KeyedSentence | string> = {};
   const emailIssue = checkEmail(input.email);
   if (emailIssue) problems.email = emailIssue;
   const passwordIssue = passwordProblem(input.password);
@@ -371,7 +415,7 @@ export async function createAccount(
     const nameIssue = checkWorkspaceName(input.workspaceName);
     if (nameIssue) problems.workspaceName = nameIssue;
   }
-  if (Object.keys(problems).length) throw new InputError(problems);
+  if (Object.keys(problems).length) throw refusalOf(problems);
   const passwordHash = await hashPassword(ctx, input.password);
   const email = normalizeEmail(input.email);
   return ctx.db.transaction().execute(async (trx) => {
@@ -397,6 +441,7 @@ export async function createAccount(
       password_hash: passwordHash,
       created_at: now,
       password_changed_at: now,
+      language: null,
     });
     await insertMembership(trx, {
       workspace_id: input.workspaceId,

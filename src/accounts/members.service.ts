@@ -6,6 +6,7 @@
 import type { Context } from '../context.ts';
 import type { MemberRole } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { refusalOf } from '../i18n/refusals.ts';
 import { InputError } from '../input-error.ts';
 import { normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
@@ -99,7 +100,7 @@ export async function inviteMember(
   requireOwner(actor);
   const email = normalizeEmail(input.email);
   const emailIssue = checkEmail(email);
-  if (emailIssue) throw new InputError({ email: emailIssue });
+  if (emailIssue) throw refusalOf({ email: emailIssue });
   const now = ctx.clock.now();
   const token = ctx.ids.randomBytes(32).toString('base64url');
   await ctx.db.transaction().execute(async (trx) => {
@@ -194,13 +195,14 @@ export async function acceptInvitation(
       account = user;
     } else {
       const problem = passwordProblem(input.password ?? '');
-      if (problem) throw new InputError({ password: problem });
+      if (problem) throw refusalOf({ password: problem });
       account = {
         id: ctx.ids.uuid(),
         email_key: emailKey(row.email),
         password_hash: await hashPassword(ctx, input.password as string),
       };
-      await insertUser(trx, { ...account, email: row.email, created_at: now, password_changed_at: now });
+      const joined = { email: row.email, created_at: now, password_changed_at: now, language: null };
+      await insertUser(trx, { ...account, ...joined });
     }
     const userId = account.id;
     if (!(await acceptInvitationRow(trx, row.id, now))) return null;

@@ -14,6 +14,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/schema.ts';
+import { firstLanguage, type Language } from '../i18n/languages.ts';
+import { translator } from '../i18n/messages.ts';
+import { refusalOf } from '../i18n/refusals.ts';
 import { InputError } from '../input-error.ts';
 import { caseFoldedEmail, emailKey, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
@@ -55,19 +58,26 @@ async function newResetLink(db: Db, ctx: Context, userId: string): Promise<strin
   return `${ctx.config.publicUrl}/password-reset/${token}`;
 }
 
-/** "Forgot your password?": mails the address a link, or a note that it has no account. */
-export async function requestPasswordReset(ctx: Context, input: { email: string }): Promise<void> {
+/**
+ * "Forgot your password?": mails the address a link, or a note that it has no account; in
+ * the account's own language, else the page's (`language`), else English.
+ */
+export async function requestPasswordReset(
+  ctx: Context,
+  input: { email: string; language?: Language },
+): Promise<void> {
   const problem = checkEmail(input.email);
-  if (problem) throw new InputError({ email: problem });
+  if (problem) throw refusalOf({ email: problem });
   const email = normalizeEmail(input.email);
   const user = await findAccount(ctx, email);
+  const tr = translator(firstLanguage(user?.language, input.language));
   await ctx.db.transaction().execute(async (trx) => {
     const mail = user
-      ? passwordResetMail({
+      ? passwordResetMail(tr, {
           link: await newResetLink(trx, ctx, user.id),
           validMinutes: resetValidityMs / 60_000,
         })
-      : passwordResetNoAccountMail({
+      : passwordResetNoAccountMail(tr, {
           signUpLink: `${ctx.config.publicUrl}/signup`,
           logInLink: `${ctx.config.publicUrl}/login`,
         });
@@ -117,7 +127,7 @@ export async function completePasswordReset(
   const row = await findPasswordReset(ctx.db, hashToken(token));
   if (!usable(ctx, row)) return null;
   const problem = passwordProblem(input.password);
-  if (problem) throw new InputError({ password: problem });
+  if (problem) throw refusalOf({ password: problem });
   const hash = await hashPassword(ctx, input.password);
   const now = ctx.clock.now();
   const userId = row.user_id;

@@ -4,6 +4,7 @@
 // New hashes take the context's cost (context.ts `passwordCost`): `passwordCost` below in
 // every process Signet runs; tests pass a cheaper one, as frameworks' test settings do.
 import { type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
+import type { KeyedSentence } from '../i18n/refusals.ts';
 
 export const minPasswordLength = 10;
 export const maxPasswordLength = 200;
@@ -28,10 +29,12 @@ function derive(password: string, salt: Buffer, options: ScryptCost): Promise<Bu
   );
 }
 
-/** Why a new password is refused, in words, or null. */
-export function passwordProblem(password: string): string | null {
-  if (password.length < minPasswordLength) return `Use at least ${minPasswordLength} characters.`;
-  if (password.length > maxPasswordLength) return `Use at most ${maxPasswordLength} characters.`;
+/** Why a new password is refused, a sentence of the catalogues, or null. */
+export function passwordProblem(password: string): KeyedSentence | null {
+  if (password.length < minPasswordLength)
+    return { key: 'auth.refusal.passwordShort', values: { count: minPasswordLength } };
+  if (password.length > maxPasswordLength)
+    return { key: 'auth.refusal.passwordLong', values: { count: maxPasswordLength } };
   return null;
 }
 

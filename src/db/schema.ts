@@ -285,6 +285,8 @@ export interface UsersTable {
   password_hash: string;
   created_at: Timestamp;
   password_changed_at: Timestamp;
+  /** Their own language (i18n/languages.ts): Signet's mails to them; null: the workspace's default (migration 0043). */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface MembershipsTable {
@@ -321,6 +323,8 @@ export interface SignupRequestsTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: Timestamp | null;
+  /** The language the sign-up's pages were in: the account's own when confirmed (migration 0043). */
+  language: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface PasswordResetsTable {

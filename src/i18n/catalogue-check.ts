@@ -126,6 +126,21 @@ export interface GlossaryEntry {
 }
 export type Glossary = Record<string, GlossaryEntry>;
 
+/** The phrasal verbs of accounts, not of documents: "to sign up", "sign in", "sign out". */
+const accountPhrase = /^ (up|in|out)\b/;
+
+/**
+ * Whether English's message uses a glossary piece as the term: as whole words ("to sign" is
+ * not in "to Signet"), and not in an account's phrasal verb ("to sign up").
+ */
+function usesTerm(words: string, piece: string): boolean {
+  for (let at = words.indexOf(piece); at !== -1; at = words.indexOf(piece, at + 1)) {
+    const rest = words.slice(at + piece.length);
+    if (!/^\p{L}/u.test(rest) && !accountPhrase.test(rest)) return true;
+  }
+  return false;
+}
+
 /**
  * Where a catalogue does not use its glossary's word for a term English's message uses: for
  * each term, every message whose English contains one of English's `match` pieces must
@@ -148,7 +163,7 @@ export function glossaryProblems(
     for (const [key, message] of Object.entries(english)) {
       // The words a reader sees: a placeholder's name (`{signers}`, `{sealedAt}`) is none.
       const words = message.replace(/\{\s*\w+/g, '{').toLowerCase();
-      if (!source.match.some((piece) => words.includes(piece))) continue;
+      if (!source.match.some((piece) => usesTerm(words, piece))) continue;
       const translated = String(catalogue[key] ?? '').toLocaleLowerCase(language);
       if (!theirs.match.some((piece) => translated.includes(piece.toLocaleLowerCase(language))))
         problems.push(

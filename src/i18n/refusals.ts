@@ -6,6 +6,31 @@ import { type MessageKey, type MessageValues, type Translator, translator } from
 
 export type KeyedProblem = [field: string, key: MessageKey, values?: MessageValues];
 
+/** A rule's sentence as a key of the catalogues and its values (a page says it in its language). */
+export interface KeyedSentence {
+  key: MessageKey;
+  values?: MessageValues;
+}
+
+/** The English of a keyed sentence (the logs, the CLI), or a sentence not keyed as it is. */
+export function inEnglish(sentence: KeyedSentence | string): string {
+  return typeof sentence === 'string' ? sentence : translator('en').t(sentence.key, sentence.values);
+}
+
+/**
+ * An InputError of fields whose sentences are keyed or, where a rule has no key yet (a name
+ * the fonts cannot draw: pdf/fonts.ts), English.
+ */
+export function refusalOf(problems: Record<string, KeyedSentence | string>): InputError {
+  const fields: Record<string, string> = {};
+  const messages: NonNullable<InputErrorDetails['messages']> = {};
+  for (const [field, sentence] of Object.entries(problems)) {
+    fields[field] = inEnglish(sentence);
+    if (typeof sentence !== 'string') messages[field] = sentence;
+  }
+  return new InputError(fields, { messages });
+}
+
 /** An InputError of one or more fields, each a sentence of the catalogues. */
 export function keyedRefusal(problems: KeyedProblem[], details: InputErrorDetails = {}): InputError {
   const english = translator('en');

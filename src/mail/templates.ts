@@ -61,64 +61,46 @@ export function signingCodeMail(
   };
 }
 
-export function signupConfirmationMail(input: { link: string; workspaceName: string; validHours: number }): {
-  subject: string;
-  text: string;
-} {
+export function signupConfirmationMail(
+  tr: Translator,
+  input: { link: string; workspaceName: string; validHours: number },
+): { subject: string; text: string } {
   return {
-    subject: 'Confirm your Signet account',
-    text: `Hello,
-
-Someone (we hope you) signed up for Signet with this address, to create the workspace
-"${input.workspaceName}". To confirm and sign in, open:
-
-${input.link}
-
-The link works once, for ${input.validHours} hours. If you did not sign up, ignore this mail:
-no account is created without it.
-
-— Signet
-`,
+    subject: tr.t('mail.signup.subject'),
+    text: mailText(tr, [
+      tr.t('mail.greeting'),
+      `${tr.t('mail.signup.body', { workspace: input.workspaceName })}\n\n${input.link}`,
+      tr.t('mail.signup.validity', { hours: input.validHours }),
+    ]),
   };
 }
 
-export function accountExistsMail(input: { signInLink: string }): { subject: string; text: string } {
+export function accountExistsMail(
+  tr: Translator,
+  input: { signInLink: string },
+): { subject: string; text: string } {
   return {
-    subject: 'You already have a Signet account',
-    text: `Hello,
-
-Someone (we hope you) tried to sign up for Signet with this address, which already has an
-account. Sign in here instead:
-
-${input.signInLink}
-
-If it was not you, you can ignore this mail: nothing was changed.
-
-— Signet
-`,
+    subject: tr.t('mail.accountExists.subject'),
+    text: mailText(tr, [
+      tr.t('mail.greeting'),
+      `${tr.t('mail.accountExists.body')}\n\n${input.signInLink}`,
+      tr.t('mail.accountExists.ignore'),
+    ]),
   };
 }
 
 /** The "Forgot your password?" mail for an address that has an account. */
-export function passwordResetMail(input: { link: string; validMinutes: number }): {
-  subject: string;
-  text: string;
-} {
+export function passwordResetMail(
+  tr: Translator,
+  input: { link: string; validMinutes: number },
+): { subject: string; text: string } {
   return {
-    subject: 'Set a new Signet password',
-    text: `Hello,
-
-Someone (we hope you) asked to set a new password for the Signet account of this address.
-To choose one, open:
-
-${input.link}
-
-The link works once, for ${input.validMinutes} minutes. Setting a new password signs out
-every browser logged in to the account. If you did not ask, ignore this mail: your
-password stays as it is.
-
-— Signet
-`,
+    subject: tr.t('mail.reset.subject'),
+    text: mailText(tr, [
+      tr.t('mail.greeting'),
+      `${tr.t('mail.reset.body')}\n\n${input.link}`,
+      tr.t('mail.reset.validity', { minutes: input.validMinutes }),
+    ]),
   };
 }
 
@@ -127,27 +109,18 @@ password stays as it is.
  * ("we sent a mail") is true and the same either way, and the person learns which address
  * is not theirs on Signet.
  */
-export function passwordResetNoAccountMail(input: { signUpLink: string; logInLink: string }): {
-  subject: string;
-  text: string;
-} {
+export function passwordResetNoAccountMail(
+  tr: Translator,
+  input: { signUpLink: string; logInLink: string },
+): { subject: string; text: string } {
   return {
-    subject: 'Set a new Signet password',
-    text: `Hello,
-
-Someone (we hope you) asked to set a new password for a Signet account of this address,
-but this address has no account. Did you sign up with another address? Log in with it:
-
-${input.logInLink}
-
-or create a workspace with this one:
-
-${input.signUpLink}
-
-If you did not ask, ignore this mail: nothing was changed.
-
-— Signet
-`,
+    subject: tr.t('mail.reset.subject'),
+    text: mailText(tr, [
+      tr.t('mail.greeting'),
+      `${tr.t('mail.resetNoAccount.body')}\n\n${input.logInLink}`,
+      `${tr.t('mail.resetNoAccount.signUp')}\n\n${input.signUpLink}`,
+      tr.t('mail.resetNoAccount.ignore'),
+    ]),
   };
 }
 
@@ -217,34 +190,32 @@ export function unlinked(text: string): string {
     .replace(/([\p{L}\p{N}_-])\.(?=[\p{L}\p{N}])/gu, '$1[.]');
 }
 
-export function declinedMail(input: {
-  documentTitle: string;
-  recipientName: string;
-  recipientEmail: string;
-  reason: string | null;
-  documentLink: string;
-}): { subject: string; text: string } {
+/** The mail each owner gets when a signer declines, in the owner's language. */
+export function declinedMail(
+  tr: Translator,
+  input: {
+    documentTitle: string;
+    recipientName: string;
+    recipientEmail: string;
+    reason: string | null;
+    documentLink: string;
+  },
+): { subject: string; text: string } {
+  const title = input.documentTitle;
   const reason = input.reason
-    ? `Their reason, as they typed it (from the recipient, not from Signet; links in it are not made clickable):
-
-${unlinked(input.reason)
-  .split('\n')
-  .map((line) => `> ${line}`)
-  .join('\n')}`
-    : 'They gave no reason.';
+    ? `${tr.t('mail.declined.reason')}\n\n${unlinked(input.reason)
+        .split('\n')
+        .map((line) => `> ${line}`)
+        .join('\n')}`
+    : tr.t('mail.declined.noReason');
   return {
-    subject: `Declined: ${input.documentTitle}`,
-    text: `Hello,
-
-${input.recipientName} (${input.recipientEmail}) declined to sign "${input.documentTitle}".
-Signing has ended for everyone: nobody else can sign this document.
-
-${reason}
-
-The document and its history: ${input.documentLink}
-
-— Signet
-`,
+    subject: tr.t('mail.declined.subject', { title }),
+    text: mailText(tr, [
+      tr.t('mail.greeting'),
+      tr.t('mail.declined.body', { name: input.recipientName, email: input.recipientEmail, title }),
+      reason,
+      tr.t('mail.declined.link', { link: input.documentLink }),
+    ]),
   };
 }
 
@@ -289,22 +260,17 @@ export function reminderMail(
   };
 }
 
-/** The one mail a workspace's owners get when Signet pauses one of its webhook endpoints. */
-export function endpointPausedMail(input: { url: string; failures: number; link: string }): {
-  subject: string;
-  text: string;
-} {
+/** The one mail each owner gets when Signet pauses one of the workspace's webhook endpoints. */
+export function endpointPausedMail(
+  tr: Translator,
+  input: { url: string; failures: number; link: string },
+): { subject: string; text: string } {
   return {
-    subject: `Webhook endpoint paused: ${input.url}`,
-    text: `Hello,
-
-Signet paused your webhook endpoint ${input.url} after ${input.failures} deliveries in a row failed.
-Nothing is sent to it until it is turned back on, and events that happen meanwhile are not
-sent later: once it is back on, fetch what you missed through GET /v1/documents.
-
-See its deliveries and turn it back on: ${input.link}
-
-— Signet
-`,
+    subject: tr.t('mail.endpointPaused.subject', { url: input.url }),
+    text: mailText(tr, [
+      tr.t('mail.greeting'),
+      tr.t('mail.endpointPaused.body', { url: input.url, failures: input.failures }),
+      tr.t('mail.endpointPaused.link', { link: input.link }),
+    ]),
   };
 }

@@ -13,7 +13,7 @@ import { emailKey } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { completionMail } from '../mail/templates.ts';
 import { mailsRecipients } from '../progress/recipient-mail.ts';
-import { findOwnerEmails, findWorkspace } from '../workspaces/workspaces.repository.ts';
+import { findOwners, findWorkspace } from '../workspaces/workspaces.repository.ts';
 
 export const maxAttachmentBytes = 10 * 1024 * 1024;
 
@@ -39,7 +39,7 @@ export async function queueCompletionMails(
       linkValidDays: mailedDownloadLinkMs / 86_400_000,
       verifyUrl: `${ctx.config.publicUrl}/verify`,
     });
-  // Each recipient reads it in their language; the owners in the workspace's default one.
+  // Each recipient reads it in their language, each owner in theirs (else the workspace's default).
   const addressees = new Map<
     string,
     { email: string; recipientId: string | null; language: string | null }
@@ -48,9 +48,9 @@ export async function queueCompletionMails(
   if (mailsRecipients(document))
     for (const r of input.recipients)
       addressees.set(emailKey(r.email), { email: r.email, recipientId: r.id, language: r.language });
-  for (const email of await findOwnerEmails(trx, document.workspace_id)) {
+  for (const { email, language } of await findOwners(trx, document.workspace_id)) {
     if (!addressees.has(emailKey(email)))
-      addressees.set(emailKey(email), { email, recipientId: null, language: null });
+      addressees.set(emailKey(email), { email, recipientId: null, language });
   }
   for (const { email, recipientId, language } of addressees.values()) {
     await queueMail(trx, ctx, {

@@ -18,6 +18,7 @@ import {
 } from '../documents/lifecycle.ts';
 import { fillFields } from '../fields/field-rules.ts';
 import { fillField, findRecipientFields } from '../fields/fields.repository.ts';
+import { translator } from '../i18n/messages.ts';
 import { InputError } from '../input-error.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { declinedMail } from '../mail/templates.ts';
@@ -26,7 +27,7 @@ import { checkSignatureImage } from '../pdf/signature-image.ts';
 import { completeDocument } from '../progress/completion.ts';
 import { withDocument } from '../progress/document-lock.ts';
 import { inviteAll } from '../progress/invitations.ts';
-import { findOwnerEmails } from '../workspaces/workspaces.repository.ts';
+import { findOwners } from '../workspaces/workspaces.repository.ts';
 import { checkCode } from './codes.ts';
 import { recordOpened } from './opening.ts';
 import { checkCanSign, recipientOf, type SigningSession } from './session.ts';
@@ -168,21 +169,22 @@ export async function declineDocument(
       client: input.client,
       detail: reason,
     });
-    const mail = declinedMail({
+    const declined = {
       documentTitle: document.title,
       recipientName: recipient.full_name,
       recipientEmail: recipient.email,
       reason,
       documentLink: `${ctx.config.publicUrl}/documents/${document.id}`,
-    });
-    for (const owner of await findOwnerEmails(trx, document.workspace_id)) {
+    };
+    // Each owner in their own language.
+    for (const owner of await findOwners(trx, document.workspace_id)) {
       await queueMail(trx, ctx, {
         workspaceId: document.workspace_id,
         documentId: document.id,
         recipientId: null,
-        to: owner,
+        to: owner.email,
         priority: 'automatic',
-        ...mail,
+        ...declinedMail(translator(owner.language), declined),
       });
     }
     return { eventId: event.id };

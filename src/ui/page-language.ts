@@ -37,16 +37,28 @@ export function visitorLanguage(
   return visitorChoice(request, reply) ?? fallback;
 }
 
+/**
+ * Keeps `language` as this browser's choice for its next visitor pages (a member's own
+ * language, saved or at log-in), or forgets the choice (null): their browser's again.
+ */
+export function rememberLanguage(reply: FastifyReply, language: Language | null): void {
+  if (language === null) {
+    reply.clearCookie(languageCookie, { path: '/' });
+    return;
+  }
+  reply.setCookie(languageCookie, language, {
+    path: '/',
+    sameSite: 'lax',
+    httpOnly: true,
+    maxAge: oneYearSeconds,
+  });
+}
+
 /** The language the visitor asked for (the switch, its cookie, their browser), or null for none of Signet's. */
 export function visitorChoice(request: FastifyRequest, reply: FastifyReply): Language | null {
   const asked = askedLanguage(request);
   if (asked) {
-    reply.setCookie(languageCookie, asked, {
-      path: '/',
-      sameSite: 'lax',
-      httpOnly: true,
-      maxAge: oneYearSeconds,
-    });
+    rememberLanguage(reply, asked);
     return asked;
   }
   const kept = request.cookies?.[languageCookie];

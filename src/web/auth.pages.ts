@@ -18,17 +18,25 @@ import {
   listWorkspacesOf,
   logIn,
   logOut,
+  memberLanguage,
   requestSignup,
   type SessionUser,
+  setMemberLanguage,
   switchWorkspace,
 } from '../accounts/accounts.service.ts';
 import { deviceCookieMaxAgeSeconds, deviceCookieName } from '../accounts/device-cookies.ts';
 import { completePasswordReset, findUsableReset, requestPasswordReset } from '../accounts/password-resets.ts';
 import { ApiError } from '../http/errors.ts';
+import { firstLanguage, type Language } from '../i18n/languages.ts';
+import { type Translator, translator } from '../i18n/messages.ts';
+import { sentencesIn } from '../i18n/refusals.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { notice } from '../ui/forms.ts';
 import type { SafeHtml } from '../ui/html.ts';
+import { rememberLanguage, visitorLanguage, visitorTranslator } from '../ui/page-language.ts';
+import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import {
+  type AccountView,
   accountView,
   checkInboxView,
   confirmSignupView,
@@ -41,7 +49,6 @@ import {
   signupView,
 } from './auth.views.ts';
 import { type Form, forMembers, formText, sessionCookie, type Web } from './kit.ts';
-import { formatTime } from './layout.ts';
 
 /**
  * Only a path on this site: never an open redirect. Printable ASCII only, since browsers
@@ -54,11 +61,11 @@ function safeNext(value: unknown): string {
     : '/documents';
 }
 
-/** "Try again in 3 minutes." for a Retry-After in seconds. */
-function tryAgainIn(seconds: number): string {
-  const minutes = Math.ceil(seconds / 60);
-  return `Try again in ${minutes} minute${minutes > 1 ? 's' : ''}.`;
-}
+/** A Retry-After in seconds as the whole minutes a refusal names ("Try again in 3 minutes."). */
+const minutesOf = (seconds: number) => Math.ceil(seconds / 60);
+
+/** The visitor's language on the account pages: their switch's choice, their browser's, else English. */
+const pageTr = (request: FastifyRequest, reply: FastifyReply) => visitorTranslator(request, reply);
 
 type PostRequest = FastifyRequest<{ Body: Form }>;
 
@@ -70,9 +77,11 @@ function signupPage(
   form: Form,
   errors: FieldErrors,
 ) {
+  const tr = pageTr(request, reply);
   return web.render(request, reply, status, {
-    title: 'Sign up',
-    body: (csrf) => signupView(csrf, form, errors),
+    title: tr.t('auth.title.signup'),
+    tr,
+    body: (csrf) => signupView(tr, csrf, form, errors),
   });
 }
 
@@ -82,12 +91,14 @@ function loginPage(
   reply: FastifyReply,
   status: number,
   form: Form,
-  message: SafeHtml | null,
+  message: ((tr: Translator) => SafeHtml) | null,
 ) {
   const next = safeNext(formText(form, 'next') || formText(request.query, 'next'));
+  const tr = pageTr(request, reply);
   return web.render(request, reply, status, {
-    title: 'Log in',
-    body: (csrf) => loginView(csrf, form, next, message),
+    title: tr.t('auth.title.login'),
+    tr,
+    body: (csrf) => loginView(tr, csrf, form, next, message?.(tr) ?? null),
   });
 }
 
@@ -98,23 +109,44 @@ async function accountPage(
   member: SessionUser,
   status: number,
   errors: FieldErrors,
-  done: 'password' | 'reset' | null,
+  done: AccountView['done'],
 ) {
   const workspaces = await listWorkspacesOf(web.ctx, member.userId);
+  const language = await memberLanguage(web.ctx, member);
+  const workspace = await findWorkspace(web.ctx.db, member.workspaceId);
+  const workspaceLanguage = firstLanguage(workspace?.default_language);
   return web.render(request, reply, status, {
     title: 'Account',
     current: 'account',
-    body: (csrf) => accountView(csrf, { member, workspaces, errors, done }),
+    body: (csrf) => accountView(csrf, { member, workspaces, errors, done, language, workspaceLanguage }),
   });
 }
 
-const accountDone = (value: string) => (value === 'password' || value === 'reset' ? value : null);
+const accountDone = (value: string) =>
+  value === 'password' || value === 'reset' || value === 'language' ? value : null;
+
+/**
+ * The member's own language saved; this browser's log-in pages follow it too (the visitor's
+ * cookie, ui/page-language.ts), or, for none, their browser's language again.
+ */
+async function setLanguageWith(web: Web, request: PostRequest, reply: FastifyReply, member: SessionUser) {
+  let language: Language | null;
+  try {
+    language = await setMemberLanguage(web.ctx, member, formText(request.body, 'language'));
+  } catch (error) {
+    if (error instanceof InputError)
+      return accountPage(web, request, reply, member, 400, sentencesIn(error, translator('en')), null);
+    throw error;
+  }
+  rememberLanguage(reply, language);
+  return reply.redirect('/settings/account?done=language', 303);
+}
 
 const takeAttempt = { login: takeLoginAttempt, signup: takeSignupAttempt, reset: takeResetAttempt };
 
 /**
  * Takes an attempt from the account limits; when it is refused, answers 429 with
- * Retry-After (counted in the metrics) and returns when to try again, as a sentence.
+ * Retry-After (counted in the metrics) and returns in how many minutes to try again.
  */
 async function refusedAttempt(
   web: Web,
@@ -131,16 +163,17 @@ async function refusedAttempt(
   if (decision.allowed) return null;
   web.ctx.metrics.rateLimitRejections.inc({ limiter });
   reply.header('retry-after', String(decision.retryAfterSeconds));
-  return tryAgainIn(decision.retryAfterSeconds);
+  return minutesOf(decision.retryAfterSeconds);
 }
 
 async function signUp(web: Web, request: PostRequest, reply: FastifyReply) {
   const form = request.body ?? {};
   const email = formText(form, 'email');
   const wait = await refusedAttempt(web, request, reply, 'signup');
+  const tr = pageTr(request, reply);
   if (wait) {
     return signupPage(web, request, reply, 429, form, {
-      email: `Too many sign-ups for this address or from your network. ${wait}`,
+      email: tr.t('auth.refusal.tooManySignups', { minutes: wait }),
     });
   }
   try {
@@ -148,9 +181,11 @@ async function signUp(web: Web, request: PostRequest, reply: FastifyReply) {
       email,
       password: formText(form, 'password'),
       workspaceName: formText(form, 'workspaceName'),
+      language: visitorLanguage(request, reply),
     });
   } catch (error) {
-    if (error instanceof InputError) return signupPage(web, request, reply, 400, form, error.fields);
+    if (error instanceof InputError)
+      return signupPage(web, request, reply, 400, form, sentencesIn(error, tr));
     throw error;
   }
   // Post, redirect, get: a reload shows the page again instead of signing up twice (which
@@ -183,21 +218,32 @@ async function logInWith(web: Web, request: PostRequest, reply: FastifyReply) {
   const email = formText(form, 'email');
   const wait = await refusedAttempt(web, request, reply, 'login');
   if (wait) {
-    return loginPage(web, request, reply, 429, form, notice('error', `Too many attempts to log in. ${wait}`));
+    const sentence = (tr: Translator) =>
+      notice('error', tr.t('auth.refusal.tooManyLogins', { minutes: wait }));
+    return loginPage(web, request, reply, 429, form, sentence);
   }
   const result = await logIn(web.ctx, {
     email,
     password: formText(form, 'password'),
     clientAddress: request.ip,
   });
-  if (!result)
-    return loginPage(web, request, reply, 401, form, notice('error', 'The email or password is not right.'));
+  if (!result) {
+    const sentence = (tr: Translator) => notice('error', tr.t('auth.refusal.wrongPassword'));
+    return loginPage(web, request, reply, 401, form, sentence);
+  }
   if ('unconfirmedUntil' in result) {
-    const until = formatTime(result.unconfirmedUntil.toISOString(), 'UTC'); // no workspace yet;
-    const sentence = `You have not confirmed your sign-up yet. Open the link we mailed to ${email} (it works until ${until}); no mail? Sign up again for a new link.`;
-    return loginPage(web, request, reply, 401, form, notice('error', sentence));
+    const { unconfirmedUntil } = result;
+    const sentence = (tr: Translator) =>
+      notice(
+        'error',
+        // No workspace yet, so no time zone but UTC, named.
+        tr.t('auth.refusal.unconfirmed', { email, time: tr.dateTime(unconfirmedUntil, 'UTC') }),
+      );
+    return loginPage(web, request, reply, 401, form, sentence);
   }
   logInBrowser(web, request, reply, result.sessionToken, result.deviceCookie);
+  // The member's own language, if they chose one: this browser's next log-in pages use it.
+  if (result.language) rememberLanguage(reply, result.language);
   return reply.redirect(safeNext(formText(form, 'next')), 303);
 }
 
@@ -223,8 +269,14 @@ export function logInBrowser(
   });
 }
 
-const expiredLink = (web: Web, request: FastifyRequest, reply: FastifyReply) =>
-  web.render(request, reply, 404, { title: 'Link expired', body: () => expiredLinkView });
+function expiredLink(web: Web, request: FastifyRequest, reply: FastifyReply) {
+  const tr = pageTr(request, reply);
+  return web.render(request, reply, 404, {
+    title: tr.t('auth.title.linkExpired'),
+    tr,
+    body: () => expiredLinkView(tr),
+  });
+}
 
 async function changePasswordWith(web: Web, request: PostRequest, reply: FastifyReply, member: SessionUser) {
   const form = request.body ?? {};
@@ -244,18 +296,22 @@ async function changePasswordWith(web: Web, request: PostRequest, reply: Fastify
 function signupRoutes(app: FastifyInstance, web: Web) {
   app.get('/signup', (request, reply) => signupPage(web, request, reply, 200, {}, {}));
   app.post<{ Body: Form }>('/signup', (request, reply) => signUp(web, request, reply));
-  app.get('/signup/sent', (request, reply) =>
-    web.render(request, reply, 200, {
-      title: 'Check your inbox',
-      body: () => checkInboxView(request.cookies[signupSentCookie] ?? null),
-    }),
-  );
+  app.get('/signup/sent', (request, reply) => {
+    const tr = pageTr(request, reply);
+    return web.render(request, reply, 200, {
+      title: tr.t('auth.title.checkInbox'),
+      tr,
+      body: () => checkInboxView(tr, request.cookies[signupSentCookie] ?? null),
+    });
+  });
   app.get<{ Params: { token: string } }>('/signup/confirm/:token', async (request, reply) => {
     const pending = await findPendingSignup(web.ctx, request.params.token);
     if (!pending) return expiredLink(web, request, reply);
+    const tr = pageTr(request, reply);
     return web.render(request, reply, 200, {
-      title: 'Confirm sign-up',
-      body: (csrf) => confirmSignupView(csrf, request.params.token, pending),
+      title: tr.t('auth.title.confirmSignup'),
+      tr,
+      body: (csrf) => confirmSignupView(tr, csrf, request.params.token, pending),
     });
   });
   app.post<{ Params: { token: string } }>('/signup/confirm/:token', async (request, reply) => {
@@ -277,9 +333,11 @@ function resetRequestPage(
   form: Form,
   errors: FieldErrors,
 ) {
+  const tr = pageTr(request, reply);
   return web.render(request, reply, status, {
-    title: 'Set a new password',
-    body: (csrf) => passwordResetRequestView(csrf, form, errors),
+    title: tr.t('auth.title.resetRequest'),
+    tr,
+    body: (csrf) => passwordResetRequestView(tr, csrf, form, errors),
   });
 }
 
@@ -287,15 +345,17 @@ async function askForReset(web: Web, request: PostRequest, reply: FastifyReply) 
   const form = request.body ?? {};
   const email = formText(form, 'email');
   const wait = await refusedAttempt(web, request, reply, 'reset');
+  const tr = pageTr(request, reply);
   if (wait) {
     return resetRequestPage(web, request, reply, 429, form, {
-      email: `Too many requests for this address or from your network. ${wait}`,
+      email: tr.t('auth.refusal.tooManyResets', { minutes: wait }),
     });
   }
   try {
-    await requestPasswordReset(web.ctx, { email });
+    await requestPasswordReset(web.ctx, { email, language: visitorLanguage(request, reply) });
   } catch (error) {
-    if (error instanceof InputError) return resetRequestPage(web, request, reply, 400, form, error.fields);
+    if (error instanceof InputError)
+      return resetRequestPage(web, request, reply, 400, form, sentencesIn(error, tr));
     throw error;
   }
   // Post, redirect, get (as for sign-up): a reload does not mail again.
@@ -312,11 +372,21 @@ async function resetPage(
   errors: FieldErrors,
 ) {
   const account = await findUsableReset(web.ctx, request.params.token);
-  if (!account)
-    return web.render(request, reply, 404, { title: 'Link expired', body: () => expiredResetView });
+  if (!account) return expiredReset(web, request, reply);
+  const tr = pageTr(request, reply);
   return web.render(request, reply, status, {
-    title: 'Choose a new password',
-    body: (csrf) => passwordResetView(csrf, request.params.token, account, errors),
+    title: tr.t('auth.title.reset'),
+    tr,
+    body: (csrf) => passwordResetView(tr, csrf, request.params.token, account, errors),
+  });
+}
+
+function expiredReset(web: Web, request: FastifyRequest, reply: FastifyReply) {
+  const tr = pageTr(request, reply);
+  return web.render(request, reply, 404, {
+    title: tr.t('auth.title.linkExpired'),
+    tr,
+    body: () => expiredResetView(tr),
   });
 }
 
@@ -328,10 +398,11 @@ async function setNewPassword(web: Web, request: TokenPost, reply: FastifyReply)
       clientAddress: request.ip,
     });
   } catch (error) {
-    if (error instanceof InputError) return resetPage(web, request, reply, 400, error.fields);
+    if (error instanceof InputError)
+      return resetPage(web, request, reply, 400, sentencesIn(error, pageTr(request, reply)));
     throw error;
   }
-  if (!done) return web.render(request, reply, 404, { title: 'Link expired', body: () => expiredResetView });
+  if (!done) return expiredReset(web, request, reply);
   if (!done.session) {
     web.clearSessionCookie(reply);
     return reply.redirect('/login', 303);
@@ -343,12 +414,14 @@ async function setNewPassword(web: Web, request: TokenPost, reply: FastifyReply)
 function resetRoutes(app: FastifyInstance, web: Web) {
   app.get('/password-reset', (request, reply) => resetRequestPage(web, request, reply, 200, {}, {}));
   app.post<{ Body: Form }>('/password-reset', (request, reply) => askForReset(web, request, reply));
-  app.get('/password-reset/sent', (request, reply) =>
-    web.render(request, reply, 200, {
-      title: 'Check your inbox',
-      body: () => passwordResetSentView(request.cookies[resetSentCookie] ?? null),
-    }),
-  );
+  app.get('/password-reset/sent', (request, reply) => {
+    const tr = pageTr(request, reply);
+    return web.render(request, reply, 200, {
+      title: tr.t('auth.title.checkInbox'),
+      tr,
+      body: () => passwordResetSentView(tr, request.cookies[resetSentCookie] ?? null),
+    });
+  });
   app.get<{ Params: { token: string }; Body: Form }>('/password-reset/:token', (request, reply) =>
     resetPage(web, request, reply, 200, {}),
   );
@@ -393,6 +466,10 @@ function accountRoutes(app: FastifyInstance, web: Web) {
   app.post<{ Body: Form }>(
     '/settings/account/password',
     forMembers((request, reply, member) => changePasswordWith(web, request, reply, member)),
+  );
+  app.post<{ Body: Form }>(
+    '/settings/account/language',
+    forMembers((request, reply, member) => setLanguageWith(web, request, reply, member)),
   );
 }
 

@@ -1,10 +1,14 @@
-// The markup of the account pages: sign-up, log-in, the sign-up confirmation and the
-// account page.
+// The markup of the account pages: sign-up, log-in, the sign-up confirmation, the password
+// reset (in the visitor's language: ui/page-language.ts) and the account page (English, as
+// the rest of the web app for now, but for the names of the languages).
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import { minPasswordLength } from '../accounts/passwords.ts';
+import { endonym, type Language, languages } from '../i18n/languages.ts';
+import { type Translator, translator } from '../i18n/messages.ts';
 import type { FieldErrors } from '../input-error.ts';
 import { csrfField, type Form, fieldError, formText, invalidAttrs, notice } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
+import { richText } from '../ui/rich-text.ts';
 
 function input(options: {
   id: string;
@@ -23,56 +27,73 @@ ${fieldError(options.id, options.error)}
 </div>`;
 }
 
-export function signupView(csrf: string, form: Form, errors: FieldErrors): SafeHtml {
+/** The page's own links: `<login>`, `<signup>` and `<again>` tags of the messages (ui/rich-text.ts). */
+const link = (href: string) => (content: SafeHtml) => html`<a href="${href}">${content}</a>`;
+const links = {
+  login: link('/login'),
+  signup: link('/signup'),
+  code: (content: SafeHtml) => html`<code>${content}</code>`,
+};
+
+export function signupView(tr: Translator, csrf: string, form: Form, errors: FieldErrors): SafeHtml {
   return html`<div class="narrow">
-<h1>Create your Signet workspace</h1>
+<h1>${tr.t('auth.signup.heading')}</h1>
 <div class="card">
 <form method="post" action="/signup" novalidate>
 ${csrfField(csrf)}
-${input({ id: 'email', label: 'Email', type: 'email', value: formText(form, 'email'), autocomplete: 'email', error: errors.email })}
-${input({ id: 'password', label: 'Password', type: 'password', autocomplete: 'new-password', error: errors.password, hint: `At least ${minPasswordLength} characters.` })}
-${input({ id: 'workspaceName', label: 'Workspace name', type: 'text', value: formText(form, 'workspaceName'), autocomplete: 'organization', error: errors.workspaceName, hint: 'Your company or team, as recipients will see it.' })}
-<div class="actions"><button class="button button-primary" type="submit">Sign up</button></div>
+${input({ id: 'email', label: tr.t('auth.email'), type: 'email', value: formText(form, 'email'), autocomplete: 'email', error: errors.email })}
+${input({ id: 'password', label: tr.t('auth.password'), type: 'password', autocomplete: 'new-password', error: errors.password, hint: tr.t('auth.passwordHint', { count: minPasswordLength }) })}
+${input({ id: 'workspaceName', label: tr.t('auth.workspaceName'), type: 'text', value: formText(form, 'workspaceName'), autocomplete: 'organization', error: errors.workspaceName, hint: tr.t('auth.workspaceNameHint') })}
+<div class="actions"><button class="button button-primary" type="submit">${tr.t('auth.signup.submit')}</button></div>
 </form>
 </div>
-<p>Already have an account? <a href="/login">Log in</a></p>
+<p>${richText(tr, 'auth.signup.haveAccount', {}, links)}</p>
 </div>`;
 }
 
-export function checkInboxView(email: string | null): SafeHtml {
-  return html`<div class="card narrow"><h1>Check your inbox</h1>
-<p>We sent a mail to ${email ? html`<strong>${email}</strong>` : 'the address you gave'}. Open the link in it to finish signing up.</p>
-<p class="muted small">Running Signet yourself without SMTP? The operator sees the mail with <code>npx signet mail list --to</code> and the address.</p></div>`;
+export function checkInboxView(tr: Translator, email: string | null): SafeHtml {
+  return html`<div class="card narrow"><h1>${tr.t('auth.title.checkInbox')}</h1>
+<p>${email ? richText(tr, 'auth.checkInbox.signupTo', { email }) : tr.t('auth.checkInbox.signup')}</p>
+<p class="muted small">${richText(tr, 'auth.checkInbox.operator', {}, links)}</p></div>`;
 }
 
-export const expiredLinkView = html`<div class="card narrow"><h1>This link cannot be used</h1><p>It was used already, it expired, a newer sign-up for the same address replaced it, or the address has an account now. <a href="/login">Log in</a>, or <a href="/signup">sign up again</a> for a new link.</p></div>`;
+export function expiredLinkView(tr: Translator): SafeHtml {
+  return html`<div class="card narrow"><h1>${tr.t('auth.expired.heading')}</h1><p>${richText(tr, 'auth.expired.signup', {}, links)}</p></div>`;
+}
 
 export function confirmSignupView(
+  tr: Translator,
   csrf: string,
   token: string,
   pending: { workspaceName: string; email: string },
 ): SafeHtml {
-  return html`<div class="card narrow"><h1>Create your workspace</h1>
-<p>Create the workspace <strong>${pending.workspaceName}</strong> for <strong>${pending.email}</strong>?</p>
+  return html`<div class="card narrow"><h1>${tr.t('auth.confirm.heading')}</h1>
+<p>${richText(tr, 'auth.confirm.question', { workspace: pending.workspaceName, email: pending.email })}</p>
 <form method="post" action="/signup/confirm/${token}">${csrfField(csrf)}
-<div class="actions"><button class="button button-primary" type="submit">Create workspace and log in</button></div></form></div>`;
+<div class="actions"><button class="button button-primary" type="submit">${tr.t('auth.confirm.submit')}</button></div></form></div>`;
 }
 
-export function loginView(csrf: string, form: Form, next: string, message: SafeHtml | null): SafeHtml {
+export function loginView(
+  tr: Translator,
+  csrf: string,
+  form: Form,
+  next: string,
+  message: SafeHtml | null,
+): SafeHtml {
   return html`<div class="narrow">
-<h1>Log in to Signet</h1>
+<h1>${tr.t('auth.login.heading')}</h1>
 ${message}
 <div class="card">
 <form method="post" action="/login" novalidate>
 ${csrfField(csrf)}
 <input type="hidden" name="next" value="${next}">
-${input({ id: 'email', label: 'Email', type: 'email', value: formText(form, 'email'), autocomplete: 'username' })}
-${input({ id: 'password', label: 'Password', type: 'password', autocomplete: 'current-password' })}
-<div class="actions"><button class="button button-primary" type="submit">Log in</button></div>
+${input({ id: 'email', label: tr.t('auth.email'), type: 'email', value: formText(form, 'email'), autocomplete: 'username' })}
+${input({ id: 'password', label: tr.t('auth.password'), type: 'password', autocomplete: 'current-password' })}
+<div class="actions"><button class="button button-primary" type="submit">${tr.t('auth.login.submit')}</button></div>
 </form>
-<p><a href="/password-reset">Forgot your password?</a></p>
+<p><a href="/password-reset">${tr.t('auth.login.forgot')}</a></p>
 </div>
-<p>New to Signet? <a href="/signup">Create a workspace</a></p>
+<p>${richText(tr, 'auth.login.new', {}, links)}</p>
 </div>`;
 }
 
@@ -80,7 +101,10 @@ export interface AccountView {
   member: SessionUser;
   workspaces: Array<{ id: string; name: string; role: string }>;
   errors: FieldErrors;
-  done: 'password' | 'reset' | null;
+  done: 'password' | 'reset' | 'language' | null;
+  /** The member's own language (null: the workspace's default, `workspaceLanguage`). */
+  language: Language | null;
+  workspaceLanguage: Language;
 }
 
 const doneSentences = {
@@ -88,9 +112,41 @@ const doneSentences = {
   reset: 'Your new password is set and you are logged in. Every other browser was signed out.',
 };
 
-export function accountView(csrf: string, { member, workspaces, errors, done }: AccountView): SafeHtml {
+/**
+ * "Your language": the member's own, for Signet's mails to them and the log-in pages; the
+ * names of the languages in themselves, the rest in English as the web app's pages are.
+ */
+function languageCard(csrf: string, view: AccountView): SafeHtml {
+  const tr = translator('en');
+  const error = view.errors.language;
+  const chosen = view.language ?? '';
+  return html`<div class="card">
+<h2 id="language-title">${tr.t('account.language.heading')}</h2>
+<p id="language-hint">${tr.t('account.language.intro')}</p>
+<form method="post" action="/settings/account/language" novalidate>
+${csrfField(csrf)}
+<div class="field">
+<label for="language">${tr.t('account.language.label')}</label>
+<select id="language" name="language" aria-describedby="language-hint${error ? ' language-error' : ''}"${error ? html` aria-invalid="true"` : null}><option value=""${chosen ? '' : html` selected`}>${tr.t('account.language.workspace', { language: endonym(view.workspaceLanguage) })}</option>${languages.map((language) => html`<option value="${language}" lang="${language}"${language === chosen ? html` selected` : ''}>${endonym(language)}</option>`)}</select>
+${fieldError('language', error)}
+</div>
+<div class="actions"><button class="button button-primary" type="submit">${tr.t('account.language.save')}</button></div>
+</form>
+</div>`;
+}
+
+export function accountView(csrf: string, view: AccountView): SafeHtml {
+  const { member, workspaces, errors, done } = view;
+  const doneSentence =
+    done === 'language'
+      ? translator('en').t('account.language.done', {
+          language: endonym(view.language ?? view.workspaceLanguage),
+        })
+      : done
+        ? doneSentences[done]
+        : null;
   return html`<h1>Your account</h1>
-${done ? notice('success', doneSentences[done]) : ''}
+${doneSentence ? notice('success', doneSentence) : ''}
 <div class="card">
 <p>Signed in as <strong>${member.email}</strong>, ${member.role} of ${member.workspaceName}.</p>
 <p>Times are shown in ${member.timeZone}, the workspace's time zone${member.role === 'owner' ? html` (<a href="/settings/time-zone">change it</a>)` : ''}.</p>
@@ -119,50 +175,61 @@ ${input({ id: 'currentPassword', label: 'Current password', type: 'password', au
 ${input({ id: 'newPassword', label: 'New password', type: 'password', autocomplete: 'new-password', error: errors.newPassword, hint: `At least ${minPasswordLength} characters.` })}
 <div class="actions"><button class="button button-primary" type="submit">Change password</button></div>
 </form>
-</div>`;
+</div>
+${languageCard(csrf, view)}`;
 }
 
 // ---------------------------------------------------------------- password reset
 
-export function passwordResetRequestView(csrf: string, form: Form, errors: FieldErrors): SafeHtml {
+export function passwordResetRequestView(
+  tr: Translator,
+  csrf: string,
+  form: Form,
+  errors: FieldErrors,
+): SafeHtml {
   return html`<div class="narrow">
-<h1>Set a new password</h1>
+<h1>${tr.t('auth.title.resetRequest')}</h1>
 <div class="card">
-<p>Type the address of your account. We mail it a link to choose a new password; the link works once, for an hour.</p>
+<p>${tr.t('auth.resetRequest.intro')}</p>
 <form method="post" action="/password-reset" novalidate>
 ${csrfField(csrf)}
-${input({ id: 'email', label: 'Email', type: 'email', value: formText(form, 'email'), autocomplete: 'username', error: errors.email })}
-<div class="actions"><button class="button button-primary" type="submit">Mail me a link</button></div>
+${input({ id: 'email', label: tr.t('auth.email'), type: 'email', value: formText(form, 'email'), autocomplete: 'username', error: errors.email })}
+<div class="actions"><button class="button button-primary" type="submit">${tr.t('auth.resetRequest.submit')}</button></div>
 </form>
 </div>
-<p>Remembered it? <a href="/login">Log in</a></p>
+<p>${richText(tr, 'auth.resetRequest.remembered', {}, links)}</p>
 </div>`;
 }
 
-export function passwordResetSentView(email: string | null): SafeHtml {
-  return html`<div class="card narrow"><h1>Check your inbox</h1>
-<p>We sent a mail to ${email ? html`<strong>${email}</strong>` : 'the address you gave'}. Open the link in it within an hour to choose a new password. No mail after a few minutes? Look in the spam folder, or check the address and <a href="/password-reset">ask again</a>.</p>
-<p class="muted small">Running Signet yourself without SMTP? The operator sees the mail with <code>npx signet mail list --to</code> and the address, or makes a link with <code>npx signet user reset-password --email</code>.</p></div>`;
+const askAgain = { ...links, again: link('/password-reset') };
+
+export function passwordResetSentView(tr: Translator, email: string | null): SafeHtml {
+  return html`<div class="card narrow"><h1>${tr.t('auth.title.checkInbox')}</h1>
+<p>${email ? richText(tr, 'auth.resetSent.bodyTo', { email }, askAgain) : richText(tr, 'auth.resetSent.body', {}, askAgain)}</p>
+<p class="muted small">${richText(tr, 'auth.resetSent.operator', {}, links)}</p></div>`;
 }
 
 export function passwordResetView(
+  tr: Translator,
   csrf: string,
   token: string,
   account: { email: string },
   errors: FieldErrors,
 ): SafeHtml {
   return html`<div class="narrow">
-<h1>Choose a new password</h1>
+<h1>${tr.t('auth.title.reset')}</h1>
 <div class="card">
 <form method="post" action="/password-reset/${token}" novalidate>
 ${csrfField(csrf)}
-<p>For <strong>${account.email}</strong>. Every browser logged in to the account is signed out; this one is logged in with the new password.</p>
+<p>${richText(tr, 'auth.reset.for', { email: account.email })}</p>
 <input type="hidden" name="username" value="${account.email}" autocomplete="username">
-${input({ id: 'password', label: 'New password', type: 'password', autocomplete: 'new-password', error: errors.password, hint: `At least ${minPasswordLength} characters.` })}
-<div class="actions"><button class="button button-primary" type="submit">Set password and log in</button></div>
+${input({ id: 'password', label: tr.t('auth.newPassword'), type: 'password', autocomplete: 'new-password', error: errors.password, hint: tr.t('auth.passwordHint', { count: minPasswordLength }) })}
+<div class="actions"><button class="button button-primary" type="submit">${tr.t('auth.reset.submit')}</button></div>
 </form>
 </div>
 </div>`;
 }
 
-export const expiredResetView = html`<div class="card narrow"><h1>This link cannot be used</h1><p>It was used already, it is more than an hour old, or the password was changed since it was mailed. <a href="/password-reset">Ask for a new link</a>, or <a href="/login">log in</a>.</p></div>`;
+export function expiredResetView(tr: Translator): SafeHtml {
+  return html`<div class="card narrow"><h1>${tr.t('auth.expired.heading')}</h1><p>${richText(tr, 'auth.expired.reset', {}, askAgain)}</p></div>`;
+}

@@ -12,9 +12,10 @@ import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import { retryWhileUnavailable } from '../db/availability.ts';
 import type { Database } from '../db/schema.ts';
+import { translator } from '../i18n/messages.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { endpointPausedMail } from '../mail/templates.ts';
-import { findOwnerEmails } from '../workspaces/workspaces.repository.ts';
+import { findOwners } from '../workspaces/workspaces.repository.ts';
 import type { ClaimedDelivery } from './claims.repository.ts';
 import {
   addEndpointFailure,
@@ -85,19 +86,20 @@ async function queuePausedMails(
   ctx: Context,
   endpoint: { workspace_id: string; url: string; endpointId: string },
 ): Promise<void> {
-  const mail = endpointPausedMail({
+  const paused = {
     url: endpoint.url,
     failures: failuresBeforePause,
     link: `${ctx.config.publicUrl}/settings/integrations/endpoints/${endpoint.endpointId}`,
-  });
-  for (const owner of await findOwnerEmails(trx, endpoint.workspace_id)) {
+  };
+  // Each owner in their own language.
+  for (const owner of await findOwners(trx, endpoint.workspace_id)) {
     await queueMail(trx, ctx, {
       workspaceId: endpoint.workspace_id,
       documentId: null,
       recipientId: null,
-      to: owner,
+      to: owner.email,
       priority: 'automatic',
-      ...mail,
+      ...endpointPausedMail(translator(owner.language), paused),
     });
   }
 }

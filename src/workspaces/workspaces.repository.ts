@@ -1,7 +1,7 @@
 // Queries on the workspaces table.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, Plan } from '../db/schema.ts';
-import type { Language } from '../i18n/languages.ts';
+import { firstLanguage, type Language } from '../i18n/languages.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -57,15 +57,22 @@ export async function lockWorkspace(db: Transaction<Database>, id: string): Prom
   return row !== undefined;
 }
 
-/** The addresses of a workspace's owners: who is told when something needs them. */
-export async function findOwnerEmails(db: Db, workspaceId: string): Promise<string[]> {
+/**
+ * A workspace's owners: who is told when something needs them, each in their own language
+ * (users.language), else the workspace's default.
+ */
+export async function findOwners(
+  db: Db,
+  workspaceId: string,
+): Promise<Array<{ email: string; language: Language }>> {
   const rows = await db
     .selectFrom('memberships')
     .innerJoin('users', 'users.id', 'memberships.user_id')
-    .select('users.email')
+    .innerJoin('workspaces', 'workspaces.id', 'memberships.workspace_id')
+    .select(['users.email', 'users.language', 'workspaces.default_language'])
     .where('memberships.workspace_id', '=', workspaceId)
     .where('memberships.role', '=', 'owner')
     .orderBy('users.email')
     .execute();
-  return rows.map((r) => r.email);
+  return rows.map((r) => ({ email: r.email, language: firstLanguage(r.language, r.default_language) }));
 }

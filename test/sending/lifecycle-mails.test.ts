@@ -181,7 +181,7 @@ describeEachDatabase('who is told what after Send', (kind) => {
     });
     const [mail] = await listMails(h.ctx, { documentId: id, to: owner, limit: 5 });
     assert.equal(mail?.subject, 'Declined: Lease');
-    assert.match(mail?.text ?? '', /Ann Lee \(ann@client\.example\) declined to sign "Lease"\./);
+    assert.match(mail?.text ?? '', /Ann Lee \(ann@client\.example\) declined to sign “Lease”\./);
     assert.match(mail?.text ?? '', /from the recipient, not from Signet; links in it are not made clickable/);
     assert.match(mail?.text ?? '', /> The rent is wrong\.\n> Please send a corrected lease\. Urgent:/);
     // Nothing a mail program would make a link of: no scheme, no host name, no address.

@@ -29,7 +29,8 @@ const vocabulary = new Set(
   Object.values(english)
     .flatMap((message) => literals(parse(message)))
     .flatMap((text) => text.toLowerCase().match(/[a-z]{3,}/g) ?? [])
-    .filter((word) => !['pdf', 'signet', 'utc'].includes(word)),
+    // The languages' own names are shown as they are (the switch's "English"), never translated.
+    .filter((word) => !['pdf', 'signet', 'utc', 'english'].includes(word)),
 );
 
 const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };

@@ -93,7 +93,7 @@ describeEachDatabase('web application pages over HTTP: sign-up', (kind) => {
     const [mail] = mails;
     assert.ok(mail);
     assert.equal(mail.subject, 'Confirm your Signet account');
-    assert.ok(mail.text.includes('"Acme Ltd"'), mail.text);
+    assert.ok(mail.text.includes('“Acme Ltd”'), mail.text);
     const link = confirmationLinkIn(mail);
     assert.ok(link, mail.text);
     assert.match(link, /^\/signup\/confirm\/[A-Za-z0-9_-]{43}$/);
@@ -193,7 +193,7 @@ describeEachDatabase('web application pages over HTTP: sign-up', (kind) => {
       const [mail] = mails;
       assert.ok(mail);
       assert.equal(mail.subject, 'You already have a Signet account');
-      assert.ok(mail.text.includes('Sign in here instead'), mail.text);
+      assert.ok(mail.text.includes('Log in here instead'), mail.text);
       assert.ok(mail.text.includes(`${publicUrl}/login`), mail.text);
       assert.equal(confirmationLinkIn(mail), null);
       assert.ok(!mail.text.includes('/signup/confirm'), mail.text);

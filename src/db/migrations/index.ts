@@ -43,6 +43,7 @@ import * as m0039 from './0039-public-link-caps.ts';
 import * as m0040 from './0040-file-references.ts';
 import * as m0041 from './0041-bulk-refused-rows.ts';
 import * as m0042 from './0042-languages.ts';
+import * as m0043 from './0043-member-language.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -87,4 +88,5 @@ export const migrations: Record<string, Migration> = {
   '0040-file-references': m0040,
   '0041-bulk-refused-rows': m0041,
   '0042-languages': m0042,
+  '0043-member-language': m0043,
 };
