@@ -12,28 +12,32 @@ import { translator } from '../src/i18n/messages.ts';
 import { renderSigningPage } from '../src/signing/signing-page.ts';
 import { signingViewIn } from '../test/support/signing-views.ts';
 
-export interface SigningLanguageRun {
+/** A page's rendering in English (the ceiling) and in other languages, side by side. */
+export interface LanguageRun {
   /** Microseconds per page in English (the ceiling), the median round. */
   english: number;
   /** Each other language's microseconds per page and its median ratio to English. */
   languages: Array<{ language: Language; micros: number; ratio: number }>;
 }
 
+export type SigningLanguageRun = LanguageRun;
+
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
-/** `rounds` rounds of `iterations` pages in English and in each of `languages`, alternating. */
-export function measureSigningLanguage(options: {
-  rounds: number;
-  iterations: number;
-  languages?: Language[];
-}): SigningLanguageRun {
-  const others = options.languages ?? ['de', 'ja', 'ar'];
+/**
+ * `rounds` rounds of `iterations` pages rendered (`render`: a page in `language`, its length)
+ * in English and in each of `languages`, alternating which goes first; a warm-up before.
+ */
+export function measureInLanguages(
+  render: (language: Language) => number,
+  options: { rounds: number; iterations: number; languages: Language[] },
+): LanguageRun {
+  const others = options.languages;
   let sink = 0;
   const time = (language: Language, count: number) => {
     const started = performance.now();
-    for (let i = 0; i < count; i++)
-      sink += renderSigningPage(signingViewIn(translator(language)), translator(language)).length;
+    for (let i = 0; i < count; i++) sink += render(language);
     return ((performance.now() - started) * 1000) / count;
   };
   for (const language of ['en' as const, ...others]) time(language, options.iterations / 4);
@@ -51,6 +55,17 @@ export function measureSigningLanguage(options: {
       ratio: median(rounds.map((r) => (r[language] as number) / (r.en as number))),
     })),
   };
+}
+
+/** The signing page in English and in `languages` (German, Japanese and Arabic by default). */
+export function measureSigningLanguage(options: {
+  rounds: number;
+  iterations: number;
+  languages?: Language[];
+}): SigningLanguageRun {
+  const render = (language: Language) =>
+    renderSigningPage(signingViewIn(translator(language)), translator(language)).length;
+  return measureInLanguages(render, { ...options, languages: options.languages ?? ['de', 'ja', 'ar'] });
 }
 
 if (import.meta.main) {

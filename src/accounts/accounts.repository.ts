@@ -106,6 +106,7 @@ export async function findSessionByTokenHash(db: Db, tokenHash: string) {
       'sessions.last_seen_at',
       'sessions.expires_at',
       'users.email',
+      'users.language',
       'memberships.role',
       'workspaces.name as workspace_name',
       'workspaces.plan',

@@ -67,6 +67,8 @@ export interface SessionUser {
   role: MemberRole;
   /** The workspace's time zone: the pages show times in it (`formatTime`). */
   timeZone: string;
+  /** Their own language (users.language), or null: their browser's (web/member-language.ts). */
+  language: Language | null;
 }
 
 /** Tokens (sessions, sign-up links, invitations) are stored as their SHA-256 only. */
@@ -354,6 +356,7 @@ export async function resolveSession(ctx: Context, token: string): Promise<Sessi
     plan: row.plan,
     role: row.role,
     timeZone: row.time_zone,
+    language: row.language ? parseLanguage(row.language) : null,
   };
 }
 

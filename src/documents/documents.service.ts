@@ -277,8 +277,10 @@ export function recipientProgress(
 /** An event of the whole history (both kinds, event-types.ts), as the owner's timeline shows it. */
 export interface HistoryEntry {
   type: string;
-  /** "Reminder sent (automatic)", "Declined: reason". */
+  /** "Reminder sent (automatic)", "Declined: reason": in English (the CLI); a page says it with historyLabel. */
   label: string;
+  /** What the event's row adds (a reason, a reminder's kind), as historyLabel reads it. */
+  detail: string | null;
   /** One of the spec's webhook events (the API lists it, endpoints receive it), else history only. */
   webhook: boolean;
   recipientEmail: string | null;
@@ -325,6 +327,7 @@ export async function getDocumentForOwner(
     history: history.map((e) => ({
       type: e.type,
       label: historyLabel(e.type, e.detail),
+      detail: e.detail,
       webhook: (documentEventTypes as readonly string[]).includes(e.type),
       recipientEmail: e.recipient_email,
       createdAt: e.created_at.toISOString(),

@@ -20,11 +20,24 @@ export const statusBadges: Record<DocumentStatus, { label: MessageKey; tone: str
  * A document's status for its owner, in the list and on its page alike: the API's, but a
  * withdrawn document says so (the API keeps the spec's `expired`, with `expiredReason`).
  */
-export function statusBadge(document: { status: DocumentStatus; withdrawnAt: string | null }): SafeHtml {
+export function statusBadge(
+  document: { status: DocumentStatus; withdrawnAt: string | null },
+  tr: Translator = translator('en'),
+): SafeHtml {
   if (document.status === 'expired' && document.withdrawnAt)
-    return html`<span class="badge badge-neutral">withdrawn</span>`;
-  return html`<span class="badge ${statusBadges[document.status].tone}">${document.status}</span>`;
+    return html`<span class="badge badge-neutral">${tr.t('app.status.withdrawn')}</span>`;
+  return html`<span class="badge ${statusBadges[document.status].tone}">${tr.t(ownerStatus[document.status])}</span>`;
 }
+
+/** Each status's word for the document's owner (the API's states, `withdrawn` apart). */
+export const ownerStatus: Record<DocumentStatus, MessageKey> = {
+  draft: 'app.status.draft',
+  sent: 'app.status.sent',
+  viewed: 'app.status.viewed',
+  signed: 'app.status.signed',
+  declined: 'app.status.declined',
+  expired: 'app.status.expired',
+};
 
 /** The pricing table, its headings in `tr`'s language (the sender's pages: English). */
 export function pricingTable(pricing: PricingView, tr: Translator = translator('en')): SafeHtml {

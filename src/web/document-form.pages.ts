@@ -18,6 +18,7 @@ import { getDocument, getDocumentForOwner, recipientProgress } from '../document
 import { DocumentActionError } from '../documents/lifecycle.ts';
 import { pricingView } from '../documents/pricing.ts';
 import type { PricingBlock } from '../documents/value.ts';
+import type { MessageKey, Translator } from '../i18n/messages.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { listOwnMails } from '../mail/mail.service.ts';
 import { maxRecipients } from '../sending/draft-input.ts';
@@ -44,14 +45,15 @@ import {
 } from './document-form.ts';
 import {
   confirmDocumentAction,
-  documentView,
   editDocumentView,
   newDocumentView,
   ownMailsView,
   sectionAnchors,
 } from './document-form.views.ts';
+import { documentView } from './document-page.views.ts';
 import { type FormPdf, formPdfOf, keepNewFile } from './form-pdf.ts';
 import { type Form, findById, forMembers, formText, forRecord, sendPageImage, type Web } from './kit.ts';
+import { memberTranslator } from './member-language.ts';
 
 type DocumentRequest = FastifyRequest<{ Params: { id: string } }>;
 
@@ -110,7 +112,8 @@ async function documentPage(
   reply: FastifyReply,
   member: SessionUser,
   status: number,
-  message: SafeHtml | null,
+  /** A notice above the document, in the page's language. */
+  message: ((tr: Translator) => SafeHtml) | null,
 ) {
   const { ctx } = web;
   const document = await findById(request.params.id, (id) =>
@@ -119,14 +122,17 @@ async function documentPage(
   if (!document) return web.notFound(request, reply);
   const links = await findSharableSigningLinks(ctx, member.workspaceId, document);
   const progress = new Map(document.recipients.map((r) => [r.id, recipientProgress(document, r)]));
+  const tr = memberTranslator(request, reply);
   return web.render(request, reply, status, {
     title: document.title,
     current: 'documents',
+    tr,
     body: (csrf) =>
       documentView(
         { document, pricing: pricingView(document.pricing), progress, links, timeZone: member.timeZone },
         csrf,
-        message,
+        message?.(tr) ?? null,
+        tr,
       ),
   });
 }
@@ -176,14 +182,11 @@ function draftForm(draft: NonNullable<Awaited<ReturnType<typeof findDraftInput>>
 }
 
 /** The sentence a document page shows after a sender's action (post, redirect, get). */
-const doneNotices: Record<string, [kind: 'success' | 'info', text: string]> = {
-  reminded: ['success', 'Reminder sent: the signer gets their link again by mail.'],
-  saved: ['success', 'Draft saved.'],
-  'saved-fields-removed': [
-    'info',
-    'Draft saved. Fields placed for recipients who no longer sign, or on the replaced PDF, were removed.',
-  ],
-  withdrawn: ['info', 'Document withdrawn: signing has ended, and the recipients who had it are told.'],
+const doneNotices: Record<string, [kind: 'success' | 'info', text: MessageKey]> = {
+  reminded: ['success', 'doc.done.reminded'],
+  saved: ['success', 'doc.done.saved'],
+  'saved-fields-removed': ['info', 'doc.done.savedFieldsRemoved'],
+  withdrawn: ['info', 'doc.done.withdrawn'],
 };
 
 /** What the form sends, as the service's input. */
@@ -286,7 +289,7 @@ function editRoutes(web: Web, app: FastifyInstance) {
           );
         } catch (error) {
           if (!(error instanceof DocumentActionError)) throw error;
-          return documentPage(web, request, reply, member, 409, notice('error', error.message));
+          return documentPage(web, request, reply, member, 409, () => notice('error', error.message));
         }
       }),
     );
@@ -308,7 +311,8 @@ async function act(
     return reply.redirect(action.back(done), 303);
   } catch (error) {
     if (!(error instanceof DocumentActionError)) throw error;
-    return documentPage(web, request, reply, member, 409, notice('error', error.message));
+    // A sender's action refused (lifecycle.ts): its sentence is English yet.
+    return documentPage(web, request, reply, member, 409, () => notice('error', error.message));
   }
 }
 
@@ -431,7 +435,8 @@ export function documentFormPages(web: Web) {
       '/documents/:id',
       forMembers((request, reply, member) => {
         const done = doneNotices[request.query.done ?? ''];
-        return documentPage(web, request, reply, member, 200, done ? notice(...done) : null);
+        const message = done ? (tr: Translator) => notice(done[0], tr.t(done[1])) : null;
+        return documentPage(web, request, reply, member, 200, message);
       }),
     );
     senderActions(web, app);

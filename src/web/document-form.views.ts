@@ -1,21 +1,12 @@
-// The markup of one document's pages: the new-document form (it works without JavaScript:
-// "More rows" and "Show the value" post it back), a document's page for its sender, and the
-// sender's own mail (/mails).
+// The markup of one document's forms: the new-document form and the draft's (it works
+// without JavaScript: "More rows" and "Show the value" post it back), the confirmations of a
+// withdrawal and a deletion, and the sender's own mail (/mails). A document's page for its
+// sender: document-page.views.ts.
 import type { SessionUser } from '../accounts/accounts.service.ts';
-import type {
-  DocumentDetail,
-  OwnerDocument,
-  RecipientAudit,
-  RecipientProgress,
-} from '../documents/documents.service.ts';
-import type { PricingView } from '../documents/pricing.ts';
-import { formatMoney } from '../documents/pricing.ts';
-import { endonym, parseLanguage } from '../i18n/languages.ts';
 import type { FieldErrors } from '../input-error.ts';
 import type { MailView } from '../mail/mail.service.ts';
 import { formatBytes, maxPages } from '../pdf/inspect.ts';
 import { maxRecipients } from '../sending/draft-input.ts';
-import { pricingTable, statusBadge } from '../ui/document-views.ts';
 import { csrfField, type Form, fieldError, formText, invalidAttrs } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { billingChoices, field, maxPriceRows, rowCount } from './document-form.ts';
@@ -28,7 +19,6 @@ import {
   reminderField,
 } from './form-parts.views.ts';
 import { formatTime } from './layout.ts';
-import { saveAsTemplateForm } from './templates.views.ts';
 
 function recipientsSection(form: Form, recipientRows: number, errors: FieldErrors): SafeHtml {
   const recipients = Array.from({ length: recipientRows }, (_, i) => i);
@@ -179,200 +169,6 @@ export function editDocumentView(
   options: DocumentFormOptions,
 ) {
   return html`<p><a href="${options.cancel}">← ${documentTitle}</a></p><h1>Edit draft</h1>${documentForm(csrf, form, message, preview, options)}`;
-}
-
-/** A document as its sender sees it, with what the services worked out for each recipient. */
-export interface SenderDocument {
-  document: OwnerDocument;
-  pricing: PricingView | null;
-  progress: Map<string, RecipientProgress>;
-  /** Signing links the sender may copy, by recipient id (signing-links.ts). */
-  links: Map<string, string>;
-  /** The workspace's time zone: every time on the page is shown in it. */
-  timeZone: string;
-}
-
-const progressBadges: Record<Exclude<RecipientProgress, 'signed'>, SafeHtml> = {
-  opened: html`<span class="badge badge-pending">opened</span>`,
-  waiting: html`<span class="badge badge-neutral">waiting</span>`,
-  queued: html`<span class="badge badge-neutral">mailed at their turn</span>`,
-  'not-sent': html`<span class="badge badge-neutral">not sent</span>`,
-};
-
-/** The Remind button of a signer whose turn it is and who has not signed a document still being signed. */
-function remindButton(
-  view: SenderDocument,
-  r: DocumentDetail['recipients'][number],
-  csrf: string,
-): SafeHtml | null {
-  const active = view.document.status === 'sent' || view.document.status === 'viewed';
-  const progress = view.progress.get(r.id);
-  if (!active || r.role !== 'signer' || progress === 'signed' || progress === 'queued') return null;
-  return html`<form method="post" action="/documents/${view.document.id}/recipients/${r.id}/remind" class="inline">${csrfField(csrf)}<button class="button button-secondary button-small" type="submit" aria-label="Remind ${r.fullName}">Remind</button></form>`;
-}
-
-/**
- * When a recipient was mailed: their first mail (their link), or, for a viewer of a later
- * order than every signer, only the completion mail (with the signed PDF).
- */
-function sentLine(view: SenderDocument, r: DocumentDetail['recipients'][number], audit?: RecipientAudit) {
-  if (audit?.invitedAt) return html`Sent ${formatTime(audit.invitedAt, view.timeZone)}`;
-  if (view.document.status === 'signed' && r.role === 'viewer') {
-    // The completion mail is queued with the seal, when document.completed is recorded.
-    const completed = view.document.history.find((e) => e.type === 'document.completed');
-    return completed
-      ? html`Sent only the completion mail, ${formatTime(completed.createdAt, view.timeZone)}`
-      : html`Only the completion mail will be sent (with the signed PDF)`;
-  }
-  return null;
-}
-
-/** Opened, or only fetched (a scanner or preview), as the open rule says (signing/opening.ts). */
-function openedLine(timeZone: string, audit?: RecipientAudit) {
-  if (audit?.openedAt) return html`opened ${formatTime(audit.openedAt, timeZone)}`;
-  if (audit?.linkFetchedAt)
-    return html`link fetched ${formatTime(audit.linkFetchedAt, timeZone)}, not viewed`;
-  return null;
-}
-
-function recipientState(view: SenderDocument, r: DocumentDetail['recipients'][number], csrf: string) {
-  const audit = view.document.audit.get(r.id);
-  const progress = view.progress.get(r.id) ?? 'waiting';
-  if (audit?.declinedAt)
-    return html`<span class="badge badge-danger">declined ${formatTime(audit.declinedAt, view.timeZone)}</span>`;
-  if (progress === 'signed' && r.signedAt)
-    return html`<span class="badge badge-success">signed ${formatTime(r.signedAt, view.timeZone)}</span>`;
-  return html`${progressBadges[progress as Exclude<RecipientProgress, 'signed'>]}${remindButton(view, r, csrf)}`;
-}
-
-function recipientItem(
-  view: SenderDocument,
-  r: DocumentDetail['recipients'][number],
-  csrf: string,
-): SafeHtml {
-  const link = view.links.get(r.id);
-  const audit = view.document.audit.get(r.id);
-  const facts = [sentLine(view, r, audit), openedLine(view.timeZone, audit)].filter((f) => f !== null);
-  return html`<li><div><span class="recipient-name">${r.fullName}</span> <span class="muted">${r.email}</span><div class="small muted">${r.role}, order ${r.signingOrder}, ${r.signingMethod}</div>
-${facts.length ? html`<div class="small muted">${facts.map((f, i) => html`${i ? '; ' : ''}${f}`)}</div>` : ''}
-${audit?.declinedAt ? html`<p class="small decline-reason">${audit.declineReason ? html`Reason: “${audit.declineReason}”` : 'No reason given.'}</p>` : ''}
-${link ? html`<div class="secret small"><code id="link-${r.id}">${link}</code><button class="button button-secondary button-small" type="button" data-copy="link-${r.id}">Copy link</button></div>` : ''}</div>
-<div class="state">${recipientState(view, r, csrf)}</div></li>`;
-}
-
-/** The way to the field editor (a draft with a PDF), or to its fields once sent. */
-function fieldsLink(document: DocumentDetail): SafeHtml | null {
-  const count = document.recipients.reduce((sum, r) => sum + r.fields.length, 0);
-  const uploaded = document.files.some((f) => f.kind === 'original');
-  if (document.status === 'draft' && uploaded)
-    return html`<a class="button button-secondary" href="/documents/${document.id}/fields">${count === 0 ? 'Place fields' : `Fields (${count})`}</a>`;
-  return count > 0
-    ? html`<p class="small"><a href="/documents/${document.id}/fields">${count} ${count === 1 ? 'field' : 'fields'} on the pages</a></p>`
-    : null;
-}
-
-function documentSummary(document: SenderDocument['document'], timeZone: string): SafeHtml {
-  return html`<div class="card">
-<dl class="meta">
-<div><dt>Created</dt><dd>${formatTime(document.createdAt, timeZone)}</dd></div>
-${document.sentAt ? html`<div><dt>Sent</dt><dd>${formatTime(document.sentAt, timeZone)}</dd></div>` : ''}
-${document.signedAt ? html`<div><dt>Completed</dt><dd>${formatTime(document.signedAt, timeZone)}</dd></div>` : ''}
-${document.withdrawnAt ? html`<div><dt>Withdrawn</dt><dd>${formatTime(document.withdrawnAt, timeZone)}</dd></div>` : document.expiresAt ? html`<div><dt>${document.status === 'expired' ? 'Expired' : 'Expires'}</dt><dd>${formatTime(document.expiresAt, timeZone)}</dd></div>` : ''}
-<div><dt>Value</dt><dd>${document.value ? formatMoney(String(document.value.amount), document.value.currency) : '—'}</dd></div>
-<div><dt>Automatic reminders</dt><dd>${document.remindEveryDays === null ? 'none' : document.remindEveryDays === 1 ? 'every day' : `every ${document.remindEveryDays} days`}</dd></div>
-<div><dt>Certificate language</dt><dd>${certificateLanguageName(document.language)}</dd></div>
-</dl>
-${document.status === 'draft' ? html`<div class="actions"><a class="button button-primary" href="/documents/${document.id}/send">Send to recipients…</a><a class="button button-secondary" href="/documents/${document.id}/edit">Edit draft</a>${fieldsLink(document)}<a class="button button-danger" href="/documents/${document.id}/delete">Delete draft…</a></div>` : fieldsLink(document)}
-${document.status === 'sent' || document.status === 'viewed' ? html`<div class="actions"><a class="button button-danger" href="/documents/${document.id}/withdraw">Withdraw…</a></div>` : null}
-</div>`;
-}
-
-/** "Deutsch" (named in itself), or the workspace's default. */
-function certificateLanguageName(tag: string | null): SafeHtml | string {
-  const language = tag ? parseLanguage(tag) : null;
-  return language ? html`<span lang="${language}">${endonym(language)}</span>` : 'Workspace default';
-}
-
-/** How many page thumbnails the sender's page shows before "and N more". */
-const thumbnailCount = 12;
-
-/**
- * The document's PDFs: the original's pages as thumbnails (each opens the page large), its
- * page count, size and SHA-256, and the downloads; the sealed one once it is made.
- */
-function filesSection(document: DocumentDetail): SafeHtml {
-  const original = document.files.find((f) => f.kind === 'original');
-  const sealed = document.files.find((f) => f.kind === 'sealed');
-  if (!original) {
-    // A draft gets its PDF when sent; a document imported with its history (the demo's
-    // samples, `signet seed`) has none.
-    const why =
-      document.status === 'draft'
-        ? 'No PDF was uploaded: the text below is made into the PDF when you send the document.'
-        : 'No PDF is stored for this document: it was imported with its history, not sent through Signet.';
-    return html`<section class="card" aria-labelledby="pdf-title"><h2 id="pdf-title">PDF</h2>
-<p class="muted">${why}</p></section>`;
-  }
-  const pages = original.pages ?? 0;
-  const shown = Array.from({ length: Math.min(pages, thumbnailCount) }, (_, i) => i + 1);
-  const pagePath = (n: number, size: string) => `/documents/${document.id}/pages/${n}?size=${size}`;
-  return html`<section class="card" aria-labelledby="pdf-title">
-<h2 id="pdf-title">PDF <span class="muted small">(${pages} ${pages === 1 ? 'page' : 'pages'}, ${formatBytes(original.bytes)})</span></h2>
-<ol class="thumbnails">${shown.map(
-    (n) =>
-      html`<li><a href="${pagePath(n, 'page')}"><img src="${pagePath(n, 'thumbnail')}" alt="Page ${n}" loading="lazy" width="120"></a></li>`,
-  )}</ol>
-${pages > shown.length ? html`<p class="small muted">and ${pages - shown.length} more ${pages - shown.length === 1 ? 'page' : 'pages'}</p>` : ''}
-<dl class="meta">
-<div><dt>SHA-256 of the original</dt><dd><code class="hash">${original.sha256}</code></dd></div>
-${sealed && html`<div><dt>SHA-256 of the signed PDF</dt><dd><code class="hash">${sealed.sha256}</code></dd></div>`}
-</dl>
-<div class="actions">
-${sealed && html`<a class="button button-primary" href="${sealed.downloadUrl}" download>Download the signed PDF</a>`}
-<a class="button button-secondary" href="${original.downloadUrl}" download>Download the original</a>
-</div>
-${document.status === 'signed' && !sealed ? html`<p class="small muted">Everyone has signed: the signed PDF is being sealed. Reload in a moment.</p>` : ''}
-</section>`;
-}
-
-/** The whole history, both kinds of event (documents/event-types.ts), oldest first. */
-function timeline(document: OwnerDocument, timeZone: string): SafeHtml {
-  if (!document.history.length)
-    return html`<p class="muted">Nothing has happened yet: the document is a draft.</p>`;
-  // A withdrawn document's document.expired (the API's and the webhooks') is the end of signing.
-  const label = (e: OwnerDocument['history'][number]) =>
-    e.type === 'document.expired' && document.withdrawnAt ? 'Signing ended (expired in the API)' : e.label;
-  // A webhook event names its type, as the API and endpoints know it; history-only ones do not.
-  return html`<ol class="plain timeline">${document.history.map((e) => html`<li>${formatTime(e.createdAt, timeZone, true)}: ${label(e)}${e.recipientEmail ? ` (${e.recipientEmail})` : ''}${e.webhook ? html` <code>${e.type}</code>` : ''}</li>`)}</ol>`;
-}
-
-/** "Save as template", for a document with a PDF (a template is a PDF with its fields). */
-function templateSection(document: DocumentDetail, csrf: string): SafeHtml | null {
-  if (!document.files.some((f) => f.kind === 'original')) return null;
-  return html`<section class="card" aria-labelledby="template-title">
-<h2 id="template-title">Template</h2>
-${saveAsTemplateForm(document, document.title, {}, csrf)}
-</section>`;
-}
-
-export function documentView(view: SenderDocument, csrf: string, message: SafeHtml | null): SafeHtml {
-  const { document } = view;
-  return html`<p><a href="/documents">← Documents</a></p>
-<div class="section-title"><h1>${document.title}</h1>${statusBadge(document)}</div>
-${message}
-${documentSummary(document, view.timeZone)}
-${filesSection(document)}
-<section class="card" aria-labelledby="recipients-title">
-<h2 id="recipients-title">Recipients</h2>
-<ul class="recipients">${document.recipients.map((r) => recipientItem(view, r, csrf))}</ul>
-<p class="small muted">Signing links are personal: share each only with its recipient.</p>
-</section>
-${view.pricing ? pricingTable(view.pricing) : ''}
-<section class="card" aria-labelledby="timeline-title">
-<h2 id="timeline-title">Timeline</h2>
-${timeline(document, view.timeZone)}
-</section>
-${templateSection(document, csrf)}`;
 }
 
 export function ownMailsView(member: SessionUser, mails: MailView[] | 'sent-by-smtp'): SafeHtml {

@@ -11,6 +11,7 @@ import { html } from '../ui/html.ts';
 import { documentsListView, listAddress, maxSearchLength } from './documents.views.ts';
 import { firstStepsPanel } from './first-steps.ts';
 import { type Form, forMembers, formText, pageOrFirst, type Web } from './kit.ts';
+import { memberTranslator } from './member-language.ts';
 
 const pageSize = 25;
 
@@ -44,20 +45,25 @@ export function documentsPages(web: Web) {
           member.workspaceId,
           page.documents.map((d) => d.id),
         );
+        const tr = memberTranslator(request, reply);
         return web.render(request, reply, 200, {
-          title: search ? `Documents matching “${search}”` : 'Documents',
+          title: search ? tr.t('docs.titleSearch', { search }) : tr.t('docs.title'),
           current: 'documents',
+          tr,
           body: () =>
-            html`${documentsListView({
-              documents: page.documents,
-              status,
-              search,
-              cursor,
-              next,
-              stale,
-              timeZone: member.timeZone,
-              publicLink,
-            })}${firstSteps}`,
+            html`${documentsListView(
+              {
+                documents: page.documents,
+                status,
+                search,
+                cursor,
+                next,
+                stale,
+                timeZone: member.timeZone,
+                publicLink,
+              },
+              tr,
+            )}${firstSteps?.(tr) ?? ''}`,
         });
       }),
     );

@@ -3,19 +3,32 @@
 // filters, and goes away by itself with the first draft: nothing to dismiss or remember.
 import { workspaceNeedsFirstSteps } from '../accounts/accounts.service.ts';
 import type { Context } from '../context.ts';
+import type { Translator } from '../i18n/messages.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
+import { richText } from '../ui/rich-text.ts';
 
-export const firstStepsView = html`<section class="card first-steps" aria-labelledby="first-steps-title">
-<h2 id="first-steps-title">Your first document in three steps</h2>
+const steps = {
+  upload: (content: SafeHtml) => html`<a href="/documents/new"><strong>${content}</strong></a>`,
+  integrations: (content: SafeHtml) => html`<a href="/settings/integrations">${content}</a>`,
+};
+
+/** The panel in the member's language. */
+export function firstStepsView(tr: Translator): SafeHtml {
+  return html`<section class="card first-steps" aria-labelledby="first-steps-title">
+<h2 id="first-steps-title">${tr.t('docs.firstSteps.heading')}</h2>
 <ol>
-<li><a href="/documents/new"><strong>Upload a PDF</strong></a> and add who signs it, in order, and who only gets a copy.</li>
-<li><strong>Place fields</strong> on its pages: a signature, a date or initials for each signer (their signature goes on the certificate otherwise).</li>
-<li><strong>Send</strong> it: each signer gets a mail with their own link, and you get the sealed PDF when all have signed.</li>
+<li>${richText(tr, 'docs.firstSteps.upload', {}, steps)}</li>
+<li>${richText(tr, 'docs.firstSteps.fields')}</li>
+<li>${richText(tr, 'docs.firstSteps.send')}</li>
 </ol>
-<p class="muted small">Sending from your own software instead? Make an API key under <a href="/settings/integrations">Integrations</a>.</p>
+<p class="muted small">${richText(tr, 'docs.firstSteps.api', {}, steps)}</p>
 </section>`;
+}
 
-/** The panel for this workspace: shown until its first document exists. */
-export async function firstStepsPanel(ctx: Context, workspaceId: string): Promise<SafeHtml | ''> {
-  return (await workspaceNeedsFirstSteps(ctx, workspaceId)) ? firstStepsView : '';
+/** The panel for this workspace (shown until its first document exists), or null. */
+export async function firstStepsPanel(
+  ctx: Context,
+  workspaceId: string,
+): Promise<((tr: Translator) => SafeHtml) | null> {
+  return (await workspaceNeedsFirstSteps(ctx, workspaceId)) ? firstStepsView : null;
 }

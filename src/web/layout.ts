@@ -2,7 +2,7 @@
 // /assets/app.js (ui/assets.ts), and a navigation bar for members. Pages run no inline
 // script and load nothing from elsewhere (ui/security.ts).
 import type { SessionUser } from '../accounts/accounts.service.ts';
-import type { Translator } from '../i18n/messages.ts';
+import { type Translator, translator } from '../i18n/messages.ts';
 import { csrfField } from '../ui/forms.ts';
 import { html, raw, type SafeHtml } from '../ui/html.ts';
 import { languageSwitch } from '../ui/page-language.ts';
@@ -36,18 +36,24 @@ function navLink(href: string, label: string, area: NavArea, current: NavArea | 
   return html`<li><a href="${href}"${area === current ? raw(' aria-current="page"') : ''}>${label}</a></li>`;
 }
 
-function navigation(session: SessionUser, csrfToken: string, current: NavArea | undefined): SafeHtml {
-  return html`<nav class="site-nav" aria-label="Main">
+/** The navigation bar, in the page's language (English on the pages not in the catalogues yet). */
+function navigation(
+  session: SessionUser,
+  csrfToken: string,
+  current: NavArea | undefined,
+  tr: Translator,
+): SafeHtml {
+  return html`<nav class="site-nav" aria-label="${tr.t('app.nav.label')}">
 <div class="inner">
 <a class="brand" href="/documents">Signet <span>&middot; ${session.workspaceName}</span></a>
 <ul>
-${navLink('/documents', 'Documents', 'documents', current)}
-${navLink('/templates', 'Templates', 'templates', current)}
-${navLink('/settings/integrations', 'Integrations', 'integrations', current)}
-${session.role === 'owner' ? navLink('/settings/billing', 'Billing', 'billing', current) : ''}
-${navLink('/settings/members', 'Members', 'members', current)}
-${navLink('/settings/account', 'Account', 'account', current)}
-<li><form method="post" action="/logout">${csrfField(csrfToken)}<button class="link" type="submit">Log out</button></form></li>
+${navLink('/documents', tr.t('app.nav.documents'), 'documents', current)}
+${navLink('/templates', tr.t('app.nav.templates'), 'templates', current)}
+${navLink('/settings/integrations', tr.t('app.nav.integrations'), 'integrations', current)}
+${session.role === 'owner' ? navLink('/settings/billing', tr.t('app.nav.billing'), 'billing', current) : ''}
+${navLink('/settings/members', tr.t('app.nav.members'), 'members', current)}
+${navLink('/settings/account', tr.t('app.nav.account'), 'account', current)}
+<li><form method="post" action="/logout">${csrfField(csrfToken)}<button class="link" type="submit">${tr.t('app.nav.logOut')}</button></form></li>
 </ul>
 </div>
 </nav>`;
@@ -65,7 +71,7 @@ export function appPage(options: PageOptions): string {
 <noscript><meta http-equiv="refresh" content="${options.refreshSeconds}"></noscript>`
         : ''
     }`,
-    body: html`${options.session ? navigation(options.session, options.csrfToken, options.current) : ''}
+    body: html`${options.session ? navigation(options.session, options.csrfToken, options.current, options.tr ?? translator('en')) : ''}
 <main class="container" id="main"${options.refreshSeconds ? html` data-refresh="${options.refreshSeconds}"` : ''}>
 ${options.body}
 </main>${

@@ -4,6 +4,7 @@
 // "Save as template" shown again when its name is refused.
 import { fieldTypeSpecs } from '../fields/field-types.ts';
 import { endonym, languages, parseLanguage } from '../i18n/languages.ts';
+import { type Translator, translator } from '../i18n/messages.ts';
 import type { FieldErrors } from '../input-error.ts';
 import { maxTemplateNameLength } from '../templates/template-input.ts';
 import type { TemplateDetail, TemplateField, TemplateSummary } from '../templates/templates.service.ts';
@@ -256,9 +257,11 @@ export function saveAsTemplateForm(
   name: string,
   errors: FieldErrors,
   csrf: string,
+  /** The page's language: a document's page is in the member's (web/member-language.ts). */
+  tr: Translator = translator('en'),
 ): SafeHtml {
   return html`<form method="post" action="/documents/${document.id}/save-as-template" novalidate>${csrfField(csrf)}
-<div class="field"><label for="template-name">Template name</label><span class="hint" id="template-name-hint">The PDF, its fields and the recipients’ places become a template, to send again to new people.</span><input id="template-name" name="name" type="text" maxlength="${maxTemplateNameLength}" value="${name}" required ${errors.name ? raw('aria-invalid="true" ') : ''}aria-describedby="${errors.name ? 'template-name-error template-name-hint' : 'template-name-hint'}">${fieldError('template-name', errors.name)}</div>
-<div class="actions"><button class="button button-secondary" type="submit">Save as template</button></div>
+<div class="field"><label for="template-name">${tr.t('doc.template.name')}</label><span class="hint" id="template-name-hint">${tr.t('doc.template.hint')}</span><input id="template-name" name="name" type="text" maxlength="${maxTemplateNameLength}" value="${name}" required ${errors.name ? raw('aria-invalid="true" ') : ''}aria-describedby="${errors.name ? 'template-name-error template-name-hint' : 'template-name-hint'}">${fieldError('template-name', errors.name)}</div>
+<div class="actions"><button class="button button-secondary" type="submit">${tr.t('doc.template.save')}</button></div>
 </form>`;
 }

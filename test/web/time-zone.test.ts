@@ -52,7 +52,7 @@ describeEachDatabase('the workspace’s time zone', (kind) => {
     const created = formatTime(h.clock.now().toISOString(), 'UTC');
     const list = await client.get('/documents');
     assertPage(list, 200);
-    assert.ok(list.text.includes(`<td>${created}</td>`), created);
+    assert.match(list.text, new RegExp(`<td><time datetime="[^"]+">${created}</time></td>`), created);
     const account = await client.get('/settings/account');
     assert.ok(account.text.includes('Times are shown in UTC'));
     assert.ok(account.text.includes('href="/settings/time-zone"'));
@@ -75,7 +75,7 @@ describeEachDatabase('the workspace’s time zone', (kind) => {
     assert.match(berlin, / Europe\/Berlin$/);
     assert.notEqual(berlin.slice(0, 16), formatTime(now, 'UTC').slice(0, 16), 'a different wall clock');
     const list = await client.get('/documents');
-    assert.ok(list.text.includes(`<td>${berlin}</td>`), 'the list');
+    assert.match(list.text, new RegExp(`<td><time datetime="[^"]+">${berlin}</time></td>`), 'the list');
     const detail = await client.get(`/documents/${draftId}`);
     assert.ok(detail.text.includes(`<dt>Created</dt><dd>${berlin}</dd>`), 'the document page');
     assert.ok(!detail.text.includes(' UTC</dd>'));

@@ -1,0 +1,106 @@
+// A member's pages in their language, in Chromium (issue 51), at a desktop and a 390 px phone:
+// a document's page in German (its member chose German) and the documents list in Arabic
+// (right to left, the member's browser's language): axe-clean, nothing scrolling sideways,
+// `<html lang dir>` set. Screenshots land in test/output/screenshots/.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { createAccount } from '../../src/accounts/accounts.service.ts';
+import { drawQueuedPages } from '../../src/files/background-pages.ts';
+import { translator } from '../../src/i18n/messages.ts';
+import { declineDocument } from '../../src/signing/signing.service.ts';
+import { launchChromium, lookAt, openPage, viewports } from '../support/chromium.ts';
+import {
+  createSentDocument,
+  databaseKinds,
+  describeEachDatabase,
+  recipient,
+  signingLinksOf,
+  useHarness,
+} from '../support/harness.ts';
+
+const contract = readFileSync(join(import.meta.dirname, '..', '..', 'src', 'demo', 'statement-of-work.pdf'));
+const sender = { email: 'greta@nordwind.example', password: 'a long and careful password' };
+
+describeEachDatabase('a member’s pages in their language, in Chromium', (kind) => {
+  const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: 'true' } });
+  const saveScreenshots = kind === databaseKinds[0];
+  const watch = { foreignRequests: [] as string[], pageErrors: [] as string[] };
+  let browser: Browser;
+  let documentId: string;
+
+  before(async () => {
+    browser = await launchChromium({ screenshots: saveScreenshots });
+    const account = await createAccount(h.ctx, { ...sender, workspaceName: 'Nordwind GmbH', plan: 'max' });
+    const { id } = await createSentDocument(h.ctx, account.workspaceId as string, {
+      title: 'Webseiten-Relaunch — Leistungsbeschreibung',
+      file: contract,
+      remindEveryDays: 3,
+      recipients: [
+        recipient('maria@kunde.example', 'Maria Jansen'),
+        recipient('tomasz@kunde.example', 'Tomasz Wójcik'),
+        recipient('buchhaltung@nordwind.example', 'Buchhaltung', { role: 'viewer', signingOrder: 2 }),
+      ],
+    });
+    documentId = id;
+    const session = (await signingLinksOf(h.ctx, id)).get('tomasz@kunde.example')?.session;
+    assert.ok(session);
+    await declineDocument(h.ctx, session, { reason: 'Der Preis für die Wartung fehlt.' });
+    assert.ok((await drawQueuedPages(h.ctx)) > 0, 'its pages drawn ahead of time');
+  });
+
+  /** Logs in whatever the pages' language: by the inputs' ids, then the documents list. */
+  async function logInAnyLanguage(page: Page) {
+    await page.goto(`${h.baseUrl}/login`);
+    await page.locator('#email').fill(sender.email);
+    await page.locator('#password').fill(sender.password);
+    await page.locator('form[method="post"][action="/login"] button[type="submit"]').click();
+    await page.waitForURL(/\/documents$/);
+  }
+
+  after(async () => {
+    await browser?.close();
+    assert.deepEqual(watch, { foreignRequests: [], pageErrors: [] }, 'nothing beyond the app, no errors');
+  });
+
+  for (const viewport of ['desktop', 'phone'] as const) {
+    test(`a document’s page in German, the list in Arabic (${viewport})`, async () => {
+      await h.ctx.db.updateTable('users').set({ language: 'de' }).where('email', '=', sender.email).execute();
+      const { context, page } = await openPage(browser, h.baseUrl, watch, viewports[viewport]);
+      try {
+        await logInAnyLanguage(page);
+        await page.goto(`${h.baseUrl}/documents/${documentId}`);
+        assert.equal(await page.getAttribute('html', 'lang'), 'de');
+        await page
+          .getByRole('heading', { level: 2, name: translator('de').t('doc.recipients.heading') })
+          .waitFor();
+        await lookAt(
+          page,
+          'issue51-document-de',
+          viewport,
+          saveScreenshots ? `issue51-document-de-${viewport}.png` : undefined,
+        );
+      } finally {
+        await context.close();
+      }
+      await h.ctx.db.updateTable('users').set({ language: null }).where('email', '=', sender.email).execute();
+      const arabic = await openPage(browser, h.baseUrl, watch, { ...viewports[viewport], locale: 'ar' });
+      try {
+        await logInAnyLanguage(arabic.page);
+        await arabic.page.goto(`${h.baseUrl}/documents`);
+        assert.equal(await arabic.page.getAttribute('html', 'dir'), 'rtl');
+        assert.equal(await arabic.page.locator('h1').textContent(), translator('ar').t('docs.title'));
+        await lookAt(
+          arabic.page,
+          'issue51-documents-ar',
+          viewport,
+          saveScreenshots ? `issue51-documents-ar-${viewport}.png` : undefined,
+        );
+      } finally {
+        await arabic.context.close();
+      }
+    });
+  }
+});
