@@ -363,12 +363,15 @@ function senderActions(web: Web, app: FastifyInstance) {
       forRecord(
         web,
         (workspaceId, id) => getDocument(web.ctx, workspaceId, id),
-        (request, reply, _member, document) =>
-          web.render(request, reply, 200, {
-            title: action === 'withdraw' ? 'Withdraw document' : 'Delete draft',
+        (request, reply, _member, document) => {
+          const tr = memberTranslator(request, reply);
+          return web.render(request, reply, 200, {
+            title: tr.t(action === 'withdraw' ? 'doc.confirm.withdrawTitle' : 'doc.confirm.deleteTitle'),
             current: 'documents',
-            body: (csrf) => confirmDocumentAction(document, action, csrf),
-          }),
+            tr,
+            body: (csrf) => confirmDocumentAction(document, action, csrf, tr),
+          });
+        },
       ),
     );
   }
@@ -445,10 +448,12 @@ export function documentFormPages(web: Web) {
       '/mails',
       forMembers(async (request, reply, member) => {
         const mails = await listOwnMails(web.ctx, member.email);
+        const tr = memberTranslator(request, reply);
         return web.render(request, reply, 200, {
-          title: 'Your mail',
+          title: tr.t('mails.title'),
           current: 'documents',
-          body: () => ownMailsView(member, mails),
+          tr,
+          body: () => ownMailsView(member, mails, tr),
         });
       }),
     );

@@ -3,12 +3,14 @@
 // withdrawal and a deletion, and the sender's own mail (/mails). A document's page for its
 // sender: document-page.views.ts.
 import type { SessionUser } from '../accounts/accounts.service.ts';
+import type { Translator } from '../i18n/messages.ts';
 import type { FieldErrors } from '../input-error.ts';
 import type { MailView } from '../mail/mail.service.ts';
 import { formatBytes, maxPages } from '../pdf/inspect.ts';
 import { maxRecipients } from '../sending/draft-input.ts';
 import { csrfField, type Form, fieldError, formText, invalidAttrs } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
+import { richText } from '../ui/rich-text.ts';
 import { billingChoices, field, maxPriceRows, rowCount } from './document-form.ts';
 import {
   cellInput,
@@ -171,17 +173,23 @@ export function editDocumentView(
   return html`<p><a href="${options.cancel}">← ${documentTitle}</a></p><h1>Edit draft</h1>${documentForm(csrf, form, message, preview, options)}`;
 }
 
-export function ownMailsView(member: SessionUser, mails: MailView[] | 'sent-by-smtp'): SafeHtml {
+/** "Your mail", in the member's language (the mails themselves as they were written). */
+export function ownMailsView(
+  member: SessionUser,
+  mails: MailView[] | 'sent-by-smtp',
+  tr: Translator,
+): SafeHtml {
   if (mails === 'sent-by-smtp') {
-    return html`<h1>Your mail</h1>
-<p class="muted">Signet sends mail through SMTP: every mail is in its addressee's own mailbox, and none is shown here.</p>`;
+    return html`<h1>${tr.t('mails.title')}</h1>
+<p class="muted">${tr.t('mails.smtp')}</p>`;
   }
-  return html`<h1>Your mail</h1>
-<p class="muted">The last 100 mails addressed to you (${member.email}). Without <code>SMTP_URL</code> Signet sends no mail and keeps it for its addressee: you see yours here, and the operator sees all of them with <code>signet mail list</code>. Mails to anyone else never appear here.</p>
-${mails.length === 0 ? html`<p class="muted">No mails yet.</p>` : ''}
+  const code = { code: (content: SafeHtml) => html`<code>${content}</code>` };
+  return html`<h1>${tr.t('mails.title')}</h1>
+<p class="muted">${richText(tr, 'mails.intro', { email: member.email }, code)}</p>
+${mails.length === 0 ? html`<p class="muted">${tr.t('mails.none')}</p>` : ''}
 ${mails.map(
   (m) =>
-    html`<details class="card"><summary><strong>${m.subject}</strong> to ${m.to} <span class="muted small">${formatTime(m.createdAt, member.timeZone)} · ${m.status}</span></summary><pre class="shell">${m.text}</pre></details>`,
+    html`<details class="card"><summary><strong>${m.subject}</strong> ${tr.t('mails.to', { address: m.to })} <span class="muted small">${formatTime(m.createdAt, member.timeZone)} · ${m.status}</span></summary><pre class="shell">${m.text}</pre></details>`,
 )}`;
 }
 
@@ -190,18 +198,19 @@ export function confirmDocumentAction(
   document: { id: string; title: string },
   action: 'withdraw' | 'delete',
   csrf: string,
+  tr: Translator,
 ): SafeHtml {
   const what =
     action === 'withdraw'
       ? {
-          heading: 'Withdraw this document?',
-          text: 'Signing ends at once for everyone: the links stop working, and every recipient who has the document is told by mail. Signatures already given stay in its history. This cannot be undone.',
-          button: 'Withdraw document',
+          heading: tr.t('doc.confirm.withdrawHeading'),
+          text: tr.t('doc.confirm.withdrawText'),
+          button: tr.t('doc.confirm.withdrawButton'),
         }
       : {
-          heading: 'Delete this draft?',
-          text: 'The draft, its recipients and its fields are deleted. Nothing was sent, so nobody is told. This cannot be undone.',
-          button: 'Delete draft',
+          heading: tr.t('doc.confirm.deleteHeading'),
+          text: tr.t('doc.confirm.deleteText'),
+          button: tr.t('doc.confirm.deleteButton'),
         };
   return html`<p><a href="/documents/${document.id}">← ${document.title}</a></p>
 <div class="card narrow">
@@ -209,7 +218,7 @@ export function confirmDocumentAction(
 <p><strong>${document.title}</strong></p>
 <p>${what.text}</p>
 <form method="post" action="/documents/${document.id}/${action}">${csrfField(csrf)}
-${action === 'withdraw' ? html`<label for="reason">Reason (optional, kept in the document's history)</label><textarea id="reason" name="reason" rows="3" maxlength="1000"></textarea>` : ''}
-<div class="actions"><button class="button button-danger" type="submit">${what.button}</button><a href="/documents/${document.id}">Cancel</a></div></form>
+${action === 'withdraw' ? html`<label for="reason">${tr.t('doc.confirm.withdrawReason')}</label><textarea id="reason" name="reason" rows="3" maxlength="1000"></textarea>` : ''}
+<div class="actions"><button class="button button-danger" type="submit">${what.button}</button><a href="/documents/${document.id}">${tr.t('doc.confirm.cancel')}</a></div></form>
 </div>`;
 }

@@ -2,8 +2,10 @@
 // banner (spec: shown when 20 consecutive failures paused an endpoint), the endpoint form,
 // the hourly chart (inline SVG, drawn here: bars need no chart library), the delivery log.
 
+import { type Translator, translator } from '../i18n/messages.ts';
 import { csrfField, fieldError, invalidAttrs, notice } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
+import { richText } from '../ui/rich-text.ts';
 import type {
   DeliveryDetail,
   DeliveryView,
@@ -15,6 +17,7 @@ import {
   subscribableEventTypes,
   type WebhookEndpoint,
 } from '../webhooks/endpoints.service.ts';
+import { failuresBeforePause } from '../webhooks/schedule.ts';
 import { formatTime } from './layout.ts';
 
 export type EndpointErrors = Partial<Record<'url' | 'events' | 'description' | 'form' | 'overlap', string>>;
@@ -41,12 +44,18 @@ export function pauseBanner(
   csrf: string,
   showLink: boolean,
   timeZone: string,
+  /** The page's language: a banner on a page in the catalogues is in the member's. */
+  tr: Translator = translator('en'),
 ): SafeHtml {
   if (endpoint.enabled || endpoint.disabledReason !== 'failures') return html``;
+  const failures = failuresBeforePause;
+  const off = endpoint.pausedAt
+    ? tr.t('app.paused.since', { time: formatTime(endpoint.pausedAt, timeZone), failures })
+    : tr.t('app.paused.off', { failures });
   return html`<div class="notice notice-error" role="alert">
-<p><strong>${endpoint.url} is paused.</strong> Signet switched it off${endpoint.pausedAt ? html` on ${formatTime(endpoint.pausedAt, timeZone)}` : ''} after 20 consecutive failed deliveries.</p>
-<p>Events that happened while it was paused are not sent later: once it is back on, fetch what you missed through <code>GET /v1/documents</code>.</p>
-<form method="post" action="/settings/integrations/endpoints/${endpoint.id}/enabled" class="actions">${csrfField(csrf)}<input type="hidden" name="enabled" value="true"><button class="button button-primary button-small" type="submit">Turn it back on</button>${showLink ? html`<a href="/settings/integrations/endpoints/${endpoint.id}">See its deliveries</a>` : ''}</form>
+<p><strong>${tr.t('app.paused.heading', { url: endpoint.url })}</strong> ${off}</p>
+<p>${richText(tr, 'app.paused.missed', {}, { code: (content) => html`<code>${content}</code>` })}</p>
+<form method="post" action="/settings/integrations/endpoints/${endpoint.id}/enabled" class="actions">${csrfField(csrf)}<input type="hidden" name="enabled" value="true"><button class="button button-primary button-small" type="submit">${tr.t('app.paused.enable')}</button>${showLink ? html`<a href="/settings/integrations/endpoints/${endpoint.id}">${tr.t('app.paused.deliveries')}</a>` : ''}</form>
 </div>`;
 }
 

@@ -17,6 +17,7 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { resolveSession } from '../accounts/accounts.service.ts';
 import type { Context } from '../context.ts';
+import type { Translator } from '../i18n/messages.ts';
 import { assetRoutes } from '../ui/assets.ts';
 import { pageErrorHandler } from '../ui/error-page.ts';
 import { useFormBodies } from '../ui/forms.ts';
@@ -36,6 +37,7 @@ import { integrationsPages } from './integrations.pages.ts';
 import { sendToLogin, sessionCookie, type Web, type WebDeps } from './kit.ts';
 import { languagePages } from './language.pages.ts';
 import { appPage } from './layout.ts';
+import { memberTranslator } from './member-language.ts';
 import { membersPages } from './members.pages.ts';
 import { publicLinkPages } from './public-link.pages.ts';
 import { referencePages } from './reference.pages.ts';
@@ -91,7 +93,7 @@ function createWeb(ctx: Context, deps: WebDeps, app: FastifyInstance): Web {
         .send(
           appPage({
             ...page,
-            body: html`${pausedBanners(request, csrfToken)}${page.body(csrfToken)}`,
+            body: html`${pausedBanners(request, csrfToken, page.tr)}${page.body(csrfToken)}`,
             session: request.member,
             csrfToken,
             languageSwitchPath: page.tr && !request.member ? request.url.split('?')[0] : null,
@@ -99,10 +101,13 @@ function createWeb(ctx: Context, deps: WebDeps, app: FastifyInstance): Web {
         );
     },
     notFound(request, reply) {
+      // In the member's language (else the visitor's): a 404 page says the same on every page.
+      const tr = memberTranslator(request, reply);
       return web.render(request, reply, 404, {
-        title: 'Not found',
+        title: tr.t('app.notFound.title'),
+        tr,
         body: () =>
-          html`<div class="card"><h1>Not found</h1><p>There is nothing here, or it belongs to another workspace.</p><p><a href="/">Go to the start page</a></p></div>`,
+          html`<div class="card"><h1>${tr.t('app.notFound.title')}</h1><p>${tr.t('app.notFound.body')}</p><p><a href="/">${tr.t('app.notFound.start')}</a></p></div>`,
       });
     },
     setSessionCookie(request, reply, token) {
@@ -125,10 +130,11 @@ function createWeb(ctx: Context, deps: WebDeps, app: FastifyInstance): Web {
  * The banner of each paused endpoint, on every page but Integrations (whose pages show it
  * themselves, beside the endpoint), until it is back on or deleted.
  */
-function pausedBanners(request: FastifyRequest, csrf: string): SafeHtml | null {
+function pausedBanners(request: FastifyRequest, csrf: string, tr: Translator | undefined): SafeHtml | null {
   const paused = request.pausedEndpoints;
   if (!paused?.length || request.url.startsWith('/settings/integrations')) return null;
-  return html`${paused.map((endpoint) => pauseBanner(endpoint, csrf, true, request.member?.timeZone ?? 'UTC'))}`;
+  const zone = request.member?.timeZone ?? 'UTC';
+  return html`${paused.map((endpoint) => pauseBanner(endpoint, csrf, true, zone, tr))}`;
 }
 
 // Every area's pages, registered in this order (none of them imports this plugin).

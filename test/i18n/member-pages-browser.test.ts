@@ -82,6 +82,21 @@ describeEachDatabase('a member’s pages in their language, in Chromium', (kind)
           viewport,
           saveScreenshots ? `issue51-document-de-${viewport}.png` : undefined,
         );
+        // What the page leads to: the withdraw confirmation and the member's mail, in German too.
+        await page.goto(`${h.baseUrl}/documents/${documentId}/withdraw`);
+        assert.equal(
+          await page.locator('h1').textContent(),
+          translator('de').t('doc.confirm.withdrawHeading'),
+        );
+        await lookAt(
+          page,
+          'issue51-withdraw-de',
+          viewport,
+          saveScreenshots ? `issue51-withdraw-de-${viewport}.png` : undefined,
+        );
+        await page.goto(`${h.baseUrl}/mails`);
+        assert.equal(await page.locator('h1').textContent(), translator('de').t('mails.title'));
+        await lookAt(page, 'issue51-mails-de', viewport);
       } finally {
         await context.close();
       }

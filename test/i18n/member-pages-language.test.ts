@@ -17,8 +17,10 @@ import { translator } from '../../src/i18n/messages.ts';
 import { findSharableSigningLinks } from '../../src/sending/signing-links.ts';
 import { declineDocument } from '../../src/signing/signing.service.ts';
 import { renderToString } from '../../src/ui/html.ts';
+import { confirmDocumentAction, ownMailsView } from '../../src/web/document-form.views.ts';
 import { documentView } from '../../src/web/document-page.views.ts';
 import { documentsListView } from '../../src/web/documents.views.ts';
+import { pauseBanner } from '../../src/web/endpoints.views.ts';
 import { firstStepsView } from '../../src/web/first-steps.ts';
 import {
   createDraftDocument,
@@ -117,6 +119,25 @@ describeEachDatabase('a member’s pages in their language', (kind) => {
     const saved = await client.get(`/documents/${draft.id}?done=saved`);
     has(saved.text, 'de', 'doc.done.saved', 'doc.action.send', 'doc.action.edit', 'doc.timeline.empty');
 
+    // What a document's page leads to: its confirmations, the member's mail, a 404.
+    has(
+      (await client.get(`/documents/${draft.id}/delete`)).text,
+      'de',
+      'doc.confirm.deleteHeading',
+      'doc.confirm.cancel',
+    );
+    has(
+      (await client.get(`/documents/${id}/withdraw`)).text,
+      'de',
+      'doc.confirm.withdrawHeading',
+      'doc.confirm.withdrawReason',
+    );
+    has((await client.get('/mails')).text, 'de', 'mails.title');
+    const missing = await client.get('/documents/00000000-0000-4000-8000-000000000000');
+    assertPage(missing, 404);
+    assert.match(missing.text, /<html lang="de"/);
+    has(missing.text, 'de', 'app.notFound.title', 'app.notFound.body');
+
     // A page not in the catalogues yet is English as a whole, its navigation too.
     const templates = await client.get('/templates');
     assert.match(templates.text, /<html lang="en" dir="ltr">/);
@@ -189,5 +210,33 @@ describeEachDatabase('a member’s pages in their language', (kind) => {
       [],
     );
     assert.deepEqual(englishLeft(readableText(renderToString(firstStepsView(tr))), values), []);
+    for (const action of ['withdraw', 'delete'] as const)
+      assert.deepEqual(
+        englishLeft(
+          readableText(renderToString(confirmDocumentAction(document, action, 'token', tr))),
+          values,
+        ),
+        [],
+        action,
+      );
+    const member = { email: 'owner@kowalski.test', timeZone: 'UTC' } as Parameters<typeof ownMailsView>[0];
+    // The mails themselves are shown as they were written; the page around them is translated.
+    assert.deepEqual(englishLeft(readableText(renderToString(ownMailsView(member, [], tr))), values), []);
+    assert.deepEqual(
+      englishLeft(readableText(renderToString(ownMailsView(member, 'sent-by-smtp', tr))), values),
+      [],
+    );
+    const paused = {
+      id: 'e1',
+      url: 'https://hooks.kowalski.test/in',
+      enabled: false,
+      disabledReason: 'failures',
+      pausedAt: '2026-03-01T12:00:00.000Z',
+    } as Parameters<typeof pauseBanner>[0];
+    const banner = readableText(renderToString(pauseBanner(paused, 'token', true, 'UTC', tr)));
+    assert.deepEqual(
+      englishLeft(banner, [...values, 'https://hooks.kowalski.test/in', 'GET /v1/documents']),
+      [],
+    );
   });
 });
