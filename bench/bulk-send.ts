@@ -73,7 +73,8 @@ export function spreadsheet(ctxTemplate: Parameters<typeof columnsOf>[0], rows: 
   const header = bulkCsvTemplate(columnsOf(ctxTemplate)).split('\r\n')[0] as string;
   const lines = [header];
   for (let i = 1; i <= rows; i++) {
-    lines.push(`client${i}@example.com,Client ${i},ceo@northwind.example,Dana Ceo,${100 + i} EUR`);
+    // Each role's language left empty (the role's own, the workspace's default): as before it existed.
+    lines.push(`client${i}@example.com,Client ${i},,ceo@northwind.example,Dana Ceo,,${100 + i} EUR`);
   }
   return Buffer.from(`${lines.join('\r\n')}\r\n`);
 }
