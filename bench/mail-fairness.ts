@@ -19,6 +19,7 @@
 //    rows, then while bulk mail fills the pace).
 // Asserts nothing: prints. Env: SIGNET_BENCH_POSTGRES_URL (admin connection),
 // SIGNET_BENCH_FAIRNESS_ROWS (1,000).
+
 import type { ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
@@ -26,6 +27,7 @@ import { loadConfig } from '../src/config.ts';
 import { type Context, createContext, createLogger } from '../src/context.ts';
 import { openDatabase } from '../src/db/connect.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import { translator } from '../src/i18n/messages.ts';
 import { urgentReserve } from '../src/mail/mail.service.ts';
 import { createDocument } from '../src/sending/drafts.ts';
 import { sendDocument } from '../src/sending/send.ts';
@@ -37,6 +39,9 @@ import { createWorkspace } from '../src/workspaces/workspaces.service.ts';
 import { median, startChild, stopChild } from './api.ts';
 import { makeTemplate, spreadsheet } from './bulk-send.ts';
 import { benchDatabase } from './webhook-setup.ts';
+
+/** What the one-time code mail's subject starts with, in English (i18n/catalogues/en.json). */
+const codeSubjectPrefix = translator('en').t('mail.code.subject', { title: '' });
 
 const adminUrl = process.env.SIGNET_BENCH_POSTGRES_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const rowCount = Number(process.env.SIGNET_BENCH_FAIRNESS_ROWS ?? 1000);
@@ -73,7 +78,8 @@ async function startReceiver() {
       stream.on('end', () => {
         const at = Date.now();
         const raw = Buffer.concat(chunks).toString('utf8');
-        const isCode = /^Subject: Your signing code/m.test(raw);
+        // The code mail's subject as the catalogue words it (its title after the prefix).
+        const isCode = raw.includes(`Subject: ${codeSubjectPrefix}`);
         for (const to of session.envelope.rcptTo) arrivals.push({ to: to.address, at, isCode });
         callback();
       });
@@ -145,7 +151,7 @@ async function codeWait(ctx: Context, receiver: Receiver, session: SigningSessio
     .selectFrom('mails')
     .select('created_at')
     .where('recipient_id', '=', session.recipientId)
-    .where('subject', 'like', 'Your signing code%')
+    .where('subject', 'like', `${codeSubjectPrefix}%`)
     .executeTakeFirstOrThrow();
   const arrived = receiver.arrivals.find((a) => a.to === sentTo && a.isCode)?.at ?? Number.NaN;
   return arrived - mail.created_at.getTime();
