@@ -33,7 +33,7 @@ import { sentencesIn } from '../i18n/refusals.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { notice } from '../ui/forms.ts';
 import type { SafeHtml } from '../ui/html.ts';
-import { rememberLanguage, visitorLanguage, visitorTranslator } from '../ui/page-language.ts';
+import { rememberLanguage, visitorTranslator } from '../ui/page-language.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import {
   type AccountView,
@@ -64,8 +64,8 @@ function safeNext(value: unknown): string {
 /** A Retry-After in seconds as the whole minutes a refusal names ("Try again in 3 minutes."). */
 const minutesOf = (seconds: number) => Math.ceil(seconds / 60);
 
-/** The visitor's language on the account pages: their switch's choice, their browser's, else English. */
-const pageTr = (request: FastifyRequest, reply: FastifyReply) => visitorTranslator(request, reply);
+/** The visitor's language of the account pages (ui/page-language.ts), a Language (a mail's too). */
+const pageLanguage = (tr: Translator): Language => (tr.language === 'en-XA' ? 'en' : tr.language);
 
 type PostRequest = FastifyRequest<{ Body: Form }>;
 
@@ -77,7 +77,7 @@ function signupPage(
   form: Form,
   errors: FieldErrors,
 ) {
-  const tr = pageTr(request, reply);
+  const tr = visitorTranslator(request, reply);
   return web.render(request, reply, status, {
     title: tr.t('auth.title.signup'),
     tr,
@@ -94,7 +94,7 @@ function loginPage(
   message: ((tr: Translator) => SafeHtml) | null,
 ) {
   const next = safeNext(formText(form, 'next') || formText(request.query, 'next'));
-  const tr = pageTr(request, reply);
+  const tr = visitorTranslator(request, reply);
   return web.render(request, reply, status, {
     title: tr.t('auth.title.login'),
     tr,
@@ -170,7 +170,7 @@ async function signUp(web: Web, request: PostRequest, reply: FastifyReply) {
   const form = request.body ?? {};
   const email = formText(form, 'email');
   const wait = await refusedAttempt(web, request, reply, 'signup');
-  const tr = pageTr(request, reply);
+  const tr = visitorTranslator(request, reply);
   if (wait) {
     return signupPage(web, request, reply, 429, form, {
       email: tr.t('auth.refusal.tooManySignups', { minutes: wait }),
@@ -181,7 +181,7 @@ async function signUp(web: Web, request: PostRequest, reply: FastifyReply) {
       email,
       password: formText(form, 'password'),
       workspaceName: formText(form, 'workspaceName'),
-      language: visitorLanguage(request, reply),
+      language: pageLanguage(tr),
     });
   } catch (error) {
     if (error instanceof InputError)
@@ -269,14 +269,19 @@ export function logInBrowser(
   });
 }
 
-function expiredLink(web: Web, request: FastifyRequest, reply: FastifyReply) {
-  const tr = pageTr(request, reply);
-  return web.render(request, reply, 404, {
-    title: tr.t('auth.title.linkExpired'),
-    tr,
-    body: () => expiredLinkView(tr),
-  });
+/** A mailed link that cannot be used (a sign-up's or a reset's): 404, its page in the visitor's language. */
+function expiredPage(
+  web: Web,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  view: (tr: Translator) => SafeHtml,
+) {
+  const tr = visitorTranslator(request, reply);
+  return web.render(request, reply, 404, { title: tr.t('auth.title.linkExpired'), tr, body: () => view(tr) });
 }
+
+const expiredLink = (web: Web, request: FastifyRequest, reply: FastifyReply) =>
+  expiredPage(web, request, reply, expiredLinkView);
 
 async function changePasswordWith(web: Web, request: PostRequest, reply: FastifyReply, member: SessionUser) {
   const form = request.body ?? {};
@@ -297,7 +302,7 @@ function signupRoutes(app: FastifyInstance, web: Web) {
   app.get('/signup', (request, reply) => signupPage(web, request, reply, 200, {}, {}));
   app.post<{ Body: Form }>('/signup', (request, reply) => signUp(web, request, reply));
   app.get('/signup/sent', (request, reply) => {
-    const tr = pageTr(request, reply);
+    const tr = visitorTranslator(request, reply);
     return web.render(request, reply, 200, {
       title: tr.t('auth.title.checkInbox'),
       tr,
@@ -307,7 +312,7 @@ function signupRoutes(app: FastifyInstance, web: Web) {
   app.get<{ Params: { token: string } }>('/signup/confirm/:token', async (request, reply) => {
     const pending = await findPendingSignup(web.ctx, request.params.token);
     if (!pending) return expiredLink(web, request, reply);
-    const tr = pageTr(request, reply);
+    const tr = visitorTranslator(request, reply);
     return web.render(request, reply, 200, {
       title: tr.t('auth.title.confirmSignup'),
       tr,
@@ -333,7 +338,7 @@ function resetRequestPage(
   form: Form,
   errors: FieldErrors,
 ) {
-  const tr = pageTr(request, reply);
+  const tr = visitorTranslator(request, reply);
   return web.render(request, reply, status, {
     title: tr.t('auth.title.resetRequest'),
     tr,
@@ -345,14 +350,14 @@ async function askForReset(web: Web, request: PostRequest, reply: FastifyReply) 
   const form = request.body ?? {};
   const email = formText(form, 'email');
   const wait = await refusedAttempt(web, request, reply, 'reset');
-  const tr = pageTr(request, reply);
+  const tr = visitorTranslator(request, reply);
   if (wait) {
     return resetRequestPage(web, request, reply, 429, form, {
       email: tr.t('auth.refusal.tooManyResets', { minutes: wait }),
     });
   }
   try {
-    await requestPasswordReset(web.ctx, { email, language: visitorLanguage(request, reply) });
+    await requestPasswordReset(web.ctx, { email, language: pageLanguage(tr) });
   } catch (error) {
     if (error instanceof InputError)
       return resetRequestPage(web, request, reply, 400, form, sentencesIn(error, tr));
@@ -373,7 +378,7 @@ async function resetPage(
 ) {
   const account = await findUsableReset(web.ctx, request.params.token);
   if (!account) return expiredReset(web, request, reply);
-  const tr = pageTr(request, reply);
+  const tr = visitorTranslator(request, reply);
   return web.render(request, reply, status, {
     title: tr.t('auth.title.reset'),
     tr,
@@ -381,14 +386,8 @@ async function resetPage(
   });
 }
 
-function expiredReset(web: Web, request: FastifyRequest, reply: FastifyReply) {
-  const tr = pageTr(request, reply);
-  return web.render(request, reply, 404, {
-    title: tr.t('auth.title.linkExpired'),
-    tr,
-    body: () => expiredResetView(tr),
-  });
-}
+const expiredReset = (web: Web, request: FastifyRequest, reply: FastifyReply) =>
+  expiredPage(web, request, reply, expiredResetView);
 
 async function setNewPassword(web: Web, request: TokenPost, reply: FastifyReply) {
   let done: Awaited<ReturnType<typeof completePasswordReset>>;
@@ -399,7 +398,7 @@ async function setNewPassword(web: Web, request: TokenPost, reply: FastifyReply)
     });
   } catch (error) {
     if (error instanceof InputError)
-      return resetPage(web, request, reply, 400, sentencesIn(error, pageTr(request, reply)));
+      return resetPage(web, request, reply, 400, sentencesIn(error, visitorTranslator(request, reply)));
     throw error;
   }
   if (!done) return expiredReset(web, request, reply);
@@ -415,7 +414,7 @@ function resetRoutes(app: FastifyInstance, web: Web) {
   app.get('/password-reset', (request, reply) => resetRequestPage(web, request, reply, 200, {}, {}));
   app.post<{ Body: Form }>('/password-reset', (request, reply) => askForReset(web, request, reply));
   app.get('/password-reset/sent', (request, reply) => {
-    const tr = pageTr(request, reply);
+    const tr = visitorTranslator(request, reply);
     return web.render(request, reply, 200, {
       title: tr.t('auth.title.checkInbox'),
       tr,
