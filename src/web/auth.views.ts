@@ -3,12 +3,13 @@
 // the rest of the web app for now, but for the names of the languages).
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import { minPasswordLength } from '../accounts/passwords.ts';
-import { endonym, type Language, languages } from '../i18n/languages.ts';
+import { endonym, type Language } from '../i18n/languages.ts';
 import { type Translator, translator } from '../i18n/messages.ts';
 import type { FieldErrors } from '../input-error.ts';
 import { csrfField, type Form, fieldError, formText, invalidAttrs, notice } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { richText } from '../ui/rich-text.ts';
+import { languageOptions } from './form-parts.views.ts';
 
 function input(options: {
   id: string;
@@ -127,7 +128,7 @@ function languageCard(csrf: string, view: AccountView): SafeHtml {
 ${csrfField(csrf)}
 <div class="field">
 <label for="language">${tr.t('account.language.label')}</label>
-<select id="language" name="language" aria-describedby="language-hint${error ? ' language-error' : ''}"${error ? html` aria-invalid="true"` : null}><option value=""${chosen ? '' : html` selected`}>${tr.t('account.language.workspace', { language: endonym(view.workspaceLanguage) })}</option>${languages.map((language) => html`<option value="${language}" lang="${language}"${language === chosen ? html` selected` : ''}>${endonym(language)}</option>`)}</select>
+<select id="language" name="language" aria-describedby="language-hint${error ? ' language-error' : ''}"${error ? html` aria-invalid="true"` : null}>${languageOptions(chosen, tr.t('account.language.workspace', { language: endonym(view.workspaceLanguage) }))}</select>
 ${fieldError('language', error)}
 </div>
 <div class="actions"><button class="button button-primary" type="submit">${tr.t('account.language.save')}</button></div>

@@ -23,8 +23,16 @@ export function cellSelect(
  * A recipient's language in a form row: the workspace's default (the empty value) or one of
  * Signet's languages, each named in itself ("Deutsch", "日本語") so its speaker finds it.
  */
+/**
+ * **The** options of a language select: the empty value first (`none`: what it falls back
+ * to), then each of Signet's languages named in itself, `value` chosen.
+ */
+export function languageOptions(value: string, none: string): SafeHtml {
+  return html`<option value=""${value ? '' : html` selected`}>${none}</option>${languages.map((language) => html`<option value="${language}" lang="${language}"${language === value ? html` selected` : ''}>${endonym(language)}</option>`)}`;
+}
+
 export function languageSelect(id: string, label: string, value: string, errors: FieldErrors): SafeHtml {
-  return html`<label class="visually-hidden" for="${id}">${label}</label><select id="${id}" name="${id}" ${invalidAttrs(id, errors[id])}><option value=""${value ? '' : html` selected`}>Workspace default</option>${languages.map((language) => html`<option value="${language}" lang="${language}"${language === value ? html` selected` : ''}>${endonym(language)}</option>`)}</select>${fieldError(id, errors[id])}`;
+  return html`<label class="visually-hidden" for="${id}">${label}</label><select id="${id}" name="${id}" ${invalidAttrs(id, errors[id])}>${languageOptions(value, 'Workspace default')}</select>${fieldError(id, errors[id])}`;
 }
 
 /**
@@ -33,7 +41,7 @@ export function languageSelect(id: string, label: string, value: string, errors:
  */
 export function certificateLanguageField(form: Form, errors: FieldErrors): SafeHtml {
   const value = formText(form, 'language');
-  return html`<div class="field"><label for="language">Certificate language</label><span class="hint" id="language-hint">The certificate of completion in the signed PDF is written in it. Each recipient’s mails and pages follow their own language, above.</span><select id="language" name="language" aria-describedby="language-hint${errors.language ? ' language-error' : ''}"${errors.language ? html` aria-invalid="true"` : null}><option value=""${value ? '' : html` selected`}>Workspace default</option>${languages.map((language) => html`<option value="${language}" lang="${language}"${language === value ? html` selected` : ''}>${endonym(language)}</option>`)}</select>${fieldError('language', errors.language)}</div>`;
+  return html`<div class="field"><label for="language">Certificate language</label><span class="hint" id="language-hint">The certificate of completion in the signed PDF is written in it. Each recipient’s mails and pages follow their own language, above.</span><select id="language" name="language" aria-describedby="language-hint${errors.language ? ' language-error' : ''}"${errors.language ? html` aria-invalid="true"` : null}>${languageOptions(value, 'Workspace default')}</select>${fieldError('language', errors.language)}</div>`;
 }
 
 /** A text input of a form row: hidden label, the value typed, its sentence when refused. */

@@ -3,7 +3,7 @@
 // person and the values the template asks of its user, every refusal beside its input), and
 // "Save as template" shown again when its name is refused.
 import { fieldTypeSpecs } from '../fields/field-types.ts';
-import { endonym, languages, parseLanguage } from '../i18n/languages.ts';
+import { endonym, parseLanguage } from '../i18n/languages.ts';
 import { type Translator, translator } from '../i18n/messages.ts';
 import type { FieldErrors } from '../input-error.ts';
 import { maxTemplateNameLength } from '../templates/template-input.ts';
@@ -11,6 +11,7 @@ import type { TemplateDetail, TemplateField, TemplateSummary } from '../template
 import type { askedValues } from '../templates/use-template.ts';
 import { csrfField, errorSummary, type Form, fieldError, formText, invalidAttrs } from '../ui/forms.ts';
 import { html, raw, type SafeHtml } from '../ui/html.ts';
+import { languageOptions } from './form-parts.views.ts';
 import { formatTime } from './layout.ts';
 import { defaultsForm, rolesForm } from './template-edit.views.ts';
 
@@ -190,7 +191,7 @@ function personLanguage(
   const roleLanguage = role.language ? parseLanguage(role.language) : null;
   // An option holds text only: the endonym is named without its own lang.
   const fallback = roleLanguage ? `The role’s: ${endonym(roleLanguage)}` : 'Workspace default';
-  return html`<div class="field"><label for="${id}">Language</label><span class="hint" id="${id}-hint">Of their mails and signing page.</span><select id="${id}" name="${id}" aria-describedby="${id}-hint${errors[id] ? ` ${id}-error` : ''}"${errors[id] ? html` aria-invalid="true"` : null}><option value=""${value ? '' : html` selected`}>${fallback}</option>${languages.map((language) => html`<option value="${language}" lang="${language}"${language === value ? html` selected` : ''}>${endonym(language)}</option>`)}</select>${fieldError(id, errors[id])}</div>`;
+  return html`<div class="field"><label for="${id}">Language</label><span class="hint" id="${id}-hint">Of their mails and signing page.</span><select id="${id}" name="${id}" aria-describedby="${id}-hint${errors[id] ? ` ${id}-error` : ''}"${errors[id] ? html` aria-invalid="true"` : null}>${languageOptions(value, fallback)}</select>${fieldError(id, errors[id])}</div>`;
 }
 
 type AskedValue = ReturnType<typeof askedValues>[number];
