@@ -314,12 +314,6 @@ export async function logIn(
   };
 }
 
-/** The member's own language, or null (the workspace's default). */
-export async function memberLanguage(ctx: Context, session: SessionUser): Promise<Language | null> {
-  const user = await findUser(ctx.db, session.userId);
-  return user?.language ? parseLanguage(user.language) : null;
-}
-
 /**
  * Sets the member's own language (a tag of i18n/languages.ts, read as a recipient's is), or
  * none (`''`: the workspace's default); a tag Signet has no catalogue of is refused.

@@ -18,7 +18,6 @@ import {
   listWorkspacesOf,
   logIn,
   logOut,
-  memberLanguage,
   requestSignup,
   type SessionUser,
   setMemberLanguage,
@@ -112,7 +111,8 @@ async function accountPage(
   done: AccountView['done'],
 ) {
   const workspaces = await listWorkspacesOf(web.ctx, member.userId);
-  const language = await memberLanguage(web.ctx, member);
+  // The session's own read of users.language (resolveSession): no second query.
+  const { language } = member;
   const workspace = await findWorkspace(web.ctx.db, member.workspaceId);
   const workspaceLanguage = firstLanguage(workspace?.default_language);
   return web.render(request, reply, status, {
