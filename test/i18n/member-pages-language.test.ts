@@ -4,7 +4,7 @@
 // action) follow the member's own language, else their browser's, else English, and set
 // `<html lang dir>`; the navigation bar comes with them. Pages not in the catalogues yet stay
 // wholly English. Rendered in the pseudo-language, the two pages leave no English word but the
-// values they show.
+// values they show. So does the send confirmation.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../../src/documents/documents.service.ts';
 import { pricingView } from '../../src/documents/pricing.ts';
 import { translator } from '../../src/i18n/messages.ts';
+import type { SendPreview } from '../../src/sending/send.ts';
 import { findSharableSigningLinks } from '../../src/sending/signing-links.ts';
 import { declineDocument } from '../../src/signing/signing.service.ts';
 import { renderToString } from '../../src/ui/html.ts';
@@ -22,6 +23,7 @@ import { documentView } from '../../src/web/document-page.views.ts';
 import { documentsListView } from '../../src/web/documents.views.ts';
 import { pauseBanner } from '../../src/web/endpoints.views.ts';
 import { firstStepsView } from '../../src/web/first-steps.ts';
+import { sendConfirmView } from '../../src/web/send.views.ts';
 import {
   createDraftDocument,
   createSentDocument,
@@ -144,6 +146,34 @@ describeEachDatabase('a member’s pages in their language', (kind) => {
     assert.match(templates.text, />Log out</);
   });
 
+  test('a member who chose Polish confirms a send in Polish', async () => {
+    const owner = await people.newOwner();
+    await h.ctx.db.updateTable('users').set({ language: 'pl' }).where('id', '=', owner.userId).execute();
+    const client = await people.signedIn(owner);
+    const pl = translator('pl');
+    const draft = await createDraftDocument(h.ctx, owner.workspaceId);
+    const { title } = await h.ctx.db
+      .selectFrom('documents')
+      .select('title')
+      .where('id', '=', draft.id)
+      .executeTakeFirstOrThrow();
+    const page = await client.get(`/documents/${draft.id}/send`);
+    assertPage(page, 200);
+    assert.match(page.text, /<html lang="pl" dir="ltr">/);
+    has(
+      page.text,
+      'pl',
+      'send.heading',
+      'send.recipientsHeading',
+      'send.fieldsPlaced',
+      'send.submit',
+      'send.check',
+    );
+    assert.ok(page.text.includes(escaped(pl.t('send.order', { order: 1 }))));
+    assert.ok(page.text.includes(`<title>${escaped(pl.t('send.title', { title }))}`));
+    assert.doesNotMatch(page.text, /Send this document\?|Send to recipients|Recipients, in signing order/);
+  });
+
   test('without a language of their own, the browser’s; without one it asks for, English', async () => {
     const owner = await people.newOwner();
     const polish = people.browser({ acceptLanguage: 'pl-PL,pl;q=0.9' });
@@ -226,6 +256,66 @@ describeEachDatabase('a member’s pages in their language', (kind) => {
       englishLeft(readableText(renderToString(ownMailsView(member, 'sent-by-smtp', tr))), values),
       [],
     );
+    const preview: SendPreview = {
+      id: document.id,
+      title: 'Zxq Mietvertrag',
+      status: 'draft',
+      pages: 2,
+      fieldCount: 8,
+      refusal: null,
+      groups: [
+        {
+          order: 1,
+          recipients: [
+            {
+              id: 'r1',
+              fullName: 'Jan Kowalski',
+              email: 'jan@kowalski.test',
+              role: 'signer',
+              signingMethod: 'email-code',
+              fields: (['signature', 'initials', 'date', 'name', 'email', 'text', 'checkbox'] as const).map(
+                (type, i) => ({ type, count: i + 1 }),
+              ),
+              noSignatureField: false,
+            },
+            {
+              id: 'r2',
+              fullName: 'Ola Nowak',
+              email: 'ola@kowalski.test',
+              role: 'signer',
+              signingMethod: 'standard',
+              fields: [],
+              noSignatureField: true,
+            },
+          ],
+        },
+        {
+          order: 2,
+          recipients: [
+            {
+              id: 'r3',
+              fullName: 'Vik Lund',
+              email: 'vik@kowalski.test',
+              role: 'viewer',
+              signingMethod: 'standard',
+              fields: [],
+              noSignatureField: false,
+            },
+          ],
+        },
+      ],
+    };
+    const previews: SendPreview[] = [
+      preview,
+      { ...preview, fieldCount: 0, pages: null },
+      { ...preview, refusal: 'no-signers' },
+    ];
+    for (const shown of previews)
+      assert.deepEqual(
+        englishLeft(readableText(renderToString(sendConfirmView(shown, 'token', tr))), values),
+        [],
+        `send confirmation ${shown.refusal ?? shown.fieldCount}`,
+      );
     const paused = {
       id: 'e1',
       url: 'https://hooks.kowalski.test/in',
