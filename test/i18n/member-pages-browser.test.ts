@@ -1,7 +1,7 @@
 // A member's pages in their language, in Chromium (issue 51), at a desktop and a 390 px phone:
 // a document's page in German (its member chose German) and the documents list in Arabic
 // (right to left, the member's browser's language): axe-clean, nothing scrolling sideways,
-// `<html lang dir>` set. Screenshots land in test/output/screenshots/.
+// `<html lang dir>` set; the send confirmation in both. Screenshots land in test/output/screenshots/.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { translator } from '../../src/i18n/messages.ts';
 import { declineDocument } from '../../src/signing/signing.service.ts';
 import { launchChromium, lookAt, openPage, viewports } from '../support/chromium.ts';
 import {
+  createDraftDocument,
   createSentDocument,
   databaseKinds,
   describeEachDatabase,
@@ -30,6 +31,7 @@ describeEachDatabase('a member’s pages in their language, in Chromium', (kind)
   const watch = { foreignRequests: [] as string[], pageErrors: [] as string[] };
   let browser: Browser;
   let documentId: string;
+  let draftId: string;
 
   before(async () => {
     browser = await launchChromium({ screenshots: saveScreenshots });
@@ -45,6 +47,7 @@ describeEachDatabase('a member’s pages in their language, in Chromium', (kind)
       ],
     });
     documentId = id;
+    draftId = (await createDraftDocument(h.ctx, account.workspaceId as string)).id;
     const session = (await signingLinksOf(h.ctx, id)).get('tomasz@kunde.example')?.session;
     assert.ok(session);
     await declineDocument(h.ctx, session, { reason: 'Der Preis für die Wartung fehlt.' });
@@ -97,6 +100,9 @@ describeEachDatabase('a member’s pages in their language, in Chromium', (kind)
         await page.goto(`${h.baseUrl}/mails`);
         assert.equal(await page.locator('h1').textContent(), translator('de').t('mails.title'));
         await lookAt(page, 'issue51-mails-de', viewport);
+        await page.goto(`${h.baseUrl}/documents/${draftId}/send`);
+        assert.equal(await page.locator('h1').textContent(), translator('de').t('send.heading'));
+        await lookAt(page, 'issue51-send-de', viewport);
       } finally {
         await context.close();
       }
@@ -112,6 +118,14 @@ describeEachDatabase('a member’s pages in their language, in Chromium', (kind)
           'issue51-documents-ar',
           viewport,
           saveScreenshots ? `issue51-documents-ar-${viewport}.png` : undefined,
+        );
+        await arabic.page.goto(`${h.baseUrl}/documents/${draftId}/send`);
+        assert.equal(await arabic.page.locator('h1').textContent(), translator('ar').t('send.heading'));
+        await lookAt(
+          arabic.page,
+          'issue51-send-ar',
+          viewport,
+          saveScreenshots ? `issue51-send-ar-${viewport}.png` : undefined,
         );
       } finally {
         await arabic.context.close();
