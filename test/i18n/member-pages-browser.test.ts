@@ -1,7 +1,8 @@
 // A member's pages in their language, in Chromium (issue 51), at a desktop and a 390 px phone:
 // a document's page in German (its member chose German) and the documents list in Arabic
 // (right to left, the member's browser's language): axe-clean, nothing scrolling sideways,
-// `<html lang dir>` set; the send confirmation in both. Screenshots land in test/output/screenshots/.
+// `<html lang dir>` set; the send confirmation in both. Screenshots land in
+// test/output/screenshots/.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -102,7 +103,12 @@ describeEachDatabase('a member’s pages in their language, in Chromium', (kind)
         await lookAt(page, 'issue51-mails-de', viewport);
         await page.goto(`${h.baseUrl}/documents/${draftId}/send`);
         assert.equal(await page.locator('h1').textContent(), translator('de').t('send.heading'));
-        await lookAt(page, 'issue51-send-de', viewport);
+        await lookAt(
+          page,
+          'issue51-send-de',
+          viewport,
+          saveScreenshots ? `issue51-send-de-${viewport}.png` : undefined,
+        );
       } finally {
         await context.close();
       }
