@@ -88,7 +88,7 @@ import {
   streamRows,
 } from './event-stream.ts';
 import { mailFairnessDetails, mailFairnessRows, measureMailFairness } from './mail-fairness.ts';
-import { measureMemberPagesLanguage } from './member-pages-language.ts';
+import { measureDocumentFormLanguage, measureMemberPagesLanguage } from './member-pages-language.ts';
 import { pdfDetails, pdfRows, runPdfBench } from './pdf.ts';
 import { measureRotation, rotationDetails } from './rotation.ts';
 import { measureSigningLanguage } from './signing-language.ts';
@@ -331,9 +331,11 @@ const rotation = measureRotation({
 progress('the signing page in German, Japanese and Arabic beside English');
 const signingLanguage = measureSigningLanguage({ rounds: Math.max(3, roundCount), iterations: 2000 });
 
-// 17. A member's document page in a language beside English.
+// 17. A member's document page and the refused new-document form in a language beside English.
 progress("a document's page for its sender in German, Polish and Arabic beside English");
 const memberLanguage = measureMemberPagesLanguage({ rounds: Math.max(3, roundCount), iterations: 2000 });
+progress('the new-document form with its refusals in German, Polish and Arabic beside English');
+const formLanguage = measureDocumentFormLanguage({ rounds: Math.max(3, roundCount), iterations: 1000 });
 
 // 7. PDFs, in a process of their own: its peak RSS is then the PDF work's alone.
 progress('PDF: sealing, page images, a 25 MB upload (bench/pdf.ts, in a process of its own)');
@@ -546,6 +548,13 @@ for (const { language, micros, ratio } of memberLanguage.languages)
     `A document's page for its sender in ${language} (us per page; ceiling: the same page in English; goal at most 1.1 ×)`,
     micros.toFixed(1),
     memberLanguage.english.toFixed(1),
+    ratio.toFixed(2),
+  ]);
+for (const { language, micros, ratio } of formLanguage.languages)
+  rows.push([
+    `The new-document form with five refusals in ${language} (us per page; ceiling: the same form in English; goal at most 1.1 ×)`,
+    micros.toFixed(1),
+    formLanguage.english.toFixed(1),
     ratio.toFixed(2),
   ]);
 console.log('\nRatio = measured / ceiling: for a rate 1.00 is the ceiling and less is slower; for a time');

@@ -4,7 +4,7 @@
 // JSON Pointer (sending/api-input.ts reads the key, or `pointers` where the key alone does not
 // say, such as which of the fields). So a rule lives in one service, and the pages, the CLI
 // and the API cannot disagree.
-import type { MessageKey, MessageValues } from './i18n/messages.ts';
+import type { KeyedSentence } from './i18n/messages.ts';
 
 export type FieldErrors = Record<string, string>;
 
@@ -19,9 +19,7 @@ export interface InputErrorDetails {
    */
   messages?: Record<
     string,
-    {
-      key: MessageKey;
-      values?: MessageValues;
+    KeyedSentence & {
       /** The field the sentence names as `{field}`, described in the page's language. */
       field?: { type: string; label: string | null; page: number };
     }

@@ -4,8 +4,10 @@
 // arithmetic is exact (fractions of BigInts from value.ts); amounts are rounded half away
 // from zero to the currency's minor unit only when they are printed.
 
+import type { MessageKey, MessageValues } from '../i18n/messages.ts';
 import { type Translator, translator } from '../i18n/messages.ts';
-import { drawableText, undrawableReason } from '../pdf/fonts.ts';
+import type { KeyedSentence } from '../i18n/refusals.ts';
+import { drawableText, drawingRefusal, undrawableReason } from '../pdf/fonts.ts';
 import {
   add,
   type Billing,
@@ -25,11 +27,18 @@ import {
 /** A pricing block was refused; `path` names the offending field, e.g. `items[2].quantity` ('' for the block itself). */
 export class PricingError extends Error {
   readonly path: string;
+  /**
+   * The rule's sentence as a key of the catalogues (`pricing.problem.*`), for the rules a
+   * person typing a form can break; the shapes only a program sends (an object where a
+   * string goes) have none, and are said in English.
+   */
+  readonly rule: { key: MessageKey; values?: MessageValues } | undefined;
 
-  constructor(path: string, reason: string) {
+  constructor(path: string, reason: string, rule?: { key: MessageKey; values?: MessageValues }) {
     super(path === '' ? reason : `${path}: ${reason}`);
     this.name = 'PricingError';
     this.path = path;
+    this.rule = rule;
   }
 }
 
@@ -110,6 +119,7 @@ function expectDecimal(value: unknown, path: string): Fraction {
     throw new PricingError(
       path,
       'must be a number such as 2, 19.99 or 0.0125 (up to 15 digits before the point and 6 after)',
+      { key: 'pricing.problem.notANumber', values: { field: path.slice(path.lastIndexOf('.') + 1) } },
     );
   }
   return parseDecimal(value);
@@ -120,11 +130,15 @@ function parseName(value: unknown, path: string): string {
   const name = value.trim();
   // Counted in code points, so an emoji is one character, not two UTF-16 units.
   const length = [...name].length;
-  if (length === 0) throw new PricingError(path, 'must not be empty');
-  if (length > maxNameLength) throw new PricingError(path, `must be at most ${maxNameLength} characters`);
+  if (length === 0) throw new PricingError(path, 'must not be empty', { key: 'pricing.problem.nameEmpty' });
+  if (length > maxNameLength)
+    throw new PricingError(path, `must be at most ${maxNameLength} characters`, {
+      key: 'pricing.problem.nameTooLong',
+      values: { max: maxNameLength },
+    });
   // The line is drawn in the document's PDF: the one rule of drawable text.
   const undrawable = undrawableReason(name);
-  if (undrawable) throw new PricingError(path, undrawable);
+  if (undrawable) throw new PricingError(path, undrawable, drawingRefusal('lineItem', name) ?? undefined);
   return drawableText(name);
 }
 
@@ -145,7 +159,10 @@ function parseBilling(value: unknown, path: string): Billing {
     }
     const periods = record.periods;
     if (typeof periods !== 'number' || !Number.isInteger(periods) || periods < 1 || periods > maxPeriods) {
-      throw new PricingError(childPath(path, 'periods'), `must be a whole number from 1 to ${maxPeriods}`);
+      throw new PricingError(childPath(path, 'periods'), `must be a whole number from 1 to ${maxPeriods}`, {
+        key: 'pricing.problem.periods',
+        values: { max: maxPeriods },
+      });
     }
     return { type: 'recurring', interval: interval as BillingInterval, periods };
   }
@@ -158,18 +175,26 @@ function parseLineItem(value: unknown, path: string, errors: PricingError[]): Li
   const name = attempt(errors, () => parseName(record.name, `${path}.name`));
   attempt(errors, () => {
     const quantity = expectDecimal(record.quantity, `${path}.quantity`);
-    if (compare(quantity, zero) <= 0) throw new PricingError(`${path}.quantity`, 'must be greater than 0');
+    if (compare(quantity, zero) <= 0)
+      throw new PricingError(`${path}.quantity`, 'must be greater than 0', {
+        key: 'pricing.problem.quantityPositive',
+      });
   });
   attempt(errors, () => {
     const unitPrice = expectDecimal(record.unitPrice, `${path}.unitPrice`);
     if (compare(absolute(unitPrice), { num: unitPriceLimit, den: 1n }) >= 0) {
-      throw new PricingError(`${path}.unitPrice`, 'must be less than 1,000,000,000,000 in absolute value');
+      throw new PricingError(`${path}.unitPrice`, 'must be less than 1,000,000,000,000 in absolute value', {
+        key: 'pricing.problem.unitPriceLimit',
+        values: { limit: Number(unitPriceLimit) },
+      });
     }
   });
   attempt(errors, () => {
     const vatRate = expectDecimal(record.vatRate, `${path}.vatRate`);
     if (compare(vatRate, zero) < 0 || compare(vatRate, hundred) > 0) {
-      throw new PricingError(`${path}.vatRate`, 'must be a percentage from 0 to 100');
+      throw new PricingError(`${path}.vatRate`, 'must be a percentage from 0 to 100', {
+        key: 'pricing.problem.vatRange',
+      });
     }
   });
   const billing = attempt(errors, () => parseBilling(record.billing, `${path}.billing`));
@@ -216,7 +241,9 @@ export function checkPricingBlock(input: unknown): { block: PricingBlock } | { e
       throw new PricingError('currency', `must be a string, not ${describe(currency)}`);
     }
     if (!isCurrencyCode(currency)) {
-      throw new PricingError('currency', 'must be an ISO 4217 currency code in capitals, such as "EUR"');
+      throw new PricingError('currency', 'must be an ISO 4217 currency code in capitals, such as "EUR"', {
+        key: 'pricing.problem.currency',
+      });
     }
     return currency;
   });
@@ -250,6 +277,7 @@ export function checkPricingBlock(input: unknown): { block: PricingBlock } | { e
         new PricingError(
           'items',
           `the total net value ${total} must not be below 0 (discounts may only reduce it)`,
+          { key: 'pricing.problem.belowZero', values: { total } },
         ),
       ],
     };
@@ -262,6 +290,7 @@ export function checkPricingBlock(input: unknown): { block: PricingBlock } | { e
         new PricingError(
           'items',
           `the total net value ${total} must be less than ${limit.toLocaleString('en')}`,
+          { key: 'pricing.problem.totalTooLarge', values: { total, limit: Number(limit) } },
         ),
       ],
     };
@@ -307,6 +336,19 @@ export function describePricingError(error: PricingError): string {
   if (error.path === 'items') return `Pricing: ${reason}.`;
   if (error.path === 'currency') return `Currency ${reason}.`;
   return `Pricing: ${error.path === '' ? '' : `${error.path} `}${reason}.`;
+}
+
+/**
+ * A pricing problem as a form shows it in its page's language: its rule's key, the line
+ * (numbered from 1) among its values; a problem only a program can cause, in English.
+ */
+export function pricingProblem(error: PricingError): KeyedSentence | string {
+  if (!error.rule) return describePricingError(error);
+  const line = /^items\[(\d+)\]/.exec(error.path);
+  return {
+    key: error.rule.key,
+    values: { ...error.rule.values, ...(line ? { line: Number(line[1]) + 1 } : {}) },
+  };
 }
 
 // --- Breakdown --------------------------------------------------------------------------

@@ -7,7 +7,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import type { Database } from '../db/schema.ts';
-import { InputError } from '../input-error.ts';
+import { type KeyedSentence, refusalOf } from '../i18n/refusals.ts';
 import { formatBytes } from '../pdf/inspect.ts';
 
 /** "2026-11-26": the UTC day a byte is counted on. */
@@ -21,8 +21,8 @@ export function untilNextDay(at: Date): { retryAfterSeconds: number } {
   return { retryAfterSeconds: Math.max(1, Math.ceil((next - at.getTime()) / 1000)) };
 }
 
-function overSentence(limit: number): string {
-  return `This workspace has uploaded its ${formatBytes(limit)} for today (UTC); upload this PDF tomorrow, or ask the operator to raise SIGNET_UPLOAD_BYTES_PER_DAY.`;
+function overRefusal(limit: number): KeyedSentence {
+  return { key: 'upload.overAllowance', values: { size: formatBytes(limit) } };
 }
 
 async function usedOn(db: Kysely<Database>, workspaceId: string, day: string): Promise<number> {
@@ -40,10 +40,10 @@ export async function uploadAllowanceProblem(
   ctx: Context,
   workspaceId: string,
   bytes: number,
-): Promise<string | null> {
+): Promise<KeyedSentence | null> {
   const limit = ctx.config.uploadBytesPerDay;
   const used = await usedOn(ctx.db, workspaceId, usageDay(ctx.clock.now()));
-  return used + bytes > limit ? overSentence(limit) : null;
+  return used + bytes > limit ? overRefusal(limit) : null;
 }
 
 /** Counts an upload in the storing transaction; past the limit it throws (InputError on `file`). */
@@ -66,5 +66,5 @@ export async function countUpload(
     .executeTakeFirstOrThrow();
   const limit = ctx.config.uploadBytesPerDay;
   if (Number(row.bytes) > limit)
-    throw new InputError({ file: overSentence(limit) }, { overAllowance: untilNextDay(now) });
+    throw refusalOf({ file: overRefusal(limit) }, { overAllowance: untilNextDay(now) });
 }

@@ -45,6 +45,7 @@
 //   page drawn later (after an upgrade) shows at the next visit. A drawn image is kept by
 //   the browser for a day (it never changes: files are addressed by their hash).
 import type { Context } from '../context.ts';
+import { inEnglish } from '../i18n/refusals.ts';
 import { decodeBudgetInThread } from '../pdf/inspect-thread.ts';
 import { fitRenderSize, openForRendering, RenderError, type RenderSession } from '../pdf/render.ts';
 import { signetVersion } from '../version.ts';
@@ -352,7 +353,7 @@ async function sessionFor(lane: Lane, ctx: PageImageContext, sha256: string): Pr
     // before they are stored, but a file stored before it existed may be a bomb.
     if (!withinBudget.has(sha256)) {
       const refusal = await decodeBudgetInThread(data);
-      if (refusal) throw new RenderError('invalid-pdf', refusal);
+      if (refusal) throw new RenderError('invalid-pdf', inEnglish(refusal));
       if (withinBudget.size >= 10_000) withinBudget.clear();
       withinBudget.add(sha256);
     }

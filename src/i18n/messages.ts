@@ -27,6 +27,19 @@ export function catalogue(language: Language): Catalogue {
   return found;
 }
 
+/** A rule's sentence as a key of the catalogues and its values (a page says it in its language). */
+export interface KeyedSentence {
+  key: MessageKey;
+  values?: MessageValues;
+  /**
+   * Values that are lists of sentences of their own ("JavaScript and embedded files"): each
+   * said in the page's language, joined as the language joins a list.
+   */
+  lists?: Record<string, KeyedSentence[]>;
+  /** Sentences said after this one (a file refused by several rules at once). */
+  and?: KeyedSentence[];
+}
+
 /** One language's way of saying things: messages by key, and dates in its conventions. */
 export interface Translator {
   /** The page's `lang`: one of `languages`, or the tests' pseudo-language (`en-XA`). */
@@ -77,7 +90,11 @@ export function translatorOf(
 ): Translator {
   const compiled = new Map<MessageKey, IntlMessageFormat>();
   const dateFormats = new Map<string, Intl.DateTimeFormat>();
-  const listFormat = new Intl.ListFormat(locale, { style: 'long', type: 'conjunction' });
+  // Signet's English is British English (as its dates): no comma before the last "and".
+  const listFormat = new Intl.ListFormat(locale === 'en' ? 'en-GB' : locale, {
+    style: 'long',
+    type: 'conjunction',
+  });
   const compiledFormat = (key: MessageKey): IntlMessageFormat => {
     let format = compiled.get(key);
     if (!format) {

@@ -27,45 +27,47 @@ import {
   type PDFObject,
   PDFRawStream,
 } from '@cantoo/pdf-lib';
+import { translator } from '../i18n/messages.ts';
+import { inEnglish, type KeyedSentence } from '../i18n/refusals.ts';
 
 // Objects looked at in one file at most: far above a 500-page contract's, and a bound on a
 // file built to make the walk long.
 const maxVisited = 2_000_000;
 
 const actionKinds: Record<string, string> = {
-  JavaScript: 'JavaScript',
-  Launch: 'an action that starts a program',
-  SubmitForm: 'a form that sends its data away',
-  ImportData: 'an action that imports data',
-  GoToE: 'embedded files',
-  RichMediaExecute: 'RichMedia (embedded Flash or video)',
-  SetOCGState: 'an action that turns layers on or off',
-  Hide: 'an action that shows or hides annotations',
-  GoToR: 'a link that opens another file',
-  Rendition: 'media (sound, video or 3D)',
-  Movie: 'media (sound, video or 3D)',
-  Sound: 'media (sound, video or 3D)',
-  GoTo3DView: 'media (sound, video or 3D)',
-  Trans: 'an action that changes what is shown',
+  JavaScript: 'javascript',
+  Launch: 'launch',
+  SubmitForm: 'submitForm',
+  ImportData: 'importData',
+  GoToE: 'embeddedFiles',
+  RichMediaExecute: 'richMedia',
+  SetOCGState: 'setLayers',
+  Hide: 'hide',
+  GoToR: 'remoteLink',
+  Rendition: 'media',
+  Movie: 'media',
+  Sound: 'media',
+  GoTo3DView: 'media',
+  Trans: 'transition',
 };
 
 const keyKinds: Record<string, string> = {
-  JS: 'JavaScript',
-  JavaScript: 'JavaScript',
-  EmbeddedFiles: 'embedded files',
-  EF: 'embedded files',
-  XFA: 'an XFA form',
-  RichMediaContent: 'RichMedia (embedded Flash or video)',
+  JS: 'javascript',
+  JavaScript: 'javascript',
+  EmbeddedFiles: 'embeddedFiles',
+  EF: 'embeddedFiles',
+  XFA: 'xfa',
+  RichMediaContent: 'richMedia',
 };
 
 const subtypeKinds: Record<string, string> = {
-  FileAttachment: 'file attachments',
-  RichMedia: 'RichMedia (embedded Flash or video)',
-  EmbeddedFile: 'embedded files',
-  '3D': 'media (sound, video or 3D)',
-  Movie: 'media (sound, video or 3D)',
-  Sound: 'media (sound, video or 3D)',
-  Screen: 'media (sound, video or 3D)',
+  FileAttachment: 'fileAttachments',
+  RichMedia: 'richMedia',
+  EmbeddedFile: 'embeddedFiles',
+  '3D': 'media',
+  Movie: 'media',
+  Sound: 'media',
+  Screen: 'media',
 };
 
 // PDFName.of interns names, so a name is looked up by identity: no decoding of every key of
@@ -88,8 +90,8 @@ const [OpenAction, Next, Title, Parent] = [name('OpenAction'), name('Next'), nam
 const [GoTo, Named, URI, Link] = [name('GoTo'), name('Named'), name('URI'), name('Link')];
 // The Named actions that only turn pages, which every reader has as buttons of its own.
 const pageTurns = new Set(['NextPage', 'PrevPage', 'FirstPage', 'LastPage'].map(name));
-const onOpening = 'an action run by itself when the file is opened or a page or field is shown';
-const webAddress = 'a web address opened other than by a link someone clicks';
+const onOpening = 'onOpening';
+const webAddress = 'webAddress';
 // Links in a /Next chain followed at most: far above any real chain, a bound on a loop.
 const maxChain = 64;
 
@@ -140,8 +142,7 @@ function kindsOf(pdf: PDFDocument, dict: PDFDict, walk: Walk, stack: PDFObject[]
       if (named) found.add(named);
       if (key === S && value === Named) {
         const turn = pdf.context.lookup(dict.get(N));
-        if (!(turn instanceof PDFName && pageTurns.has(turn)))
-          found.add('a named action other than turning pages');
+        if (!(turn instanceof PDFName && pageTurns.has(turn))) found.add('namedAction');
       }
       if (key === S && value === URI) walk.uris.add(dict);
     } else if (value instanceof PDFDict || value instanceof PDFArray) {
@@ -154,7 +155,7 @@ function kindsOf(pdf: PDFDocument, dict: PDFDict, walk: Walk, stack: PDFObject[]
     for (const action of chainOf(pdf, dict.get(A))) walk.clicked.add(action);
 }
 
-/** What active content `pdf` holds, in words for the sender; empty when none. */
+/** What kinds of active content `pdf` holds (upload.activeKind's cases), in the order English names them; empty when none. */
 export function activeContentOf(pdf: PDFDocument): string[] {
   const walk: Walk = { found: new Set(), uris: new Set(), clicked: new Set() };
   const { found } = walk;
@@ -162,7 +163,7 @@ export function activeContentOf(pdf: PDFDocument): string[] {
   let visited = 0;
   while (stack.length > 0) {
     if (++visited > maxVisited) {
-      found.add('more objects than can be checked');
+      found.add('tooManyObjects');
       break;
     }
     const object = stack.pop() as PDFObject;
@@ -177,13 +178,22 @@ export function activeContentOf(pdf: PDFDocument): string[] {
   for (const uri of walk.uris) if (!walk.clicked.has(uri)) found.add(webAddress);
   const acroForm = pdf.catalog.lookupMaybe(PDFName.of('AcroForm'), PDFDict);
   if (acroForm?.lookup(PDFName.of('NeedAppearances')) === PDFBool.True) {
-    found.add('form fields that each reader draws its own way (NeedAppearances)');
+    found.add('needAppearances');
   }
-  return [...found].sort();
+  const english = translator('en');
+  const named = [...found].map((kind) => [english.t('upload.activeKind', { kind }), kind] as const);
+  return named.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, kind]) => kind);
 }
 
-/** The upload rule's sentence for a file holding `kinds`. */
+/** The upload rule's sentence for a file holding `kinds`, each named in the reader's language. */
+export function activeContentRefusal(kinds: string[]): KeyedSentence {
+  return {
+    key: 'upload.activeContent',
+    lists: { kinds: kinds.map((kind) => ({ key: 'upload.activeKind', values: { kind } })) },
+  };
+}
+
+/** activeContentRefusal in English (the seal's own check). */
 export function activeContentSentence(kinds: string[]): string {
-  const list = kinds.length > 1 ? `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}` : kinds[0];
-  return `This PDF contains ${list}, which Signet does not seal because a reader could run or show something other than what signers see; save or print it as a new PDF without them and upload that.`;
+  return inEnglish(activeContentRefusal(kinds));
 }

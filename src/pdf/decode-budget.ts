@@ -13,11 +13,12 @@
 // of a loaded 2-core machine (pako); a bomb is refused at the first limit it passes: a 1 GiB
 // Flate bomb after 160 MB (1 to 3 s), a chained one after a few MB (0.1 s), an image or nesting
 // bomb without decoding. Off the event loop: inspect-thread.ts, the seal thread.
+import type { KeyedSentence } from '../i18n/refusals.ts';
 import {
   type ByteLimits,
   byteLimits,
   type DecodeBudgetRule,
-  decodeBudgetSentences,
+  decodeBudgetRefusals,
   EXPANSION_FLOOR_BYTES,
   EXTRA_READ_BYTES,
   MAX_EXPANSION_RATIO,
@@ -37,12 +38,12 @@ import { endstreamAt, type Found, nameIn, resolve, type StreamAt, scan, type Val
 
 /**
  * null when every stream of `data` decodes within the budget; otherwise the sentence that
- * refuses the file. Synchronous and self-contained: call it off the event loop for files
- * of megabytes (it decodes up to MAX_FILE_DECODED_BYTES).
+ * refuses the file (a key of the catalogues). Synchronous and self-contained: call it off
+ * the event loop for files of megabytes (it decodes up to MAX_FILE_DECODED_BYTES).
  */
-export function checkDecodeBudget(data: Uint8Array): string | null {
+export function checkDecodeBudget(data: Uint8Array): KeyedSentence | null {
   const refusal = decodeBudgetRefusal(data);
-  return refusal === null ? null : decodeBudgetSentences[refusal];
+  return refusal === null ? null : decodeBudgetRefusals[refusal];
 }
 
 /** As checkDecodeBudget, naming the rule the file breaks (for logs and tests). */

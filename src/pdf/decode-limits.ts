@@ -27,6 +27,7 @@
 // - MAX_NESTING_DEPTH, 256 arrays and dictionaries inside one another, outside strings and
 //   streams and in object streams: the real files above reach 4; pdf-lib and pdf.js read nested
 //   structures recursively and fail (100,000 nested arrays answered "no pages").
+import { inEnglish, type KeyedSentence } from '../i18n/refusals.ts';
 import { MAX_IMAGE_PIXELS } from './render.ts';
 
 export const MAX_STREAM_DECODED_BYTES = MAX_IMAGE_PIXELS * 4;
@@ -40,21 +41,25 @@ export const EXTRA_READ_BYTES = 64 * 1024 * 1024;
 
 export { MAX_IMAGE_PIXELS };
 
-const megabytes = (bytes: number) => `${Math.round(bytes / 1e6)} MB`;
-const again = 'export it again from the program that made it';
+const megabytes = (bytes: number) => Math.round(bytes / 1e6);
 
 /** The refusals, one sentence each, as the other upload rules (inspect.ts) are written. */
-export const decodeBudgetSentences = {
-  stream: `This PDF contains a part that unpacks to more than ${megabytes(MAX_STREAM_DECODED_BYTES)}, too much to read safely; ${again}.`,
-  ratio: `This PDF contains a part that unpacks to thousands of times its own size, as files made to exhaust a server do; ${again}.`,
-  file: `This PDF unpacks to more than ${megabytes(MAX_FILE_DECODED_BYTES)} in all, too much to read safely; ${again}, with images at a lower resolution.`,
-  image: `This PDF contains an image of more than ${MAX_IMAGE_PIXELS / 1e6} million pixels, too large to show safely; ${again}, with images at a lower resolution.`,
-  nesting: `This PDF nests its structures too deeply to be read safely; ${again}.`,
-  work: `This PDF is built so that checking it would take too long (its parts have no usable lengths); ${again}.`,
-  hidden: `This PDF names how a part of it is compressed in a way that cannot be checked safely; ${again}.`,
-} as const;
+export const decodeBudgetRefusals = {
+  stream: { key: 'upload.budget.stream', values: { megabytes: megabytes(MAX_STREAM_DECODED_BYTES) } },
+  ratio: { key: 'upload.budget.ratio' },
+  file: { key: 'upload.budget.file', values: { megabytes: megabytes(MAX_FILE_DECODED_BYTES) } },
+  image: { key: 'upload.budget.image', values: { millions: MAX_IMAGE_PIXELS / 1e6 } },
+  nesting: { key: 'upload.budget.nesting' },
+  work: { key: 'upload.budget.work' },
+  hidden: { key: 'upload.budget.hidden' },
+} as const satisfies Record<string, KeyedSentence>;
 
-export type DecodeBudgetRule = keyof typeof decodeBudgetSentences;
+/** Each refusal's English (the logs, the tests). */
+export const decodeBudgetSentences = Object.fromEntries(
+  Object.entries(decodeBudgetRefusals).map(([rule, refusal]) => [rule, inEnglish(refusal)]),
+) as Record<keyof typeof decodeBudgetRefusals, string>;
+
+export type DecodeBudgetRule = keyof typeof decodeBudgetRefusals;
 
 export class Refusal extends Error {
   readonly rule: DecodeBudgetRule;

@@ -34,6 +34,7 @@ import {
   setTextRise,
   toRadians,
 } from '@cantoo/pdf-lib';
+import type { KeyedSentence } from '../i18n/refusals.ts';
 import { chains, type Face, face, hasGlyph, parsedFace, type Style } from './font-faces.ts';
 import { leftToRight, levelsOf, rightToLeft, runsOf, visualRuns } from './text-runs.ts';
 
@@ -49,6 +50,16 @@ export function undrawableCharacters(text: string): string[] {
   return [...missing];
 }
 
+/** The first three of `missing`, each shown and named: “ᱚ” (U+1C5A); a control or unassigned one by name alone. */
+function listedCharacters(missing: string[]): string {
+  return missing
+    .slice(0, 3)
+    .map((char) =>
+      /\p{Cc}|\p{Co}|\p{Cn}|\p{Cs}/u.test(char) ? unicodeName(char) : `“${char}” (${unicodeName(char)})`,
+    )
+    .join(', ');
+}
+
 /**
  * **The** rule for any text Signet will draw in a PDF (a name, a title, a field's value, a
  * typed signature, a price line): every character must be one some face of Signet's can
@@ -59,12 +70,7 @@ export function undrawableCharacters(text: string): string[] {
 export function undrawableReason(value: string): string | null {
   const missing = undrawableCharacters(value);
   if (missing.length === 0) return null;
-  const listed = missing
-    .slice(0, 3)
-    .map((char) =>
-      /\p{Cc}|\p{Co}|\p{Cn}|\p{Cs}/u.test(char) ? unicodeName(char) : `“${char}” (${unicodeName(char)})`,
-    )
-    .join(', ');
+  const listed = listedCharacters(missing);
   const more = missing.length > 3 ? ` and ${missing.length - 3} more` : '';
   return `has ${missing.length === 1 ? 'a character' : 'characters'} that the signed PDF cannot show: ${listed}${more}`;
 }
@@ -75,6 +81,27 @@ export function drawingProblem(what: string, value: string): string | null {
   if (!reason) return null;
   const them = undrawableCharacters(value).length === 1 ? 'it' : 'them';
   return `${what} ${reason}. Please write it without ${them}.`;
+}
+
+/** What a text refused by the drawing rule is, as the catalogues' `text.undrawable` names it. */
+export type DrawnSubject = 'title' | 'text' | 'fullName' | 'lineItem' | 'yourName' | 'label' | 'name';
+
+/**
+ * drawingProblem as a key of the catalogues, for a page in its reader's language: `subject`
+ * names the text (`row`: a recipient's number, `line`: a pricing line's, where it has one).
+ */
+export function drawingRefusal(
+  subject: DrawnSubject,
+  value: string,
+  where: { row?: number; line?: number } = {},
+): KeyedSentence | null {
+  const missing = undrawableCharacters(value);
+  if (missing.length === 0) return null;
+  const characters = listedCharacters(missing);
+  return {
+    key: 'text.undrawable',
+    values: { subject, ...where, characters, count: missing.length, more: Math.max(0, missing.length - 3) },
+  };
 }
 
 /** `value` as every rule and the PDF see it: NFC, so a decomposed "é" is one letter. */

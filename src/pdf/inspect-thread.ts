@@ -19,7 +19,8 @@
 // The threads are a pool of src/thread-pool.ts (heap cap, time-out counted once the thread's
 // modules are loaded, FIFO wait, idle end, the warm replacement); the thread loads this very
 // module, as the seal thread does (seal-thread.ts), so it inherits the process's flags.
-import { InputError } from '../input-error.ts';
+import { type KeyedSentence, refusalOf } from '../i18n/refusals.ts';
+import { InputError, type InputErrorDetails } from '../input-error.ts';
 import { createThreadPool, type JobOutcome, MIN_THREAD_HEAP_MB, serveJobs } from '../thread-pool.ts';
 import { checkDecodeBudget } from './decode-budget.ts';
 import { inspectPdf, type PdfFacts } from './inspect.ts';
@@ -31,8 +32,7 @@ export const INSPECT_IDLE_MS = 10_000;
 // Below this a thread cannot even start: V8 aborts the whole process while creating it.
 export const MIN_INSPECT_HEAP_MB = MIN_THREAD_HEAP_MB;
 
-export const tooComplexSentence =
-  'This PDF is too complex to check safely (reading it takes more memory or time than allowed); export it again from the program that made it.';
+export const tooComplexRefusal: KeyedSentence = { key: 'upload.tooComplex' };
 
 interface InspectOptions {
   maxBytes: number;
@@ -44,7 +44,10 @@ interface InspectOptions {
 
 type Job = { data: Uint8Array } & ({ kind: 'inspect'; maxBytes: number } | { kind: 'budget' });
 
-type Reply = { facts: PdfFacts } | { budget: string | null } | { fields: Record<string, string> };
+type Reply =
+  | { facts: PdfFacts }
+  | { budget: KeyedSentence | null }
+  | { fields: Record<string, string>; details: InputErrorDetails };
 
 const role = 'inspect-pdf';
 const pool = createThreadPool<Job, Reply>({
@@ -69,7 +72,7 @@ export function inspectionThreadIds(): number[] {
 
 /**
  * inspectPdf in an inspection thread: the facts, or the InputError that refuses the file
- * (its own, or tooComplexSentence when the thread ran out of time or memory).
+ * (its own, or tooComplexRefusal when the thread ran out of time or memory).
  */
 export async function inspectPdfInThread(data: Uint8Array, options: InspectOptions): Promise<PdfFacts> {
   return (await startInspection(data, options)).facts;
@@ -77,7 +80,7 @@ export async function inspectPdfInThread(data: Uint8Array, options: InspectOptio
 
 /** The thread's reply, or the InputError of a thread that ran out of time or memory. */
 function replyOf(outcome: JobOutcome<Reply>): Reply {
-  if ('stopped' in outcome) throw new InputError({ file: tooComplexSentence });
+  if ('stopped' in outcome) throw refusalOf({ file: tooComplexRefusal });
   return outcome.value;
 }
 
@@ -96,7 +99,7 @@ export async function startInspection(
   const facts = outcome.then((answer) => {
     const reply = replyOf(answer);
     if ('facts' in reply) return reply.facts;
-    if ('fields' in reply) throw new InputError(reply.fields);
+    if ('fields' in reply) throw new InputError(reply.fields, reply.details);
     throw new Error('the inspection thread answered something else');
   });
   facts.catch(() => {});
@@ -105,15 +108,15 @@ export async function startInspection(
 
 /**
  * checkDecodeBudget in an inspection thread: null, or the sentence that refuses the file
- * (tooComplexSentence when the thread ran out of time or memory).
+ * (tooComplexRefusal when the thread ran out of time or memory).
  */
-export async function decodeBudgetInThread(data: Uint8Array): Promise<string | null> {
+export async function decodeBudgetInThread(data: Uint8Array): Promise<KeyedSentence | null> {
   try {
     const reply = replyOf(await pool.run({ kind: 'budget', data }));
     if ('budget' in reply) return reply.budget;
     throw new Error('the inspection thread answered something else');
   } catch (error) {
-    if (error instanceof InputError) return error.fields.file ?? tooComplexSentence;
+    if (error instanceof InputError) return tooComplexRefusal;
     throw error;
   }
 }
@@ -125,7 +128,7 @@ serveJobs<Job, Reply>(role, async (job) => {
       ? { budget: checkDecodeBudget(job.data) }
       : { facts: await inspectPdf(job.data, { maxBytes: job.maxBytes }) };
   } catch (error) {
-    if (error instanceof InputError) return { fields: error.fields };
+    if (error instanceof InputError) return { fields: error.fields, details: error.details };
     throw error;
   }
 });

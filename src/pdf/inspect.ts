@@ -1,7 +1,8 @@
 // **The** rule for what may be uploaded as a document: a whole, unencrypted PDF of at most
 // `maxPages` pages and the configured size, checked by parsing it (never by its name or
 // its declared type). A refusal is an InputError on the `file` field, one sentence saying
-// what is wrong and what to do. The file is read as readers read it (load.ts), and may hold
+// what is wrong and what to do, a key of the catalogues (upload.*) said in the uploader's
+// language. The file is read as readers read it (load.ts), and may hold
 // no active content (active-content.ts) and nothing that readers show differently
 // (one-look.ts), and unpacks within the decode budget
 // (decode-budget.ts). The server runs this in a thread of its own (inspect-thread.ts).
@@ -17,8 +18,8 @@
 // (docs/web-app.md, "What a PDF must be").
 import { PDFDict, type PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import type { PageSize } from '../db/schema.ts';
-import { InputError } from '../input-error.ts';
-import { activeContentOf, activeContentSentence } from './active-content.ts';
+import { type KeyedSentence, refusalOf } from '../i18n/refusals.ts';
+import { activeContentOf, activeContentRefusal } from './active-content.ts';
 import { checkDecodeBudget } from './decode-budget.ts';
 import { type EncryptionKind, encryptionKind } from './encryption.ts';
 import { pageViews } from './fields.ts';
@@ -37,8 +38,8 @@ export interface PdfFacts {
   pageSizes: PageSize[];
 }
 
-function refuse(sentence: string): never {
-  throw new InputError({ file: sentence });
+function refuse(sentence: KeyedSentence): never {
+  throw refusalOf({ file: sentence });
 }
 
 export function formatBytes(bytes: number): string {
@@ -48,12 +49,12 @@ export function formatBytes(bytes: number): string {
 }
 
 /** The size rule's sentence, for a file known to be over `maxBytes` (an upload cut off at it). */
-export function tooLargeSentence(maxBytes: number): string {
-  return `The file is larger than ${formatBytes(maxBytes)}; upload a smaller PDF.`;
+export function tooLargeRefusal(maxBytes: number): KeyedSentence {
+  return { key: 'upload.tooLarge', values: { size: formatBytes(maxBytes) } };
 }
 
 export function refuseTooLarge(maxBytes: number): never {
-  refuse(tooLargeSentence(maxBytes));
+  refuse(tooLargeRefusal(maxBytes));
 }
 
 /** The size rule alone, checked before a file is read (the CLI) or whole. */
@@ -61,28 +62,28 @@ export function refuseOversized(bytes: number, maxBytes: number): void {
   if (bytes > maxBytes) refuseTooLarge(maxBytes);
 }
 
-const encryptedSentences: Record<EncryptionKind, string> = {
-  'needs-password':
-    'This PDF needs a password to open, so Signet cannot show it to signers or seal it; open it with its password, save or print it as a new PDF without one, and upload that.',
-  'opens-without-password':
-    'This PDF opens without a password, but it is encrypted with an owner password that restricts changes to it, and Signet must add its certificate of completion and seal to it; make an unencrypted copy (in a PDF reader, Print and choose Save as PDF, or run qpdf --decrypt in.pdf out.pdf) and upload that.',
+const encryptedRefusals: Record<EncryptionKind, KeyedSentence> = {
+  'needs-password': { key: 'upload.needsPassword' },
+  'opens-without-password': { key: 'upload.ownerPassword' },
 };
+
+/** The file cannot be read as a PDF (or its structure cannot be followed). */
+const damaged: KeyedSentence = { key: 'upload.damaged' };
 
 /** What Signet needs to know of an uploaded PDF, or the InputError that refuses it. */
 export async function inspectPdf(data: Uint8Array, options: { maxBytes: number }): Promise<PdfFacts> {
-  if (data.byteLength === 0) refuse('The file is empty; choose a PDF.');
+  if (data.byteLength === 0) refuse({ key: 'upload.empty' });
   refuseOversized(data.byteLength, options.maxBytes);
   // A PDF starts with its header (some writers put a few bytes before it) ...
   const head = Buffer.from(data.buffer, data.byteOffset, Math.min(1024, data.byteLength)).toString('latin1');
-  if (!head.includes('%PDF-')) refuse('This file is not a PDF; choose a PDF file.');
+  if (!head.includes('%PDF-')) refuse({ key: 'upload.notPdf' });
   // ... and ends with the offset of its last cross-reference section and %%EOF: a file cut
   // off on its way here does not (even if something appended an %%EOF to it).
   const tailStart = Math.max(0, data.byteLength - 2048);
   const tail = Buffer.from(data.buffer, data.byteOffset + tailStart, data.byteLength - tailStart).toString(
     'latin1',
   );
-  if (!/startxref\s+\d+\s+%%EOF/.test(tail))
-    refuse('This PDF is incomplete (cut off or damaged); upload the whole file again.');
+  if (!/startxref\s+\d+\s+%%EOF/.test(tail)) refuse({ key: 'upload.incomplete' });
   // Before pdf-lib reads it (which inflates object streams as it loads): nothing unpacks
   // past the decode budget, and nothing nests deeper than readers can follow.
   const overBudget = checkDecodeBudget(data);
@@ -91,42 +92,39 @@ export async function inspectPdf(data: Uint8Array, options: { maxBytes: number }
   try {
     pdf = await loadPdf(data);
   } catch (error) {
-    if (error instanceof EncryptedPdfError) refuse(encryptedSentences[encryptionKind(error.facts)]);
-    if (error instanceof AmbiguousPdfError) refuse(error.message);
-    refuse('This PDF is damaged and cannot be read; export it again from the program that made it.');
+    if (error instanceof EncryptedPdfError) refuse(encryptedRefusals[encryptionKind(error.facts)]);
+    if (error instanceof AmbiguousPdfError) refuse(error.refusal);
+    refuse(damaged);
   }
   // A file with no catalog (the root of its pages) is no document, whatever its header says.
-  if (!pdf.catalog) {
-    refuse('This PDF is damaged and cannot be read; export it again from the program that made it.');
-  }
+  if (!pdf.catalog) refuse(damaged);
   // A certifying signature (/Perms /DocMDP) forbids adding pages: the certificate of
   // completion Signet appends would break it, so such a file cannot be signed here as it is.
   if (pdf.catalog.lookupMaybe(PDFName.of('Perms'), PDFDict)?.has(PDFName.of('DocMDP'))) {
-    refuse(
-      'This PDF is certified by its author against changes, and Signet must add its certificate of completion to it; upload a copy without the certification.',
-    );
+    refuse({ key: 'upload.certified' });
   }
   const active = activeContentOf(pdf);
-  if (active.length > 0) refuse(activeContentSentence(active));
+  if (active.length > 0) refuse(activeContentRefusal(active));
   const contradiction = textContradictionsOf(pdf);
   if (contradiction !== null) refuse(contradiction);
   let pages: number;
   try {
     pages = pdf.getPageCount();
   } catch {
-    refuse('This PDF is damaged and cannot be read; export it again from the program that made it.');
+    refuse(damaged);
   }
-  if (pages < 1) refuse('This PDF has no pages.');
-  if (pages > maxPages) refuse(`This PDF has ${pages} pages; a document may have at most ${maxPages}.`);
+  if (pages < 1) refuse({ key: 'upload.noPages' });
+  if (pages > maxPages) refuse({ key: 'upload.tooManyPages', values: { pages, max: maxPages } });
   let look: OneLook;
   try {
     look = oneLookOf(pdf);
   } catch {
     // A structure pdf-lib cannot follow (an entry of the wrong kind where a dictionary must
     // be): readers would each repair it their own way.
-    refuse('This PDF is damaged and cannot be read; export it again from the program that made it.');
+    refuse(damaged);
   }
-  if (look.refusals.length > 0) refuse(look.refusals.join(' '));
+  const [first, ...more] = look.refusals;
+  if (first) refuse(more.length > 0 ? { ...first, and: more } : first);
   return {
     pages,
     // `covered` only where a page has some: most files have no widgets, and their rows stay as before.

@@ -45,10 +45,18 @@ import {
   PDFRef,
   PDFString,
 } from '@cantoo/pdf-lib';
+import { inEnglish, type KeyedSentence } from '../i18n/refusals.ts';
 import type { EncryptionFacts } from './encryption.ts';
 import { type PredictorParameters, undoPredictor } from './predictors.ts';
 
-export class AmbiguousPdfError extends Error {}
+export class AmbiguousPdfError extends Error {
+  /** Why, as the upload's refusal says it (a key of the catalogues). */
+  readonly refusal: KeyedSentence;
+  constructor(refusal: KeyedSentence) {
+    super(inEnglish(refusal));
+    this.refusal = refusal;
+  }
+}
 
 /**
  * The newest trailer names an encryption dictionary: pdf-lib reads no encrypted string or
@@ -64,10 +72,8 @@ export class EncryptedPdfError extends Error {
   }
 }
 
-const ambiguous =
-  'This PDF is built ambiguously (a part of it is defined twice, or its index points at the wrong place), so different readers could show different content; save or print it as a new PDF and upload that.';
-const damagedChain =
-  'This PDF is damaged (its index of objects is broken), so readers would have to guess its content; save or print it as a new PDF and upload that.';
+const ambiguous: KeyedSentence = { key: 'upload.ambiguous' };
+const damagedChain: KeyedSentence = { key: 'upload.damagedIndex' };
 
 // Sections in one chain, more than any real file's revisions (each save of an editor adds one).
 const maxSections = 10_000;

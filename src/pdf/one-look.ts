@@ -55,6 +55,7 @@ import {
   StandardFontEmbedder,
   StandardFonts,
 } from '@cantoo/pdf-lib';
+import type { KeyedSentence } from '../i18n/refusals.ts';
 import { maxCMapCodes } from './cmap.ts';
 import { arrayAt, contentBytes, contentOps, dictAt, type Operand } from './content-ops.ts';
 import { pageView, type Rect, toViewSpace } from './fields.ts';
@@ -62,25 +63,26 @@ import { textBoxesOf } from './text-boxes.ts';
 
 /** What the one-look rules found: the sentences refusing the file, and each page's covered rectangles. */
 export interface OneLook {
-  refusals: string[];
+  refusals: KeyedSentence[];
   /** Per page (0-based), the view-space rectangles of the annotations kept that paint. */
   covered: Rect[][];
 }
 
-const layers =
-  'This PDF has layers (optional content) that readers show differently on screen and in print, or that some readers hide; print it to a new PDF and upload that.';
-const screenAndPrint =
-  'This PDF has annotations that show different content on screen and in print; print it to a new PDF and upload that.';
-const markup =
-  'This PDF has comments, stamps, drawings or highlights on its pages, which sit on top of its content and which readers draw differently; flatten it or print it to a new PDF and upload that.';
-const noAppearance =
-  'This PDF has form fields without an appearance of their own, which each reader draws its own way; flatten the form or print it to a new PDF and upload that.';
-const hiddenText =
-  'This PDF has text on its pages under a form field that paints over it, so nobody sees it on the page while readers still extract it; flatten the form or print it to a new PDF and upload that.';
-const valueDiffers = (field: string) =>
-  `This PDF has a form field${field} whose value differs from what it shows on the page, so readers and form tools would disagree on it; flatten the form or print it to a new PDF and upload that.`;
-const unreadable = (field: string) =>
-  `This PDF has a form field${field} whose shown text Signet cannot read to check it against its value; flatten the form or print it to a new PDF and upload that.`;
+// The refusals, each a sentence of the catalogues (upload.*), as inspect.ts's are.
+const layers: KeyedSentence = { key: 'upload.layers' };
+const screenAndPrint: KeyedSentence = { key: 'upload.screenAndPrint' };
+const markup: KeyedSentence = { key: 'upload.markup' };
+const noAppearance: KeyedSentence = { key: 'upload.noAppearance' };
+const hiddenText: KeyedSentence = { key: 'upload.hiddenText' };
+/** A form field's (`field`: its full name, '' when it has none) value and look disagree. */
+const valueDiffers = (field: string): KeyedSentence => ({
+  key: 'upload.valueDiffers',
+  values: { named: field ? 'yes' : 'no', field },
+});
+const unreadable = (field: string): KeyedSentence => ({
+  key: 'upload.unreadable',
+  values: { named: field ? 'yes' : 'no', field },
+});
 
 const name = (text: string) => PDFName.of(text);
 const K = {
@@ -381,7 +383,7 @@ function textOf(value: PDFObject | undefined): string | undefined {
   return value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : undefined;
 }
 
-// " (customer)": the field's name, for the sentence.
+// "customer", a field's full name for the sentence (its parts joined by dots); '' when it has none.
 function fieldName(pdf: PDFDocument, widget: PDFDict): string {
   const parts: string[] = [];
   let node: PDFDict | undefined = widget;
@@ -391,8 +393,7 @@ function fieldName(pdf: PDFDocument, widget: PDFDict): string {
     const parent: PDFObject | undefined = pdf.context.lookup(node.get(K.Parent));
     node = parent instanceof PDFDict ? parent : undefined;
   }
-  const full = parts.join('.').slice(0, 60);
-  return full ? ` (“${full}”)` : '';
+  return parts.join('.').slice(0, 60);
 }
 
 // --- The text an appearance shows ------------------------------------------------------
@@ -566,7 +567,11 @@ function shownText(
 const folded = (text: string) => text.replace(/\s+/g, '');
 
 // The problem of one form field's widget, or null.
-function fieldProblem(pdf: PDFDocument, widget: PDFDict, appearance: PDFStream | undefined): string | null {
+function fieldProblem(
+  pdf: PDFDocument,
+  widget: PDFDict,
+  appearance: PDFStream | undefined,
+): KeyedSentence | null {
   const type = inherited(pdf, widget, K.FT);
   if (type !== K.Tx && type !== K.Ch && type !== K.Btn) return null; // signatures, or no field
   const flags = inherited(pdf, widget, K.Ff);
@@ -608,7 +613,7 @@ function flagsOf(annotation: PDFDict): number {
 
 /** The one-look rules over a loaded file (inspect.ts), with the rectangles later fields must keep clear of. */
 export function oneLookOf(pdf: PDFDocument): OneLook {
-  const refusals = new Set<string>();
+  const refusals = new Set<KeyedSentence>();
   const pages = pdf.getPages();
   const properties = dictAt(pdf.catalog, K.OCProperties);
   if (properties && layersDiffer(pdf, properties)) refusals.add(layers);
@@ -679,5 +684,7 @@ export function oneLookOf(pdf: PDFDocument): OneLook {
       refusals.add(hiddenText);
     covered.push(rects);
   }
-  return { refusals: [...refusals], covered };
+  // One sentence per field: two widgets of a field that both disagree make one refusal.
+  const unique = new Map([...refusals].map((refusal) => [JSON.stringify(refusal), refusal]));
+  return { refusals: [...unique.values()], covered };
 }

@@ -22,6 +22,7 @@ import {
   PDFRef,
   PDFString,
 } from '@cantoo/pdf-lib';
+import { inEnglish } from '../i18n/refusals.ts';
 import { activeContentOf, activeContentSentence } from './active-content.ts';
 import { createCadesSignature, digestParts, maxCadesSignatureBytes, type Timestamper } from './cms.ts';
 import { checkDecodeBudget } from './decode-budget.ts';
@@ -76,7 +77,7 @@ export async function loadForSealing(pdf: Uint8Array): Promise<PDFDocument> {
   // Files stored before the upload rule checked the decode budget are checked here, before
   // pdf-lib inflates anything: a bomb fails its seal attempt instead of exhausting memory.
   const overBudget = checkDecodeBudget(pdf);
-  if (overBudget !== null) throw new Error(`The PDF cannot be sealed: ${overBudget}`);
+  if (overBudget !== null) throw new Error(`The PDF cannot be sealed: ${inEnglish(overBudget)}`);
   let doc: PDFDocument;
   try {
     // The one reading (load.ts): what signers were shown is what gets stamped and sealed. The
@@ -97,9 +98,12 @@ export async function loadForSealing(pdf: Uint8Array): Promise<PDFDocument> {
   // show differently, or whose text reads otherwise than it is drawn, is not sealed as if
   // everyone saw the same.
   const look = oneLookOf(doc);
-  if (look.refusals.length > 0) throw new Error(`The PDF cannot be sealed: ${look.refusals.join(' ')}`);
+  if (look.refusals.length > 0)
+    throw new Error(
+      `The PDF cannot be sealed: ${look.refusals.map((refusal) => inEnglish(refusal)).join(' ')}`,
+    );
   const contradiction = textContradictionsOf(doc);
-  if (contradiction !== null) throw new Error(`The PDF cannot be sealed: ${contradiction}`);
+  if (contradiction !== null) throw new Error(`The PDF cannot be sealed: ${inEnglish(contradiction)}`);
   return doc;
 }
 

@@ -51,6 +51,7 @@ import {
   type PDFObject,
   PDFRawStream,
 } from '@cantoo/pdf-lib';
+import { inEnglish, type KeyedSentence } from '../i18n/refusals.ts';
 import { CMapTooLarge, matters, parseCidEncoding, parseToUnicode, type ToUnicode } from './cmap.ts';
 import {
   type Allowance,
@@ -70,12 +71,16 @@ export const maxFonts = 20_000;
 // Resource dictionaries walked in one file at most (pages, forms, patterns, appearances).
 const maxResources = 200_000;
 
+export const textTruthRefusals = {
+  contradiction: { key: 'upload.textContradiction' },
+  tooLarge: { key: 'upload.textTooLarge' },
+} as const satisfies Record<string, KeyedSentence>;
+
+/** Each refusal's English (the logs, the tests). */
 export const textTruthSentences = {
-  contradiction:
-    "This PDF's text layer says other characters than its pages show (a font's ToUnicode map turns the digits, letters or signs drawn into other digits or signs), so a search, a copy or a screen reader would read different amounts or dates than signers see; print it to a new PDF and upload that.",
-  tooLarge:
-    "This PDF's fonts are too large or too many to check that its text says what its pages show; print it to a new PDF and upload that.",
-} as const;
+  contradiction: inEnglish(textTruthRefusals.contradiction),
+  tooLarge: inEnglish(textTruthRefusals.tooLarge),
+};
 
 class TooLarge extends Error {}
 
@@ -301,21 +306,23 @@ export interface TextTruthFigures {
  * null when every font of `pdf`'s pages reads as text what it draws, in the characters that
  * matter (or says too little to tell); otherwise the sentence that refuses the file.
  */
-export function textContradictionsOf(pdf: PDFDocument): string | null {
-  return judgeText(pdf).sentence;
+export function textContradictionsOf(pdf: PDFDocument): KeyedSentence | null {
+  const rule = ruleBroken(pdf, new Check());
+  return rule === null ? null : textTruthRefusals[rule];
 }
 
-/** As textContradictionsOf, with what was looked at. */
+/** As textContradictionsOf, in English, with what was looked at. */
 export function judgeText(pdf: PDFDocument): { sentence: string | null; figures: TextTruthFigures } {
   const check = new Check();
-  return { sentence: sentenceOf(pdf, check), figures: check.figures };
+  const rule = ruleBroken(pdf, check);
+  return { sentence: rule === null ? null : textTruthSentences[rule], figures: check.figures };
 }
 
-function sentenceOf(pdf: PDFDocument, check: Check): string | null {
+function ruleBroken(pdf: PDFDocument, check: Check): keyof typeof textTruthRefusals | null {
   try {
     for (const font of pageFonts(pdf)) {
       try {
-        if (check.lies(font)) return textTruthSentences.contradiction;
+        if (check.lies(font)) return 'contradiction';
       } catch (error) {
         if (error instanceof TooLarge || error instanceof OverBudget || error instanceof CMapTooLarge)
           throw error;
@@ -325,7 +332,7 @@ function sentenceOf(pdf: PDFDocument, check: Check): string | null {
     }
   } catch (error) {
     if (error instanceof TooLarge || error instanceof OverBudget || error instanceof CMapTooLarge)
-      return textTruthSentences.tooLarge;
+      return 'tooLarge';
     // A page tree pdf-lib cannot walk: the page count that follows refuses the file.
     return null;
   }

@@ -5,14 +5,15 @@
 
 import type { Context } from '../context.ts';
 import type { Delivery, PageSize, RecipientRole, SigningMethod } from '../db/schema.ts';
-import { checkPricingBlock, describePricingError, pricingErrorKey } from '../documents/pricing.ts';
+import { checkPricingBlock, pricingErrorKey, pricingProblem } from '../documents/pricing.ts';
 import { untilNextDay, uploadAllowanceProblem } from '../documents/upload-usage.ts';
 import type { PricingBlock } from '../documents/value.ts';
 import { languages, parseLanguage } from '../i18n/languages.ts';
-import { type FieldErrors, InputError, type InputErrorDetails } from '../input-error.ts';
+import { type KeyedSentence, type Problems, problemsOf, refusalOf } from '../i18n/refusals.ts';
+import { InputError, type InputErrorDetails } from '../input-error.ts';
 import { emailKey, isEmailAddress, normalizeEmail } from '../mail/address.ts';
-import { drawingProblem } from '../pdf/fonts.ts';
-import { type PdfFacts, tooLargeSentence } from '../pdf/inspect.ts';
+import { drawingRefusal } from '../pdf/fonts.ts';
+import { type PdfFacts, tooLargeRefusal } from '../pdf/inspect.ts';
 import { startInspection } from '../pdf/inspect-thread.ts';
 import { autoReminderChoices } from './reminders.ts';
 
@@ -74,43 +75,47 @@ export interface CreateDocumentInput {
 }
 
 /**
- * Every problem of a new document's input at once, a sentence per field (input-error.ts):
- * `title`, `body`, `expiry`, `recipients` (the list as a whole), `recipients[i].email` (and
- * `.fullName`, `.role`, `.signingMethod`, `.signingOrder`), `pricing` and `pricing.<path>`
+ * Every problem of a new document's input at once, a sentence per field (input-error.ts),
+ * keyed in the catalogues where a person typing a form can cause it: `title`, `body`,
+ * `expiry`, `recipients` (the list as a whole), `recipients[i].email` (and `.fullName`,
+ * `.role`, `.signingMethod`, `.signingOrder`, `.language`), `pricing` and `pricing.<path>`
  * (pricing.ts names the path). A form shows each beside its input; the CLI prints them all.
  */
 function validateCreateInput(
   input: Omit<CreateDocumentInput, 'workspaceId'>,
-  errors: FieldErrors,
+  problems: Problems,
 ): PricingBlock | null {
   // In the form's order: title and text, recipients, then expiry and reminders.
-  const settings: FieldErrors = {};
+  const settings: Problems = {};
   validateDocumentSettings(input, settings);
   const { expiry, remindEveryDays, language, ...head } = settings;
-  Object.assign(errors, head);
+  Object.assign(problems, head);
   if (input.recipients.length < 1 || input.recipients.length > maxRecipients) {
-    errors.recipients = `A document has 1 to ${maxRecipients} recipients.`;
+    problems.recipients = { key: 'draft.problem.recipientCount', values: { max: maxRecipients } };
   } else if (!input.recipients.some((r) => r.role === 'signer')) {
-    errors.recipients = 'A document needs at least one signer.';
+    problems.recipients = { key: 'draft.problem.noSigner' };
   }
   const emails = new Set<string>();
   for (const [i, r] of input.recipients.entries()) {
-    const where = `Recipient ${i + 1}`;
+    const who: Who = { kind: 'recipient', row: i + 1 };
     const key = (field: keyof RecipientInput) => `recipients[${i}].${field}`;
-    if (!isEmailAddress(r.email)) errors[key('email')] = `${where}: the email address is not valid.`;
+    if (!isEmailAddress(r.email)) problems[key('email')] = { key: 'draft.problem.email', values: { ...who } };
     else if (emails.has(emailKey(r.email)))
-      errors[key('email')] = `${where}: ${normalizeEmail(r.email)} is listed twice.`;
+      problems[key('email')] = {
+        key: 'draft.problem.emailTwice',
+        values: { ...who, email: normalizeEmail(r.email) },
+      };
     emails.add(emailKey(r.email));
     if (!r.fullName.trim() || r.fullName.trim().length > 200) {
-      errors[key('fullName')] = `${where}: full name must be 1 to 200 characters.`;
+      problems[key('fullName')] = { key: 'draft.problem.fullName', values: { ...who, max: 200 } };
     } else {
-      const problem = drawingProblem(`${where}: the full name`, r.fullName);
-      if (problem) errors[key('fullName')] = problem;
+      const problem = drawingRefusal('fullName', r.fullName, { row: who.row });
+      if (problem) problems[key('fullName')] = problem;
     }
-    checkRecipientSettings(r, where, key, errors);
+    checkRecipientSettings(r, who, key, problems);
   }
   Object.assign(
-    errors,
+    problems,
     expiry ? { expiry } : {},
     remindEveryDays ? { remindEveryDays } : {},
     language ? { language } : {},
@@ -118,29 +123,42 @@ function validateCreateInput(
   if (input.pricing === null || input.pricing === undefined) return null;
   const checked = checkPricingBlock(input.pricing);
   if ('block' in checked) return checked.block;
-  for (const error of checked.errors) errors[pricingErrorKey(error)] = describePricingError(error);
+  for (const error of checked.errors) problems[pricingErrorKey(error)] = pricingProblem(error);
   return null;
 }
 
 /**
+ * Whom a rule of checkRecipientSettings is about, as its sentence names them: a document's
+ * recipient ("Recipient 2") or a template's role ("Role 2"), numbered from 1 (`row`).
+ */
+export interface Who {
+  kind: 'recipient' | 'role';
+  row: number;
+}
+
+/**
  * **The** rules of how a recipient takes part, whoever they turn out to be (a template's
- * role has them too): role, signing method and order, each under `key(...)`.
+ * role has them too): language, role, signing method and order, each under `key(...)`.
  */
 export function checkRecipientSettings(
   r: Pick<RecipientInput, 'role' | 'signingMethod' | 'signingOrder' | 'language'>,
-  where: string,
+  who: Who,
   key: (field: 'role' | 'signingMethod' | 'signingOrder' | 'language') => string,
-  errors: FieldErrors,
+  problems: Problems,
 ): void {
+  const values = { ...who };
   if (r.language !== undefined && r.language !== null && r.language !== '' && !parseLanguage(r.language))
-    errors[key('language')] = `${where}: language must be one of ${languages.join(', ')}.`;
+    problems[key('language')] = {
+      key: 'draft.problem.recipientLanguage',
+      values: { ...values, languages: languages.join(', ') },
+    };
   if (r.role !== 'signer' && r.role !== 'viewer')
-    errors[key('role')] = `${where}: role must be signer or viewer.`;
+    problems[key('role')] = { key: 'draft.problem.role', values };
   if (r.signingMethod !== 'standard' && r.signingMethod !== 'email-code') {
-    errors[key('signingMethod')] = `${where}: signing method must be standard or email-code.`;
+    problems[key('signingMethod')] = { key: 'draft.problem.signingMethod', values };
   }
   if (!Number.isInteger(r.signingOrder) || r.signingOrder < 1 || r.signingOrder > 100) {
-    errors[key('signingOrder')] = `${where}: signing order must be a whole number from 1 to 100.`;
+    problems[key('signingOrder')] = { key: 'draft.problem.signingOrder', values: { ...values, max: 100 } };
   }
 }
 
@@ -153,28 +171,32 @@ export function validateDocumentSettings(
     CreateDocumentInput,
     'title' | 'body' | 'expiresInSeconds' | 'remindEveryDays' | 'delivery' | 'language'
   >,
-  errors: FieldErrors,
+  problems: Problems,
 ): void {
   const title = input.title.trim();
-  if (!title || title.length > 200) errors.title = 'Title must be 1 to 200 characters.';
+  if (!title || title.length > 200) problems.title = { key: 'draft.problem.title', values: { max: 200 } };
   else {
-    const problem = drawingProblem('The title', title);
-    if (problem) errors.title = problem;
+    const problem = drawingRefusal('title', title);
+    if (problem) problems.title = problem;
   }
-  if ((input.body ?? '').length > 50_000) errors.body = 'Text must be at most 50,000 characters.';
+  if ((input.body ?? '').length > 50_000)
+    problems.body = { key: 'draft.problem.body', values: { max: 50_000 } };
   else {
-    const problem = drawingProblem('The text', input.body ?? '');
-    if (problem) errors.body = problem;
+    const problem = drawingRefusal('text', input.body ?? '');
+    if (problem) problems.body = problem;
   }
   const expires = input.expiresInSeconds ?? defaultExpirySeconds;
   if (!Number.isInteger(expires) || expires < 60 || expires > 365 * 24 * 60 * 60) {
-    errors.expiry = 'Expiry must be between 1 minute and 365 days.';
+    problems.expiry = { key: 'draft.problem.expiry' };
   }
   const remind = input.remindEveryDays ?? null;
   if (remind !== null && !autoReminderChoices.includes(remind as (typeof autoReminderChoices)[number])) {
-    errors.remindEveryDays = `Automatic reminders go every ${autoReminderChoices.join(', ')} days, or never.`;
+    problems.remindEveryDays = {
+      key: 'draft.problem.remindChoices',
+      values: { choices: autoReminderChoices.join(', ') },
+    };
   } else if (remind !== null && input.delivery === 'none') {
-    errors.remindEveryDays = 'Reminders are mails: a document you deliver yourself (delivery none) has none.';
+    problems.remindEveryDays = { key: 'draft.problem.remindNoMail' };
   }
   if (
     input.language !== undefined &&
@@ -182,7 +204,7 @@ export function validateDocumentSettings(
     input.language !== '' &&
     !parseLanguage(input.language)
   )
-    errors.language = `The certificate's language must be one of ${languages.join(', ')}.`;
+    problems.language = { key: 'draft.problem.language', values: { languages: languages.join(', ') } };
 }
 
 /** A document's input once checked: its pricing, and its PDF's facts when it has a PDF. */
@@ -211,11 +233,11 @@ export async function startDocumentCheck(
   workspaceId: string,
   input: Omit<CreateDocumentInput, 'workspaceId'>,
 ): Promise<{ checked: Promise<CheckedInput>; inspecting: boolean }> {
-  const errors: FieldErrors = {};
+  const errors: Problems = {};
   const pricing = validateCreateInput(input, errors);
   let facts: Promise<PdfFacts | null> = Promise.resolve(null);
   let inspecting = false;
-  if (input.fileTooLarge) errors.file = tooLargeSentence(ctx.config.maxUploadBytes);
+  if (input.fileTooLarge) errors.file = tooLargeRefusal(ctx.config.maxUploadBytes);
   else if (input.file) {
     try {
       facts = (await startUploadCheck(ctx, workspaceId, input.file)).facts;
@@ -225,7 +247,7 @@ export async function startDocumentCheck(
     }
   } else if (input.kept)
     facts = Promise.resolve({ pages: input.kept.pages, pageSizes: input.kept.pageSizes });
-  else if (input.keptMissing) errors.file = keptMissingSentence;
+  else if (input.keptMissing) errors.file = keptMissingRefusal;
   const checked = finishCheck(facts, errors, pricing);
   checked.catch(() => {});
   return { checked, inspecting };
@@ -234,7 +256,7 @@ export async function startDocumentCheck(
 /** The input's problems with its file's (an InputError naming them all), or the checked input. */
 async function finishCheck(
   facts: Promise<PdfFacts | null>,
-  errors: FieldErrors,
+  problems: Problems,
   pricing: PricingBlock | null,
 ): Promise<CheckedInput> {
   let pdf: PdfFacts | null = null;
@@ -243,16 +265,15 @@ async function finishCheck(
     pdf = await facts;
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    Object.assign(errors, error.fields);
+    Object.assign(problems, problemsOf(error));
     overAllowance = error.details.overAllowance;
   }
-  if (Object.keys(errors).length > 0) throw new InputError(errors, overAllowance ? { overAllowance } : {});
+  if (Object.keys(problems).length > 0) throw refusalOf(problems, overAllowance ? { overAllowance } : {});
   return { pricing, pdf };
 }
 
 /** The form named a kept PDF that is no longer kept (expired, signed out, or never its own). */
-export const keptMissingSentence =
-  'The PDF kept from your last attempt is no longer kept (it is kept for 6 hours, until you sign out): choose it again.';
+export const keptMissingRefusal: KeyedSentence = { key: 'upload.keptMissing' };
 
 /**
  * **The** checks of an uploaded PDF (a document's, or one kept from a refused form): within
@@ -271,6 +292,6 @@ async function startUploadCheck(
   file: Uint8Array,
 ): Promise<{ facts: Promise<PdfFacts> }> {
   const overToday = await uploadAllowanceProblem(ctx, workspaceId, file.byteLength);
-  if (overToday) throw new InputError({ file: overToday }, { overAllowance: untilNextDay(ctx.clock.now()) });
+  if (overToday) throw refusalOf({ file: overToday }, { overAllowance: untilNextDay(ctx.clock.now()) });
   return startInspection(file, { maxBytes: ctx.config.maxUploadBytes });
 }

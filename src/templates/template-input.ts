@@ -11,14 +11,16 @@ import type { Context } from '../context.ts';
 import type { PageSize, RecipientRole, SigningMethod } from '../db/schema.ts';
 import { checkFields, type PlacedField } from '../fields/field-rules.ts';
 import { fieldTypeSpecs, fieldTypes } from '../fields/field-types.ts';
-import { type FieldErrors, InputError } from '../input-error.ts';
-import { tooLargeSentence } from '../pdf/inspect.ts';
+import { type Problems, problemsOf, refusalOf } from '../i18n/refusals.ts';
+import { InputError } from '../input-error.ts';
+import { tooLargeRefusal } from '../pdf/inspect.ts';
 import {
   checkRecipientSettings,
   checkUpload,
   type KeptPdf,
   maxRecipients,
   validateDocumentSettings,
+  type Who,
 } from '../sending/draft-input.ts';
 
 export const maxRoleNameLength = 60;
@@ -70,7 +72,7 @@ export interface CheckedTemplate {
 
 const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
-function checkRoles(roles: TemplateRoleInput[], errors: FieldErrors): void {
+function checkRoles(roles: TemplateRoleInput[], errors: Problems): void {
   if (roles.length < 1 || roles.length > maxRecipients) {
     errors.roles = `A template has 1 to ${maxRecipients} roles.`;
   } else if (!roles.some((r) => r.role === 'signer')) {
@@ -79,6 +81,7 @@ function checkRoles(roles: TemplateRoleInput[], errors: FieldErrors): void {
   const names: string[] = [];
   for (const [i, r] of roles.entries()) {
     const where = `Role ${i + 1}`;
+    const who: Who = { kind: 'role', row: i + 1 };
     const key = (field: keyof TemplateRoleInput) => `roles[${i}].${field}`;
     const name = r.name.trim();
     if (!name || name.length > maxRoleNameLength) {
@@ -87,7 +90,7 @@ function checkRoles(roles: TemplateRoleInput[], errors: FieldErrors): void {
       errors[key('name')] = `${where}: “${name}” is the name of another role.`;
     }
     names.push(name);
-    checkRecipientSettings(r, where, key, errors);
+    checkRecipientSettings(r, who, key, errors);
   }
 }
 
@@ -154,7 +157,7 @@ function checkTemplateFields(
  * thread as a document's). The fields are checked once the roles and the PDF are good.
  */
 export async function checkTemplateInput(ctx: Context, input: TemplateInput): Promise<CheckedTemplate> {
-  const errors: FieldErrors = {};
+  const errors: Problems = {};
   const name = input.name.trim();
   if (!name || name.length > maxTemplateNameLength)
     errors.name = `The template's name must be 1 to ${maxTemplateNameLength} characters.`;
@@ -164,17 +167,17 @@ export async function checkTemplateInput(ctx: Context, input: TemplateInput): Pr
     ? { pages: input.kept.pages, pageSizes: input.kept.pageSizes }
     : null;
   let overAllowance: { retryAfterSeconds: number } | undefined;
-  if (input.fileTooLarge) errors.file = tooLargeSentence(ctx.config.maxUploadBytes);
+  if (input.fileTooLarge) errors.file = tooLargeRefusal(ctx.config.maxUploadBytes);
   else if (input.file) {
     try {
       pdf = await checkUpload(ctx, input.workspaceId, input.file);
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
-      Object.assign(errors, error.fields);
+      Object.assign(errors, problemsOf(error));
       overAllowance = error.details.overAllowance;
     }
-  } else if (!pdf) errors.file = 'A template is a PDF with its fields: choose the PDF.';
-  if (Object.keys(errors).length > 0) throw new InputError(errors, overAllowance ? { overAllowance } : {});
+  } else if (!pdf) errors.file = { key: 'upload.templateNeedsPdf' };
+  if (Object.keys(errors).length > 0) throw refusalOf(errors, overAllowance ? { overAllowance } : {});
   const roles = input.roles.map((r) => ({ ...r, name: r.name.trim(), id: ctx.ids.uuid() }));
   const checked = pdf as CheckedTemplate['pdf'];
   return { roles, fields: checkTemplateFields(input.fields ?? [], roles, checked.pageSizes), pdf: checked };

@@ -7,8 +7,10 @@
 // - Showing input errors (InputError's sentences) next to their fields, and notices.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { withoutControlCharacters } from '../http/control-characters.ts';
+import { type Translator, translator } from '../i18n/messages.ts';
 import type { FieldErrors } from '../input-error.ts';
 import { html, type SafeHtml } from './html.ts';
+import { richText } from './rich-text.ts';
 
 export type Form = Record<string, string | string[] | undefined>;
 
@@ -87,12 +89,16 @@ export function invalidAttrs(id: string, message: string | undefined): SafeHtml 
  * Every refusal of a form at the top of it, each a link to its field (`#id`; a section's own
  * sentence links to `anchors[key]`), so a long form's problems are found without scrolling.
  */
-export function errorSummary(errors: FieldErrors, anchors: Record<string, string> = {}): SafeHtml | null {
+export function errorSummary(
+  errors: FieldErrors,
+  anchors: Record<string, string> = {},
+  tr: Translator = translator('en'),
+): SafeHtml | null {
   const entries = Object.entries(errors);
   if (entries.length === 0) return null;
   return notice(
     'error',
-    html`<p><strong>${entries.length === 1 ? 'One thing to fix' : `${entries.length} things to fix`}</strong> (each is shown beside its field):</p>
+    html`<p>${richText(tr, 'form.toFix', { count: entries.length })}</p>
 <ul class="error-list">${entries.map(([key, sentence]) => html`<li><a href="#${anchors[key] ?? key}">${sentence}</a></li>`)}</ul>`,
   );
 }

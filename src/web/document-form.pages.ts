@@ -15,10 +15,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import { getDocument, getDocumentForOwner, recipientProgress } from '../documents/documents.service.ts';
-import { DocumentActionError } from '../documents/lifecycle.ts';
+import { DocumentActionError, refusalKeys } from '../documents/lifecycle.ts';
 import { pricingView } from '../documents/pricing.ts';
 import type { PricingBlock } from '../documents/value.ts';
 import type { MessageKey, Translator } from '../i18n/messages.ts';
+import { problemsOf } from '../i18n/refusals.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { listOwnMails } from '../mail/mail.service.ts';
 import { maxRecipients } from '../sending/draft-input.ts';
@@ -32,7 +33,6 @@ import { errorSummary, notice } from '../ui/forms.ts';
 import type { SafeHtml } from '../ui/html.ts';
 import { useUploadBodies } from '../ui/uploads.ts';
 import {
-  describeSeconds,
   expiryChoices,
   expiryOf,
   field,
@@ -73,36 +73,53 @@ interface FormPage {
 type EditedDraft = { id: string; title: string; pages: number | null };
 
 /** The new-document form, or a draft's edit form (`draft`), with every refusal beside its field. */
-function formPage(web: Web, request: FastifyRequest, reply: FastifyReply, page: FormPage) {
+function formPage(web: Web, request: FastifyRequest, reply: FastifyReply, page: FormPage, tr: Translator) {
   const { status, form, message = null, preview = null, errors = {}, draft, kept = null } = page;
   const maxBytes = web.ctx.config.maxUploadBytes;
   if (!draft)
     return web.render(request, reply, status, {
-      title: 'New document',
+      title: tr.t('docForm.newTitle'),
       current: 'documents',
+      tr,
       body: (csrf) =>
-        newDocumentView(csrf, form, message, preview, {
-          action: '/documents',
-          submit: 'Create draft',
-          cancel: '/documents',
-          maxBytes,
-          errors,
-          kept,
-        }),
+        newDocumentView(
+          csrf,
+          form,
+          message,
+          preview,
+          {
+            action: '/documents',
+            submit: tr.t('docForm.create'),
+            cancel: '/documents',
+            maxBytes,
+            errors,
+            kept,
+          },
+          tr,
+        ),
     });
   return web.render(request, reply, status, {
-    title: `Edit ${draft.title}`,
+    title: tr.t('docForm.editTitle', { title: draft.title }),
     current: 'documents',
+    tr,
     body: (csrf) =>
-      editDocumentView(csrf, draft.title, form, message, preview, {
-        action: `/documents/${draft.id}/edit`,
-        submit: 'Save draft',
-        cancel: `/documents/${draft.id}`,
-        maxBytes,
-        current: draft.pages === null ? null : { pages: draft.pages },
-        errors,
-        kept,
-      }),
+      editDocumentView(
+        csrf,
+        draft.title,
+        form,
+        message,
+        preview,
+        {
+          action: `/documents/${draft.id}/edit`,
+          submit: tr.t('docForm.save'),
+          cancel: `/documents/${draft.id}`,
+          maxBytes,
+          current: draft.pages === null ? null : { pages: draft.pages },
+          errors,
+          kept,
+        },
+        tr,
+      ),
   });
 }
 
@@ -149,7 +166,7 @@ function draftForm(draft: NonNullable<Awaited<ReturnType<typeof findDraftInput>>
   if (expiryChoices.includes(days as (typeof expiryChoices)[number])) form.expiresInDays = String(days);
   else {
     form.expiresInDays = 'keep';
-    form.expiresAsSet = describeSeconds(draft.expiresInSeconds ?? 0);
+    form.expiresAsSet = String(draft.expiresInSeconds ?? 0);
   }
   draft.recipients.forEach((r, i) => {
     Object.assign(form, {
@@ -208,6 +225,14 @@ function documentInput(form: Form, pdf: FormPdf, keptExpiry?: number) {
   };
 }
 
+/** How many rows of recipients and prices the form shows. */
+function formRows(form: Form) {
+  return {
+    recipients: rowCount(form, 'recipientRows', 3, maxRecipients),
+    prices: rowCount(form, 'priceRows', 2, maxPriceRows),
+  };
+}
+
 /**
  * The new-document form and a draft's edit form post the same fields: more rows or a preview
  * show the form again; otherwise `save` stores it, and a refusal shows the form with every
@@ -223,16 +248,18 @@ async function submitDocumentForm(
   draft?: EditedDraft,
 ) {
   const form: Form = { ...(request.body ?? {}) };
+  const tr = memberTranslator(request, reply);
   const pdf = await formPdfOf(web, member, form);
   const more = formText(form, 'more');
   if (more === 'recipients')
     form.recipientRows = String(rowCount(form, 'recipientRows', 3, maxRecipients) + 3);
   if (more === 'prices') form.priceRows = String(rowCount(form, 'priceRows', 2, maxPriceRows) + 3);
   if (more || formText(form, 'preview')) {
-    const value = previewValue(pricingOf(form, rowCount(form, 'priceRows', 2, maxPriceRows)));
+    const value = previewValue(pricingOf(form, rowCount(form, 'priceRows', 2, maxPriceRows)), tr);
     const preview = notice(value.ok ? 'info' : 'error', value.text);
-    const errors = await keepNewFile(web, member, pdf);
-    return formPage(web, request, reply, { status: 200, form, preview, errors, draft, kept: pdf.kept });
+    const errors = formErrors(form, await keepNewFile(web, member, pdf), formRows(form), tr);
+    const page = { status: 200, form, preview, errors, draft, kept: pdf.kept };
+    return formPage(web, request, reply, page, tr);
   }
   try {
     return reply.redirect(await save(form, pdf), 303);
@@ -240,16 +267,10 @@ async function submitDocumentForm(
     if (!(error instanceof InputError)) throw error;
     // The file passed its checks (no sentence on it): kept, so the next submit has it.
     const fileErrors = error.fields.file ? {} : await keepNewFile(web, member, pdf);
-    const errors = formErrors(
-      form,
-      { ...error.fields, ...fileErrors },
-      {
-        recipients: rowCount(form, 'recipientRows', 3, maxRecipients),
-        prices: rowCount(form, 'priceRows', 2, maxPriceRows),
-      },
-    );
-    const message = errorSummary(errors, sectionAnchors);
-    return formPage(web, request, reply, { status: 400, form, message, errors, draft, kept: pdf.kept });
+    const errors = formErrors(form, { ...problemsOf(error), ...fileErrors }, formRows(form), tr);
+    const message = errorSummary(errors, sectionAnchors, tr);
+    const page = { status: 400, form, message, errors, draft, kept: pdf.kept };
+    return formPage(web, request, reply, page, tr);
   }
 }
 
@@ -265,7 +286,8 @@ function editRoutes(web: Web, app: FastifyInstance) {
       const draft = await draftOf(request, member);
       if (!draft) return web.notFound(request, reply);
       if (draft.status !== 'draft') return reply.redirect(`/documents/${draft.id}`, 303);
-      return formPage(web, request, reply, { status: 200, form: draftForm(draft), draft });
+      const page = { status: 200, form: draftForm(draft), draft };
+      return formPage(web, request, reply, page, memberTranslator(request, reply));
     }),
   );
   return (uploads: FastifyInstance) =>
@@ -289,10 +311,15 @@ function editRoutes(web: Web, app: FastifyInstance) {
           );
         } catch (error) {
           if (!(error instanceof DocumentActionError)) throw error;
-          return documentPage(web, request, reply, member, 409, () => notice('error', error.message));
+          return documentPage(web, request, reply, member, 409, refusalNotice(error));
         }
       }),
     );
+}
+
+/** A sender's action refused (lifecycle.ts), said above the document in its page's language. */
+function refusalNotice(error: DocumentActionError) {
+  return (tr: Translator) => notice('error', tr.t(refusalKeys[error.refusal]));
 }
 
 /** Runs a sender's action on the document, then back to it; a refusal shows it with the sentence. */
@@ -311,8 +338,7 @@ async function act(
     return reply.redirect(action.back(done), 303);
   } catch (error) {
     if (!(error instanceof DocumentActionError)) throw error;
-    // A sender's action refused (lifecycle.ts): its sentence is English yet.
-    return documentPage(web, request, reply, member, 409, () => notice('error', error.message));
+    return documentPage(web, request, reply, member, 409, refusalNotice(error));
   }
 }
 
@@ -406,7 +432,9 @@ export function documentFormPages(web: Web) {
   return async function register(app: FastifyInstance) {
     app.get(
       '/documents/new',
-      forMembers((request, reply) => formPage(web, request, reply, { status: 200, form: {} })),
+      forMembers((request, reply) =>
+        formPage(web, request, reply, { status: 200, form: {} }, memberTranslator(request, reply)),
+      ),
     );
     const editPost = editRoutes(web, app);
     // The document forms carry a PDF: multipart in these routes' scope alone.
@@ -430,7 +458,8 @@ export function documentFormPages(web: Web) {
       '/documents/value',
       forMembers((request, reply) => {
         const form = request.body ?? {};
-        const value = previewValue(pricingOf(form, rowCount(form, 'priceRows', 2, maxPriceRows)));
+        const tr = memberTranslator(request, reply);
+        const value = previewValue(pricingOf(form, rowCount(form, 'priceRows', 2, maxPriceRows)), tr);
         return reply.header('cache-control', 'no-store').send(value);
       }),
     );

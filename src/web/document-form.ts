@@ -2,8 +2,10 @@
 // and prices (blank rows left out), and the value the API will compute, shown before the
 // draft exists.
 import type { RecipientRole, SigningMethod } from '../db/schema.ts';
-import { checkPricingBlock, describePricingError, formatMoney } from '../documents/pricing.ts';
+import { checkPricingBlock, formatMoney, pricingProblem } from '../documents/pricing.ts';
 import { computeValueAmount } from '../documents/value.ts';
+import type { Translator } from '../i18n/messages.ts';
+import { type KeyedSentence, type Problems, sentenceIn } from '../i18n/refusals.ts';
 import type { FieldErrors } from '../input-error.ts';
 import type { RecipientInput } from '../sending/draft-input.ts';
 import { type Form, formText } from '../ui/forms.ts';
@@ -75,16 +77,21 @@ export function pricingOf(form: Form, rows: number): unknown {
   };
 }
 
-/** What the API's `value` will be, or why the pricing is refused (every problem, in plain words). */
-export function previewValue(pricing: unknown): { text: string; ok: boolean } {
-  if (pricing === null) return { text: 'No pricing: the value is null.', ok: true };
+/**
+ * What the API's `value` will be, or why the pricing is refused (every problem, in plain
+ * words), in `tr`'s language.
+ */
+export function previewValue(pricing: unknown, tr: Translator): { text: string; ok: boolean } {
+  if (pricing === null) return { text: tr.t('docForm.value.none'), ok: true };
   const checked = checkPricingBlock(pricing);
-  if ('errors' in checked) return { text: checked.errors.map(describePricingError).join(' '), ok: false };
+  if ('errors' in checked)
+    return {
+      text: checked.errors.map((error) => sentenceIn(pricingProblem(error), tr)).join(' '),
+      ok: false,
+    };
   const { block } = checked;
-  return {
-    text: `Value (excluding VAT, whole contract): ${formatMoney(computeValueAmount(block), block.currency)}`,
-    ok: true,
-  };
+  const amount = formatMoney(computeValueAmount(block), block.currency, { locale: tr.locale });
+  return { text: tr.t('docForm.value.total', { amount }), ok: true };
 }
 
 /** Which input of a recipient row holds each recipient field. */
@@ -110,42 +117,55 @@ const priceInputs: Record<string, string> = {
 };
 
 /**
- * The service's sentences (keyed by its input: `recipients[1].email`, `pricing.items[0].quantity`)
- * keyed by the form's inputs instead (`r2_email`, `p0_qty`: blank rows do not count), so each
- * shows beside what the user typed. A sentence with no input of its own goes to its section
+ * The service's problems (keyed by its input: `recipients[1].email`, `pricing.items[0].quantity`)
+ * in `tr`'s language and keyed by the form's inputs instead (`r2_email`, `p0_qty`: blank rows
+ * do not count, and the sentences number the rows as the form does), so each shows beside
+ * what the member typed. A sentence with no input of its own goes to its section
  * (`recipients`, `pricing`).
  */
-export function formErrors(form: Form, errors: FieldErrors, rows: { recipients: number; prices: number }) {
+export function formErrors(
+  form: Form,
+  problems: Problems,
+  rows: { recipients: number; prices: number },
+  tr: Translator,
+): FieldErrors {
   const recipients = recipientRows(form, rows.recipients);
   const prices = priceRows(form, rows.prices);
   const placed: FieldErrors = {};
-  const place = (key: string, sentence: string) => {
+  const place = (key: string, problem: KeyedSentence | string) => {
+    const sentence = sentenceIn(problem, tr);
     placed[key] = placed[key] ? `${placed[key]} ${sentence}` : sentence;
   };
-  for (const [key, sentence] of Object.entries(errors)) {
+  // The service numbers the rows it was given; the form's own numbers count blank rows too.
+  // (A rule without a key, in English, says "Recipient 2:" or "Line 2:" itself.)
+  const renumbered = (problem: KeyedSentence | string, name: 'row' | 'line', index: string, at: number) =>
+    typeof problem === 'string'
+      ? problem.replace(
+          `${name === 'row' ? 'Recipient' : 'Line'} ${Number(index) + 1}:`,
+          `${name === 'row' ? 'Recipient' : 'Line'} ${at + 1}:`,
+        )
+      : { ...problem, values: { ...problem.values, [name]: at + 1 } };
+  for (const [key, problem] of Object.entries(problems)) {
     const recipient = /^recipients\[(\d+)\]\.(\w+)$/.exec(key);
     const line = /^pricing\.items\[(\d+)\](?:\.(.+))?$/.exec(key);
     const row = (list: number[], index: string | undefined) => list[Number(index)];
-    // The service numbers the rows it was given; the form's own numbers count blank rows too.
-    const renumber = (word: string, index: string, at: number) =>
-      sentence.replace(`${word} ${Number(index) + 1}:`, `${word} ${at + 1}:`);
     const recipientRow = recipient && row(recipients, recipient[1]);
     const priceRow = line && row(prices, line[1]);
     if (recipient && recipientRow !== undefined && recipientInputs[recipient[2] as string])
       place(
         `r${recipientRow}_${recipientInputs[recipient[2] as string]}`,
-        renumber('Recipient', recipient[1] as string, recipientRow as number),
+        renumbered(problem, 'row', recipient[1] as string, recipientRow as number),
       );
     else if (line && priceRow !== undefined && priceInputs[line[2] ?? 'name'])
       place(
         `p${priceRow}_${priceInputs[line[2] ?? 'name']}`,
-        renumber('Line', line[1] as string, priceRow as number),
+        renumbered(problem, 'line', line[1] as string, priceRow as number),
       );
-    else if (key === 'expiry') place('expiresInDays', sentence);
-    else if (key === 'pricing.currency') place('currency', sentence);
-    else if (key.startsWith('recipients')) place('recipients', sentence);
-    else if (key.startsWith('pricing')) place('pricing', sentence);
-    else place(key, sentence);
+    else if (key === 'expiry') place('expiresInDays', problem);
+    else if (key === 'pricing.currency') place('currency', problem);
+    else if (key.startsWith('recipients')) place('recipients', problem);
+    else if (key.startsWith('pricing')) place('pricing', problem);
+    else place(key, problem);
   }
   return placed;
 }
@@ -157,10 +177,19 @@ export function expiryOf(form: Form, kept?: number): number {
   return (expiryChoices.includes(days as (typeof expiryChoices)[number]) ? days : 30) * 86_400;
 }
 
-/** "1 hour", "45 days": an expiry the form's choices do not hold, as the edit form names it. */
-export function describeSeconds(seconds: number): string {
+/** A duration in its largest whole unit: what the edit form says of an expiry its choices do not hold. */
+export interface Duration {
+  unit: 'day' | 'hour' | 'minute';
+  count: number;
+}
+
+/** 45 days, 1 hour: an expiry in seconds as a Duration (form-parts.views.ts says it). */
+export function describeSeconds(seconds: number): Duration {
   const [unit, size] =
-    seconds % 86_400 === 0 ? ['day', 86_400] : seconds % 3600 === 0 ? ['hour', 3600] : ['minute', 60];
-  const count = Math.round(seconds / (size as number));
-  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+    seconds % 86_400 === 0
+      ? (['day', 86_400] as const)
+      : seconds % 3600 === 0
+        ? (['hour', 3600] as const)
+        : (['minute', 60] as const);
+  return { unit, count: Math.round(seconds / size) };
 }

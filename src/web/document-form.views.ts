@@ -1,9 +1,9 @@
-// The markup of one document's forms: the new-document form and the draft's (it works
-// without JavaScript: "More rows" and "Show the value" post it back), the confirmations of a
-// withdrawal and a deletion, and the sender's own mail (/mails). A document's page for its
-// sender: document-page.views.ts.
+// The markup of one document's forms, in the member's language: the new-document form and
+// the draft's (it works without JavaScript: "More rows" and "Show the value" post it back),
+// the confirmations of a withdrawal and a deletion, and the sender's own mail (/mails). A
+// document's page for its sender: document-page.views.ts.
 import type { SessionUser } from '../accounts/accounts.service.ts';
-import type { Translator } from '../i18n/messages.ts';
+import type { MessageKey, Translator } from '../i18n/messages.ts';
 import type { FieldErrors } from '../input-error.ts';
 import type { MailView } from '../mail/mail.service.ts';
 import { formatBytes, maxPages } from '../pdf/inspect.ts';
@@ -13,34 +13,41 @@ import { html, type SafeHtml } from '../ui/html.ts';
 import { richText } from '../ui/rich-text.ts';
 import { billingChoices, field, maxPriceRows, rowCount } from './document-form.ts';
 import {
+  type Choice,
   cellInput,
   cellSelect,
   certificateLanguageField,
   expiryField,
   languageSelect,
+  methodChoices,
   reminderField,
+  roleChoices,
 } from './form-parts.views.ts';
 import { formatTime } from './layout.ts';
 
-function recipientsSection(form: Form, recipientRows: number, errors: FieldErrors): SafeHtml {
+function recipientsSection(form: Form, recipientRows: number, errors: FieldErrors, tr: Translator): SafeHtml {
   const recipients = Array.from({ length: recipientRows }, (_, i) => i);
+  const column = (key: MessageKey) => tr.t(key);
+  const roles = roleChoices(tr);
+  const methods = methodChoices(tr);
   return html`<section class="card" aria-labelledby="recipients-title">
-<h2 id="recipients-title">Recipients (1 to ${maxRecipients})</h2>
-<p class="small muted">Signers sign in order of their number: each group is mailed when the one before it has signed; equal numbers sign in any order. Viewers get a copy and never sign. Blank rows are ignored.</p>
+<h2 id="recipients-title">${tr.t('docForm.recipients.heading', { max: maxRecipients })}</h2>
+<p class="small muted">${tr.t('docForm.recipients.intro')}</p>
 ${errors.recipients ? html`<p class="field-error" id="recipients-error" role="alert">${errors.recipients}</p>` : null}
 <div class="table-scroll" tabindex="0" role="region" aria-labelledby="recipients-title">
-<table class="form-rows"><thead><tr><th scope="col">Email</th><th scope="col">Full name</th><th scope="col">Role</th><th scope="col">Signing</th><th scope="col">Order</th><th scope="col">Language</th></tr></thead>
-<tbody>${recipients.map(
-    (i) => html`<tr>
-<td data-label="Email">${cellInput(`r${i}_email`, `Recipient ${i + 1} email`, form, errors, html`type="email"`)}</td>
-<td data-label="Full name">${cellInput(`r${i}_name`, `Recipient ${i + 1} full name`, form, errors)}</td>
-<td data-label="Role">${cellSelect(`r${i}_role`, `Recipient ${i + 1} role`, ['signer', 'viewer'], field(form, `r${i}_role`) || 'signer', errors)}</td>
-<td data-label="Signing">${cellSelect(`r${i}_method`, `Recipient ${i + 1} signing method`, ['standard', 'email-code'], field(form, `r${i}_method`) || 'standard', errors)}</td>
-<td data-label="Order">${cellInput(`r${i}_order`, `Recipient ${i + 1} signing order`, { ...form, [`r${i}_order`]: field(form, `r${i}_order`) || '1' }, errors, html`type="number" min="1" max="100"`)}</td>
-<td data-label="Language">${languageSelect(`r${i}_language`, `Recipient ${i + 1} language`, field(form, `r${i}_language`), errors)}</td>
-</tr>`,
-  )}</tbody></table></div>
-${recipientRows < maxRecipients ? html`<div class="actions"><button class="button button-secondary button-small" type="submit" name="more" value="recipients">More recipient rows</button></div>` : ''}
+<table class="form-rows"><thead><tr><th scope="col">${column('docForm.col.email')}</th><th scope="col">${column('docForm.col.fullName')}</th><th scope="col">${column('docForm.col.role')}</th><th scope="col">${column('docForm.col.signing')}</th><th scope="col">${column('docForm.col.order')}</th><th scope="col">${column('docForm.col.language')}</th></tr></thead>
+<tbody>${recipients.map((i) => {
+    const row = { row: i + 1 };
+    return html`<tr>
+<td data-label="${column('docForm.col.email')}">${cellInput(`r${i}_email`, tr.t('docForm.cell.email', row), form, errors, html`type="email"`)}</td>
+<td data-label="${column('docForm.col.fullName')}">${cellInput(`r${i}_name`, tr.t('docForm.cell.fullName', row), form, errors)}</td>
+<td data-label="${column('docForm.col.role')}">${cellSelect(`r${i}_role`, tr.t('docForm.cell.role', row), roles, field(form, `r${i}_role`) || 'signer', errors)}</td>
+<td data-label="${column('docForm.col.signing')}">${cellSelect(`r${i}_method`, tr.t('docForm.cell.method', row), methods, field(form, `r${i}_method`) || 'standard', errors)}</td>
+<td data-label="${column('docForm.col.order')}">${cellInput(`r${i}_order`, tr.t('docForm.cell.order', row), { ...form, [`r${i}_order`]: field(form, `r${i}_order`) || '1' }, errors, html`type="number" min="1" max="100"`)}</td>
+<td data-label="${column('docForm.col.language')}">${languageSelect(`r${i}_language`, tr.t('docForm.cell.language', row), field(form, `r${i}_language`), errors, tr)}</td>
+</tr>`;
+  })}</tbody></table></div>
+${recipientRows < maxRecipients ? html`<div class="actions"><button class="button button-secondary button-small" type="submit" name="more" value="recipients">${tr.t('docForm.moreRecipients')}</button></div>` : ''}
 </section>`;
 }
 
@@ -49,31 +56,38 @@ function pricingSection(
   priceRows: number,
   preview: SafeHtml | null,
   errors: FieldErrors,
+  tr: Translator,
 ): SafeHtml {
   const prices = Array.from({ length: priceRows }, (_, i) => i);
   const vatIncluded = formText(form, 'vatMode') === 'included';
+  const billings: Choice[] = billingChoices.map((billing) => [
+    billing,
+    tr.t('docForm.billingChoice', { billing }),
+  ]);
+  const column = (key: MessageKey) => tr.t(key);
   return html`<section class="card" aria-labelledby="pricing-title">
-<h2 id="pricing-title">Pricing <span class="muted">(optional)</span></h2>
-<div class="field"><label for="currency">Currency</label><input id="currency" name="currency" type="text" maxlength="3" value="${field(form, 'currency') || 'EUR'}" ${invalidAttrs('currency', errors.currency)}>${fieldError('currency', errors.currency)}</div>
-<fieldset class="field"><legend class="label">Prices are</legend>
-<label class="checkbox"><input type="radio" name="vatMode" value="excluded"${vatIncluded ? '' : html` checked`}> excluding VAT</label>
-<label class="checkbox"><input type="radio" name="vatMode" value="included"${vatIncluded ? html` checked` : ''}> including VAT</label></fieldset>
+<h2 id="pricing-title">${tr.t('pricing.heading')} <span class="muted">${tr.t('form.optional')}</span></h2>
+<div class="field"><label for="currency">${tr.t('docForm.currency')}</label><input id="currency" name="currency" type="text" maxlength="3" value="${field(form, 'currency') || 'EUR'}" ${invalidAttrs('currency', errors.currency)}>${fieldError('currency', errors.currency)}</div>
+<fieldset class="field"><legend class="label">${tr.t('docForm.pricesAre')}</legend>
+<label class="checkbox"><input type="radio" name="vatMode" value="excluded"${vatIncluded ? '' : html` checked`}> ${tr.t('docForm.excludingVat')}</label>
+<label class="checkbox"><input type="radio" name="vatMode" value="included"${vatIncluded ? html` checked` : ''}> ${tr.t('docForm.includingVat')}</label></fieldset>
 ${errors.pricing ? html`<p class="field-error" id="pricing-error" role="alert">${errors.pricing}</p>` : null}
 <div class="table-scroll" tabindex="0" role="region" aria-labelledby="pricing-title">
-<table class="form-rows"><thead><tr><th scope="col">Item</th><th scope="col">Qty</th><th scope="col">Unit price</th><th scope="col">VAT %</th><th scope="col">Billing</th><th scope="col">Periods</th></tr></thead>
-<tbody>${prices.map(
-    (i) => html`<tr>
-<td data-label="Item">${cellInput(`p${i}_name`, `Line ${i + 1} item`, form, errors)}</td>
-<td data-label="Qty">${cellInput(`p${i}_qty`, `Line ${i + 1} quantity`, form, errors, html`type="text" inputmode="decimal"`)}</td>
-<td data-label="Unit price">${cellInput(`p${i}_price`, `Line ${i + 1} unit price`, form, errors, html`type="text" inputmode="decimal"`)}</td>
-<td data-label="VAT %">${cellInput(`p${i}_vat`, `Line ${i + 1} VAT rate`, form, errors, html`type="text" inputmode="decimal"`)}</td>
-<td data-label="Billing">${cellSelect(`p${i}_billing`, `Line ${i + 1} billing`, billingChoices, field(form, `p${i}_billing`) || 'one-off', errors)}</td>
-<td data-label="Periods">${cellInput(`p${i}_periods`, `Line ${i + 1} periods`, form, errors, html`type="number" min="1"`)}</td>
-</tr>`,
-  )}</tbody></table></div>
-<p class="small muted">A recurring line counts for its whole contract: unit price × quantity × periods. A discount is a line with a negative unit price; the total cannot go below zero.</p>
+<table class="form-rows"><thead><tr><th scope="col">${column('pricing.item')}</th><th scope="col">${column('pricing.quantity')}</th><th scope="col">${column('pricing.unitPrice')}</th><th scope="col">${column('pricing.vatRate')}</th><th scope="col">${column('pricing.billing')}</th><th scope="col">${column('docForm.col.periods')}</th></tr></thead>
+<tbody>${prices.map((i) => {
+    const line = { line: i + 1 };
+    return html`<tr>
+<td data-label="${column('pricing.item')}">${cellInput(`p${i}_name`, tr.t('docForm.cell.item', line), form, errors)}</td>
+<td data-label="${column('pricing.quantity')}">${cellInput(`p${i}_qty`, tr.t('docForm.cell.quantity', line), form, errors, html`type="text" inputmode="decimal"`)}</td>
+<td data-label="${column('pricing.unitPrice')}">${cellInput(`p${i}_price`, tr.t('docForm.cell.unitPrice', line), form, errors, html`type="text" inputmode="decimal"`)}</td>
+<td data-label="${column('pricing.vatRate')}">${cellInput(`p${i}_vat`, tr.t('docForm.cell.vatRate', line), form, errors, html`type="text" inputmode="decimal"`)}</td>
+<td data-label="${column('pricing.billing')}">${cellSelect(`p${i}_billing`, tr.t('docForm.cell.billing', line), billings, field(form, `p${i}_billing`) || 'one-off', errors)}</td>
+<td data-label="${column('docForm.col.periods')}">${cellInput(`p${i}_periods`, tr.t('docForm.cell.periods', line), form, errors, html`type="number" min="1"`)}</td>
+</tr>`;
+  })}</tbody></table></div>
+<p class="small muted">${tr.t('docForm.pricingNote')}</p>
 <p id="live-value" class="small" aria-live="polite"></p>
-<div class="actions">${priceRows < maxPriceRows ? html`<button class="button button-secondary button-small" type="submit" name="more" value="prices">More pricing rows</button>` : ''}<button class="button button-secondary button-small" type="submit" name="preview" value="1">Show the value</button></div>
+<div class="actions">${priceRows < maxPriceRows ? html`<button class="button button-secondary button-small" type="submit" name="more" value="prices">${tr.t('docForm.morePrices')}</button>` : ''}<button class="button button-secondary button-small" type="submit" name="preview" value="1">${tr.t('docForm.showValue')}</button></div>
 ${preview}
 </section>`;
 }
@@ -84,26 +98,22 @@ ${preview}
  * a form shown again is kept by the server (sending/kept-uploads.ts; no browser keeps a chosen
  * file across a reload): named here, and its id carried for the next submit.
  */
-function fileField(options: DocumentFormOptions): SafeHtml {
+function fileField(options: DocumentFormOptions, tr: Translator): SafeHtml {
   const { errors, current, kept } = options;
-  const label = current ? 'Replace the PDF' : 'PDF to be signed';
-  const limits = `up to ${formatBytes(options.maxBytes)} and ${maxPages} pages`;
+  const limits = { size: formatBytes(options.maxBytes), maxPages };
+  const label = tr.t(current ? 'docForm.file.replace' : 'docForm.file.label');
   const hint = current
-    ? `The draft has a PDF of ${pagesText(current.pages)}. Choose another, ${limits}, to replace it: the fields placed on it are then removed.`
-    : `Drop a PDF here or choose one, ${limits}. Without one, the text below becomes the PDF when you send.`;
+    ? tr.t('docForm.file.replaceHint', { ...limits, pages: current.pages })
+    : tr.t('docForm.file.hint', limits);
   const keptHint = kept
-    ? html`<input type="hidden" name="keptFile" value="${kept.id}"><p class="notice notice-info kept-file" id="file-kept"><strong>${kept.fileName}</strong>, ${pagesText(kept.pages)}, kept; choose another file to replace it.${current ? ' Saving replaces the draft’s PDF with it.' : ''}</p>`
+    ? html`<input type="hidden" name="keptFile" value="${kept.id}"><p class="notice notice-info kept-file" id="file-kept">${richText(tr, 'docForm.file.kept', { name: kept.fileName, pages: kept.pages })}${current ? html` ${tr.t('docForm.file.keptReplaces')}` : null}</p>`
     : null;
   const describedBy = [errors.file ? 'file-error' : '', kept ? 'file-kept' : '', 'file-hint'].filter(Boolean);
-  return html`<div class="field file-drop"><label for="file">${label} <span class="muted">(optional)</span></label>
+  return html`<div class="field file-drop"><label for="file">${label} <span class="muted">${tr.t('form.optional')}</span></label>
 <span class="hint" id="file-hint">${hint}</span>
 ${keptHint}
 <input id="file" name="file" type="file" accept="application/pdf,.pdf" ${errors.file ? html`aria-invalid="true" ` : null}aria-describedby="${describedBy.join(' ')}">
 ${fieldError('file', errors.file)}</div>`;
-}
-
-function pagesText(pages: number): string {
-  return `${pages} ${pages === 1 ? 'page' : 'pages'}`;
 }
 
 /** What differs between the new-document form and a draft's edit form. */
@@ -126,6 +136,7 @@ export function documentForm(
   message: SafeHtml | null,
   preview: SafeHtml | null,
   options: DocumentFormOptions,
+  tr: Translator,
 ): SafeHtml {
   const { errors } = options;
   const recipientRows = rowCount(form, 'recipientRows', 3, maxRecipients);
@@ -136,16 +147,16 @@ ${csrfField(csrf)}
 <input type="hidden" name="priceRows" value="${priceRows}">
 ${message}
 <section class="card">
-<div class="field"><label for="title">Title</label><input id="title" name="title" type="text" maxlength="200" value="${field(form, 'title')}" required ${invalidAttrs('title', errors.title)}>${fieldError('title', errors.title)}</div>
-${fileField(options)}
-${expiryField(form, errors)}
-${reminderField(form, errors)}
-${certificateLanguageField(form, errors)}
-<div class="field"><label for="body">Text</label><span class="hint" id="body-hint">Blank lines separate paragraphs. Shown above the PDF's pages, or made into the PDF when there is none.</span><textarea id="body" name="body" rows="8" ${errors.body ? html`aria-invalid="true" ` : null}aria-describedby="${errors.body ? 'body-error body-hint' : 'body-hint'}">${formText(form, 'body')}</textarea>${fieldError('body', errors.body)}</div>
+<div class="field"><label for="title">${tr.t('docForm.title')}</label><input id="title" name="title" type="text" maxlength="200" value="${field(form, 'title')}" required ${invalidAttrs('title', errors.title)}>${fieldError('title', errors.title)}</div>
+${fileField(options, tr)}
+${expiryField(form, errors, tr)}
+${reminderField(form, errors, tr)}
+${certificateLanguageField(form, errors, tr)}
+<div class="field"><label for="body">${tr.t('docForm.body')}</label><span class="hint" id="body-hint">${tr.t('docForm.bodyHint')}</span><textarea id="body" name="body" rows="8" ${errors.body ? html`aria-invalid="true" ` : null}aria-describedby="${errors.body ? 'body-error body-hint' : 'body-hint'}">${formText(form, 'body')}</textarea>${fieldError('body', errors.body)}</div>
 </section>
-${recipientsSection(form, recipientRows, errors)}
-${pricingSection(form, priceRows, preview, errors)}
-<div class="actions"><button class="button button-primary" type="submit">${options.submit}</button><a href="${options.cancel}">Cancel</a></div>
+${recipientsSection(form, recipientRows, errors, tr)}
+${pricingSection(form, priceRows, preview, errors, tr)}
+<div class="actions"><button class="button button-primary" type="submit">${options.submit}</button><a href="${options.cancel}">${tr.t('doc.confirm.cancel')}</a></div>
 </form>`;
 }
 
@@ -158,8 +169,9 @@ export function newDocumentView(
   message: SafeHtml | null,
   preview: SafeHtml | null,
   options: DocumentFormOptions,
+  tr: Translator,
 ) {
-  return html`<p><a href="/documents">← Documents</a></p><h1>New document</h1>${documentForm(csrf, form, message, preview, options)}`;
+  return html`<p><a href="/documents">← ${tr.t('app.nav.documents')}</a></p><h1>${tr.t('docForm.newTitle')}</h1>${documentForm(csrf, form, message, preview, options, tr)}`;
 }
 
 export function editDocumentView(
@@ -169,8 +181,9 @@ export function editDocumentView(
   message: SafeHtml | null,
   preview: SafeHtml | null,
   options: DocumentFormOptions,
+  tr: Translator,
 ) {
-  return html`<p><a href="${options.cancel}">← ${documentTitle}</a></p><h1>Edit draft</h1>${documentForm(csrf, form, message, preview, options)}`;
+  return html`<p><a href="${options.cancel}">← ${documentTitle}</a></p><h1>${tr.t('docForm.editHeading')}</h1>${documentForm(csrf, form, message, preview, options, tr)}`;
 }
 
 /** "Your mail", in the member's language (the mails themselves as they were written). */

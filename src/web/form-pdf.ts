@@ -3,7 +3,8 @@
 // kept from the form's last attempt (sending/kept-uploads.ts: no browser keeps a chosen file
 // across a reload), and keeping a new one that passed its checks for the next attempt.
 import type { SessionUser } from '../accounts/accounts.service.ts';
-import { type FieldErrors, InputError } from '../input-error.ts';
+import { type Problems, problemsOf } from '../i18n/refusals.ts';
+import { InputError } from '../input-error.ts';
 import { findKeptUpload, type KeptUpload, keepUpload } from '../sending/kept-uploads.ts';
 import { formFile, type UploadedFile } from '../ui/uploads.ts';
 import { type Form, formText, type Web } from './kit.ts';
@@ -27,9 +28,9 @@ export async function formPdfOf(web: Web, member: SessionUser, form: Form): Prom
 /**
  * A new file that passed its checks is kept for the form's next submit (replacing the one
  * kept before); one refused keeps nothing, and the one kept before stays. Returns the file's
- * refusal, if any, for the form to show beside the field.
+ * refusal, if any (keyed where its rule is), for the form to show beside the field.
  */
-export async function keepNewFile(web: Web, member: SessionUser, pdf: FormPdf): Promise<FieldErrors> {
+export async function keepNewFile(web: Web, member: SessionUser, pdf: FormPdf): Promise<Problems> {
   const { upload } = pdf;
   if (!upload || upload.tooLarge) return {};
   try {
@@ -37,6 +38,6 @@ export async function keepNewFile(web: Web, member: SessionUser, pdf: FormPdf): 
     return {};
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    return error.fields;
+    return problemsOf(error);
   }
 }

@@ -10,8 +10,10 @@
 // member's workspace (another workspace's is the 404 page).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
+import { translator } from '../i18n/messages.ts';
+import { problemSentences, refusalOf } from '../i18n/refusals.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
-import { keptMissingSentence, maxRecipients } from '../sending/draft-input.ts';
+import { keptMissingRefusal, maxRecipients } from '../sending/draft-input.ts';
 import { changeTemplateDefaults, changeTemplateRoles } from '../templates/template-edits.ts';
 import { createTemplate, type TemplateDetail } from '../templates/templates.service.ts';
 import { useUploadBodies } from '../ui/uploads.ts';
@@ -62,14 +64,14 @@ async function submitNewTemplate(
   const form: Form = { ...(request.body ?? {}) };
   const pdf = await formPdfOf(web, member, form);
   if (formText(form, 'more') === 'roles') {
-    const errors = await keepNewFile(web, member, pdf);
+    const errors = problemSentences(await keepNewFile(web, member, pdf), translator('en'));
     return newTemplatePage(web, request, reply, { status: 200, form: withMoreRows(form), errors, pdf });
   }
   const { roles, rows } = rolesOf(form, roleRowsOf(form));
   const name = field(form, 'name');
   const defaults = defaultsOf(form);
   try {
-    if (pdf.keptMissing && !pdf.upload) throw new InputError({ file: keptMissingSentence });
+    if (pdf.keptMissing && !pdf.upload) throw refusalOf({ file: keptMissingRefusal });
     const { id } = await createTemplate(web.ctx, {
       workspaceId: member.workspaceId,
       name,
@@ -85,7 +87,9 @@ async function submitNewTemplate(
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     // The file passed its checks (no sentence on it): kept, so the next submit has it.
-    const fileErrors = error.fields.file ? {} : await keepNewFile(web, member, pdf);
+    const fileErrors = error.fields.file
+      ? {}
+      : problemSentences(await keepNewFile(web, member, pdf), translator('en'));
     const errors = templateFormErrors({ ...error.fields, ...fileErrors }, rows);
     return newTemplatePage(web, request, reply, { status: 400, form, errors, pdf });
   }

@@ -2,6 +2,7 @@
 // its roles, the documents' defaults; the fields come next, in the field editor), and on a
 // template's page the roles table and the defaults form. Every refusal shows beside its input,
 // with a summary at the top of its form.
+import { translator } from '../i18n/messages.ts';
 import type { FieldErrors } from '../input-error.ts';
 import { formatBytes, maxPages } from '../pdf/inspect.ts';
 import { maxRecipients } from '../sending/draft-input.ts';
@@ -10,8 +11,20 @@ import { maxTemplateNameLength } from '../templates/template-input.ts';
 import { csrfField, errorSummary, type Form, fieldError, formText, invalidAttrs } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { field } from './document-form.ts';
-import { cellInput, cellSelect, expiryField, languageSelect, reminderField } from './form-parts.views.ts';
+import {
+  cellInput,
+  cellSelect,
+  expiryField,
+  languageSelect,
+  methodChoices,
+  reminderField,
+  roleChoices,
+} from './form-parts.views.ts';
 import { roleInput, roleRowsOf } from './template-form.ts';
+
+// The template pages are in English until their sentences are in the catalogues (issue 51);
+// the inputs they share with the document form take a translator, English's here.
+const english = translator('en');
 
 /** The roles table: a row per role (a kept role can be removed), blank rows for new ones. */
 export function rolesTable(form: Form, errors: FieldErrors): SafeHtml {
@@ -27,10 +40,10 @@ ${errors.roles ? html`<p class="field-error" id="roles-error" role="alert">${err
 <tbody>${rows.map(
     (i) => html`<tr>
 <td data-label="Role">${kept(i) ? html`<input type="hidden" name="${roleInput.was(i)}" value="${field(form, roleInput.was(i))}">` : null}${cellInput(roleInput.name(i), `Role ${i + 1} name`, form, errors, html`type="text" maxlength="60" placeholder="${i === 0 ? 'Client' : ''}"`)}</td>
-<td data-label="Kind">${cellSelect(roleInput.role(i), `Role ${i + 1} kind`, ['signer', 'viewer'], field(form, roleInput.role(i)) || 'signer', errors)}</td>
-<td data-label="Signing">${cellSelect(roleInput.method(i), `Role ${i + 1} signing method`, ['standard', 'email-code'], field(form, roleInput.method(i)) || 'standard', errors)}</td>
+<td data-label="Kind">${cellSelect(roleInput.role(i), `Role ${i + 1} kind`, roleChoices(english), field(form, roleInput.role(i)) || 'signer', errors)}</td>
+<td data-label="Signing">${cellSelect(roleInput.method(i), `Role ${i + 1} signing method`, methodChoices(english), field(form, roleInput.method(i)) || 'standard', errors)}</td>
 <td data-label="Order">${cellInput(roleInput.order(i), `Role ${i + 1} signing order`, { ...form, [roleInput.order(i)]: field(form, roleInput.order(i)) || '1' }, errors, html`type="number" min="1" max="100"`)}</td>
-<td data-label="Language">${languageSelect(roleInput.language(i), `Role ${i + 1} language`, field(form, roleInput.language(i)), errors)}</td>
+<td data-label="Language">${languageSelect(roleInput.language(i), `Role ${i + 1} language`, field(form, roleInput.language(i)), errors, english)}</td>
 ${removable ? html`<td data-label="Remove">${kept(i) ? html`<label class="checkbox"><input type="checkbox" name="${roleInput.remove(i)}" value="yes"${formText(form, roleInput.remove(i)) === 'yes' ? html` checked` : null}> <span class="visually-hidden">Remove role ${i + 1}</span></label>` : null}</td>` : null}
 </tr>`,
   )}</tbody></table></div>
@@ -68,8 +81,8 @@ ${defaultsInputs(form, errors)}
 
 function defaultsInputs(form: Form, errors: FieldErrors): SafeHtml {
   return html`<div class="field"><label for="title">Documents’ title</label><input id="title" name="title" type="text" maxlength="200" value="${field(form, 'title')}" ${invalidAttrs('title', errors.title)}>${fieldError('title', errors.title)}</div>
-${expiryField(form, errors)}
-${reminderField(form, errors)}
+${expiryField(form, errors, english)}
+${reminderField(form, errors, english)}
 <div class="field"><label for="body">Message</label><span class="hint" id="body-hint">Shown above the PDF’s pages; blank lines separate paragraphs.</span><textarea id="body" name="body" rows="5" ${errors.body ? html`aria-invalid="true" ` : null}aria-describedby="${errors.body ? 'body-error body-hint' : 'body-hint'}">${formText(form, 'body')}</textarea>${fieldError('body', errors.body)}</div>`;
 }
 

@@ -9,7 +9,7 @@ import { maxRecipients } from '../sending/draft-input.ts';
 import type { RoleChange, TemplateDefaults } from '../templates/template-edits.ts';
 import type { TemplateDetail } from '../templates/templates.service.ts';
 import { type Form, formText } from '../ui/forms.ts';
-import { describeSeconds, expiryChoices, expiryOf, field, rowCount } from './document-form.ts';
+import { expiryChoices, expiryOf, field, rowCount } from './document-form.ts';
 
 /** The roles table's input ids. */
 export const roleInput = {
@@ -80,7 +80,7 @@ export function defaultsFormOf(template: TemplateDetail): Form {
     body: template.text,
     remindEveryDays: template.remindEveryDays === null ? '' : String(template.remindEveryDays),
     expiresInDays: known ? String(days) : 'keep',
-    ...(known ? {} : { expiresAsSet: describeSeconds(template.expiresInSeconds) }),
+    ...(known ? {} : { expiresAsSet: String(template.expiresInSeconds) }),
   };
 }
 

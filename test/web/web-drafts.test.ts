@@ -71,7 +71,7 @@ describeEachDatabase('a draft’s form on the web', (kind) => {
       p0_price:
         'Line 1: unit price must be a number such as 2, 19.99 or 0.0125 (up to 15 digits before the point and 6 after).',
       p2_name: 'Line 3: item must not be empty.',
-      p2_periods: 'Line 3: periods must be a whole number from 1 to 1200.',
+      p2_periods: 'Line 3: periods must be a whole number from 1 to 1,200.',
     };
     for (const [id, sentence] of Object.entries(expected)) {
       assert.equal(errorBeside(res.text, id), sentence, `beside ${id}`);

@@ -322,7 +322,7 @@ describeEachDatabase('templates made and changed on the web', (kind) => {
     assertPage(viewer, 400);
     assert.match(viewer.text, /<details class="card" id="change-roles" open>/);
     assert.match(viewer.text, /Field 2: .*signer/);
-    assert.match(viewer.text, /<option value="viewer" selected>viewer<\/option>/);
+    assert.match(viewer.text, /<option value="viewer" selected>Viewer<\/option>/);
     assert.deepEqual(await getTemplate(h.ctx, owner.workspaceId, id), before);
 
     // Renamed and swapped in order: each keeps its own fields.
