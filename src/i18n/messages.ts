@@ -36,6 +36,11 @@ export interface KeyedSentence {
    * said in the page's language, joined as the language joins a list.
    */
   lists?: Record<string, KeyedSentence[]>;
+  /**
+   * Values that are phrases of their own, said in the page's language: whom a rule is about
+   * (`who`: "Recipient 2", "Role 2", or a template role's name, as `who.*` say them).
+   */
+  parts?: Record<string, KeyedSentence>;
   /** Sentences said after this one (a file refused by several rules at once). */
   and?: KeyedSentence[];
 }

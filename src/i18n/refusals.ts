@@ -20,7 +20,12 @@ export function say(sentence: KeyedSentence, tr: Translator): string {
     name,
     tr.list(items.map((item) => say(item, tr))),
   ]);
-  const said = tr.t(sentence.key, { ...sentence.values, ...Object.fromEntries(lists) });
+  const parts = Object.entries(sentence.parts ?? {}).map(([name, part]) => [name, say(part, tr)]);
+  const said = tr.t(sentence.key, {
+    ...sentence.values,
+    ...Object.fromEntries(lists),
+    ...Object.fromEntries(parts),
+  });
   return sentence.and ? [said, ...sentence.and.map((next) => say(next, tr))].join(' ') : said;
 }
 

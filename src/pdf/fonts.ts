@@ -88,19 +88,26 @@ export type DrawnSubject = 'title' | 'text' | 'fullName' | 'lineItem' | 'yourNam
 
 /**
  * drawingProblem as a key of the catalogues, for a page in its reader's language: `subject`
- * names the text (`row`: a recipient's number, `line`: a pricing line's, where it has one).
+ * names the text (`who`: whose full name, `line`: a pricing line's number, where it has one).
  */
 export function drawingRefusal(
   subject: DrawnSubject,
   value: string,
-  where: { row?: number; line?: number } = {},
+  where: { who?: KeyedSentence; line?: number } = {},
 ): KeyedSentence | null {
   const missing = undrawableCharacters(value);
   if (missing.length === 0) return null;
   const characters = listedCharacters(missing);
   return {
     key: 'text.undrawable',
-    values: { subject, ...where, characters, count: missing.length, more: Math.max(0, missing.length - 3) },
+    values: {
+      subject,
+      ...(where.line ? { line: where.line } : {}),
+      characters,
+      count: missing.length,
+      more: Math.max(0, missing.length - 3),
+    },
+    ...(where.who ? { parts: { who: where.who } } : {}),
   };
 }
 

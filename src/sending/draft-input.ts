@@ -97,19 +97,20 @@ function validateCreateInput(
   }
   const emails = new Set<string>();
   for (const [i, r] of input.recipients.entries()) {
-    const who: Who = { kind: 'recipient', row: i + 1 };
+    const who = whoIs('recipient', i + 1);
     const key = (field: keyof RecipientInput) => `recipients[${i}].${field}`;
-    if (!isEmailAddress(r.email)) problems[key('email')] = { key: 'draft.problem.email', values: { ...who } };
+    if (!isEmailAddress(r.email)) problems[key('email')] = { key: 'draft.problem.email', parts: { who } };
     else if (emails.has(emailKey(r.email)))
       problems[key('email')] = {
         key: 'draft.problem.emailTwice',
-        values: { ...who, email: normalizeEmail(r.email) },
+        values: { email: normalizeEmail(r.email) },
+        parts: { who },
       };
     emails.add(emailKey(r.email));
     if (!r.fullName.trim() || r.fullName.trim().length > 200) {
-      problems[key('fullName')] = { key: 'draft.problem.fullName', values: { ...who, max: 200 } };
+      problems[key('fullName')] = { key: 'draft.problem.fullName', values: { max: 200 }, parts: { who } };
     } else {
-      const problem = drawingRefusal('fullName', r.fullName, { row: who.row });
+      const problem = drawingRefusal('fullName', r.fullName, { who });
       if (problem) problems[key('fullName')] = problem;
     }
     checkRecipientSettings(r, who, key, problems);
@@ -128,12 +129,14 @@ function validateCreateInput(
 }
 
 /**
- * Whom a rule of checkRecipientSettings is about, as its sentence names them: a document's
- * recipient ("Recipient 2") or a template's role ("Role 2"), numbered from 1 (`row`).
+ * Whom a rule is about, as its sentence names them (its `who`): a document's recipient
+ * ("Recipient 2") or a template's role ("Role 2"), numbered from 1 (`row`: a form renumbers
+ * it as its own rows go); templates/use-template.ts names a recipient by their role instead.
  */
-export interface Who {
-  kind: 'recipient' | 'role';
-  row: number;
+export type Who = KeyedSentence & { values: { row: number } };
+
+export function whoIs(kind: 'recipient' | 'role', row: number): Who {
+  return { key: kind === 'role' ? 'who.role' : 'who.recipient', values: { row } };
 }
 
 /**
@@ -146,19 +149,20 @@ export function checkRecipientSettings(
   key: (field: 'role' | 'signingMethod' | 'signingOrder' | 'language') => string,
   problems: Problems,
 ): void {
-  const values = { ...who };
+  const parts = { who };
   if (r.language !== undefined && r.language !== null && r.language !== '' && !parseLanguage(r.language))
     problems[key('language')] = {
       key: 'draft.problem.recipientLanguage',
-      values: { ...values, languages: languages.join(', ') },
+      values: { languages: languages.join(', ') },
+      parts,
     };
   if (r.role !== 'signer' && r.role !== 'viewer')
-    problems[key('role')] = { key: 'draft.problem.role', values };
+    problems[key('role')] = { key: 'draft.problem.role', parts };
   if (r.signingMethod !== 'standard' && r.signingMethod !== 'email-code') {
-    problems[key('signingMethod')] = { key: 'draft.problem.signingMethod', values };
+    problems[key('signingMethod')] = { key: 'draft.problem.signingMethod', parts };
   }
   if (!Number.isInteger(r.signingOrder) || r.signingOrder < 1 || r.signingOrder > 100) {
-    problems[key('signingOrder')] = { key: 'draft.problem.signingOrder', values: { ...values, max: 100 } };
+    problems[key('signingOrder')] = { key: 'draft.problem.signingOrder', values: { max: 100 }, parts };
   }
 }
 

@@ -11,7 +11,7 @@ import type { Context } from '../context.ts';
 import type { PageSize, RecipientRole, SigningMethod } from '../db/schema.ts';
 import { checkFields, type PlacedField } from '../fields/field-rules.ts';
 import { fieldTypeSpecs, fieldTypes } from '../fields/field-types.ts';
-import { type Problems, problemsOf, refusalOf } from '../i18n/refusals.ts';
+import { type KeyedSentence, type Problems, problemsOf, refusalOf } from '../i18n/refusals.ts';
 import { InputError } from '../input-error.ts';
 import { tooLargeRefusal } from '../pdf/inspect.ts';
 import {
@@ -20,7 +20,7 @@ import {
   type KeptPdf,
   maxRecipients,
   validateDocumentSettings,
-  type Who,
+  whoIs,
 } from '../sending/draft-input.ts';
 
 export const maxRoleNameLength = 60;
@@ -74,25 +74,34 @@ const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().t
 
 function checkRoles(roles: TemplateRoleInput[], errors: Problems): void {
   if (roles.length < 1 || roles.length > maxRecipients) {
-    errors.roles = `A template has 1 to ${maxRecipients} roles.`;
+    errors.roles = { key: 'template.problem.roleCount', values: { max: maxRecipients } };
   } else if (!roles.some((r) => r.role === 'signer')) {
-    errors.roles = 'A template needs at least one signing role.';
+    errors.roles = { key: 'template.problem.noSigner' };
   }
   const names: string[] = [];
   for (const [i, r] of roles.entries()) {
-    const where = `Role ${i + 1}`;
-    const who: Who = { kind: 'role', row: i + 1 };
+    const who = whoIs('role', i + 1);
     const key = (field: keyof TemplateRoleInput) => `roles[${i}].${field}`;
     const name = r.name.trim();
     if (!name || name.length > maxRoleNameLength) {
-      errors[key('name')] = `${where}: its name must be 1 to ${maxRoleNameLength} characters (e.g. Client).`;
+      errors[key('name')] = {
+        key: 'template.problem.roleName',
+        values: { max: maxRoleNameLength },
+        parts: { who },
+      };
     } else if (names.some((other) => sameName(other, name))) {
-      errors[key('name')] = `${where}: “${name}” is the name of another role.`;
+      errors[key('name')] = { key: 'template.problem.roleNameTaken', values: { name }, parts: { who } };
     }
     names.push(name);
     checkRecipientSettings(r, who, key, errors);
   }
 }
+
+/** **The** template name rule's sentence (templates.service.ts renames by it too). */
+export const templateNameProblem: KeyedSentence = {
+  key: 'template.problem.name',
+  values: { max: maxTemplateNameLength },
+};
 
 /** The raw fields as field-rules.ts reads them (the role's name where a recipient's email goes), and who fills each. */
 function fieldsOf(raw: unknown[]): { asDocument: unknown[]; senderFills: unknown[] } {
@@ -159,8 +168,7 @@ function checkTemplateFields(
 export async function checkTemplateInput(ctx: Context, input: TemplateInput): Promise<CheckedTemplate> {
   const errors: Problems = {};
   const name = input.name.trim();
-  if (!name || name.length > maxTemplateNameLength)
-    errors.name = `The template's name must be 1 to ${maxTemplateNameLength} characters.`;
+  if (!name || name.length > maxTemplateNameLength) errors.name = templateNameProblem;
   validateDocumentSettings({ ...input, delivery: 'email' }, errors);
   checkRoles(input.roles, errors);
   let pdf: CheckedTemplate['pdf'] | null = input.kept

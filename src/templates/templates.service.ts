@@ -16,7 +16,7 @@ import { deleteFileIfUnused, findFile } from '../files/files.repository.ts';
 import { storeFile } from '../files/files.service.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseLanguage } from '../i18n/languages.ts';
-import { InputError } from '../input-error.ts';
+import { refusalOf } from '../i18n/refusals.ts';
 import { drawableText } from '../pdf/fonts.ts';
 import { defaultExpirySeconds } from '../sending/draft-input.ts';
 import {
@@ -24,6 +24,7 @@ import {
   checkTemplateInput,
   maxTemplateNameLength,
   type TemplateInput,
+  templateNameProblem,
 } from './template-input.ts';
 import {
   countDocumentsByTemplate,
@@ -234,8 +235,7 @@ export async function renameTemplate(
   name: string,
 ): Promise<void> {
   const trimmed = name.trim();
-  if (!trimmed || trimmed.length > maxTemplateNameLength)
-    throw new InputError({ name: `The template's name must be 1 to ${maxTemplateNameLength} characters.` });
+  if (!trimmed || trimmed.length > maxTemplateNameLength) throw refusalOf({ name: templateNameProblem });
   await ctx.db.transaction().execute(async (trx) => {
     if (!(await lockTemplate(trx, workspaceId, id))) throw new ApiError('not-found');
     await updateTemplateRow(trx, workspaceId, id, { name: trimmed, updated_at: ctx.clock.now() });
@@ -360,10 +360,7 @@ export async function templateFromDocument(
 ): Promise<{ id: string }> {
   const document = await findFullDocument(ctx.db, workspaceId, documentId);
   if (!document) throw new ApiError('not-found');
-  if (!document.original_sha256)
-    throw new InputError({
-      file: 'This document has no PDF yet (its text becomes one when it is sent): a template is a PDF with its fields.',
-    });
+  if (!document.original_sha256) throw refusalOf({ file: { key: 'template.problem.noPdfYet' } });
   const [recipients, fields, file] = await Promise.all([
     findFullRecipients(ctx.db, workspaceId, documentId),
     findFields(ctx.db, workspaceId, documentId),

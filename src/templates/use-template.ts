@@ -8,12 +8,15 @@
 //   the value (a start date on page 1 and page 5). A required one needs a value; an
 //   optional one left out is left empty (a checkbox unticked), never given to the signer.
 // - A refusal names the member at fault as the user wrote it: `recipients["Client"].email`,
-//   `values["Price"]` (so the API's pointer is `/recipients/Client/email`, `/values/Price`).
+//   `values["Price"]` (so the API's pointer is `/recipients/Client/email`, `/values/Price`);
+//   its sentences are keys of the catalogues (template.use.*, and the document's own rules'
+//   said of the role: `who.named`).
 import type { Context } from '../context.ts';
 import type { Delivery, PageSize } from '../db/schema.ts';
 import { pageSizesOf } from '../fields/fields.service.ts';
 import { pointerToken } from '../http/error-handler.ts';
-import { type FieldErrors, InputError, type InputErrorDetails } from '../input-error.ts';
+import { type KeyedSentence, type Problems, problemsOf, refusalOf } from '../i18n/refusals.ts';
+import type { InputError } from '../input-error.ts';
 import type { CreateDocumentInput } from '../sending/draft-input.ts';
 import type { TemplateDetail, TemplateField, TemplateRole } from './templates.service.ts';
 
@@ -56,15 +59,17 @@ export function askedValues(
 }
 
 /** Each role's person, or the problems: a role left out, a name that is no role. */
-function peopleOf(roles: TemplateRole[], given: UseTemplateInput['recipients'], errors: FieldErrors) {
+function peopleOf(roles: TemplateRole[], given: UseTemplateInput['recipients'], errors: Problems) {
   for (const name of Object.keys(given)) {
     if (!roles.some((r) => same(r.name, name)))
-      errors[roleKey(name)] =
-        `${name} is not a role of this template (its roles: ${roles.map((r) => r.name).join(', ')}).`;
+      errors[roleKey(name)] = {
+        key: 'template.use.notARole',
+        values: { name, roles: roles.map((r) => r.name).join(', ') },
+      };
   }
   return roles.map((role) => {
     const entry = Object.entries(given).find(([name]) => same(name, role.name))?.[1];
-    if (!entry) errors[roleKey(role.name)] = `Give the ${role.name}’s email address and full name.`;
+    if (!entry) errors[roleKey(role.name)] = { key: 'template.use.givePerson', values: { role: role.name } };
     // Their own language, else their role's default (null: the workspace's when mailed).
     const language = entry?.language || role.language;
     return { role, email: entry?.email ?? '', fullName: entry?.fullName ?? '', language };
@@ -72,22 +77,24 @@ function peopleOf(roles: TemplateRole[], given: UseTemplateInput['recipients'], 
 }
 
 /** The value each asked label gets (text, or a checkbox's true or false), or the problems. */
-function valuesOf(template: TemplateDetail, given: Record<string, string | boolean>, errors: FieldErrors) {
+function valuesOf(template: TemplateDetail, given: Record<string, string | boolean>, errors: Problems) {
   const asked = askedValues(template);
   for (const label of Object.keys(given)) {
     if (!asked.some((a) => same(a.label, label)))
-      errors[valueKey(label)] =
-        asked.length > 0
-          ? `“${label}” is not a value this template asks for (it asks for ${asked.map((a) => `“${a.label}”`).join(', ')}).`
-          : `“${label}” is not a value this template asks for (it asks for none).`;
+      errors[valueKey(label)] = {
+        key: 'template.use.notAsked',
+        values: { label, count: asked.length, asked: asked.map((a) => `“${a.label}”`).join(', ') },
+      };
   }
   const values = new Map<string, string | boolean>();
   for (const a of asked) {
     const value = Object.entries(given).find(([label]) => same(label, a.label))?.[1];
     const empty = value === undefined || value === '' || value === false;
     if (a.required && empty)
-      errors[valueKey(a.label)] =
-        a.type === 'checkbox' ? `“${a.label}” must be ticked (true).` : `Give “${a.label}”: you fill it in.`;
+      errors[valueKey(a.label)] = {
+        key: a.type === 'checkbox' ? 'template.use.tick' : 'template.use.giveValue',
+        values: { label: a.label },
+      };
     values.set(a.label.toLowerCase(), value ?? (a.type === 'checkbox' ? false : ''));
   }
   return values;
@@ -105,10 +112,10 @@ export async function documentInputOf(
   input: UseTemplateInput,
   pageSizes?: PageSize[],
 ): Promise<CreateDocumentInput> {
-  const errors: FieldErrors = {};
+  const errors: Problems = {};
   const people = peopleOf(template.roles, input.recipients, errors);
   const values = valuesOf(template, input.values ?? {}, errors);
-  if (Object.keys(errors).length > 0) throw new InputError(errors);
+  if (Object.keys(errors).length > 0) throw refusalOf(errors);
   const emailOf = new Map(people.map((p) => [p.role.id, p.email]));
   const delivery = input.delivery ?? 'email';
   return {
@@ -151,31 +158,34 @@ export async function documentInputOf(
 export function asTemplateUseError(error: InputError, template: TemplateDetail): InputError {
   const roles = template.roles;
   const fields = roles.flatMap((r) => r.fields);
-  const renamed: FieldErrors = {};
+  const renamed: Problems = {};
   const pointers: Record<string, string> = {};
-  for (const [key, sentence] of Object.entries(error.fields)) {
+  for (const [key, problem] of Object.entries(problemsOf(error))) {
     const recipient = /^recipients\[(\d+)\]\.(\w+)$/.exec(key);
     const pointer = error.details.pointers?.[key];
     const field = key === 'fields' && pointer ? /^\/fields\/(\d+)/.exec(pointer) : null;
     if (recipient) {
       const role = roles[Number(recipient[1])];
       // "Recipient 2: the email address is not valid." says which by the role's name instead.
-      if (role)
-        renamed[roleKey(role.name, recipient[2] as 'email')] = sentence.replace(
-          /^Recipient \d+:/,
-          `${role.name}:`,
-        );
-      else renamed[key] = sentence;
+      if (role) renamed[roleKey(role.name, recipient[2] as 'email')] = namedAfter(problem, role.name);
+      else renamed[key] = problem;
     } else if (field) {
       const label = fields[Number(field[1])]?.label;
-      renamed[label ? valueKey(label) : key] = sentence;
+      renamed[label ? valueKey(label) : key] = problem;
     } else {
-      renamed[key] = sentence;
+      renamed[key] = problem;
       if (pointer) pointers[key] = pointer;
     }
   }
-  const details: InputErrorDetails = { ...error.details, pointers };
-  return new InputError(renamed, details);
+  const { messages: _messages, ...details } = error.details;
+  return refusalOf(renamed, { ...details, pointers });
+}
+
+/** A recipient's problem said of their role (`who.named`) instead of their row. */
+function namedAfter(problem: KeyedSentence | string, role: string): KeyedSentence | string {
+  if (typeof problem === 'string') return problem.replace(/^Recipient \d+:/, `${role}:`);
+  if (!problem.parts?.who) return problem;
+  return { ...problem, parts: { ...problem.parts, who: { key: 'who.named', values: { name: role } } } };
 }
 
 /**

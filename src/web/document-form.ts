@@ -144,7 +144,7 @@ export function formErrors(
           `${name === 'row' ? 'Recipient' : 'Line'} ${Number(index) + 1}:`,
           `${name === 'row' ? 'Recipient' : 'Line'} ${at + 1}:`,
         )
-      : { ...problem, values: { ...problem.values, [name]: at + 1 } };
+      : renumberedSentence(problem, name, at + 1);
   for (const [key, problem] of Object.entries(problems)) {
     const recipient = /^recipients\[(\d+)\]\.(\w+)$/.exec(key);
     const line = /^pricing\.items\[(\d+)\](?:\.(.+))?$/.exec(key);
@@ -168,6 +168,21 @@ export function formErrors(
     else place(key, problem);
   }
   return placed;
+}
+
+/** A keyed sentence whose row (its `who`'s) or line is `number`: the form's own numbering. */
+export function renumberedSentence(
+  problem: KeyedSentence,
+  name: 'row' | 'line',
+  number: number,
+): KeyedSentence {
+  const { who } = problem.parts ?? {};
+  if (name === 'row' && who)
+    return {
+      ...problem,
+      parts: { ...problem.parts, who: { ...who, values: { ...who.values, row: number } } },
+    };
+  return { ...problem, values: { ...problem.values, [name]: number } };
 }
 
 /** The chosen expiry: one of the form's choices, `keep` (a draft's own, `kept`), or else 30 days. */

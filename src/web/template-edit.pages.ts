@@ -10,8 +10,8 @@
 // member's workspace (another workspace's is the 404 page).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
-import { translator } from '../i18n/messages.ts';
-import { problemSentences, refusalOf } from '../i18n/refusals.ts';
+import type { Translator } from '../i18n/messages.ts';
+import { problemSentences, problemsOf, refusalOf } from '../i18n/refusals.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { keptMissingRefusal, maxRecipients } from '../sending/draft-input.ts';
 import { changeTemplateDefaults, changeTemplateRoles } from '../templates/template-edits.ts';
@@ -20,6 +20,7 @@ import { useUploadBodies } from '../ui/uploads.ts';
 import { field } from './document-form.ts';
 import { type FormPdf, formPdfOf, keepNewFile } from './form-pdf.ts';
 import { type Form, forMembers, formText, forRecord, sendPageImage, type Web } from './kit.ts';
+import { memberTranslator } from './member-language.ts';
 import { newTemplateView } from './template-edit.views.ts';
 import { defaultsOf, roleRowsOf, rolesOf, templateFormErrors } from './template-form.ts';
 import { loadTemplate, templatePage } from './templates.pages.ts';
@@ -37,10 +38,12 @@ function newTemplatePage(
   request: FastifyRequest,
   reply: FastifyReply,
   page: { status: number; form: Form; errors: FieldErrors; pdf: FormPdf | null },
+  tr: Translator,
 ) {
   return web.render(request, reply, page.status, {
-    title: 'New template',
+    title: tr.t('tpl.new'),
     current: 'templates',
+    tr,
     body: (csrf) =>
       newTemplateView(
         {
@@ -50,6 +53,7 @@ function newTemplatePage(
           maxBytes: web.ctx.config.maxUploadBytes,
         },
         csrf,
+        tr,
       ),
   });
 }
@@ -62,10 +66,12 @@ async function submitNewTemplate(
   member: SessionUser,
 ) {
   const form: Form = { ...(request.body ?? {}) };
+  const tr = memberTranslator(request, reply);
   const pdf = await formPdfOf(web, member, form);
   if (formText(form, 'more') === 'roles') {
-    const errors = problemSentences(await keepNewFile(web, member, pdf), translator('en'));
-    return newTemplatePage(web, request, reply, { status: 200, form: withMoreRows(form), errors, pdf });
+    const errors = problemSentences(await keepNewFile(web, member, pdf), tr);
+    const page = { status: 200, form: withMoreRows(form), errors, pdf };
+    return newTemplatePage(web, request, reply, page, tr);
   }
   const { roles, rows } = rolesOf(form, roleRowsOf(form));
   const name = field(form, 'name');
@@ -87,11 +93,9 @@ async function submitNewTemplate(
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
     // The file passed its checks (no sentence on it): kept, so the next submit has it.
-    const fileErrors = error.fields.file
-      ? {}
-      : problemSentences(await keepNewFile(web, member, pdf), translator('en'));
-    const errors = templateFormErrors({ ...error.fields, ...fileErrors }, rows);
-    return newTemplatePage(web, request, reply, { status: 400, form, errors, pdf });
+    const fileErrors = error.fields.file ? {} : await keepNewFile(web, member, pdf);
+    const errors = templateFormErrors({ ...problemsOf(error), ...fileErrors }, rows, tr);
+    return newTemplatePage(web, request, reply, { status: 400, form, errors, pdf }, tr);
   }
 }
 
@@ -99,7 +103,13 @@ function newTemplateRoutes(web: Web, app: FastifyInstance) {
   app.get(
     '/templates/new',
     forMembers((request, reply) =>
-      newTemplatePage(web, request, reply, { status: 200, form: {}, errors: {}, pdf: null }),
+      newTemplatePage(
+        web,
+        request,
+        reply,
+        { status: 200, form: {}, errors: {}, pdf: null },
+        memberTranslator(request, reply),
+      ),
     ),
   );
 }
@@ -130,7 +140,7 @@ function changeRoute(
         } catch (error) {
           if (!(error instanceof InputError)) throw error;
           const rows = path === 'roles' ? rolesOf(form, roleRowsOf(form)).rows : [];
-          const errors = templateFormErrors(error.fields, rows);
+          const errors = templateFormErrors(problemsOf(error), rows, memberTranslator(request, reply));
           const shown = path === 'roles' ? { roles: form } : { defaults: form };
           return templatePage(web, request, reply, member, { template, status: 400, ...shown, errors });
         }

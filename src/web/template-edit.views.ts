@@ -1,8 +1,8 @@
-// The markup of a template's making and changing (issue 38): the new-template form (a PDF,
-// its roles, the documents' defaults; the fields come next, in the field editor), and on a
-// template's page the roles table and the defaults form. Every refusal shows beside its input,
-// with a summary at the top of its form.
-import { translator } from '../i18n/messages.ts';
+// The markup of a template's making and changing (issue 38), in the member's language: the
+// new-template form (a PDF, its roles, the documents' defaults; the fields come next, in the
+// field editor), and on a template's page the roles table and the defaults form. Every
+// refusal shows beside its input, with a summary at the top of its form.
+import type { Translator } from '../i18n/messages.ts';
 import type { FieldErrors } from '../input-error.ts';
 import { formatBytes, maxPages } from '../pdf/inspect.ts';
 import { maxRecipients } from '../sending/draft-input.ts';
@@ -10,6 +10,7 @@ import type { KeptUpload } from '../sending/kept-uploads.ts';
 import { maxTemplateNameLength } from '../templates/template-input.ts';
 import { csrfField, errorSummary, type Form, fieldError, formText, invalidAttrs } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
+import { richText } from '../ui/rich-text.ts';
 import { field } from './document-form.ts';
 import {
   cellInput,
@@ -22,12 +23,8 @@ import {
 } from './form-parts.views.ts';
 import { roleInput, roleRowsOf } from './template-form.ts';
 
-// The template pages are in English until their sentences are in the catalogues (issue 51);
-// the inputs they share with the document form take a translator, English's here.
-const english = translator('en');
-
 /** The roles table: a row per role (a kept role can be removed), blank rows for new ones. */
-export function rolesTable(form: Form, errors: FieldErrors): SafeHtml {
+export function rolesTable(form: Form, errors: FieldErrors, tr: Translator): SafeHtml {
   const count = roleRowsOf(form);
   const rows = Array.from({ length: count }, (_, i) => i);
   const kept = (i: number) => field(form, roleInput.was(i)) !== '';
@@ -35,55 +32,65 @@ export function rolesTable(form: Form, errors: FieldErrors): SafeHtml {
   const removable = rows.some(kept);
   return html`<input type="hidden" name="roleRows" value="${count}">
 ${errors.roles ? html`<p class="field-error" id="roles-error" role="alert">${errors.roles}</p>` : null}
-<div class="table-scroll" tabindex="0" role="region" aria-label="Roles">
-<table class="form-rows"><thead><tr><th scope="col">Role</th><th scope="col">Kind</th><th scope="col">Signing</th><th scope="col">Order</th><th scope="col">Language</th>${removable ? html`<th scope="col">Remove</th>` : null}</tr></thead>
-<tbody>${rows.map(
-    (i) => html`<tr>
-<td data-label="Role">${kept(i) ? html`<input type="hidden" name="${roleInput.was(i)}" value="${field(form, roleInput.was(i))}">` : null}${cellInput(roleInput.name(i), `Role ${i + 1} name`, form, errors, html`type="text" maxlength="60" placeholder="${i === 0 ? 'Client' : ''}"`)}</td>
-<td data-label="Kind">${cellSelect(roleInput.role(i), `Role ${i + 1} kind`, roleChoices(english), field(form, roleInput.role(i)) || 'signer', errors)}</td>
-<td data-label="Signing">${cellSelect(roleInput.method(i), `Role ${i + 1} signing method`, methodChoices(english), field(form, roleInput.method(i)) || 'standard', errors)}</td>
-<td data-label="Order">${cellInput(roleInput.order(i), `Role ${i + 1} signing order`, { ...form, [roleInput.order(i)]: field(form, roleInput.order(i)) || '1' }, errors, html`type="number" min="1" max="100"`)}</td>
-<td data-label="Language">${languageSelect(roleInput.language(i), `Role ${i + 1} language`, field(form, roleInput.language(i)), errors, english)}</td>
-${removable ? html`<td data-label="Remove">${kept(i) ? html`<label class="checkbox"><input type="checkbox" name="${roleInput.remove(i)}" value="yes"${formText(form, roleInput.remove(i)) === 'yes' ? html` checked` : null}> <span class="visually-hidden">Remove role ${i + 1}</span></label>` : null}</td>` : null}
-</tr>`,
-  )}</tbody></table></div>
-${count < maxRecipients ? html`<div class="actions"><button class="button button-secondary button-small" type="submit" name="more" value="roles">More role rows</button></div>` : ''}`;
+<div class="table-scroll" tabindex="0" role="region" aria-label="${tr.t('tpl.roles.label')}">
+<table class="form-rows"><thead><tr><th scope="col">${tr.t('docForm.col.role')}</th><th scope="col">${tr.t('tpl.roles.kind')}</th><th scope="col">${tr.t('docForm.col.signing')}</th><th scope="col">${tr.t('docForm.col.order')}</th><th scope="col">${tr.t('docForm.col.language')}</th>${removable ? html`<th scope="col">${tr.t('tpl.roles.remove')}</th>` : null}</tr></thead>
+<tbody>${rows.map((i) => {
+    const row = { row: i + 1 };
+    return html`<tr>
+<td data-label="${tr.t('docForm.col.role')}">${kept(i) ? html`<input type="hidden" name="${roleInput.was(i)}" value="${field(form, roleInput.was(i))}">` : null}${cellInput(roleInput.name(i), tr.t('tpl.cell.name', row), form, errors, html`type="text" maxlength="60" placeholder="${i === 0 ? tr.t('tpl.roles.example') : ''}"`)}</td>
+<td data-label="${tr.t('tpl.roles.kind')}">${cellSelect(roleInput.role(i), tr.t('tpl.cell.kind', row), roleChoices(tr), field(form, roleInput.role(i)) || 'signer', errors)}</td>
+<td data-label="${tr.t('docForm.col.signing')}">${cellSelect(roleInput.method(i), tr.t('tpl.cell.method', row), methodChoices(tr), field(form, roleInput.method(i)) || 'standard', errors)}</td>
+<td data-label="${tr.t('docForm.col.order')}">${cellInput(roleInput.order(i), tr.t('tpl.cell.order', row), { ...form, [roleInput.order(i)]: field(form, roleInput.order(i)) || '1' }, errors, html`type="number" min="1" max="100"`)}</td>
+<td data-label="${tr.t('docForm.col.language')}">${languageSelect(roleInput.language(i), tr.t('tpl.cell.language', row), field(form, roleInput.language(i)), errors, tr)}</td>
+${removable ? html`<td data-label="${tr.t('tpl.roles.remove')}">${kept(i) ? html`<label class="checkbox"><input type="checkbox" name="${roleInput.remove(i)}" value="yes"${formText(form, roleInput.remove(i)) === 'yes' ? html` checked` : null}> <span class="visually-hidden">${tr.t('tpl.cell.remove', row)}</span></label>` : null}</td>` : null}
+</tr>`;
+  })}</tbody></table></div>
+${count < maxRecipients ? html`<div class="actions"><button class="button button-secondary button-small" type="submit" name="more" value="roles">${tr.t('tpl.roles.more')}</button></div>` : ''}`;
 }
 
-const rolesHint =
-  'Name each role as the people using the template will know it (“Client”, “Company”). Signers sign in order of their number; equal numbers sign in any order. A viewer receives a copy and signs nothing. Blank rows are ignored.';
-
 /** "Change the roles" on a template's page: renaming keeps a role's fields; removing one removes them. */
-export function rolesForm(templateId: string, form: Form, errors: FieldErrors, csrf: string): SafeHtml {
+export function rolesForm(
+  templateId: string,
+  form: Form,
+  errors: FieldErrors,
+  csrf: string,
+  tr: Translator,
+): SafeHtml {
   const open = Object.keys(errors).some((key) => key === 'roles' || key === 'fields' || /^t\d+_/.test(key));
-  return html`<details class="card" id="change-roles"${open ? html` open` : null}><summary>Change the roles</summary>
+  return html`<details class="card" id="change-roles"${open ? html` open` : null}><summary>${tr.t('tpl.roles.change')}</summary>
 <form method="post" action="/templates/${templateId}/roles" novalidate>${csrfField(csrf)}
-${open ? errorSummary(errors) : null}
-<p class="small muted">${rolesHint} A renamed role keeps its fields; a removed role’s fields are removed with it.</p>
-${rolesTable(form, errors)}
+${open ? errorSummary(errors, {}, tr) : null}
+<p class="small muted">${tr.t('tpl.roles.hint')} ${tr.t('tpl.roles.changeHint')}</p>
+${rolesTable(form, errors, tr)}
 ${errors.fields ? html`<p class="field-error" role="alert">${errors.fields}</p>` : null}
-<div class="actions"><button class="button button-secondary" type="submit">Save roles</button></div>
+<div class="actions"><button class="button button-secondary" type="submit">${tr.t('tpl.roles.save')}</button></div>
 </form>
 </details>`;
 }
 
 /** The documents' defaults on a template's page: title, message, expiry and reminders. */
-export function defaultsForm(templateId: string, form: Form, errors: FieldErrors, csrf: string): SafeHtml {
+export function defaultsForm(
+  templateId: string,
+  form: Form,
+  errors: FieldErrors,
+  csrf: string,
+  tr: Translator,
+): SafeHtml {
   const open = ['title', 'body', 'expiresInDays', 'remindEveryDays'].some((key) => errors[key]);
-  return html`<details class="card" id="change-defaults"${open ? html` open` : null}><summary>Change the documents’ title, message, expiry and reminders</summary>
+  return html`<details class="card" id="change-defaults"${open ? html` open` : null}><summary>${tr.t('tpl.defaults.change')}</summary>
 <form method="post" action="/templates/${templateId}/defaults" novalidate>${csrfField(csrf)}
-<p class="small muted">For the documents made from now on; those made already keep theirs. Whoever uses the template can still change the title and message of their document.</p>
-${defaultsInputs(form, errors)}
-<div class="actions"><button class="button button-secondary" type="submit">Save</button></div>
+<p class="small muted">${tr.t('tpl.defaults.hint')}</p>
+${defaultsInputs(form, errors, tr)}
+<div class="actions"><button class="button button-secondary" type="submit">${tr.t('tpl.defaults.save')}</button></div>
 </form>
 </details>`;
 }
 
-function defaultsInputs(form: Form, errors: FieldErrors): SafeHtml {
-  return html`<div class="field"><label for="title">Documents’ title</label><input id="title" name="title" type="text" maxlength="200" value="${field(form, 'title')}" ${invalidAttrs('title', errors.title)}>${fieldError('title', errors.title)}</div>
-${expiryField(form, errors, english)}
-${reminderField(form, errors, english)}
-<div class="field"><label for="body">Message</label><span class="hint" id="body-hint">Shown above the PDF’s pages; blank lines separate paragraphs.</span><textarea id="body" name="body" rows="5" ${errors.body ? html`aria-invalid="true" ` : null}aria-describedby="${errors.body ? 'body-error body-hint' : 'body-hint'}">${formText(form, 'body')}</textarea>${fieldError('body', errors.body)}</div>`;
+function defaultsInputs(form: Form, errors: FieldErrors, tr: Translator): SafeHtml {
+  return html`<div class="field"><label for="title">${tr.t('tpl.summary.title')}</label><input id="title" name="title" type="text" maxlength="200" value="${field(form, 'title')}" ${invalidAttrs('title', errors.title)}>${fieldError('title', errors.title)}</div>
+${expiryField(form, errors, tr)}
+${reminderField(form, errors, tr)}
+<div class="field"><label for="body">${tr.t('tpl.message')}</label><span class="hint" id="body-hint">${tr.t('tpl.messageHint')}</span><textarea id="body" name="body" rows="5" ${errors.body ? html`aria-invalid="true" ` : null}aria-describedby="${errors.body ? 'body-error body-hint' : 'body-hint'}">${formText(form, 'body')}</textarea>${fieldError('body', errors.body)}</div>`;
 }
 
 export interface NewTemplatePage {
@@ -94,41 +101,41 @@ export interface NewTemplatePage {
   maxBytes: number;
 }
 
-function fileInput(page: NewTemplatePage): SafeHtml {
+function fileInput(page: NewTemplatePage, tr: Translator): SafeHtml {
   const { errors, kept } = page;
   const keptNotice = kept
-    ? html`<input type="hidden" name="keptFile" value="${kept.id}"><p class="notice notice-info kept-file" id="file-kept"><strong>${kept.fileName}</strong>, ${kept.pages} ${kept.pages === 1 ? 'page' : 'pages'}, kept; choose another file to replace it.</p>`
+    ? html`<input type="hidden" name="keptFile" value="${kept.id}"><p class="notice notice-info kept-file" id="file-kept">${richText(tr, 'docForm.file.kept', { name: kept.fileName, pages: kept.pages })}</p>`
     : null;
   const describedBy = [errors.file ? 'file-error' : '', kept ? 'file-kept' : '', 'file-hint'].filter(Boolean);
-  return html`<div class="field file-drop"><label for="file">The contract’s PDF</label>
-<span class="hint" id="file-hint">Up to ${formatBytes(page.maxBytes)} and ${maxPages} pages. Its fields are placed next, on its pages.</span>
+  return html`<div class="field file-drop"><label for="file">${tr.t('tpl.new.file')}</label>
+<span class="hint" id="file-hint">${tr.t('tpl.new.fileHint', { size: formatBytes(page.maxBytes), maxPages })}</span>
 ${keptNotice}
 <input id="file" name="file" type="file" accept="application/pdf,.pdf" ${errors.file ? html`aria-invalid="true" ` : null}aria-describedby="${describedBy.join(' ')}">
 ${fieldError('file', errors.file)}</div>`;
 }
 
 /** The new-template form: name, PDF, roles, defaults; then the field editor. */
-export function newTemplateView(page: NewTemplatePage, csrf: string): SafeHtml {
+export function newTemplateView(page: NewTemplatePage, csrf: string, tr: Translator): SafeHtml {
   const { form, errors } = page;
-  return html`<p><a href="/templates">← Templates</a></p>
-<h1 id="new-template-title">New template</h1>
-<p class="muted">A template is a PDF whose fields are placed once, for roles, then sent again and again to new people: one at a time, from a spreadsheet, or through a public link.</p>
+  return html`<p><a href="/templates">← ${tr.t('app.nav.templates')}</a></p>
+<h1 id="new-template-title">${tr.t('tpl.new')}</h1>
+<p class="muted">${tr.t('tpl.new.intro')}</p>
 <form method="post" action="/templates" enctype="multipart/form-data" novalidate>${csrfField(csrf)}
-${errorSummary(errors, { form: 'new-template-title' })}
+${errorSummary(errors, { form: 'new-template-title' }, tr)}
 <section class="card">
-<div class="field"><label for="name">Template name</label><span class="hint" id="name-hint">As the list of templates shows it.</span><input id="name" name="name" type="text" maxlength="${maxTemplateNameLength}" value="${field(form, 'name')}" required aria-describedby="${errors.name ? 'name-error name-hint' : 'name-hint'}"${errors.name ? html` aria-invalid="true"` : null}>${fieldError('name', errors.name)}</div>
-${fileInput(page)}
+<div class="field"><label for="name">${tr.t('tpl.new.name')}</label><span class="hint" id="name-hint">${tr.t('tpl.new.nameHint')}</span><input id="name" name="name" type="text" maxlength="${maxTemplateNameLength}" value="${field(form, 'name')}" required aria-describedby="${errors.name ? 'name-error name-hint' : 'name-hint'}"${errors.name ? html` aria-invalid="true"` : null}>${fieldError('name', errors.name)}</div>
+${fileInput(page, tr)}
 </section>
 <section class="card" aria-labelledby="roles-title">
-<h2 id="roles-title">Roles</h2>
-<p class="small muted">${rolesHint}</p>
-${rolesTable(form, errors)}
+<h2 id="roles-title">${tr.t('tpl.roles.label')}</h2>
+<p class="small muted">${tr.t('tpl.roles.hint')}</p>
+${rolesTable(form, errors, tr)}
 </section>
 <section class="card" aria-labelledby="defaults-title">
-<h2 id="defaults-title">The documents made from it</h2>
-<p class="small muted">Their title is the template’s name when left blank. Whoever uses the template can change the title and message of their document.</p>
-${defaultsInputs(form, errors)}
+<h2 id="defaults-title">${tr.t('tpl.new.defaults')}</h2>
+<p class="small muted">${tr.t('tpl.new.defaultsHint')}</p>
+${defaultsInputs(form, errors, tr)}
 </section>
-<div class="actions"><button class="button button-primary" type="submit">Create template and place its fields</button><a href="/templates">Cancel</a></div>
+<div class="actions"><button class="button button-primary" type="submit">${tr.t('tpl.new.submit')}</button><a href="/templates">${tr.t('doc.confirm.cancel')}</a></div>
 </form>`;
 }

@@ -4,12 +4,14 @@
 // role the row was; empty on a new row), `t{i}_remove`), and the documents' defaults
 // (`title`, `body`, `expiresInDays`, `remindEveryDays`, as on the new-document form).
 import type { RecipientRole, SigningMethod } from '../db/schema.ts';
+import type { Translator } from '../i18n/messages.ts';
+import { type KeyedSentence, type Problems, sentenceIn } from '../i18n/refusals.ts';
 import type { FieldErrors } from '../input-error.ts';
 import { maxRecipients } from '../sending/draft-input.ts';
 import type { RoleChange, TemplateDefaults } from '../templates/template-edits.ts';
 import type { TemplateDetail } from '../templates/templates.service.ts';
 import { type Form, formText } from '../ui/forms.ts';
-import { expiryChoices, expiryOf, field, rowCount } from './document-form.ts';
+import { expiryChoices, expiryOf, field, renumberedSentence, rowCount } from './document-form.ts';
 
 /** The roles table's input ids. */
 export const roleInput = {
@@ -94,24 +96,31 @@ const roleInputOf: Record<string, (i: number) => string> = {
 };
 
 /**
- * The service's sentences (`roles[1].name`, `expiry`) keyed by the form's inputs (`t2_name`,
- * `expiresInDays`; the form's rows count blank and removed rows too). A sentence with no input
- * of its own goes to `roles` (the table) or stays under its key.
+ * The service's problems (`roles[1].name`, `expiry`) in `tr`'s language, keyed by the form's
+ * inputs (`t2_name`, `expiresInDays`; the form's rows count blank and removed rows too, and
+ * the sentences number the roles so). A sentence with no input of its own goes to `roles`
+ * (the table) or stays under its key.
  */
-export function templateFormErrors(errors: FieldErrors, rows: number[]): FieldErrors {
+export function templateFormErrors(problems: Problems, rows: number[], tr: Translator): FieldErrors {
   const placed: FieldErrors = {};
-  const place = (key: string, sentence: string) => {
+  const place = (key: string, problem: KeyedSentence | string) => {
+    const sentence = sentenceIn(problem, tr);
     placed[key] = placed[key] ? `${placed[key]} ${sentence}` : sentence;
   };
-  for (const [key, sentence] of Object.entries(errors)) {
+  for (const [key, problem] of Object.entries(problems)) {
     const role = /^roles\[(\d+)\]\.(\w+)$/.exec(key);
     const row = role ? rows[Number(role[1])] : undefined;
     const input = role ? roleInputOf[role[2] as string] : undefined;
     if (role && row !== undefined && input)
-      place(input(row), sentence.replace(`Role ${Number(role[1]) + 1}:`, `Role ${row + 1}:`));
-    else if (key === 'expiry') place('expiresInDays', sentence);
-    else if (key.startsWith('roles')) place('roles', sentence);
-    else place(key, sentence);
+      place(
+        input(row),
+        typeof problem === 'string'
+          ? problem.replace(`Role ${Number(role[1]) + 1}:`, `Role ${row + 1}:`)
+          : renumberedSentence(problem, 'row', row + 1),
+      );
+    else if (key === 'expiry') place('expiresInDays', problem);
+    else if (key.startsWith('roles')) place('roles', problem);
+    else place(key, problem);
   }
   return placed;
 }

@@ -13,6 +13,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import { getDocument } from '../documents/documents.service.ts';
+import type { MessageKey, Translator } from '../i18n/messages.ts';
+import { type Problems, problemsOf, sentenceIn, sentencesIn } from '../i18n/refusals.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { createDocument } from '../sending/drafts.ts';
 import { listBulkSends } from '../templates/bulk-progress.ts';
@@ -33,6 +35,7 @@ import {
 import { notice } from '../ui/forms.ts';
 import { bulkSendsSection } from './bulk.views.ts';
 import { type Form, findById, forMembers, formText, forRecord, pageOrFirst, type Web } from './kit.ts';
+import { memberTranslator } from './member-language.ts';
 import { defaultsFormOf, rolesFormOf } from './template-form.ts';
 import {
   deleteTemplateView,
@@ -46,26 +49,17 @@ import {
 const pageSize = 50;
 
 /** The sentence a template page shows after an action (post, redirect, get). */
-const doneNotices: Record<string, [kind: 'success' | 'info', text: string]> = {
-  saved: [
-    'success',
-    'Template saved. Each recipient became a role (“Signer 1”, “Viewer 1”…: rename them under “Change the roles”), and each value you had given a field is now asked of whoever uses the template.',
-  ],
-  renamed: ['success', 'Template renamed.'],
-  roles: [
-    'success',
-    'Roles saved. The documents made from now on have them; those made already keep theirs.',
-  ],
-  defaults: [
-    'success',
-    'Saved for the documents made from now on; those made already keep their title, message, expiry and reminders.',
-  ],
-  deleted: ['info', 'Template deleted. The documents made from it are unchanged.'],
+const doneNotices: Record<string, [kind: 'success' | 'info', text: MessageKey]> = {
+  saved: ['success', 'tpl.done.saved'],
+  renamed: ['success', 'tpl.done.renamed'],
+  roles: ['success', 'tpl.done.roles'],
+  defaults: ['success', 'tpl.done.defaults'],
+  deleted: ['info', 'tpl.done.deleted'],
 };
 
-const doneNotice = (query: unknown) => {
+const doneNotice = (query: unknown, tr: Translator) => {
   const done = doneNotices[formText(query, 'done')];
-  return done ? notice(...done) : null;
+  return done ? notice(done[0], tr.t(done[1])) : null;
 };
 
 /** A template of the member's workspace, for forRecord (another's: not-found, the 404 page). */
@@ -81,18 +75,23 @@ function listRoute(web: Web, app: FastifyInstance) {
         listTemplates(web.ctx, { workspaceId: member.workspaceId, limit: pageSize, cursor: from });
       const { page, stale } = await pageOrFirst(list, cursor);
       const next = page.nextCursor ? `/templates?cursor=${encodeURIComponent(page.nextCursor)}` : null;
+      const tr = memberTranslator(request, reply);
       return web.render(request, reply, 200, {
-        title: 'Templates',
+        title: tr.t('app.nav.templates'),
         current: 'templates',
+        tr,
         body: () =>
-          templatesListView({
-            templates: page.data,
-            cursor: stale ? null : cursor,
-            next,
-            stale,
-            notice: doneNotice(request.query),
-            timeZone: member.timeZone,
-          }),
+          templatesListView(
+            {
+              templates: page.data,
+              cursor: stale ? null : cursor,
+              next,
+              stale,
+              notice: doneNotice(request.query, tr),
+              timeZone: member.timeZone,
+            },
+            tr,
+          ),
       });
     }),
   );
@@ -113,10 +112,12 @@ function saveAsTemplateRoute(web: Web, app: FastifyInstance) {
       } catch (error) {
         if (!(error instanceof InputError)) throw error;
         const document = await getDocument(web.ctx, member.workspaceId, request.params.id.toLowerCase());
+        const tr = memberTranslator(request, reply);
         return web.render(request, reply, 400, {
-          title: 'Save as template',
+          title: tr.t('doc.template.save'),
           current: 'templates',
-          body: (csrf) => saveAsTemplateView(document, name, error.fields, csrf),
+          tr,
+          body: (csrf) => saveAsTemplateView(document, name, sentencesIn(error, tr), csrf, tr),
         });
       }
     }),
@@ -140,9 +141,11 @@ export async function templatePage(
 ) {
   const { template } = page;
   const bulkSends = await listBulkSends(web.ctx, member.workspaceId, template.id);
+  const tr = memberTranslator(request, reply);
   return web.render(request, reply, page.status, {
     title: template.name,
     current: 'templates',
+    tr,
     body: (csrf) =>
       templateView(
         {
@@ -151,11 +154,12 @@ export async function templatePage(
           roles: page.roles ?? rolesFormOf(template),
           defaults: page.defaults ?? defaultsFormOf(template),
           errors: page.errors ?? {},
-          notice: doneNotice(request.query),
+          notice: doneNotice(request.query, tr),
           timeZone: member.timeZone,
           bulkSends: bulkSendsSection(bulkSends, member.timeZone),
         },
         csrf,
+        tr,
       ),
   });
 }
@@ -187,7 +191,7 @@ function templateRoutes(web: Web, app: FastifyInstance) {
             template,
             status: 400,
             name,
-            errors: error.fields,
+            errors: sentencesIn(error, memberTranslator(request, reply)),
           });
         }
       },
@@ -195,13 +199,15 @@ function templateRoutes(web: Web, app: FastifyInstance) {
   );
   app.get<{ Params: { id: string } }>(
     '/templates/:id/delete',
-    forRecord(web, loadTemplate(web), (request, reply, _member, template) =>
-      web.render(request, reply, 200, {
-        title: `Delete ${template.name}`,
+    forRecord(web, loadTemplate(web), (request, reply, _member, template) => {
+      const tr = memberTranslator(request, reply);
+      return web.render(request, reply, 200, {
+        title: tr.t('tpl.delete.title', { name: template.name }),
         current: 'templates',
-        body: (csrf) => deleteTemplateView(template, csrf),
-      }),
-    ),
+        tr,
+        body: (csrf) => deleteTemplateView(template, csrf, tr),
+      });
+    }),
   );
   app.post<{ Params: { id: string } }>(
     '/templates/:id/delete',
@@ -255,11 +261,12 @@ function inputOfKey(key: string, template: TemplateDetail): string {
   return key === 'title' || key === 'body' ? key : 'form';
 }
 
-/** The refusal's sentences by the form's inputs, in the form's order (the summary lists them so). */
-function useFormErrors(fields: FieldErrors, template: TemplateDetail): FieldErrors {
+/** The refusal's sentences in `tr`'s language by the form's inputs, in the form's order (the summary lists them so). */
+function useFormErrors(problems: Problems, template: TemplateDetail, tr: Translator): FieldErrors {
   const byInput: FieldErrors = {};
-  for (const [key, sentence] of Object.entries(fields)) {
+  for (const [key, problem] of Object.entries(problems)) {
     const id = inputOfKey(key, template);
+    const sentence = sentenceIn(problem, tr);
     byInput[id] = byInput[id] ? `${byInput[id]} ${sentence}` : sentence;
   }
   const order = [
@@ -274,11 +281,14 @@ function useFormErrors(fields: FieldErrors, template: TemplateDetail): FieldErro
 
 function usePage(web: Web, request: FastifyRequest, reply: FastifyReply, page: UsePage) {
   const { template } = page;
+  const tr = memberTranslator(request, reply);
+  const errors = useFormErrors(page.problems, template, tr);
   return web.render(request, reply, page.status, {
-    title: `Use ${template.name}`,
+    title: tr.t('tpl.use.heading', { name: template.name }),
     current: 'templates',
+    tr,
     body: (csrf) =>
-      useTemplateView({ template, asked: askedValues(template), form: page.form, errors: page.errors }, csrf),
+      useTemplateView({ template, asked: askedValues(template), form: page.form, errors }, csrf, tr),
   });
 }
 
@@ -286,10 +296,11 @@ interface UsePage {
   template: TemplateDetail;
   status: number;
   form: Form;
-  errors: FieldErrors;
+  /** The refusal's problems, by the service's keys. */
+  problems: Problems;
 }
 
-/** The draft a use form makes, or its refusal named as the form's inputs. */
+/** The draft a use form makes, or its refusal's problems. */
 async function createFromTemplate(web: Web, member: SessionUser, template: TemplateDetail, form: Form) {
   try {
     const input = await documentInputOf(web.ctx, member.workspaceId, template, useInputOf(template, form));
@@ -300,7 +311,7 @@ async function createFromTemplate(web: Web, member: SessionUser, template: Templ
     }
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    return { errors: useFormErrors(error.fields, template) };
+    return { problems: problemsOf(error) };
   }
 }
 
@@ -313,7 +324,7 @@ function useRoutes(web: Web, app: FastifyInstance) {
         template,
         status: 200,
         form: { title: template.title, body: template.text },
-        errors: {},
+        problems: {},
       }),
     ),
   );
@@ -325,8 +336,8 @@ function useRoutes(web: Web, app: FastifyInstance) {
       async (request, reply, member, template) => {
         const form: Form = { ...(request.body ?? {}) };
         const made = await createFromTemplate(web, member, template, form);
-        if ('errors' in made)
-          return usePage(web, request, reply, { template, status: 400, form, errors: made.errors });
+        if ('problems' in made)
+          return usePage(web, request, reply, { template, status: 400, form, problems: made.problems });
         return reply.redirect(`/documents/${made.id}/send`, 303);
       },
     ),

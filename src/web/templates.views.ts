@@ -1,21 +1,19 @@
-// The markup of the templates' pages (issue 38): the list, one template (its roles and their
-// fields, rename, use, delete), the confirmation before deleting, "Use template" (each role's
-// person and the values the template asks of its user, every refusal beside its input), and
-// "Save as template" shown again when its name is refused.
-import { fieldTypeSpecs } from '../fields/field-types.ts';
+// The markup of the templates' pages (issue 38), in the member's language: the list, one
+// template (its roles and their fields, rename, use, delete), the confirmation before
+// deleting, "Use template" (each role's person and the values the template asks of its user,
+// every refusal beside its input), and "Save as template" shown again when its name is refused.
 import { endonym, parseLanguage } from '../i18n/languages.ts';
-import { type Translator, translator } from '../i18n/messages.ts';
+import type { MessageKey, Translator } from '../i18n/messages.ts';
 import type { FieldErrors } from '../input-error.ts';
 import { maxTemplateNameLength } from '../templates/template-input.ts';
 import type { TemplateDetail, TemplateField, TemplateSummary } from '../templates/templates.service.ts';
 import type { askedValues } from '../templates/use-template.ts';
 import { csrfField, errorSummary, type Form, fieldError, formText, invalidAttrs } from '../ui/forms.ts';
 import { html, raw, type SafeHtml } from '../ui/html.ts';
-import { languageOptions } from './form-parts.views.ts';
+import { richText } from '../ui/rich-text.ts';
+import { durationText, languageOptions } from './form-parts.views.ts';
 import { formatTime } from './layout.ts';
 import { defaultsForm, rolesForm } from './template-edit.views.ts';
-
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 export interface TemplatesList {
   templates: TemplateSummary[];
@@ -28,14 +26,14 @@ export interface TemplatesList {
   timeZone: string;
 }
 
-function templatesTable(templates: TemplateSummary[], timeZone: string): SafeHtml {
-  return html`<div class="table-scroll" tabindex="0" role="region" aria-label="Templates">
+function templatesTable(templates: TemplateSummary[], timeZone: string, tr: Translator): SafeHtml {
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-label="${tr.t('app.nav.templates')}">
 <table>
-<thead><tr><th scope="col">Template</th><th scope="col" class="num">Documents made</th></tr></thead>
+<thead><tr><th scope="col">${tr.t('tpl.list.template')}</th><th scope="col" class="num">${tr.t('tpl.list.documents')}</th></tr></thead>
 <tbody>
 ${templates.map(
   (t) => html`<tr>
-<td class="item"><a href="/templates/${t.id}">${t.name}</a><div class="small muted">Documents’ title: ${t.title}</div><div class="small muted">Last changed ${formatTime(t.updatedAt, timeZone)}</div></td>
+<td class="item"><a href="/templates/${t.id}">${t.name}</a><div class="small muted">${tr.t('tpl.list.title', { title: t.title })}</div><div class="small muted">${tr.t('tpl.list.changed', { time: formatTime(t.updatedAt, timeZone) })}</div></td>
 <td class="num">${t.documents}</td>
 </tr>`,
 )}
@@ -44,65 +42,82 @@ ${templates.map(
 </div>`;
 }
 
-function emptyTemplates(cursor: string | null): SafeHtml {
-  if (cursor) return html`<div class="empty"><p><strong>No templates on this page.</strong></p></div>`;
-  return html`<div class="empty"><p><strong>No templates yet.</strong></p>
-<p>A template is a PDF with its fields placed once, for roles such as “Client”, sent again and again to new people. Make one from a PDF, or open a document with its PDF and fields and choose <strong>Save as template</strong>.</p>
-<p><a class="button button-primary" href="/templates/new">New template</a> <a href="/documents">Go to your documents</a></p></div>`;
+function emptyTemplates(cursor: string | null, tr: Translator): SafeHtml {
+  if (cursor) return html`<div class="empty"><p><strong>${tr.t('tpl.list.emptyPage')}</strong></p></div>`;
+  return html`<div class="empty"><p><strong>${tr.t('tpl.list.none')}</strong></p>
+<p>${richText(tr, 'tpl.list.explain')}</p>
+<p><a class="button button-primary" href="/templates/new">${tr.t('tpl.new')}</a> <a href="/documents">${tr.t('tpl.list.toDocuments')}</a></p></div>`;
 }
 
-export function templatesListView(list: TemplatesList): SafeHtml {
+export function templatesListView(list: TemplatesList, tr: Translator): SafeHtml {
   const { cursor, next } = list;
-  return html`<div class="section-title"><h1>Templates</h1><span class="actions"><a class="button button-primary button-small" href="/templates/new">New template</a></span></div>
+  return html`<div class="section-title"><h1>${tr.t('app.nav.templates')}</h1><span class="actions"><a class="button button-primary button-small" href="/templates/new">${tr.t('tpl.new')}</a></span></div>
 ${list.notice}
-${list.stale ? html`<div class="notice notice-info" role="status">That page link had expired, so this is the first page again.</div>` : ''}
+${list.stale ? html`<div class="notice notice-info" role="status">${tr.t('docs.staleCursor')}</div>` : ''}
 <div class="card">
-${list.templates.length ? templatesTable(list.templates, list.timeZone) : emptyTemplates(cursor)}
-<nav class="pager" aria-label="Pages">${cursor ? html`<a href="/templates">Newest</a>` : ''}${next ? html`<a href="${next}">Next page</a>` : ''}</nav>
+${list.templates.length ? templatesTable(list.templates, list.timeZone, tr) : emptyTemplates(cursor, tr)}
+<nav class="pager" aria-label="${tr.t('docs.pager.label')}">${cursor ? html`<a href="/templates">${tr.t('docs.pager.newest')}</a>` : ''}${next ? html`<a href="${next}">${tr.t('docs.pager.next')}</a>` : ''}</nav>
 </div>`;
 }
 
 /** "Signature on page 1", "Text “Price” on page 2, you fill it in". */
-function fieldItem(field: TemplateField): SafeHtml {
-  const type = fieldTypeSpecs[field.type].label;
-  return html`<li>${type}${field.label ? html` “${field.label}”` : ''} on page ${field.page}${field.required ? '' : html` <span class="muted">(optional)</span>`}${field.senderFills ? html` <span class="badge badge-pending">you fill it in</span>` : ''}</li>`;
+function fieldItem(field: TemplateField, tr: Translator): SafeHtml {
+  const type = tr.t(`field.type.${field.type}` as MessageKey);
+  const described = field.label
+    ? tr.t('field.describedLabel', { type, label: field.label, page: field.page })
+    : tr.t('field.described', { type, page: field.page });
+  return html`<li>${described}${field.required ? '' : html` <span class="muted">${tr.t('form.optional')}</span>`}${field.senderFills ? html` <span class="badge badge-pending">${tr.t('tpl.field.youFill')}</span>` : ''}</li>`;
 }
 
-function roleItem(role: TemplateDetail['roles'][number]): SafeHtml {
-  const kind = role.role === 'signer' ? 'signer' : 'viewer (receives a copy)';
+function roleItem(role: TemplateDetail['roles'][number], tr: Translator): SafeHtml {
   const fields =
     role.fields.length > 0
-      ? html`<ul class="small">${role.fields.map(fieldItem)}</ul>`
-      : html`<p class="small muted">${role.role === 'signer' ? 'No fields: signs by name on the certificate.' : 'Fills in nothing.'}</p>`;
-  return html`<li><span class="recipient-name">${role.name}</span><div class="small muted">${kind}, order ${role.signingOrder}, ${role.signingMethod}${role.language && parseLanguage(role.language) ? html`, <span lang="${role.language}">${endonym(parseLanguage(role.language) ?? 'en')}</span>` : ''}</div>${fields}</li>`;
+      ? html`<ul class="small">${role.fields.map((field) => fieldItem(field, tr))}</ul>`
+      : html`<p class="small muted">${tr.t(role.role === 'signer' ? 'tpl.role.noFields' : 'tpl.role.fillsNothing')}</p>`;
+  const language = role.language ? parseLanguage(role.language) : null;
+  const facts = tr.t('tpl.role.facts', {
+    role: role.role,
+    order: role.signingOrder,
+    method: role.signingMethod === 'email-code' ? 'emailCode' : 'standard',
+  });
+  return html`<li><span class="recipient-name">${role.name}</span><div class="small muted">${facts}${language ? html`, <span lang="${language}">${endonym(language)}</span>` : ''}</div>${fields}</li>`;
 }
 
-function reminderText(days: number | null): string {
-  if (days === null) return 'none';
-  return days === 1 ? 'every day' : `every ${days} days`;
-}
-
-function templateSummary(template: TemplateDetail, timeZone: string): SafeHtml {
+function templateSummary(template: TemplateDetail, timeZone: string, tr: Translator): SafeHtml {
   const days = Math.round(template.expiresInSeconds / 86_400);
+  const open =
+    days >= 1
+      ? durationText({ unit: 'day', count: days }, tr)
+      : durationText({ unit: 'hour', count: Math.round(template.expiresInSeconds / 3600) }, tr);
+  const reminders =
+    template.remindEveryDays === null
+      ? tr.t('tpl.summary.noReminders')
+      : tr.t('form.remind.every', { days: template.remindEveryDays });
   return html`<div class="card">
 <dl class="meta">
-<div><dt>Documents’ title</dt><dd>${template.title}</dd></div>
-<div><dt>PDF</dt><dd>${plural(template.file.pages, 'page')}</dd></div>
-<div><dt>Documents made from it</dt><dd>${template.documents}</dd></div>
-<div><dt>Signing is open for</dt><dd>${days >= 1 ? plural(days, 'day') : plural(Math.round(template.expiresInSeconds / 3600), 'hour')} after sending</dd></div>
-<div><dt>Automatic reminders</dt><dd>${reminderText(template.remindEveryDays)}</dd></div>
-<div><dt>Last changed</dt><dd>${formatTime(template.updatedAt, timeZone)}</dd></div>
+<div><dt>${tr.t('tpl.summary.title')}</dt><dd>${template.title}</dd></div>
+<div><dt>${tr.t('doc.pdf.heading')}</dt><dd>${tr.t('send.pages', { pages: template.file.pages })}</dd></div>
+<div><dt>${tr.t('tpl.summary.documents')}</dt><dd>${template.documents}</dd></div>
+<div><dt>${tr.t('form.expiry.label')}</dt><dd>${tr.t('tpl.summary.open', { duration: open })}</dd></div>
+<div><dt>${tr.t('tpl.summary.reminders')}</dt><dd>${reminders}</dd></div>
+<div><dt>${tr.t('tpl.summary.changed')}</dt><dd>${formatTime(template.updatedAt, timeZone)}</dd></div>
 </dl>
-<div class="actions"><a class="button button-primary" href="/templates/${template.id}/use">Use template</a><a class="button button-secondary" href="/templates/${template.id}/bulk">Send in bulk</a><a class="button button-secondary" href="/templates/${template.id}/public-link">Public link…</a><a class="button button-danger" href="/templates/${template.id}/delete">Delete template…</a></div>
+<div class="actions"><a class="button button-primary" href="/templates/${template.id}/use">${tr.t('tpl.action.use')}</a><a class="button button-secondary" href="/templates/${template.id}/bulk">${tr.t('tpl.action.bulk')}</a><a class="button button-secondary" href="/templates/${template.id}/public-link">${tr.t('tpl.action.publicLink')}</a><a class="button button-danger" href="/templates/${template.id}/delete">${tr.t('tpl.action.delete')}</a></div>
 </div>`;
 }
 
-function renameForm(template: TemplateDetail, name: string, errors: FieldErrors, csrf: string): SafeHtml {
+function renameForm(
+  template: TemplateDetail,
+  name: string,
+  errors: FieldErrors,
+  csrf: string,
+  tr: Translator,
+): SafeHtml {
   return html`<section class="card" aria-labelledby="rename-title">
-<h2 id="rename-title">Name</h2>
+<h2 id="rename-title">${tr.t('tpl.rename.heading')}</h2>
 <form method="post" action="/templates/${template.id}/rename" novalidate>${csrfField(csrf)}
-<div class="field"><label for="name">The template’s name, as the list shows it</label><input id="name" name="name" type="text" maxlength="${maxTemplateNameLength}" value="${name}" required ${invalidAttrs('name', errors.name)}>${fieldError('name', errors.name)}</div>
-<div class="actions"><button class="button button-secondary" type="submit">Rename</button></div>
+<div class="field"><label for="name">${tr.t('tpl.rename.label')}</label><input id="name" name="name" type="text" maxlength="${maxTemplateNameLength}" value="${name}" required ${invalidAttrs('name', errors.name)}>${fieldError('name', errors.name)}</div>
+<div class="actions"><button class="button button-secondary" type="submit">${tr.t('tpl.rename.submit')}</button></div>
 </form>
 </section>`;
 }
@@ -121,39 +136,33 @@ export interface TemplatePage {
   bulkSends: SafeHtml | null;
 }
 
-export function templateView(page: TemplatePage, csrf: string): SafeHtml {
+export function templateView(page: TemplatePage, csrf: string, tr: Translator): SafeHtml {
   const { template } = page;
-  return html`<p><a href="/templates">← Templates</a></p>
+  return html`<p><a href="/templates">← ${tr.t('app.nav.templates')}</a></p>
 <div class="section-title"><h1>${template.name}</h1></div>
 ${page.notice}
-${templateSummary(template, page.timeZone)}
+${templateSummary(template, page.timeZone, tr)}
 <section class="card" aria-labelledby="roles-title">
-<h2 id="roles-title">Roles, in signing order</h2>
-<p class="small muted">Whoever uses the template names the person of each role; the fields marked “you fill it in” are asked of them too.</p>
-<ol class="plain roles">${template.roles.map(roleItem)}</ol>
-<div class="actions"><a class="button button-secondary" href="/templates/${template.id}/fields">Edit fields</a></div>
+<h2 id="roles-title">${tr.t('tpl.roles.heading')}</h2>
+<p class="small muted">${tr.t('tpl.roles.intro')}</p>
+<ol class="plain roles">${template.roles.map((role) => roleItem(role, tr))}</ol>
+<div class="actions"><a class="button button-secondary" href="/templates/${template.id}/fields">${tr.t('tpl.roles.editFields')}</a></div>
 </section>
-${rolesForm(template.id, page.roles, page.errors, csrf)}
-${defaultsForm(template.id, page.defaults, page.errors, csrf)}
+${rolesForm(template.id, page.roles, page.errors, csrf, tr)}
+${defaultsForm(template.id, page.defaults, page.errors, csrf, tr)}
 ${page.bulkSends}
-${renameForm(template, page.name, page.errors, csrf)}`;
+${renameForm(template, page.name, page.errors, csrf, tr)}`;
 }
 
-export function deleteTemplateView(template: TemplateDetail, csrf: string): SafeHtml {
+export function deleteTemplateView(template: TemplateDetail, csrf: string, tr: Translator): SafeHtml {
   const back = `/templates/${template.id}`;
-  const made =
-    template.documents === 0
-      ? 'No document was made from it.'
-      : template.documents === 1
-        ? 'The document made from it stays as it is: it keeps its own recipients, fields and PDF.'
-        : `The ${template.documents} documents made from it stay as they are: each keeps its own recipients, fields and PDF.`;
   return html`<p><a href="${back}">← ${template.name}</a></p>
 <div class="card narrow">
-<h1>Delete this template?</h1>
+<h1>${tr.t('tpl.delete.heading')}</h1>
 <p><strong>${template.name}</strong></p>
-<p>The template, its roles and its fields are deleted. ${made} This cannot be undone.</p>
+<p>${tr.t('tpl.delete.text', { documents: template.documents })}</p>
 <form method="post" action="${back}/delete">${csrfField(csrf)}
-<div class="actions"><button class="button button-danger" type="submit">Delete template</button><a href="${back}">Cancel</a></div></form>
+<div class="actions"><button class="button button-danger" type="submit">${tr.t('tpl.delete.submit')}</button><a href="${back}">${tr.t('doc.confirm.cancel')}</a></div></form>
 </div>`;
 }
 
@@ -169,14 +178,19 @@ function textInput(id: string, label: string, form: Form, errors: FieldErrors, t
   return html`<div class="field"><label for="${id}">${label}</label><input id="${id}" name="${id}" type="${type}" value="${formText(form, id)}" ${invalidAttrs(id, errors[id])}>${fieldError(id, errors[id])}</div>`;
 }
 
-function roleFieldset(role: TemplateDetail['roles'][number], i: number, form: Form, errors: FieldErrors) {
-  const what =
-    role.role === 'signer' ? `Signs in group ${role.signingOrder}.` : 'Receives a copy, signs nothing.';
+function roleFieldset(
+  role: TemplateDetail['roles'][number],
+  i: number,
+  form: Form,
+  errors: FieldErrors,
+  tr: Translator,
+) {
+  const what = tr.t('tpl.use.what', { role: role.role, order: role.signingOrder });
   return html`<fieldset class="card"><legend>${role.name}</legend>
 <p class="small muted">${what}</p>
-${textInput(useFormIds.name(i), 'Full name', form, errors)}
-${textInput(useFormIds.email(i), 'Email', form, errors, 'email')}
-${personLanguage(role, useFormIds.language(i), form, errors)}
+${textInput(useFormIds.name(i), tr.t('docForm.col.fullName'), form, errors)}
+${textInput(useFormIds.email(i), tr.t('docForm.col.email'), form, errors, 'email')}
+${personLanguage(role, useFormIds.language(i), form, errors, tr)}
 </fieldset>`;
 }
 
@@ -186,29 +200,32 @@ function personLanguage(
   id: string,
   form: Form,
   errors: FieldErrors,
+  tr: Translator,
 ): SafeHtml {
   const value = formText(form, id);
   const roleLanguage = role.language ? parseLanguage(role.language) : null;
   // An option holds text only: the endonym is named without its own lang.
-  const fallback = roleLanguage ? `The role’s: ${endonym(roleLanguage)}` : 'Workspace default';
-  return html`<div class="field"><label for="${id}">Language</label><span class="hint" id="${id}-hint">Of their mails and signing page.</span><select id="${id}" name="${id}" aria-describedby="${id}-hint${errors[id] ? ` ${id}-error` : ''}"${errors[id] ? html` aria-invalid="true"` : null}>${languageOptions(value, fallback)}</select>${fieldError(id, errors[id])}</div>`;
+  const fallback = roleLanguage
+    ? tr.t('tpl.use.roleLanguage', { language: endonym(roleLanguage) })
+    : tr.t('form.workspaceDefault');
+  return html`<div class="field"><label for="${id}">${tr.t('docForm.col.language')}</label><span class="hint" id="${id}-hint">${tr.t('tpl.use.languageHint')}</span><select id="${id}" name="${id}" aria-describedby="${id}-hint${errors[id] ? ` ${id}-error` : ''}"${errors[id] ? html` aria-invalid="true"` : null}>${languageOptions(value, fallback)}</select>${fieldError(id, errors[id])}</div>`;
 }
 
 type AskedValue = ReturnType<typeof askedValues>[number];
 
-function valueInput(value: AskedValue, j: number, form: Form, errors: FieldErrors): SafeHtml {
+function valueInput(value: AskedValue, j: number, form: Form, errors: FieldErrors, tr: Translator): SafeHtml {
   const id = useFormIds.value(j);
-  const optional = value.required ? '' : html` <span class="muted">(optional)</span>`;
+  const optional = value.required ? '' : html` <span class="muted">${tr.t('form.optional')}</span>`;
   if (value.type === 'checkbox')
     return html`<div class="field"><label class="checkbox"><input id="${id}" name="${id}" type="checkbox" value="true"${formText(form, id) === 'true' ? raw(' checked') : ''} ${invalidAttrs(id, errors[id])}> ${value.label}${optional}</label>${fieldError(id, errors[id])}</div>`;
   return html`<div class="field"><label for="${id}">${value.label}${optional}</label><input id="${id}" name="${id}" type="text"${value.maxLength ? html` maxlength="${value.maxLength}"` : ''} value="${formText(form, id)}" ${invalidAttrs(id, errors[id])}>${fieldError(id, errors[id])}</div>`;
 }
 
-function titleAndMessage(form: Form, errors: FieldErrors): SafeHtml {
+function titleAndMessage(form: Form, errors: FieldErrors, tr: Translator): SafeHtml {
   const open = errors.title || errors.body;
-  return html`<details class="card"${open ? raw(' open') : ''}><summary>Title and message</summary>
-${textInput('title', 'Title', form, errors)}
-<div class="field"><label for="body">Message</label><span class="hint" id="body-hint">Shown above the PDF’s pages; blank lines separate paragraphs.</span><textarea id="body" name="body" rows="6" ${errors.body ? raw('aria-invalid="true" ') : ''}aria-describedby="${errors.body ? 'body-error body-hint' : 'body-hint'}">${formText(form, 'body')}</textarea>${fieldError('body', errors.body)}</div>
+  return html`<details class="card"${open ? raw(' open') : ''}><summary>${tr.t('tpl.use.titleAndMessage')}</summary>
+${textInput('title', tr.t('docForm.title'), form, errors)}
+<div class="field"><label for="body">${tr.t('tpl.message')}</label><span class="hint" id="body-hint">${tr.t('tpl.messageHint')}</span><textarea id="body" name="body" rows="6" ${errors.body ? raw('aria-invalid="true" ') : ''}aria-describedby="${errors.body ? 'body-error body-hint' : 'body-hint'}">${formText(form, 'body')}</textarea>${fieldError('body', errors.body)}</div>
 </details>`;
 }
 
@@ -219,18 +236,18 @@ export interface UseTemplatePage {
   errors: FieldErrors;
 }
 
-export function useTemplateView(page: UseTemplatePage, csrf: string): SafeHtml {
+export function useTemplateView(page: UseTemplatePage, csrf: string, tr: Translator): SafeHtml {
   const { template, asked, form, errors } = page;
   const back = `/templates/${template.id}`;
   return html`<p><a href="${back}">← ${template.name}</a></p>
-<h1 id="use-title">Use “${template.name}”</h1>
-<p class="muted">Name the person of each role. The draft is made from the template’s PDF and fields; you check it before anything is sent.</p>
+<h1 id="use-title">${tr.t('tpl.use.heading', { name: template.name })}</h1>
+<p class="muted">${tr.t('tpl.use.intro')}</p>
 <form method="post" action="${back}/use" novalidate>${csrfField(csrf)}
-${errorSummary(errors, { form: 'use-title' })}
-${template.roles.map((role, i) => roleFieldset(role, i, form, errors))}
-${asked.length ? html`<fieldset class="card"><legend>Values you fill in</legend><p class="small muted">Shown filled in on the document; its signers cannot change them.</p>${asked.map((value, j) => valueInput(value, j, form, errors))}</fieldset>` : ''}
-${titleAndMessage(form, errors)}
-<div class="actions"><button class="button button-primary" type="submit">Create draft and review</button><a href="${back}">Cancel</a></div>
+${errorSummary(errors, { form: 'use-title' }, tr)}
+${template.roles.map((role, i) => roleFieldset(role, i, form, errors, tr))}
+${asked.length ? html`<fieldset class="card"><legend>${tr.t('tpl.use.values')}</legend><p class="small muted">${tr.t('tpl.use.valuesHint')}</p>${asked.map((value, j) => valueInput(value, j, form, errors, tr))}</fieldset>` : ''}
+${titleAndMessage(form, errors, tr)}
+<div class="actions"><button class="button button-primary" type="submit">${tr.t('tpl.use.submit')}</button><a href="${back}">${tr.t('doc.confirm.cancel')}</a></div>
 </form>`;
 }
 
@@ -240,15 +257,16 @@ export function saveAsTemplateView(
   name: string,
   errors: FieldErrors,
   csrf: string,
+  tr: Translator,
 ): SafeHtml {
   const back = `/documents/${document.id}`;
   return html`<p><a href="${back}">← ${document.title}</a></p>
 <div class="card narrow">
-<h1>Save as template</h1>
+<h1>${tr.t('doc.template.save')}</h1>
 ${Object.entries(errors)
   .filter(([key]) => key !== 'name')
   .map(([, sentence]) => html`<div class="notice notice-error" role="alert">${sentence}</div>`)}
-${saveAsTemplateForm(document, name, errors, csrf)}
+${saveAsTemplateForm(document, name, errors, csrf, tr)}
 </div>`;
 }
 
@@ -258,8 +276,8 @@ export function saveAsTemplateForm(
   name: string,
   errors: FieldErrors,
   csrf: string,
-  /** The page's language: a document's page is in the member's (web/member-language.ts). */
-  tr: Translator = translator('en'),
+  /** The page's language: the member's (web/member-language.ts). */
+  tr: Translator,
 ): SafeHtml {
   return html`<form method="post" action="/documents/${document.id}/save-as-template" novalidate>${csrfField(csrf)}
 <div class="field"><label for="template-name">${tr.t('doc.template.name')}</label><span class="hint" id="template-name-hint">${tr.t('doc.template.hint')}</span><input id="template-name" name="name" type="text" maxlength="${maxTemplateNameLength}" value="${name}" required ${errors.name ? raw('aria-invalid="true" ') : ''}aria-describedby="${errors.name ? 'template-name-error template-name-hint' : 'template-name-hint'}">${fieldError('template-name', errors.name)}</div>

@@ -84,10 +84,13 @@ describeEachDatabase('the document form in the member’s language', (kind) => {
     assert.match(res.text, /<html lang="pl" dir="ltr">/);
     const expected: Record<string, string> = {
       title: pl.t('draft.problem.title', { max: 200 }),
-      r1_email: pl.t('draft.problem.email', { row: 2 }),
-      r2_name: pl.t('draft.problem.fullName', { row: 3, max: 200 }),
-      r2_order: pl.t('draft.problem.signingOrder', { kind: 'recipient', row: 3, max: 100 }),
-      r3_email: pl.t('draft.problem.emailTwice', { row: 4, email: 'CAROL@client.example' }),
+      r1_email: pl.t('draft.problem.email', { who: pl.t('who.recipient', { row: 2 }) }),
+      r2_name: pl.t('draft.problem.fullName', { who: pl.t('who.recipient', { row: 3 }), max: 200 }),
+      r2_order: pl.t('draft.problem.signingOrder', { who: pl.t('who.recipient', { row: 3 }), max: 100 }),
+      r3_email: pl.t('draft.problem.emailTwice', {
+        who: pl.t('who.recipient', { row: 4 }),
+        email: 'CAROL@client.example',
+      }),
       currency: pl.t('pricing.problem.currency'),
       p0_qty: pl.t('pricing.problem.quantityPositive', { line: 1 }),
       p0_price: pl.t('pricing.problem.notANumber', { line: 1, field: 'unitPrice' }),
@@ -110,7 +113,7 @@ describeEachDatabase('the document form in the member’s language', (kind) => {
       name,
       pl.t('text.undrawable', {
         subject: 'fullName',
-        row: 4,
+        who: pl.t('who.recipient', { row: 4 }),
         count: 2,
         characters: '“ᱚ” (U+1C5A), “ᱛ” (U+1C5B)',
         more: 0,

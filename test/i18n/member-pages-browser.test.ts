@@ -124,7 +124,7 @@ describeEachDatabase('a member’s pages in their language, in Chromium', (kind)
         watch.pageErrors = watch.pageErrors.filter((e) => e !== refused);
         assert.equal(
           await page.locator('#r0_email-error').textContent(),
-          translator('de').t('draft.problem.email', { row: 1 }),
+          translator('de').t('draft.problem.email', { who: translator('de').t('who.recipient', { row: 1 }) }),
         );
         await lookAt(
           page,

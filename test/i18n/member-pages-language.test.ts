@@ -141,9 +141,9 @@ describeEachDatabase('a member’s pages in their language', (kind) => {
     has(missing.text, 'de', 'app.notFound.title', 'app.notFound.body');
 
     // A page not in the catalogues yet is English as a whole, its navigation too.
-    const templates = await client.get('/templates');
-    assert.match(templates.text, /<html lang="en" dir="ltr">/);
-    assert.match(templates.text, />Log out</);
+    const integrations = await client.get('/settings/integrations');
+    assert.match(integrations.text, /<html lang="en" dir="ltr">/);
+    assert.match(integrations.text, />Log out</);
   });
 
   test('a member who chose Polish confirms a send in Polish', async () => {

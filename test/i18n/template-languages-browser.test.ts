@@ -1,12 +1,14 @@
 // A template role's language and a person's on the web, in Chromium (issue 51), at a desktop
 // and a 390 px phone: the roles table with its Language column (a role set to German), the
 // template's page naming the role's language, and the use form's Language select per person
-// (its empty choice named by the role's default): axe-clean, nothing scrolling sideways.
+// (its empty choice named by the role's default): axe-clean, nothing scrolling sideways; then
+// the template's page and the new-template form for a member who chose Arabic, right to left.
 // Screenshots land in test/output/screenshots/.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
+import { translator } from '../../src/i18n/messages.ts';
 import { launchChromium, logIn, lookAt, openPage, viewports } from '../support/chromium.ts';
 import { createServicesTemplate, servicesRoles } from '../support/factories.ts';
 import { databaseKinds, describeEachDatabase, useHarness } from '../support/harness.ts';
@@ -66,8 +68,37 @@ describeEachDatabase('a template’s languages on the web, in Chromium', (kind) 
           viewport,
           saveScreenshots ? `issue51-template-use-${viewport}.png` : undefined,
         );
+        // The same pages for a member who chose Arabic: right to left, in the catalogues.
+        await h.ctx.db
+          .updateTable('users')
+          .set({ language: 'ar' })
+          .where('email', '=', sender.email)
+          .execute();
+        const ar = translator('ar');
+        await page.goto(`${h.baseUrl}/templates/${id}`);
+        assert.equal(await page.getAttribute('html', 'dir'), 'rtl');
+        await page.getByRole('heading', { level: 2, name: ar.t('tpl.roles.heading') }).waitFor();
+        await lookAt(
+          page,
+          'issue51-template-ar',
+          viewport,
+          saveScreenshots ? `issue51-template-ar-${viewport}.png` : undefined,
+        );
+        await page.goto(`${h.baseUrl}/templates/new`);
+        assert.equal(await page.locator('h1').textContent(), ar.t('tpl.new'));
+        await lookAt(
+          page,
+          'issue51-template-new-ar',
+          viewport,
+          saveScreenshots ? `issue51-template-new-ar-${viewport}.png` : undefined,
+        );
       } finally {
         await context.close();
+        await h.ctx.db
+          .updateTable('users')
+          .set({ language: null })
+          .where('email', '=', sender.email)
+          .execute();
       }
     });
   }

@@ -120,11 +120,11 @@ describeEachDatabase('templates on the web', (kind) => {
     assert.match(shown.text, /Template saved\./);
     assert.match(
       shown.text,
-      /<span class="recipient-name">Signer 1<\/span><div class="small muted">signer, order 1, standard<\/div>/,
+      /<span class="recipient-name">Signer 1<\/span><div class="small muted">signer, order 1, standard signing<\/div>/,
     );
     assert.match(
       shown.text,
-      /<span class="recipient-name">Viewer 1<\/span><div class="small muted">viewer \(receives a copy\), order 2, standard<\/div>/,
+      /<span class="recipient-name">Viewer 1<\/span><div class="small muted">viewer \(receives a copy\), order 2, standard signing<\/div>/,
     );
     assert.match(shown.text, /<li>Signature on page 1<\/li>/);
     assert.match(
