@@ -10,6 +10,7 @@
 import type { Language } from '../src/i18n/languages.ts';
 import { translator } from '../src/i18n/messages.ts';
 import type { Problems } from '../src/i18n/refusals.ts';
+import { whoIs } from '../src/sending/draft-input.ts';
 import { errorSummary, type Form } from '../src/ui/forms.ts';
 import { renderToString } from '../src/ui/html.ts';
 import { formErrors } from '../src/web/document-form.ts';
@@ -54,7 +55,7 @@ const refusedForm: Form = {
 };
 const refusals: Problems = {
   title: { key: 'draft.problem.title', values: { max: 200 } },
-  'recipients[1].email': { key: 'draft.problem.email', values: { kind: 'recipient', row: 2 } },
+  'recipients[1].email': { key: 'draft.problem.email', parts: { who: whoIs('recipient', 2) } },
   'pricing.items[1].unitPrice': {
     key: 'pricing.problem.notANumber',
     values: { field: 'unitPrice', line: 2 },

@@ -23,14 +23,12 @@ import {
   assertRedirect,
   confirmationLinkFor,
   errorBeside,
+  escaped,
   mailsTo,
   testPassword,
   uniqueEmail,
   webPeople,
 } from '../support/web-client.ts';
-
-const escaped = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 describeEachDatabase('the account pages and a member’s language', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: 'true' } });

@@ -19,10 +19,7 @@ import { formErrors, previewValue, pricingOf } from '../../src/web/document-form
 import { editDocumentView, newDocumentView, sectionAnchors } from '../../src/web/document-form.views.ts';
 import { createDraftDocument, describeEachDatabase, recipient, useHarness } from '../support/harness.ts';
 import { englishLeft, pseudoTranslator, readableText } from '../support/pseudo-language.ts';
-import { assertPage, errorBeside, webPeople } from '../support/web-client.ts';
-
-const escaped = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { assertPage, errorBeside, escaped, webPeople } from '../support/web-client.ts';
 
 /** A form with a problem of every kind a person typing it can cause; row 1 is blank. */
 const troubled = {

@@ -34,10 +34,7 @@ import {
   useHarness,
 } from '../support/harness.ts';
 import { englishLeft, pseudoTranslator, readableText } from '../support/pseudo-language.ts';
-import { assertPage, webPeople } from '../support/web-client.ts';
-
-const escaped = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { assertPage, escaped, webPeople } from '../support/web-client.ts';
 
 describeEachDatabase('a member’s pages in their language', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: 'true' } });

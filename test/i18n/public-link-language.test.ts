@@ -13,13 +13,13 @@ import { setPublicLink } from '../../src/templates/public-links.ts';
 import { updateWorkspaceLanguage } from '../../src/workspaces/workspaces.repository.ts';
 import { createWaiverTemplate } from '../support/factories.ts';
 import { describeEachDatabase, latestCodeFor, useHarness } from '../support/harness.ts';
-import { assertPage, errorBeside, webPeople } from '../support/web-client.ts';
+import { assertPage, errorBeside, escaped, webPeople } from '../support/web-client.ts';
 
-/** The HTML-escaped text of a message, as a page shows it. */
-const escaped = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const said = (language: Language, key: Parameters<ReturnType<typeof translator>['t']>[0], values = {}) =>
-  escaped(translator(language).t(key, values));
+/** The HTML-escaped text of a message, as a page shows it. */ const said = (
+  language: Language,
+  key: Parameters<ReturnType<typeof translator>['t']>[0],
+  values = {},
+) => escaped(translator(language).t(key, values));
 
 describeEachDatabase('a public link in the visitor’s language', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: 'true' } });

@@ -22,10 +22,7 @@ import {
 import { createServicesTemplate } from '../support/factories.ts';
 import { describeEachDatabase, useHarness } from '../support/harness.ts';
 import { englishLeft, pseudoTranslator, readableText } from '../support/pseudo-language.ts';
-import { assertPage, assertRedirect, errorBeside, webPeople } from '../support/web-client.ts';
-
-const escaped = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { assertPage, assertRedirect, errorBeside, escaped, webPeople } from '../support/web-client.ts';
 
 describeEachDatabase('the templates’ pages in the member’s language', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1' } });

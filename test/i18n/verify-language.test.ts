@@ -23,10 +23,7 @@ import {
   recipient,
   useHarness,
 } from '../support/harness.ts';
-import { assertPage, createWebClient, errorBeside, pdfFile } from '../support/web-client.ts';
-
-const escaped = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { assertPage, createWebClient, errorBeside, escaped, pdfFile } from '../support/web-client.ts';
 
 describeEachDatabase('/verify in the visitor’s language', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: 'true' } });

@@ -380,6 +380,13 @@ export async function followSignup(client: WebClient, res: WebResponse): Promise
 }
 
 /** The sentence a page shows beside input `id` (its `{id}-error`), its quotes unescaped, or undefined. */
+/** `text` as a page's escaping `html` template writes it (to find a sentence in a page). */
+export const escaped = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
 export function errorBeside(text: string, id: string): string | undefined {
   const match = new RegExp(`<span class="field-error" id="${id}-error">([^<]*)</span>`).exec(text);
   return match?.[1]?.replaceAll('&quot;', '"').replaceAll('&#39;', "'");

@@ -16,7 +16,7 @@ import { columnsOf, sendDueBulkRows } from '../../src/templates/bulk-send.ts';
 import { getTemplate } from '../../src/templates/templates.service.ts';
 import { createBulkTemplate } from '../support/factories.ts';
 import { countRows, describeEachDatabase, useHarness } from '../support/harness.ts';
-import { assertPage, type WebClient, webPeople } from '../support/web-client.ts';
+import { assertPage, escaped, type WebClient, webPeople } from '../support/web-client.ts';
 
 const header = 'Client email,Client name,Company email,Company name,Price';
 const row = (n: number) => `client${n}@client.example,Client ${n},office@acme.example,Acme Ltd,${n} EUR`;
@@ -29,12 +29,6 @@ function worstCase(shape: 'records' | 'cells'): Uint8Array {
   const times = Math.floor((tenMb - head.length - 2) / filler.length);
   return new TextEncoder().encode(`${head}${filler.repeat(times)}\r\n`);
 }
-
-const escaped = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 const csvFile = (data: Uint8Array, name = 'clients.csv') => new File([data], name, { type: 'text/csv' });
 
