@@ -3,9 +3,9 @@
 // cookie, then Accept-Language), else English. A page whose sentences are in the catalogues
 // (the documents list, a document's page and its confirmations, the send confirmation, the
 // new-document and draft forms with their refusals, the templates list, a template's page,
-// its forms and confirmations, "Your mail", the 404 page; the navigation bar and a paused
-// endpoint's banner with them) is rendered in it; the web app's other pages are English yet
-// (docs/web-app.md, "A member's language").
+// its forms and confirmations, the time zone and language settings, "Your mail", the 404
+// page; the navigation bar and a paused endpoint's banner with them) is rendered in it; the
+// web app's other pages are English yet (docs/web-app.md, "A member's language").
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { defaultLanguage } from '../i18n/languages.ts';
 import { type Translator, translator } from '../i18n/messages.ts';

@@ -81,7 +81,7 @@ export function defaultsForm(
 <form method="post" action="/templates/${templateId}/defaults" novalidate>${csrfField(csrf)}
 <p class="small muted">${tr.t('tpl.defaults.hint')}</p>
 ${defaultsInputs(form, errors, tr)}
-<div class="actions"><button class="button button-secondary" type="submit">${tr.t('tpl.defaults.save')}</button></div>
+<div class="actions"><button class="button button-secondary" type="submit">${tr.t('form.save')}</button></div>
 </form>
 </details>`;
 }

@@ -4,6 +4,7 @@ import { notifyAuthChanged } from '../db/notify.ts';
 import type { Plan } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { firstLanguage, type Language, parseLanguage } from '../i18n/languages.ts';
+import { refusalOf } from '../i18n/refusals.ts';
 import { InputError } from '../input-error.ts';
 import { drawableText, drawingProblem } from '../pdf/fonts.ts';
 import {
@@ -70,7 +71,7 @@ export const timeZones: readonly string[] = ['UTC', ...Intl.supportedValuesOf('t
  */
 export async function setWorkspaceLanguage(ctx: Context, id: string, tag: string): Promise<Language> {
   const language = parseLanguage(tag);
-  if (!language) throw new InputError({ language: 'Choose a language from the list.' });
+  if (!language) throw refusalOf({ language: { key: 'settings.language.refusal' } });
   if (!(await updateWorkspaceLanguage(ctx.db, id, language))) throw new ApiError('not-found');
   return language;
 }
@@ -81,6 +82,6 @@ export async function workspaceLanguage(ctx: Context, id: string): Promise<Langu
 }
 
 export async function setWorkspaceTimeZone(ctx: Context, id: string, timeZone: string): Promise<void> {
-  if (!timeZones.includes(timeZone)) throw new InputError({ timeZone: 'Choose a time zone from the list.' });
+  if (!timeZones.includes(timeZone)) throw refusalOf({ timeZone: { key: 'settings.timeZone.refusal' } });
   if (!(await updateWorkspaceTimeZone(ctx.db, id, timeZone))) throw new ApiError('not-found');
 }

@@ -2,8 +2,8 @@
 // a document's page in German (its member chose German) and the documents list in Arabic
 // (right to left, the member's browser's language): axe-clean, nothing scrolling sideways,
 // `<html lang dir>` set; the send confirmation in both, the new-document form with its
-// refusals in German and a draft's edit form in Arabic. Screenshots land in
-// test/output/screenshots/.
+// refusals in German, an owner's time zone and language settings in German, and a draft's
+// edit form in Arabic. Screenshots land in test/output/screenshots/.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -131,6 +131,18 @@ describeEachDatabase('a member’s pages in their language, in Chromium', (kind)
           'issue51-form-de',
           viewport,
           saveScreenshots ? `issue51-form-de-${viewport}.png` : undefined,
+        );
+        // An owner's settings: the time zone and the recipients' language, in German.
+        await page.goto(`${h.baseUrl}/settings/time-zone`);
+        assert.equal(await page.locator('h1').textContent(), translator('de').t('settings.timeZone.title'));
+        await lookAt(page, 'issue51-time-zone-de', viewport);
+        await page.goto(`${h.baseUrl}/settings/language`);
+        assert.equal(await page.locator('h1').textContent(), translator('de').t('settings.language.title'));
+        await lookAt(
+          page,
+          'issue51-settings-language-de',
+          viewport,
+          saveScreenshots ? `issue51-settings-language-de-${viewport}.png` : undefined,
         );
       } finally {
         await context.close();
