@@ -87,11 +87,5 @@ export function keyedRefusal(problems: KeyedProblem[], details: InputErrorDetail
 
 /** An InputError's sentences in `tr`'s language where they carry a key; the others as they are. */
 export function sentencesIn(error: InputError, tr: Translator): Record<string, string> {
-  const messages = error.details.messages ?? {};
-  return Object.fromEntries(
-    Object.entries(error.fields).map(([field, sentence]) => {
-      const message = messages[field];
-      return [field, message && !message.field ? say(message, tr) : sentence];
-    }),
-  );
+  return problemSentences(problemsOf(error), tr);
 }

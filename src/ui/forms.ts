@@ -7,7 +7,7 @@
 // - Showing input errors (InputError's sentences) next to their fields, and notices.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { withoutControlCharacters } from '../http/control-characters.ts';
-import { type Translator, translator } from '../i18n/messages.ts';
+import type { Translator } from '../i18n/messages.ts';
 import type { FieldErrors } from '../input-error.ts';
 import { html, type SafeHtml } from './html.ts';
 import { richText } from './rich-text.ts';
@@ -91,8 +91,8 @@ export function invalidAttrs(id: string, message: string | undefined): SafeHtml 
  */
 export function errorSummary(
   errors: FieldErrors,
-  anchors: Record<string, string> = {},
-  tr: Translator = translator('en'),
+  anchors: Record<string, string>,
+  tr: Translator,
 ): SafeHtml | null {
   const entries = Object.entries(errors);
   if (entries.length === 0) return null;

@@ -137,14 +137,6 @@ export function formErrors(
     placed[key] = placed[key] ? `${placed[key]} ${sentence}` : sentence;
   };
   // The service numbers the rows it was given; the form's own numbers count blank rows too.
-  // (A rule without a key, in English, says "Recipient 2:" or "Line 2:" itself.)
-  const renumbered = (problem: KeyedSentence | string, name: 'row' | 'line', index: string, at: number) =>
-    typeof problem === 'string'
-      ? problem.replace(
-          `${name === 'row' ? 'Recipient' : 'Line'} ${Number(index) + 1}:`,
-          `${name === 'row' ? 'Recipient' : 'Line'} ${at + 1}:`,
-        )
-      : renumberedSentence(problem, name, at + 1);
   for (const [key, problem] of Object.entries(problems)) {
     const recipient = /^recipients\[(\d+)\]\.(\w+)$/.exec(key);
     const line = /^pricing\.items\[(\d+)\](?:\.(.+))?$/.exec(key);
@@ -154,12 +146,12 @@ export function formErrors(
     if (recipient && recipientRow !== undefined && recipientInputs[recipient[2] as string])
       place(
         `r${recipientRow}_${recipientInputs[recipient[2] as string]}`,
-        renumbered(problem, 'row', recipient[1] as string, recipientRow as number),
+        renumbered(problem, 'row', Number(recipient[1]) + 1, (recipientRow as number) + 1),
       );
     else if (line && priceRow !== undefined && priceInputs[line[2] ?? 'name'])
       place(
         `p${priceRow}_${priceInputs[line[2] ?? 'name']}`,
-        renumbered(problem, 'line', line[1] as string, priceRow as number),
+        renumbered(problem, 'line', Number(line[1]) + 1, (priceRow as number) + 1),
       );
     else if (key === 'expiry') place('expiresInDays', problem);
     else if (key === 'pricing.currency') place('currency', problem);
@@ -170,19 +162,23 @@ export function formErrors(
   return placed;
 }
 
-/** A keyed sentence whose row (its `who`'s) or line is `number`: the form's own numbering. */
-export function renumberedSentence(
-  problem: KeyedSentence,
+/**
+ * **The** renumbering of a problem numbered `from` (the service's count) as `to` (the form's,
+ * which counts blank rows too): a keyed sentence's row (its `who`'s) or line, or, for a rule
+ * with no key, the English "Recipient 2:", "Role 2:" or "Line 2:" it begins with.
+ */
+export function renumbered(
+  problem: KeyedSentence | string,
   name: 'row' | 'line',
-  number: number,
-): KeyedSentence {
+  from: number,
+  to: number,
+  word = name === 'row' ? 'Recipient' : 'Line',
+): KeyedSentence | string {
+  if (typeof problem === 'string') return problem.replace(`${word} ${from}:`, `${word} ${to}:`);
   const { who } = problem.parts ?? {};
   if (name === 'row' && who)
-    return {
-      ...problem,
-      parts: { ...problem.parts, who: { ...who, values: { ...who.values, row: number } } },
-    };
-  return { ...problem, values: { ...problem.values, [name]: number } };
+    return { ...problem, parts: { ...problem.parts, who: { ...who, values: { ...who.values, row: to } } } };
+  return { ...problem, values: { ...problem.values, [name]: to } };
 }
 
 /** The chosen expiry: one of the form's choices, `keep` (a draft's own, `kept`), or else 30 days. */

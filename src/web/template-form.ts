@@ -11,7 +11,7 @@ import { maxRecipients } from '../sending/draft-input.ts';
 import type { RoleChange, TemplateDefaults } from '../templates/template-edits.ts';
 import type { TemplateDetail } from '../templates/templates.service.ts';
 import { type Form, formText } from '../ui/forms.ts';
-import { expiryChoices, expiryOf, field, renumberedSentence, rowCount } from './document-form.ts';
+import { expiryChoices, expiryOf, field, renumbered, rowCount } from './document-form.ts';
 
 /** The roles table's input ids. */
 export const roleInput = {
@@ -112,12 +112,7 @@ export function templateFormErrors(problems: Problems, rows: number[], tr: Trans
     const row = role ? rows[Number(role[1])] : undefined;
     const input = role ? roleInputOf[role[2] as string] : undefined;
     if (role && row !== undefined && input)
-      place(
-        input(row),
-        typeof problem === 'string'
-          ? problem.replace(`Role ${Number(role[1]) + 1}:`, `Role ${row + 1}:`)
-          : renumberedSentence(problem, 'row', row + 1),
-      );
+      place(input(row), renumbered(problem, 'row', Number(role[1]) + 1, row + 1, 'Role'));
     else if (key === 'expiry') place('expiresInDays', problem);
     else if (key.startsWith('roles')) place('roles', problem);
     else place(key, problem);
