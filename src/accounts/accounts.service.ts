@@ -19,7 +19,7 @@ import { InputError } from '../input-error.ts';
 import { caseFoldedEmail, emailAddressProblem, emailKey, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { accountExistsMail, signupConfirmationMail } from '../mail/templates.ts';
-import { drawableText, drawingProblem } from '../pdf/fonts.ts';
+import { drawableText, drawingRefusal } from '../pdf/fonts.ts';
 import { findWorkspace, insertWorkspace } from '../workspaces/workspaces.repository.ts';
 import { recordLoginAddress } from './account-limits.ts';
 import {
@@ -101,7 +101,7 @@ function checkWorkspaceName(name: string): KeyedSentence | string | null {
   if (!trimmed) return { key: 'auth.refusal.workspaceNameMissing' };
   if (trimmed.length > maxWorkspaceNameLength)
     return { key: 'auth.refusal.workspaceNameLong', values: { count: maxWorkspaceNameLength } };
-  return drawingProblem('The name', trimmed);
+  return drawingRefusal('name', trimmed);
 }
 
 /**

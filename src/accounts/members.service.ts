@@ -6,12 +6,13 @@
 import type { Context } from '../context.ts';
 import type { MemberRole } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import { firstLanguage } from '../i18n/languages.ts';
+import { translator } from '../i18n/messages.ts';
 import { refusalOf } from '../i18n/refusals.ts';
-import { InputError } from '../input-error.ts';
 import { normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { invitationMail } from '../mail/templates.ts';
-import { lockWorkspace } from '../workspaces/workspaces.repository.ts';
+import { findWorkspace, lockWorkspace } from '../workspaces/workspaces.repository.ts';
 import {
   acceptInvitationRow,
   countOwners,
@@ -57,7 +58,7 @@ export interface Invitation {
 }
 
 function requireOwner(actor: SessionUser): void {
-  if (actor.role !== 'owner') throw new InputError({ form: 'Only owners can manage members.' });
+  if (actor.role !== 'owner') throw refusalOf({ form: { key: 'members.refusal.ownersOnly' } });
 }
 
 function memberOf(row: { user_id: string; email: string; role: MemberRole; created_at: Date }): Member {
@@ -107,7 +108,8 @@ export async function inviteMember(
     await lockWorkspace(trx, actor.workspaceId);
     const existing = await findUserByEmailKey(trx, emailKey(email));
     if (existing && (await findMembership(trx, actor.workspaceId, existing.id))) {
-      throw new InputError({ email: `${email} is already a member of ${actor.workspaceName}.` });
+      const values = { email, workspace: actor.workspaceName };
+      throw refusalOf({ email: { key: 'members.refusal.alreadyMember', values } });
     }
     await deleteOpenInvitations(trx, actor.workspaceId, email);
     await insertInvitation(trx, {
@@ -121,6 +123,10 @@ export async function inviteMember(
       expires_at: new Date(now.getTime() + invitationValidityMs),
       accepted_at: null,
     });
+    // In the inviting member's own language, else the workspace's (as its mails to owners):
+    // the invited person has chosen none yet, and the inviter often writes beside them.
+    const workspace = await findWorkspace(trx, actor.workspaceId);
+    const language = firstLanguage(actor.language, workspace?.default_language);
     await queueMail(trx, ctx, {
       workspaceId: actor.workspaceId,
       documentId: null,
@@ -128,7 +134,7 @@ export async function inviteMember(
       to: email,
       // Invited by a member who is often beside the new one, waiting for it to arrive.
       priority: 'urgent',
-      ...invitationMail({
+      ...invitationMail(translator(language), {
         workspaceName: actor.workspaceName,
         inviter: actor.email,
         link: `${ctx.config.publicUrl}/invitations/${token}`,
@@ -190,7 +196,7 @@ export async function acceptInvitation(
     let account: { id: string; email_key: string; password_hash: string };
     if (user) {
       if (!input.session || input.session.userId !== user.id) {
-        throw new InputError({ form: `Log in as ${row.email} to accept this invitation.` });
+        throw refusalOf({ form: { key: 'members.refusal.logInAs', values: { email: row.email } } });
       }
       account = user;
     } else {
@@ -234,9 +240,7 @@ async function guardLastOwner(
   const membership = await findMembership(trx, workspaceId, userId);
   if (!membership) throw new ApiError('not-found');
   if (membership.role === 'owner' && nextRole !== 'owner' && (await countOwners(trx, workspaceId)) <= 1) {
-    throw new InputError({
-      form: 'A workspace needs at least one owner: make another member an owner first.',
-    });
+    throw refusalOf({ form: { key: 'members.refusal.lastOwner' } });
   }
 }
 

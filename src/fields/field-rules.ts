@@ -6,7 +6,9 @@
 //   of the original PDF (its displayed size: src/pdf/fields.ts defines the coordinates), is
 //   at least `minSide` points on each side, and has a label of at most 100 characters; a
 //   text field may cap its length. Refusals name the field ("Field 3: …") in one sentence
-//   per problem, under the form's `fields` entry, and nothing is stored. The sender may give
+//   per problem, under the form's `fields` entry, and nothing is stored; each sentence is a
+//   key of the catalogues (editor.problem.*), so the editor says it in its member's language
+//   while the API and the CLI keep the English. The sender may give
 //   a text or checkbox field its value (`value`): the field is then prefilled, and its
 //   signer sees it filled and cannot change it. A field may not overlap what the upload's
 //   own form fields draw (the page's `covered` rectangles, pdf/one-look.ts): readers draw
@@ -16,8 +18,10 @@
 //   checkboxes. A required field left empty, or a value that breaks its rule, refuses the
 //   signature with a sentence on that field's input (`field.<id>`).
 import type { PageSize } from '../db/schema.ts';
+import type { KeyedSentence } from '../i18n/messages.ts';
+import { inEnglish, refusalOf } from '../i18n/refusals.ts';
 import { InputError, type InputErrorDetails } from '../input-error.ts';
-import { drawableText, drawingProblem } from '../pdf/fonts.ts';
+import { drawableText, drawingRefusal } from '../pdf/fonts.ts';
 import { type FieldType, fieldTypeSpecs, fieldTypes, isFieldType, maxTextLength } from './field-types.ts';
 import type { FieldPlacement } from './fields.schemas.ts';
 
@@ -56,12 +60,35 @@ interface FieldRecipient {
 interface FieldsDocument {
   recipients: FieldRecipient[];
   pages: PageSize[] | null;
-  /** What a field's `recipient` must be, in a refusal ("a role of this template"); a recipient of the document by default. */
-  who?: string;
+  /** What a field's `recipient` must be, in a refusal: a role of a template, else a recipient of the document. */
+  of?: 'document' | 'template';
 }
 
-const round = (n: number) => Math.round(n * 100) / 100;
-const points = (n: number) => `${round(n)}`;
+/** Points as a refusal shows them: to the hundredth (the catalogues print them without grouping). */
+const points = (n: number) => Math.round(n * 100) / 100;
+
+/** A field's type as a word of a sentence ("a signature field"): the API's name, in the reader's language. */
+export const typeWord = (type: FieldType): KeyedSentence => ({ key: `editor.typeWord.${type}` });
+
+/** The types whose value the sender (or whoever uses a template) may give: "text and checkbox". */
+const takers = (): KeyedSentence[] =>
+  fieldTypes.filter((type) => fieldTypeSpecs[type].senderValue).map(typeWord);
+
+/** "Field 3: …": a problem of one field, numbered as the fields are (from 1). */
+export function numberedProblem(index: number, problem: KeyedSentence): KeyedSentence {
+  return { key: 'editor.problem.field', values: { n: index + 1 }, parts: { problem } };
+}
+
+/** One field's problem as the refusal of the `fields` input (the editor's change of one field). */
+export function fieldRefusal(index: number, problem: KeyedSentence): InputError {
+  return refusalOf({ fields: numberedProblem(index, problem) });
+}
+
+/** Several problems as one sentence of the `fields` input: each said after the one before. */
+export function fieldsProblem(problems: KeyedSentence[]): KeyedSentence {
+  const [first, ...rest] = problems as [KeyedSentence, ...KeyedSentence[]];
+  return rest.length > 0 ? { ...first, and: [...(first.and ?? []), ...rest] } : first;
+}
 
 function isNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value);
@@ -72,62 +99,80 @@ function isNumber(value: unknown): value is number {
  * label, maxLength}`), or the sentence that says what is wrong with it. Numbers may come as
  * numeric strings (a form's values).
  */
-export function readFieldInput(raw: unknown): FieldInput | string {
+export function readField(raw: unknown): { field: FieldInput } | { problem: KeyedSentence } {
+  const problem = (key: KeyedSentence['key'], values?: KeyedSentence['values']) => ({
+    problem: values ? { key, values } : { key },
+  });
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    return 'must be an object with recipient, type, page, x, y, width and height.';
+    return problem('editor.problem.notObject');
   const o = raw as Record<string, unknown>;
   const number = (key: string) => {
     const value = typeof o[key] === 'string' && o[key] !== '' ? Number(o[key]) : o[key];
     return isNumber(value) ? value : undefined;
   };
-  if (typeof o.recipient !== 'string' || !o.recipient.trim()) return 'recipient must be an email address.';
-  if (!isFieldType(o.type)) return `type must be one of ${fieldTypes.join(', ')}.`;
+  if (typeof o.recipient !== 'string' || !o.recipient.trim()) return problem('editor.problem.recipient');
+  if (!isFieldType(o.type)) return problem('editor.problem.type', { types: fieldTypes.join(', ') });
   const [page, x, y, width, height] = ['page', 'x', 'y', 'width', 'height'].map(number);
-  if (page === undefined || !Number.isInteger(page) || page < 1)
-    return 'page must be a page number (1, 2, …).';
+  if (page === undefined || !Number.isInteger(page) || page < 1) return problem('editor.problem.page');
   if (x === undefined || y === undefined || width === undefined || height === undefined)
-    return 'x, y, width and height must be numbers (points).';
+    return problem('editor.problem.numbers');
   const required = o.required ?? true;
   if (typeof required !== 'boolean' && required !== 'yes' && required !== 'no')
-    return 'required must be true or false.';
-  if (o.label !== undefined && o.label !== null && typeof o.label !== 'string') return 'label must be text.';
-  const labelProblem = typeof o.label === 'string' ? drawingProblem('The label', o.label) : null;
-  if (labelProblem) return labelProblem;
+    return problem('editor.problem.required');
+  if (o.label !== undefined && o.label !== null && typeof o.label !== 'string')
+    return problem('editor.problem.labelText');
+  const labelProblem = typeof o.label === 'string' ? drawingRefusal('label', o.label) : null;
+  if (labelProblem) return { problem: labelProblem };
   const maxLength =
     o.maxLength === undefined || o.maxLength === null || o.maxLength === '' ? null : number('maxLength');
-  if (maxLength === undefined) return 'maxLength must be a whole number.';
+  if (maxLength === undefined) return problem('editor.problem.maxLengthNumber');
   const value = o.value ?? null;
   if (value !== null && typeof value !== 'string' && typeof value !== 'boolean')
-    return 'value must be text, true or false.';
+    return problem('editor.problem.valueKind');
   return {
-    recipient: o.recipient.trim(),
-    type: o.type,
-    page,
-    x,
-    y,
-    width,
-    height,
-    required: required === true || required === 'yes',
-    label: typeof o.label === 'string' && o.label.trim() ? drawableText(o.label.trim()) : null,
-    maxLength,
-    value,
+    field: {
+      recipient: o.recipient.trim(),
+      type: o.type,
+      page,
+      x,
+      y,
+      width,
+      height,
+      required: required === true || required === 'yes',
+      label: typeof o.label === 'string' && o.label.trim() ? drawableText(o.label.trim()) : null,
+      maxLength,
+      value,
+    },
   };
 }
 
+/** readField with its problem in English (the CLI's and the API's sentence). */
+export function readFieldInput(raw: unknown): FieldInput | string {
+  const read = readField(raw);
+  return 'problem' in read ? inEnglish(read.problem) : read.field;
+}
+
 /** The stored form of a sender's value (field-types.ts `senderValue`), or the sentence refusing it. */
-function senderValueOf(field: FieldInput): { value: string | null } | string {
+function senderValueOf(field: FieldInput): { value: string | null } | { problem: KeyedSentence | string } {
   if (field.value === null) return { value: null };
   const rule = fieldTypeSpecs[field.type].senderValue;
-  if (!rule) {
-    const takers = fieldTypes.filter((type) => fieldTypeSpecs[type].senderValue).join(' and ');
-    return `a ${field.type} field is filled by its signer or by Signet; only ${takers} fields take a value from the sender.`;
-  }
+  if (!rule)
+    return {
+      problem: {
+        key: 'editor.problem.notSenderValue',
+        parts: { type: typeWord(field.type) },
+        lists: { takers: takers() },
+      },
+    };
   const filled = rule(field.value, {
     name: 'its value',
     required: field.required,
     maxLength: field.maxLength,
   });
-  return filled.problem ?? { value: filled.value };
+  if (!filled.problem) return { value: filled.value };
+  // The type's rule names the field as `{field}`: here, "its value".
+  if (!filled.message) return { problem: filled.problem };
+  return { problem: { ...filled.message, parts: { field: { key: 'editor.problem.itsValue' } } } };
 }
 
 type Area = { x: number; y: number; width: number; height: number };
@@ -146,32 +191,50 @@ function problemOf(
   field: FieldInput,
   document: FieldsDocument,
   sameEmail: (a: string, b: string) => boolean,
-): string | null {
+): KeyedSentence | null {
   const pages = document.pages ?? [];
   const recipient = document.recipients.find((r) => sameEmail(r.email, field.recipient));
-  if (!recipient) return `${field.recipient} is not ${document.who ?? 'a recipient of this document'}.`;
-  if (recipient.role !== 'signer') return `${recipient.email} is a viewer; only signers fill fields.`;
+  if (!recipient)
+    return {
+      key: document.of === 'template' ? 'editor.problem.notRole' : 'editor.problem.notRecipient',
+      values: { recipient: field.recipient },
+    };
+  if (recipient.role !== 'signer')
+    return { key: 'editor.problem.viewer', values: { email: recipient.email } };
   const size = pages[field.page - 1];
-  if (!size)
-    return `page ${field.page} does not exist: the PDF has ${pages.length} ${pages.length === 1 ? 'page' : 'pages'}.`;
+  if (!size) return { key: 'editor.problem.noPage', values: { page: field.page, pages: pages.length } };
   if (field.width < minSide || field.height < minSide)
-    return `it is ${points(field.width)} × ${points(field.height)} points; a field is at least ${minSide} × ${minSide}.`;
+    return {
+      key: 'editor.problem.tooSmall',
+      values: { width: points(field.width), height: points(field.height), min: minSide },
+    };
   const off =
     field.x < 0 ||
     field.y < 0 ||
     field.x + field.width > size.width + 0.01 ||
     field.y + field.height > size.height + 0.01;
   if (off)
-    return `it lies off page ${field.page}, which is ${points(size.width)} × ${points(size.height)} points: the field must fit within x 0–${points(size.width)} and y 0–${points(size.height)}.`;
+    return {
+      key: 'editor.problem.offPage',
+      values: { page: field.page, width: points(size.width), height: points(size.height) },
+    };
   const under = size.covered?.find((area) => overlaps(field, area));
   if (under)
-    return `this spot is under a form field or annotation of the PDF (x ${points(under.x)}–${points(under.x + under.width)}, y ${points(under.y)}–${points(under.y + under.height)}), which would cover what the signer enters; move the field.`;
+    return {
+      key: 'editor.problem.covered',
+      values: {
+        left: points(under.x),
+        right: points(under.x + under.width),
+        bottom: points(under.y),
+        top: points(under.y + under.height),
+      },
+    };
   if (field.label && field.label.length > maxLabelLength)
-    return `its label is over ${maxLabelLength} characters.`;
+    return { key: 'editor.problem.labelTooLong', values: { max: maxLabelLength } };
   if (field.maxLength !== null) {
-    if (!fieldTypeSpecs[field.type].hasMaxLength) return 'only a text field takes maxLength.';
+    if (!fieldTypeSpecs[field.type].hasMaxLength) return { key: 'editor.problem.maxLengthText' };
     if (!Number.isInteger(field.maxLength) || field.maxLength < 1 || field.maxLength > maxTextLength)
-      return `maxLength must be a whole number from 1 to ${maxTextLength}.`;
+      return { key: 'editor.problem.maxLengthRange', values: { max: maxTextLength } };
   }
   return null;
 }
@@ -185,24 +248,27 @@ export function checkFields(
   document: FieldsDocument,
   sameEmail: (a: string, b: string) => boolean,
 ): PlacedField[] {
-  if (raw.length > 0 && !document.pages)
-    throw new InputError({ fields: 'Fields go on the pages of an uploaded PDF; this document has none.' });
-  if (raw.length > maxFields) throw new InputError({ fields: `A document has at most ${maxFields} fields.` });
-  const problems: string[] = [];
+  if (raw.length > 0 && !document.pages) throw refusalOf({ fields: { key: 'editor.problem.noPdf' } });
+  if (raw.length > maxFields)
+    throw refusalOf({ fields: { key: 'editor.problem.tooMany', values: { max: maxFields } } });
+  // Keyed, or English where a type's rule gave no key (then the whole refusal is English).
+  const problems: Array<KeyedSentence | string> = [];
+  const numbered = (i: number, problem: KeyedSentence | string) =>
+    typeof problem === 'string' ? `Field ${i + 1}: ${problem}` : numberedProblem(i, problem);
   let first: string | null = null;
   const placed: PlacedField[] = [];
   for (const [i, item] of raw.entries()) {
-    const read = readFieldInput(item);
-    const problem = typeof read === 'string' ? read : problemOf(read, document, sameEmail);
-    if (problem) {
-      problems.push(`Field ${i + 1}: ${problem}`);
+    const read = readField(item);
+    const problem = 'problem' in read ? read.problem : problemOf(read.field, document, sameEmail);
+    if (problem || !('field' in read)) {
+      problems.push(numbered(i, problem as KeyedSentence));
       first ??= `/fields/${i}`;
       continue;
     }
-    const field = read as FieldInput;
+    const field = read.field;
     const given = senderValueOf(field);
-    if (typeof given === 'string') {
-      problems.push(`Field ${i + 1}: ${given}`);
+    if ('problem' in given) {
+      problems.push(numbered(i, given.problem));
       first ??= `/fields/${i}/value`;
       continue;
     }
@@ -212,8 +278,11 @@ export function checkFields(
   }
   if (problems.length > 0) {
     const shown = problems.slice(0, 5);
-    if (problems.length > 5) shown.push(`… and ${problems.length - 5} more.`);
-    throw new InputError({ fields: shown.join(' ') }, { pointers: { fields: first as string } });
+    if (problems.length > 5)
+      shown.push({ key: 'editor.problem.more', values: { count: problems.length - 5 } });
+    const keyed = shown.filter((p) => typeof p !== 'string');
+    const sentence = keyed.length === shown.length ? fieldsProblem(keyed) : shown.map(inEnglish).join(' ');
+    throw refusalOf({ fields: sentence }, { pointers: { fields: first as string } });
   }
   return placed;
 }

@@ -12,7 +12,7 @@
 // guide reads a checkbox's `checked` and any other control's value from the page itself.
 import type { MessageKey, MessageValues, Translator } from '../i18n/messages.ts';
 import type { StampContent } from '../pdf/fields.ts';
-import { drawableText, drawingProblem } from '../pdf/fonts.ts';
+import { drawableText, drawingProblem, drawingRefusal } from '../pdf/fonts.ts';
 
 export const fieldTypes = ['signature', 'initials', 'date', 'name', 'email', 'text', 'checkbox'] as const;
 export type FieldType = (typeof fieldTypes)[number];
@@ -117,7 +117,13 @@ function typed(raw: string, field: FieldToFill, limit: number): Filled {
       problem: `${field.name} takes at most ${limit} characters.`,
       message: { key: 'field.problem.tooLong', values: { limit } },
     };
-  return { value: value || null, problem: drawing };
+  // drawingRefusal's values, said of the field (`{field}`) rather than of a named text.
+  const { subject: _subject, ...values } = (drawing ? drawingRefusal('text', value)?.values : null) ?? {};
+  return {
+    value: value || null,
+    problem: drawing,
+    ...(drawing ? { message: { key: 'editor.problem.undrawable', values } } : {}),
+  };
 }
 
 const plainText = (value: string | null): StampContent | null =>
@@ -189,7 +195,11 @@ export const fieldTypeSpecs: Record<FieldType, FieldTypeSpec> = {
     senderValue: (raw, field) =>
       typeof raw === 'string'
         ? typed(raw.trim(), field, field.maxLength ?? maxTextLength)
-        : { value: null, problem: `${field.name} takes text as its value.` },
+        : {
+            value: null,
+            problem: `${field.name} takes text as its value.`,
+            message: { key: 'editor.problem.takesText' },
+          },
     draw: plainText,
     certificateValue: asIs,
     apiValue: asIs,
@@ -207,7 +217,11 @@ export const fieldTypeSpecs: Record<FieldType, FieldTypeSpec> = {
     senderValue: (raw, field) =>
       typeof raw === 'boolean'
         ? { value: raw ? 'yes' : null, problem: null }
-        : { value: null, problem: `${field.name} takes true or false as its value.` },
+        : {
+            value: null,
+            problem: `${field.name} takes true or false as its value.`,
+            message: { key: 'editor.problem.takesTrueFalse' },
+          },
     draw: (value) => (value === 'yes' ? { kind: 'check' } : null),
     certificateValue: (value, tr) => tr.t(value === 'yes' ? 'certificate.checked' : 'certificate.notChecked'),
     apiValue: (value) => value === 'yes',

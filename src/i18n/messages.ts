@@ -83,6 +83,55 @@ export function translator(language: Language): Translator {
   return made;
 }
 
+/** First Strong Isolate and Pop Directional Isolate (UAX #9 X5c, X6a). */
+const isolate = (text: string) => `\u2068${text}\u2069`;
+
+const pageTranslators = new Map<Language, Translator>();
+
+/**
+ * **The** translator of a page: `translator(language)`, but that in a right-to-left language
+ * every text a message is given to show (a name, an address, a column's header, a sentence of
+ * its own) is isolated from the sentence's direction, FSI … PDI, as Fluent does by default:
+ * without it, "«ann@client.example»" in an Arabic sentence loses its closing mark to the
+ * address and a colon after a Latin header jumps to its other side. The values that choose a
+ * case (select, plural) are left as they are. Pages only: a mail's plain text and the
+ * certificate's lines are drawn by rules of their own (pdf/fonts.ts draws no format
+ * characters), so they keep `translator`.
+ */
+export function pageTranslator(language: Language): Translator {
+  const cached = pageTranslators.get(language);
+  if (cached) return cached;
+  const base = translator(language);
+  let made = base;
+  if (base.dir === 'rtl') {
+    const selectors = new Map<MessageKey, Set<string>>();
+    const isolated = <V>(key: MessageKey, values: Record<string, V>): Record<string, V> => {
+      let chosen = selectors.get(key);
+      if (!chosen) {
+        const message = catalogue(language)[key] ?? english[key];
+        chosen = new Set(
+          [...message.matchAll(/\{\s*(\w+)\s*,\s*(?:select|plural|selectordinal)\b/g)].map((m) => m[1] ?? ''),
+        );
+        selectors.set(key, chosen);
+      }
+      const choosing = chosen;
+      return Object.fromEntries(
+        Object.entries(values).map(([name, value]) => [
+          name,
+          typeof value === 'string' && value !== '' && !choosing.has(name) ? isolate(value) : value,
+        ]),
+      ) as Record<string, V>;
+    };
+    made = {
+      ...base,
+      t: (key, values) => base.t(key, values && isolated(key, values)),
+      rich: (key, values) => base.rich(key, isolated(key, values)),
+    };
+  }
+  pageTranslators.set(language, made);
+  return made;
+}
+
 /**
  * A translator of `messages` (read when first needed; English's for a key they lack), its
  * plurals, lists and dates those of `locale`: `translator`'s, and the tests' pseudo-language's.

@@ -4,7 +4,7 @@
 import type { Context } from '../context.ts';
 import { notifyAuthChanged } from '../db/notify.ts';
 import { ApiError } from '../http/errors.ts';
-import { InputError } from '../input-error.ts';
+import { keyedRefusal } from '../i18n/refusals.ts';
 import { findWorkspace, lockWorkspace } from '../workspaces/workspaces.repository.ts';
 import { type ApiKeyScope, isApiKeyScope } from './api-key-scope.ts';
 import { apiKeyHint, generateApiKeySecret, hashApiKey, isWellFormedApiKey } from './api-key-secret.ts';
@@ -63,10 +63,11 @@ export async function createApiKey(
 ): Promise<CreatedApiKey> {
   const name = input.name.trim();
   const scope = input.scope ?? 'read';
-  if (!isApiKeyScope(scope)) throw new InputError({ scope: 'Choose read only, or read and write.' });
-  if (!name) throw new InputError({ name: 'Give the key a name.' });
+  // Keyed sentences: the web page says them in the member's language, the CLI in English.
+  if (!isApiKeyScope(scope)) throw keyedRefusal([['scope', 'integrations.refusal.scope']]);
+  if (!name) throw keyedRefusal([['name', 'integrations.refusal.name']]);
   if (name.length > maxKeyNameLength)
-    throw new InputError({ name: `Use at most ${maxKeyNameLength} characters.` });
+    throw keyedRefusal([['name', 'integrations.refusal.nameLong', { max: maxKeyNameLength }]]);
   const secret = generateApiKeySecret(ctx.ids.randomBytes);
   const row: ApiKeyRow = {
     id: ctx.ids.uuid(),

@@ -1,7 +1,7 @@
 // The texts of the mails Signet sends. Plain text: it reads well everywhere and carries
 // nothing a mail client could load behind the recipient's back. A recipient's mails are in
-// their language (a Translator, i18n/messages.ts: its catalogues hold every sentence); the
-// mails to members are still English until members choose a language.
+// their language (a Translator, i18n/messages.ts: its catalogues hold every sentence), a
+// member's in theirs (else the workspace's), an invitation in the inviting member's.
 import type { Translator } from '../i18n/messages.ts';
 
 /** A mail's text: its paragraphs, a blank line between, and the sign-off. */
@@ -124,28 +124,19 @@ export function passwordResetNoAccountMail(
   };
 }
 
-export function invitationMail(input: {
-  workspaceName: string;
-  inviter: string;
-  link: string;
-  validDays: number;
-}): {
-  subject: string;
-  text: string;
-} {
+/** An invitation to join a workspace, in the inviting member's language (accounts/members.service.ts). */
+export function invitationMail(
+  tr: Translator,
+  input: { workspaceName: string; inviter: string; link: string; validDays: number },
+): { subject: string; text: string } {
+  const workspace = input.workspaceName;
   return {
-    subject: `You are invited to ${input.workspaceName} on Signet`,
-    text: `Hello,
-
-${input.inviter} invited you to join the workspace "${input.workspaceName}" on Signet, where
-documents are sent for signature. To accept, open:
-
-${input.link}
-
-The link works once, for ${input.validDays} days. If you did not expect it, ignore this mail.
-
-— Signet
-`,
+    subject: tr.t('mail.invitation.subject', { workspace }),
+    text: mailText(tr, [
+      tr.t('mail.greeting'),
+      `${tr.t('mail.invitation.body', { inviter: input.inviter, workspace })}\n\n${input.link}`,
+      tr.t('mail.invitation.validity', { days: input.validDays }),
+    ]),
   };
 }
 

@@ -6,11 +6,16 @@
 import type { Context } from '../context.ts';
 import { findFullRecipients, lockDocument } from '../documents/documents.repository.ts';
 import { canTransition, DocumentActionError } from '../documents/lifecycle.ts';
-import { checkFields, type FieldInput, type PlacedField, readFieldInput } from '../fields/field-rules.ts';
+import {
+  checkFields,
+  type FieldInput,
+  fieldRefusal,
+  type PlacedField,
+  readField,
+} from '../fields/field-rules.ts';
 import { findFields, replaceFields } from '../fields/fields.repository.ts';
 import { fieldInputOf, pageSizesOf, sameEmail } from '../fields/fields.service.ts';
 import { ApiError } from '../http/errors.ts';
-import { InputError } from '../input-error.ts';
 
 /** The rows of `fields` for a document, numbered in order; a field keeps its id when it has one. */
 export function fieldRows(
@@ -106,9 +111,9 @@ export function updateField(
 ) {
   return editFields(ctx, workspaceId, documentId, (current) => {
     const index = indexOf(current, fieldId);
-    const read = readFieldInput(field);
-    if (typeof read === 'string') throw new InputError({ fields: `Field ${index + 1}: ${read}` });
-    return current.map((c, i) => (i === index ? { id: c.id, field: read } : c));
+    const read = readField(field);
+    if ('problem' in read) throw fieldRefusal(index, read.problem);
+    return current.map((c, i) => (i === index ? { id: c.id, field: read.field } : c));
   });
 }
 

@@ -16,7 +16,13 @@ import type { ClientInfo } from '../documents/events.ts';
 import { DocumentActionError, type Refusal, refusalKeys } from '../documents/lifecycle.ts';
 import { isPageImageSize } from '../files/page-images.ts';
 import { negotiateLanguage } from '../i18n/languages.ts';
-import { type MessageKey, type MessageValues, type Translator, translator } from '../i18n/messages.ts';
+import {
+  type MessageKey,
+  type MessageValues,
+  pageTranslator,
+  type Translator,
+  translator,
+} from '../i18n/messages.ts';
 import { uuidRegExp as uuid } from '../ids.ts';
 import { InputError } from '../input-error.ts';
 import { type Form, formText, useFormBodies } from '../ui/forms.ts';
@@ -87,7 +93,7 @@ type Params = { documentId: string; token: string };
  * `Accept-Language`.
  */
 const visitorTranslator = (request: FastifyRequest) =>
-  translator(negotiateLanguage(request.headers['accept-language']));
+  pageTranslator(negotiateLanguage(request.headers['accept-language']));
 
 function notFoundPage(request: FastifyRequest, reply: FastifyReply) {
   const tr = visitorTranslator(request);
@@ -123,7 +129,7 @@ async function renderPage(
   errors?: (tr: Translator) => Record<string, string>,
 ) {
   const loaded = await loadSigningView(ctx, session);
-  const tr = translator(loaded.language);
+  const tr = pageTranslator(loaded.language);
   const basePath = `/sign/${params.documentId}/${params.token}`;
   const shown = form && errors ? { ...form, errors: errors(tr) } : form;
   return sendHtml(

@@ -19,10 +19,10 @@ import {
 import { fillFields } from '../fields/field-rules.ts';
 import { fillField, findRecipientFields } from '../fields/fields.repository.ts';
 import { translator } from '../i18n/messages.ts';
-import { InputError } from '../input-error.ts';
+import { refusalOf } from '../i18n/refusals.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { declinedMail } from '../mail/templates.ts';
-import { drawableText, drawingProblem } from '../pdf/fonts.ts';
+import { drawableText, drawingRefusal } from '../pdf/fonts.ts';
 import { checkSignatureImage } from '../pdf/signature-image.ts';
 import { completeDocument } from '../progress/completion.ts';
 import { withDocument } from '../progress/document-lock.ts';
@@ -60,8 +60,8 @@ export function dateSigned(at: Date): string {
  */
 async function checkedSignature(input: SignInput): Promise<Buffer | null> {
   // The typed name is drawn as the signature: a letter no face has gets a sentence beside it.
-  const nameProblem = drawingProblem('Your name', input.fullName);
-  if (nameProblem) throw new InputError({ fullName: nameProblem });
+  const nameProblem = drawingRefusal('yourName', input.fullName);
+  if (nameProblem) throw refusalOf({ fullName: nameProblem });
   return input.signature?.kind === 'drawn' ? checkSignatureImage(input.signature.png) : null;
 }
 

@@ -2,7 +2,8 @@
 // for a template (a column per role's email and name, a column per sender-filled field) and
 // says, row by row, what would be sent and what is wrong; `bulkCsvTemplate` is the file a
 // sender downloads to fill; `bulkResultsCsv` is the results file of a finished send.
-// Pure: bytes in, rows and sentences out. csv-parse reads the CSV; the rules of each cell are
+// Pure: bytes in, rows and sentences out (keys of the catalogues, `bulk.problem.*`: the preview
+// says them in the sender's language, the stored results in English). csv-parse reads the CSV; the rules of each cell are
 // the ones a single document's input follows (mail/address.ts, pdf/fonts.ts, field-types.ts),
 // so a row accepted here is not refused when its document is made. The server calls it
 // through bulk-csv-thread.ts, off the thread that answers requests.
@@ -22,8 +23,9 @@ import { CsvError, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { maxTextLength } from '../fields/field-types.ts';
 import { endonym, languages, parseLanguage } from '../i18n/languages.ts';
+import type { KeyedSentence, MessageKey } from '../i18n/messages.ts';
 import { emailAddressProblem, emailKey, normalizeEmail } from '../mail/address.ts';
-import { drawableText, drawingProblem } from '../pdf/fonts.ts';
+import { drawableText, drawingRefusal } from '../pdf/fonts.ts';
 
 export type BulkColumnKind = 'email' | 'name' | 'language' | 'text' | 'date' | 'checkbox';
 
@@ -52,8 +54,8 @@ export interface BulkProblem {
   row: number | null;
   /** The column's header as the sender wrote it (as expected when it is missing), or null. */
   column: string | null;
-  /** The whole sentence, row and column included, for the sender to read. */
-  message: string;
+  /** The whole sentence, row and column included, for the sender to read (i18n/refusals.ts `say`). */
+  sentence: KeyedSentence;
 }
 
 export type BulkDelimiter = ',' | ';';
@@ -101,13 +103,13 @@ export function readBulkCsv(
   options: { maxRows: number },
 ): BulkSheet {
   // Old Excel saves in Windows-1252: its é is not UTF-8, and read as UTF-8 it would be lost.
-  if (!isUtf8(data)) return unreadable(',', { row: null, column: null, message: notUtf8Sentence });
+  if (!isUtf8(data)) return unreadable(',', fileProblem('bulk.problem.notUtf8'));
   let delimiter: BulkDelimiter = ',';
   try {
     delimiter = detectDelimiter(data, columns);
     const [header] = parseRecords(data, delimiter, { to: 1 });
     if (!header || isBlank(header)) {
-      return unreadable(delimiter, { row: null, column: null, message: emptySentence });
+      return unreadable(delimiter, fileProblem('bulk.problem.empty'));
     }
     const layout = matchHeader(header, columns);
     // A file of other columns altogether (another template's, another program's): its body
@@ -141,12 +143,10 @@ export function readBulkCsv(
   }
 }
 
-const notUtf8Sentence =
-  'The file is not saved as UTF-8, so some of its letters cannot be read. In Excel, choose “Save as” and ' +
-  'the type “CSV UTF-8”; in LibreOffice, choose the character set “Unicode (UTF-8)”. Then upload it again.';
-const emptySentence =
-  'The file is empty. Download the template, fill in a row per document and upload it again.';
-const tooComplex = 'This file is too large or complex to read';
+/** A problem of the file as a whole. */
+function fileProblem(key: MessageKey, values?: KeyedSentence['values']): BulkProblem {
+  return { row: null, column: null, sentence: values ? { key, values } : { key } };
+}
 
 function unreadable(delimiter: BulkDelimiter, ...problems: BulkProblem[]): BulkSheet {
   return { rows: [], problems, warnings: [], delimiter, totalRows: 0, ignoredColumns: [] };
@@ -154,18 +154,15 @@ function unreadable(delimiter: BulkDelimiter, ...problems: BulkProblem[]): BulkS
 
 /** The file refused whole when reading it took more time or memory than allowed (bulk-csv-thread.ts). */
 export function tooComplexSheet(maxRows: number): BulkSheet {
-  const message =
-    `${tooComplex} (reading it takes more time or memory than allowed); keep only the columns listed ` +
-    `on this page and at most ${count(maxRows)} rows, save it again as “CSV UTF-8” and upload it.`;
-  return unreadable(',', { row: null, column: null, message });
+  return unreadable(',', fileProblem('bulk.problem.tooComplex', { max: maxRows }));
 }
 
 /** A bound of the reading was reached: the file is refused with this problem. */
 class TooComplex extends Error {
   readonly problem: BulkProblem;
-  constructor(message: string) {
-    super(message);
-    this.problem = { row: null, column: null, message };
+  constructor(problem: BulkProblem) {
+    super(problem.sentence.key);
+    this.problem = problem;
   }
 }
 
@@ -213,8 +210,7 @@ function parseWithBounds(
     cast: (value: string, info: ParseInfo) => {
       if (info.index >= MAX_CELLS) {
         throw new TooComplex(
-          `${tooComplex}: row ${count(info.records + 1)} has more than ${count(MAX_CELLS)} cells. Keep only ` +
-            'the columns listed on this page, save the file again from your spreadsheet and upload it.',
+          fileProblem('bulk.problem.tooManyCells', { row: info.records + 1, max: MAX_CELLS }),
         );
       }
       return value;
@@ -265,10 +261,7 @@ function readBody(data: Uint8Array, delimiter: BulkDelimiter, layout: Layout, ma
   } catch (error) {
     if (error !== stop) throw error;
     if (totalRows > maxRows) return { kept, totalRows, isComplete: false };
-    const message =
-      `${tooComplex}: it has more than ${count(limit)} rows, most of them empty. Delete the empty rows ` +
-      'below your data (or save only the cells you filled), then upload it again.';
-    return { problem: { row: null, column: null, message } };
+    return { problem: fileProblem('bulk.problem.tooManyRecords', { limit }) };
   }
   return { kept, totalRows, isComplete: true };
 }
@@ -293,18 +286,14 @@ function detectDelimiter(data: Uint8Array, columns: BulkColumn[]): BulkDelimiter
 function parseErrorProblem(error: CsvError): BulkProblem {
   // `records` counts the records read before the broken one, the header's included.
   const row = typeof error.records === 'number' ? error.records + 1 : null;
-  const where = row === null ? 'The file' : `Row ${row}`;
-  const message =
+  const at: KeyedSentence['values'] = row === null ? { at: 'file' } : { at: 'row', row };
+  const key: MessageKey =
     error.code === 'CSV_QUOTE_NOT_CLOSED'
-      ? `${where}: a cell starts with a quote (") that is never closed, so the rest of the file cannot be ` +
-        'read. Close the quote, or save the file again from your spreadsheet.'
+      ? 'bulk.problem.quoteNotClosed'
       : error.code === 'CSV_MAX_RECORD_SIZE'
-        ? `${tooComplex}: ${row === null ? 'a row' : `row ${count(row)}`} holds more than ` +
-          `${count(MAX_RECORD_CHARS)} characters. Often a cell there starts with a quote (") that is never ` +
-          'closed, so the rest of the file is read as that cell: close the quote, or save the file again ' +
-          'from your spreadsheet.'
-        : `${where} cannot be read as CSV. Save the file again from your spreadsheet as “CSV UTF-8” and upload it.`;
-  return { row, column: null, message };
+        ? 'bulk.problem.recordTooLong'
+        : 'bulk.problem.unreadable';
+  return { row, column: null, sentence: { key, values: { ...at, max: MAX_RECORD_CHARS } } };
 }
 
 /** How a header is compared: case, spaces around it and runs of spaces inside it do not count. */
@@ -316,19 +305,12 @@ function isBlank(cells: string[]): boolean {
   return cells.every((cell) => cell.trim() === '');
 }
 
-const count = (n: number) => n.toLocaleString('en');
-
 function fileProblems(totalRows: number, maxRows: number, isComplete: boolean): BulkProblem[] {
-  if (totalRows === 0) {
-    const message = 'The file has a first row of column names but no rows below it: add a row per document.';
-    return [{ row: null, column: null, message }];
-  }
+  if (totalRows === 0) return [fileProblem('bulk.problem.noRows')];
   if (totalRows <= maxRows) return [];
   // Past recordLimit the rows are no longer counted: the number is the least the file has.
-  const message =
-    `The file has ${isComplete ? '' : 'at least '}${count(totalRows)} rows; at most ${count(maxRows)} can be sent at once. ` +
-    `Split it into files of at most ${count(maxRows)} rows (only the first ${count(maxRows)} are checked here).`;
-  return [{ row: null, column: null, message }];
+  const complete = isComplete ? 'yes' : 'no';
+  return [fileProblem('bulk.problem.tooManyRows', { complete, rows: totalRows, max: maxRows })];
 }
 
 /**
@@ -362,15 +344,15 @@ function matchHeader(header: string[], columns: BulkColumn[]): Layout {
     if (!column) {
       if (written) layout.ignoredColumns.push(written);
     } else if (found.has(column)) {
-      const message = `The column “${written}” appears twice in the first row: keep one of them.`;
-      layout.problems.push({ row: 1, column: written, message });
+      const sentence = { key: 'bulk.problem.columnTwice', values: { column: written } } as const;
+      layout.problems.push({ row: 1, column: written, sentence });
     } else found.set(column, { index, written });
   }
   for (const column of columns) {
     const place = found.get(column);
     if (!place && column.required) {
-      const message = `The column “${column.header}” is missing. Add it to the first row.`;
-      layout.problems.push({ row: 1, column: column.header, message });
+      const sentence = { key: 'bulk.problem.columnMissing', values: { column: column.header } } as const;
+      layout.problems.push({ row: 1, column: column.header, sentence });
     }
     layout.cells.push({ column, index: place?.index ?? null, written: place?.written ?? column.header });
   }
@@ -384,17 +366,15 @@ function checkRow(entry: KeptRow, layout: Layout, delimiter: BulkDelimiter): Che
   const values: Record<string, string | boolean> = {};
   const problems: BulkProblem[] = [];
   for (const [at, { column, written }] of layout.cells.entries()) {
-    const checked = checkCell(column, entry.cells[at] ?? '', `Row ${row}: ${written}`);
-    if (typeof checked === 'object') problems.push({ row, column: written, message: checked.problem });
+    const where: KeyedSentence = { key: 'bulk.cell', values: { row, column: written } };
+    const checked = checkCell(column, entry.cells[at] ?? '', where);
+    if (typeof checked === 'object') problems.push({ row, column: written, sentence: checked.problem });
     else values[column.key] = checked;
   }
   problems.push(...sameSignerProblems(row, layout, values));
   if (entry.hasExtraCells) {
     const mark = delimiter === ',' ? 'comma' : 'semicolon';
-    const message =
-      `Row ${row} has more cells than the first row has columns. A cell that holds a ${mark} must be in ` +
-      'quotes; a spreadsheet does that when it saves the file.';
-    problems.push({ row, column: null, message });
+    problems.push({ row, column: null, sentence: { key: 'bulk.problem.extraCells', values: { row, mark } } });
   }
   return problems.length > 0 ? { problems } : { values };
 }
@@ -426,19 +406,21 @@ function repeatedPeople(rows: BulkRow[], layout: Layout): BulkProblem[] {
     rows: [first, ...again],
   } of seen.values()) {
     if (first === undefined || again.length === 0) continue;
-    const listed = again.slice(0, 5).map(count);
+    const listed = again.slice(0, 5).map((row): KeyedSentence => ({ key: 'bulk.row', values: { row } }));
     const more = again.length - listed.length;
-    const rowsText =
-      again.length === 1
-        ? `Row ${listed[0]}`
-        : more > 0
-          ? `Rows ${listed.join(', ')} and ${count(more)} more`
-          : `Rows ${listed.slice(0, -1).join(', ')} and ${listed.at(-1)}`;
-    const message =
-      `${rowsText}: ${written} “${shown(email)}” is also on row ${count(first)}, so that person gets ` +
-      `${count(again.length + 1)} documents, one for each of these rows. If that is a mistake, delete the ` +
-      `${again.length === 1 ? 'row' : 'rows'} too many.`;
-    warnings.push({ row: again[0] ?? first, column: written, message });
+    if (more > 0) listed.push({ key: 'bulk.moreRows', values: { count: more } });
+    const sentence: KeyedSentence = {
+      key: 'bulk.warning.repeated',
+      values: {
+        count: again.length,
+        column: written,
+        email: shown(email),
+        first,
+        documents: again.length + 1,
+      },
+      lists: { rows: listed },
+    };
+    warnings.push({ row: again[0] ?? first, column: written, sentence });
   }
   return warnings.sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
 }
@@ -457,8 +439,8 @@ function sameSignerProblems(
     const first = seen.get(emailKey(email));
     if (first === undefined) seen.set(emailKey(email), written);
     else {
-      const message = `Row ${row}: ${written} “${shown(email)}” is also the ${first}: each role needs a different person.`;
-      problems.push({ row, column: written, message });
+      const values = { row, column: written, email: shown(email), first };
+      problems.push({ row, column: written, sentence: { key: 'bulk.problem.samePerson', values } });
     }
   }
   return problems;
@@ -470,24 +452,31 @@ function shown(value: string): string {
   return chars.length > 40 ? `${chars.slice(0, 39).join('')}…` : value;
 }
 
+/** What is wrong with a cell: `where` ("Row 3: Price", bulk.cell) said first. */
+type CellProblem = { problem: KeyedSentence };
+
+function cellProblem(
+  where: KeyedSentence,
+  key: MessageKey,
+  values: KeyedSentence['values'] = {},
+): CellProblem {
+  return { problem: { key, values, parts: { where } } };
+}
+
 /** The cell's value as it will be sent, or the sentence saying what is wrong (`where`: "Row 3: Price"). */
-function checkCell(column: BulkColumn, raw: string, where: string): string | boolean | { problem: string } {
+function checkCell(column: BulkColumn, raw: string, where: KeyedSentence): string | boolean | CellProblem {
   // First, and without the cell in the sentence: the character must not reach a sentence either.
   const control = controlCharacter.exec(raw)?.[0];
   if (control !== undefined) {
     const code = `U+${control.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}`;
-    return {
-      problem:
-        `${where} holds a control character (${code}), which no one can see or sign. It is often left ` +
-        'by copying from another program: type the cell again, or delete the character, and upload the file again.',
-    };
+    return cellProblem(where, 'bulk.problem.control', { code });
   }
   // (A lone surrogate, the other text no field may hold (http/control-characters.ts), cannot
   // come out of the UTF-8 the file must be.)
   const cell = raw.trim();
   if (column.kind === 'checkbox') return checkCheckbox(column, cell, where);
   if (cell === '') {
-    return column.required ? { problem: `${where} is empty. Fill it in, or delete the row.` } : '';
+    return column.required ? cellProblem(where, 'bulk.problem.emptyCell') : '';
   }
   switch (column.kind) {
     case 'email':
@@ -503,23 +492,27 @@ function checkCell(column: BulkColumn, raw: string, where: string): string | boo
   }
 }
 
-function checkEmail(cell: string, where: string): string | { problem: string } {
+function checkEmail(cell: string, where: KeyedSentence): string | CellProblem {
   const email = normalizeEmail(cell);
-  const reason = {
-    invalid: 'is not an email address.',
-    'trailing-dot': 'ends with a dot: remove it.',
-    'mixed-scripts': 'mixes letters of different alphabets (one only looks like the other): type it again.',
-  };
+  const reason = { invalid: 'invalid', 'trailing-dot': 'trailingDot', 'mixed-scripts': 'mixedScripts' };
   const problem = emailAddressProblem(email);
-  return problem ? { problem: `${where} “${shown(cell)}” ${reason[problem]}` } : email;
+  return problem
+    ? cellProblem(where, 'bulk.problem.email', { value: shown(cell), reason: reason[problem] })
+    : email;
+}
+
+/** The drawing rule's sentence for a cell (pdf/fonts.ts drawingRefusal, with the cell's place). */
+function undrawable(where: KeyedSentence, text: string): CellProblem | null {
+  const refusal = drawingRefusal('text', text);
+  return refusal ? cellProblem(where, 'bulk.problem.undrawable', refusal.values) : null;
 }
 
 /** The rule of a recipient's full name (sending/draft-input.ts): 1 to 200 characters, drawable. */
-function checkName(cell: string, where: string): string | { problem: string } {
+function checkName(cell: string, where: KeyedSentence): string | CellProblem {
   const name = drawableText(cell);
-  if (name.length > maxNameLength) return { problem: `${where} is longer than ${maxNameLength} characters.` };
-  const drawing = drawingProblem(where, name);
-  return drawing ? { problem: drawing } : name;
+  if (name.length > maxNameLength)
+    return cellProblem(where, 'bulk.problem.nameTooLong', { max: maxNameLength });
+  return undrawable(where, name) ?? name;
 }
 
 /** Each language by its tag's and its own name's lower case ("de", "pt-br", "deutsch", "日本語"). */
@@ -529,31 +522,25 @@ const languageNames = new Map(languages.map((language) => [endonym(language).toL
  * A person's language (i18n/languages.ts): a BCP 47 tag read as a recipient's `language` is
  * (`de-AT` is German), or the language's own name as the switches show it ("Deutsch").
  */
-function checkLanguage(cell: string, where: string): string | { problem: string } {
+function checkLanguage(cell: string, where: KeyedSentence): string | CellProblem {
   const language = parseLanguage(cell) ?? languageNames.get(cell.toLowerCase());
   if (language) return language;
-  return {
-    problem:
-      `${where} “${shown(cell)}” is not one of Signet’s languages. Write one of ${languages.join(', ')}, ` +
-      'or leave it empty for the role’s language.',
-  };
+  return cellProblem(where, 'bulk.problem.language', { value: shown(cell), languages: languages.join(', ') });
 }
 
 /** The rule of a typed field's value (fields/field-types.ts): at most `limit` characters, drawable. */
-function checkText(cell: string, limit: number, where: string): string | { problem: string } {
+function checkText(cell: string, limit: number, where: KeyedSentence): string | CellProblem {
   const text = drawableText(cell);
   const length = [...text].length;
-  if (length > limit)
-    return { problem: `${where} has ${count(length)} characters; it takes at most ${count(limit)}.` };
-  const drawing = drawingProblem(where, text);
-  return drawing ? { problem: drawing } : text;
+  if (length > limit) return cellProblem(where, 'bulk.problem.textTooLong', { length, max: limit });
+  return undrawable(where, text) ?? text;
 }
 
 /**
  * YYYY-MM-DD, or the European DD/MM/YYYY and DD.MM.YYYY, a real calendar date, as YYYY-MM-DD.
  * The American MM/DD/YYYY is not read: 03/04/2026 would be two different days.
  */
-function checkDate(cell: string, where: string): string | { problem: string } {
+function checkDate(cell: string, where: KeyedSentence): string | CellProblem {
   const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(cell);
   const european = /^(\d{1,2})([/.])(\d{1,2})\2(\d{4})$/.exec(cell);
   const [year = '', month = '', day = ''] = iso
@@ -568,9 +555,7 @@ function checkDate(cell: string, where: string): string | { problem: string } {
     date.getUTCMonth() === Number(month) - 1 &&
     date.getUTCDate() === Number(day);
   if (!isReal) {
-    return {
-      problem: `${where} “${shown(cell)}” is not a date. Write it as 2026-03-14, 14/03/2026 or 14.03.2026.`,
-    };
+    return cellProblem(where, 'bulk.problem.date', { value: shown(cell) });
   }
   return `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
 }
@@ -586,13 +571,10 @@ const checkboxWords = new Map([
   ['', false],
 ]);
 
-function checkCheckbox(column: BulkColumn, cell: string, where: string): boolean | { problem: string } {
+function checkCheckbox(column: BulkColumn, cell: string, where: KeyedSentence): boolean | CellProblem {
   const ticked = checkboxWords.get(cell.toLowerCase());
-  if (ticked === undefined) {
-    const problem = `${where} “${shown(cell)}” is not yes or no. Write yes, no, true, false, 1, 0 or x, or leave it empty for no.`;
-    return { problem };
-  }
-  if (column.required && !ticked) return { problem: `${where} must be ticked: write yes or x.` };
+  if (ticked === undefined) return cellProblem(where, 'bulk.problem.checkbox', { value: shown(cell) });
+  if (column.required && !ticked) return cellProblem(where, 'bulk.problem.tick');
   return ticked;
 }
 

@@ -14,6 +14,8 @@ import { findDocument } from '../documents/documents.repository.ts';
 import { DocumentActionError } from '../documents/lifecycle.ts';
 import { pageSizesOf } from '../fields/fields.service.ts';
 import { ApiError } from '../http/errors.ts';
+import type { KeyedSentence } from '../i18n/messages.ts';
+import { inEnglish, refusalOf as keyedRefusalOf } from '../i18n/refusals.ts';
 import { InputError } from '../input-error.ts';
 import { whileLeased } from '../queue/heartbeat.ts';
 import { type CheckedDraft, checkDraft, createDocument, createDrafts } from '../sending/drafts.ts';
@@ -102,7 +104,7 @@ export interface BulkPreview {
   totalRows: number;
   goodRows: number;
   /** Why the file cannot be sent at all (no good row, a problem of the whole file), or null. */
-  refusal: string | null;
+  refusal: KeyedSentence | null;
   problems: BulkProblem[];
   /** What the sender should look at in rows that are sent all the same (a person on two rows). */
   warnings: BulkProblem[];
@@ -150,10 +152,10 @@ export async function previewBulkSend(
  * Why no row of the file is sent: none is good, or the file as a whole has a problem (too
  * many rows, a column missing): sending the rows read would send part of a file by surprise.
  */
-function refusalOf(sheet: BulkSheet): string | null {
+function refusalOf(sheet: BulkSheet): KeyedSentence | null {
   const whole = sheet.problems.find((p) => p.row === null || p.row === 1);
-  if (whole) return whole.message;
-  return sheet.rows.length === 0 ? 'The file has no row that can be sent.' : null;
+  if (whole) return whole.sentence;
+  return sheet.rows.length === 0 ? { key: 'bulk.problem.noGoodRow' } : null;
 }
 
 export interface StartBulkSendInput {
@@ -176,7 +178,7 @@ export async function startBulkSend(ctx: Context, input: StartBulkSendInput): Pr
     maxRows: ctx.config.bulkMaxRows,
   });
   const refusal = refusalOf(sheet);
-  if (refusal) throw new InputError({ file: `Nothing was sent. ${refusal}` });
+  if (refusal) throw keyedRefusalOf({ file: { key: 'bulk.problem.nothingSent', parts: { refusal } } });
   const id = ctx.ids.uuid();
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {
@@ -202,12 +204,15 @@ export async function startBulkSend(ctx: Context, input: StartBulkSendInput): Pr
   return { id };
 }
 
-/** Each row the check refused, with its problems' sentences (a file's own problems refuse it whole). */
+/**
+ * Each row the check refused, with its problems' sentences in English (a file's own problems
+ * refuse it whole): the results file's, as the rows the worker fails (bulk-progress.ts).
+ */
 function refusedRows(sheet: BulkSheet): Array<{ row: number; refusal: string }> {
   const byRow = new Map<number, string[]>();
   for (const problem of sheet.problems) {
     if (problem.row === null || problem.row < 2) continue;
-    byRow.set(problem.row, [...(byRow.get(problem.row) ?? []), problem.message]);
+    byRow.set(problem.row, [...(byRow.get(problem.row) ?? []), inEnglish(problem.sentence)]);
   }
   return [...byRow].map(([row, messages]) => ({ row, refusal: messages.join(' ').slice(0, 1000) }));
 }

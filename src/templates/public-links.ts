@@ -22,12 +22,11 @@ import { ApiError } from '../http/errors.ts';
 import type { RateLimiter } from '../http/rate-limiter.ts';
 import { firstLanguage, type Language, negotiateLanguage } from '../i18n/languages.ts';
 import { type MessageKey, translator } from '../i18n/messages.ts';
-import { type KeyedProblem, keyedRefusal } from '../i18n/refusals.ts';
-import { InputError } from '../input-error.ts';
+import { type KeyedProblem, keyedRefusal, refusalOf } from '../i18n/refusals.ts';
 import { isEmailAddress, normalizeEmail } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { signingCodeMail } from '../mail/templates.ts';
-import { drawingProblem } from '../pdf/fonts.ts';
+import { drawingRefusal } from '../pdf/fonts.ts';
 import { createDocument } from '../sending/drafts.ts';
 import { sendDocument } from '../sending/send.ts';
 import { findMailedSigningLinks } from '../sending/signing-links.ts';
@@ -48,13 +47,11 @@ export const perClientAddress = { burst: 5, refillPerSecond: 5 / 3600 };
 const hashCode = (requestId: string, code: string) =>
   createHash('sha256').update(`${requestId}:${code}`).digest('hex');
 
-/** Why a template cannot have a public link, or null when it can. */
-export function publicLinkProblem(template: Pick<TemplateDetail, 'roles'>): string | null {
+/** Why a template cannot have a public link (a sentence of the catalogues), or null when it can. */
+export function publicLinkProblem(template: Pick<TemplateDetail, 'roles'>): MessageKey | null {
   const signers = template.roles.filter((r) => r.role === 'signer');
-  if (template.roles.length !== 1 || signers.length !== 1)
-    return 'A public link is for a template with one role, a signer: whoever opens the link is that signer, and nobody else is asked.';
-  if (askedValues(template).length > 0)
-    return 'A public link cannot ask for the values you fill in (nobody but the visitor is there): make those fields the signer’s, or give them no value.';
+  if (template.roles.length !== 1 || signers.length !== 1) return 'publicLink.settings.problem.roles';
+  if (askedValues(template).length > 0) return 'publicLink.settings.problem.askedValues';
   return null;
 }
 
@@ -82,7 +79,7 @@ const newToken = (ctx: Context) => ctx.ids.randomBytes(18).toString('base64url')
 
 /**
  * Turns the link on (a new token when it had none, or `renew`) with its limits, or changes
- * its limits; refused (InputError on `publicLink`) for a template that cannot have one.
+ * its limits; refused (a keyed InputError on `publicLink`) for a template that cannot have one.
  */
 export async function setPublicLink(
   ctx: Context,
@@ -91,9 +88,9 @@ export async function setPublicLink(
   settings: { maxUses: number | null; endsAt: Date | null; renew?: boolean },
 ): Promise<string> {
   const problem = publicLinkProblem(await getTemplate(ctx, workspaceId, templateId));
-  if (problem) throw new InputError({ publicLink: problem });
+  if (problem) throw keyedRefusal([['publicLink', problem]]);
   if (settings.maxUses !== null && !(Number.isInteger(settings.maxUses) && settings.maxUses > 0))
-    throw new InputError({ maxUses: 'The most uses is a whole number from 1, or empty for no limit.' });
+    throw keyedRefusal([['maxUses', 'publicLink.settings.refusal.maxUses']]);
   return ctx.db.transaction().execute(async (trx) => {
     const row = await lockedTemplate(trx, workspaceId, templateId);
     const token = !row.public_link_token || settings.renew ? newToken(ctx) : row.public_link_token;
@@ -216,10 +213,10 @@ function checkPerson(person: { fullName: string; email: string }): void {
   const name = person.fullName.trim();
   if (!name || name.length > 200) problems.push(['fullName', 'publicLink.refusal.fullName']);
   if (!isEmailAddress(person.email)) problems.push(['email', 'publicLink.refusal.email']);
-  const drawing = problems.length === 0 ? drawingProblem('Your name', name) : null;
   if (problems.length > 0) throw keyedRefusal(problems);
-  // The font's refusal names the characters no face draws (English for now: pdf/fonts.ts).
-  if (drawing) throw new InputError({ fullName: drawing });
+  // The font's refusal names the characters no face draws.
+  const drawing = drawingRefusal('yourName', name);
+  if (drawing) throw refusalOf({ fullName: drawing });
 }
 
 /**

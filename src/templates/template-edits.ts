@@ -10,7 +10,7 @@ import type { Context } from '../context.ts';
 import type { RecipientRole, SigningMethod } from '../db/schema.ts';
 import { pageSizesOf } from '../fields/fields.service.ts';
 import { ApiError } from '../http/errors.ts';
-import { InputError } from '../input-error.ts';
+import { refusalOf } from '../i18n/refusals.ts';
 import { checkTemplateInput, type TemplateInput, type TemplateRoleInput } from './template-input.ts';
 import { lockTemplate } from './templates.repository.ts';
 import { getTemplate, type TemplateDetail, writeReplacement } from './templates.service.ts';
@@ -83,7 +83,7 @@ async function editTemplate(
   });
 }
 
-const noSuchField = () => new InputError({ fields: 'That field is no longer on the template.' });
+const noSuchField = () => refusalOf({ fields: { key: 'editor.problem.noSuchField' } });
 
 /** A field added to the template: untrusted, as a field of `TemplateInput.fields`. */
 export function addTemplateField(ctx: Context, workspaceId: string, id: string, field: unknown) {

@@ -9,7 +9,13 @@
 // the field), `file`.
 import type { Context } from '../context.ts';
 import type { PageSize, RecipientRole, SigningMethod } from '../db/schema.ts';
-import { checkFields, type PlacedField } from '../fields/field-rules.ts';
+import {
+  checkFields,
+  fieldsProblem,
+  numberedProblem,
+  type PlacedField,
+  typeWord,
+} from '../fields/field-rules.ts';
 import { fieldTypeSpecs, fieldTypes } from '../fields/field-types.ts';
 import { type KeyedSentence, type Problems, problemsOf, refusalOf } from '../i18n/refusals.ts';
 import { InputError } from '../input-error.ts';
@@ -128,36 +134,39 @@ function checkTemplateFields(
     {
       recipients: roles.map((r) => ({ id: r.id, email: r.name, role: r.role })),
       pages,
-      who: 'a role of this template',
+      of: 'template',
     },
     sameName,
   );
-  const problems: string[] = [];
+  const problems: KeyedSentence[] = [];
   const pointers: string[] = [];
   const fields = placed.map((field, i) => {
     const fills = senderFills[i] ?? false;
-    let problem: string | null = null;
-    if (typeof fills !== 'boolean') problem = 'senderFills must be true or false.';
+    let problem: KeyedSentence | null = null;
+    if (typeof fills !== 'boolean') problem = { key: 'editor.problem.senderFillsKind' };
     else if (fills && !fieldTypeSpecs[field.type].senderValue) {
-      const takers = fieldTypes.filter((type) => fieldTypeSpecs[type].senderValue).join(' and ');
-      problem = `a ${field.type} field is filled by its signer or by Signet; only ${takers} fields are filled in by whoever uses the template.`;
+      const takers = fieldTypes.filter((type) => fieldTypeSpecs[type].senderValue).map(typeWord);
+      problem = {
+        key: 'editor.problem.notAskable',
+        parts: { type: typeWord(field.type) },
+        lists: { takers },
+      };
     } else if (fills && !field.label) {
-      problem = 'a field filled in by whoever uses the template needs a label: it names the value asked for.';
+      problem = { key: 'editor.problem.askedNeedsLabel' };
     } else if (field.prefilled) {
-      problem = 'a template’s field has no value of its own; mark it senderFills to ask for one at each use.';
+      problem = { key: 'editor.problem.templateValue' };
     }
     if (problem) {
-      problems.push(`Field ${i + 1}: ${problem}`);
+      problems.push(numberedProblem(i, problem));
       pointers.push(`/fields/${i}`);
     }
     return { ...field, senderFills: fills === true };
   });
-  if (problems.length > 0) {
-    throw new InputError(
-      { fields: problems.slice(0, 5).join(' ') },
+  if (problems.length > 0)
+    throw refusalOf(
+      { fields: fieldsProblem(problems.slice(0, 5)) },
       { pointers: { fields: pointers[0] ?? '/fields' } },
     );
-  }
   return fields;
 }
 

@@ -13,7 +13,7 @@ import {
   matchLanguage,
   parseLanguage,
 } from '../i18n/languages.ts';
-import { type Translator, translator } from '../i18n/messages.ts';
+import { pageTranslator, type Translator } from '../i18n/messages.ts';
 import { html, raw, type SafeHtml } from './html.ts';
 
 export const languageCookie = 'signet_language';
@@ -72,7 +72,7 @@ export function visitorTranslator(
   reply: FastifyReply,
   fallback?: Language,
 ): Translator {
-  return translator(visitorLanguage(request, reply, fallback));
+  return pageTranslator(visitorLanguage(request, reply, fallback));
 }
 
 /**

@@ -27,7 +27,7 @@ import { deviceCookieMaxAgeSeconds, deviceCookieName } from '../accounts/device-
 import { completePasswordReset, findUsableReset, requestPasswordReset } from '../accounts/password-resets.ts';
 import { ApiError } from '../http/errors.ts';
 import { firstLanguage, type Language } from '../i18n/languages.ts';
-import { type Translator, translator } from '../i18n/messages.ts';
+import type { Translator } from '../i18n/messages.ts';
 import { sentencesIn } from '../i18n/refusals.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { notice } from '../ui/forms.ts';
@@ -48,6 +48,7 @@ import {
   signupView,
 } from './auth.views.ts';
 import { type Form, forMembers, formText, sessionCookie, type Web } from './kit.ts';
+import { memberTranslator } from './member-language.ts';
 
 /**
  * Only a path on this site: never an open redirect. Printable ASCII only, since browsers
@@ -107,7 +108,7 @@ async function accountPage(
   reply: FastifyReply,
   member: SessionUser,
   status: number,
-  errors: FieldErrors,
+  errors: (tr: Translator) => FieldErrors,
   done: AccountView['done'],
 ) {
   const workspaces = await listWorkspacesOf(web.ctx, member.userId);
@@ -115,10 +116,13 @@ async function accountPage(
   const { language } = member;
   const workspace = await findWorkspace(web.ctx.db, member.workspaceId);
   const workspaceLanguage = firstLanguage(workspace?.default_language);
+  const tr = memberTranslator(request, reply);
   return web.render(request, reply, status, {
-    title: 'Account',
+    title: tr.t('app.nav.account'),
     current: 'account',
-    body: (csrf) => accountView(csrf, { member, workspaces, errors, done, language, workspaceLanguage }),
+    tr,
+    body: (csrf) =>
+      accountView(csrf, { member, workspaces, errors: errors(tr), done, language, workspaceLanguage }, tr),
   });
 }
 
@@ -135,7 +139,7 @@ async function setLanguageWith(web: Web, request: PostRequest, reply: FastifyRep
     language = await setMemberLanguage(web.ctx, member, formText(request.body, 'language'));
   } catch (error) {
     if (error instanceof InputError)
-      return accountPage(web, request, reply, member, 400, sentencesIn(error, translator('en')), null);
+      return accountPage(web, request, reply, member, 400, (tr) => sentencesIn(error, tr), null);
     throw error;
   }
   rememberLanguage(reply, language);
@@ -292,7 +296,8 @@ async function changePasswordWith(web: Web, request: PostRequest, reply: Fastify
     });
     web.setSessionCookie(request, reply, sessionToken);
   } catch (error) {
-    if (error instanceof InputError) return accountPage(web, request, reply, member, 400, error.fields, null);
+    if (error instanceof InputError)
+      return accountPage(web, request, reply, member, 400, (tr) => sentencesIn(error, tr), null);
     throw error;
   }
   return reply.redirect('/settings/account?done=password', 303);
@@ -447,7 +452,7 @@ function accountRoutes(app: FastifyInstance, web: Web) {
   app.get(
     '/settings/account',
     forMembers((request, reply, member) =>
-      accountPage(web, request, reply, member, 200, {}, accountDone(formText(request.query, 'done'))),
+      accountPage(web, request, reply, member, 200, () => ({}), accountDone(formText(request.query, 'done'))),
     ),
   );
   app.post<{ Body: Form }>(

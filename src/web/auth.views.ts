@@ -1,10 +1,10 @@
 // The markup of the account pages: sign-up, log-in, the sign-up confirmation, the password
-// reset (in the visitor's language: ui/page-language.ts) and the account page (English, as
-// the rest of the web app for now, but for the names of the languages).
+// reset (in the visitor's language: ui/page-language.ts) and the account page (in the
+// member's, as every page of the web app: web/member-language.ts).
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import { minPasswordLength } from '../accounts/passwords.ts';
 import { endonym, type Language } from '../i18n/languages.ts';
-import { type Translator, translator } from '../i18n/messages.ts';
+import type { Translator } from '../i18n/messages.ts';
 import type { FieldErrors } from '../input-error.ts';
 import { csrfField, type Form, fieldError, formText, invalidAttrs, notice } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
@@ -109,16 +109,12 @@ export interface AccountView {
 }
 
 const doneSentences = {
-  password: 'Your password was changed. Every other browser was signed out.',
-  reset: 'Your new password is set and you are logged in. Every other browser was signed out.',
-};
+  password: 'account.done.password',
+  reset: 'account.done.reset',
+} as const;
 
-/**
- * "Your language": the member's own, for Signet's mails to them and the log-in pages; the
- * names of the languages in themselves, the rest in English as the web app's pages are.
- */
-function languageCard(csrf: string, view: AccountView): SafeHtml {
-  const tr = translator('en');
+/** "Your language": the member's own, for Signet's mails to them, the web app's pages and the log-in pages. */
+function languageCard(csrf: string, view: AccountView, tr: Translator): SafeHtml {
   const error = view.errors.language;
   const chosen = view.language ?? '';
   return html`<div class="card">
@@ -136,48 +132,49 @@ ${fieldError('language', error)}
 </div>`;
 }
 
-export function accountView(csrf: string, view: AccountView): SafeHtml {
-  const { member, workspaces, errors, done } = view;
+function workspacesCard(csrf: string, view: AccountView, tr: Translator): SafeHtml {
+  const { member, workspaces } = view;
+  if (workspaces.length <= 1) return html``;
+  const item = (w: AccountView['workspaces'][number]) =>
+    w.id === member.workspaceId
+      ? richText(tr, 'account.workspaces.current', { name: w.name, role: w.role })
+      : html`<form method="post" action="/settings/account/workspace" class="inline">${csrfField(csrf)}<input type="hidden" name="workspaceId" value="${w.id}">${tr.t('account.workspaces.other', { name: w.name, role: w.role })} <button class="button button-secondary button-small" type="submit" aria-label="${tr.t('account.workspaces.switchTo', { name: w.name })}">${tr.t('account.workspaces.switch')}</button></form>`;
+  return html`<section class="card" aria-labelledby="workspaces-title">
+<h2 id="workspaces-title">${tr.t('account.workspaces.heading')}</h2>
+<ul class="plain">${workspaces.map((w) => html`<li>${item(w)}</li>`)}</ul>
+</section>`;
+}
+
+export function accountView(csrf: string, view: AccountView, tr: Translator): SafeHtml {
+  const { member, errors, done } = view;
   const doneSentence =
     done === 'language'
-      ? translator('en').t('account.language.done', {
-          language: endonym(view.language ?? view.workspaceLanguage),
-        })
+      ? tr.t('account.language.done', { language: endonym(view.language ?? view.workspaceLanguage) })
       : done
-        ? doneSentences[done]
+        ? tr.t(doneSentences[done])
         : null;
-  return html`<h1>Your account</h1>
+  const isOwner = member.role === 'owner';
+  const zone = isOwner
+    ? richText(tr, 'account.timeZoneOwner', { zone: member.timeZone }, { link: link('/settings/time-zone') })
+    : tr.t('account.timeZone', { zone: member.timeZone });
+  return html`<h1>${tr.t('account.heading')}</h1>
 ${doneSentence ? notice('success', doneSentence) : ''}
 <div class="card">
-<p>Signed in as <strong>${member.email}</strong>, ${member.role} of ${member.workspaceName}.</p>
-<p>Times are shown in ${member.timeZone}, the workspace's time zone${member.role === 'owner' ? html` (<a href="/settings/time-zone">change it</a>)` : ''}.</p>
-${member.role === 'owner' ? html`<p><a href="/settings/language">Recipients' language</a>: the one their mails and signing pages are in when you choose none.</p>` : ''}
+<p>${richText(tr, 'account.signedIn', { email: member.email, role: member.role, workspace: member.workspaceName })}</p>
+<p>${zone}</p>
+${isOwner ? html`<p>${richText(tr, 'account.recipientsLanguage', {}, { link: link('/settings/language') })}</p>` : ''}
 </div>
-${
-  workspaces.length > 1
-    ? html`<section class="card" aria-labelledby="workspaces-title">
-<h2 id="workspaces-title">Your workspaces</h2>
-<ul class="plain">${workspaces.map(
-        (w) =>
-          html`<li>${
-            w.id === member.workspaceId
-              ? html`<strong>${w.name}</strong> (${w.role}, current)`
-              : html`<form method="post" action="/settings/account/workspace" class="inline">${csrfField(csrf)}<input type="hidden" name="workspaceId" value="${w.id}">${w.name} (${w.role}) <button class="button button-secondary button-small" type="submit">Switch<span class="visually-hidden"> to ${w.name}</span></button></form>`
-          }</li>`,
-      )}</ul>
-</section>`
-    : ''
-}
+${workspacesCard(csrf, view, tr)}
 <div class="card">
-<h2>Change password</h2>
+<h2>${tr.t('account.password.heading')}</h2>
 <form method="post" action="/settings/account/password" novalidate>
 ${csrfField(csrf)}
-${input({ id: 'currentPassword', label: 'Current password', type: 'password', autocomplete: 'current-password', error: errors.currentPassword })}
-${input({ id: 'newPassword', label: 'New password', type: 'password', autocomplete: 'new-password', error: errors.newPassword, hint: `At least ${minPasswordLength} characters.` })}
-<div class="actions"><button class="button button-primary" type="submit">Change password</button></div>
+${input({ id: 'currentPassword', label: tr.t('account.password.current'), type: 'password', autocomplete: 'current-password', error: errors.currentPassword })}
+${input({ id: 'newPassword', label: tr.t('account.password.new'), type: 'password', autocomplete: 'new-password', error: errors.newPassword, hint: tr.t('auth.passwordHint', { count: minPasswordLength }) })}
+<div class="actions"><button class="button button-primary" type="submit">${tr.t('account.password.submit')}</button></div>
 </form>
 </div>
-${languageCard(csrf, view)}`;
+${languageCard(csrf, view, tr)}`;
 }
 
 // ---------------------------------------------------------------- password reset

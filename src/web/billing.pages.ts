@@ -1,4 +1,5 @@
-// Settings › Billing (owners only): the workspace's plan (spec: the API requires Max).
+// Settings › Billing (owners only), in the member's language: the workspace's plan (spec: the
+// API requires Max).
 // There is no payment provider: `setWorkspacePlan` is the single place where one would be
 // called before the plan changes. The change reaches every process's API at once, like a
 // key revocation.
@@ -9,29 +10,35 @@ import type { FastifyInstance } from 'fastify';
 import { isPlan, setWorkspacePlan } from '../workspaces/workspaces.service.ts';
 import { billingView, confirmFreeView } from './billing.views.ts';
 import { type Form, formText, forOwners, type Web } from './kit.ts';
+import { memberTranslator } from './member-language.ts';
 
 export function billingPages(web: Web) {
   const { ctx } = web;
   return async function register(app: FastifyInstance) {
     app.get<{ Querystring: Form }>(
       '/settings/billing',
-      forOwners(web, (request, reply, member) =>
-        web.render(request, reply, 200, {
-          title: 'Billing',
+      forOwners(web, (request, reply, member) => {
+        const tr = memberTranslator(request, reply);
+        const changed = formText(request.query, 'done') === 'plan';
+        return web.render(request, reply, 200, {
+          title: tr.t('app.nav.billing'),
           current: 'billing',
-          body: (csrf) => billingView(member, csrf, request.query.done === 'plan'),
-        }),
-      ),
+          tr,
+          body: (csrf) => billingView(member, csrf, changed, tr),
+        });
+      }),
     );
 
     app.get(
       '/settings/billing/free',
       forOwners(web, (request, reply, member) => {
         if (member.plan === 'free') return reply.redirect('/settings/billing', 303);
+        const tr = memberTranslator(request, reply);
         return web.render(request, reply, 200, {
-          title: 'Switch to Free',
+          title: tr.t('billing.free.title'),
           current: 'billing',
-          body: (csrf) => confirmFreeView(member, csrf),
+          tr,
+          body: (csrf) => confirmFreeView(member, csrf, tr),
         });
       }),
     );

@@ -13,7 +13,10 @@
 // are not the ones previewed.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Translator } from '../i18n/messages.ts';
+import { sentencesIn } from '../i18n/refusals.ts';
 import { InputError } from '../input-error.ts';
+import { formatBytes } from '../pdf/inspect.ts';
 import { bulkCsvTemplate } from '../templates/bulk-csv.ts';
 import { bulkSendProgress, bulkSendResultsCsv, failedBulkRows } from '../templates/bulk-progress.ts';
 import { columnsOf, previewBulkSend, startBulkSend } from '../templates/bulk-send.ts';
@@ -21,6 +24,7 @@ import type { TemplateDetail } from '../templates/templates.service.ts';
 import { formFile, useUploadBodies } from '../ui/uploads.ts';
 import { bulkPreviewView, bulkProgressView, bulkUploadView } from './bulk.views.ts';
 import { type Form, findById, forMembers, formText, forRecord, type Web } from './kit.ts';
+import { memberTranslator } from './member-language.ts';
 import { loadTemplate } from './templates.pages.ts';
 
 /** The largest spreadsheet taken (5,000 rows of a few roles and values fit many times over). */
@@ -39,20 +43,23 @@ function uploadPage(
   reply: FastifyReply,
   template: TemplateDetail,
   status: number,
-  error?: string,
+  error?: (tr: Translator) => string,
 ) {
+  const tr = memberTranslator(request, reply);
   return web.render(request, reply, status, {
-    title: `Send ${template.name} in bulk`,
+    title: tr.t('bulk.upload.title', { template: template.name }),
     current: 'templates',
+    tr,
     body: (csrf) =>
       bulkUploadView(
         {
           template,
           columns: columnsOf(template),
           maxRows: web.ctx.config.bulkMaxRows,
-          ...(error ? { error } : {}),
+          ...(error ? { error: error(tr) } : {}),
         },
         csrf,
+        tr,
       ),
   });
 }
@@ -88,26 +95,24 @@ function postRoutes(web: Web, app: FastifyInstance) {
       loadTemplate(web),
       async (request, reply, member, template) => {
         const file = formFile(request.body, 'file');
-        if (!file) return uploadPage(web, request, reply, template, 400, 'Choose the CSV file to check.');
+        if (!file) return uploadPage(web, request, reply, template, 400, (tr) => tr.t('bulk.upload.choose'));
         if (file.tooLarge)
-          return uploadPage(
-            web,
-            request,
-            reply,
-            template,
-            413,
-            'The file is larger than 10 MB. Split it into smaller files and upload each.',
+          return uploadPage(web, request, reply, template, 413, (tr) =>
+            tr.t('bulk.upload.tooLarge', { size: formatBytes(maxCsvBytes) }),
           );
         const preview = await previewBulkSend(web.ctx, member.workspaceId, template.id, file.data);
         const fileName =
           [...file.filename.replace(/[\p{Cc}\p{Cf}]/gu, '')].slice(0, 200).join('') || 'file.csv';
+        const tr = memberTranslator(request, reply);
         return web.render(request, reply, preview.refusal === null ? 200 : 400, {
-          title: `Check ${fileName}`,
+          title: tr.t('bulk.preview.title', { file: fileName }),
           current: 'templates',
+          tr,
           body: (csrf) =>
             bulkPreviewView(
               { preview, fileName, data: file.data.toString('base64'), sha256: sha256(file.data) },
               csrf,
+              tr,
             ),
         });
       },
@@ -121,14 +126,7 @@ function postRoutes(web: Web, app: FastifyInstance) {
       async (request, reply, member, template) => {
         const data = Buffer.from(formText(request.body, 'data'), 'base64');
         if (data.byteLength === 0 || sha256(data) !== formText(request.body, 'sha256'))
-          return uploadPage(
-            web,
-            request,
-            reply,
-            template,
-            400,
-            'The file did not come back whole from the page that checked it, so nothing was sent. Choose it again.',
-          );
+          return uploadPage(web, request, reply, template, 400, (tr) => tr.t('bulk.upload.notWhole'));
         try {
           const { id } = await startBulkSend(web.ctx, {
             workspaceId: member.workspaceId,
@@ -140,7 +138,14 @@ function postRoutes(web: Web, app: FastifyInstance) {
           return reply.redirect(`/bulk/${id}`, 303);
         } catch (error) {
           if (!(error instanceof InputError)) throw error;
-          return uploadPage(web, request, reply, template, 400, error.fields.file ?? error.message);
+          return uploadPage(
+            web,
+            request,
+            reply,
+            template,
+            400,
+            (tr) => sentencesIn(error, tr).file ?? error.message,
+          );
         }
       },
     ),
@@ -156,11 +161,13 @@ function progressRoutes(web: Web, app: FastifyInstance) {
       );
       if (!progress) return web.notFound(request, reply);
       const failed = await failedBulkRows(web.ctx, member.workspaceId, progress.id);
+      const tr = memberTranslator(request, reply);
       return web.render(request, reply, 200, {
-        title: `Bulk send of ${progress.fileName}`,
+        title: tr.t('bulk.progress.title', { file: progress.fileName }),
         current: 'templates',
+        tr,
         ...(progress.finished ? {} : { refreshSeconds: 3 }),
-        body: () => bulkProgressView({ progress, failed, timeZone: member.timeZone }),
+        body: () => bulkProgressView({ progress, failed, timeZone: member.timeZone }, tr),
       });
     }),
   );

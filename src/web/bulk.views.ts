@@ -1,36 +1,37 @@
 // The markup of a bulk send's pages (issue 38): the upload page (the columns the file needs,
 // the file to fill, a file input), the preview (counts, every problem by row and column, the
 // first good rows as they will be sent, the rows to look at (a person on two rows: sent all the
-// same), "Send the N good rows" or "Fix the file"), the
-// progress page, and the list of a template's bulk sends on its page.
+// same), "Send the N good rows" or "Fix the file"), the progress page, and the list of a
+// template's bulk sends on its page; in the member's language (issue 51), the spreadsheet's
+// own words (its column names, yes and no) as the file must hold them.
 import { endonym, languages, parseLanguage } from '../i18n/languages.ts';
+import type { MessageKey, Translator } from '../i18n/messages.ts';
+import { say } from '../i18n/refusals.ts';
 import type { BulkColumn, BulkProblem } from '../templates/bulk-csv.ts';
 import type { BulkFailedRow, BulkSendSummary } from '../templates/bulk-progress.ts';
 import type { BulkPreview } from '../templates/bulk-send.ts';
 import type { TemplateDetail } from '../templates/templates.service.ts';
 import { csrfField, fieldError, invalidAttrs, notice } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
+import { richText } from '../ui/rich-text.ts';
 import { formatTime } from './layout.ts';
 
-const count = (n: number) => n.toLocaleString('en');
-const rows = (n: number) => `${count(n)} row${n === 1 ? '' : 's'}`;
+/** A count as the page's language writes numbers (1,234; 1.234; 1 234). */
+const count = (n: number, tr: Translator) => new Intl.NumberFormat(tr.locale).format(n);
 
 /** The most problems the preview lists; the rest are counted. */
 export const shownProblems = 100;
 
-const kindHint: Record<BulkColumn['kind'], string> = {
-  email: 'an email address',
-  name: 'the person’s full name',
-  language: `their language: ${languages.join(', ')}, or its own name (Deutsch); empty: the role’s language, else the workspace’s`,
-  text: 'text',
-  date: 'a date: 2026-03-14, 14/03/2026 or 14.03.2026',
-  checkbox: 'yes or no (x, 1, true; empty is no)',
-};
+function kindHint(kind: BulkColumn['kind'], tr: Translator): string {
+  if (kind === 'language')
+    return tr.t('bulk.kind.language', { languages: languages.join(', '), example: endonym('de') });
+  return tr.t(`bulk.kind.${kind}` as MessageKey);
+}
 
-function columnsList(columns: BulkColumn[]): SafeHtml {
+function columnsList(columns: BulkColumn[], tr: Translator): SafeHtml {
   return html`<ul>${columns.map(
     (c) =>
-      html`<li><strong>${c.header}</strong>: ${kindHint[c.kind]}${c.required ? '' : html` <span class="muted">(may be empty)</span>`}</li>`,
+      html`<li>${richText(tr, 'bulk.column', { header: c.header, hint: kindHint(c.kind, tr) })}${c.required ? '' : html` <span class="muted">${tr.t('bulk.mayBeEmpty')}</span>`}</li>`,
   )}</ul>`;
 }
 
@@ -46,44 +47,44 @@ export interface BulkUploadPage {
   error?: string;
 }
 
-export function bulkUploadView(page: BulkUploadPage, csrf: string): SafeHtml {
+export function bulkUploadView(page: BulkUploadPage, csrf: string, tr: Translator): SafeHtml {
   const { template } = page;
   return html`${back(template)}
-<div class="section-title"><h1>Send ${template.name} in bulk</h1></div>
+<div class="section-title"><h1>${tr.t('bulk.upload.title', { template: template.name })}</h1></div>
 <section class="card" aria-labelledby="columns-title">
-<h2 id="columns-title">The spreadsheet</h2>
-<p>One row per document. The first row names the columns; their order does not matter, and other columns are left unread.</p>
-${columnsList(page.columns)}
-<p><a class="button button-secondary" href="/templates/${template.id}/bulk.csv" download>Download the CSV to fill</a></p>
-<p class="small muted">Save it from Excel as “CSV UTF-8” or from LibreOffice as CSV with the character set “Unicode (UTF-8)”; commas or semicolons both work. At most ${count(page.maxRows)} rows a file.</p>
+<h2 id="columns-title">${tr.t('bulk.upload.sheet')}</h2>
+<p>${tr.t('bulk.upload.intro')}</p>
+${columnsList(page.columns, tr)}
+<p><a class="button button-secondary" href="/templates/${template.id}/bulk.csv" download>${tr.t('bulk.upload.download')}</a></p>
+<p class="small muted">${tr.t('bulk.upload.saveAs', { max: page.maxRows })}</p>
 </section>
 <section class="card" aria-labelledby="upload-title">
-<h2 id="upload-title">Upload it</h2>
+<h2 id="upload-title">${tr.t('bulk.upload.heading')}</h2>
 <form method="post" action="/templates/${template.id}/bulk" enctype="multipart/form-data" novalidate>${csrfField(csrf)}
-<div class="field"><label for="file">The filled CSV file</label><input id="file" name="file" type="file" accept=".csv,text/csv" required ${invalidAttrs('file', page.error)}>${fieldError('file', page.error)}</div>
-<p class="small muted">Nothing is sent yet: the next page shows what would be sent, and every problem, first.</p>
-<div class="actions"><button class="button button-primary" type="submit">Check the file</button></div>
+<div class="field"><label for="file">${tr.t('bulk.upload.file')}</label><input id="file" name="file" type="file" accept=".csv,text/csv" required ${invalidAttrs('file', page.error)}>${fieldError('file', page.error)}</div>
+<p class="small muted">${tr.t('bulk.upload.nothingYet')}</p>
+<div class="actions"><button class="button button-primary" type="submit">${tr.t('bulk.upload.check')}</button></div>
 </form>
 </section>`;
 }
 
-function problemsList(problems: BulkProblem[]): SafeHtml {
+function problemsList(problems: BulkProblem[], tr: Translator): SafeHtml {
   const more = problems.length - shownProblems;
   return html`<section class="card" aria-labelledby="problems-title">
-<h2 id="problems-title">${problems.length === 1 ? 'One problem' : `${count(problems.length)} problems`}</h2>
-<p class="small muted">Rows with a problem are not sent. Row numbers are the spreadsheet’s (the column names are row 1).</p>
-<ul class="error-list">${problems.slice(0, shownProblems).map((p) => html`<li>${p.message}</li>`)}</ul>
-${more > 0 ? html`<p>… and ${count(more)} more.</p>` : ''}
+<h2 id="problems-title">${tr.t('bulk.problems.heading', { count: problems.length })}</h2>
+<p class="small muted">${tr.t('bulk.problems.explain')}</p>
+<ul class="error-list">${problems.slice(0, shownProblems).map((p) => html`<li>${say(p.sentence, tr)}</li>`)}</ul>
+${more > 0 ? html`<p>${tr.t('bulk.more', { count: more })}</p>` : ''}
 </section>`;
 }
 
-function warningsList(warnings: BulkProblem[]): SafeHtml {
+function warningsList(warnings: BulkProblem[], tr: Translator): SafeHtml {
   const more = warnings.length - shownProblems;
   return html`<section class="card" aria-labelledby="warnings-title">
-<h2 id="warnings-title">${warnings.length === 1 ? 'One row to look at' : `${count(warnings.length)} rows to look at`}</h2>
-<p class="small muted">These rows are sent as they are: check that each is meant.</p>
-<ul>${warnings.slice(0, shownProblems).map((w) => html`<li>${w.message}</li>`)}</ul>
-${more > 0 ? html`<p>… and ${count(more)} more.</p>` : ''}
+<h2 id="warnings-title">${tr.t('bulk.warnings.heading', { count: warnings.length })}</h2>
+<p class="small muted">${tr.t('bulk.warnings.explain')}</p>
+<ul>${warnings.slice(0, shownProblems).map((w) => html`<li>${say(w.sentence, tr)}</li>`)}</ul>
+${more > 0 ? html`<p>${tr.t('bulk.more', { count: more })}</p>` : ''}
 </section>`;
 }
 
@@ -93,21 +94,27 @@ function personLanguage(tag: string | null): SafeHtml | null {
   return language ? html`<div class="small muted" lang="${language}">${endonym(language)}</div>` : null;
 }
 
-function firstRowsTable(preview: BulkPreview): SafeHtml {
+function firstRowsTable(preview: BulkPreview, tr: Translator): SafeHtml {
   const { template, firstRows } = preview;
   const labels = firstRows[0]?.values.map((v) => v.label) ?? [];
+  const heading =
+    firstRows.length < preview.goodRows
+      ? tr.t('bulk.rows.headingFirst', { count: firstRows.length })
+      : tr.t('bulk.rows.heading');
+  const shown = (value: string | boolean) =>
+    typeof value === 'boolean' ? tr.t(value ? 'bulk.value.yes' : 'bulk.value.no') : value;
   return html`<section class="card" aria-labelledby="rows-title">
-<h2 id="rows-title">${firstRows.length < preview.goodRows ? `The first ${firstRows.length} documents` : 'The documents'}, as they will be sent</h2>
+<h2 id="rows-title">${heading}</h2>
 <div class="table-scroll" tabindex="0" role="region" aria-labelledby="rows-title">
 <table class="bulk-rows">
-<thead><tr><th scope="col" class="num">Row</th>${template.roles.map((r) => html`<th scope="col">${r.name}</th>`)}${labels.map((l) => html`<th scope="col">${l}</th>`)}</tr></thead>
+<thead><tr><th scope="col" class="num">${tr.t('bulk.rows.row')}</th>${template.roles.map((r) => html`<th scope="col">${r.name}</th>`)}${labels.map((l) => html`<th scope="col">${l}</th>`)}</tr></thead>
 <tbody>
 ${firstRows.map(
   (row) =>
-    html`<tr><td class="num">${row.row}</td>${row.people.map(
+    html`<tr><td class="num">${count(row.row, tr)}</td>${row.people.map(
       (p) =>
         html`<td>${p.fullName}<div class="small muted">${p.email}</div>${personLanguage(p.language)}</td>`,
-    )}${row.values.map((v) => html`<td>${typeof v.value === 'boolean' ? (v.value ? 'yes' : 'no') : v.value}</td>`)}</tr>`,
+    )}${row.values.map((v) => html`<td>${shown(v.value)}</td>`)}</tr>`,
 )}
 </tbody>
 </table>
@@ -123,44 +130,48 @@ export interface BulkPreviewPage {
   sha256: string;
 }
 
-function confirmForm(page: BulkPreviewPage, csrf: string): SafeHtml {
+function confirmForm(page: BulkPreviewPage, csrf: string, tr: Translator): SafeHtml {
   const { preview } = page;
   const id = preview.template.id;
   if (preview.refusal !== null)
-    return html`<div class="actions"><a class="button button-primary" href="/templates/${id}/bulk">Fix the file</a></div>`;
+    return html`<div class="actions"><a class="button button-primary" href="/templates/${id}/bulk">${tr.t('bulk.preview.fix')}</a></div>`;
   return html`<form method="post" action="/templates/${id}/bulk/send" enctype="multipart/form-data">${csrfField(csrf)}
 <input type="hidden" name="fileName" value="${page.fileName}">
 <input type="hidden" name="sha256" value="${page.sha256}">
 <input type="hidden" name="data" value="${page.data}">
-<div class="actions"><button class="button button-primary" type="submit">Send the ${count(preview.goodRows)} good row${preview.goodRows === 1 ? '' : 's'}</button><a class="button button-secondary" href="/templates/${id}/bulk">Fix the file</a></div>
+<div class="actions"><button class="button button-primary" type="submit">${tr.t('bulk.preview.send', { count: preview.goodRows })}</button><a class="button button-secondary" href="/templates/${id}/bulk">${tr.t('bulk.preview.fix')}</a></div>
 </form>`;
 }
 
-export function bulkPreviewView(page: BulkPreviewPage, csrf: string): SafeHtml {
+function previewSummary(preview: BulkPreview, tr: Translator): SafeHtml {
+  const bad = preview.totalRows - preview.goodRows;
+  if (preview.refusal !== null)
+    return notice('error', tr.t('bulk.preview.refused', { refusal: say(preview.refusal, tr) }));
+  const counts = { good: preview.goodRows, total: preview.totalRows, bad };
+  return notice(
+    bad > 0 || preview.problems.length > 0 ? 'info' : 'success',
+    tr.t(bad > 0 ? 'bulk.preview.summaryBad' : 'bulk.preview.summary', counts),
+  );
+}
+
+export function bulkPreviewView(page: BulkPreviewPage, csrf: string, tr: Translator): SafeHtml {
   const { preview } = page;
   const bad = preview.totalRows - preview.goodRows;
-  const summary =
-    preview.refusal !== null
-      ? notice('error', `Nothing in this file can be sent: ${preview.refusal} Fix it and upload it again.`)
-      : notice(
-          bad > 0 || preview.problems.length > 0 ? 'info' : 'success',
-          `${rows(preview.goodRows)} of ${count(preview.totalRows)} can be sent${bad > 0 ? `; ${rows(bad)} have problems and will not be` : ''}. Nothing has been sent yet.`,
-        );
   return html`${back(preview.template)}
-<div class="section-title"><h1>Check ${page.fileName}</h1></div>
-${summary}
+<div class="section-title"><h1>${tr.t('bulk.preview.title', { file: page.fileName })}</h1></div>
+${previewSummary(preview, tr)}
 <div class="card">
 <dl class="meta">
-<div><dt>Rows in the file</dt><dd>${count(preview.totalRows)}</dd></div>
-<div><dt>Ready to send</dt><dd>${count(preview.goodRows)}</dd></div>
-<div><dt>With problems</dt><dd>${count(bad)}</dd></div>
+<div><dt>${tr.t('bulk.preview.rowsInFile')}</dt><dd>${count(preview.totalRows, tr)}</dd></div>
+<div><dt>${tr.t('bulk.preview.ready')}</dt><dd>${count(preview.goodRows, tr)}</dd></div>
+<div><dt>${tr.t('bulk.preview.withProblems')}</dt><dd>${count(bad, tr)}</dd></div>
 </dl>
-${preview.ignoredColumns.length > 0 ? html`<p class="small muted">Columns not read: ${preview.ignoredColumns.join(', ')}.</p>` : ''}
-${confirmForm(page, csrf)}
+${preview.ignoredColumns.length > 0 ? html`<p class="small muted">${tr.t('bulk.preview.ignored', { columns: tr.list(preview.ignoredColumns) })}</p>` : ''}
+${confirmForm(page, csrf, tr)}
 </div>
-${preview.problems.length > 0 ? problemsList(preview.problems) : ''}
-${preview.refusal === null && preview.warnings.length > 0 ? warningsList(preview.warnings) : ''}
-${preview.firstRows.length > 0 ? firstRowsTable(preview) : ''}`;
+${preview.problems.length > 0 ? problemsList(preview.problems, tr) : ''}
+${preview.refusal === null && preview.warnings.length > 0 ? warningsList(preview.warnings, tr) : ''}
+${preview.firstRows.length > 0 ? firstRowsTable(preview, tr) : ''}`;
 }
 
 export interface BulkProgressPage {
@@ -169,60 +180,68 @@ export interface BulkProgressPage {
   timeZone: string;
 }
 
-export function bulkProgressView(page: BulkProgressPage): SafeHtml {
+function progressState(p: BulkSendSummary, tr: Translator): SafeHtml {
+  if (!p.finished) return notice('info', tr.t('bulk.progress.sending'));
+  const sentences = [
+    p.failed > 0
+      ? tr.t('bulk.progress.finishedFailed', { sent: p.sent, failed: p.failed })
+      : tr.t('bulk.progress.finished', { sent: p.sent }),
+    ...(p.refused > 0 ? [tr.t('bulk.progress.refused', { refused: p.refused })] : []),
+    ...(p.mailed < p.sent ? [tr.t('bulk.progress.mailing')] : []),
+  ];
+  return notice(p.failed > 0 ? 'info' : 'success', sentences.join(' '));
+}
+
+export function bulkProgressView(page: BulkProgressPage, tr: Translator): SafeHtml {
   const { progress: p } = page;
   const done = p.sent + p.failed;
-  const state = p.finished
-    ? notice(
-        p.failed > 0 ? 'info' : 'success',
-        `Finished: ${rows(p.sent)} sent${p.failed > 0 ? `, ${rows(p.failed)} failed` : ''}.${p.refused > 0 ? ` ${rows(p.refused)} of the file had problems and ${p.refused === 1 ? 'was' : 'were'} not sent: the results file lists ${p.refused === 1 ? 'it' : 'them'}.` : ''}${p.mailed < p.sent ? ' The invitations go out through the mail outbox: the mailed count grows as they are delivered.' : ''}`,
-      )
-    : notice(
-        'info',
-        'Sending… this page updates itself every few seconds. You can leave it: sending goes on.',
-      );
+  const of = (n: number) => tr.t('bulk.progress.of', { done: n, total: p.total });
   const template = p.templateId
     ? html`<a href="/templates/${p.templateId}">${p.templateName}</a>`
     : html`${p.templateName}`;
-  return html`<p>${p.templateId ? html`<a href="/templates/${p.templateId}">← ${p.templateName}</a>` : html`<a href="/templates">← Templates</a>`}</p>
-<div class="section-title"><h1>Bulk send of ${p.fileName}</h1></div>
-${state}
+  return html`<p>${p.templateId ? html`<a href="/templates/${p.templateId}">← ${p.templateName}</a>` : html`<a href="/templates">← ${tr.t('app.nav.templates')}</a>`}</p>
+<div class="section-title"><h1>${tr.t('bulk.progress.title', { file: p.fileName })}</h1></div>
+${progressState(p, tr)}
 <div class="card">
-<p class="bulk-progress"><label for="bulk-progress">${count(done)} of ${count(p.total)} done</label><progress id="bulk-progress" max="${p.total}" value="${done}">${count(done)} of ${count(p.total)}</progress></p>
+<p class="bulk-progress"><label for="bulk-progress">${tr.t('bulk.progress.done', { done, total: p.total })}</label><progress id="bulk-progress" max="${p.total}" value="${done}">${of(done)}</progress></p>
 <dl class="meta">
-<div><dt>Documents created</dt><dd>${count(p.created)} of ${count(p.total)}</dd></div>
-<div><dt>Sent</dt><dd>${count(p.sent)}</dd></div>
-<div><dt>Invitations mailed</dt><dd>${count(p.mailed)}</dd></div>
-<div><dt>Failed</dt><dd>${count(p.failed)}</dd></div>
-${p.refused > 0 ? html`<div><dt>Not sent (problems in the file)</dt><dd>${count(p.refused)}</dd></div>` : ''}
-<div><dt>Template</dt><dd>${template}</dd></div>
-<div><dt>Started</dt><dd>${formatTime(p.createdAt.toISOString(), page.timeZone)}</dd></div>
+<div><dt>${tr.t('bulk.progress.created')}</dt><dd>${of(p.created)}</dd></div>
+<div><dt>${tr.t('bulk.progress.sent')}</dt><dd>${count(p.sent, tr)}</dd></div>
+<div><dt>${tr.t('bulk.progress.mailed')}</dt><dd>${count(p.mailed, tr)}</dd></div>
+<div><dt>${tr.t('bulk.progress.failed')}</dt><dd>${count(p.failed, tr)}</dd></div>
+${p.refused > 0 ? html`<div><dt>${tr.t('bulk.progress.notSent')}</dt><dd>${count(p.refused, tr)}</dd></div>` : ''}
+<div><dt>${tr.t('bulk.progress.template')}</dt><dd>${template}</dd></div>
+<div><dt>${tr.t('bulk.progress.started')}</dt><dd>${formatTime(p.createdAt.toISOString(), page.timeZone)}</dd></div>
 </dl>
-<div class="actions"><a class="button button-secondary" href="/bulk/${p.id}/results.csv" download>Download the results (CSV)</a></div>
+<div class="actions"><a class="button button-secondary" href="/bulk/${p.id}/results.csv" download>${tr.t('bulk.progress.results')}</a></div>
 </div>
-${page.failed.length > 0 ? failedList(page.failed, p.failed) : ''}`;
+${page.failed.length > 0 ? failedList(page.failed, p.failed, tr) : ''}`;
 }
 
-function failedList(failed: BulkFailedRow[], total: number): SafeHtml {
+/**
+ * The rows that failed, each with its sentence as stored: English, as the results file has it
+ * (bulk-send.ts refusedRows, and the worker's failures), so marked as English for readers.
+ */
+function failedList(failed: BulkFailedRow[], total: number, tr: Translator): SafeHtml {
   return html`<section class="card" aria-labelledby="failed-title">
-<h2 id="failed-title">Rows that failed</h2>
-<ul class="error-list">${failed.map((f) => html`<li>Row ${f.row}: ${f.error}</li>`)}</ul>
-${total > failed.length ? html`<p>… and ${count(total - failed.length)} more, in the results file.</p>` : ''}
+<h2 id="failed-title">${tr.t('bulk.failed.heading')}</h2>
+<ul class="error-list">${failed.map((f) => html`<li>${richText(tr, 'bulk.failed.row', { row: f.row, error: html`<span lang="en">${f.error}</span>` })}</li>`)}</ul>
+${total > failed.length ? html`<p>${tr.t('bulk.failed.more', { count: total - failed.length })}</p>` : ''}
 </section>`;
 }
 
 /** The template page's list of its bulk sends, newest first. */
-export function bulkSendsSection(sends: BulkSendSummary[], timeZone: string): SafeHtml {
+export function bulkSendsSection(sends: BulkSendSummary[], timeZone: string, tr: Translator): SafeHtml {
   if (sends.length === 0) return html``;
   return html`<section class="card" aria-labelledby="bulk-title">
-<h2 id="bulk-title">Bulk sends</h2>
+<h2 id="bulk-title">${tr.t('bulk.sends.heading')}</h2>
 <div class="table-scroll" tabindex="0" role="region" aria-labelledby="bulk-title">
 <table>
-<thead><tr><th scope="col">File</th><th scope="col" class="num">Rows</th><th scope="col" class="num">Sent</th><th scope="col" class="num">Failed</th><th scope="col">State</th></tr></thead>
+<thead><tr><th scope="col">${tr.t('bulk.sends.file')}</th><th scope="col" class="num">${tr.t('bulk.sends.rows')}</th><th scope="col" class="num">${tr.t('bulk.progress.sent')}</th><th scope="col" class="num">${tr.t('bulk.progress.failed')}</th><th scope="col">${tr.t('bulk.sends.state')}</th></tr></thead>
 <tbody>
 ${sends.map(
   (s) =>
-    html`<tr><td class="item"><a href="/bulk/${s.id}">${s.fileName}</a><div class="small muted">${formatTime(s.createdAt.toISOString(), timeZone)}</div></td><td class="num">${count(s.total)}</td><td class="num">${count(s.sent)}</td><td class="num">${count(s.failed)}</td><td>${s.finished ? html`<span class="badge badge-success">finished</span>` : html`<span class="badge badge-pending">sending</span>`}</td></tr>`,
+    html`<tr><td class="item"><a href="/bulk/${s.id}">${s.fileName}</a><div class="small muted">${formatTime(s.createdAt.toISOString(), timeZone)}</div></td><td class="num">${count(s.total, tr)}</td><td class="num">${count(s.sent, tr)}</td><td class="num">${count(s.failed, tr)}</td><td>${s.finished ? html`<span class="badge badge-success">${tr.t('bulk.sends.finished')}</span>` : html`<span class="badge badge-pending">${tr.t('bulk.sends.sending')}</span>`}</td></tr>`,
 )}
 </tbody>
 </table>

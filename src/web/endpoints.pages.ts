@@ -1,5 +1,5 @@
-// Webhook endpoints in Settings › Integrations (spec: the Test button, the pause banner,
-// the re-enable switch, the delivery list):
+// Webhook endpoints in Settings › Integrations, in the member's language (spec: the Test
+// button, the pause banner, the re-enable switch, the delivery list):
 //   POST /settings/integrations/endpoints                      create: the secret is shown once
 //   GET  /settings/integrations/endpoints/{id}                 settings, banner, Test, chart, log (?cursor=)
 //   POST /settings/integrations/endpoints/{id}                 edit URL, events, description
@@ -11,11 +11,13 @@
 //   GET  /settings/integrations/endpoints/{id}/deliveries/{deliveryId}   exact body and headers
 //   POST /settings/integrations/endpoints/{id}/deliveries/{deliveryId}/resend   a dropped delivery sent again
 // Input is checked by the service (checkEndpointInput: the limits the API's request schema
-// states, as sentences), then by the same service functions as /v1/webhook-endpoints; their
-// error codes become sentences.
+// states, as keyed sentences), then by the same service functions as /v1/webhook-endpoints;
+// their error codes become sentences of the catalogues.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import { ApiError } from '../http/errors.ts';
+import type { MessageKey, MessageValues, Translator } from '../i18n/messages.ts';
+import { sentencesIn } from '../i18n/refusals.ts';
 import { InputError } from '../input-error.ts';
 import {
   getDeliveryDetail,
@@ -44,23 +46,20 @@ import {
 } from './endpoints.views.ts';
 import { renderIntegrationsPage } from './integrations.pages.ts';
 import { type Form, findById, forMembers, formList, formText, forRecord, type Web } from './kit.ts';
+import { memberTranslator } from './member-language.ts';
 import { revealOnce, takeRevealed } from './reveal.ts';
 
 const logPageSize = 20;
 
-/** What each refusal of the API means, in words. */
-const refusals: Record<string, EndpointErrors> = {
-  'invalid-url': { url: 'Enter a full URL, such as https://example.com/webhooks/signet.' },
-  'unsafe-url': {
-    url: 'Signet only calls public HTTPS addresses on port 443: local, private and internal addresses, cloud metadata, other ports and plain http are refused.',
-  },
-  'limit-reached': {
-    form: `This workspace already has ${maxEndpointsPerWorkspace} webhook endpoints, the most it can have. Delete one you no longer use first.`,
-  },
+/** What each refusal of the API means: the field it concerns and its sentence. */
+const refusals: Record<string, [field: keyof EndpointErrors, key: MessageKey, values?: MessageValues]> = {
+  'invalid-url': ['url', 'endpoints.refusal.invalidUrl'],
+  'unsafe-url': ['url', 'endpoints.refusal.unsafeUrl'],
+  'limit-reached': ['form', 'endpoints.refusal.limit', { max: maxEndpointsPerWorkspace }],
 };
 
 /** The form as the API's request body, and the service's sentences for what it refuses. */
-function parseEndpointForm(form: Form) {
+function parseEndpointForm(form: Form, tr: Translator) {
   const description = formText(form, 'description').trim();
   const body = {
     url: formText(form, 'url').trim(),
@@ -72,7 +71,7 @@ function parseEndpointForm(form: Form) {
     return { body, errors: {} };
   } catch (error) {
     if (!(error instanceof InputError)) throw error;
-    return { body, errors: error.fields as EndpointErrors };
+    return { body, errors: sentencesIn(error, tr) as EndpointErrors };
   }
 }
 
@@ -93,6 +92,7 @@ async function endpointPage(
     hourlyAttempts(web.ctx, member.workspaceId, endpoint.id),
   ]);
   const { form, errors = {}, ping, done, rotated } = options;
+  const tr = memberTranslator(request, reply);
   const values = form
     ? {
         url: formText(form, 'url'),
@@ -103,6 +103,7 @@ async function endpointPage(
   return web.render(request, reply, status, {
     title: endpoint.url,
     current: 'integrations',
+    tr,
     body: (csrf) =>
       endpointView(
         {
@@ -119,13 +120,17 @@ async function endpointPage(
           timeZone: member.timeZone,
         },
         csrf,
+        tr,
       ),
   });
 }
 
-/** The sentences of an API refusal of the form, or undefined for any other error. */
-function refusalOf(error: unknown): EndpointErrors | undefined {
-  return error instanceof ApiError ? refusals[error.code] : undefined;
+/** The sentence of an API refusal of the form, beside its field, or undefined for any other error. */
+function refusalOf(error: unknown, tr: Translator): EndpointErrors | undefined {
+  const refusal = error instanceof ApiError ? refusals[error.code] : undefined;
+  if (!refusal) return undefined;
+  const [field, key, values] = refusal;
+  return { [field]: tr.t(key, values) };
 }
 
 /** POST /settings/integrations/endpoints: then the integrations page shows the secret once (reveal.ts). */
@@ -136,7 +141,8 @@ async function createFromForm(
   member: SessionUser,
 ) {
   const form = request.body ?? {};
-  const { body, errors } = parseEndpointForm(form);
+  const tr = memberTranslator(request, reply);
+  const { body, errors } = parseEndpointForm(form, tr);
   const again = (status: number, problems: EndpointErrors) =>
     renderIntegrationsPage(web, request, reply, member, status, { endpointForm: { form, errors: problems } });
   if (Object.keys(errors).length) return again(400, errors);
@@ -145,7 +151,7 @@ async function createFromForm(
     revealOnce(web, request, reply, member, { kind: 'endpoint', id: created.id, secret: created.secret });
     return reply.redirect('/settings/integrations?done=endpoint-created', 303);
   } catch (error) {
-    const refusal = refusalOf(error);
+    const refusal = refusalOf(error, tr);
     if (!refusal) throw error;
     return again((error as ApiError).code === 'limit-reached' ? 409 : 400, refusal);
   }
@@ -159,13 +165,14 @@ async function saveFromForm(
   endpoint: WebhookEndpoint,
 ) {
   const form = request.body ?? {};
-  const { body, errors } = parseEndpointForm(form);
+  const tr = memberTranslator(request, reply);
+  const { body, errors } = parseEndpointForm(form, tr);
   if (Object.keys(errors).length)
     return endpointPage(web, request, reply, member, 400, endpoint, { form, errors });
   try {
     await changeEndpoint(web.ctx, member.workspaceId, endpoint.id, body);
   } catch (error) {
-    const refusal = refusalOf(error);
+    const refusal = refusalOf(error, tr);
     if (!refusal) throw error;
     return endpointPage(web, request, reply, member, 400, endpoint, { form, errors: refusal });
   }
@@ -198,15 +205,12 @@ async function rotateFromForm(
   const overlap = Number(formText(request.body, 'overlap'));
   if (!overlapChoices.some((choice) => choice.hours === overlap))
     return endpointPage(web, request, reply, member, 400, endpoint, {
-      errors: { overlap: 'Choose how long the old secret keeps working.' },
+      errors: { overlap: memberTranslator(request, reply).t('endpoints.refusal.overlap') },
     });
   const rotated = await rotateEndpointSecret(web.ctx, member.workspaceId, endpoint.id, overlap);
   revealOnce(web, request, reply, member, { kind: 'rotated', id: endpoint.id, secret: rotated.secret });
   return reply.redirect(`/settings/integrations/endpoints/${endpoint.id}?done=rotated#secret`, 303);
 }
-
-const notResendable =
-  'This delivery cannot be resent: only a dropped delivery whose body is still kept can, and not while a resend of it is under way.';
 
 async function deliveryPage(
   web: Web,
@@ -216,15 +220,18 @@ async function deliveryPage(
   endpoint: WebhookEndpoint,
   status: number,
   resent: boolean,
-  refusal?: string,
+  refusal?: MessageKey,
 ) {
   const load = (id: string) => getDeliveryDetail(web.ctx, member.workspaceId, endpoint.id, id);
   const detail = await findById(request.params.deliveryId, load);
   if (!detail) return web.notFound(request, reply);
+  const tr = memberTranslator(request, reply);
+  const sentence = refusal ? tr.t(refusal) : undefined;
   return web.render(request, reply, status, {
-    title: `Delivery ${detail.id}`,
+    title: tr.t('endpoints.delivery.title', { id: detail.id }),
     current: 'integrations',
-    body: (csrf) => deliveryView(detail, endpoint, csrf, { resent, refusal }, member.timeZone),
+    tr,
+    body: (csrf) => deliveryView(detail, endpoint, csrf, { resent, refusal: sentence }, member.timeZone, tr),
   });
 }
 
@@ -278,7 +285,16 @@ function deliveryRoutes(
         return reply.redirect(`${back}?done=resent`, 303);
       } catch (error) {
         if (!(error instanceof ApiError && error.code === 'delivery-not-resendable')) throw error;
-        return deliveryPage(web, request, reply, member, endpoint, 409, false, notResendable);
+        return deliveryPage(
+          web,
+          request,
+          reply,
+          member,
+          endpoint,
+          409,
+          false,
+          'endpoints.refusal.notResendable',
+        );
       }
     }),
   );
@@ -294,13 +310,15 @@ function deleteRoutes(
   type Id = { Params: { id: string } };
   app.get<Id>(
     `${path}/delete`,
-    forRecord(web, load, (request, reply, _member, endpoint) =>
-      web.render(request, reply, 200, {
-        title: 'Delete endpoint',
+    forRecord(web, load, (request, reply, _member, endpoint) => {
+      const tr = memberTranslator(request, reply);
+      return web.render(request, reply, 200, {
+        title: tr.t('endpoints.delete.title'),
         current: 'integrations',
-        body: (csrf) => deleteEndpointView(endpoint, csrf),
-      }),
-    ),
+        tr,
+        body: (csrf) => deleteEndpointView(endpoint, csrf, tr),
+      });
+    }),
   );
   app.post<Id>(
     `${path}/delete`,

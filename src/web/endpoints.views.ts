@@ -1,12 +1,16 @@
-// The views of webhook endpoints: the integrations page's endpoints card, the pause
-// banner (spec: shown when 20 consecutive failures paused an endpoint), the endpoint form,
-// the hourly chart (inline SVG, drawn here: bars need no chart library), the delivery log.
+// The views of webhook endpoints, in the member's language: the integrations page's endpoints
+// card, the pause banner (spec: shown when 20 consecutive failures paused an endpoint), the
+// endpoint form, the hourly chart (inline SVG, drawn here: bars need no chart library), the
+// delivery log. What the delivery worker wrote of an attempt (a destination rule's refusal,
+// in English) and what a receiver answered are data: shown as they are, the worker's marked
+// `lang="en"`; an attempt's error class (`timeout`, `http-status`) is the API's code.
 
-import { type Translator, translator } from '../i18n/messages.ts';
+import { type MessageKey, type Translator, translator } from '../i18n/messages.ts';
 import { csrfField, fieldError, invalidAttrs, notice } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { richText } from '../ui/rich-text.ts';
 import type {
+  DeliveryAttemptView,
   DeliveryDetail,
   DeliveryView,
   HourlyAttempts,
@@ -14,28 +18,41 @@ import type {
 } from '../webhooks/deliveries.service.ts';
 import {
   maxEndpointsPerWorkspace,
+  maxEventsPerEndpoint,
   subscribableEventTypes,
   type WebhookEndpoint,
 } from '../webhooks/endpoints.service.ts';
 import { failuresBeforePause } from '../webhooks/schedule.ts';
+import { durationText } from './form-parts.views.ts';
 import { formatTime } from './layout.ts';
 
 export type EndpointErrors = Partial<Record<'url' | 'events' | 'description' | 'form' | 'overlap', string>>;
 
 /** How long the old secret may keep signing after a rotation: the form's choices (the API takes 0–168 hours). */
 export const overlapChoices = [
-  { hours: 0, label: 'Stop the old secret now' },
-  { hours: 1, label: '1 hour' },
-  { hours: 24, label: '24 hours' },
-  { hours: 72, label: '3 days' },
-  { hours: 168, label: '7 days' },
+  { hours: 0 },
+  { hours: 1, duration: { unit: 'hour', count: 1 } },
+  { hours: 24, duration: { unit: 'hour', count: 24 } },
+  { hours: 72, duration: { unit: 'day', count: 3 } },
+  { hours: 168, duration: { unit: 'day', count: 7 } },
 ] as const;
 
-export function stateBadge(endpoint: WebhookEndpoint): SafeHtml {
-  if (endpoint.enabled) return html`<span class="badge badge-success">Enabled</span>`;
+const code = (content: SafeHtml) => html`<code>${content}</code>`;
+/**
+ * A time as the pages show it ("2026-03-01 12:00 UTC"), kept whole and left to right inside a
+ * right-to-left sentence or column.
+ */
+export const timeElement = (iso: string, timeZone: string): SafeHtml =>
+  html`<time datetime="${iso}" dir="ltr">${formatTime(iso, timeZone)}</time>`;
+/** Text the delivery worker wrote, in English whatever the page's language. */
+const english = (content: SafeHtml | string) => html`<span lang="en">${content}</span>`;
+
+export function stateBadge(endpoint: WebhookEndpoint, tr: Translator): SafeHtml {
+  if (endpoint.enabled)
+    return html`<span class="badge badge-success">${tr.t('endpoints.state.enabled')}</span>`;
   return endpoint.disabledReason === 'failures'
-    ? html`<span class="badge badge-danger">Paused</span>`
-    : html`<span class="badge badge-neutral">Disabled</span>`;
+    ? html`<span class="badge badge-danger">${tr.t('endpoints.state.paused')}</span>`
+    : html`<span class="badge badge-neutral">${tr.t('endpoints.state.disabled')}</span>`;
 }
 
 /** The banner of an endpoint paused by failures (spec: shown in the web application). */
@@ -63,15 +80,16 @@ export function endpointFields(
   values: { url: string; events: string[]; description: string },
   errors: EndpointErrors,
   idPrefix: string,
+  tr: Translator,
 ): SafeHtml {
   return html`<div class="field">
-<label for="${idPrefix}-url">URL</label>
-<span class="hint">A public https address on port 443.</span>
-<input id="${idPrefix}-url" name="url" type="url" value="${values.url}" required ${invalidAttrs(`${idPrefix}-url`, errors.url)}>
+<label for="${idPrefix}-url">${tr.t('endpoints.field.url')}</label>
+<span class="hint">${tr.t('endpoints.field.urlHint')}</span>
+<input id="${idPrefix}-url" name="url" type="url" dir="ltr" value="${values.url}" required ${invalidAttrs(`${idPrefix}-url`, errors.url)}>
 ${fieldError(`${idPrefix}-url`, errors.url)}
 </div>
 <fieldset class="field" ${invalidAttrs(`${idPrefix}-events`, errors.events)}>
-<legend class="label">Events (1 to 5)</legend>
+<legend class="label">${tr.t('endpoints.field.events', { max: maxEventsPerEndpoint })}</legend>
 ${subscribableEventTypes.map(
   (type) =>
     html`<label class="checkbox"><input type="checkbox" name="events" value="${type}"${values.events.includes(type) ? html` checked` : ''}> <code>${type}</code></label>`,
@@ -79,7 +97,7 @@ ${subscribableEventTypes.map(
 ${fieldError(`${idPrefix}-events`, errors.events)}
 </fieldset>
 <div class="field">
-<label for="${idPrefix}-description">Description <span class="muted">(optional)</span></label>
+<label for="${idPrefix}-description">${tr.t('endpoints.field.description')} <span class="muted">${tr.t('form.optional')}</span></label>
 <input id="${idPrefix}-description" name="description" type="text" maxlength="500" value="${values.description}" ${invalidAttrs(`${idPrefix}-description`, errors.description)}>
 ${fieldError(`${idPrefix}-description`, errors.description)}
 </div>`;
@@ -91,36 +109,55 @@ export function endpointsSection(
   csrf: string,
   form: { values: { url: string; events: string[]; description: string }; errors: EndpointErrors },
   timeZone: string,
+  tr: Translator,
 ): SafeHtml {
   return html`<section class="card" aria-labelledby="endpoints-title">
-<div class="section-title"><h2 id="endpoints-title">Webhook endpoints</h2><span class="muted small">${endpoints.length} of ${maxEndpointsPerWorkspace}</span></div>
-<p class="muted">Signet sends a signed POST to each endpoint when one of its events happens.</p>
-${endpoints.map((e) => pauseBanner(e, csrf, true, timeZone))}
+<div class="section-title"><h2 id="endpoints-title">${tr.t('endpoints.heading')}</h2><span class="muted small">${tr.t('endpoints.count', { count: endpoints.length, max: maxEndpointsPerWorkspace })}</span></div>
+<p class="muted">${tr.t('endpoints.intro')}</p>
+${endpoints.map((e) => pauseBanner(e, csrf, true, timeZone, tr))}
 ${
   endpoints.length
     ? html`<ul class="recipients">${endpoints.map(
         (e) =>
-          html`<li><div><a class="recipient-name" href="/settings/integrations/endpoints/${e.id}">${e.url}</a><div class="small muted">${e.events.join(', ')}${e.description ? html` · ${e.description}` : ''}</div></div><div class="state">${stateBadge(e)}${e.failureCount ? html`<span>${e.failureCount} consecutive failures</span>` : ''}</div></li>`,
+          html`<li><div><a class="recipient-name" href="/settings/integrations/endpoints/${e.id}">${e.url}</a><div class="small muted">${e.events.join(', ')}${e.description ? html` · ${e.description}` : ''}</div></div><div class="state">${stateBadge(e, tr)}${e.failureCount ? html`<span>${tr.t('endpoints.failures', { failures: e.failureCount })}</span>` : ''}</div></li>`,
       )}</ul>`
-    : html`<div class="empty"><p><strong>No webhook endpoints yet.</strong></p><p class="muted">Add one below to be told when documents are sent, opened, signed, completed or declined.</p></div>`
+    : html`<div class="empty"><p><strong>${tr.t('endpoints.none')}</strong></p><p class="muted">${tr.t('endpoints.noneHint')}</p></div>`
 }
 <form method="post" action="/settings/integrations/endpoints" novalidate>
 ${csrfField(csrf)}
-<h3>Add an endpoint</h3>
+<h3>${tr.t('endpoints.add.heading')}</h3>
 ${form.errors.form ? notice('error', form.errors.form) : ''}
-${endpointFields(form.values, form.errors, 'new-endpoint')}
-<div class="actions"><button class="button button-primary" type="submit">Add endpoint</button></div>
+${endpointFields(form.values, form.errors, 'new-endpoint', tr)}
+<div class="actions"><button class="button button-primary" type="submit">${tr.t('endpoints.add.submit')}</button></div>
 </form>
 </section>`;
 }
 
-export function outcomeText(result: PingResult): string {
-  if (result.ok) return `The ping was delivered: HTTP ${result.statusCode} in ${result.durationMs} ms.`;
-  const status = result.statusCode ? ` (HTTP ${result.statusCode})` : '';
-  return `The ping failed: ${result.errorClass}${status} after ${result.durationMs} ms${result.refusal ? `: ${result.refusal}` : ''}.`;
+/** What an attempt came to: its HTTP status, else its error class (the API's code). */
+function attemptResult(attempt: { statusCode: number | null; errorClass: string | null }): string {
+  return attempt.statusCode === null ? (attempt.errorClass ?? '') : String(attempt.statusCode);
 }
 
-export function chart(hours: HourlyAttempts[]): SafeHtml {
+/** A failure in words: the error class, the HTTP status where there was one. */
+function failureValues(result: { statusCode: number | null; errorClass: string | null; durationMs: number }) {
+  return {
+    error: result.errorClass ?? '',
+    ms: result.durationMs,
+    ...(result.statusCode === null ? {} : { status: String(result.statusCode) }),
+  };
+}
+
+/** What the Test button's ping came to; the destination rule that refused it is the worker's English. */
+export function outcomeText(result: PingResult, tr: Translator): SafeHtml {
+  if (result.ok)
+    return html`${tr.t('endpoints.ping.delivered', { status: String(result.statusCode), ms: result.durationMs })}`;
+  const values = failureValues(result);
+  if (result.refusal)
+    return richText(tr, 'endpoints.ping.refused', { ...values, refusal: result.refusal }, { en: english });
+  return html`${tr.t(values.status === undefined ? 'endpoints.ping.failed' : 'endpoints.ping.failedHttp', values)}`;
+}
+
+export function chart(hours: HourlyAttempts[], tr: Translator): SafeHtml {
   const max = Math.max(1, ...hours.map((h) => h.delivered + h.failed));
   const width = 24 * 20;
   const height = 120;
@@ -129,23 +166,28 @@ export function chart(hours: HourlyAttempts[]): SafeHtml {
     const delivered = (h.delivered / max) * (height - 20);
     const failed = (h.failed / max) * (height - 20);
     const x = i * 20 + 3;
-    return html`<g><title>${h.hour.slice(11, 16)} UTC: ${h.delivered} delivered, ${h.failed} failed</title>
+    return html`<g><title>${tr.t('endpoints.chart.hour', { hour: h.hour.slice(11, 16), delivered: h.delivered, failed: h.failed })}</title>
 <rect x="${x}" y="${height - delivered}" width="14" height="${delivered}" fill="#146c2e"></rect>
 <rect x="${x}" y="${height - delivered - failed}" width="14" height="${failed}" fill="#b42318"></rect></g>`;
   });
+  // The hours run left to right whatever the page's direction, as a clock's do.
   return html`<figure class="chart">
 <svg viewBox="0 0 ${width} ${height}" width="100%" height="${height}" role="img" aria-labelledby="chart-caption" preserveAspectRatio="none">${bars}</svg>
-<figcaption id="chart-caption" class="small muted">Attempts per hour over the last 24 hours: ${total.d} delivered (green), ${total.f} failed (red).</figcaption>
+<figcaption id="chart-caption" class="small muted">${tr.t('endpoints.chart.caption', { delivered: total.d, failed: total.f })}</figcaption>
 </figure>`;
 }
 
-export function deliveryState(d: DeliveryView, timeZone: string): SafeHtml {
+export function deliveryState(d: DeliveryView, timeZone: string, tr: Translator): SafeHtml {
   if (d.eventType === 'ping') {
-    return html`<span class="badge ${d.status === 'delivered' ? 'badge-success' : 'badge-danger'}">ping ${d.status === 'delivered' ? 'delivered' : 'failed'}</span>`;
+    return d.status === 'delivered'
+      ? html`<span class="badge badge-success">${tr.t('endpoints.delivery.pingDelivered')}</span>`
+      : html`<span class="badge badge-danger">${tr.t('endpoints.delivery.pingFailed')}</span>`;
   }
-  if (d.status === 'delivered') return html`<span class="badge badge-success">delivered</span>`;
-  if (d.status === 'dropped') return html`<span class="badge badge-danger">dropped</span>`;
-  return html`<span class="badge badge-pending">retrying</span>${d.nextAttemptAt ? html` <span class="small">next at ${formatTime(d.nextAttemptAt, timeZone)}</span>` : ''}`;
+  if (d.status === 'delivered')
+    return html`<span class="badge badge-success">${tr.t('endpoints.delivery.delivered')}</span>`;
+  if (d.status === 'dropped')
+    return html`<span class="badge badge-danger">${tr.t('endpoints.delivery.dropped')}</span>`;
+  return html`<span class="badge badge-pending">${tr.t('endpoints.delivery.retrying')}</span>${d.nextAttemptAt ? html` <span class="small">${richText(tr, 'endpoints.delivery.nextAt', { time: timeElement(d.nextAttemptAt, timeZone) })}</span>` : ''}`;
 }
 
 /** A dropped delivery (not a ping) can be sent again by hand (deliveries.service.ts: resendDelivery). */
@@ -154,23 +196,37 @@ function isResendable(d: DeliveryView): boolean {
 }
 
 /** The outcome of a resend, from the attempt it added: the delivery's last. */
-function resendOutcome(detail: DeliveryDetail): SafeHtml {
+function resendOutcome(detail: DeliveryDetail, tr: Translator): SafeHtml {
   const attempt = detail.attemptLog.at(-1);
   if (!attempt) return html``;
   if (detail.status === 'delivered')
     return notice(
       'success',
-      `Resent: delivered, HTTP ${attempt.statusCode} in ${attempt.durationMs} ms (attempt ${attempt.attempt}).`,
+      tr.t('endpoints.resent.delivered', {
+        status: String(attempt.statusCode),
+        ms: attempt.durationMs,
+        attempt: attempt.attempt,
+      }),
     );
-  const status = attempt.statusCode ? ` (HTTP ${attempt.statusCode})` : '';
-  return notice(
-    'error',
-    `Resent, and it failed again: ${attempt.errorClass}${status} after ${attempt.durationMs} ms (attempt ${attempt.attempt}). The delivery stays dropped.`,
-  );
+  const values = { ...failureValues(attempt), attempt: attempt.attempt };
+  const key: MessageKey =
+    values.status === undefined ? 'endpoints.resent.failed' : 'endpoints.resent.failedHttp';
+  return notice('error', tr.t(key, values));
 }
 
-export function attemptLine(a: DeliveryView['attemptLog'][number], timeZone: string): SafeHtml {
-  return html`<li>#${a.attempt} ${formatTime(a.startedAt, timeZone)}: <strong>${a.statusCode ?? a.errorClass}</strong> in ${a.durationMs} ms${a.responseBody ? html` <code class="small">${a.responseBody.slice(0, 120)}</code>` : ''}</li>`;
+/** What an attempt left as text: a receiver's answer as it came, a destination rule's refusal in English. */
+function attemptText(a: DeliveryAttemptView, text: string): SafeHtml {
+  return a.errorClass === 'blocked' ? english(text) : html`${text}`;
+}
+
+export function attemptLine(a: DeliveryAttemptView, timeZone: string, tr: Translator): SafeHtml {
+  const line = richText(tr, 'endpoints.attempt.line', {
+    attempt: a.attempt,
+    time: timeElement(a.startedAt, timeZone),
+    result: attemptResult(a),
+    ms: a.durationMs,
+  });
+  return html`<li>${line}${a.responseBody ? html` <code class="small">${attemptText(a, a.responseBody.slice(0, 120))}</code>` : ''}</li>`;
 }
 
 export function deliveryLog(
@@ -179,31 +235,32 @@ export function deliveryLog(
   nextCursor: string | null,
   cursor: string | null,
   timeZone: string,
+  tr: Translator,
 ) {
-  return html`<div class="table-scroll" tabindex="0" role="region" aria-label="Delivery log">
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-label="${tr.t('endpoints.log.label')}">
 <table>
-<thead><tr><th scope="col">Created</th><th scope="col">Event</th><th scope="col">State</th><th scope="col">Attempts</th></tr></thead>
+<thead><tr><th scope="col">${tr.t('endpoints.log.created')}</th><th scope="col">${tr.t('endpoints.log.event')}</th><th scope="col">${tr.t('endpoints.log.state')}</th><th scope="col">${tr.t('endpoints.log.attempts')}</th></tr></thead>
 <tbody>
 ${deliveries.map(
   (d) => html`<tr>
-<td><a href="/settings/integrations/endpoints/${endpointId}/deliveries/${d.id}">${formatTime(d.createdAt, timeZone)}</a></td>
-<td><code>${d.eventType}</code><div class="small muted">event ${d.eventId}<br>delivery ${d.id}</div></td>
-<td>${deliveryState(d, timeZone)}${isResendable(d) ? html`<div class="small"><a href="/settings/integrations/endpoints/${endpointId}/deliveries/${d.id}#resend">Resend…</a></div>` : ''}</td>
-<td><ul class="plain small">${d.attemptLog.map((a) => attemptLine(a, timeZone))}</ul></td>
+<td><a href="/settings/integrations/endpoints/${endpointId}/deliveries/${d.id}">${timeElement(d.createdAt, timeZone)}</a></td>
+<td><code>${d.eventType}</code><div class="small muted">${tr.t('endpoints.log.eventId', { id: d.eventId })}<br>${tr.t('endpoints.log.deliveryId', { id: d.id })}</div></td>
+<td>${deliveryState(d, timeZone, tr)}${isResendable(d) ? html`<div class="small"><a href="/settings/integrations/endpoints/${endpointId}/deliveries/${d.id}#resend">${tr.t('endpoints.log.resend')}</a></div>` : ''}</td>
+<td><ul class="plain small">${d.attemptLog.map((a) => attemptLine(a, timeZone, tr))}</ul></td>
 </tr>`,
 )}
 </tbody>
 </table>
 </div>
-${deliveries.length === 0 ? html`<p class="muted">No deliveries yet. Press Test to send a ping.</p>` : ''}
-<nav class="pager" aria-label="Delivery log pages">${cursor ? html`<a href="/settings/integrations/endpoints/${endpointId}#log">Newest</a>` : ''}${nextCursor ? html`<a href="/settings/integrations/endpoints/${endpointId}?cursor=${encodeURIComponent(nextCursor)}#log">Older deliveries</a>` : ''}</nav>`;
+${deliveries.length === 0 ? html`<p class="muted">${tr.t('endpoints.log.none')}</p>` : ''}
+<nav class="pager" aria-label="${tr.t('endpoints.log.pages')}">${cursor ? html`<a href="/settings/integrations/endpoints/${endpointId}#log">${tr.t('docs.pager.newest')}</a>` : ''}${nextCursor ? html`<a href="/settings/integrations/endpoints/${endpointId}?cursor=${encodeURIComponent(nextCursor)}#log">${tr.t('endpoints.log.older')}</a>` : ''}</nav>`;
 }
 
-const savedNotices: Record<string, string> = {
-  saved: 'Your changes were saved.',
-  enabled: 'The endpoint is on again; its failure count is back to 0.',
-  disabled: 'The endpoint is off: nothing is sent to it until you turn it back on.',
-  rotated: 'The signing secret was rotated.',
+const savedNotices: Record<string, MessageKey> = {
+  saved: 'endpoints.done.saved',
+  enabled: 'endpoints.done.enabled',
+  disabled: 'endpoints.done.disabled',
+  rotated: 'endpoints.done.rotated',
 };
 
 export interface EndpointView {
@@ -222,89 +279,119 @@ export interface EndpointView {
   timeZone: string;
 }
 
-function endpointStatus({ endpoint, ping, done, timeZone }: EndpointView, csrf: string): SafeHtml {
-  return html`<p><a href="/settings/integrations">← Integrations</a></p>
+function endpointStatus(
+  { endpoint, ping, done, timeZone }: EndpointView,
+  csrf: string,
+  tr: Translator,
+): SafeHtml {
+  const saved = done ? savedNotices[done] : undefined;
+  return html`<p><a href="/settings/integrations">${tr.t('endpoints.back')}</a></p>
 <h1 class="url-title">${endpoint.url}</h1>
-${done && savedNotices[done] ? notice('success', savedNotices[done] as string) : ''}
-${ping ? notice(ping.ok ? 'success' : 'error', outcomeText(ping)) : ''}
-${pauseBanner(endpoint, csrf, false, timeZone)}
+${saved ? notice('success', tr.t(saved)) : ''}
+${ping ? notice(ping.ok ? 'success' : 'error', outcomeText(ping, tr)) : ''}
+${pauseBanner(endpoint, csrf, false, timeZone, tr)}
 <div class="card">
-<div class="section-title"><h2>Status</h2>${stateBadge(endpoint)}</div>
-<p>${endpoint.failureCount} consecutive failures (the endpoint is paused at 20).</p>
+<div class="section-title"><h2>${tr.t('endpoints.status.heading')}</h2>${stateBadge(endpoint, tr)}</div>
+<p>${tr.t('endpoints.status.failures', { failures: endpoint.failureCount, max: failuresBeforePause })}</p>
 <div class="actions">
-<form method="post" action="/settings/integrations/endpoints/${endpoint.id}/test">${csrfField(csrf)}<button class="button button-secondary" type="submit">Test: send a ping</button></form>
-<form method="post" action="/settings/integrations/endpoints/${endpoint.id}/enabled">${csrfField(csrf)}<input type="hidden" name="enabled" value="${endpoint.enabled ? 'false' : 'true'}"><button class="button ${endpoint.enabled ? 'button-secondary' : 'button-primary'}" type="submit">${endpoint.enabled ? 'Turn off' : 'Turn on'}</button></form>
+<form method="post" action="/settings/integrations/endpoints/${endpoint.id}/test">${csrfField(csrf)}<button class="button button-secondary" type="submit">${tr.t('endpoints.status.test')}</button></form>
+<form method="post" action="/settings/integrations/endpoints/${endpoint.id}/enabled">${csrfField(csrf)}<input type="hidden" name="enabled" value="${endpoint.enabled ? 'false' : 'true'}"><button class="button ${endpoint.enabled ? 'button-secondary' : 'button-primary'}" type="submit">${tr.t(endpoint.enabled ? 'endpoints.status.turnOff' : 'endpoints.status.turnOn')}</button></form>
 </div>
 </div>
 `;
 }
 
+function overlapLabel(choice: (typeof overlapChoices)[number], tr: Translator): string {
+  return 'duration' in choice ? durationText(choice.duration, tr) : tr.t('endpoints.secret.overlapNow');
+}
+
 /** The signing secret: a rotated one shown once, the overlap in force, and the rotate form. */
-function secretSection({ endpoint, rotated, errors, now, timeZone }: EndpointView, csrf: string): SafeHtml {
+function secretSection(
+  { endpoint, rotated, errors, now, timeZone }: EndpointView,
+  csrf: string,
+  tr: Translator,
+): SafeHtml {
   const until = endpoint.previousSecretExpiresAt;
   const overlapping = until !== null && new Date(until).getTime() > now.getTime();
   return html`<section class="card" id="secret" aria-labelledby="secret-title">
-<h2 id="secret-title">Signing secret</h2>
+<h2 id="secret-title">${tr.t('endpoints.secret.heading')}</h2>
 ${
   rotated
     ? html`<div role="status">
-<p><strong>Your new signing secret. Copy it now: it cannot be shown again.</strong></p>
-<div class="secret"><code id="rotated-secret">${rotated}</code><button class="button button-secondary button-small" type="button" data-copy="rotated-secret">Copy</button></div>
+<p><strong>${tr.t('endpoints.secret.new')}</strong></p>
+<div class="secret"><code id="rotated-secret">${rotated}</code><button class="button button-secondary button-small" type="button" data-copy="rotated-secret">${tr.t('integrations.copy')}</button></div>
 </div>`
     : ''
 }
 ${
   overlapping
-    ? html`<p>Deliveries carry two signatures, one with the new secret and one with the previous, until <strong>${formatTime(until, timeZone)}</strong>. Put the new secret in your receiver before then.</p>`
-    : html`<p>Every delivery is signed with this endpoint's secret, which was shown once. Lost it, or leaked it? Rotate it: a new secret is shown once, and the old one can keep working for a while, so your receiver misses nothing while you switch.</p>`
+    ? html`<p>${richText(tr, 'endpoints.secret.overlapping', { time: timeElement(until, timeZone) })}</p>`
+    : html`<p>${tr.t('endpoints.secret.explain')}</p>`
 }
 <form method="post" action="/settings/integrations/endpoints/${endpoint.id}/rotate" class="actions" novalidate>${csrfField(csrf)}
-<label for="overlap">The old secret keeps working for</label>
-<select id="overlap" name="overlap" ${invalidAttrs('overlap', errors.overlap)}>${overlapChoices.map((c) => html`<option value="${String(c.hours)}"${c.hours === 24 ? html` selected` : ''}>${c.label}</option>`)}</select>${fieldError('overlap', errors.overlap)}
-<button class="button button-secondary" type="submit">Rotate secret</button>
+<label for="overlap">${tr.t('endpoints.secret.overlapLabel')}</label>
+<select id="overlap" name="overlap" ${invalidAttrs('overlap', errors.overlap)}>${overlapChoices.map((c) => html`<option value="${String(c.hours)}"${c.hours === 24 ? html` selected` : ''}>${overlapLabel(c, tr)}</option>`)}</select>${fieldError('overlap', errors.overlap)}
+<button class="button button-secondary" type="submit">${tr.t('endpoints.secret.rotate')}</button>
 </form>
-${overlapping ? html`<p class="small muted">Rotating again now ends the current overlap at once: only the newest secret and the one before it ever sign.</p>` : ''}
+${overlapping ? html`<p class="small muted">${tr.t('endpoints.secret.rotateAgain')}</p>` : ''}
 </section>`;
 }
 
 /** An endpoint's page: status, Test and the switch, the hourly chart, the log, the secret, its settings. */
-export function endpointView(view: EndpointView, csrf: string): SafeHtml {
+export function endpointView(view: EndpointView, csrf: string, tr: Translator): SafeHtml {
   const { endpoint, log, cursor, hours, values, errors } = view;
-  return html`${endpointStatus(view, csrf)}
+  return html`${endpointStatus(view, csrf, tr)}
 <section class="card" id="log" aria-labelledby="log-title">
-<h2 id="log-title">Deliveries</h2>
-${chart(hours)}
-${deliveryLog(endpoint.id, log.deliveries, log.nextCursor, cursor, view.timeZone)}
+<h2 id="log-title">${tr.t('endpoints.log.heading')}</h2>
+${chart(hours, tr)}
+${deliveryLog(endpoint.id, log.deliveries, log.nextCursor, cursor, view.timeZone, tr)}
 </section>
-${secretSection(view, csrf)}
+${secretSection(view, csrf, tr)}
 <section class="card" aria-labelledby="settings-title">
-<h2 id="settings-title">Settings</h2>
+<h2 id="settings-title">${tr.t('endpoints.settings.heading')}</h2>
 <form method="post" action="/settings/integrations/endpoints/${endpoint.id}" novalidate>
 ${csrfField(csrf)}
-${endpointFields(values, errors, 'endpoint')}
-<div class="actions"><button class="button button-primary" type="submit">Save changes</button><a href="/settings/integrations/endpoints/${endpoint.id}/delete">Delete this endpoint</a></div>
+${endpointFields(values, errors, 'endpoint', tr)}
+<div class="actions"><button class="button button-primary" type="submit">${tr.t('endpoints.settings.save')}</button><a href="/settings/integrations/endpoints/${endpoint.id}/delete">${tr.t('endpoints.settings.delete')}</a></div>
 </form>
 </section>`;
 }
 
-export function deleteEndpointView(endpoint: WebhookEndpoint, csrf: string): SafeHtml {
+export function deleteEndpointView(endpoint: WebhookEndpoint, csrf: string, tr: Translator): SafeHtml {
   return html`<div class="card narrow">
-<h1>Delete this endpoint?</h1>
-<p><strong>${endpoint.url}</strong> stops receiving webhooks at once, and its delivery log is deleted with it. Its secret cannot be brought back: a new endpoint gets a new secret.</p>
+<h1>${tr.t('endpoints.delete.heading')}</h1>
+<p>${richText(tr, 'endpoints.delete.explain', { url: endpoint.url })}</p>
 <form method="post" action="/settings/integrations/endpoints/${endpoint.id}/delete">${csrfField(csrf)}
-<div class="actions"><button class="button button-danger" type="submit">Delete endpoint</button><a href="/settings/integrations/endpoints/${endpoint.id}">Cancel</a></div></form>
+<div class="actions"><button class="button button-danger" type="submit">${tr.t('endpoints.delete.submit')}</button><a href="/settings/integrations/endpoints/${endpoint.id}">${tr.t('doc.confirm.cancel')}</a></div></form>
 </div>`;
 }
 
-function attemptSections(detail: DeliveryDetail, endpoint: WebhookEndpoint, timeZone: string): SafeHtml {
+function attemptSections(
+  detail: DeliveryDetail,
+  endpoint: WebhookEndpoint,
+  timeZone: string,
+  tr: Translator,
+): SafeHtml {
   return html`${detail.requests.map((r) => {
     const attempt = detail.attemptLog.find((a) => a.attempt === r.attempt);
+    const heading = attempt
+      ? tr.t('endpoints.attempt.heading', {
+          attempt: r.attempt,
+          result: attemptResult(attempt),
+          ms: attempt.durationMs,
+        })
+      : '';
+    const at = attempt ? timeElement(attempt.startedAt, timeZone) : '';
+    const request = attempt?.address
+      ? richText(tr, 'endpoints.attempt.requestTo', { url: endpoint.url, time: at, address: attempt.address })
+      : richText(tr, 'endpoints.attempt.request', { url: endpoint.url, time: at });
+    const refused = attempt?.errorClass === 'blocked';
     return html`<section class="card" aria-labelledby="attempt-${r.attempt}">
-<h2 id="attempt-${r.attempt}">Attempt ${r.attempt}: ${attempt?.statusCode ?? attempt?.errorClass} in ${attempt?.durationMs} ms</h2>
-<p class="small muted">POST ${endpoint.url} at ${attempt ? formatTime(attempt.startedAt, timeZone) : ''}${attempt?.address ? ` to ${attempt.address}` : ''}</p>
-<pre class="shell">${Object.entries(r.headers).map(([name, value]) => `${name}: ${value}\n`)}</pre>
-${r.signedBeforeRotation ? html`<p class="small muted">Its <code>x-service-signature</code> was made with a secret rotated since, so it cannot be shown again.</p>` : ''}
-${attempt?.responseBody ? html`<h3>Response (first 4 KB)</h3><pre class="shell">${attempt.responseBody}</pre>` : ''}
+<h2 id="attempt-${r.attempt}">${heading}</h2>
+<p class="small muted">${request}</p>
+<pre class="shell" dir="ltr">${Object.entries(r.headers).map(([name, value]) => `${name}: ${value}\n`)}</pre>
+${r.signedBeforeRotation ? html`<p class="small muted">${richText(tr, 'endpoints.attempt.rotatedSignature', {}, { code })}</p>` : ''}
+${attempt?.responseBody ? html`<h3>${tr.t(refused ? 'endpoints.attempt.refusal' : 'endpoints.attempt.response')}</h3><pre class="shell" dir="ltr"${refused ? html` lang="en"` : ''}>${attempt.responseBody}</pre>` : ''}
 </section>`;
   })}
 `;
@@ -317,28 +404,29 @@ export function deliveryView(
   csrf: string,
   outcome: { resent: boolean; refusal?: string | undefined },
   timeZone: string,
+  tr: Translator,
 ): SafeHtml {
-  return html`<p><a href="/settings/integrations/endpoints/${endpoint.id}#log">← ${endpoint.url}</a></p>
-<h1>Delivery of <code>${detail.eventType}</code></h1>
-${outcome.resent ? resendOutcome(detail) : ''}
+  return html`<p><a href="/settings/integrations/endpoints/${endpoint.id}#log">${tr.t('endpoints.delivery.back', { url: endpoint.url })}</a></p>
+<h1>${richText(tr, 'endpoints.delivery.heading', { type: detail.eventType }, { code })}</h1>
+${outcome.resent ? resendOutcome(detail, tr) : ''}
 ${outcome.refusal ? notice('error', outcome.refusal) : ''}
 <div class="card">
 <dl class="meta">
-<div><dt>Delivery id</dt><dd><code>${detail.id}</code></dd></div>
-<div><dt>Event id</dt><dd><code>${detail.eventId}</code></dd></div>
-<div><dt>Created</dt><dd>${formatTime(detail.createdAt, timeZone)}</dd></div>
-<div><dt>State</dt><dd>${deliveryState(detail, timeZone)}</dd></div>
+<div><dt>${tr.t('endpoints.delivery.id')}</dt><dd><code>${detail.id}</code></dd></div>
+<div><dt>${tr.t('endpoints.delivery.eventId')}</dt><dd><code>${detail.eventId}</code></dd></div>
+<div><dt>${tr.t('endpoints.delivery.created')}</dt><dd>${timeElement(detail.createdAt, timeZone)}</dd></div>
+<div><dt>${tr.t('endpoints.delivery.state')}</dt><dd>${deliveryState(detail, timeZone, tr)}</dd></div>
 </dl>
 ${
   isResendable(detail) && detail.body !== null
-    ? html`<form method="post" action="/settings/integrations/endpoints/${endpoint.id}/deliveries/${detail.id}/resend" class="actions" id="resend">${csrfField(csrf)}<button class="button button-secondary" type="submit">Resend now</button><span class="small muted">The same delivery id and body, signed anew, as attempt ${detail.attempts + 1}. It does not count toward pausing the endpoint.</span></form>`
+    ? html`<form method="post" action="/settings/integrations/endpoints/${endpoint.id}/deliveries/${detail.id}/resend" class="actions" id="resend">${csrfField(csrf)}<button class="button button-secondary" type="submit">${tr.t('endpoints.delivery.resend')}</button><span class="small muted">${tr.t('endpoints.delivery.resendHint', { attempt: detail.attempts + 1 })}</span></form>`
     : ''
 }
 </div>
 <section class="card" aria-labelledby="body-title">
-<h2 id="body-title">Body</h2>
-${detail.body === null ? html`<p class="muted">The body was pruned with the retention period.</p>` : html`<pre class="shell" id="delivery-body">${detail.body}</pre><button class="button button-secondary button-small" type="button" data-copy="delivery-body">Copy body</button>`}
+<h2 id="body-title">${tr.t('endpoints.delivery.body')}</h2>
+${detail.body === null ? html`<p class="muted">${tr.t('endpoints.delivery.pruned')}</p>` : html`<pre class="shell" id="delivery-body" dir="ltr">${detail.body}</pre><button class="button button-secondary button-small" type="button" data-copy="delivery-body">${tr.t('endpoints.delivery.copyBody')}</button>`}
 </section>
-${attemptSections(detail, endpoint, timeZone)}
-<p class="small muted">To check a signature by hand: HMAC-SHA256 with the endpoint's secret over <code>&lt;t&gt;.&lt;body&gt;</code>, in hex, equals <code>v1</code>. See the API guide.</p>`;
+${attemptSections(detail, endpoint, timeZone, tr)}
+<p class="small muted">${richText(tr, 'endpoints.delivery.checkByHand', { signed: '<t>.<body>' }, { code })}</p>`;
 }

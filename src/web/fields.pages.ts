@@ -13,20 +13,30 @@
 // application/json`: the editor's script) gets the new field list and the pages' field
 // shapes instead of the redirect, or `{ error, form }` with the refusal's status, and the
 // editor is changed in place. Once a document is sent, its editor only shows the fields,
-// and every post is refused.
+// and every post is refused. Everything is said in the member's language: the pages, the
+// notices, and the rules' refusals (by their keys, `sentencesIn`), the JSON's `error` too.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import { getDocument } from '../documents/documents.service.ts';
-import { canTransition, DocumentActionError } from '../documents/lifecycle.ts';
+import { canTransition, DocumentActionError, refusalKeys } from '../documents/lifecycle.ts';
 import { fieldInputOf, listFields, pageSizesOf } from '../fields/fields.service.ts';
+import type { Translator } from '../i18n/messages.ts';
+import { sentencesIn } from '../i18n/refusals.ts';
 import { InputError } from '../input-error.ts';
 import { addField, deleteField, updateField } from '../sending/draft-fields.ts';
 import { addTemplateField, deleteTemplateField, updateTemplateField } from '../templates/template-edits.ts';
 import { getTemplate } from '../templates/templates.service.ts';
 import { notice } from '../ui/forms.ts';
 import { renderToString, type SafeHtml } from '../ui/html.ts';
-import { type FieldEditorView, fieldEditorView, fieldListSection, fieldShapes } from './fields.views.ts';
+import {
+  type FieldEditorView,
+  fieldEditorView,
+  fieldListSection,
+  fieldShapes,
+  yesNoWords,
+} from './fields.views.ts';
 import { type Form, findById, forMembers, formText, type Web } from './kit.ts';
+import { memberTranslator } from './member-language.ts';
 
 type EditorRequest = FastifyRequest<{ Params: { id: string; fieldId?: string }; Body: Form | undefined }>;
 type EditorBase = Omit<FieldEditorView, 'add' | 'errors'>;
@@ -37,8 +47,8 @@ interface EditorKind {
   path: 'documents' | 'templates';
   /** The record as the editor shows it (a not-found ApiError for another workspace's). */
   load(web: Web, workspaceId: string, id: string): Promise<EditorBase>;
-  /** The add or change form as the service's untrusted field. */
-  fieldOf(form: Form): unknown;
+  /** The add or change form as the service's untrusted field (`tr`: the words it was filled in with). */
+  fieldOf(form: Form, tr: Translator): unknown;
   add(web: Web, workspaceId: string, id: string, field: unknown): Promise<unknown>;
   update(web: Web, workspaceId: string, id: string, fieldId: string, field: unknown): Promise<unknown>;
   remove(web: Web, workspaceId: string, id: string, fieldId: string): Promise<unknown>;
@@ -78,11 +88,11 @@ function placementOf(form: Form) {
 }
 
 /** A draft's form as the JSON of `--fields`. */
-function documentFieldOf(form: Form) {
+function documentFieldOf(form: Form, tr: Translator) {
   return {
     recipient: formText(form, 'recipient').trim(),
     ...placementOf(form),
-    value: senderValueOf(formText(form, 'type').trim(), formText(form, 'value')),
+    value: senderValueOf(formText(form, 'type').trim(), formText(form, 'value'), tr),
   };
 }
 
@@ -95,12 +105,18 @@ function templateFieldOf(form: Form) {
   };
 }
 
-/** The "Filled in by you" input as a field's `value`: a checkbox's yes or no, a text as typed, empty for none. */
-function senderValueOf(type: string, raw: string): string | boolean | null {
+/**
+ * The "Filled in by you" input as a field's `value`: a checkbox's yes or no (in English or
+ * the member's language, as the form shows them), a text as typed, empty for none.
+ */
+function senderValueOf(type: string, raw: string, tr: Translator): string | boolean | null {
   if (!raw.trim()) return null;
   if (type !== 'checkbox') return raw;
-  const answer = raw.trim().toLowerCase();
-  return answer === 'yes' ? true : answer === 'no' ? false : raw;
+  const answer = raw.trim().toLocaleLowerCase(tr.locale);
+  const words = yesNoWords(tr);
+  const is = (english: string, word: string) =>
+    answer === english || answer === word.toLocaleLowerCase(tr.locale);
+  return is('yes', words.yes) ? true : is('no', words.no) ? false : raw;
 }
 
 /** A draft's editor: its original's pages, its signers (by email), its fields. */
@@ -192,36 +208,41 @@ async function editorPage(
 ) {
   const base = await findById(request.params.id, (id) => kind.load(web, member.workspaceId, id));
   if (!base) return web.notFound(request, reply);
+  const tr = memberTranslator(request, reply);
   const view: FieldEditorView = {
     ...base,
     add: refused?.add ?? keptFromQuery(request.query),
     errors: refused?.errors ?? {},
   };
-  const page = { title: `Fields of ${base.subject.title}`, current: kind.path };
+  const page = { title: tr.t('editor.title', { title: base.subject.title }), current: kind.path, tr };
   if (view.pages.length === 0) {
-    const message = notice(
-      'info',
-      'Fields go on the pages of an uploaded PDF. This document has none: its signatures go on the certificate of completion.',
-    );
+    const message = notice('info', tr.t('editor.noPages'));
     return web.render(request, reply, status, {
       ...page,
-      body: (csrf) => fieldEditorView({ ...view, fields: [] }, csrf, message),
+      body: (csrf) => fieldEditorView({ ...view, fields: [] }, csrf, message, tr),
     });
   }
   return web.render(request, reply, status, {
     ...page,
-    body: (csrf) => fieldEditorView(view, csrf, refused?.message ?? null),
+    body: (csrf) => fieldEditorView(view, csrf, refused?.message ?? null, tr),
   });
 }
 
 /** The editor's changed parts for its script: the field list and each page's shapes. */
-async function changedParts(web: Web, kind: EditorKind, member: SessionUser, id: string, csrf: string) {
+async function changedParts(
+  web: Web,
+  kind: EditorKind,
+  member: SessionUser,
+  id: string,
+  csrf: string,
+  tr: Translator,
+) {
   const view: FieldEditorView = { ...(await kind.load(web, member.workspaceId, id)), add: {}, errors: {} };
   return {
     count: view.fields.length,
-    list: renderToString(fieldListSection(view, csrf)),
+    list: renderToString(fieldListSection(view, csrf, tr)),
     layers: Object.fromEntries(
-      view.pages.map((p) => [String(p.number), renderToString(fieldShapes(view, p))]),
+      view.pages.map((p) => [String(p.number), renderToString(fieldShapes(view, p, tr))]),
     ),
   };
 }
@@ -238,11 +259,12 @@ async function change(
   const form = request.body ?? {};
   const fieldId = request.params.fieldId;
   const json = wantsJson(request);
+  const tr = memberTranslator(request, reply);
   try {
     const done = await findById(request.params.id, (id) => action(id).then(() => id));
     if (done === null) return web.notFound(request, reply);
     // The token this post was accepted with serves the forms of the new list as well.
-    if (json) return reply.send(await changedParts(web, kind, member, done, formText(form, '_csrf')));
+    if (json) return reply.send(await changedParts(web, kind, member, done, formText(form, '_csrf'), tr));
     // Back where the change was made: the page a field was drawn or dragged on (the
     // script says which), else the field's form; an added field's signer, type and page
     // stay chosen for the next one.
@@ -254,11 +276,12 @@ async function change(
     return reply.redirect(`/${kind.path}/${done}/fields${kept}${anchor}`, 303);
   } catch (error) {
     if (error instanceof DocumentActionError) {
-      if (json) return reply.code(409).send({ error: error.message, form: fieldId ?? 'add' });
-      return editorPage(web, kind, request, reply, member, 409, { message: notice('error', error.message) });
+      const refusal = tr.t(refusalKeys[error.refusal]);
+      if (json) return reply.code(409).send({ error: refusal, form: fieldId ?? 'add' });
+      return editorPage(web, kind, request, reply, member, 409, { message: notice('error', refusal) });
     }
     if (!(error instanceof InputError)) throw error;
-    const sentence = Object.values(error.fields).join(' ');
+    const sentence = Object.values(sentencesIn(error, tr)).join(' ');
     if (json) return reply.code(400).send({ error: sentence, form: fieldId ?? 'add' });
     const refused = fieldId
       ? { message: notice('error', sentence), errors: { [fieldId]: sentence } }
@@ -280,7 +303,12 @@ function editorRoutes(web: Web, app: FastifyInstance, kind: EditorKind) {
     base,
     forMembers((request, reply, member) =>
       change(web, kind, request, reply, member, (id) =>
-        kind.add(web, member.workspaceId, id, kind.fieldOf(request.body ?? {})),
+        kind.add(
+          web,
+          member.workspaceId,
+          id,
+          kind.fieldOf(request.body ?? {}, memberTranslator(request, reply)),
+        ),
       ),
     ),
   );
@@ -288,7 +316,13 @@ function editorRoutes(web: Web, app: FastifyInstance, kind: EditorKind) {
     `${base}/:fieldId`,
     forMembers((request, reply, member) =>
       change(web, kind, request, reply, member, (id) =>
-        kind.update(web, member.workspaceId, id, request.params.fieldId, kind.fieldOf(request.body ?? {})),
+        kind.update(
+          web,
+          member.workspaceId,
+          id,
+          request.params.fieldId,
+          kind.fieldOf(request.body ?? {}, memberTranslator(request, reply)),
+        ),
       ),
     ),
   );

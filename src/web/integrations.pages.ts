@@ -1,4 +1,5 @@
-// Settings › Integrations › API and Webhook (spec: keys are created and revoked here).
+// Settings › Integrations › API and Webhook (spec: keys are created and revoked here), in the
+// member's language, its refusals too.
 //   GET  /settings/integrations                      keys (and how to call the API)
 //   POST /settings/integrations/keys                 create, then back to the page, which shows the secret once (reveal.ts)
 //   GET  /settings/integrations/keys/{id}/revoke     the confirmation step
@@ -8,6 +9,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../accounts/accounts.service.ts';
 import { ApiError } from '../http/errors.ts';
+import { keyedRefusal, sentencesIn } from '../i18n/refusals.ts';
 import { InputError } from '../input-error.ts';
 import type { ApiKeyScope } from '../keys/api-key-scope.ts';
 import {
@@ -20,6 +22,7 @@ import {
 import { getEndpoint, listEndpoints } from '../webhooks/endpoints.service.ts';
 import { type IntegrationsPageOptions, integrationsView, revokeKeyView } from './integrations.views.ts';
 import { type Form, forMembers, formText, forRecord, type Web } from './kit.ts';
+import { memberTranslator } from './member-language.ts';
 import { revealOnce, takeRevealed } from './reveal.ts';
 
 /** The integrations page: keys and endpoints, with whatever a form just did. */
@@ -38,15 +41,15 @@ export async function renderIntegrationsPage(
   ]);
   // A secret is on this page: never store it anywhere.
   if (options.created || options.createdEndpoint) reply.header('cache-control', 'no-store');
+  const tr = memberTranslator(request, reply);
   return web.render(request, reply, status, {
-    title: 'Integrations',
+    title: tr.t('app.nav.integrations'),
     current: 'integrations',
+    tr,
     body: (csrf) =>
-      integrationsView({ ...options, member, publicUrl: ctx.config.publicUrl, keys, endpoints }, csrf),
+      integrationsView({ ...options, member, publicUrl: ctx.config.publicUrl, keys, endpoints }, csrf, tr),
   });
 }
-
-const tooManyKeys = `This workspace already has ${maxActiveKeysPerWorkspace} active keys, the most it can have. Revoke one you no longer use, then create the new one.`;
 
 export function integrationsPages(web: Web) {
   const { ctx } = web;
@@ -77,7 +80,7 @@ export function integrationsPages(web: Web) {
         try {
           const scope = formText(form, 'scope') || 'read';
           if (scope !== 'read' && member.role !== 'owner')
-            throw new InputError({ scope: 'Only an owner can create a key that writes.' });
+            throw keyedRefusal([['scope', 'integrations.refusal.ownerWrites']]);
           const created = await createApiKey(ctx, {
             workspaceId: member.workspaceId,
             name: formText(form, 'name'),
@@ -86,12 +89,16 @@ export function integrationsPages(web: Web) {
           revealOnce(web, request, reply, member, { kind: 'key', id: created.id, secret: created.secret });
           return reply.redirect('/settings/integrations?done=key-created', 303);
         } catch (error) {
+          const tr = memberTranslator(request, reply);
           if (error instanceof InputError)
-            return renderIntegrationsPage(web, request, reply, member, 400, { form, errors: error.fields });
+            return renderIntegrationsPage(web, request, reply, member, 400, {
+              form,
+              errors: sentencesIn(error, tr),
+            });
           if (!(error instanceof ApiError && error.code === 'limit-reached')) throw error;
           return renderIntegrationsPage(web, request, reply, member, 409, {
             form,
-            errors: { form: tooManyKeys },
+            errors: { form: tr.t('integrations.refusal.tooMany', { max: maxActiveKeysPerWorkspace }) },
           });
         }
       }),
@@ -99,13 +106,15 @@ export function integrationsPages(web: Web) {
 
     app.get<{ Params: { id: string } }>(
       '/settings/integrations/keys/:id/revoke',
-      forRecord(web, loadKey, (request, reply, member, key) =>
-        web.render(request, reply, 200, {
-          title: 'Revoke API key',
+      forRecord(web, loadKey, (request, reply, member, key) => {
+        const tr = memberTranslator(request, reply);
+        return web.render(request, reply, 200, {
+          title: tr.t('integrations.revoke.title'),
           current: 'integrations',
-          body: (csrf) => revokeKeyView(key, csrf, member.timeZone),
-        }),
-      ),
+          tr,
+          body: (csrf) => revokeKeyView(key, csrf, member.timeZone, tr),
+        });
+      }),
     );
 
     app.post<{ Params: { id: string } }>(

@@ -15,6 +15,7 @@ import { html, type SafeHtml } from '../ui/html.ts';
 import type { UploadGate } from '../ui/uploads.ts';
 import type { WebhookEndpoint } from '../webhooks/endpoints.service.ts';
 import type { NavArea } from './layout.ts';
+import { memberTranslator } from './member-language.ts';
 
 export { type Form, formList, formText } from '../ui/forms.ts';
 
@@ -94,10 +95,12 @@ export function forOwners<R extends RouteGenericInterface = RouteGenericInterfac
 ) {
   return forMembers<R>((request, reply, member) => {
     if (member.role === 'owner') return handler(request, reply, member);
+    const tr = memberTranslator(request, reply);
     return web.render(request, reply, 403, {
-      title: 'Owners only',
+      title: tr.t('app.ownersOnly.title'),
+      tr,
       body: () =>
-        html`<div class="card"><h1>Only owners can do this</h1><p>Ask an owner of ${member.workspaceName} to do it, or to make you an owner.</p></div>`,
+        html`<div class="card"><h1>${tr.t('app.ownersOnly.heading')}</h1><p>${tr.t('app.ownersOnly.body', { workspace: member.workspaceName })}</p></div>`,
     });
   });
 }

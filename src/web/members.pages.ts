@@ -1,4 +1,6 @@
-// Settings › Members, and the invitation link.
+// Settings › Members, and the invitation link, in the member's language (an invitation's
+// visitor: their browser's, or the one they switch to); a refusal of the member rules
+// (accounts/members.service.ts) is said in it beside its input.
 //   GET  /settings/members                          members and open invitations (owners manage)
 //   POST /settings/members/invitations              invite by email with a role (owners)
 //   POST /settings/members/invitations/{id}/withdraw                           (owners)
@@ -14,6 +16,7 @@ import {
   changeMemberRole,
   findOpenInvitation,
   getMember,
+  invitationValidityMs,
   inviteMember,
   listMembers,
   type Member,
@@ -23,11 +26,24 @@ import {
 } from '../accounts/members.service.ts';
 import type { MemberRole } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import type { MessageKey, Translator } from '../i18n/messages.ts';
+import { sentencesIn } from '../i18n/refusals.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { emailKey } from '../mail/address.ts';
 import { logInBrowser } from './auth.pages.ts';
 import { type Form, findById, forMembers, formText, forOwners, uuid, type Web } from './kit.ts';
+import { memberTranslator } from './member-language.ts';
 import { expiredInvitationView, invitationView, membersView, removeMemberView } from './members.views.ts';
+
+const validDays = invitationValidityMs / 86_400_000;
+
+/** The sentence the members page shows after a change (post, redirect, get). */
+const doneNotices: Record<string, (tr: Translator) => string> = {
+  invited: (tr) => tr.t('members.done.invited', { days: validDays }),
+  withdrawn: (tr) => tr.t('members.done.withdrawn'),
+  role: (tr) => tr.t('members.done.role'),
+  removed: (tr) => tr.t('members.done.removed'),
+};
 
 function roleOf(value: string): MemberRole | null {
   return value === 'owner' || value === 'member' ? value : null;
@@ -42,14 +58,23 @@ async function membersPage(
   reply: FastifyReply,
   member: SessionUser,
   status: number,
-  options: { form?: Form; errors?: FieldErrors; done?: string } = {},
+  options: { form?: Form; error?: InputError; done?: string } = {},
 ) {
   const { members, invitations } = await listMembers(web.ctx, member.workspaceId);
+  const tr = memberTranslator(request, reply);
+  const view = {
+    member,
+    members,
+    invitations,
+    form: options.form,
+    errors: options.error ? sentencesIn(options.error, tr) : {},
+    notice: options.done && Object.hasOwn(doneNotices, options.done) ? doneNotices[options.done]?.(tr) : null,
+  };
   return web.render(request, reply, status, {
-    title: 'Members',
+    title: tr.t('app.nav.members'),
     current: 'members',
-    body: (csrf) =>
-      membersView({ member, members, invitations, ...options, errors: options.errors ?? {} }, csrf),
+    tr,
+    body: (csrf) => membersView(view, csrf, tr),
   });
 }
 
@@ -65,8 +90,7 @@ async function attempt(
   try {
     await action();
   } catch (error) {
-    if (error instanceof InputError)
-      return membersPage(web, request, reply, member, 400, { errors: error.fields });
+    if (error instanceof InputError) return membersPage(web, request, reply, member, 400, { error });
     if (error instanceof ApiError && error.code === 'not-found') return web.notFound(request, reply);
     throw error;
   }
@@ -108,8 +132,7 @@ async function leaveOrRemove(
   try {
     await remove();
   } catch (error) {
-    if (error instanceof InputError)
-      return membersPage(web, request, reply, member, 400, { errors: error.fields });
+    if (error instanceof InputError) return membersPage(web, request, reply, member, 400, { error });
     throw error;
   }
   web.clearSessionCookie(reply);
@@ -127,8 +150,7 @@ async function invite(
   try {
     await inviteMember(web.ctx, member, { email: formText(form, 'email'), role });
   } catch (error) {
-    if (error instanceof InputError)
-      return membersPage(web, request, reply, member, 400, { form, errors: error.fields });
+    if (error instanceof InputError) return membersPage(web, request, reply, member, 400, { form, error });
     throw error;
   }
   return reply.redirect('/settings/members?done=invited', 303);
@@ -160,19 +182,28 @@ function invitationPage(
   reply: FastifyReply,
   status: number,
   invitation: OpenInvitation,
-  errors: FieldErrors = {},
+  error?: InputError,
 ) {
   const path = `/invitations/${request.params.token}`;
   const signedInAsInvited =
     request.member !== null && emailKey(request.member.email) === emailKey(invitation.email);
+  const tr = memberTranslator(request, reply);
+  const errors: FieldErrors = error ? sentencesIn(error, tr) : {};
   return web.render(request, reply, status, {
-    title: 'Invitation',
-    body: (csrf) => invitationView({ invitation, path, signedInAsInvited, errors }, csrf),
+    title: tr.t('members.invitation.title'),
+    tr,
+    body: (csrf) => invitationView({ invitation, path, signedInAsInvited, errors }, csrf, tr),
   });
 }
 
-const expiredInvitation = (web: Web, request: FastifyRequest, reply: FastifyReply) =>
-  web.render(request, reply, 404, { title: 'Invitation expired', body: () => expiredInvitationView });
+function expiredInvitation(web: Web, request: FastifyRequest, reply: FastifyReply) {
+  const tr = memberTranslator(request, reply);
+  return web.render(request, reply, 404, {
+    title: tr.t('members.expired.title'),
+    tr,
+    body: () => expiredInvitationView(tr),
+  });
+}
 
 async function accept(web: Web, request: TokenRequest & FastifyRequest<{ Body: Form }>, reply: FastifyReply) {
   const invitation = await findOpenInvitation(web.ctx, request.params.token);
@@ -186,8 +217,7 @@ async function accept(web: Web, request: TokenRequest & FastifyRequest<{ Body: F
     if (!accepted) return expiredInvitation(web, request, reply);
     logInBrowser(web, request, reply, accepted.sessionToken, accepted.deviceCookie);
   } catch (error) {
-    if (error instanceof InputError)
-      return invitationPage(web, request, reply, 400, invitation, error.fields);
+    if (error instanceof InputError) return invitationPage(web, request, reply, 400, invitation, error);
     throw error;
   }
   return reply.redirect('/documents', 303);
@@ -218,13 +248,17 @@ function memberRoutes(app: FastifyInstance, web: Web) {
   );
   app.get<{ Params: { userId: string } }>(
     '/settings/members/:userId/remove',
-    forRemovable(web, (request, reply, member, target) =>
-      web.render(request, reply, 200, {
-        title: target.userId === member.userId ? 'Leave workspace' : 'Remove member',
+    forRemovable(web, (request, reply, member, target) => {
+      const tr = memberTranslator(request, reply);
+      const title: MessageKey =
+        target.userId === member.userId ? 'members.leave.title' : 'members.remove.title';
+      return web.render(request, reply, 200, {
+        title: tr.t(title),
         current: 'members',
-        body: (csrf) => removeMemberView(member, target, csrf),
-      }),
-    ),
+        tr,
+        body: (csrf) => removeMemberView(member, target, csrf, tr),
+      });
+    }),
   );
   app.post<{ Params: { userId: string } }>(
     '/settings/members/:userId/remove',

@@ -1,6 +1,7 @@
 // A template's public link in the web application (issue 38; the rules are
 // templates/public-links.ts's):
 //   GET|POST /templates/{id}/public-link   the sender's settings: on, its limits, renew, off
+//                                          (in the member's language, as the visitor's pages in theirs)
 //   GET|POST /t/{token}                    a visitor: their name and email (a code is mailed)
 //   GET|POST /t/{token}/confirm/{request}  the code; confirmed, their document's signing page
 // A visitor needs no account; their posts carry the form's CSRF token as every form here does.
@@ -9,8 +10,8 @@
 // sentence beside the email; the owner's settings page says when the workspace's cap is reached.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../http/errors.ts';
-import type { Translator } from '../i18n/messages.ts';
-import { sentencesIn } from '../i18n/refusals.ts';
+import type { MessageKey, Translator } from '../i18n/messages.ts';
+import { type KeyedProblem, keyedRefusal, sentencesIn } from '../i18n/refusals.ts';
 import { type FieldErrors, InputError } from '../input-error.ts';
 import { codeMailsToday } from '../templates/public-link-caps.ts';
 import {
@@ -28,67 +29,75 @@ import { getTemplate, type TemplateDetail } from '../templates/templates.service
 import { notice } from '../ui/forms.ts';
 import { visitorChoice, visitorTranslator } from '../ui/page-language.ts';
 import { type Form, formText, forRecord, uuid, type Web } from './kit.ts';
+import { memberTranslator } from './member-language.ts';
 import { publicCodeView, publicLinkSettingsView, publicLinkView } from './public-link.views.ts';
 
 type TokenParams = { token: string };
 type RequestParams = TokenParams & { requestId: string };
 
-const doneSentences: Record<string, string> = {
-  on: 'The link is on: share it.',
-  limits: 'The limits are saved.',
-  renew: 'A new link: the old one no longer works.',
-  off: 'The link is off: it opens nothing now.',
+/** The sentence the settings page shows after an action (post, redirect, get). */
+const doneNotices: Record<string, MessageKey> = {
+  on: 'publicLink.settings.done.on',
+  limits: 'publicLink.settings.done.limits',
+  renew: 'publicLink.settings.done.renew',
+  off: 'publicLink.settings.done.off',
 };
 
-/** The limits as the form gives them: a whole number of uses, a last day (to its end, UTC). */
-function limitsOf(
-  form: Form,
-): { limits: { maxUses: number | null; endsAt: Date | null } } | { errors: FieldErrors } {
-  const errors: FieldErrors = {};
+/**
+ * The limits as the form gives them: a whole number of uses, a last day (to its end, UTC);
+ * refused with sentences of the catalogues, the uses' the same as setPublicLink's.
+ */
+function limitsOf(form: Form): { maxUses: number | null; endsAt: Date | null } {
+  const problems: KeyedProblem[] = [];
   const uses = formText(form, 'maxUses').trim();
   const day = formText(form, 'endsOn').trim();
   const maxUses = uses === '' ? null : Number(uses);
   if (maxUses !== null && !(Number.isInteger(maxUses) && maxUses > 0))
-    errors.maxUses = 'The most uses is a whole number from 1, or empty for no limit.';
+    problems.push(['maxUses', 'publicLink.settings.refusal.maxUses']);
   const endsAt = day === '' ? null : new Date(`${day}T23:59:59.999Z`);
   if (endsAt !== null && (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(endsAt.getTime())))
-    errors.endsOn = 'The last day is a date (YYYY-MM-DD), or empty for no end.';
-  return Object.keys(errors).length > 0 ? { errors } : { limits: { maxUses, endsAt } };
+    problems.push(['endsOn', 'publicLink.settings.refusal.endsOn']);
+  if (problems.length > 0) throw keyedRefusal(problems);
+  return { maxUses, endsAt };
 }
 
+/** The sender's settings, in the member's language: on, its limits, renew, off. */
 function settingsRoutes(web: Web, app: FastifyInstance) {
   const load = (workspaceId: string, id: string) => getTemplate(web.ctx, workspaceId, id);
   const show = async (
     request: FastifyRequest,
     reply: FastifyReply,
     page: { workspaceId: string; template: TemplateDetail },
-    state: { status: number; form?: Form; errors?: FieldErrors; done?: string },
+    state: { status: number; form?: Form; error?: InputError; done?: string },
   ) => {
     const { template } = page;
+    const tr = memberTranslator(request, reply);
     const settings = await publicLinkSettings(web.ctx, page.workspaceId, template.id);
     const mailsToday = await codeMailsToday(web.ctx, page.workspaceId);
     const form = state.form ?? {
       maxUses: settings.maxUses === null ? '' : String(settings.maxUses),
       endsOn: settings.endsAt ? settings.endsAt.toISOString().slice(0, 10) : '',
     };
+    const done = state.done ? doneNotices[state.done] : undefined;
     return web.render(request, reply, state.status, {
-      title: `Public link · ${template.name}`,
+      title: tr.t('publicLink.settings.pageTitle', { template: template.name }),
       current: 'templates',
+      tr,
       body: (csrf) =>
-        publicLinkSettingsView({
-          template,
-          settings,
-          mailsToday,
-          url: settings.token ? `${web.ctx.config.publicUrl}/t/${settings.token}` : null,
-          problem: publicLinkProblem(template),
-          form,
-          errors: state.errors ?? {},
-          done:
-            state.done && doneSentences[state.done]
-              ? notice('success', doneSentences[state.done] as string)
-              : null,
-          csrf,
-        }),
+        publicLinkSettingsView(
+          {
+            template,
+            settings,
+            mailsToday,
+            url: settings.token ? `${web.ctx.config.publicUrl}/t/${settings.token}` : null,
+            problem: publicLinkProblem(template),
+            form,
+            errors: state.error ? sentencesIn(state.error, tr) : {},
+            done: done ? notice('success', tr.t(done)) : null,
+            csrf,
+          },
+          tr,
+        ),
     });
   };
   app.get<{ Params: { id: string }; Querystring: Form }>(
@@ -107,21 +116,16 @@ function settingsRoutes(web: Web, app: FastifyInstance) {
     forRecord(web, load, async (request, reply, member, template) => {
       const action = formText(request.body, 'action');
       const page = { workspaceId: member.workspaceId, template };
-      const refused = (errors: FieldErrors) =>
-        show(request, reply, page, { status: 400, form: request.body, errors });
       try {
         if (action === 'off') await removePublicLink(web.ctx, member.workspaceId, template.id);
-        else {
-          const read = limitsOf(request.body);
-          if ('errors' in read) return refused(read.errors);
+        else
           await setPublicLink(web.ctx, member.workspaceId, template.id, {
-            ...read.limits,
+            ...limitsOf(request.body),
             renew: action === 'renew',
           });
-        }
       } catch (error) {
         if (!(error instanceof InputError)) throw error;
-        return refused(error.fields);
+        return show(request, reply, page, { status: 400, form: request.body, error });
       }
       const done = ['on', 'limits', 'renew', 'off'].includes(action) ? action : 'limits';
       return reply.redirect(`/templates/${template.id}/public-link?done=${done}`, 303);

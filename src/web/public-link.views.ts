@@ -1,6 +1,6 @@
 // The pages of a template's public link (public-link.pages.ts): the sender's settings, and
 // the visitor's two steps (their name and email, then the code mailed to them).
-import type { Translator } from '../i18n/messages.ts';
+import type { MessageKey, Translator } from '../i18n/messages.ts';
 import type { FieldErrors } from '../input-error.ts';
 import {
   type PublicLinkSettings,
@@ -22,41 +22,47 @@ function textInput(
   return html`<div class="field"><label for="${id}">${label}</label>${extra.hint ? html`<p class="hint" id="${id}-hint">${extra.hint}</p>` : null}<input id="${id}" name="${id}" type="${extra.type ?? 'text'}" value="${formText(form, id)}"${extra.autocomplete ? html` autocomplete="${extra.autocomplete}"` : null}${extra.inputmode ? html` inputmode="${extra.inputmode}"` : null} ${invalidAttrs(id, errors[id])}>${fieldError(id, errors[id])}</div>`;
 }
 
-/** The sender's page: the link (or why the template cannot have one), its limits and uses. */
-export function publicLinkSettingsView(page: {
-  template: TemplateDetail;
-  settings: PublicLinkSettings;
-  /** The workspace's public-link code mails today, and the owner's sentence once its limit is reached. */
-  mailsToday: { mails: number; limit: number; reached: string | null };
-  url: string | null;
-  problem: string | null;
-  form: Form;
-  errors: FieldErrors;
-  done: SafeHtml | null;
-  csrf: string;
-}): SafeHtml {
-  const { template, settings, url, problem, form, errors, csrf } = page;
+/** The sender's page, in the member's language: the link (or why the template cannot have one), its limits and uses. */
+export function publicLinkSettingsView(
+  page: {
+    template: TemplateDetail;
+    settings: PublicLinkSettings;
+    /**
+     * The workspace's public-link code mails today; once `reached` (its limit), the page says
+     * so in its own words (publicLink.settings.capReached), not in `reached`'s English.
+     */
+    mailsToday: { mails: number; limit: number; reached: string | null };
+    url: string | null;
+    problem: MessageKey | null;
+    form: Form;
+    errors: FieldErrors;
+    done: SafeHtml | null;
+    csrf: string;
+  },
+  tr: Translator,
+): SafeHtml {
+  const { template, settings, url, problem, form, errors, csrf, mailsToday } = page;
   const back = `/templates/${template.id}`;
   const action = `${back}/public-link`;
-  const limits = html`${textInput('maxUses', 'Most uses (empty: no limit)', form, errors, { type: 'number', inputmode: 'numeric' })}${textInput('endsOn', 'Last day it works (empty: no end)', form, errors, { type: 'date', hint: 'It works until the end of that day (UTC).' })}`;
+  const limits = html`${textInput('maxUses', tr.t('publicLink.settings.maxUses'), form, errors, { type: 'number', inputmode: 'numeric' })}${textInput('endsOn', tr.t('publicLink.settings.endsOn'), form, errors, { type: 'date', hint: tr.t('publicLink.settings.endsOnHint') })}`;
   return html`<p><a href="${back}">← ${template.name}</a></p>
-<div class="section-title"><h1>Public link</h1></div>
-${page.done}${errors.publicLink ? notice('error', errors.publicLink) : null}${page.mailsToday.reached ? notice('error', page.mailsToday.reached) : null}
+<div class="section-title"><h1>${tr.t('publicLink.settings.title')}</h1></div>
+${page.done}${errors.publicLink ? notice('error', errors.publicLink) : null}${mailsToday.reached ? notice('error', tr.t('publicLink.settings.capReached', { limit: mailsToday.limit })) : null}
 <section class="card">
-<p>Anyone with the link gives their name and email, confirms the email with a code mailed to them, and gets their own document from “${template.name}”, which they sign at once. Each such document is in your list, marked as from the public link.</p>
+<p>${tr.t('publicLink.settings.intro', { template: template.name })}</p>
 ${
   problem
-    ? notice('info', problem)
+    ? notice('info', tr.t(problem))
     : url
-      ? html`<p><strong>The link</strong> (used ${settings.uses} ${settings.uses === 1 ? 'time' : 'times'}):</p>
+      ? html`<p>${richText(tr, 'publicLink.settings.link', { uses: settings.uses })}</p>
 <p><a class="public-link" href="${url}">${url}</a></p>
-<p class="small muted">Code mails today (UTC), all your public links together: ${page.mailsToday.mails} of ${page.mailsToday.limit}.</p>
+<p class="small muted">${tr.t('publicLink.settings.mailsToday', { mails: mailsToday.mails, limit: mailsToday.limit })}</p>
 <form method="post" action="${action}" novalidate>${csrfField(csrf)}<input type="hidden" name="action" value="limits">${limits}
-<div class="actions"><button class="button button-primary" type="submit">Save the limits</button></div></form>
-<form method="post" action="${action}" class="actions">${csrfField(csrf)}<input type="hidden" name="action" value="renew"><button class="button button-secondary" type="submit">Renew the link (the old one stops working)</button></form>
-<form method="post" action="${action}" class="actions">${csrfField(csrf)}<input type="hidden" name="action" value="off"><button class="button button-danger" type="submit">Turn the link off</button></form>`
+<div class="actions"><button class="button button-primary" type="submit">${tr.t('publicLink.settings.saveLimits')}</button></div></form>
+<form method="post" action="${action}" class="actions">${csrfField(csrf)}<input type="hidden" name="action" value="renew"><button class="button button-secondary" type="submit">${tr.t('publicLink.settings.renew')}</button></form>
+<form method="post" action="${action}" class="actions">${csrfField(csrf)}<input type="hidden" name="action" value="off"><button class="button button-danger" type="submit">${tr.t('publicLink.settings.turnOff')}</button></form>`
       : html`<form method="post" action="${action}" novalidate>${csrfField(csrf)}<input type="hidden" name="action" value="on">${limits}
-<div class="actions"><button class="button button-primary" type="submit">Turn the link on</button></div></form>`
+<div class="actions"><button class="button button-primary" type="submit">${tr.t('publicLink.settings.turnOn')}</button></div></form>`
 }
 </section>`;
 }

@@ -156,7 +156,7 @@ export async function templatePage(
           errors: page.errors ?? {},
           notice: doneNotice(request.query, tr),
           timeZone: member.timeZone,
-          bulkSends: bulkSendsSection(bulkSends, member.timeZone),
+          bulkSends: bulkSendsSection(bulkSends, member.timeZone, tr),
         },
         csrf,
         tr,

@@ -6,7 +6,7 @@ import { documentEventTypes } from '../documents/events.ts';
 import { ApiError } from '../http/errors.ts';
 import { findIdempotentAnswer, storeIdempotentAnswer } from '../http/idempotency.repository.ts';
 import { type IdempotencyKey, idempotencyWindowMs, openAnswer, sealAnswer } from '../http/idempotency.ts';
-import { type FieldErrors, InputError } from '../input-error.ts';
+import { type KeyedProblem, keyedRefusal } from '../i18n/refusals.ts';
 import { lockWorkspace } from '../workspaces/workspaces.repository.ts';
 import { deleteDeliveriesOf } from './deliveries.repository.ts';
 import { checkDestination } from './destination.ts';
@@ -67,15 +67,15 @@ export interface UpdateEndpointInput {
 
 /**
  * An endpoint's input as a person typed it (the web form), every problem at once: an
- * InputError with a sentence per field. The API's request schema (endpoints.schemas.ts)
+ * InputError with a sentence per field (keyed: a page says it in its visitor's language, the
+ * fields stay English). The API's request schema (endpoints.schemas.ts)
  * is built from the same limits and refuses first, with its own codes; there a blank URL
  * is the destination rule's `invalid-url`, so createEndpoint and changeEndpoint leave the
  * form's sentences to this function.
  */
 export function checkEndpointInput(input: UpdateEndpointInput): void {
-  const errors: FieldErrors = {};
-  if (input.url !== undefined && input.url.trim() === '')
-    errors.url = 'Enter the URL that receives the webhooks.';
+  const problems: KeyedProblem[] = [];
+  if (input.url !== undefined && input.url.trim() === '') problems.push(['url', 'endpoints.refusal.noUrl']);
   if (input.events !== undefined) {
     const { events } = input;
     const isSubscribable = (type: string) => (subscribableEventTypes as readonly string[]).includes(type);
@@ -85,14 +85,16 @@ export function checkEndpointInput(input: UpdateEndpointInput): void {
       new Set(events).size !== events.length ||
       !events.every(isSubscribable)
     )
-      errors.events = events.includes('ping')
-        ? 'ping cannot be subscribed: the Test button sends it.'
-        : `Choose between 1 and ${maxEventsPerEndpoint} events.`;
+      problems.push(
+        events.includes('ping')
+          ? ['events', 'endpoints.refusal.ping']
+          : ['events', 'endpoints.refusal.events', { max: maxEventsPerEndpoint }],
+      );
   }
   // (U+0000, which the schema refuses too, never reaches here from a form: ui/forms.ts drops it.)
   if (input.description && input.description.length > maxDescriptionLength)
-    errors.description = `Use at most ${maxDescriptionLength} characters.`;
-  if (Object.keys(errors).length > 0) throw new InputError(errors);
+    problems.push(['description', 'endpoints.refusal.description', { max: maxDescriptionLength }]);
+  if (problems.length > 0) throw keyedRefusal(problems);
 }
 
 export function endpointRowToEndpoint(row: EndpointRow): WebhookEndpoint {

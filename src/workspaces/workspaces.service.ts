@@ -5,8 +5,7 @@ import type { Plan } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
 import { firstLanguage, type Language, parseLanguage } from '../i18n/languages.ts';
 import { refusalOf } from '../i18n/refusals.ts';
-import { InputError } from '../input-error.ts';
-import { drawableText, drawingProblem } from '../pdf/fonts.ts';
+import { drawableText, drawingRefusal } from '../pdf/fonts.ts';
 import {
   findWorkspace,
   insertWorkspace,
@@ -30,8 +29,8 @@ export function isPlan(value: string): value is Plan {
 
 export async function createWorkspace(ctx: Context, input: { name: string; plan: Plan }): Promise<Workspace> {
   // The name is drawn on every certificate ("Sent by"): the rule of drawable text.
-  const problem = drawingProblem('The name', input.name);
-  if (problem) throw new InputError({ name: problem });
+  const problem = drawingRefusal('name', input.name);
+  if (problem) throw refusalOf({ name: problem });
   const row = {
     id: ctx.ids.uuid(),
     name: drawableText(input.name),

@@ -7,9 +7,14 @@
 // else the workspace's default.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { SessionUser } from '../../src/accounts/accounts.service.ts';
+import { minPasswordLength } from '../../src/accounts/passwords.ts';
+import { endonym, languages } from '../../src/i18n/languages.ts';
 import { translator } from '../../src/i18n/messages.ts';
 import { listMails } from '../../src/mail/mail.service.ts';
 import { declineDocument } from '../../src/signing/signing.service.ts';
+import { renderToString } from '../../src/ui/html.ts';
+import { accountView } from '../../src/web/auth.views.ts';
 import { updateWorkspaceLanguage } from '../../src/workspaces/workspaces.repository.ts';
 import {
   createSentDocument,
@@ -18,6 +23,7 @@ import {
   signingLinksOf,
   useHarness,
 } from '../support/harness.ts';
+import { englishLeft, pseudoTranslator, readableText } from '../support/pseudo-language.ts';
 import {
   assertPage,
   assertRedirect,
@@ -145,8 +151,10 @@ describeEachDatabase('the account pages and a member’s language', (kind) => {
     const saved = await client.post('/settings/account/language', { language: 'pl' });
     assertRedirect(saved, '/settings/account?done=language');
     assert.equal(await userLanguage(owner.email), 'pl');
+    // The page itself is in the language chosen from then on.
     const done = await client.get('/settings/account?done=language');
-    assert.ok(done.text.includes('Your language is now Polski.'));
+    assert.match(done.text, /<html lang="pl" dir="ltr">/);
+    assert.ok(done.text.includes(escaped(pl.t('account.language.done', { language: 'Polski' }))));
     assert.match(done.text, /<option value="pl" lang="pl" selected>Polski<\/option>/);
     // This browser's log-in page follows it once logged out.
     assertRedirect(await client.post('/logout', {}), '/login');
@@ -171,6 +179,71 @@ describeEachDatabase('the account pages and a member’s language', (kind) => {
       again.setCookies.join('\n'),
     );
     assert.equal(await userLanguage(owner.email), null);
+  });
+
+  test('the account page in the member’s language: its facts and a refused password change', async () => {
+    const owner = await people.newOwner();
+    await h.ctx.db.updateTable('users').set({ language: 'pl' }).where('id', '=', owner.userId).execute();
+    const client = await people.signedIn(owner);
+    const page = await client.get('/settings/account');
+    assertPage(page, 200);
+    assert.match(page.text, /<html lang="pl" dir="ltr">/);
+    for (const sentence of [
+      pl.t('account.heading'),
+      pl.t('account.password.heading'),
+      pl.t('account.password.current'),
+      pl.t('auth.passwordHint', { count: minPasswordLength }),
+      pl.t('account.language.intro'),
+    ])
+      assert.ok(page.text.includes(escaped(sentence)), sentence);
+    const refused = await client.post('/settings/account/password', {
+      currentPassword: 'not the password',
+      newPassword: 'short',
+    });
+    assertPage(refused, 400);
+    assert.equal(errorBeside(refused.text, 'currentPassword'), pl.t('auth.refusal.notCurrentPassword'));
+    assert.doesNotMatch(
+      page.text + refused.text,
+      /Your account|Signed in as|Times are shown|Change password|for now/,
+      'no English sentence left',
+    );
+  });
+
+  test('in the pseudo-language the account page leaves no English word but the values it shows', () => {
+    const tr = pseudoTranslator();
+    const member = {
+      email: 'ola@firma.example',
+      role: 'owner',
+      workspaceName: 'Kowalski i Syn',
+      workspaceId: 'w1',
+      timeZone: 'Europe/Warsaw',
+    } as SessionUser;
+    const workspaces = [
+      { id: 'w1', name: 'Kowalski i Syn', role: 'owner' },
+      { id: 'w2', name: 'Nowak', role: 'member' },
+    ];
+    const values = [
+      'ola@firma.example',
+      'Kowalski i Syn',
+      'Nowak',
+      'Europe/Warsaw',
+      ...languages.map(endonym),
+    ];
+    for (const done of ['password', 'reset', 'language', null] as const) {
+      const view = accountView(
+        'token',
+        {
+          member,
+          workspaces,
+          errors: { newPassword: tr.t('auth.refusal.passwordShort', { count: 12 }) },
+          done,
+          language: 'pl',
+          workspaceLanguage: 'de',
+        },
+        tr,
+      );
+      assert.deepEqual(englishLeft(readableText(renderToString(view)), values), [], String(done));
+    }
   });
 
   test('owners are told of a decline and a completion in their own language, else the workspace’s default', async () => {

@@ -71,10 +71,11 @@ describeEachDatabase('the account pages in the visitor’s language, in Chromium
         await page.getByRole('button', { name: pl.t('auth.login.submit') }).click();
         // The documents list follows the browser's choice: Polish.
         await page.getByRole('heading', { level: 1, name: pl.t('docs.title') }).waitFor();
+        // So does the account page, where the member makes it their own.
         await page.goto(`${h.baseUrl}/settings/account`);
-        await page.getByLabel('Language', { exact: true }).selectOption('pl');
-        await page.getByRole('button', { name: 'Save language' }).click();
-        await page.getByText('Your language is now Polski.').waitFor();
+        await page.getByLabel(pl.t('account.language.label'), { exact: true }).selectOption('pl');
+        await page.getByRole('button', { name: pl.t('account.language.save') }).click();
+        await page.getByText(pl.t('account.language.done', { language: 'Polski' })).waitFor();
         await page.locator('#language-title').scrollIntoViewIfNeeded();
         await lookAt(
           page,

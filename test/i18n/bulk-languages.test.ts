@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { translator } from '../../src/i18n/messages.ts';
+import { inEnglish } from '../../src/i18n/refusals.ts';
 import { listMails } from '../../src/mail/mail.service.ts';
 import { previewBulkSend, sendDueBulkRows, startBulkSend } from '../../src/templates/bulk-send.ts';
 import { createServicesTemplate, labelledPdf, templateField, templateRole } from '../support/factories.ts';
@@ -45,7 +46,7 @@ describeEachDatabase('a bulk send’s languages', (kind) => {
       [[5, 'Client language']],
     );
     assert.match(
-      preview.problems[0]?.message ?? '',
+      inEnglish(preview.problems[0]?.sentence ?? { key: 'bulk.problem.empty' }),
       /^Row 5: Client language “tlh” is not one of Signet’s languages\./,
     );
     assert.deepEqual(

@@ -137,10 +137,10 @@ describeEachDatabase('a member’s pages in their language', (kind) => {
     assert.match(missing.text, /<html lang="de"/);
     has(missing.text, 'de', 'app.notFound.title', 'app.notFound.body');
 
-    // A page not in the catalogues yet is English as a whole, its navigation too.
+    // Settings › Integrations is in the catalogues too (integrations-language.test.ts), its navigation with it.
     const integrations = await client.get('/settings/integrations');
-    assert.match(integrations.text, /<html lang="en" dir="ltr">/);
-    assert.match(integrations.text, />Log out</);
+    assert.match(integrations.text, /<html lang="de" dir="ltr">/);
+    has(integrations.text, 'de', 'app.nav.integrations', 'app.nav.logOut', 'integrations.keys.heading');
   });
 
   test('a member who chose Polish confirms a send in Polish', async () => {

@@ -7,8 +7,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Language } from '../../src/i18n/languages.ts';
-import { translator } from '../../src/i18n/messages.ts';
+import { pageTranslator, translator } from '../../src/i18n/messages.ts';
 import { listMails } from '../../src/mail/mail.service.ts';
+import { drawingRefusal } from '../../src/pdf/fonts.ts';
 import { remindRecipient } from '../../src/sending/reminders.ts';
 import { escapeHtml } from '../../src/ui/html.ts';
 import {
@@ -72,6 +73,14 @@ describeEachDatabase('the signing page in the recipient’s language', (kind) =>
       assert.equal(refused.status, 400);
       assert.ok(refused.text.includes(said(person.language, 'refusal.consent-required')));
       assert.match(refused.text, new RegExp(`<html lang="${person.language}"`));
+      // A typed name with a letter no face draws: the drawing rule's sentence, in their language.
+      const undrawable = `${person.name} \u1c5a`;
+      const unsigned = await post(`${path}/sign`, { fullName: undrawable, consent: 'yes' });
+      assert.equal(unsigned.status, 400);
+      const rule = drawingRefusal('yourName', undrawable);
+      // The page's translator: in Arabic the characters are isolated from the sentence's direction.
+      const sentence = rule && pageTranslator(person.language).t(rule.key, rule.values);
+      assert.ok(sentence && unsigned.text.includes(escapeHtml(sentence)), person.language);
 
       const signed = await post(`${path}/sign`, { fullName: person.name, consent: 'yes' });
       assert.equal(signed.status, 303);

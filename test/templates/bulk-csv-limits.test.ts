@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
+import { inEnglish } from '../../src/i18n/refusals.ts';
 import { deliverDueMails } from '../../src/mail/mail.service.ts';
 import { createMailTransport } from '../../src/mail/mailer.ts';
 import { readBulkCsvInThread } from '../../src/templates/bulk-csv-thread.ts';
@@ -133,14 +134,20 @@ describeEachDatabase('a bulk send’s spreadsheet, bounded', (kind) => {
     const late = await readBulkCsvInThread(data, columns, { maxRows: 5_000, timeoutMs: 1 });
     assert.deepEqual(late, {
       rows: [],
-      problems: [{ row: null, column: null, message: sentence }],
+      problems: [
+        { row: null, column: null, sentence: { key: 'bulk.problem.tooComplex', values: { max: 5_000 } } },
+      ],
       warnings: [],
       delimiter: ',',
       totalRows: 0,
       ignoredColumns: [],
     });
     const cramped = await readBulkCsvInThread(data, columns, { maxRows: 5_000, heapMb: 16 });
-    assert.deepEqual(cramped.problems, [{ row: null, column: null, message: sentence }]);
+    assert.deepEqual(
+      late.problems.map((p) => inEnglish(p.sentence)),
+      [sentence],
+    );
+    assert.deepEqual(cramped.problems, late.problems);
     const read = await readBulkCsvInThread(data, columns, { maxRows: 5_000 });
     assert.equal(read.rows.length, 5_000);
     assert.deepEqual(read.problems, []);

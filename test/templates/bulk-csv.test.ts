@@ -5,8 +5,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
+import { inEnglish } from '../../src/i18n/refusals.ts';
 import {
   type BulkColumn,
+  type BulkProblem,
   type BulkSheet,
   bulkCsvTemplate,
   bulkResultsCsv,
@@ -25,8 +27,21 @@ const columns: BulkColumn[] = [
 const header = 'Client email,Client name,Company email,Company name,Price,Start date,Insured';
 const good = 'ann@example.com,Ann Smith,office@acme.test,Acme Ltd,"1,200 EUR",2026-03-14,yes';
 
-function read(text: string, maxRows = 5000, cols = columns): BulkSheet {
-  return readBulkCsv(new TextEncoder().encode(text), cols, { maxRows });
+/** A problem as the sender reads it in English: its row, its column and its sentence. */
+type Said = Omit<BulkProblem, 'sentence'> & { message: string };
+type SaidSheet = Omit<BulkSheet, 'problems' | 'warnings'> & { problems: Said[]; warnings: Said[] };
+
+function said(sheet: BulkSheet): SaidSheet {
+  const english = ({ sentence, ...rest }: BulkProblem): Said => ({ ...rest, message: inEnglish(sentence) });
+  return { ...sheet, problems: sheet.problems.map(english), warnings: sheet.warnings.map(english) };
+}
+
+function readBytes(data: Uint8Array, cols: BulkColumn[], maxRows: number): SaidSheet {
+  return said(readBulkCsv(data, cols, { maxRows }));
+}
+
+function read(text: string, maxRows = 5000, cols = columns): SaidSheet {
+  return readBytes(new TextEncoder().encode(text), cols, maxRows);
 }
 
 /** A file of the default columns: the header, then `lines` (each a row, or '' for an empty one). */
@@ -41,7 +56,7 @@ function rowWith(index: number, cell: string): string {
   return cells.map((c) => (/[",\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c)).join(',');
 }
 
-const messages = (sheet: BulkSheet) => sheet.problems.map((problem) => problem.message);
+const messages = (sheet: SaidSheet) => sheet.problems.map((problem) => problem.message);
 
 test('a comma-separated file gives each row its values, as they will be sent', () => {
   const sheet = read(file(good, 'Bob@Example.com , Bob Jones ,boss@acme.test,Acme Ltd,300 EUR,14/03/2026,'));
@@ -85,7 +100,7 @@ test('a file as European Excel saves it (BOM, semicolons, CRLF) reads the same a
     .join('\r\n')
     .concat('\r\n');
   const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(semicolons)]);
-  const sheet = readBulkCsv(bytes, columns, { maxRows: 10 });
+  const sheet = readBytes(bytes, columns, 10);
   assert.deepEqual(sheet.problems, []);
   assert.equal(sheet.delimiter, ';');
   assert.deepEqual(sheet.rows, read(file(good)).rows);
@@ -150,7 +165,7 @@ test('a file saved by old Excel in Windows-1252 is one problem asking for CSV UT
   // "José" with é as the single byte 0xE9, as Windows-1252 writes it.
   const latin1 = Uint8Array.from(Buffer.from(file(rowWith(1, 'José Martín')), 'latin1'));
   assert.equal(latin1.includes(0xe9), true);
-  const sheet = readBulkCsv(latin1, columns, { maxRows: 10 });
+  const sheet = readBytes(latin1, columns, 10);
   assert.deepEqual(sheet.rows, []);
   assert.equal(sheet.totalRows, 0);
   assert.equal(sheet.problems.length, 1);
@@ -158,7 +173,7 @@ test('a file saved by old Excel in Windows-1252 is one problem asking for CSV UT
   assert.match(sheet.problems[0]?.message ?? '', /not saved as UTF-8.*“CSV UTF-8”/);
   // Excel's "Unicode text" (UTF-16 with its BOM) is refused the same way.
   const utf16 = Uint8Array.from(Buffer.from(`\ufeff${file(good)}`, 'utf16le'));
-  assert.match(messages(readBulkCsv(utf16, columns, { maxRows: 10 }))[0] ?? '', /not saved as UTF-8/);
+  assert.match(messages(readBytes(utf16, columns, 10))[0] ?? '', /not saved as UTF-8/);
   // The same name in UTF-8 is read.
   assert.equal(read(file(rowWith(1, 'José Martín'))).rows[0]?.values['role:client:name'], 'José Martín');
 });

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { ApiError } from '../../src/http/errors.ts';
+import { inEnglish } from '../../src/i18n/refusals.ts';
 import { InputError } from '../../src/input-error.ts';
 import { deliverDueMails } from '../../src/mail/mail.service.ts';
 import { createMailTransport } from '../../src/mail/mailer.ts';
@@ -106,7 +107,7 @@ describeEachDatabase('bulk send', (kind) => {
     assert.equal(preview.totalRows, 4);
     assert.equal(preview.goodRows, 2);
     assert.deepEqual(
-      preview.problems.map((p) => [p.row, p.column, p.message]),
+      preview.problems.map((p) => [p.row, p.column, inEnglish(p.sentence)]),
       [
         [3, 'Client email', 'Row 3: Client email “not-an-email” is not an email address.'],
         [5, 'Client name', 'Row 5: Client name is empty. Fill it in, or delete the row.'],
@@ -157,7 +158,7 @@ describeEachDatabase('bulk send', (kind) => {
       assert.equal(preview.goodRows, 2, 'the first rows are still checked');
       const sentence =
         'The file has 3 rows; at most 2 can be sent at once. Split it into files of at most 2 rows (only the first 2 are checked here).';
-      assert.equal(preview.refusal, sentence);
+      assert.equal(preview.refusal && inEnglish(preview.refusal), sentence);
       await assert.rejects(
         startBulkSend(h.ctx, {
           workspaceId: workspace.id,

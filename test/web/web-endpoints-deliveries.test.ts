@@ -353,7 +353,7 @@ describeEachDatabase('webhook endpoint pages: Test, pauses and deliveries', (kin
     assert.equal(row?.deliveryId, deliveryId);
     const page = await m.browser.get(`${endpointPath(created.id)}/deliveries/${deliveryId}`);
     assertPage(page, 200);
-    const shownBody = /<pre class="shell" id="delivery-body">([^<]*)<\/pre>/.exec(page.text)?.[1];
+    const shownBody = /<pre class="shell" id="delivery-body" dir="ltr">([^<]*)<\/pre>/.exec(page.text)?.[1];
     assert.ok(shownBody !== undefined, 'no body on the page');
     assert.equal(unescapeHtml(shownBody), (receiver.requests[0] as ReceivedRequest).body);
     assert.equal(unescapeHtml(shownBody), (receiver.requests[1] as ReceivedRequest).body);
@@ -389,7 +389,9 @@ describeEachDatabase('webhook endpoint pages: Test, pauses and deliveries', (kin
     );
     assertPage(pingPage, 200);
     assert.equal(
-      unescapeHtml(/<pre class="shell" id="delivery-body">([^<]*)<\/pre>/.exec(pingPage.text)?.[1] ?? ''),
+      unescapeHtml(
+        /<pre class="shell" id="delivery-body" dir="ltr">([^<]*)<\/pre>/.exec(pingPage.text)?.[1] ?? '',
+      ),
       pingRequest.body,
     );
     const [pingAttempt, ...more] = shownAttempts(pingPage.text);

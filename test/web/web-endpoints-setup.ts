@@ -159,7 +159,7 @@ export interface ShownAttempt {
 export function shownAttempts(text: string): ShownAttempt[] {
   return [
     ...text.matchAll(
-      /<h2 id="attempt-(\d+)">([^<]*)<\/h2>\n<p class="small muted">[^<]*<\/p>\n<pre class="shell">([^<]*)<\/pre>/g,
+      /<h2 id="attempt-(\d+)">([^<]*)<\/h2>\n<p class="small muted">.*<\/p>\n<pre class="shell" dir="ltr">([^<]*)<\/pre>/g,
     ),
   ].map((m) => ({
     attempt: Number(m[1]),

@@ -23,7 +23,7 @@ describeEachDatabase('web application pages over HTTP: integrations and billing'
     assert.ok(page.text.includes('<strong>No API keys yet.</strong>'));
     assert.ok(
       page.text.includes(
-        `<pre class="shell" id="curl-line">curl -H "Authorization: Bearer sgn_…" "${publicUrl}/v1/documents?limit=3"</pre>`,
+        `<pre class="shell" id="curl-line" dir="ltr">curl -H "Authorization: Bearer sgn_…" "${publicUrl}/v1/documents?limit=3"</pre>`,
       ),
       page.text,
     );
