@@ -252,6 +252,23 @@ export function reminderMail(
 }
 
 /** The one mail each owner gets when Signet pauses one of the workspace's webhook endpoints. */
+/** A bulk send's end, to the member who started it (templates/bulk-send.ts). */
+export function bulkSendEndMail(
+  tr: Translator,
+  input: { file: string; template: string; sent: number; failed: number; refused: number; link: string },
+): { subject: string; text: string } {
+  const { file, template, sent, failed, refused } = input;
+  return {
+    subject: tr.t('mail.bulkEnd.subject', { file }),
+    text: mailText(tr, [
+      tr.t('mail.greeting'),
+      tr.t('mail.bulkEnd.body', { file, template, sent, failed }),
+      refused > 0 ? tr.t('mail.bulkEnd.refused', { refused }) : null,
+      tr.t('mail.bulkEnd.link', { link: input.link }),
+    ]),
+  };
+}
+
 export function endpointPausedMail(
   tr: Translator,
   input: { url: string; failures: number; link: string },

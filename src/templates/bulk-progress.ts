@@ -57,6 +57,16 @@ export async function listBulkSends(
   return summaries(ctx.db, workspaceId, { templateId, limit });
 }
 
+/** A bulk send's counts read in `db` (a transaction's), or null for none of the workspace's. */
+export async function bulkSendSummary(
+  db: Kysely<Database>,
+  workspaceId: string,
+  id: string,
+): Promise<BulkSendSummary | null> {
+  const [found] = await summaries(db, workspaceId, { id });
+  return found ?? null;
+}
+
 async function summaries(
   db: Kysely<Database>,
   workspaceId: string,

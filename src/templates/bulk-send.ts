@@ -14,14 +14,18 @@ import { findDocument } from '../documents/documents.repository.ts';
 import { DocumentActionError } from '../documents/lifecycle.ts';
 import { pageSizesOf } from '../fields/fields.service.ts';
 import { ApiError } from '../http/errors.ts';
-import type { KeyedSentence } from '../i18n/messages.ts';
+import { firstLanguage } from '../i18n/languages.ts';
+import { type KeyedSentence, translator } from '../i18n/messages.ts';
 import { inEnglish, refusalOf as keyedRefusalOf } from '../i18n/refusals.ts';
 import { InputError } from '../input-error.ts';
+import { queueMail } from '../mail/mail.service.ts';
+import { bulkSendEndMail } from '../mail/templates.ts';
 import { whileLeased } from '../queue/heartbeat.ts';
 import { type CheckedDraft, checkDraft, createDocument, createDrafts } from '../sending/drafts.ts';
 import { sendDocument, sendDrafts } from '../sending/send.ts';
 import type { BulkColumn, BulkProblem, BulkRow, BulkSheet } from './bulk-csv.ts';
 import { readBulkCsvInThread } from './bulk-csv-thread.ts';
+import { bulkSendSummary } from './bulk-progress.ts';
 import { bulkQueue } from './bulk-queue.ts';
 import {
   type BulkClaim,
@@ -269,8 +273,49 @@ export async function sendDueBulkRows(ctx: Context, options: BulkPassOptions = {
       }
     },
   );
-  if (!claim.held.lost) await finishOrReleaseBulkSend(ctx.db, claim, ctx.clock.now());
+  if (!claim.held.lost) await endPass(ctx, claim);
   return done;
+}
+
+/**
+ * A pass ends: the claim let go, and when that finished the bulk send, its end mailed to the
+ * member who started it (still a member of the workspace), in their language, else the
+ * workspace's, in the same transaction: a crash before the commit leaves the send unfinished,
+ * to be finished, and mailed, by the next pass.
+ */
+async function endPass(ctx: Context, claim: BulkClaim): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    await finishOrReleaseBulkSend(trx, claim, ctx.clock.now());
+    // Only the claim's holder finishes a send, and a finished one is never claimed again.
+    const summary = await bulkSendSummary(trx, claim.workspaceId, claim.id);
+    if (!summary?.finished) return;
+    const starter = await trx
+      .selectFrom('bulk_sends as b')
+      .innerJoin('memberships as m', (join) =>
+        join.onRef('m.user_id', '=', 'b.created_by').onRef('m.workspace_id', '=', 'b.workspace_id'),
+      )
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .innerJoin('workspaces as w', 'w.id', 'b.workspace_id')
+      .select(['u.email', 'u.language', 'w.default_language'])
+      .where('b.id', '=', claim.id)
+      .executeTakeFirst();
+    if (!starter) return;
+    await queueMail(trx, ctx, {
+      workspaceId: claim.workspaceId,
+      documentId: null,
+      recipientId: null,
+      to: starter.email,
+      priority: 'automatic',
+      ...bulkSendEndMail(translator(firstLanguage(starter.language, starter.default_language)), {
+        file: summary.fileName,
+        template: summary.templateName,
+        sent: summary.sent,
+        failed: summary.failed,
+        refused: summary.refused,
+        link: `${ctx.config.publicUrl}/bulk/${claim.id}`,
+      }),
+    });
+  });
 }
 
 /** The bulk send's template, with its PDF's page sizes. */

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { languages } from '../../src/i18n/languages.ts';
 import { translator } from '../../src/i18n/messages.ts';
 import { say } from '../../src/i18n/refusals.ts';
+import { bulkSendEndMail } from '../../src/mail/templates.ts';
 import type { BulkSendSummary } from '../../src/templates/bulk-progress.ts';
 import { columnsOf, previewBulkSend, sendDueBulkRows } from '../../src/templates/bulk-send.ts';
 import { getTemplate } from '../../src/templates/templates.service.ts';
@@ -22,7 +23,7 @@ import {
 import { createBulkTemplate } from '../support/factories.ts';
 import { describeEachDatabase, useHarness } from '../support/harness.ts';
 import { englishLeft, pseudoTranslator, readableText } from '../support/pseudo-language.ts';
-import { assertPage, errorBeside, escaped, webPeople } from '../support/web-client.ts';
+import { assertPage, errorBeside, escaped, mailsTo, webPeople } from '../support/web-client.ts';
 
 const header = 'Client email,Client name,Company email,Company name,Price';
 const row = (n: number) => `client${n}@client.example,Client ${n},office@acme.example,Acme Ltd,${n} EUR`;
@@ -99,6 +100,17 @@ describeEachDatabase('a bulk send’s pages in the member’s language', (kind) 
     assertPage(sending, 200);
     has(sending.text, pl.t('bulk.progress.title', { file: 'klienci.csv' }), pl.t('bulk.progress.sending'));
     while ((await sendDueBulkRows(h.ctx)) > 0) {}
+    // Its end is mailed to the member who started it, once, in their language.
+    const endMails = async () =>
+      (await mailsTo(h.ctx, owner.email)).filter(
+        (m) => m.subject === pl.t('mail.bulkEnd.subject', { file: 'klienci.csv' }),
+      );
+    const [ended, ...again] = await endMails();
+    assert.deepEqual(again, []);
+    assert.ok(ended?.text.includes(pl.t('mail.bulkEnd.refused', { refused: 2 })), ended?.text);
+    assert.ok(ended?.text.includes(`${h.ctx.config.publicUrl}${progressPath}`));
+    assert.equal(await sendDueBulkRows(h.ctx), 0, 'nothing left to send');
+    assert.equal((await endMails()).length, 1, 'mailed once');
     const finished = await client.get(progressPath);
     has(
       finished.text,
@@ -171,5 +183,17 @@ describeEachDatabase('a bulk send’s pages in the member’s language', (kind) 
       bulkSendsSection([progress], 'UTC', tr),
     ])
       assert.deepEqual(englishLeft(readableText(renderToString(markup)), values), []);
+    const mail = bulkSendEndMail(tr, {
+      file: 'klienci.csv',
+      template: 'Services agreement',
+      sent: 2,
+      failed: 1,
+      refused: 2,
+      link: 'https://signet.example/bulk/1',
+    });
+    assert.deepEqual(
+      englishLeft(`${mail.subject}\n${mail.text}`, [...values, 'https://signet.example/bulk/1']),
+      [],
+    );
   });
 });

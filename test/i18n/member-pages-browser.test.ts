@@ -2,8 +2,10 @@
 // a document's page in German (its member chose German) and the documents list in Arabic
 // (right to left, the member's browser's language): axe-clean, nothing scrolling sideways,
 // `<html lang dir>` set; the send confirmation in both, the new-document form with its
-// refusals in German, an owner's time zone and language settings in German, and a draft's
-// edit form in Arabic. Screenshots land in test/output/screenshots/.
+// refusals in German, an owner's time zone and language settings in German, a draft's edit
+// form in Arabic, and the rest of the web app in Arabic for a member who chose it (a bulk
+// send's upload and preview, a public link's settings, the field editor, integrations,
+// members, billing, the account page). Screenshots land in test/output/screenshots/.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,9 +13,10 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
 import { drawQueuedPages } from '../../src/files/background-pages.ts';
-import { translator } from '../../src/i18n/messages.ts';
+import { pageTranslator, translator } from '../../src/i18n/messages.ts';
 import { declineDocument } from '../../src/signing/signing.service.ts';
 import { launchChromium, lookAt, openPage, viewports } from '../support/chromium.ts';
+import { createBulkTemplate } from '../support/factories.ts';
 import {
   createDraftDocument,
   createSentDocument,
@@ -34,6 +37,7 @@ describeEachDatabase('a member’s pages in their language, in Chromium', (kind)
   let browser: Browser;
   let documentId: string;
   let draftId: string;
+  let workspaceId: string;
 
   before(async () => {
     browser = await launchChromium({ screenshots: saveScreenshots });
@@ -49,6 +53,7 @@ describeEachDatabase('a member’s pages in their language, in Chromium', (kind)
       ],
     });
     documentId = id;
+    workspaceId = account.workspaceId as string;
     draftId = (await createDraftDocument(h.ctx, account.workspaceId as string)).id;
     const session = (await signingLinksOf(h.ctx, id)).get('tomasz@kunde.example')?.session;
     assert.ok(session);
@@ -181,6 +186,62 @@ describeEachDatabase('a member’s pages in their language, in Chromium', (kind)
         );
       } finally {
         await arabic.context.close();
+      }
+    });
+
+    test(`the rest of the web app in Arabic: bulk sends, public link, fields, integrations, members, billing, account (${viewport})`, async () => {
+      const ar = pageTranslator('ar');
+      const { id: templateId } = await createBulkTemplate(h.ctx, workspaceId);
+      await h.ctx.db.updateTable('users').set({ language: 'ar' }).where('email', '=', sender.email).execute();
+      const { context, page } = await openPage(browser, h.baseUrl, watch, viewports[viewport]);
+      const heading = async (text: string) =>
+        assert.equal(await page.locator('h1').first().textContent(), text);
+      const look = (name: string) =>
+        lookAt(
+          page,
+          `issue51-${name}-ar`,
+          viewport,
+          saveScreenshots ? `issue51-${name}-ar-${viewport}.png` : undefined,
+        );
+      try {
+        await logInAnyLanguage(page);
+        await page.goto(`${h.baseUrl}/templates/${templateId}/bulk`);
+        assert.equal(await page.getAttribute('html', 'dir'), 'rtl');
+        await heading(ar.t('bulk.upload.title', { template: 'Services agreement' }));
+        await look('bulk-upload');
+        const csv = [
+          'Client email,Client name,Company email,Company name,Price',
+          'layla@client.example,ليلى حداد,office@nordwind.example,Nordwind GmbH,1200 EUR',
+          'not-an-address,Omar,office@nordwind.example,Nordwind GmbH,2 EUR',
+        ].join('\r\n');
+        await page
+          .locator('#file')
+          .setInputFiles({ name: 'clients.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+        await page.locator('form[action$="/bulk"] button[type="submit"]').click();
+        await page.locator('#problems-title').waitFor();
+        await heading(ar.t('bulk.preview.title', { file: 'clients.csv' }));
+        await look('bulk-preview');
+        await page.goto(`${h.baseUrl}/templates/${templateId}/public-link`);
+        await look('public-link-settings');
+        await page.goto(`${h.baseUrl}/documents/${draftId}/fields`);
+        await look('field-editor');
+        await page.goto(`${h.baseUrl}/settings/integrations`);
+        await heading(ar.t('app.nav.integrations'));
+        await look('integrations');
+        await page.goto(`${h.baseUrl}/settings/members`);
+        await look('members');
+        await page.goto(`${h.baseUrl}/settings/billing`);
+        await look('billing');
+        await page.goto(`${h.baseUrl}/settings/account`);
+        await heading(ar.t('account.heading'));
+        await look('account');
+      } finally {
+        await context.close();
+        await h.ctx.db
+          .updateTable('users')
+          .set({ language: null })
+          .where('email', '=', sender.email)
+          .execute();
       }
     });
   }

@@ -1,0 +1,138 @@
+// No sentence of the web app stays outside the catalogues (issue 51): the account pages a
+// visitor reaches (sign-up, log-in, the password reset, their mails' landing pages), "Save as
+// template" and the frame of every page (the navigation bar, the language switch), rendered in
+// the pseudo-language, leave no English word but the values they show. And every page view of
+// the web app (an exported `…View` of src/web/) is rendered in the pseudo-language by a test of
+// test/i18n: a page added without one fails here.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type { SessionUser } from '../../src/accounts/accounts.service.ts';
+import { endonym, languages } from '../../src/i18n/languages.ts';
+import type { PublicLinkView } from '../../src/templates/public-links.ts';
+import { renderToString } from '../../src/ui/html.ts';
+import {
+  checkInboxView,
+  confirmSignupView,
+  expiredLinkView,
+  expiredResetView,
+  loginView,
+  passwordResetRequestView,
+  passwordResetSentView,
+  passwordResetView,
+  signupView,
+} from '../../src/web/auth.views.ts';
+import { appPage } from '../../src/web/layout.ts';
+import { publicCodeView, publicLinkView } from '../../src/web/public-link.views.ts';
+import { saveAsTemplateView } from '../../src/web/templates.views.ts';
+import { englishLeft, pseudoTranslator, readableText } from '../support/pseudo-language.ts';
+
+const tr = pseudoTranslator();
+const values = ['ola@firma.example', 'Kowalski i Syn', 'Umowa serwisowa', 'Ola', ...languages.map(endonym)];
+const left = (markup: string) => englishLeft(readableText(markup), values);
+
+test('the visitor’s account pages in the pseudo-language leave no English word but the values they show', () => {
+  const form = { email: 'ola@firma.example', workspaceName: 'Kowalski i Syn' };
+  const errors = {
+    email: tr.t('auth.refusal.emailInvalid'),
+    password: tr.t('auth.refusal.passwordShort', { count: 10 }),
+    workspaceName: tr.t('auth.refusal.workspaceNameMissing'),
+  };
+  const pages = {
+    signup: signupView(tr, 'token', form, errors),
+    checkInbox: checkInboxView(tr, 'ola@firma.example'),
+    checkInboxNone: checkInboxView(tr, null),
+    expiredLink: expiredLinkView(tr),
+    confirm: confirmSignupView(tr, 'token', 't', {
+      workspaceName: 'Kowalski i Syn',
+      email: 'ola@firma.example',
+    }),
+    login: loginView(tr, 'token', form, '/documents', null),
+    resetRequest: passwordResetRequestView(tr, 'token', form, errors),
+    resetSent: passwordResetSentView(tr, 'ola@firma.example'),
+    resetSentNone: passwordResetSentView(tr, null),
+    reset: passwordResetView(tr, 'token', 't', { email: 'ola@firma.example' }, errors),
+    expiredReset: expiredResetView(tr),
+  };
+  for (const [name, page] of Object.entries(pages)) assert.deepEqual(left(renderToString(page)), [], name);
+});
+
+test('“Save as template” and the frame of a member’s page in the pseudo-language leave no English word', () => {
+  const member = {
+    email: 'ola@firma.example',
+    role: 'owner',
+    workspaceName: 'Kowalski i Syn',
+    workspaceId: 'w1',
+    timeZone: 'Europe/Warsaw',
+  } as SessionUser;
+  const body = saveAsTemplateView(
+    { id: 'd1', title: 'Umowa serwisowa' },
+    'Umowa serwisowa',
+    { name: tr.t('template.problem.name', { max: 200 }) },
+    'token',
+    tr,
+  );
+  const page = appPage({ title: tr.t('doc.template.save'), body, session: member, csrfToken: 'token', tr });
+  assert.match(page, /<html lang="en-XA" dir="ltr">/);
+  assert.deepEqual(left(page), []);
+  const visitor = appPage({
+    title: tr.t('auth.title.login'),
+    body: loginView(tr, 'token', {}, '/documents', null),
+    session: null,
+    csrfToken: 'token',
+    tr,
+    languageSwitchPath: '/login',
+  });
+  assert.deepEqual(left(visitor), []);
+});
+
+test('a public link’s visitor pages in the pseudo-language leave no English word but the values they show', () => {
+  const link: PublicLinkView = {
+    workspaceId: 'w1',
+    templateId: 't1',
+    title: 'Umowa serwisowa',
+    senderName: 'Kowalski i Syn',
+    defaultLanguage: 'pl',
+    closed: null,
+  };
+  const errors = { fullName: tr.t('publicLink.refusal.fullName'), email: tr.t('publicLink.refusal.email') };
+  const form = { fullName: 'Ola', email: 'ola@firma.example' };
+  const pages = {
+    open: publicLinkView(tr, link, 'token', form, errors, 'csrf'),
+    closed: publicLinkView(tr, { ...link, closed: 'publicLink.closed.usedUp' }, 'token', {}, {}, 'csrf'),
+    code: publicCodeView(
+      tr,
+      link,
+      'token',
+      '/t/token/confirm/r',
+      'ola@firma.example',
+      {},
+      {
+        code: tr.t('publicLink.refusal.codeWrong'),
+      },
+      'csrf',
+    ),
+  };
+  for (const [name, page] of Object.entries(pages)) assert.deepEqual(left(renderToString(page)), [], name);
+});
+
+test('every page view of the web app is rendered in the pseudo-language by a test of test/i18n', () => {
+  const web = join(import.meta.dirname, '..', '..', 'src', 'web');
+  const views = readdirSync(web)
+    .filter((file) => file.endsWith('.ts'))
+    .flatMap((file) =>
+      [...readFileSync(join(web, file), 'utf8').matchAll(/^export function (\w+View)\b/gm)].map(
+        ([, name]) => name as string,
+      ),
+    );
+  assert.ok(views.length >= 40, `${views.length} views found`);
+  const pseudoTests = readdirSync(import.meta.dirname)
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => readFileSync(join(import.meta.dirname, file), 'utf8'))
+    .filter((source) => source.includes('pseudoTranslator()'));
+  const unrendered = views.filter(
+    (name) => !pseudoTests.some((source) => new RegExp(`\\b${name}\\(`).test(source)),
+  );
+  assert.deepEqual(unrendered, []);
+});
