@@ -1,15 +1,25 @@
 // No sentence of the web app stays outside the catalogues (issue 51): the account pages a
 // visitor reaches (sign-up, log-in, the password reset, their mails' landing pages), "Save as
-// template" and the frame of every page (the navigation bar, the language switch), rendered in
-// the pseudo-language, leave no English word but the values they show. And every page view of
-// the web app (an exported `…View` of src/web/) is rendered in the pseudo-language by a test of
-// test/i18n: a page added without one fails here.
+// template", a public link's visitor pages, the frame of every page (the navigation bar, the
+// language switch) and the mails to members and visitors (sign-up, reset, a decline, a paused
+// endpoint), rendered in the pseudo-language, leave no English word but the values they show.
+// And every page view of the web app (an exported `…View` of src/web/) and every mail of
+// src/mail/templates.ts is rendered in the pseudo-language by a test of test/i18n: a page or a
+// mail added without one fails here.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { SessionUser } from '../../src/accounts/accounts.service.ts';
 import { endonym, languages } from '../../src/i18n/languages.ts';
+import {
+  accountExistsMail,
+  declinedMail,
+  endpointPausedMail,
+  passwordResetMail,
+  passwordResetNoAccountMail,
+  signupConfirmationMail,
+} from '../../src/mail/templates.ts';
 import type { PublicLinkView } from '../../src/templates/public-links.ts';
 import { renderToString } from '../../src/ui/html.ts';
 import {
@@ -117,6 +127,33 @@ test('a public link’s visitor pages in the pseudo-language leave no English wo
   for (const [name, page] of Object.entries(pages)) assert.deepEqual(left(renderToString(page)), [], name);
 });
 
+test('every mail to a member or a visitor in the pseudo-language leaves no English word but its values', () => {
+  const link = 'https://signet.example/link';
+  const mails = {
+    signup: signupConfirmationMail(tr, { link, workspaceName: 'Kowalski i Syn', validHours: 24 }),
+    accountExists: accountExistsMail(tr, { signInLink: link }),
+    reset: passwordResetMail(tr, { link, validMinutes: 30 }),
+    resetNoAccount: passwordResetNoAccountMail(tr, { signUpLink: link, logInLink: link }),
+    declined: declinedMail(tr, {
+      documentTitle: 'Umowa serwisowa',
+      recipientName: 'Ola',
+      recipientEmail: 'ola@firma.example',
+      reason: 'Brakuje ceny.',
+      documentLink: link,
+    }),
+    declinedNoReason: declinedMail(tr, {
+      documentTitle: 'Umowa serwisowa',
+      recipientName: 'Ola',
+      recipientEmail: 'ola@firma.example',
+      reason: null,
+      documentLink: link,
+    }),
+    paused: endpointPausedMail(tr, { url: link, failures: 20, link }),
+  };
+  for (const [name, mail] of Object.entries(mails))
+    assert.deepEqual(englishLeft(`${mail.subject}\n${mail.text}`, [...values, link, 'Brakuje ceny.']), [], name);
+});
+
 test('every page view of the web app is rendered in the pseudo-language by a test of test/i18n', () => {
   const web = join(import.meta.dirname, '..', '..', 'src', 'web');
   const views = readdirSync(web)
@@ -135,4 +172,18 @@ test('every page view of the web app is rendered in the pseudo-language by a tes
     (name) => !pseudoTests.some((source) => new RegExp(`\\b${name}\\(`).test(source)),
   );
   assert.deepEqual(unrendered, []);
+});
+
+test('every mail Signet writes is rendered in the pseudo-language by a test of test/i18n', () => {
+  const source = readFileSync(join(import.meta.dirname, '..', '..', 'src', 'mail', 'templates.ts'), 'utf8');
+  const mails = [...source.matchAll(/^export function (\w+Mail)\b/gm)].map(([, name]) => name as string);
+  assert.ok(mails.length >= 12, `${mails.length} mails found`);
+  const pseudoTests = readdirSync(import.meta.dirname)
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => readFileSync(join(import.meta.dirname, file), 'utf8'))
+    .filter((text) => text.includes('pseudoTranslator()'));
+  assert.deepEqual(
+    mails.filter((name) => !pseudoTests.some((text) => new RegExp(`\\b${name}\\(`).test(text))),
+    [],
+  );
 });
