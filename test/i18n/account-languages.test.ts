@@ -182,9 +182,7 @@ describeEachDatabase('the account pages and a member’s language', (kind) => {
   });
 
   test('the account page in the member’s language: its facts and a refused password change', async () => {
-    const owner = await people.newOwner();
-    await h.ctx.db.updateTable('users').set({ language: 'pl' }).where('id', '=', owner.userId).execute();
-    const client = await people.signedIn(owner);
+    const { client } = await people.speakingOwner('pl');
     const page = await client.get('/settings/account');
     assertPage(page, 200);
     assert.match(page.text, /<html lang="pl" dir="ltr">/);

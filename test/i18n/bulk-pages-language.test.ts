@@ -23,7 +23,7 @@ import {
 import { createBulkTemplate } from '../support/factories.ts';
 import { describeEachDatabase, useHarness } from '../support/harness.ts';
 import { englishLeft, pseudoTranslator, readableText } from '../support/pseudo-language.ts';
-import { assertPage, errorBeside, escaped, mailsTo, webPeople } from '../support/web-client.ts';
+import { assertPage, assertSays, errorBeside, mailsTo, webPeople } from '../support/web-client.ts';
 
 const header = 'Client email,Client name,Company email,Company name,Price';
 const row = (n: number) => `client${n}@client.example,Client ${n},office@acme.example,Acme Ltd,${n} EUR`;
@@ -41,20 +41,15 @@ describeEachDatabase('a bulk send’s pages in the member’s language', (kind) 
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1' } });
   const people = webPeople(h, '10.61');
   const pl = translator('pl');
-  const has = (text: string, ...sentences: string[]) => {
-    for (const sentence of sentences) assert.ok(text.includes(escaped(sentence)), sentence);
-  };
 
   test('a member who chose Polish uploads, previews and follows a bulk send in Polish', async () => {
-    const owner = await people.newOwner();
-    await h.ctx.db.updateTable('users').set({ language: 'pl' }).where('id', '=', owner.userId).execute();
-    const client = await people.signedIn(owner);
+    const { owner, client } = await people.speakingOwner('pl');
     const { id } = await createBulkTemplate(h.ctx, owner.workspaceId);
 
     const upload = await client.get(`/templates/${id}/bulk`);
     assertPage(upload, 200);
     assert.match(upload.text, /<html lang="pl" dir="ltr">/);
-    has(
+    assertSays(
       upload.text,
       pl.t('bulk.upload.title', { template: 'Services agreement' }),
       pl.t('bulk.upload.intro'),
@@ -73,7 +68,7 @@ describeEachDatabase('a bulk send’s pages in the member’s language', (kind) 
     const sheet = await previewBulkSend(h.ctx, owner.workspaceId, id, withProblems);
     assert.equal(sheet.problems.length, 2);
     assert.equal(sheet.warnings.length, 2, 'the client of row 2 again, and the company on every row');
-    has(
+    assertSays(
       preview.text,
       pl.t('bulk.preview.title', { file: 'klienci.csv' }),
       pl.t('bulk.preview.summaryBad', { good: 2, total: 4, bad: 2 }),
@@ -98,7 +93,11 @@ describeEachDatabase('a bulk send’s pages in the member’s language', (kind) 
     const progressPath = confirmed.headers.get('location') ?? '';
     const sending = await client.get(progressPath);
     assertPage(sending, 200);
-    has(sending.text, pl.t('bulk.progress.title', { file: 'klienci.csv' }), pl.t('bulk.progress.sending'));
+    assertSays(
+      sending.text,
+      pl.t('bulk.progress.title', { file: 'klienci.csv' }),
+      pl.t('bulk.progress.sending'),
+    );
     while ((await sendDueBulkRows(h.ctx)) > 0) {}
     // Its end is mailed to the member who started it, once, in their language.
     const endMails = async () =>
@@ -112,7 +111,7 @@ describeEachDatabase('a bulk send’s pages in the member’s language', (kind) 
     assert.equal(await sendDueBulkRows(h.ctx), 0, 'nothing left to send');
     assert.equal((await endMails()).length, 1, 'mailed once');
     const finished = await client.get(progressPath);
-    has(
+    assertSays(
       finished.text,
       pl.t('bulk.progress.finished', { sent: 2 }),
       pl.t('bulk.progress.refused', { refused: 2 }),
@@ -120,7 +119,7 @@ describeEachDatabase('a bulk send’s pages in the member’s language', (kind) 
       pl.t('bulk.progress.results'),
     );
     const template = await client.get(`/templates/${id}`);
-    has(template.text, pl.t('bulk.sends.heading'), pl.t('bulk.sends.finished'));
+    assertSays(template.text, pl.t('bulk.sends.heading'), pl.t('bulk.sends.finished'));
 
     const english =
       /Rows with a problem|is not an email address|as they will be sent|Invitations mailed|Bulk sends/;

@@ -50,11 +50,7 @@ describeEachDatabase('the document form in the member’s language', (kind) => {
   const people = webPeople(h, '10.57');
   const pl = translator('pl');
 
-  async function polishMember() {
-    const owner = await people.newOwner();
-    await h.ctx.db.updateTable('users').set({ language: 'pl' }).where('id', '=', owner.userId).execute();
-    return { owner, client: await people.signedIn(owner) };
-  }
+  const polishMember = () => people.speakingOwner('pl');
 
   test('a member who chose Polish reads the new-document form and every refusal in Polish, rows numbered as the form numbers them', async () => {
     const { client } = await polishMember();

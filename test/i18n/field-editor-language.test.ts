@@ -30,7 +30,14 @@ import {
   useHarness,
 } from '../support/harness.ts';
 import { englishLeft, pseudoTranslator, readableText } from '../support/pseudo-language.ts';
-import { assertPage, assertRedirect, errorBeside, escaped, webPeople } from '../support/web-client.ts';
+import {
+  assertPage,
+  assertRedirect,
+  assertSays,
+  errorBeside,
+  escaped,
+  webPeople,
+} from '../support/web-client.ts';
 
 const ann = 'ann@client.example';
 
@@ -63,15 +70,8 @@ describeEachDatabase('the field editor in the member’s language', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1' } });
   const people = webPeople(h, '10.77');
   const pl = translator('pl');
-  const has = (text: string, ...sentences: string[]) => {
-    for (const sentence of sentences) assert.ok(text.includes(escaped(sentence)), sentence);
-  };
 
-  async function polishMember() {
-    const owner = await people.newOwner();
-    await h.ctx.db.updateTable('users').set({ language: 'pl' }).where('id', '=', owner.userId).execute();
-    return { owner, client: await people.signedIn(owner) };
-  }
+  const polishMember = () => people.speakingOwner('pl');
 
   test('a member who chose Polish places a draft’s fields in Polish, refusals and all', async () => {
     const { owner, client } = await polishMember();
@@ -85,7 +85,7 @@ describeEachDatabase('the field editor in the member’s language', (kind) => {
     assertPage(empty, 200);
     assert.match(empty.text, /<html lang="pl" dir="ltr">/);
     assert.ok(empty.text.includes(`<title>${escaped(pl.t('editor.title', { title: 'Umowa najmu' }))}`));
-    has(
+    assertSays(
       empty.text,
       pl.t('editor.heading'),
       pl.t('editor.intro.document'),
@@ -119,7 +119,12 @@ describeEachDatabase('the field editor in the member’s language', (kind) => {
     const [field] = await listFields(h.ctx.db, owner.workspaceId, id);
     assert.deepEqual([field?.type, field?.prefilled, field?.value], ['checkbox', true, 'yes']);
     const one = await client.get(path);
-    has(one.text, pl.t('editor.list.title', { count: 1 }), pl.t('field.type.checkbox'), pl.t('form.save'));
+    assertSays(
+      one.text,
+      pl.t('editor.list.title', { count: 1 }),
+      pl.t('field.type.checkbox'),
+      pl.t('form.save'),
+    );
     assert.match(
       one.text,
       new RegExp(`id="f-${field?.id}-value" name="value" type="text"[^>]*value="${escaped(yes)}"`),
@@ -163,10 +168,10 @@ describeEachDatabase('the field editor in the member’s language', (kind) => {
     // Sent: the editor says so, and a post is refused, in Polish.
     await sendDocument(h.ctx, owner.workspaceId, id);
     const sent = await client.get(path);
-    has(sent.text, pl.t('editor.sent'));
+    assertSays(sent.text, pl.t('editor.sent'));
     const late = await client.post(path, fieldForm(ann));
     assertPage(late, 409);
-    has(late.text, pl.t('refusal.not-a-draft'));
+    assertSays(late.text, pl.t('refusal.not-a-draft'));
     const lateJson = await client.post(path, fieldForm(ann), { headers: { accept: 'application/json' } });
     assert.equal(JSON.parse(lateJson.text).error, pl.t('refusal.not-a-draft'));
 
@@ -190,7 +195,7 @@ describeEachDatabase('the field editor in the member’s language', (kind) => {
     assertPage(editor, 200);
     assert.match(editor.text, /<html lang="pl" dir="ltr">/);
     assert.ok(editor.text.includes(`<title>${escaped(pl.t('editor.title', { title: 'Najem' }))}`));
-    has(
+    assertSays(
       editor.text,
       pl.t('editor.intro.template', { asked: pl.t('editor.input.asked') }),
       pl.t('editor.input.role'),

@@ -37,11 +37,7 @@ describeEachDatabase('Settings › Integrations in the member’s language', (ki
   const people = webPeople(h, '10.61');
   const pl = translator('pl');
 
-  async function polishOwner(plan: 'free' | 'max' = 'max') {
-    const owner = await people.newOwner(plan);
-    await h.ctx.db.updateTable('users').set({ language: 'pl' }).where('id', '=', owner.userId).execute();
-    return { owner, client: await people.signedIn(owner) };
-  }
+  const polishOwner = (plan: 'free' | 'max' = 'max') => people.speakingOwner('pl', plan);
 
   test('an owner who chose Polish creates, reads and revokes an API key in Polish', async () => {
     const { owner, client } = await polishOwner('free');

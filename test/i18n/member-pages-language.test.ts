@@ -144,9 +144,7 @@ describeEachDatabase('a member’s pages in their language', (kind) => {
   });
 
   test('a member who chose Polish confirms a send in Polish', async () => {
-    const owner = await people.newOwner();
-    await h.ctx.db.updateTable('users').set({ language: 'pl' }).where('id', '=', owner.userId).execute();
-    const client = await people.signedIn(owner);
+    const { owner, client } = await people.speakingOwner('pl');
     const pl = translator('pl');
     const draft = await createDraftDocument(h.ctx, owner.workspaceId);
     const { title } = await h.ctx.db

@@ -29,9 +29,7 @@ describeEachDatabase('a template’s public-link settings in the sender’s lang
   const said = (key: MessageKey, values?: Record<string, string | number>) => escaped(pl.t(key, values));
 
   test('an owner who chose Polish turns the link on, is refused bad limits, renews it and turns it off in Polish', async () => {
-    const owner = await people.newOwner();
-    await h.ctx.db.updateTable('users').set({ language: 'pl' }).where('id', '=', owner.userId).execute();
-    const client = await people.signedIn(owner);
+    const { owner, client } = await people.speakingOwner('pl');
     const pages: string[] = [];
 
     // Two roles: why it cannot have a link, and a post refused with that sentence.

@@ -20,9 +20,7 @@ describeEachDatabase('an owner’s settings in their language', (kind) => {
   const pl = translator('pl');
 
   test('an owner who chose Polish sets the time zone and the recipients’ language in Polish', async () => {
-    const owner = await people.newOwner();
-    await h.ctx.db.updateTable('users').set({ language: 'pl' }).where('id', '=', owner.userId).execute();
-    const client = await people.signedIn(owner);
+    const { owner, client } = await people.speakingOwner('pl');
     const zone = await client.get('/settings/time-zone');
     assertPage(zone, 200);
     assert.match(zone.text, /<html lang="pl" dir="ltr">/);

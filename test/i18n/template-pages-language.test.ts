@@ -22,31 +22,24 @@ import {
 import { createServicesTemplate } from '../support/factories.ts';
 import { describeEachDatabase, useHarness } from '../support/harness.ts';
 import { englishLeft, pseudoTranslator, readableText } from '../support/pseudo-language.ts';
-import { assertPage, assertRedirect, errorBeside, escaped, webPeople } from '../support/web-client.ts';
+import { assertPage, assertRedirect, assertSays, errorBeside, webPeople } from '../support/web-client.ts';
 
 describeEachDatabase('the templates’ pages in the member’s language', (kind) => {
   const h = useHarness(kind, { env: { SIGNET_TRUST_PROXY: '1' } });
   const people = webPeople(h, '10.59');
   const pl = translator('pl');
-  const has = (text: string, ...sentences: string[]) => {
-    for (const sentence of sentences) assert.ok(text.includes(escaped(sentence)), sentence);
-  };
 
-  async function polishMember() {
-    const owner = await people.newOwner();
-    await h.ctx.db.updateTable('users').set({ language: 'pl' }).where('id', '=', owner.userId).execute();
-    return { owner, client: await people.signedIn(owner) };
-  }
+  const polishMember = () => people.speakingOwner('pl');
 
   test('a member who chose Polish reads the list, a template, its forms and confirmations in Polish', async () => {
     const { owner, client } = await polishMember();
     const empty = await client.get('/templates');
     assertPage(empty, 200);
     assert.match(empty.text, /<html lang="pl" dir="ltr">/);
-    has(empty.text, pl.t('tpl.list.none'), pl.t('tpl.new'), pl.t('tpl.list.toDocuments'));
+    assertSays(empty.text, pl.t('tpl.list.none'), pl.t('tpl.new'), pl.t('tpl.list.toDocuments'));
     const { id } = await createServicesTemplate(h.ctx, owner.workspaceId);
     const list = await client.get('/templates');
-    has(
+    assertSays(
       list.text,
       pl.t('tpl.list.template'),
       pl.t('tpl.list.documents'),
@@ -54,7 +47,7 @@ describeEachDatabase('the templates’ pages in the member’s language', (kind)
     );
     const page = await client.get(`/templates/${id}`);
     assertPage(page, 200);
-    has(
+    assertSays(
       page.text,
       pl.t('tpl.roles.heading'),
       pl.t('tpl.summary.open', { duration: pl.t('form.duration', { unit: 'day', count: 14 }) }),
@@ -68,20 +61,20 @@ describeEachDatabase('the templates’ pages in the member’s language', (kind)
       pl.t('send.pages', { pages: 2 }),
     );
     const confirm = await client.get(`/templates/${id}/delete`);
-    has(confirm.text, pl.t('tpl.delete.heading'), pl.t('tpl.delete.text', { documents: 0 }));
+    assertSays(confirm.text, pl.t('tpl.delete.heading'), pl.t('tpl.delete.text', { documents: 0 }));
     const use = await client.get(`/templates/${id}/use`);
-    has(
+    assertSays(
       use.text,
       pl.t('tpl.use.heading', { name: 'Services agreement' }),
       pl.t('tpl.use.values'),
       pl.t('tpl.use.submit'),
     );
     const form = await client.get('/templates/new');
-    has(form.text, pl.t('tpl.new.intro'), pl.t('tpl.new.submit'), pl.t('tpl.roles.more'));
+    assertSays(form.text, pl.t('tpl.new.intro'), pl.t('tpl.new.submit'), pl.t('tpl.roles.more'));
     // A notice after an action.
     const renamed = await client.post(`/templates/${id}/rename`, { name: 'Umowa o usługi' });
     assertRedirect(renamed, `/templates/${id}?done=renamed`);
-    has((await client.get(`/templates/${id}?done=renamed`)).text, pl.t('tpl.done.renamed'));
+    assertSays((await client.get(`/templates/${id}?done=renamed`)).text, pl.t('tpl.done.renamed'));
   });
 
   test('every refusal of the template forms is said in Polish, of the role by its name or row', async () => {

@@ -63,9 +63,7 @@ describeEachDatabase('an upload’s refusals in the member’s language', (kind)
   const en = translator('en');
 
   test('a member who chose Polish reads why each file is refused in Polish, beside the file field', async () => {
-    const owner = await people.newOwner();
-    await h.ctx.db.updateTable('users').set({ language: 'pl' }).where('id', '=', owner.userId).execute();
-    const client = await people.signedIn(owner);
+    const { client } = await people.speakingOwner('pl');
     assertPage(await client.get('/documents/new'), 200);
     const form = { title: 'Umowa', r0_email: 'jan@kowalski.test', r0_name: 'Jan Kowalski' };
     for (const [what, data, key] of await refusedFiles()) {

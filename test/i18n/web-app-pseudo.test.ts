@@ -151,7 +151,11 @@ test('every mail to a member or a visitor in the pseudo-language leaves no Engli
     paused: endpointPausedMail(tr, { url: link, failures: 20, link }),
   };
   for (const [name, mail] of Object.entries(mails))
-    assert.deepEqual(englishLeft(`${mail.subject}\n${mail.text}`, [...values, link, 'Brakuje ceny.']), [], name);
+    assert.deepEqual(
+      englishLeft(`${mail.subject}\n${mail.text}`, [...values, link, 'Brakuje ceny.']),
+      [],
+      name,
+    );
 });
 
 test('every page view of the web app is rendered in the pseudo-language by a test of test/i18n', () => {

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createAccount } from '../../src/accounts/accounts.service.ts';
 import type { Context } from '../../src/context.ts';
 import type { MemberRole, Plan } from '../../src/db/schema.ts';
+import type { Language } from '../../src/i18n/languages.ts';
 import { listMails, type MailView } from '../../src/mail/mail.service.ts';
 
 export interface WebResponse {
@@ -286,7 +287,14 @@ export function webPeople(h: { baseUrl: string; ctx: Context }, subnet: string) 
     return client;
   }
 
-  return { browser, newOwner, newMember, logIn, signedIn };
+  /** An owner of a new workspace who chose `language` on the account page, logged in. */
+  async function speakingOwner(language: Language, plan: Plan = 'max') {
+    const owner = await newOwner(plan);
+    await h.ctx.db.updateTable('users').set({ language }).where('id', '=', owner.userId).execute();
+    return { owner, client: await signedIn(owner) };
+  }
+
+  return { browser, newOwner, newMember, logIn, signedIn, speakingOwner };
 }
 
 export interface IdRoute {
@@ -379,7 +387,6 @@ export async function followSignup(client: WebClient, res: WebResponse): Promise
   return client.get('/signup/sent');
 }
 
-/** The sentence a page shows beside input `id` (its `{id}-error`), its quotes unescaped, or undefined. */
 /** `text` as a page's escaping `html` template writes it (to find a sentence in a page). */
 export const escaped = (text: string) =>
   text.replace(
@@ -387,6 +394,12 @@ export const escaped = (text: string) =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
 
+/** Each sentence is on the page, escaped as the html template escapes it. */
+export function assertSays(text: string, ...sentences: string[]): void {
+  for (const sentence of sentences) assert.ok(text.includes(escaped(sentence)), sentence);
+}
+
+/** The sentence a page shows beside input `id` (its `{id}-error`), its quotes unescaped, or undefined. */
 export function errorBeside(text: string, id: string): string | undefined {
   const match = new RegExp(`<span class="field-error" id="${id}-error">([^<]*)</span>`).exec(text);
   return match?.[1]?.replaceAll('&quot;', '"').replaceAll('&#39;', "'");
