@@ -71,7 +71,7 @@ const points = (n: number) => Math.round(n * 100) / 100;
 export const typeWord = (type: FieldType): KeyedSentence => ({ key: `editor.typeWord.${type}` });
 
 /** The types whose value the sender (or whoever uses a template) may give: "text and checkbox". */
-const takers = (): KeyedSentence[] =>
+export const valueTakers = (): KeyedSentence[] =>
   fieldTypes.filter((type) => fieldTypeSpecs[type].senderValue).map(typeWord);
 
 /** "Field 3: …": a problem of one field, numbered as the fields are (from 1). */
@@ -153,7 +153,7 @@ export function readFieldInput(raw: unknown): FieldInput | string {
 }
 
 /** The stored form of a sender's value (field-types.ts `senderValue`), or the sentence refusing it. */
-function senderValueOf(field: FieldInput): { value: string | null } | { problem: KeyedSentence | string } {
+function senderValueOf(field: FieldInput): { value: string | null } | { problem: KeyedSentence } {
   if (field.value === null) return { value: null };
   const rule = fieldTypeSpecs[field.type].senderValue;
   if (!rule)
@@ -161,7 +161,7 @@ function senderValueOf(field: FieldInput): { value: string | null } | { problem:
       problem: {
         key: 'editor.problem.notSenderValue',
         parts: { type: typeWord(field.type) },
-        lists: { takers: takers() },
+        lists: { takers: valueTakers() },
       },
     };
   const filled = rule(field.value, {
@@ -169,9 +169,8 @@ function senderValueOf(field: FieldInput): { value: string | null } | { problem:
     required: field.required,
     maxLength: field.maxLength,
   });
-  if (!filled.problem) return { value: filled.value };
+  if (filled.problem === null) return { value: filled.value };
   // The type's rule names the field as `{field}`: here, "its value".
-  if (!filled.message) return { problem: filled.problem };
   return { problem: { ...filled.message, parts: { field: { key: 'editor.problem.itsValue' } } } };
 }
 
@@ -251,25 +250,28 @@ export function checkFields(
   if (raw.length > 0 && !document.pages) throw refusalOf({ fields: { key: 'editor.problem.noPdf' } });
   if (raw.length > maxFields)
     throw refusalOf({ fields: { key: 'editor.problem.tooMany', values: { max: maxFields } } });
-  // Keyed, or English where a type's rule gave no key (then the whole refusal is English).
-  const problems: Array<KeyedSentence | string> = [];
-  const numbered = (i: number, problem: KeyedSentence | string) =>
-    typeof problem === 'string' ? `Field ${i + 1}: ${problem}` : numberedProblem(i, problem);
-  let first: string | null = null;
+  const problems: KeyedSentence[] = [];
+  const pointers: string[] = [];
+  const refuse = (i: number, problem: KeyedSentence, pointer: string) => {
+    problems.push(numberedProblem(i, problem));
+    pointers.push(pointer);
+  };
   const placed: PlacedField[] = [];
   for (const [i, item] of raw.entries()) {
     const read = readField(item);
-    const problem = 'problem' in read ? read.problem : problemOf(read.field, document, sameEmail);
-    if (problem || !('field' in read)) {
-      problems.push(numbered(i, problem as KeyedSentence));
-      first ??= `/fields/${i}`;
+    if ('problem' in read) {
+      refuse(i, read.problem, `/fields/${i}`);
       continue;
     }
-    const field = read.field;
+    const { field } = read;
+    const problem = problemOf(field, document, sameEmail);
+    if (problem) {
+      refuse(i, problem, `/fields/${i}`);
+      continue;
+    }
     const given = senderValueOf(field);
     if ('problem' in given) {
-      problems.push(numbered(i, given.problem));
-      first ??= `/fields/${i}/value`;
+      refuse(i, given.problem, `/fields/${i}/value`);
       continue;
     }
     const recipient = document.recipients.find((r) => sameEmail(r.email, field.recipient)) as FieldRecipient;
@@ -280,9 +282,7 @@ export function checkFields(
     const shown = problems.slice(0, 5);
     if (problems.length > 5)
       shown.push({ key: 'editor.problem.more', values: { count: problems.length - 5 } });
-    const keyed = shown.filter((p) => typeof p !== 'string');
-    const sentence = keyed.length === shown.length ? fieldsProblem(keyed) : shown.map(inEnglish).join(' ');
-    throw refusalOf({ fields: sentence }, { pointers: { fields: first as string } });
+    throw refusalOf({ fields: fieldsProblem(shown) }, { pointers: { fields: pointers[0] as string } });
   }
   return placed;
 }
@@ -319,18 +319,19 @@ export function fillFields(
   const messages: NonNullable<InputErrorDetails['messages']> = {};
   for (const field of fields) {
     const raw = (input[field.id] ?? '').trim();
-    const { value, problem, message } = fieldTypeSpecs[field.type].fill(
+    const filled = fieldTypeSpecs[field.type].fill(
       raw,
       { name: describeField(field), required: field.required, maxLength: field.maxLength },
       service,
     );
-    if (problem) errors[`field.${field.id}`] = problem;
-    if (problem && message)
+    if (filled.problem !== null) {
+      errors[`field.${field.id}`] = filled.problem;
       messages[`field.${field.id}`] = {
-        ...message,
+        ...filled.message,
         field: { type: field.type, label: field.label ?? null, page: field.page },
       };
-    values.set(field.id, value);
+    }
+    values.set(field.id, filled.value);
   }
   if (Object.keys(errors).length > 0) throw new InputError(errors, { messages });
   return values;

@@ -12,7 +12,7 @@
 // guide reads a checkbox's `checked` and any other control's value from the page itself.
 import type { MessageKey, MessageValues, Translator } from '../i18n/messages.ts';
 import type { StampContent } from '../pdf/fields.ts';
-import { drawableText, drawingProblem, drawingRefusal } from '../pdf/fonts.ts';
+import { drawableText, drawingProblem, undrawableValues } from '../pdf/fonts.ts';
 
 export const fieldTypes = ['signature', 'initials', 'date', 'name', 'email', 'text', 'checkbox'] as const;
 export type FieldType = (typeof fieldTypes)[number];
@@ -45,12 +45,13 @@ export interface FieldToFill {
 }
 
 /** A value to store, or the sentence that refuses the signature on the field's input. */
-export interface Filled {
-  value: string | null;
-  problem: string | null;
-  /** The problem as a key of the catalogues, `{field}` the field (a signing page in another language). */
-  message?: { key: MessageKey; values?: MessageValues };
-}
+/**
+ * A value as a type's rule takes it, or its problem: the English sentence (the API's), and
+ * the same as a key of the catalogues, `{field}` the field (a page in another language).
+ */
+export type Filled =
+  | { value: string | null; problem: null }
+  | { value: string | null; problem: string; message: { key: MessageKey; values?: MessageValues } };
 
 /** The form control a signer fills on the signing page (the server renders it; sign.js reads it). */
 export type FieldControl = 'text' | 'checkbox';
@@ -117,13 +118,10 @@ function typed(raw: string, field: FieldToFill, limit: number): Filled {
       problem: `${field.name} takes at most ${limit} characters.`,
       message: { key: 'field.problem.tooLong', values: { limit } },
     };
-  // drawingRefusal's values, said of the field (`{field}`) rather than of a named text.
-  const { subject: _subject, ...values } = (drawing ? drawingRefusal('text', value)?.values : null) ?? {};
-  return {
-    value: value || null,
-    problem: drawing,
-    ...(drawing ? { message: { key: 'editor.problem.undrawable', values } } : {}),
-  };
+  if (!drawing) return filledWith(value || null);
+  // The rule's values, said of the field (`{field}`) rather than of a named text.
+  const values = undrawableValues(value) ?? {};
+  return { value: value || null, problem: drawing, message: { key: 'editor.problem.undrawable', values } };
 }
 
 const plainText = (value: string | null): StampContent | null =>
@@ -209,11 +207,10 @@ export const fieldTypeSpecs: Record<FieldType, FieldTypeSpec> = {
     api: 'checkbox',
     hasMaxLength: false,
     input: { by: 'signer', control: 'checkbox' },
-    fill: (raw, field) => ({
-      value: raw === 'yes' ? 'yes' : null,
-      problem: field.required && raw !== 'yes' ? `Tick ${field.name}.` : null,
-      ...(field.required && raw !== 'yes' ? { message: { key: 'field.problem.tick' as const } } : {}),
-    }),
+    fill: (raw, field) =>
+      field.required && raw !== 'yes'
+        ? { value: null, problem: `Tick ${field.name}.`, message: { key: 'field.problem.tick' } }
+        : filledWith(raw === 'yes' ? 'yes' : null),
     senderValue: (raw, field) =>
       typeof raw === 'boolean'
         ? { value: raw ? 'yes' : null, problem: null }

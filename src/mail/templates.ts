@@ -251,7 +251,6 @@ export function reminderMail(
   };
 }
 
-/** The one mail each owner gets when Signet pauses one of the workspace's webhook endpoints. */
 /** A bulk send's end, to the member who started it (templates/bulk-send.ts). */
 export function bulkSendEndMail(
   tr: Translator,
@@ -269,6 +268,7 @@ export function bulkSendEndMail(
   };
 }
 
+/** The one mail each owner gets when Signet pauses one of the workspace's webhook endpoints. */
 export function endpointPausedMail(
   tr: Translator,
   input: { url: string; failures: number; link: string },

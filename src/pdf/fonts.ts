@@ -95,19 +95,28 @@ export function drawingRefusal(
   value: string,
   where: { who?: KeyedSentence; line?: number } = {},
 ): KeyedSentence | null {
-  const missing = undrawableCharacters(value);
-  if (missing.length === 0) return null;
-  const characters = listedCharacters(missing);
+  const undrawable = undrawableValues(value);
+  if (!undrawable) return null;
   return {
     key: 'text.undrawable',
-    values: {
-      subject,
-      ...(where.line ? { line: where.line } : {}),
-      characters,
-      count: missing.length,
-      more: Math.max(0, missing.length - 3),
-    },
+    values: { subject, ...(where.line ? { line: where.line } : {}), ...undrawable },
     ...(where.who ? { parts: { who: where.who } } : {}),
+  };
+}
+
+/**
+ * What the drawing rule finds in `value` as a refusal's values (the first three characters no
+ * face has, listed; their count; how many past those three), or null when every one draws:
+ * drawingRefusal's, and those of the sentences that say where the text was themselves (a
+ * spreadsheet's cell, a field's value).
+ */
+export function undrawableValues(value: string): { characters: string; count: number; more: number } | null {
+  const missing = undrawableCharacters(value);
+  if (missing.length === 0) return null;
+  return {
+    characters: listedCharacters(missing),
+    count: missing.length,
+    more: Math.max(0, missing.length - 3),
   };
 }
 

@@ -25,7 +25,7 @@ import { maxTextLength } from '../fields/field-types.ts';
 import { endonym, languages, parseLanguage } from '../i18n/languages.ts';
 import type { KeyedSentence, MessageKey } from '../i18n/messages.ts';
 import { emailAddressProblem, emailKey, normalizeEmail } from '../mail/address.ts';
-import { drawableText, drawingRefusal } from '../pdf/fonts.ts';
+import { drawableText, undrawableValues } from '../pdf/fonts.ts';
 
 export type BulkColumnKind = 'email' | 'name' | 'language' | 'text' | 'date' | 'checkbox';
 
@@ -501,10 +501,10 @@ function checkEmail(cell: string, where: KeyedSentence): string | CellProblem {
     : email;
 }
 
-/** The drawing rule's sentence for a cell (pdf/fonts.ts drawingRefusal, with the cell's place). */
+/** The drawing rule's sentence for a cell (pdf/fonts.ts undrawableValues, said of the cell's place). */
 function undrawable(where: KeyedSentence, text: string): CellProblem | null {
-  const refusal = drawingRefusal('text', text);
-  return refusal ? cellProblem(where, 'bulk.problem.undrawable', refusal.values) : null;
+  const values = undrawableValues(text);
+  return values ? cellProblem(where, 'bulk.problem.undrawable', values) : null;
 }
 
 /** The rule of a recipient's full name (sending/draft-input.ts): 1 to 200 characters, drawable. */

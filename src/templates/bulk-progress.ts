@@ -42,7 +42,7 @@ export async function bulkSendProgress(
   workspaceId: string,
   id: string,
 ): Promise<BulkSendSummary> {
-  const [found] = await summaries(ctx.db, workspaceId, { id });
+  const found = await bulkSendSummary(ctx.db, workspaceId, id);
   if (!found) throw new ApiError('not-found');
   return found;
 }

@@ -16,7 +16,7 @@ import { pageSizesOf } from '../fields/fields.service.ts';
 import { ApiError } from '../http/errors.ts';
 import { firstLanguage } from '../i18n/languages.ts';
 import { type KeyedSentence, translator } from '../i18n/messages.ts';
-import { inEnglish, refusalOf as keyedRefusalOf } from '../i18n/refusals.ts';
+import { inEnglish, refusalOf } from '../i18n/refusals.ts';
 import { InputError } from '../input-error.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { bulkSendEndMail } from '../mail/templates.ts';
@@ -132,7 +132,7 @@ export async function previewBulkSend(
     template,
     totalRows: sheet.totalRows,
     goodRows: sheet.rows.length,
-    refusal: refusalOf(sheet),
+    refusal: sheetRefusal(sheet),
     problems: sheet.problems,
     warnings: sheet.warnings,
     ignoredColumns: sheet.ignoredColumns,
@@ -156,7 +156,7 @@ export async function previewBulkSend(
  * Why no row of the file is sent: none is good, or the file as a whole has a problem (too
  * many rows, a column missing): sending the rows read would send part of a file by surprise.
  */
-function refusalOf(sheet: BulkSheet): KeyedSentence | null {
+function sheetRefusal(sheet: BulkSheet): KeyedSentence | null {
   const whole = sheet.problems.find((p) => p.row === null || p.row === 1);
   if (whole) return whole.sentence;
   return sheet.rows.length === 0 ? { key: 'bulk.problem.noGoodRow' } : null;
@@ -181,8 +181,8 @@ export async function startBulkSend(ctx: Context, input: StartBulkSendInput): Pr
   const sheet = await readBulkCsvInThread(input.data, columnsOf(template), {
     maxRows: ctx.config.bulkMaxRows,
   });
-  const refusal = refusalOf(sheet);
-  if (refusal) throw keyedRefusalOf({ file: { key: 'bulk.problem.nothingSent', parts: { refusal } } });
+  const refusal = sheetRefusal(sheet);
+  if (refusal) throw refusalOf({ file: { key: 'bulk.problem.nothingSent', parts: { refusal } } });
   const id = ctx.ids.uuid();
   const now = ctx.clock.now();
   await ctx.db.transaction().execute(async (trx) => {

@@ -15,8 +15,9 @@ import {
   numberedProblem,
   type PlacedField,
   typeWord,
+  valueTakers,
 } from '../fields/field-rules.ts';
-import { fieldTypeSpecs, fieldTypes } from '../fields/field-types.ts';
+import { fieldTypeSpecs } from '../fields/field-types.ts';
 import { type KeyedSentence, type Problems, problemsOf, refusalOf } from '../i18n/refusals.ts';
 import { InputError } from '../input-error.ts';
 import { tooLargeRefusal } from '../pdf/inspect.ts';
@@ -145,11 +146,10 @@ function checkTemplateFields(
     let problem: KeyedSentence | null = null;
     if (typeof fills !== 'boolean') problem = { key: 'editor.problem.senderFillsKind' };
     else if (fills && !fieldTypeSpecs[field.type].senderValue) {
-      const takers = fieldTypes.filter((type) => fieldTypeSpecs[type].senderValue).map(typeWord);
       problem = {
         key: 'editor.problem.notAskable',
         parts: { type: typeWord(field.type) },
-        lists: { takers },
+        lists: { takers: valueTakers() },
       };
     } else if (fills && !field.label) {
       problem = { key: 'editor.problem.askedNeedsLabel' };

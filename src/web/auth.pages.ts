@@ -108,7 +108,7 @@ async function accountPage(
   reply: FastifyReply,
   member: SessionUser,
   status: number,
-  errors: (tr: Translator) => FieldErrors,
+  refused: InputError | null,
   done: AccountView['done'],
 ) {
   const workspaces = await listWorkspacesOf(web.ctx, member.userId);
@@ -122,7 +122,18 @@ async function accountPage(
     current: 'account',
     tr,
     body: (csrf) =>
-      accountView(csrf, { member, workspaces, errors: errors(tr), done, language, workspaceLanguage }, tr),
+      accountView(
+        csrf,
+        {
+          member,
+          workspaces,
+          errors: refused ? sentencesIn(refused, tr) : {},
+          done,
+          language,
+          workspaceLanguage,
+        },
+        tr,
+      ),
   });
 }
 
@@ -138,8 +149,7 @@ async function setLanguageWith(web: Web, request: PostRequest, reply: FastifyRep
   try {
     language = await setMemberLanguage(web.ctx, member, formText(request.body, 'language'));
   } catch (error) {
-    if (error instanceof InputError)
-      return accountPage(web, request, reply, member, 400, (tr) => sentencesIn(error, tr), null);
+    if (error instanceof InputError) return accountPage(web, request, reply, member, 400, error, null);
     throw error;
   }
   rememberLanguage(reply, language);
@@ -296,8 +306,7 @@ async function changePasswordWith(web: Web, request: PostRequest, reply: Fastify
     });
     web.setSessionCookie(request, reply, sessionToken);
   } catch (error) {
-    if (error instanceof InputError)
-      return accountPage(web, request, reply, member, 400, (tr) => sentencesIn(error, tr), null);
+    if (error instanceof InputError) return accountPage(web, request, reply, member, 400, error, null);
     throw error;
   }
   return reply.redirect('/settings/account?done=password', 303);
@@ -452,7 +461,7 @@ function accountRoutes(app: FastifyInstance, web: Web) {
   app.get(
     '/settings/account',
     forMembers((request, reply, member) =>
-      accountPage(web, request, reply, member, 200, () => ({}), accountDone(formText(request.query, 'done'))),
+      accountPage(web, request, reply, member, 200, null, accountDone(formText(request.query, 'done'))),
     ),
   );
   app.post<{ Body: Form }>(

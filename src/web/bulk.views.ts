@@ -16,8 +16,17 @@ import { html, type SafeHtml } from '../ui/html.ts';
 import { richText } from '../ui/rich-text.ts';
 import { formatTime } from './layout.ts';
 
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
 /** A count as the page's language writes numbers (1,234; 1.234; 1 234). */
-const count = (n: number, tr: Translator) => new Intl.NumberFormat(tr.locale).format(n);
+function count(n: number, tr: Translator): string {
+  let format = numberFormats.get(tr.locale);
+  if (!format) {
+    format = new Intl.NumberFormat(tr.locale);
+    numberFormats.set(tr.locale, format);
+  }
+  return format.format(n);
+}
 
 /** The most problems the preview lists; the rest are counted. */
 export const shownProblems = 100;
