@@ -23,7 +23,14 @@ import {
 import { createBulkTemplate } from '../support/factories.ts';
 import { describeEachDatabase, useHarness } from '../support/harness.ts';
 import { englishLeft, pseudoTranslator, readableText } from '../support/pseudo-language.ts';
-import { assertPage, assertSays, errorBeside, mailsTo, webPeople } from '../support/web-client.ts';
+import {
+  assertPage,
+  assertSays,
+  confirmBulkPreview,
+  errorBeside,
+  mailsTo,
+  webPeople,
+} from '../support/web-client.ts';
 
 const header = 'Client email,Client name,Company email,Company name,Price';
 const row = (n: number) => `client${n}@client.example,Client ${n},office@acme.example,Acme Ltd,${n} EUR`;
@@ -81,14 +88,7 @@ describeEachDatabase('a bulk send’s pages in the member’s language', (kind) 
     // Said in Polish: the row, the column as the file names it, the value.
     assert.ok(say(sheet.problems[0]?.sentence ?? { key: 'bulk.cell' }, pl).includes('Client email'));
 
-    const hidden = (name: string) =>
-      new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(preview.text)?.[1] ?? '';
-    const confirmed = await client.post(`/templates/${id}/bulk/send`, {
-      fileName: hidden('fileName'),
-      sha256: hidden('sha256'),
-      data: hidden('data'),
-      file: new File([], ''),
-    });
+    const confirmed = await confirmBulkPreview(client, id, preview);
     assert.equal(confirmed.status, 303, confirmed.text.slice(0, 300));
     const progressPath = confirmed.headers.get('location') ?? '';
     const sending = await client.get(progressPath);

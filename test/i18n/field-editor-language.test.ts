@@ -36,24 +36,11 @@ import {
   assertSays,
   errorBeside,
   escaped,
+  fieldEditorForm,
   webPeople,
 } from '../support/web-client.ts';
 
 const ann = 'ann@client.example';
-
-const fieldForm = (recipient: string, more: Record<string, string> = {}) => ({
-  recipient,
-  type: 'signature',
-  page: '1',
-  x: '72',
-  y: '90',
-  width: '180',
-  height: '40',
-  required: 'yes',
-  label: '',
-  maxLength: '',
-  ...more,
-});
 
 /** "Field n: …" as the rules say it. */
 const numbered = (n: number, problem: KeyedSentence): KeyedSentence => ({
@@ -99,7 +86,7 @@ describeEachDatabase('the field editor in the member’s language', (kind) => {
     );
 
     // Refused: off the page, beside the add form, what was typed kept.
-    const refused = await client.post(path, fieldForm(ann, { x: '500' }));
+    const refused = await client.post(path, fieldEditorForm(ann, { x: '500' }));
     assertPage(refused, 400);
     const offPage = say(
       numbered(1, { key: 'editor.problem.offPage', values: { page: 1, width: 595, height: 842 } }),
@@ -113,7 +100,7 @@ describeEachDatabase('the field editor in the member’s language', (kind) => {
     assertPage(await client.get(path), 200);
     const added = await client.post(
       path,
-      fieldForm(ann, { type: 'checkbox', width: '20', height: '20', value: yes }),
+      fieldEditorForm(ann, { type: 'checkbox', width: '20', height: '20', value: yes }),
     );
     assertRedirect(added, `${path}?${new URLSearchParams({ recipient: ann, type: 'checkbox', page: '1' })}`);
     const [field] = await listFields(h.ctx.db, owner.workspaceId, id);
@@ -133,7 +120,7 @@ describeEachDatabase('the field editor in the member’s language', (kind) => {
     // The field's own form refused: too small, beside that form; a word that is no yes or no.
     const small = await client.post(
       `${path}/${field?.id}`,
-      fieldForm(ann, { type: 'checkbox', width: '3', height: '3' }),
+      fieldEditorForm(ann, { type: 'checkbox', width: '3', height: '3' }),
     );
     assertPage(small, 400);
     assert.equal(
@@ -141,7 +128,10 @@ describeEachDatabase('the field editor in the member’s language', (kind) => {
       say(numbered(1, { key: 'editor.problem.tooSmall', values: { width: 3, height: 3, min: 6 } }), pl),
     );
     assertPage(await client.get(path), 200);
-    const maybe = await client.post(path, fieldForm(ann, { type: 'checkbox', x: '300', value: 'może' }));
+    const maybe = await client.post(
+      path,
+      fieldEditorForm(ann, { type: 'checkbox', x: '300', value: 'może' }),
+    );
     assertPage(maybe, 400);
     assert.equal(
       errorBeside(maybe.text, 'add'),
@@ -156,7 +146,7 @@ describeEachDatabase('the field editor in the member’s language', (kind) => {
 
     // The script's JSON: its refusal in Polish too.
     assertPage(await client.get(path), 200);
-    const json = await client.post(path, fieldForm(ann, { x: '500' }), {
+    const json = await client.post(path, fieldEditorForm(ann, { x: '500' }), {
       headers: { accept: 'application/json' },
     });
     assert.equal(json.status, 400);
@@ -169,10 +159,12 @@ describeEachDatabase('the field editor in the member’s language', (kind) => {
     await sendDocument(h.ctx, owner.workspaceId, id);
     const sent = await client.get(path);
     assertSays(sent.text, pl.t('editor.sent'));
-    const late = await client.post(path, fieldForm(ann));
+    const late = await client.post(path, fieldEditorForm(ann));
     assertPage(late, 409);
     assertSays(late.text, pl.t('refusal.not-a-draft'));
-    const lateJson = await client.post(path, fieldForm(ann), { headers: { accept: 'application/json' } });
+    const lateJson = await client.post(path, fieldEditorForm(ann), {
+      headers: { accept: 'application/json' },
+    });
     assert.equal(JSON.parse(lateJson.text).error, pl.t('refusal.not-a-draft'));
 
     for (const page of [empty, refused, one, small, maybe, sent])
@@ -206,7 +198,7 @@ describeEachDatabase('the field editor in the member’s language', (kind) => {
 
     const asked = await client.post(
       path,
-      fieldForm('Najemca', { senderFills: 'yes', label: 'Podpis', y: '300' }),
+      fieldEditorForm('Najemca', { senderFills: 'yes', label: 'Podpis', y: '300' }),
     );
     assertPage(asked, 400);
     const notAskable = numbered(2, {
@@ -216,7 +208,7 @@ describeEachDatabase('the field editor in the member’s language', (kind) => {
     });
     assert.equal(errorBeside(asked.text, 'add'), say(notAskable, pl));
     assertPage(await client.get(path), 200);
-    const stranger = await client.post(path, fieldForm('Kupujący', { y: '300' }));
+    const stranger = await client.post(path, fieldEditorForm('Kupujący', { y: '300' }));
     assertPage(stranger, 400);
     assert.equal(
       errorBeside(stranger.text, 'add'),

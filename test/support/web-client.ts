@@ -399,6 +399,41 @@ export function assertSays(text: string, ...sentences: string[]): void {
   for (const sentence of sentences) assert.ok(text.includes(escaped(sentence)), sentence);
 }
 
+/** The field editor's add or change form for a draft's signer: a signature at (72, 90), 180 × 40 points. */
+export function fieldEditorForm(
+  recipient: string,
+  more: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    recipient,
+    type: 'signature',
+    page: '1',
+    x: '72',
+    y: '90',
+    width: '180',
+    height: '40',
+    required: 'yes',
+    label: '',
+    maxLength: '',
+    ...more,
+  };
+}
+
+/**
+ * "Send the N good rows" on a bulk send's preview page: its hidden fields (the file, its
+ * name and SHA-256) posted back, as the page's form posts them; the confirmation's answer.
+ */
+export function confirmBulkPreview(client: WebClient, templateId: string, preview: WebResponse) {
+  const hidden = (name: string) =>
+    new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(preview.text)?.[1] ?? '';
+  return client.post(`/templates/${templateId}/bulk/send`, {
+    fileName: hidden('fileName'),
+    sha256: hidden('sha256'),
+    data: hidden('data'),
+    file: new File([], ''),
+  });
+}
+
 /** The sentence a page shows beside input `id` (its `{id}-error`), its quotes unescaped, or undefined. */
 export function errorBeside(text: string, id: string): string | undefined {
   const match = new RegExp(`<span class="field-error" id="${id}-error">([^<]*)</span>`).exec(text);

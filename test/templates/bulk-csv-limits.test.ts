@@ -17,7 +17,7 @@ import { columnsOf, sendDueBulkRows } from '../../src/templates/bulk-send.ts';
 import { getTemplate } from '../../src/templates/templates.service.ts';
 import { createBulkTemplate } from '../support/factories.ts';
 import { countRows, describeEachDatabase, useHarness } from '../support/harness.ts';
-import { assertPage, escaped, type WebClient, webPeople } from '../support/web-client.ts';
+import { assertPage, confirmBulkPreview, escaped, type WebClient, webPeople } from '../support/web-client.ts';
 
 const header = 'Client email,Client name,Company email,Company name,Price';
 const row = (n: number) => `client${n}@client.example,Client ${n},office@acme.example,Acme Ltd,${n} EUR`;
@@ -165,14 +165,7 @@ describeEachDatabase('a bulk send’s spreadsheet, bounded', (kind) => {
     assert.ok(preview.text.includes(`<li>${sentence}</li>`));
     assert.match(preview.text, />Send the 2 good rows<\/button>/);
 
-    const hidden = (name: string) =>
-      new RegExp(`<input type="hidden" name="${name}" value="([^"]*)">`).exec(preview.text)?.[1] ?? '';
-    const confirmed = await client.post(`/templates/${templateId}/bulk/send`, {
-      fileName: hidden('fileName'),
-      sha256: hidden('sha256'),
-      data: hidden('data'),
-      file: new File([], ''),
-    });
+    const confirmed = await confirmBulkPreview(client, templateId, preview);
     assert.equal(confirmed.status, 303, confirmed.text.slice(0, 300));
     const progressPath = confirmed.headers.get('location') ?? '';
     const id = progressPath.replace('/bulk/', '');

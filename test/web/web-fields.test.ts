@@ -15,6 +15,7 @@ import {
   assertPage,
   assertRedirect,
   assertSameNotFound,
+  fieldEditorForm,
   probeIds,
   type WebClient,
   webPeople,
@@ -46,19 +47,7 @@ describeEachDatabase('the field editor', (kind) => {
     });
   }
 
-  const fieldForm = (more: Record<string, string> = {}) => ({
-    recipient: ann,
-    type: 'signature',
-    page: '1',
-    x: '72',
-    y: '90',
-    width: '180',
-    height: '40',
-    required: 'yes',
-    label: '',
-    maxLength: '',
-    ...more,
-  });
+  const fieldForm = (more: Record<string, string> = {}) => fieldEditorForm(ann, more);
 
   /** Where an added field's post sends the browser: the editor, its choices kept. */
   const keptChoices = (id: string, recipient = ann, type = 'signature', page = '1') =>
