@@ -112,9 +112,9 @@ class StillInspecting extends Error {}
 /**
  * The checked input, once the upload's bytes (if `writing`) are written: the check's
  * refusal first, then the write's failure; StillInspecting when the check is not over
- * `graceMs` after the write.
+ * `graceMs` after the write. Exported for its test, which holds the check.
  */
-async function checkedBesideWrite(
+export async function checkedBesideWrite(
   checked: Promise<CheckedInput>,
   writing: Promise<StoredBytes> | null,
   graceMs: number,
@@ -137,9 +137,9 @@ async function checkedBesideWrite(
 /**
  * Runs `write` in a transaction; when the upload's inspection outlasted the write of its
  * bytes (StillInspecting), the connection is given back while the inspection goes on, and
- * `write` runs again once it is over.
+ * `write` runs again once it is over. Exported for its test, which holds the check.
  */
-async function writeBesideInspection(
+export async function writeBesideInspection(
   ctx: Context,
   checked: Promise<CheckedInput>,
   write: (trx: Transaction<Database>) => Promise<void>,
