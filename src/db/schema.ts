@@ -3,6 +3,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { DocumentStatus, RecipientRole, signingMethods } from '../documents/lifecycle.ts';
 import type { FieldType } from '../fields/field-types.ts';
+import type { KeyedSentence } from '../i18n/messages.ts';
 
 export type { RecipientRole };
 
@@ -583,7 +584,12 @@ export interface BulkSendRowsTable {
   status: ColumnType<BulkRowStatus, BulkRowStatus | undefined, BulkRowStatus>;
   document_id: ColumnType<string | null, string | null | undefined, string | null>;
   error: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Why it was refused or failed (migration 0044): its sentences, keyed or English; null before it. */
+  reason: ColumnType<RowReason | null, string | null | undefined, string | null>;
 }
+
+/** A bulk row's reason: each sentence a keyed sentence of the catalogues, or English where its rule has none. */
+export type RowReason = Array<KeyedSentence | string>;
 
 export interface Database {
   workspaces: WorkspacesTable;

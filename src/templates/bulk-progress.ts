@@ -4,8 +4,10 @@
 // bulk-send.ts's.
 import type { Kysely } from 'kysely';
 import type { Context } from '../context.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database, RowReason } from '../db/schema.ts';
 import { ApiError } from '../http/errors.ts';
+import type { Translator } from '../i18n/messages.ts';
+import { sentenceIn } from '../i18n/refusals.ts';
 import { type BulkResult, bulkResultsCsv } from './bulk-csv.ts';
 import {
   findBulkResultRows,
@@ -33,7 +35,18 @@ export interface BulkSendSummary {
 
 export interface BulkFailedRow {
   row: number;
-  error: string;
+  /** Why it failed: each sentence keyed, or English where its rule has none (and for rows failed before reasons were kept). */
+  reason: RowReason;
+}
+
+/** A stored row's reason: its sentences, else its English `error` (a row failed before migration 0044). */
+function reasonOf(r: { reason: RowReason | null; error: string | null }): RowReason {
+  return Array.isArray(r.reason) && r.reason.length > 0 ? r.reason : [r.error ?? ''];
+}
+
+/** A reason in `tr`'s language, its sentences one after another. */
+export function reasonIn(reason: RowReason, tr: Translator): string {
+  return reason.map((sentence) => sentenceIn(sentence, tr)).join(' ');
 }
 
 /** A bulk send's counts; not-found for another workspace's. */
@@ -97,14 +110,20 @@ export async function failedBulkRows(
   limit = 100,
 ): Promise<BulkFailedRow[]> {
   const rows = await findFailedBulkRows(ctx.db, workspaceId, id, limit);
-  return rows.map((r) => ({ row: r.row_number, error: r.error ?? '' }));
+  return rows.map((r) => ({ row: r.row_number, reason: reasonOf(r) }));
 }
 
 /**
  * The results file of a bulk send: a line per row of the file, with who its signing links went
- * to and how; a row the check refused with its problems (`refused: …`).
+ * to and how; a row the check refused with its problems (`refused: …`), said in `tr`'s
+ * language (the status and delivery words are the file's own, in English, like its headers).
  */
-export async function bulkSendResultsCsv(ctx: Context, workspaceId: string, id: string): Promise<string> {
+export async function bulkSendResultsCsv(
+  ctx: Context,
+  workspaceId: string,
+  id: string,
+  tr: Translator,
+): Promise<string> {
   await bulkSendProgress(ctx, workspaceId, id);
   const rows = await findBulkResultRows(ctx.db, workspaceId, id);
   const firstMails = await findFirstMailStatuses(ctx.db, workspaceId, id);
@@ -113,7 +132,10 @@ export async function bulkSendResultsCsv(ctx: Context, workspaceId: string, id: 
     const result = results.get(r.row_number) ?? {
       row: r.row_number,
       documentId: r.document_id,
-      status: r.status === 'failed' || r.status === 'refused' ? `${r.status}: ${r.error ?? ''}` : r.status,
+      status:
+        r.status === 'failed' || r.status === 'refused'
+          ? `${r.status}: ${reasonIn(reasonOf(r), tr)}`
+          : r.status,
       delivery: '',
       people: [],
     };

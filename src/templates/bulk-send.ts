@@ -9,14 +9,14 @@ import { setImmediate } from 'node:timers/promises';
 import type { Transaction } from 'kysely';
 import type { Context } from '../context.ts';
 import { notifyChannel } from '../db/notify.ts';
-import type { Database, PageSize } from '../db/schema.ts';
+import type { Database, PageSize, RowReason } from '../db/schema.ts';
 import { findDocument } from '../documents/documents.repository.ts';
-import { DocumentActionError } from '../documents/lifecycle.ts';
+import { DocumentActionError, refusalKeys } from '../documents/lifecycle.ts';
 import { pageSizesOf } from '../fields/fields.service.ts';
 import { ApiError } from '../http/errors.ts';
 import { firstLanguage } from '../i18n/languages.ts';
 import { type KeyedSentence, translator } from '../i18n/messages.ts';
-import { inEnglish, refusalOf } from '../i18n/refusals.ts';
+import { problemsOf, refusalOf } from '../i18n/refusals.ts';
 import { InputError } from '../input-error.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { bulkSendEndMail } from '../mail/templates.ts';
@@ -209,16 +209,16 @@ export async function startBulkSend(ctx: Context, input: StartBulkSendInput): Pr
 }
 
 /**
- * Each row the check refused, with its problems' sentences in English (a file's own problems
- * refuse it whole): the results file's, as the rows the worker fails (bulk-progress.ts).
+ * Each row the check refused, with its problems' sentences (a file's own problems refuse it
+ * whole): the results file's, as the rows the worker fails (bulk-progress.ts).
  */
-function refusedRows(sheet: BulkSheet): Array<{ row: number; refusal: string }> {
-  const byRow = new Map<number, string[]>();
+function refusedRows(sheet: BulkSheet): Array<{ row: number; refusal: RowReason }> {
+  const byRow = new Map<number, RowReason>();
   for (const problem of sheet.problems) {
     if (problem.row === null || problem.row < 2) continue;
-    byRow.set(problem.row, [...(byRow.get(problem.row) ?? []), inEnglish(problem.sentence)]);
+    byRow.set(problem.row, [...(byRow.get(problem.row) ?? []), problem.sentence]);
   }
-  return [...byRow].map(([row, messages]) => ({ row, refusal: messages.join(' ').slice(0, 1000) }));
+  return [...byRow].map(([row, refusal]) => ({ row, refusal }));
 }
 
 /** Thrown in a row's transaction when its status is no longer the one read: undone, skipped. */
@@ -344,7 +344,7 @@ async function sendRows(
   }
 }
 
-/** The row's draft, checked; null when refused (sendRow fails it with the refusal's sentence). */
+/** The row's draft, checked; null when refused (sendRow fails it with the refusal's reason). */
 async function checkedRow(
   ctx: Context,
   claim: BulkClaim,
@@ -354,7 +354,7 @@ async function checkedRow(
   try {
     return await checkDraft(ctx, await rowDocumentInput(ctx, claim, template, open.input));
   } catch (error) {
-    if (refusalSentence(error) === null) throw error;
+    if (refusalReason(error) === null) throw error;
     return null;
   }
 }
@@ -387,7 +387,7 @@ async function sendBatch(
     });
     return true;
   } catch (error) {
-    if (error instanceof RowMovedOn || refusalSentence(error) !== null) return false;
+    if (error instanceof RowMovedOn || refusalReason(error) !== null) return false;
     throw error;
   }
 }
@@ -403,8 +403,7 @@ async function templateOf(ctx: Context, claim: BulkClaim): Promise<TemplateDetai
   }
 }
 
-const deletedTemplateSentence =
-  'The template was deleted before this row was sent: no document was made for it.';
+const deletedTemplate: RowReason = [{ key: 'bulk.rowFailed.templateDeleted' }];
 
 /** A pending row made and sent, or a created row sent; a refusal of its checks marks it failed. */
 async function sendRow(
@@ -418,7 +417,7 @@ async function sendRow(
   try {
     let documentId = open.document_id;
     if (stage === 'pending') {
-      if (!template) return await failRow(ctx, row, 'pending', deletedTemplateSentence);
+      if (!template) return await failRow(ctx, row, 'pending', deletedTemplate);
       const id = ctx.ids.uuid();
       await createDocument(ctx, await rowDocumentInput(ctx, claim, template, open.input), {
         id,
@@ -430,17 +429,17 @@ async function sendRow(
       documentId = id;
       stage = 'created';
     }
-    if (!documentId) return await failRow(ctx, row, 'created', deletedDocumentSentence);
+    if (!documentId) return await failRow(ctx, row, 'created', deletedDocument);
     await sendCreated(ctx, claim, row, documentId);
   } catch (error) {
     if (error instanceof RowMovedOn) return;
-    const sentence = refusalSentence(error);
-    if (sentence === null) throw error;
-    await failRow(ctx, row, stage, sentence);
+    const reason = refusalReason(error);
+    if (reason === null) throw error;
+    await failRow(ctx, row, stage, reason);
   }
 }
 
-const deletedDocumentSentence = 'Its document was deleted before it was sent.';
+const deletedDocument: RowReason = [{ key: 'bulk.rowFailed.documentDeleted' }];
 
 async function rowDocumentInput(ctx: Context, claim: BulkClaim, of: RowTemplate, input: unknown) {
   const { template, pageSizes } = of;
@@ -469,16 +468,19 @@ async function sendCreated(
   } catch (error) {
     if (!(error instanceof DocumentActionError) && !(error instanceof ApiError)) throw error;
     const document = await findDocument(ctx.db, claim.workspaceId, documentId);
-    if (!document) return failRow(ctx, row, 'created', deletedDocumentSentence);
+    if (!document) return failRow(ctx, row, 'created', deletedDocument);
     if (document.status === 'draft') throw error;
     await ctx.db.transaction().execute((trx) => moveRow(trx, row, 'created', { status: 'sent' }));
   }
 }
 
-/** The sentence of a refusal of the row's own checks, or null for any other failure (retried). */
-function refusalSentence(error: unknown): string | null {
-  if (error instanceof InputError) return Object.values(error.fields).join(' ') || error.message;
-  if (error instanceof DocumentActionError) return error.message;
+/** The reason of a refusal of the row's own checks, or null for any other failure (retried). */
+function refusalReason(error: unknown): RowReason | null {
+  if (error instanceof InputError) {
+    const problems = Object.values(problemsOf(error));
+    return problems.length > 0 ? problems : [error.message];
+  }
+  if (error instanceof DocumentActionError) return [{ key: refusalKeys[error.refusal] }];
   return null;
 }
 
@@ -486,12 +488,10 @@ async function failRow(
   ctx: Context,
   row: { bulkSendId: string; row: number },
   from: 'pending' | 'created',
-  sentence: string,
+  reason: RowReason,
 ): Promise<void> {
   try {
-    await ctx.db
-      .transaction()
-      .execute((trx) => moveRow(trx, row, from, { status: 'failed', error: sentence.slice(0, 1000) }));
+    await ctx.db.transaction().execute((trx) => moveRow(trx, row, from, { status: 'failed', reason }));
   } catch (error) {
     // Another worker moved it on meanwhile (a lease that ran out): its word stands.
     if (!(error instanceof RowMovedOn)) throw error;

@@ -3,7 +3,8 @@
 // row's move from one status to the next, and what progress and the results file read.
 import { type Insertable, type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { pgArray } from '../db/arrays.ts';
-import type { Database } from '../db/schema.ts';
+import type { Database, RowReason } from '../db/schema.ts';
+import { inEnglish } from '../i18n/refusals.ts';
 import type { Held } from '../queue/lease.ts';
 import { bulkQueue } from './bulk-queue.ts';
 
@@ -11,12 +12,12 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 /**
  * Stores a bulk send and its rows, in the caller's transaction: each good row pending with its
- * `input` (JSON), each refused one `refused` with its sentences as `error` (and no input).
+ * `input` (JSON), each refused one `refused` with its reason (and no input).
  */
 export async function insertBulkSend(
   trx: Transaction<Database>,
   bulkSend: Insertable<Database['bulk_sends']> & { id: string; workspace_id: string },
-  rows: Array<{ row: number; input: string } | { row: number; refusal: string }>,
+  rows: Array<{ row: number; input: string } | { row: number; refusal: RowReason }>,
 ): Promise<void> {
   await trx.insertInto('bulk_sends').values(bulkSend).execute();
   // In slices: one INSERT's parameters are limited (65,535 in PostgreSQL).
@@ -27,7 +28,7 @@ export async function insertBulkSend(
       row_number: r.row,
       ...('input' in r
         ? { input: r.input, status: 'pending' as const, error: null }
-        : { input: 'null', status: 'refused' as const, error: r.refusal }),
+        : { input: 'null', status: 'refused' as const, ...reasonColumns(r.refusal) }),
     }));
     await trx.insertInto('bulk_send_rows').values(slice).execute();
   }
@@ -66,7 +67,19 @@ export async function claimBulkSend(db: Kysely<Database>, now: Date, until: Date
   return { id: row.id, workspaceId: row.workspace_id, templateId: row.template_id, held };
 }
 
-export type BulkRowChange = { status: 'created' | 'sent' | 'failed'; document_id?: string; error?: string };
+export type BulkRowChange =
+  | { status: 'created'; document_id: string }
+  | { status: 'sent' }
+  | { status: 'failed'; reason: RowReason };
+
+/**
+ * A reason as its row stores it: the sentences (at most 20, for a row refused on every
+ * column) as JSON, and their English as `error`, at most 1,000 characters.
+ */
+function reasonColumns(reason: RowReason): { reason: string; error: string } {
+  const kept = reason.slice(0, 20);
+  return { reason: JSON.stringify(kept), error: kept.map(inEnglish).join(' ').slice(0, 1000) };
+}
 
 /** Moves the row on from `from`; false when its status was no longer `from` (another worker moved it). */
 export async function moveBulkRow(
@@ -77,7 +90,7 @@ export async function moveBulkRow(
 ): Promise<boolean> {
   const moved = await trx
     .updateTable('bulk_send_rows')
-    .set(set)
+    .set(set.status === 'failed' ? { status: 'failed', ...reasonColumns(set.reason) } : set)
     .where('bulk_send_id', '=', row.bulkSendId)
     .where('row_number', '=', row.row)
     .where('status', '=', from)
@@ -181,7 +194,7 @@ function countOf(condition: RawBuilder<unknown>): RawBuilder<string> {
 export function findFailedBulkRows(db: Db, workspaceId: string, id: string, limit: number) {
   return db
     .selectFrom('bulk_send_rows')
-    .select(['row_number', 'error'])
+    .select(['row_number', 'error', 'reason'])
     .where('workspace_id', '=', workspaceId)
     .where('bulk_send_id', '=', id)
     .where('status', '=', 'failed')
@@ -202,6 +215,7 @@ export function findBulkResultRows(db: Db, workspaceId: string, id: string) {
       'r.status',
       'r.document_id',
       'r.error',
+      'r.reason',
       'p.id as recipient_id',
       'p.full_name',
       'p.email',

@@ -174,8 +174,9 @@ function progressRoutes(web: Web, app: FastifyInstance) {
   app.get<{ Params: { id: string } }>(
     '/bulk/:id/results.csv',
     forMembers<{ Params: { id: string } }>(async (request, reply, member) => {
+      const tr = memberTranslator(request, reply);
       const csv = await findById(request.params.id, (id) =>
-        bulkSendResultsCsv(web.ctx, member.workspaceId, id),
+        bulkSendResultsCsv(web.ctx, member.workspaceId, id, tr),
       );
       if (csv === null) return web.notFound(request, reply);
       return reply

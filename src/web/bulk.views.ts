@@ -228,13 +228,18 @@ ${page.failed.length > 0 ? failedList(page.failed, p.failed, tr) : ''}`;
 }
 
 /**
- * The rows that failed, each with its sentence as stored: English, as the results file has it
- * (bulk-send.ts refusedRows, and the worker's failures), so marked as English for readers.
+ * The rows that failed, each with its reason in the page's language; a sentence whose rule has
+ * no key (and a row failed before reasons were kept) is English, marked so for readers.
  */
 function failedList(failed: BulkFailedRow[], total: number, tr: Translator): SafeHtml {
+  const said = (reason: BulkFailedRow['reason']) =>
+    html`${reason.map(
+      (sentence, i) =>
+        html`${i > 0 ? ' ' : ''}${typeof sentence === 'string' ? html`<span lang="en">${sentence}</span>` : say(sentence, tr)}`,
+    )}`;
   return html`<section class="card" aria-labelledby="failed-title">
 <h2 id="failed-title">${tr.t('bulk.failed.heading')}</h2>
-<ul class="error-list">${failed.map((f) => html`<li>${richText(tr, 'bulk.failed.row', { row: f.row, error: html`<span lang="en">${f.error}</span>` })}</li>`)}</ul>
+<ul class="error-list">${failed.map((f) => html`<li>${richText(tr, 'bulk.failed.row', { row: f.row, error: said(f.reason) })}</li>`)}</ul>
 ${total > failed.length ? html`<p>${tr.t('bulk.failed.more', { count: total - failed.length })}</p>` : ''}
 </section>`;
 }

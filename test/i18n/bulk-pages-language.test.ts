@@ -6,6 +6,7 @@
 // Rendered in the pseudo-language, each page leaves no English word but the values it shows.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { parse } from 'csv-parse/sync';
 import { languages } from '../../src/i18n/languages.ts';
 import { translator } from '../../src/i18n/messages.ts';
 import { say } from '../../src/i18n/refusals.ts';
@@ -120,10 +121,24 @@ describeEachDatabase('a bulk send’s pages in the member’s language', (kind) 
     );
     const template = await client.get(`/templates/${id}`);
     assertSays(template.text, pl.t('bulk.sends.heading'), pl.t('bulk.sends.finished'));
+    // The results file gives each refused row's problems in Polish too, as the preview did.
+    const results = await client.get(`${progressPath}/results.csv`);
+    assert.equal(results.status, 200);
+    const refusedLines = (parse(results.text) as string[][]).filter((line) =>
+      line[2]?.startsWith('refused: '),
+    );
+    assert.equal(refusedLines.length, 2);
+    for (const problem of sheet.problems)
+      assert.ok(
+        refusedLines.some(
+          (line) => line[0] === String(problem.row) && line[2]?.includes(say(problem.sentence, pl)),
+        ),
+        `row ${problem.row} in Polish`,
+      );
 
     const english =
       /Rows with a problem|is not an email address|as they will be sent|Invitations mailed|Bulk sends/;
-    for (const page of [upload, none, preview, sending, finished, template])
+    for (const page of [upload, none, preview, sending, finished, template, results])
       assert.doesNotMatch(page.text, english, 'no English sentence left');
   });
 
@@ -163,7 +178,6 @@ describeEachDatabase('a bulk send’s pages in the member’s language', (kind) 
       ]),
       'nie-adres',
       'client1@client.example',
-      'stored reason',
     ];
     const page = { fileName: 'klienci.csv', data: 'AAAA', sha256: 'abc' };
     for (const markup of [
@@ -175,7 +189,11 @@ describeEachDatabase('a bulk send’s pages in the member’s language', (kind) 
       bulkPreviewView({ preview, ...page }, 'token', tr),
       bulkPreviewView({ preview: refused, ...page }, 'token', tr),
       bulkProgressView(
-        { progress, failed: [{ row: 3, error: 'stored reason' }], timeZone: 'Europe/Warsaw' },
+        {
+          progress,
+          failed: [{ row: 3, reason: [{ key: 'bulk.rowFailed.documentDeleted' }] }],
+          timeZone: 'Europe/Warsaw',
+        },
         tr,
       ),
       bulkProgressView({ progress: { ...progress, finished: false }, failed: [], timeZone: 'UTC' }, tr),

@@ -11,13 +11,19 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { ApiError } from '../../src/http/errors.ts';
+import { translator } from '../../src/i18n/messages.ts';
 import { inEnglish } from '../../src/i18n/refusals.ts';
 import { InputError } from '../../src/input-error.ts';
 import { deliverDueMails } from '../../src/mail/mail.service.ts';
 import { createMailTransport } from '../../src/mail/mailer.ts';
 import { createDocument } from '../../src/sending/drafts.ts';
 import { sendDocument } from '../../src/sending/send.ts';
-import { bulkSendProgress, bulkSendResultsCsv, failedBulkRows } from '../../src/templates/bulk-progress.ts';
+import {
+  bulkSendProgress,
+  bulkSendResultsCsv,
+  failedBulkRows,
+  reasonIn,
+} from '../../src/templates/bulk-progress.ts';
 import { columnsOf, previewBulkSend, sendDueBulkRows, startBulkSend } from '../../src/templates/bulk-send.ts';
 import { deleteTemplate, getTemplate } from '../../src/templates/templates.service.ts';
 import { documentInputOf, type UseTemplateInput } from '../../src/templates/use-template.ts';
@@ -421,12 +427,33 @@ describeEachDatabase('bulk send', (kind) => {
       [4, 1, 1, 3, 1, true],
     );
     const sentence = 'The template was deleted before this row was sent: no document was made for it.';
+    const reason = [{ key: 'bulk.rowFailed.templateDeleted' }];
     assert.deepEqual(await failedBulkRows(h.ctx, workspace.id, id), [
-      { row: 3, error: sentence },
-      { row: 4, error: sentence },
-      { row: 5, error: sentence },
+      { row: 3, reason },
+      { row: 4, reason },
+      { row: 5, reason },
     ]);
-    const csv = await bulkSendResultsCsv(h.ctx, workspace.id, id);
+    // The English stays beside the reason, for the logs and the CLI.
+    assert.equal(
+      (
+        await h.ctx.db
+          .selectFrom('bulk_send_rows')
+          .select('error')
+          .where('bulk_send_id', '=', id)
+          .where('row_number', '=', 3)
+          .executeTakeFirstOrThrow()
+      ).error,
+      sentence,
+    );
+    // The results file says it in the reading member's language.
+    const german = parse(await bulkSendResultsCsv(h.ctx, workspace.id, id, translator('de'))) as string[][];
+    assert.deepEqual(german[2], [
+      '3',
+      '',
+      'failed: Die Vorlage wurde gelöscht, bevor diese Zeile gesendet wurde: Für sie wurde kein Dokument erstellt.',
+      '',
+    ]);
+    const csv = await bulkSendResultsCsv(h.ctx, workspace.id, id, translator('en'));
     const [head, first, second] = parse(csv) as string[][];
     assert.deepEqual(head, ['row', 'document id', 'status', 'signing-link delivery']);
     assert.equal(first?.[0], '2');
@@ -476,7 +503,12 @@ describeEachDatabase('bulk send', (kind) => {
       failed.map((f) => f.row),
       [4],
     );
-    assert.match(failed[0]?.error ?? '', /^Company: .*office@acme\.example is listed twice\./);
+    const reason = failed[0]?.reason ?? [];
+    assert.match(reasonIn(reason, translator('en')), /^Company: .*office@acme\.example is listed twice\./);
+    // Kept as its keys: said in German, the role's name and the address as the file gave them.
+    const german = reasonIn(reason, translator('de'));
+    assert.match(german, /^Company: .*office@acme\.example/);
+    assert.doesNotMatch(german, /listed twice/);
     const documents = await documentsOf(templateId);
     assert.equal(documents.length, 3);
     assert.ok(documents.every((d) => d.status === 'sent'));
@@ -498,7 +530,7 @@ describeEachDatabase('bulk send', (kind) => {
     });
     const notFound = (error: unknown) => error instanceof ApiError && error.code === 'not-found';
     await assert.rejects(bulkSendProgress(h.ctx, b.id, id), notFound);
-    await assert.rejects(bulkSendResultsCsv(h.ctx, b.id, id), notFound);
+    await assert.rejects(bulkSendResultsCsv(h.ctx, b.id, id, translator('en')), notFound);
     await assert.rejects(previewBulkSend(h.ctx, b.id, templateId, excelCsv([header])), notFound);
     await assert.rejects(
       startBulkSend(h.ctx, {
