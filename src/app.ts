@@ -1,6 +1,6 @@
 // buildApp(ctx): the whole HTTP surface as a Fastify instance that never listens by
 // itself, so tests and benchmarks listen on a port of their choosing.
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { accountLimitShapes } from './accounts/account-limits.ts';
 import { apiPlugin } from './api/api.ts';
 import type { Context } from './context.ts';
@@ -14,28 +14,32 @@ import { createErrorSender } from './http/error-handler.ts';
 import { ApiError, bodyLimitBytes } from './http/errors.ts';
 import { healthRoutes } from './http/health.ts';
 import { createMemoryRateLimiter, type RateLimiter } from './http/rate-limiter.ts';
+import { pageTranslator } from './i18n/messages.ts';
 import { authenticateApiKey } from './keys/keys.service.ts';
 import { metricsRoutes } from './metrics/metrics.ts';
 import { verifyRoutes } from './sealing/verify.routes.ts';
 import { signingRoutes } from './signing/signing.routes.ts';
 import { html } from './ui/html.ts';
+import { headerLanguage } from './ui/page-language.ts';
 import { page, sendPlainPage } from './ui/shell.ts';
 import { webPlugin } from './web/web.plugin.ts';
 
-/** A page outside every scope (no session, no navigation): what it says, and the way home. */
-function rootPage(title: string, heading: string, text: string): string {
+/**
+ * A page outside every scope (no session, no navigation): what it says, and the way home, in
+ * the language the request's headers ask for (a member's browser keeps theirs in its cookie).
+ */
+function rootPage(request: FastifyRequest, kind: 'notFound' | 'badRequest'): string {
+  const tr = pageTranslator(headerLanguage(request));
+  const [title, heading, text] =
+    kind === 'notFound'
+      ? [tr.t('page.notFound.title'), tr.t('page.notFound.title'), tr.t('page.notFound.message')]
+      : [tr.t('page.badRequest.title'), tr.t('page.badRequest.heading'), tr.t('page.badRequest.message')];
   return page({
     title: `${title} · Signet`,
-    body: html`<main><div class="card"><h1>${heading}</h1><p>${text}</p><p><a href="/">Go to the start page</a></p></div></main>`,
+    language: tr,
+    body: html`<main><div class="card"><h1>${heading}</h1><p>${text}</p><p><a href="/">${tr.t('app.notFound.start')}</a></p></div></main>`,
   });
 }
-
-const notFoundPage = rootPage('Not found', 'Not found', 'There is nothing at this address.');
-const badRequestPage = rootPage(
-  'Bad request',
-  'That address could not be read',
-  'Check the link and try again.',
-);
 export const apiPrefix = '/v1';
 
 /** An absolute-form request target (`GET http://host/v1/documents`) as the origin-form path. */
@@ -97,7 +101,7 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
     frameworkErrors: (error, request, reply) => {
       setCommonHeaders(reply);
       if (!isApiUrl(request.url)) {
-        sendPlainPage(reply, 400, badRequestPage);
+        sendPlainPage(reply, 400, rootPage(request, 'badRequest'));
         return;
       }
       guard(request, reply).then(
@@ -134,27 +138,27 @@ export async function buildApp(ctx: Context, deps: AppDeps): Promise<FastifyInst
   // The API answers in its envelope; anything else is a page a person asked for.
   app.setNotFoundHandler(async (request, reply) => {
     if (isApiUrl(request.url)) throw new ApiError('not-found');
-    return sendPlainPage(reply, 404, notFoundPage);
+    return sendPlainPage(reply, 404, rootPage(request, 'notFound'));
   });
   // A page asked for without Host (HTTP/1.1 requires it): refused. /v1 refuses it in its
   // guard, after the rate-limit headers are set.
   app.addHook('onRequest', (request, reply, done) => {
     if (lacksHost(request) && !isApiUrl(request.url)) {
-      sendPlainPage(reply, 400, badRequestPage);
+      sendPlainPage(reply, 400, rootPage(request, 'badRequest'));
       return;
     }
     // A page's address with a control character (http/control-characters.ts) names nothing
     // (a token, an id or a search never holds one): refused before any page looks it up.
     if (!isApiUrl(request.url) && request.routeOptions.url !== undefined) {
       if (hasUnfitValue(request.params)) {
-        sendPlainPage(reply, 404, notFoundPage);
+        sendPlainPage(reply, 404, rootPage(request, 'notFound'));
         return;
       }
       // Except `next`, the page to go to after logging in: it is never looked up or stored,
       // only made safe (a tab or line break in it still logs in and stays on the site).
       const { next: _next, ...lookedUp } = (request.query ?? {}) as Record<string, unknown>;
       if (hasUnfitValue(lookedUp)) {
-        sendPlainPage(reply, 400, badRequestPage);
+        sendPlainPage(reply, 400, rootPage(request, 'badRequest'));
         return;
       }
     }

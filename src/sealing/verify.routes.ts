@@ -32,12 +32,19 @@ import { renderVerifyPage, type VerifyPageView } from './verify-page.ts';
 const maxInFlight = 4;
 const busyRetryAfterSeconds = 5;
 
-const notFoundPage = messagePage({
-  title: 'Not found · Signet',
-  heading: 'Not found',
-  message: 'There is nothing at this address.',
-  status: 404,
-});
+/** An address under /verify that is nothing, in the visitor's language. */
+function notFoundPage(request: FastifyRequest, reply: FastifyReply): string {
+  const tr = visitorTranslator(request, reply);
+  return messagePage(
+    {
+      title: `${tr.t('page.notFound.title')} · Signet`,
+      heading: tr.t('page.notFound.title'),
+      message: tr.t('page.notFound.message'),
+      status: 404,
+    },
+    tr,
+  );
+}
 
 function send(
   ctx: Context,
@@ -104,7 +111,7 @@ export function verifyRoutes(ctx: Context, deps: { limiter: RateLimiter }) {
     await app.register(cookie);
     await usePlainPageScope(app, ctx, {
       headers: 'plain',
-      notFound: (reply) => sendHtml(reply, 404, notFoundPage),
+      notFound: (reply) => sendHtml(reply, 404, notFoundPage(reply.request, reply)),
     });
 
     app.get('/', (request, reply) => send(ctx, reply, 200, { tr: visitorTranslator(request, reply) }));

@@ -3,6 +3,7 @@
 // answer. Each scope says it in its own page (the application's shell, or a plain page).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.ts';
+import type { Translator } from '../i18n/messages.ts';
 import { formLimitOf } from './forms.ts';
 import { type Message, sendUnavailablePage } from './shell.ts';
 
@@ -10,36 +11,42 @@ export type RenderMessage = (
   request: FastifyRequest,
   reply: FastifyReply,
   status: number,
-  message: Message,
+  message: MessageOf,
 ) => FastifyReply;
 
-const formExpired: Message = {
-  title: 'Form expired',
-  heading: 'This form has expired',
-  message: 'Nothing was changed. Go back, reload the page and try again.',
-};
-const notAccepted: Message = {
-  title: 'Request not accepted',
-  heading: 'We could not accept this request',
-  message: 'Nothing was changed. Go back and try again.',
-};
-const failed: Message = {
-  title: 'Something went wrong',
-  heading: 'Something went wrong on our side',
-  message: 'Nothing you did caused this, and nothing was changed. Please try again in a moment.',
-};
+/** A message page's sentences in the language the scope renders it in. */
+export type MessageOf = (tr: Translator) => Message;
+
+const formExpired: MessageOf = (tr) => ({
+  title: tr.t('page.formExpired.title'),
+  heading: tr.t('page.formExpired.heading'),
+  message: tr.t('page.formExpired.message'),
+});
+const notAccepted: MessageOf = (tr) => ({
+  title: tr.t('page.notAccepted.title'),
+  heading: tr.t('page.notAccepted.heading'),
+  message: tr.t('page.notAccepted.message'),
+});
+const failed: MessageOf = (tr) => ({
+  title: tr.t('page.failed.title'),
+  heading: tr.t('page.failed.heading'),
+  message: tr.t('page.failed.message'),
+});
 
 /** A body over its scope's limit: what the limit is, and the way back to what was typed. */
-function tooLarge(request: FastifyRequest): Message {
+function tooLarge(request: FastifyRequest): MessageOf {
   const limit = formLimitOf(request);
-  const size = limit === undefined ? 'its limit' : `${Math.round(limit / 1024)} KB of text`;
-  return {
-    title: 'Form too large',
-    heading: 'This form is too large to send',
-    message: `A form here can send at most ${size}. Nothing was saved. Go back to the form: your browser keeps what you typed there. Shorten the longest text, then send it again.`,
+  const back = sameSiteReferrer(request);
+  return (tr) => ({
+    title: tr.t('page.tooLarge.title'),
+    heading: tr.t('page.tooLarge.heading'),
+    message:
+      limit === undefined
+        ? tr.t('page.tooLarge.messageAnySize')
+        : tr.t('page.tooLarge.message', { kilobytes: Math.round(limit / 1024) }),
     status: 413,
-    back: sameSiteReferrer(request),
-  };
+    back,
+  });
 }
 
 /** The page the request came from, as a path, when it is one of this site's. */
@@ -64,12 +71,13 @@ export function pageErrorHandler(ctx: Context, render: RenderMessage) {
     reply: FastifyReply,
   ) => {
     if (error.code && csrfCodes.has(error.code)) return render(request, reply, 403, formExpired);
-    if (ctx.outage.report(error)) return sendUnavailablePage(reply);
+    if (ctx.outage.report(error)) return sendUnavailablePage(request, reply);
     if (error.statusCode === 413) return render(request, reply, 413, tooLarge(request));
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-      return render(request, reply, error.statusCode, { ...notAccepted, status: error.statusCode });
+      const status = error.statusCode;
+      return render(request, reply, status, (tr) => ({ ...notAccepted(tr), status }));
     }
     request.log.error({ err: error }, 'page failed');
-    return render(request, reply, 500, { ...failed, status: 500 });
+    return render(request, reply, 500, (tr) => ({ ...failed(tr), status: 500 }));
   };
 }

@@ -66,6 +66,23 @@ export function visitorChoice(request: FastifyRequest, reply: FastifyReply): Lan
   return remembered ?? matchLanguage(request.headers['accept-language']);
 }
 
+const keptLanguage = new RegExp(`(?:^|;\\s*)${languageCookie}=([^;]*)`);
+
+/**
+ * The visitor's language read from the request's headers alone, its cookie then its
+ * `Accept-Language`, else English: for a page answered before any scope has @fastify/cookie
+ * (the root's 404 and 400, an unreachable database's page, an error past the session), so
+ * nothing is set on the answer.
+ */
+export function headerLanguage(request: FastifyRequest): Language {
+  const kept = keptLanguage.exec(request.headers.cookie ?? '')?.[1];
+  return (
+    (kept ? parseLanguage(kept) : null) ??
+    matchLanguage(request.headers['accept-language']) ??
+    defaultLanguage
+  );
+}
+
 /** The translator of `visitorLanguage`. */
 export function visitorTranslator(
   request: FastifyRequest,

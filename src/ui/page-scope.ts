@@ -4,8 +4,10 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Context } from '../context.ts';
+import { pageTranslator } from '../i18n/messages.ts';
 import { pageErrorHandler } from './error-page.ts';
 import { useFormBodies } from './forms.ts';
+import { headerLanguage } from './page-language.ts';
 import { securityHeaders } from './security.ts';
 import { messagePage, sendHtml } from './shell.ts';
 
@@ -18,9 +20,11 @@ export async function usePlainPageScope(
   useFormBodies(app, 16_384);
   await app.register(helmet, securityHeaders(options.headers));
   app.setErrorHandler(
-    pageErrorHandler(ctx, (_request, reply, status, message) =>
-      sendHtml(reply, status, messagePage(message)),
-    ),
+    pageErrorHandler(ctx, (request, reply, status, message) => {
+      // No recipient or visitor is known on the error path: the language the request asks for.
+      const tr = pageTranslator(headerLanguage(request));
+      return sendHtml(reply, status, messagePage(message(tr), tr));
+    }),
   );
   app.setNotFoundHandler((_request, reply) => options.notFound(reply));
 }

@@ -1,10 +1,11 @@
 // The page shell every HTML page shares (`/`, `/sign`, and the root's own pages), the plain
 // page and its message variant, and the one way an HTML answer is sent.
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { unavailableRetryAfterSeconds } from '../db/availability.ts';
-import { type Translator, translator } from '../i18n/messages.ts';
+import { pageTranslator, type Translator, translator } from '../i18n/messages.ts';
 import { baseStyles } from './assets.ts';
 import { html, raw, renderToString, type SafeHtml } from './html.ts';
+import { headerLanguage } from './page-language.ts';
 import { plainPagePolicy } from './security.ts';
 
 /** The language a page is written in: `<html lang dir>` (English, left to right, by default). */
@@ -106,21 +107,23 @@ export function sendPlainPage(reply: FastifyReply, status: number, body: string)
   return sendHtml(reply.header('content-security-policy', plainPagePolicy), status, body);
 }
 
-const unavailablePage = messagePage({
-  title: 'Temporarily unavailable · Signet',
-  heading: 'Temporarily unavailable',
-  message:
-    'Signet cannot reach its database right now, so nothing you sent was saved. Please try again in a minute.',
-});
-
 /**
  * The plain page every HTML route answers while the database is unreachable: no session,
- * no navigation (neither can be read), nothing that needs the database.
+ * no navigation (neither can be read), nothing that needs the database; in the language the
+ * request's headers ask for (ui/page-language.ts headerLanguage).
  */
-export function sendUnavailablePage(reply: FastifyReply): FastifyReply {
+export function sendUnavailablePage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const tr = pageTranslator(headerLanguage(request));
   return sendPlainPage(
     reply.header('retry-after', String(unavailableRetryAfterSeconds)),
     503,
-    unavailablePage,
+    messagePage(
+      {
+        title: `${tr.t('page.unavailable.title')} · Signet`,
+        heading: tr.t('page.unavailable.heading'),
+        message: tr.t('page.unavailable.message'),
+      },
+      tr,
+    ),
   );
 }

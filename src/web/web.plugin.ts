@@ -192,13 +192,16 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
 
     const web = createWeb(ctx, deps, app);
     app.setErrorHandler(
-      pageErrorHandler(ctx, (request, reply, status, message) =>
-        web.render(request, reply, status, {
+      pageErrorHandler(ctx, (request, reply, status, messageOf) => {
+        const tr = memberTranslator(request, reply);
+        const message = messageOf(tr);
+        return web.render(request, reply, status, {
           title: message.title,
+          tr,
           body: () =>
-            html`<div class="card narrow"><h1>${message.heading}</h1><p>${message.message}</p>${message.back ? html`<p><a href="${message.back}">← Back to the form</a></p>` : null}</div>`,
-        }),
-      ),
+            html`<div class="card narrow"><h1>${message.heading}</h1><p>${message.message}</p>${message.back ? html`<p><a href="${message.back}">${tr.t('page.backToForm')}</a></p>` : null}</div>`,
+        });
+      }),
     );
 
     await app.register(assetRoutes);

@@ -4,7 +4,8 @@
 import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
 import { pseudoCatalogue } from '../../src/i18n/catalogue-check.ts';
 import english from '../../src/i18n/catalogues/en.json' with { type: 'json' };
-import { type Translator, translatorOf } from '../../src/i18n/messages.ts';
+import type { Language } from '../../src/i18n/languages.ts';
+import { catalogue, type Translator, translatorOf } from '../../src/i18n/messages.ts';
 
 let pseudo: Translator | null = null;
 
@@ -63,4 +64,26 @@ export function englishLeft(text: string, values: string[]): string[] {
   }
   for (const value of [...values].sort((a, b) => b.length - a.length)) rest = rest.split(value).join(' ');
   return [...new Set((rest.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((word) => vocabulary.has(word)))];
+}
+
+/**
+ * The English words left in a page in `language`, a language not written in Latin letters
+ * (Japanese, Arabic…): each word of the English catalogue's vocabulary found in `text`
+ * that the language's own catalogue does not write (its "PDF", "URL", "Webhook") and no
+ * value shown says. So a page served over HTTP in a real language is checked as the
+ * pseudo-language's views are, with nothing added to the server.
+ */
+export function englishLeftIn(language: Language, text: string, values: string[]): string[] {
+  const own = new Set(
+    Object.values(catalogue(language))
+      .flatMap((message) => literals(parse(message)))
+      .flatMap((literal) => literal.toLowerCase().match(/[a-z]{3,}/g) ?? []),
+  );
+  let rest = text;
+  for (const value of [...values].sort((a, b) => b.length - a.length)) rest = rest.split(value).join(' ');
+  return [
+    ...new Set(
+      (rest.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => vocabulary.has(w) && !own.has(w)),
+    ),
+  ];
 }
