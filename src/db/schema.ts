@@ -29,6 +29,12 @@ export interface WorkspacesTable {
   time_zone: Generated<string>;
   /** The language of recipients and certificates that have none of their own (migration 0042). */
   default_language: Generated<string>;
+  /** The brand (migration 0045): the name recipients know the company by; null: `name`. */
+  brand_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Its accent colour, `#rrggbb`; null: Signet's. */
+  brand_accent: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Whether recipients' pages say "Sent with Signet". */
+  brand_sent_with: Generated<boolean>;
 }
 
 export interface ApiKeysTable {

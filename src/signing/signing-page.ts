@@ -9,12 +9,12 @@ import type { PricingView } from '../documents/pricing.ts';
 import type { FieldControl, FieldType } from '../fields/field-types.ts';
 import { endonym, type Language, languages } from '../i18n/languages.ts';
 import type { Translator } from '../i18n/messages.ts';
-import { signScript, signStyles } from '../ui/assets.ts';
+import { brandStylesheetPath, signScript, signStyles } from '../ui/assets.ts';
 import { pricingTable, statusBadges } from '../ui/document-views.ts';
 import { fieldError, invalidAttrs } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { richText } from '../ui/rich-text.ts';
-import { type Message, messagePage, page } from '../ui/shell.ts';
+import { type Message, messagePage, page, sentWithSignetFooter } from '../ui/shell.ts';
 
 export type RecipientRole = 'signer' | 'viewer';
 
@@ -32,9 +32,11 @@ export interface SignFormEntries {
 export type RecipientState = 'signed' | 'declined' | 'waiting' | 'viewer';
 
 export interface SigningPageView {
+  /** The sending workspace's look: its accent colour, and whether the page ends with "Sent with Signet". */
+  brand: { accent: string | null; sentWithSignet: boolean };
   document: {
     title: string;
-    /** The sending workspace, named on the page as in every mail. */
+    /** The sending workspace by its brand's name (else its own), as in every mail. */
     sender: string;
     body: string;
     status: DocumentStatus;
@@ -538,6 +540,7 @@ export function renderSigningPage(view: SigningPageView, tr: Translator): string
     language: tr,
     script: signScript,
     styles: signStyles,
+    stylesheet: view.brand.accent ? brandStylesheetPath(view.brand.accent) : null,
     favicon: true,
     body: html`${header(view, tr)}
 <main${scriptTexts(view, tr)}>
@@ -546,7 +549,8 @@ ${documentSection(view, tr)}
 ${view.pricing && pricingTable(view.pricing, tr)}
 ${recipientsList(view, tr)}
 ${actionArea(view, tr)}
-</main>`,
+</main>
+${sentWithSignetFooter(view.brand, tr)}`,
   });
 }
 

@@ -10,6 +10,7 @@ import { type FieldInputSpec, fieldTypeSpecs } from '../fields/field-types.ts';
 import type { FieldRow } from '../fields/fields.repository.ts';
 import { downloadUrl, type FileKind } from '../files/download-links.ts';
 import type { MessageKey, Translator } from '../i18n/messages.ts';
+import type { Brand } from '../workspaces/brand.ts';
 import type { SignFormEntries, SigningPageView } from './signing-page.ts';
 
 export function maskEmail(email: string): string {
@@ -146,8 +147,10 @@ type Loaded = {
   files: Array<{ kind: FileKind; pages: number | null }>;
   fields: FieldRow[];
   pageSizes: PageSize[];
-  /** The sending workspace's name. */
+  /** The sending workspace's name: its brand's, else its own. */
   senderName: string;
+  /** The sending workspace's brand (null once it is gone). */
+  brand: Pick<Brand, 'accent' | 'sentWithSignet'> | null;
 };
 
 /** "Text “Company” on page 2" in `tr`'s language: a field as its signer reads it. */
@@ -178,6 +181,7 @@ export function buildSigningView(
   const ahead = isSigner ? signersAhead(recipients, recipient) : [];
   const mayAct = active && isSigner && recipient.signed_at === null && recipient.declined_at === null;
   return {
+    brand: { accent: loaded.brand?.accent ?? null, sentWithSignet: loaded.brand?.sentWithSignet ?? true },
     document: {
       title: document.title,
       sender: loaded.senderName,

@@ -31,6 +31,8 @@ import { createDocument } from '../sending/drafts.ts';
 import { sendDocument } from '../sending/send.ts';
 import { findMailedSigningLinks } from '../sending/signing-links.ts';
 import { randomSixDigits } from '../signing/codes.ts';
+import type { PageBrand } from '../ui/shell.ts';
+import { brandOf } from '../workspaces/brand.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { withCodeMailCounted } from './public-link-caps.ts';
 import { findTemplateRoles } from './templates.repository.ts';
@@ -157,7 +159,10 @@ export interface PublicLinkView {
   workspaceId: string;
   templateId: string;
   title: string;
+  /** The sender by its brand's name, else the workspace's. */
   senderName: string;
+  /** The sender's brand: the visitor's pages carry it. */
+  brand: PageBrand;
   /**
    * A visitor's language when their browser asks for none of Signet's: the language of the
    * link's role (its template's default for the signer), else the workspace's default.
@@ -188,7 +193,10 @@ export async function openPublicLink(ctx: Context, token: string): Promise<Publi
     workspaceId: row.workspace_id,
     templateId: row.id,
     title: row.title,
-    senderName: workspace?.name ?? 'Signet',
+    senderName: workspace ? brandOf(workspace).senderName : 'Signet',
+    brand: workspace
+      ? { accent: workspace.brand_accent, sentWithSignet: workspace.brand_sent_with }
+      : { accent: null, sentWithSignet: true },
     defaultLanguage: firstLanguage(role?.language, workspace?.default_language),
     closed: closedBecause(row, ctx.clock.now()),
   };

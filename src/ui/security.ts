@@ -21,10 +21,12 @@ const plainDirectives = {
 
 // The signing page: a plain page that also shows the document's pages (images from this
 // origin), a preview of the typed signature in the handwriting face (a font from this
-// origin), and carries one inline script, the signature pad, allowed by its hash.
+// origin), the workspace's brand (a stylesheet from this origin), and carries one inline
+// script, the signature pad, allowed by its hash.
 const signingDirectives = {
   ...plainDirectives,
-  styleSrc: [hashSource(baseStyles), hashSource(signStyles)],
+  // 'self': the workspace's brand, a stylesheet of this origin (assets.ts brandStylesheetPath).
+  styleSrc: [hashSource(baseStyles), hashSource(signStyles), "'self'"],
   scriptSrc: [hashSource(signScript)],
   imgSrc: ["'self'"],
   fontSrc: ["'self'"],

@@ -55,16 +55,32 @@ export function page(options: {
   styles?: string;
   favicon?: boolean;
   language?: PageLanguage;
+  /** A stylesheet of this origin after the page's own (a workspace's brand). */
+  stylesheet?: string | null;
 }): string {
   return htmlDocument({
     title: options.title,
     ...(options.language ? { language: options.language } : {}),
-    head: html`${options.favicon ? faviconLink : ''}<style>${raw(baseStyles)}</style>${options.styles ? html`<style>${raw(options.styles)}</style>` : ''}`,
+    head: html`${options.favicon ? faviconLink : ''}<style>${raw(baseStyles)}</style>${options.styles ? html`<style>${raw(options.styles)}</style>` : ''}${options.stylesheet ? html`<link rel="stylesheet" href="${options.stylesheet}">` : ''}`,
     // After the content, so the script finds what it enhances.
     body: html`<div class="container">
 ${options.body}
 </div>${options.script ? html`<script>${raw(options.script)}</script>` : ''}`,
   });
+}
+
+/** The look of a recipient's page that its sender's brand sets (workspaces/brand.ts). */
+export interface PageBrand {
+  /** `#rrggbb`, or null for Signet's blue. */
+  accent: string | null;
+  sentWithSignet: boolean;
+}
+
+/** "Sent with Signet" at the foot of a recipient's page, unless the sender's brand leaves it out. */
+export function sentWithSignetFooter(brand: PageBrand, tr: Translator): SafeHtml | null {
+  return brand.sentWithSignet
+    ? html`<footer class="page-footer small muted">${tr.t('sign.sentWith')}</footer>`
+    : null;
 }
 
 export interface Message {

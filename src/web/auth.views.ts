@@ -162,7 +162,12 @@ ${doneSentence ? notice('success', doneSentence) : ''}
 <div class="card">
 <p>${richText(tr, 'account.signedIn', { email: member.email, role: member.role, workspace: member.workspaceName })}</p>
 <p>${zone}</p>
-${isOwner ? html`<p>${richText(tr, 'account.recipientsLanguage', {}, { link: link('/settings/language') })}</p>` : ''}
+${
+  isOwner
+    ? html`<p>${richText(tr, 'account.recipientsLanguage', {}, { link: link('/settings/language') })}</p>
+<p>${richText(tr, 'account.brand', {}, { link: link('/settings/brand') })}</p>`
+    : ''
+}
 </div>
 ${workspacesCard(csrf, view, tr)}
 <div class="card">

@@ -46,6 +46,8 @@ export interface WebPage {
    * visitor (no session), the language switch at its foot. English when none is given.
    */
   tr?: Translator;
+  /** A recipient's page (a public link): the sender's brand stylesheet, after the app's. */
+  stylesheet?: string | null;
 }
 
 /** What a page module is given: the context, and the ways to answer. */

@@ -28,6 +28,8 @@ export interface PageOptions {
   tr?: Translator;
   /** A visitor's page (a public link): the language switch at its foot, a GET form to this path. */
   languageSwitchPath?: string | null;
+  /** A recipient's page (a public link): the sender's brand stylesheet (ui/assets.ts brandStylesheetPath). */
+  stylesheet?: string | null;
 }
 
 export { formatTime } from '../ui/time.ts';
@@ -64,7 +66,12 @@ export function appPage(options: PageOptions): string {
     title: `${options.title} · Signet`,
     ...(options.tr ? { language: options.tr } : {}),
     head: html`${faviconLink}
-<link rel="stylesheet" href="/assets/app.css">
+<link rel="stylesheet" href="/assets/app.css">${
+      options.stylesheet
+        ? html`
+<link rel="stylesheet" href="${options.stylesheet}">`
+        : ''
+    }
 <script src="/assets/app.js" defer></script>${
       options.refreshSeconds
         ? html`

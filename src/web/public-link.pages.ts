@@ -26,6 +26,7 @@ import {
   takePublicLinkAttempt,
 } from '../templates/public-links.ts';
 import { getTemplate, type TemplateDetail } from '../templates/templates.service.ts';
+import { brandStylesheetPath } from '../ui/assets.ts';
 import { notice } from '../ui/forms.ts';
 import { visitorChoice, visitorTranslator } from '../ui/page-language.ts';
 import { type Form, formText, forRecord, uuid, type Web } from './kit.ts';
@@ -168,6 +169,7 @@ function linkRoutes(web: Web, app: FastifyInstance) {
     return web.render(request, reply, state.status, {
       title: link.title,
       tr,
+      stylesheet: link.brand.accent ? brandStylesheetPath(link.brand.accent) : null,
       body: (csrf) => publicLinkView(tr, link, token, state.form, state.errors, csrf),
     });
   };
@@ -231,6 +233,7 @@ function codeRoutes(web: Web, app: FastifyInstance) {
     return web.render(request, reply, state.status, {
       title: link.title,
       tr,
+      stylesheet: link.brand.accent ? brandStylesheetPath(link.brand.accent) : null,
       body: (csrf) => publicCodeView(tr, link, token, path, found.sentTo, state.form, errors, csrf),
     });
   };

@@ -11,6 +11,7 @@ import type { TemplateDetail } from '../templates/templates.service.ts';
 import { csrfField, type Form, fieldError, formText, invalidAttrs, notice } from '../ui/forms.ts';
 import { html, type SafeHtml } from '../ui/html.ts';
 import { richText } from '../ui/rich-text.ts';
+import { sentWithSignetFooter } from '../ui/shell.ts';
 
 function textInput(
   id: string,
@@ -90,7 +91,8 @@ ${textInput('email', tr.t('publicLink.email'), form, errors, { type: 'email', au
 <div class="actions"><button class="button button-primary" type="submit">${tr.t('publicLink.mailCode')}</button></div>
 </form></div>`
 }
-</div>`;
+</div>
+${sentWithSignetFooter(link.brand, tr)}`;
 }
 
 /** The visitor's second step: the code mailed to them (`sentTo` masked: the URL may be in other hands). */
@@ -114,5 +116,6 @@ ${textInput('code', tr.t('publicLink.code'), form, errors, { autocomplete: 'one-
 <div class="actions"><button class="button button-primary" type="submit">${tr.t('publicLink.open')}</button></div>
 </form>
 <p class="small muted">${richText(tr, 'publicLink.noMail', {}, { link: (content) => html`<a href="/t/${token}">${content}</a>` })}</p>
-</div></div>`;
+</div></div>
+${sentWithSignetFooter(link.brand, tr)}`;
 }

@@ -27,6 +27,7 @@ import type { UploadGate } from '../ui/uploads.ts';
 import { listPausedEndpoints } from '../webhooks/endpoints.service.ts';
 import { authPages } from './auth.pages.ts';
 import { billingPages } from './billing.pages.ts';
+import { brandPages } from './brand.pages.ts';
 import { bulkPages } from './bulk.pages.ts';
 import { documentFormPages } from './document-form.pages.ts';
 import { documentsPages } from './documents.pages.ts';
@@ -154,6 +155,7 @@ const pageModules = [
   membersPages,
   timeZonePages,
   languagePages,
+  brandPages,
   referencePages,
 ];
 

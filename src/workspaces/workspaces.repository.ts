@@ -36,6 +36,25 @@ export async function updateWorkspaceLanguage(db: Db, id: string, language: Lang
   return result.numUpdatedRows > 0n;
 }
 
+/** The workspace's brand (workspaces/brand.ts); false when there is no such workspace. */
+export async function updateWorkspaceBrand(
+  db: Db,
+  id: string,
+  brand: { brand_name: string | null; brand_accent: string | null; brand_sent_with: boolean },
+): Promise<boolean> {
+  const result = await db.updateTable('workspaces').set(brand).where('id', '=', id).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** What a workspace's brand is made of: its name and its brand's columns. */
+export function findWorkspaceBrand(db: Db, id: string) {
+  return db
+    .selectFrom('workspaces')
+    .select(['name', 'brand_name', 'brand_accent', 'brand_sent_with'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 /** A workspace's time zone (UTC when there is no such workspace). */
 export async function findWorkspaceTimeZone(db: Db, id: string): Promise<string> {
   const row = await db.selectFrom('workspaces').select('time_zone').where('id', '=', id).executeTakeFirst();

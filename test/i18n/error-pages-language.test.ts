@@ -30,11 +30,18 @@ describeEachDatabase('the error pages in the visitor’s language', (kind) => {
   const people = webPeople(h, '10.63');
 
   test('the root’s 404 and 400 follow Accept-Language, and the cookie before it', async () => {
-    const notFound = await fetch(`${h.baseUrl}/nothing/here`, { headers: { 'accept-language': 'de-DE,de;q=0.9' } });
+    const notFound = await fetch(`${h.baseUrl}/nothing/here`, {
+      headers: { 'accept-language': 'de-DE,de;q=0.9' },
+    });
     assert.equal(notFound.status, 404);
     const notFoundText = await notFound.text();
     assert.match(notFoundText, /<html lang="de" dir="ltr">/);
-    assertSays(notFoundText, de.t('page.notFound.title'), de.t('page.notFound.message'), de.t('app.notFound.start'));
+    assertSays(
+      notFoundText,
+      de.t('page.notFound.title'),
+      de.t('page.notFound.message'),
+      de.t('app.notFound.start'),
+    );
     const kept = await fetch(`${h.baseUrl}/nothing/here`, {
       headers: { 'accept-language': 'de', cookie: `other=1; ${languageCookie}=ar` },
     });
@@ -74,7 +81,11 @@ describeEachDatabase('the error pages in the visitor’s language', (kind) => {
     );
     const visitor = people.browser({ acceptLanguage: 'ar' });
     await visitor.get('/login');
-    const visitorExpired = await visitor.post('/login', { email: 'a@b.example', password: 'x' }, { csrf: false });
+    const visitorExpired = await visitor.post(
+      '/login',
+      { email: 'a@b.example', password: 'x' },
+      { csrf: false },
+    );
     assert.equal(visitorExpired.status, 403);
     assert.match(visitorExpired.text, /<html lang="ar" dir="rtl">/);
     assertSays(visitorExpired.text, ar.t('page.formExpired.heading'));

@@ -97,7 +97,10 @@ describeEachDatabase('every page of the web app over HTTP, in Japanese and in Ar
         if (type.startsWith('application/json')) {
           // The form's script asks for what a person then reads (the price preview): its strings.
           const strings: string[] = [];
-          JSON.parse(res.text, (_key, value) => (typeof value === 'string' && strings.push(value), value));
+          JSON.parse(res.text, (_key, value) => {
+            if (typeof value === 'string') strings.push(value);
+            return value;
+          });
           const left = englishLeftIn(language, readableText(strings.join(' ')), values);
           if (left.length > 0) failures.push(`${name}: ${left.join(' ')}`);
           return;
@@ -125,7 +128,11 @@ describeEachDatabase('every page of the web app over HTTP, in Japanese and in Ar
       for (const [name, { client, path, page }] of Object.entries(world.refused)) {
         await client.get(page);
         const big = name.includes('too large');
-        const res = await client.post(path, big ? { title: 'x'.repeat(100 * 1024) } : {}, big ? {} : { csrf: false });
+        const res = await client.post(
+          path,
+          big ? { title: 'x'.repeat(100 * 1024) } : {},
+          big ? {} : { csrf: false },
+        );
         assert.equal(res.status, big ? 413 : 403, name);
         check(name, path, res);
       }
@@ -260,6 +267,7 @@ describeEachDatabase('every page of the web app over HTTP, in Japanese and in Ar
       '/settings/members/:userId/remove': m(`/settings/members/${colleague.userId}/remove`),
       '/settings/time-zone': m('/settings/time-zone'),
       '/settings/language': m('/settings/language'),
+      '/settings/brand': m('/settings/brand'),
       '/templates': m('/templates'),
       '/templates/new': m('/templates/new'),
       '/templates/:id': m(`/templates/${template.id}`),
@@ -354,6 +362,7 @@ describeEachDatabase('every page of the web app over HTTP, in Japanese and in Ar
         '/settings/members',
       ),
       '/settings/time-zone': withPage('/settings/time-zone', '/settings/time-zone'),
+      '/settings/brand': withPage('/settings/brand', '/settings/brand'),
       '/templates': withPage('/templates', '/templates/new'),
       '/templates/:id/rename': withPage(`/templates/${template.id}/rename`, `/templates/${template.id}`),
       '/templates/:id/roles': withPage(`/templates/${template.id}/roles`, `/templates/${template.id}`),

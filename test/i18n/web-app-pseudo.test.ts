@@ -33,6 +33,7 @@ import {
   passwordResetView,
   signupView,
 } from '../../src/web/auth.views.ts';
+import { brandView } from '../../src/web/brand.pages.ts';
 import { appPage } from '../../src/web/layout.ts';
 import { publicCodeView, publicLinkView } from '../../src/web/public-link.views.ts';
 import { saveAsTemplateView } from '../../src/web/templates.views.ts';
@@ -97,12 +98,34 @@ test('“Save as template” and the frame of a member’s page in the pseudo-la
   assert.deepEqual(left(visitor), []);
 });
 
+test('Settings › Brand in the pseudo-language leaves no English word but the values it shows', () => {
+  const member = {
+    email: 'ola@firma.example',
+    role: 'owner',
+    workspaceName: 'Kowalski i Syn',
+  } as SessionUser;
+  const form = { displayName: 'Kowalski i Syn', accent: '#ffcc00', sentWithSignet: true };
+  const errors = {
+    displayName: tr.t('settings.brand.refusal.displayNameLong', { max: 100 }),
+    accent: tr.t('settings.brand.refusal.accentContrast', { colour: '#ffcc00', ratio: 1.38, minimum: 4.5 }),
+  };
+  for (const page of [
+    brandView(member, 'csrf', form, tr, true),
+    brandView(member, 'csrf', form, tr, false, errors),
+  ])
+    assert.deepEqual(
+      englishLeft(readableText(renderToString(page)), [...values, '#ffcc00', '#1d56c8', 'WCAG AA']),
+      [],
+    );
+});
+
 test('a public link’s visitor pages in the pseudo-language leave no English word but the values they show', () => {
   const link: PublicLinkView = {
     workspaceId: 'w1',
     templateId: 't1',
     title: 'Umowa serwisowa',
     senderName: 'Kowalski i Syn',
+    brand: { accent: '#0b6e4f', sentWithSignet: true },
     defaultLanguage: 'pl',
     closed: null,
   };

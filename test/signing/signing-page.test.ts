@@ -21,6 +21,7 @@ const basePath = '/s/tok_abc123';
 
 function sentView(overrides: Partial<SigningPageView> = {}): SigningPageView {
   return {
+    brand: { accent: null, sentWithSignet: true },
     document: {
       title: 'Website maintenance agreement',
       sender: 'Acme B.V.',

@@ -38,6 +38,7 @@ export function signingViewIn(tr: Translator, overrides: Partial<SigningPageView
     required: type !== 'checkbox',
   });
   return {
+    brand: { accent: null, sentWithSignet: true },
     document: {
       title: 'Website maintenance agreement',
       sender: 'Acme B.V.',

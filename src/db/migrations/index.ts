@@ -45,6 +45,7 @@ import * as m0041 from './0041-bulk-refused-rows.ts';
 import * as m0042 from './0042-languages.ts';
 import * as m0043 from './0043-member-language.ts';
 import * as m0044 from './0044-bulk-row-reasons.ts';
+import * as m0045 from './0045-workspace-brand.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -91,4 +92,5 @@ export const migrations: Record<string, Migration> = {
   '0042-languages': m0042,
   '0043-member-language': m0043,
   '0044-bulk-row-reasons': m0044,
+  '0045-workspace-brand': m0045,
 };
