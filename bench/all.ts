@@ -57,6 +57,8 @@
 // 16. The signing page in a language beside English (bench/signing-language.ts; issue 51):
 //     the page rendered in German, Japanese and Arabic against English, alternating round by
 //     round (a goal, not only a ceiling: at most 1.1 ×).
+// 18. The signing page with its sender's brand beside the same page without one
+//     (bench/brand.ts; issue 52), alternating round by round.
 //
 // Env: SIGNET_BENCH_POSTGRES_URL (admin connection; each part makes a fresh database and
 // drops it), SIGNET_BENCH_DOCUMENTS (100000), SIGNET_BENCH_SECONDS (5, each measured run),
@@ -76,6 +78,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { abuseLines, measureAbuse } from './abuse.ts';
 import { type Figures, freePort, measure, median, type RateRun, runAtRate, startSeededApi } from './api.ts';
+import { measureBrandedSigningPage } from './brand.ts';
 import { bulkPreviewDetails, bulkPreviewRows, measureBulkPreview } from './bulk-preview.ts';
 import { bulkDetails, bulkRows, measureBulk } from './bulk-send.ts';
 import { createDetails, createRows, measureCreate } from './document-create.ts';
@@ -337,6 +340,10 @@ const memberLanguage = measureMemberPagesLanguage({ rounds: Math.max(3, roundCou
 progress('the new-document form with its refusals in German, Polish and Arabic beside English');
 const formLanguage = measureDocumentFormLanguage({ rounds: Math.max(3, roundCount), iterations: 1000 });
 
+// 18. The signing page with a brand beside the same page without one.
+progress('the signing page with its sender’s brand beside the same page without one');
+const brand = measureBrandedSigningPage({ rounds: Math.max(3, roundCount), iterations: 2000 });
+
 // 7. PDFs, in a process of their own: its peak RSS is then the PDF work's alone.
 progress('PDF: sealing, page images, a 25 MB upload (bench/pdf.ts, in a process of its own)');
 const pdf = await runPdfBench();
@@ -557,6 +564,12 @@ for (const { language, micros, ratio } of formLanguage.languages)
     formLanguage.english.toFixed(1),
     ratio.toFixed(2),
   ]);
+rows.push([
+  'The signing page with its sender’s brand: accent colour, name, “Sent with Signet” (us per page; ceiling: the same page without a brand)',
+  brand.branded.toFixed(1),
+  brand.plain.toFixed(1),
+  brand.ratio.toFixed(2),
+]);
 console.log('\nRatio = measured / ceiling: for a rate 1.00 is the ceiling and less is slower; for a time');
 console.log(
   '1.00 is the ceiling and more is slower (for memory, bigger). A deep page against page 1 should be 1.00 (keyset paging).\n',
