@@ -48,6 +48,11 @@ export interface WebPage {
   tr?: Translator;
   /** A recipient's page (a public link): the sender's brand stylesheet, after the app's. */
   stylesheet?: string | null;
+  /**
+   * False on an error page: no language switch at its foot, which would be a form to the
+   * address that failed (a path that may be no page, and may hold another workspace's id).
+   */
+  languageSwitch?: false;
 }
 
 /** What a page module is given: the context, and the ways to answer. */

@@ -97,7 +97,8 @@ function createWeb(ctx: Context, deps: WebDeps, app: FastifyInstance): Web {
             body: html`${pausedBanners(request, csrfToken, page.tr)}${page.body(csrfToken)}`,
             session: request.member,
             csrfToken,
-            languageSwitchPath: page.tr && !request.member ? request.url.split('?')[0] : null,
+            languageSwitchPath:
+              page.tr && !request.member && page.languageSwitch !== false ? request.url.split('?')[0] : null,
           }),
         );
     },
@@ -107,6 +108,7 @@ function createWeb(ctx: Context, deps: WebDeps, app: FastifyInstance): Web {
       return web.render(request, reply, 404, {
         title: tr.t('app.notFound.title'),
         tr,
+        languageSwitch: false,
         body: () =>
           html`<div class="card"><h1>${tr.t('app.notFound.title')}</h1><p>${tr.t('app.notFound.body')}</p><p><a href="/">${tr.t('app.notFound.start')}</a></p></div>`,
       });
@@ -200,6 +202,7 @@ export function webPlugin(ctx: Context, deps: WebDeps) {
         return web.render(request, reply, status, {
           title: message.title,
           tr,
+          languageSwitch: false,
           body: () =>
             html`<div class="card narrow"><h1>${message.heading}</h1><p>${message.message}</p>${message.back ? html`<p><a href="${message.back}">${tr.t('page.backToForm')}</a></p>` : null}</div>`,
         });
