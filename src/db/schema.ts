@@ -53,6 +53,8 @@ export interface ApiKeysTable {
 export interface DocumentsTable {
   id: string;
   workspace_id: string;
+  /** The member who made it (migration 0047): its recipients' mails reply to them; null for the API, a public link, the CLI. */
+  created_by: ColumnType<string | null, string | null | undefined, string | null>;
   title: string;
   body: Generated<string>;
   status: DocumentStatus;
@@ -220,6 +222,10 @@ export interface MailsTable {
   attachment_name: ColumnType<string | null, string | null | undefined, string | null>;
   /** How soon it goes: mail/priority.ts's stored rank (0 urgent, 1 automatic, 2 bulk; migration 0038). */
   priority: number;
+  /** The name it is sent under ("Acme GmbH via Signet", migration 0046); null: SIGNET_MAIL_FROM's. */
+  from_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Where a reply goes: the member who made the document (migration 0047); null: no Reply-To. */
+  reply_to: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface WebhookEndpointsTable {

@@ -160,6 +160,7 @@ const fullDocumentColumns = [
   'remind_every_days',
   'delivery',
   'language',
+  'created_by',
 ] as const;
 
 export type FullDocumentRow = DocumentRow & {
@@ -179,6 +180,8 @@ export type FullDocumentRow = DocumentRow & {
   sealed_sha256: string | null;
   /** The certificate's language (i18n/languages.ts); null: the workspace's default. */
   language: string | null;
+  /** The member who made it; null for the API, a public link, the CLI. */
+  created_by: string | null;
 };
 
 /** Deletes a document; its recipients, fields and history go with it (foreign keys cascade). */

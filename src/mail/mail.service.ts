@@ -40,6 +40,10 @@ export interface QueuedMail {
   priority: MailPriority;
   /** A stored file to send with it (the sealed PDF), under `name`. */
   attachment?: { sha256: string; name: string };
+  /** The name it is sent under (a recipient's mail: "Acme GmbH via Signet"); else SIGNET_MAIL_FROM's. */
+  fromName?: string;
+  /** Where a reply goes (the member who made the document); none: no Reply-To. */
+  replyTo?: string | null;
 }
 
 export async function queueMail(trx: Transaction<Database>, ctx: Context, mail: QueuedMail): Promise<void> {
@@ -68,6 +72,8 @@ export async function queueMails(
       attachment_sha256: mail.attachment?.sha256 ?? null,
       attachment_name: mail.attachment?.name ?? null,
       priority: mailPriorityRank(mail.priority),
+      from_name: mail.fromName ?? null,
+      reply_to: mail.replyTo ?? null,
     })),
   );
 }
@@ -143,6 +149,8 @@ export async function deliverDueMails(
             to: mail.to_address,
             subject: mail.subject,
             text: mail.text_body,
+            fromName: mail.from_name,
+            replyTo: mail.reply_to,
             ...(await attachmentsOf(ctx, mail)),
           });
           unsent.delete(mail);

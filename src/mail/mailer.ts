@@ -12,6 +12,10 @@ export interface OutgoingMail {
   to: string;
   subject: string;
   text: string;
+  /** The name it is sent under, at SIGNET_MAIL_FROM's address; null: SIGNET_MAIL_FROM as it is. */
+  fromName?: string | null;
+  /** Where a reply goes; null: no Reply-To (replies reach SIGNET_MAIL_FROM's address). */
+  replyTo?: string | null;
   attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
 }
 
@@ -19,6 +23,11 @@ export interface MailTransport {
   /** 'sent' through a server, or 'logged' when no server is configured. Throws on failure. */
   send(mail: OutgoingMail): Promise<'sent' | 'logged'>;
   close(): void;
+}
+
+/** The address of a From header as SIGNET_MAIL_FROM writes it: `Name <address>` or `address`. */
+export function addressOf(from: string): string {
+  return /<([^<>]+)>\s*$/.exec(from)?.[1]?.trim() ?? from.trim();
 }
 
 export function createMailTransport(options: {
@@ -39,11 +48,14 @@ export function createMailTransport(options: {
     };
   }
   const transporter = nodemailer.createTransport(options.smtpUrl);
+  const address = addressOf(options.from);
   return {
     async send(mail) {
       await transporter.sendMail({
-        from: options.from,
+        // nodemailer quotes the name, and encodes it (RFC 2047) when it is not ASCII.
+        from: mail.fromName ? { name: mail.fromName, address } : options.from,
         to: mail.to,
+        ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
         subject: mail.subject,
         text: mail.text,
         attachments: mail.attachments,

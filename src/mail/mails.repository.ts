@@ -72,7 +72,9 @@ export async function claimDueMails(
     update mails set ${mailQueue.taking(until)}
     from picked where mails.id = picked.id
     returning mails.id, mails.to_address, mails.subject, mails.text_body, mails.attempts,
-      mails.attachment_sha256, mails.attachment_name, picked.rank`.execute(db);
+      mails.attachment_sha256, mails.attachment_name, mails.from_name, mails.reply_to, picked.rank`.execute(
+    db,
+  );
   return rows
     .sort((a, b) => a.rank - b.rank)
     .map(({ rank: _rank, ...mail }) => ({ ...mail, held: mailQueue.hold([mail.id], until) }));
@@ -81,7 +83,15 @@ export async function claimDueMails(
 /** A mail claimed for sending: what the mail server is handed, its attempts so far, its lease. */
 export type ClaimedMail = Pick<
   Selectable<Database['mails']>,
-  'id' | 'to_address' | 'subject' | 'text_body' | 'attempts' | 'attachment_sha256' | 'attachment_name'
+  | 'id'
+  | 'to_address'
+  | 'subject'
+  | 'text_body'
+  | 'attempts'
+  | 'attachment_sha256'
+  | 'attachment_name'
+  | 'from_name'
+  | 'reply_to'
 > & { held: Held };
 
 export async function markMailDelivered(

@@ -21,10 +21,11 @@ export function signingRequestMail(
     /** The workspace's time zone: the expiry is shown in it, named. */
     timeZone: string;
   },
-): { subject: string; text: string } {
+): { subject: string; text: string; fromName: string } {
   const title = input.documentTitle;
   const signer = input.role === 'signer';
   return {
+    fromName: tr.t('mail.fromName', { sender: input.workspaceName }),
     subject: tr.t(signer ? 'mail.signingRequest.subjectSigner' : 'mail.signingRequest.subjectViewer', {
       title,
     }),
@@ -48,9 +49,10 @@ export function signingLinkIn(text: string): string | null {
 export function signingCodeMail(
   tr: Translator,
   input: { code: string; documentTitle: string; workspaceName: string; validMinutes: number },
-): { subject: string; text: string } {
+): { subject: string; text: string; fromName: string } {
   const title = input.documentTitle;
   return {
+    fromName: tr.t('mail.fromName', { sender: input.workspaceName }),
     // The code is in the text only: a subject is shown in notifications and lock screens.
     subject: tr.t('mail.code.subject', { title }),
     text: mailText(tr, [
@@ -152,9 +154,10 @@ export function completionMail(
     linkValidDays: number;
     verifyUrl: string;
   },
-): { subject: string; text: string } {
+): { subject: string; text: string; fromName: string } {
   const title = input.documentTitle;
   return {
+    fromName: tr.t('mail.fromName', { sender: input.workspaceName }),
     subject: tr.t('mail.completion.subject', { title }),
     text: mailText(tr, [
       tr.t('mail.greeting'),
@@ -214,9 +217,10 @@ export function declinedMail(
 export function withdrawnMail(
   tr: Translator,
   input: { recipientName: string; documentTitle: string; workspaceName: string },
-): { subject: string; text: string } {
+): { subject: string; text: string; fromName: string } {
   const title = input.documentTitle;
   return {
+    fromName: tr.t('mail.fromName', { sender: input.workspaceName }),
     subject: tr.t('mail.withdrawn.subject', { title }),
     text: mailText(tr, [
       tr.t('mail.greetingNamed', { name: input.recipientName }),
@@ -237,9 +241,10 @@ export function reminderMail(
     /** The workspace's time zone: the expiry is shown in it, named. */
     timeZone: string;
   },
-): { subject: string; text: string } {
+): { subject: string; text: string; fromName: string } {
   const title = input.documentTitle;
   return {
+    fromName: tr.t('mail.fromName', { sender: input.workspaceName }),
     subject: tr.t('mail.reminder.subject', { title }),
     text: mailText(tr, [
       tr.t('mail.greetingNamed', { name: input.recipientName }),

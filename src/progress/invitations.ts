@@ -21,6 +21,7 @@ import { firstLanguage } from '../i18n/languages.ts';
 import { translator } from '../i18n/messages.ts';
 import type { MailPriority } from '../mail/priority.ts';
 import { signingRequestMail } from '../mail/templates.ts';
+import { senderNameOf } from '../workspaces/brand.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { mailRecipients, mailsRecipients } from './recipient-mail.ts';
 
@@ -59,7 +60,7 @@ export async function inviteAll(
 }
 
 type Invited = {
-  document: Pick<FullDocumentRow, 'id' | 'workspace_id' | 'title' | 'expires_at' | 'delivery'>;
+  document: Pick<FullDocumentRow, 'id' | 'workspace_id' | 'title' | 'expires_at' | 'delivery' | 'created_by'>;
   recipients: FullRecipientRow[];
 };
 
@@ -100,7 +101,7 @@ export async function inviteEach(
         {
           recipientName: recipient.full_name,
           documentTitle: document.title,
-          workspaceName: workspace?.name ?? 'Signet',
+          workspaceName: senderNameOf(workspace),
           link: signingLink(ctx, document.id, token),
           role: recipient.role,
           expiresAt: document.expires_at,

@@ -13,7 +13,8 @@ import { emailKey } from '../mail/address.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { completionMail } from '../mail/templates.ts';
 import { mailsRecipients } from '../progress/recipient-mail.ts';
-import { findOwners, findWorkspace } from '../workspaces/workspaces.repository.ts';
+import { senderNameOf } from '../workspaces/brand.ts';
+import { findOwners, findReplyAddress, findWorkspace } from '../workspaces/workspaces.repository.ts';
 
 export const maxAttachmentBytes = 10 * 1024 * 1024;
 
@@ -33,7 +34,7 @@ export async function queueCompletionMails(
   const mail = (language: string | null) =>
     completionMail(translator(firstLanguage(language, workspace?.default_language)), {
       documentTitle: document.title,
-      workspaceName: workspace?.name ?? 'Signet',
+      workspaceName: senderNameOf(workspace),
       attachmentName: attach ? attachmentName : null,
       link: attach ? null : downloadUrl(ctx, document.id, 'sealed', mailedDownloadLinkMs),
       linkValidDays: mailedDownloadLinkMs / 86_400_000,
@@ -52,8 +53,10 @@ export async function queueCompletionMails(
     if (!addressees.has(emailKey(email)))
       addressees.set(emailKey(email), { email, recipientId: null, language });
   }
+  const replyTo = await findReplyAddress(trx, document.workspace_id, document.created_by);
   for (const { email, recipientId, language } of addressees.values()) {
     await queueMail(trx, ctx, {
+      replyTo,
       workspaceId: document.workspace_id,
       documentId: document.id,
       recipientId,

@@ -39,6 +39,8 @@ export interface KeptPdf {
 
 export interface CreateDocumentInput {
   workspaceId: string;
+  /** The member who makes it (the web app, a bulk send they started): its recipients' mails reply to them. */
+  createdBy?: string | null;
   title: string;
   body?: string;
   recipients: RecipientInput[];

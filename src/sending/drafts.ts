@@ -192,6 +192,7 @@ async function insertDrafts(
     drafts.map(({ id, input, now, pricing, originalSha256 }) => ({
       id,
       workspace_id: input.workspaceId,
+      created_by: input.createdBy ?? null,
       title: drawableText(input.title.trim()),
       body: drawableText(input.body ?? ''),
       status: 'draft' as const,

@@ -14,6 +14,7 @@ import { translator } from '../i18n/messages.ts';
 import { withdrawnMail } from '../mail/templates.ts';
 import { expireLocked, withDocument } from '../progress/document-lock.ts';
 import { mailRecipient } from '../progress/recipient-mail.ts';
+import { senderNameOf } from '../workspaces/brand.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 
 /**
@@ -54,7 +55,7 @@ export async function withdrawDocument(
       const mail = withdrawnMail(translator(firstLanguage(recipient.language, workspace?.default_language)), {
         recipientName: recipient.full_name,
         documentTitle: document.title,
-        workspaceName: workspace?.name ?? 'Signet',
+        workspaceName: senderNameOf(workspace),
       });
       await mailRecipient(trx, ctx, document, recipient, mail, 'automatic');
     }

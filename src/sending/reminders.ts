@@ -23,6 +23,7 @@ import { findMails } from '../mail/mails.repository.ts';
 import { reminderMail, signingLinkIn } from '../mail/templates.ts';
 import { type Locked, withDocument } from '../progress/document-lock.ts';
 import { mailRecipient } from '../progress/recipient-mail.ts';
+import { senderNameOf } from '../workspaces/brand.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 
 /** How often the sender may remind one signer. */
@@ -88,7 +89,7 @@ async function remindLocked(
   const mail = reminderMail(translator(firstLanguage(recipient.language, workspace?.default_language)), {
     recipientName: recipient.full_name,
     documentTitle: document.title,
-    workspaceName: workspace?.name ?? 'Signet',
+    workspaceName: senderNameOf(workspace),
     link,
     expiresAt: document.expires_at,
     timeZone: workspace?.time_zone ?? 'UTC',

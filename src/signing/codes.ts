@@ -15,7 +15,8 @@ import { translator } from '../i18n/messages.ts';
 import { queueMail } from '../mail/mail.service.ts';
 import { signingCodeMail } from '../mail/templates.ts';
 import { withDocument } from '../progress/document-lock.ts';
-import { findWorkspace } from '../workspaces/workspaces.repository.ts';
+import { senderNameOf } from '../workspaces/brand.ts';
+import { findReplyAddress, findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { recordOpened } from './opening.ts';
 import { checkCanSign, recipientOf, type SigningSession } from './session.ts';
 
@@ -115,7 +116,7 @@ export async function requestSigningCode(
     const mail = signingCodeMail(translator(firstLanguage(recipient.language, workspace?.default_language)), {
       code,
       documentTitle: locked.document.title,
-      workspaceName: workspace?.name ?? 'Signet',
+      workspaceName: senderNameOf(workspace),
       validMinutes: codeValidityMs / 60_000,
     });
     await queueMail(trx, ctx, {
@@ -125,6 +126,7 @@ export async function requestSigningCode(
       to: recipient.email,
       // The signer has the page open and waits for the code to sign with.
       priority: 'urgent',
+      replyTo: await findReplyAddress(trx, session.workspaceId, locked.document.created_by),
       ...mail,
     });
     await recordHistoryEvent(trx, ctx, {

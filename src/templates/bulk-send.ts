@@ -444,7 +444,14 @@ const deletedDocument: RowReason = [{ key: 'bulk.rowFailed.documentDeleted' }];
 async function rowDocumentInput(ctx: Context, claim: BulkClaim, of: RowTemplate, input: unknown) {
   const { template, pageSizes } = of;
   try {
-    return await documentInputOf(ctx, claim.workspaceId, template, input as UseTemplateInput, pageSizes);
+    const document = await documentInputOf(
+      ctx,
+      claim.workspaceId,
+      template,
+      input as UseTemplateInput,
+      pageSizes,
+    );
+    return { ...document, createdBy: claim.createdBy };
   } catch (error) {
     throw error instanceof InputError ? asTemplateUseError(error, template) : error;
   }

@@ -38,6 +38,8 @@ export interface BulkClaim {
   id: string;
   workspaceId: string;
   templateId: string | null;
+  /** The member who started it: the documents' maker, whom their recipients' replies reach. */
+  createdBy: string | null;
   /** The claim's lease (bulk-queue.ts). */
   held: Held;
 }
@@ -50,21 +52,29 @@ export interface BulkClaim {
  */
 export async function claimBulkSend(db: Kysely<Database>, now: Date, until: Date): Promise<BulkClaim | null> {
   const letGo = bulkQueue.leaseColumn('q');
-  const [claimed] = await bulkQueue.claim<{ id: string; workspace_id: string; template_id: string | null }>(
-    db,
-    {
-      now,
-      until,
-      limit: 1,
-      where: sql`q.finished_at is null`,
-      // At the same moment, one never started first.
-      orderBy: sql`coalesce(${letGo}, q.created_at), ${letGo} is not null, q.created_at`,
-      returning: sql`q.workspace_id, q.template_id`,
-    },
-  );
+  const [claimed] = await bulkQueue.claim<{
+    id: string;
+    workspace_id: string;
+    template_id: string | null;
+    created_by: string | null;
+  }>(db, {
+    now,
+    until,
+    limit: 1,
+    where: sql`q.finished_at is null`,
+    // At the same moment, one never started first.
+    orderBy: sql`coalesce(${letGo}, q.created_at), ${letGo} is not null, q.created_at`,
+    returning: sql`q.workspace_id, q.template_id, q.created_by`,
+  });
   if (!claimed) return null;
   const { row, held } = claimed;
-  return { id: row.id, workspaceId: row.workspace_id, templateId: row.template_id, held };
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    templateId: row.template_id,
+    createdBy: row.created_by,
+    held,
+  };
 }
 
 export type BulkRowChange =

@@ -444,7 +444,11 @@ export function documentFormPages(web: Web) {
         '/documents',
         forMembers((request, reply, member) =>
           submitDocumentForm(web, request, reply, member, async (form, pdf) => {
-            const input = { workspaceId: member.workspaceId, ...documentInput(form, pdf) };
+            const input = {
+              workspaceId: member.workspaceId,
+              createdBy: member.userId,
+              ...documentInput(form, pdf),
+            };
             const { id } = await createDocument(web.ctx, input);
             return `/documents/${id}`;
           }),

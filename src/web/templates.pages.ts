@@ -305,7 +305,7 @@ async function createFromTemplate(web: Web, member: SessionUser, template: Templ
   try {
     const input = await documentInputOf(web.ctx, member.workspaceId, template, useInputOf(template, form));
     try {
-      return await createDocument(web.ctx, input);
+      return await createDocument(web.ctx, { ...input, createdBy: member.userId });
     } catch (error) {
       throw error instanceof InputError ? asTemplateUseError(error, template) : error;
     }

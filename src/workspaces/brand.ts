@@ -109,11 +109,16 @@ export function brandOf(row: {
   brand_sent_with: boolean;
 }): Brand {
   return {
-    senderName: row.brand_name ?? row.name,
+    senderName: senderNameOf(row),
     displayName: row.brand_name,
     accent: row.brand_accent,
     sentWithSignet: row.brand_sent_with,
   };
+}
+
+/** The name a recipient knows the sender by, in every page and mail: the brand's, else the workspace's ('Signet' once it is gone). */
+export function senderNameOf(row: { name: string; brand_name: string | null } | undefined): string {
+  return row ? (row.brand_name ?? row.name) : 'Signet';
 }
 
 /** An owner's brand saved (the caller checks the role); an InputError naming each field refused. */

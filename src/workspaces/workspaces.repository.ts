@@ -80,6 +80,26 @@ export async function lockWorkspace(db: Transaction<Database>, id: string): Prom
  * A workspace's owners: who is told when something needs them, each in their own language
  * (users.language), else the workspace's default.
  */
+/**
+ * Where a reply to a document's mail goes: the address of the member who made it, while they
+ * are still a member of the workspace (one who left gets no more replies); null otherwise.
+ */
+export async function findReplyAddress(
+  db: Db,
+  workspaceId: string,
+  userId: string | null,
+): Promise<string | null> {
+  if (!userId) return null;
+  const row = await db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select('users.email')
+    .where('memberships.workspace_id', '=', workspaceId)
+    .where('memberships.user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.email ?? null;
+}
+
 export async function findOwners(
   db: Db,
   workspaceId: string,

@@ -169,6 +169,8 @@ test('every mail to a recipient in the pseudo-language leaves no English', () =>
   for (const mail of mails) {
     assert.deepEqual(englishLeft(mail.subject, values), [], mail.subject);
     assert.deepEqual(englishLeft(mail.text, values), [], mail.text);
+    // The name it comes from too ("Acme via Signet").
+    assert.deepEqual(englishLeft(mail.fromName, values), [], mail.fromName);
   }
 });
 

@@ -139,6 +139,10 @@ describeEachDatabase('mail outbox', (kind) => {
     );
   });
 
+  const workspaceNameOf = async (id: string) =>
+    (await h.ctx.db.selectFrom('workspaces').select('name').where('id', '=', id).executeTakeFirstOrThrow())
+      .name;
+
   test('deliverDueMails sends each due mail once and marks it sent', async () => {
     const ws = await createTestWorkspace(h.ctx);
     const { id } = await createSentDocument(h.ctx, ws.id, {
@@ -162,6 +166,9 @@ describeEachDatabase('mail outbox', (kind) => {
         to: mail.to_address,
         subject: mail.subject,
         text: mail.text_body,
+        // The workspace's name, as it has no brand; made by no member, so no one to reply to.
+        fromName: `${await workspaceNameOf(ws.id)} via Signet`,
+        replyTo: null,
       });
     }
 

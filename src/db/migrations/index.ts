@@ -46,6 +46,8 @@ import * as m0042 from './0042-languages.ts';
 import * as m0043 from './0043-member-language.ts';
 import * as m0044 from './0044-bulk-row-reasons.ts';
 import * as m0045 from './0045-workspace-brand.ts';
+import * as m0046 from './0046-mail-sender-name.ts';
+import * as m0047 from './0047-document-sender.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
@@ -93,4 +95,6 @@ export const migrations: Record<string, Migration> = {
   '0043-member-language': m0043,
   '0044-bulk-row-reasons': m0044,
   '0045-workspace-brand': m0045,
+  '0046-mail-sender-name': m0046,
+  '0047-document-sender': m0047,
 };
