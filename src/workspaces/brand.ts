@@ -1,8 +1,9 @@
 // **The** workspace's brand (issue 52): the company's name as its recipients know it, its
 // accent colour and whether their pages say "Sent with Signet", set by an owner
 // (web/brand.pages.ts) and carried by what a recipient sees (the signing and public-link
-// pages; the mails and the certificate in later steps). The web app's own pages keep
-// Signet's look. A brand is the workspace's, never a document's: the API names nothing new.
+// pages, the name their mails come from; the certificate in a later step). The web app's
+// own pages keep Signet's look. A brand is the workspace's, never a document's: the API
+// names nothing new.
 //
 // The accent colour is drawn as the background of white button text and as link text on the
 // page's light background (#f4f5f7, the darker of the two backgrounds), so it must reach WCAG
@@ -37,7 +38,7 @@ export const maxDisplayNameLength = 100;
 /** WCAG AA for body text. */
 export const minimumContrast = 4.5;
 
-/** The lightest background the accent is drawn on (base.css `--bg`); white is lighter. */
+/** The darker of the two backgrounds the accent is drawn on (base.css `--bg`; the other is white). */
 const pageBackground = '#f4f5f7';
 
 /** `#rgb` or `#rrggbb`, any case, as `#rrggbb` in lower case; null when it is neither. */

@@ -451,6 +451,7 @@ describeEachDatabase('every page of the web app over HTTP, in Japanese and in Ar
       'list.csv',
       '@client.example',
       'The parties agree.',
+      // The time zones' IANA names, and the bulk file's column `language`, as the file must name it.
       ...Intl.supportedValuesOf('timeZone'),
       'language',
       ...[template, waiverTemplate].flatMap((t) => [
