@@ -18,7 +18,7 @@ import { ApiError } from '../http/errors.ts';
 import { firstLanguage, parseLanguage } from '../i18n/languages.ts';
 import type { Locked } from '../progress/document-lock.ts';
 import { signingTokenHash } from '../progress/invitations.ts';
-import { brandOf } from '../workspaces/brand.ts';
+import { brandOf, senderNameOf } from '../workspaces/brand.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 
 /** Who a signing link belongs to: the recipient, or null for a link that is not one of ours. */
@@ -66,7 +66,7 @@ export async function loadSigningView(ctx: Context, session: SigningSession) {
     files,
     fields,
     pageSizes,
-    senderName: workspace ? brandOf(workspace).senderName : 'Signet',
+    senderName: senderNameOf(workspace),
     /** The workspace's brand (workspaces/brand.ts): its name, colour and "Sent with Signet". */
     brand: workspace ? brandOf(workspace) : null,
     /** The recipient's language (their own, else the workspace's default): the page's and their mails'. */

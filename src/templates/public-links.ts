@@ -32,7 +32,7 @@ import { sendDocument } from '../sending/send.ts';
 import { findMailedSigningLinks } from '../sending/signing-links.ts';
 import { randomSixDigits } from '../signing/codes.ts';
 import type { PageBrand } from '../ui/shell.ts';
-import { brandOf } from '../workspaces/brand.ts';
+import { brandOf, senderNameOf } from '../workspaces/brand.ts';
 import { findWorkspace } from '../workspaces/workspaces.repository.ts';
 import { withCodeMailCounted } from './public-link-caps.ts';
 import { findTemplateRoles } from './templates.repository.ts';
@@ -193,10 +193,8 @@ export async function openPublicLink(ctx: Context, token: string): Promise<Publi
     workspaceId: row.workspace_id,
     templateId: row.id,
     title: row.title,
-    senderName: workspace ? brandOf(workspace).senderName : 'Signet',
-    brand: workspace
-      ? { accent: workspace.brand_accent, sentWithSignet: workspace.brand_sent_with }
-      : { accent: null, sentWithSignet: true },
+    senderName: senderNameOf(workspace),
+    brand: workspace ? brandOf(workspace) : { accent: null, sentWithSignet: true },
     defaultLanguage: firstLanguage(role?.language, workspace?.default_language),
     closed: closedBecause(row, ctx.clock.now()),
   };
